@@ -1,0 +1,45 @@
+import { sql } from 'drizzle-orm';
+import { boolean, index, integer, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { timestamps } from './_columns.ts';
+import { namespaces } from './namespaces.ts';
+import { users } from './users.ts';
+
+export const projects = pgTable(
+  'projects',
+  {
+    id: serial('id').primaryKey(),
+    namespaceId: integer('namespace_id').notNull().references(() => namespaces.id, { onDelete: 'cascade' }),
+    creatorId: integer('creator_id').references(() => users.id, { onDelete: 'set null' }),
+    name: text('name').notNull(),
+    path: text('path').notNull(),
+    pathWithNamespace: text('path_with_namespace').notNull(),
+    description: text('description').notNull().default(''),
+    visibilityLevel: smallint('visibility_level').notNull().default(0),
+    defaultBranch: text('default_branch'),
+    archived: boolean('archived').notNull().default(false),
+    starCount: integer('star_count').notNull().default(0),
+    forkedFromId: integer('forked_from_id'),
+    lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).notNull().defaultNow(),
+    deletedAt: timestamp('deleted_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('projects_path_with_namespace_lower_idx').on(sql`lower(${t.pathWithNamespace})`),
+    index('projects_namespace_id_idx').on(t.namespaceId),
+    index('projects_forked_from_id_idx').on(t.forkedFromId),
+    index('projects_visibility_level_id_idx').on(t.visibilityLevel, t.id),
+    index('projects_created_at_id_idx').on(t.createdAt, t.id),
+  ],
+);
+
+export const stars = pgTable(
+  'stars',
+  {
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    projectId: integer('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.projectId] }), index('stars_project_id_idx').on(t.projectId)],
+);
+
+export type ProjectRow = typeof projects.$inferSelect;

@@ -1,0 +1,55 @@
+import { sql } from 'drizzle-orm';
+import { boolean, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { timestamps } from './_columns.ts';
+
+export const users = pgTable(
+  'users',
+  {
+    id: serial('id').primaryKey(),
+    username: text('username').notNull(),
+    name: text('name').notNull(),
+    email: text('email').notNull(),
+    /** 'active' | 'blocked' (GitLab's state machine, the two states this service has). */
+    state: text('state').$type<'active' | 'blocked'>().notNull().default('active'),
+    admin: boolean('admin').notNull().default(false),
+    /** Versioned PBKDF2 hash (lib/crypto.ts); null for users who cannot sign in with a password. */
+    passwordHash: text('password_hash'),
+    avatarUrl: text('avatar_url'),
+    privateProfile: boolean('private_profile').notNull().default(false),
+    bio: text('bio').notNull().default(''),
+    location: text('location').notNull().default(''),
+    publicEmail: text('public_email').notNull().default(''),
+    websiteUrl: text('website_url').notNull().default(''),
+    organization: text('organization').notNull().default(''),
+    jobTitle: text('job_title').notNull().default(''),
+    projectsLimit: integer('projects_limit').notNull().default(100000),
+    canCreateGroup: boolean('can_create_group').notNull().default(true),
+    external: boolean('external').notNull().default(false),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
+    currentSignInAt: timestamp('current_sign_in_at', { withTimezone: true }),
+    lastActivityOn: date('last_activity_on'),
+    ...timestamps,
+  },
+  (t) => [
+    // Usernames and emails are unique without regard to case, as in GitLab.
+    uniqueIndex('users_username_lower_idx').on(sql`lower(${t.username})`),
+    uniqueIndex('users_email_lower_idx').on(sql`lower(${t.email})`),
+    index('users_state_idx').on(t.state),
+  ],
+);
+
+/** Secondary emails; `confirmedAt` set means verified. */
+export const emails = pgTable(
+  'emails',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    ...timestamps,
+  },
+  (t) => [uniqueIndex('emails_email_lower_idx').on(sql`lower(${t.email})`), index('emails_user_id_idx').on(t.userId)],
+);
+
+export type UserRow = typeof users.$inferSelect;

@@ -1,0 +1,107 @@
+// createApp(): the one Hono app every runtime serves (Worker, `npm start`, tests). Middleware in order, one line
+// per domain, and the error/not-found handlers that give GitLab's bodies.
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import type { DatabaseProvider, DbStats } from '../db/client.ts';
+import { type AppEnv, type Config, type Env, parseConfig } from './env.ts';
+import { assertScopes, resolveActor } from './lib/auth.ts';
+import { anonymous, type RequestContext } from './lib/context.ts';
+import { ApiError } from './lib/errors.ts';
+import { log } from './lib/log.ts';
+import { groupRoutes } from './groups/routes.ts';
+import { memberRoutes } from './members/routes.ts';
+import { projectRoutes } from './projects/routes.ts';
+import { tokenRoutes } from './tokens/routes.ts';
+import { userRoutes } from './users/routes.ts';
+import { versionRoutes } from './version/routes.ts';
+
+export interface AppDeps {
+  /** The database for this environment (PGlite in-process, or Neon), chosen by the runtime's entry. */
+  database: (env: Env) => DatabaseProvider;
+}
+
+const PAGINATION_HEADERS = ['X-Page', 'X-Per-Page', 'X-Next-Page', 'X-Prev-Page', 'X-Total', 'X-Total-Pages', 'Link'];
+
+export function createApp(deps: AppDeps) {
+  const app = new Hono<AppEnv>();
+  let cached: { env: Env; config: Config } | undefined;
+  const configFor = (env: Env) => {
+    if (cached?.env !== env) cached = { env, config: parseConfig(env) };
+    return cached.config;
+  };
+
+  // Request id, security headers, Server-Timing; the per-request context.
+  app.use('*', async (c, next) => {
+    const requestId = c.req.header('x-request-id')?.match(/^[\w-]{1,64}$/)?.[0] ?? crypto.randomUUID();
+    const stats: DbStats = { queries: 0, ms: 0 };
+    const env = (c.env ?? {}) as Env;
+    const config = configFor(env);
+    const waitUntil = (p: Promise<unknown>) => {
+      try {
+        c.executionCtx.waitUntil(p);
+      } catch {
+        void p; // no execution context (Node, tests): the promise runs on its own
+      }
+    };
+    const database = deps.database(env).open(stats, waitUntil);
+    const ctx: RequestContext = { requestId, config, db: database.db, transaction: database.transaction, actor: anonymous, stats, waitUntil, memo: new Map() };
+    c.set('ctx', ctx);
+    await next();
+    c.res.headers.set('X-Request-Id', requestId);
+    c.res.headers.set('X-Content-Type-Options', 'nosniff');
+    c.res.headers.set('X-Frame-Options', 'SAMEORIGIN');
+    c.res.headers.set('Server-Timing', `db;dur=${stats.ms.toFixed(1)};desc="${stats.queries} ${stats.queries === 1 ? 'query' : 'queries'}"`);
+  });
+
+  // SPAs on other origins call the API with bearer tokens; cookies are never sent cross-origin (no credentials).
+  app.use(
+    '/api/*',
+    cors({
+      origin: '*',
+      allowMethods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+      allowHeaders: ['Authorization', 'Content-Type', 'PRIVATE-TOKEN', 'Sudo', 'X-Request-Id'],
+      exposeHeaders: [...PAGINATION_HEADERS, 'X-Request-Id', 'Server-Timing'],
+      maxAge: 7200,
+    }),
+  );
+  app.use(
+    '/api/*',
+    bodyLimit({ maxSize: 1024 * 1024, onError: (c) => c.json({ message: '413 Request Entity Too Large' }, 413) }),
+  );
+
+  app.all('/api/v3/*', (c) => c.json({ error: 'API V3 is no longer supported. Use API V4 instead.' }, 410));
+
+  const api = new Hono<AppEnv>();
+  api.use('*', async (c, next) => {
+    const ctx = c.var.ctx;
+    ctx.actor = await resolveActor(c, ctx);
+    assertScopes(ctx.actor, c.req.method, c.req.path);
+    await next();
+  });
+  api.route('/', versionRoutes);
+  api.route('/', userRoutes);
+  api.route('/', tokenRoutes);
+  api.route('/', groupRoutes);
+  api.route('/', projectRoutes);
+  api.route('/', memberRoutes);
+  api.all('*', (c) => c.json({ error: '404 Not Found' }, 404));
+  app.route('/api/v4', api);
+
+  app.notFound((c) => (c.req.path.startsWith('/api/') ? c.json({ error: '404 Not Found' }, 404) : c.text('404 Not Found', 404)));
+
+  app.onError((error, c) => {
+    if (error instanceof ApiError) {
+      for (const [k, v] of Object.entries(error.headers)) c.header(k, v);
+      if (error.status === 304) return c.body(null, 304);
+      return c.json(error.body, error.status);
+    }
+    const requestId = c.var.ctx?.requestId;
+    log('error', 'unhandled error', { requestId, path: c.req.path, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    return c.json({ message: '500 Internal Server Error' }, 500);
+  });
+
+  return app;
+}
+
+export type App = ReturnType<typeof createApp>;

@@ -1,0 +1,34 @@
+// The Worker's configuration, validated once per isolate (or process). Secrets come from `wrangler secret`
+// (production), `.dev.vars` (wrangler dev) or the process environment (npm start); vars from wrangler.toml.
+import * as z from 'zod/mini';
+import type { RequestContext } from './lib/context.ts';
+
+export const EnvSchema = z.object({
+  /** Postgres connection string (Neon in production). Secret. Not needed by `npm start` (embedded database). */
+  DATABASE_URL: z.optional(z.string()),
+  /** The public base URL clients use (custom domain); web_url, avatar_url and Link headers are built from it. */
+  PUBLIC_URL: z._default(z.url(), 'http://localhost:8080'),
+  /** Instance tier: gates tier-only fields such as `new_epic`. */
+  INSTANCE_TIER: z._default(z.enum(['free', 'premium', 'ultimate']), 'free'),
+  /** Local development and tests only: stand-ins for Neon's WebSocket and HTTP endpoints. */
+  NEON_WS_PROXY: z.optional(z.string()),
+  NEON_HTTP_ENDPOINT: z.optional(z.string()),
+});
+
+export type Env = z.input<typeof EnvSchema>;
+
+export interface Config {
+  publicUrl: string;
+  instanceTier: 'free' | 'premium' | 'ultimate';
+}
+
+export function parseConfig(env: Env): Config & z.output<typeof EnvSchema> {
+  const parsed = EnvSchema.parse(env);
+  return { ...parsed, publicUrl: parsed.PUBLIC_URL.replace(/\/+$/, ''), instanceTier: parsed.INSTANCE_TIER };
+}
+
+/** Hono's generics for every router of the app. */
+export interface AppEnv {
+  Bindings: Env;
+  Variables: { ctx: RequestContext };
+}

@@ -1,0 +1,118 @@
+// Authentication: one resolver turns whatever credential the request carries into an Actor, and one table says
+// which token scopes reach which endpoints. Routes and services never look at headers or scopes themselves.
+import type { Context } from 'hono';
+import { findPersonalAccessTokenByDigest, touchPersonalAccessToken } from '../../db/queries/tokens.ts';
+import { findUserByRef } from '../../db/queries/users.ts';
+import type { UserRow } from '../../db/schema/index.ts';
+import type { AppEnv } from '../env.ts';
+import { anonymous, type Actor, type RequestContext } from './context.ts';
+import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from './errors.ts';
+import { sha256Hex } from './crypto.ts';
+
+/** Where a credential was found. Sessions (browser cookie) and OAuth tokens plug in here as further sources. */
+interface Credential {
+  value: string;
+  /** `PRIVATE-TOKEN`/`private_token` can only be personal tokens; Bearer/`access_token` may be OAuth tokens too. */
+  kinds: ReadonlyArray<'personal_access_token' | 'oauth_token'>;
+}
+
+function findCredential(c: Context<AppEnv>): Credential | null {
+  const header = c.req.header('private-token');
+  if (header) return { value: header.trim(), kinds: ['personal_access_token'] };
+  const bearer = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '');
+  if (bearer) return { value: bearer[1]!.trim(), kinds: ['oauth_token', 'personal_access_token'] };
+  const privateToken = c.req.query('private_token');
+  if (privateToken) return { value: privateToken, kinds: ['personal_access_token'] };
+  const accessToken = c.req.query('access_token');
+  if (accessToken) return { value: accessToken, kinds: ['oauth_token', 'personal_access_token'] };
+  return null;
+}
+
+type TokenResolver = (ctx: RequestContext, digest: string) => Promise<Actor | null>;
+
+/** Personal access tokens: unknown -> not ours; revoked/expired -> GitLab's invalid_token answers. */
+const personalAccessToken: TokenResolver = async (ctx, digest) => {
+  const found = await findPersonalAccessTokenByDigest(ctx.db, digest);
+  if (!found) return null;
+  const { token, user } = found;
+  if (token.revoked) throw invalidToken('Token was revoked. You have to re-authorize from the user.');
+  if (token.expiresAt && token.expiresAt <= new Date().toISOString().slice(0, 10)) {
+    throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
+  }
+  const stale = !token.lastUsedAt || Date.now() - token.lastUsedAt.getTime() > 10 * 60 * 1000;
+  if (stale) ctx.waitUntil(touchPersonalAccessToken(ctx.db, token.id).catch(() => undefined));
+  return { user, scopes: token.scopes, via: 'personal_access_token', tokenId: token.id };
+};
+
+// OAuth access tokens arrive with the OAuth provider; until then a Bearer value is tried as a personal token only.
+const resolvers: Record<Credential['kinds'][number], TokenResolver | undefined> = {
+  personal_access_token: personalAccessToken,
+  oauth_token: undefined,
+};
+
+/** GitLab's message for users who may not use the API (`api_access_denied_message`). */
+function assertActive(user: UserRow) {
+  if (user.state === 'blocked') throw forbidden('Your account has been blocked.');
+}
+
+// ---- Scopes: the one table of which scopes reach which endpoints ----
+
+const READ_METHODS = new Set(['GET', 'HEAD']);
+
+/** Extra scopes some read endpoints accept besides `api`/`read_api` (GitLab's `allow_access_with_scope`). */
+const EXTRA_READ_SCOPES: ReadonlyArray<{ path: RegExp; scopes: readonly string[] }> = [
+  { path: /^\/api\/v4\/(user|users)(\/|$)/, scopes: ['read_user'] },
+  { path: /^\/api\/v4\/events$/, scopes: ['read_user'] },
+  { path: /^\/api\/v4\/version$/, scopes: ['read_user'] },
+];
+
+/** The scopes that would let a token make this request, in GitLab's order. */
+export function scopesFor(method: string, path: string): string[] {
+  if (!READ_METHODS.has(method)) return ['api'];
+  const extra = EXTRA_READ_SCOPES.filter((r) => r.path.test(path)).flatMap((r) => r.scopes);
+  return ['api', 'read_api', ...extra];
+}
+
+export function assertScopes(actor: Actor, method: string, path: string) {
+  if (!actor.via || actor.via === 'session') return; // sessions carry the user's full rights, as in GitLab
+  const allowed = scopesFor(method, path);
+  if (!actor.scopes.some((s) => allowed.includes(s))) throw insufficientScope(allowed);
+}
+
+// ---- Sudo ----
+
+async function applySudo(ctx: RequestContext, actor: Actor, ref: string): Promise<Actor> {
+  if (!actor.user) throw unauthorized();
+  if (actor.via === 'session') throw forbidden('Must be authenticated using an OAuth or Personal Access Token to use sudo');
+  if (!actor.user.admin) throw forbidden('Must be admin to use sudo');
+  if (!actor.scopes.includes('sudo')) throw insufficientScope(['sudo']);
+  const target = await findUserByRef(ctx.db, ref);
+  if (!target) throw notFound(`User with ID or username '${ref}'`);
+  return { ...actor, user: target, sudoFrom: actor.user };
+}
+
+/** Resolves the caller. A credential that matches nothing is a 401 even on public endpoints, as in GitLab. */
+export async function resolveActor(c: Context<AppEnv>, ctx: RequestContext): Promise<Actor> {
+  const credential = findCredential(c);
+  let actor = anonymous;
+  if (credential) {
+    const digest = await sha256Hex(credential.value);
+    let found: Actor | null = null;
+    for (const kind of credential.kinds) {
+      found = (await resolvers[kind]?.(ctx, digest)) ?? null;
+      if (found) break;
+    }
+    if (!found?.user) throw unauthorized();
+    assertActive(found.user);
+    actor = found;
+  }
+  const sudo = c.req.header('sudo') ?? c.req.query('sudo');
+  if (sudo) actor = await applySudo(ctx, actor, sudo);
+  return actor;
+}
+
+/** The signed-in user, or 401. */
+export function requireUser(ctx: RequestContext): UserRow {
+  if (!ctx.actor.user) throw unauthorized();
+  return ctx.actor.user;
+}

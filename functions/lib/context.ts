@@ -1,0 +1,39 @@
+// The per-request context every service verb receives as `ctx`: who is calling, the database, configuration.
+import type { Database, Db, DbStats } from '../../db/client.ts';
+import type { UserRow } from '../../db/schema/index.ts';
+import type { Config } from '../env.ts';
+
+/** How the caller authenticated. Sessions and OAuth tokens resolve to the same shape (see lib/auth.ts). */
+export type AuthVia = 'personal_access_token' | 'oauth_token' | 'session';
+
+export interface Actor {
+  user: UserRow | null;
+  scopes: readonly string[];
+  via: AuthVia | null;
+  /** The administrator behind a `sudo` request. */
+  sudoFrom?: UserRow;
+  tokenId?: number;
+}
+
+export const anonymous: Actor = { user: null, scopes: [], via: null };
+
+export interface RequestContext {
+  requestId: string;
+  config: Config;
+  db: Db;
+  transaction: Database['transaction'];
+  actor: Actor;
+  stats: DbStats;
+  waitUntil(promise: Promise<unknown>): void;
+  /** Per-request memo (policy lookups, feature flags): never shared between requests. */
+  memo: Map<string, unknown>;
+}
+
+/** Memoizes `load` under `key` for the rest of this request. */
+export function memoize<T>(ctx: RequestContext, key: string, load: () => Promise<T>): Promise<T> {
+  const hit = ctx.memo.get(key) as Promise<T> | undefined;
+  if (hit) return hit;
+  const value = load();
+  ctx.memo.set(key, value);
+  return value;
+}

@@ -1,0 +1,106 @@
+// Every array response goes through here: offset pagination with GitLab's headers (X-Page, X-Per-Page,
+// X-Next-Page, X-Prev-Page, X-Total, X-Total-Pages, Link), and keyset pagination (Link rel="next" only).
+import type { Context } from 'hono';
+import type { AppEnv } from '../env.ts';
+import { ApiError } from './errors.ts';
+import { int, oneOf, z } from './validate.ts';
+
+export const DEFAULT_PER_PAGE = 20;
+export const MAX_PER_PAGE = 100;
+/** Above this many rows GitLab stops counting: X-Total, X-Total-Pages and rel="last" are left out. */
+export const COUNT_LIMIT = 10_000;
+
+const positive = () => z.optional(z.pipe(int(), z.int().check(z.minimum(1))));
+
+/** `page` and `per_page` (zero or negative: 400; over 100: clamped, as Kaminari does). */
+export const paginationParams = {
+  page: positive(),
+  per_page: positive(),
+};
+
+export interface PageRequest {
+  page: number;
+  perPage: number;
+}
+
+export function pageRequest(input: { page?: number | undefined; per_page?: number | undefined }): PageRequest {
+  return { page: input.page ?? 1, perPage: Math.min(input.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE) };
+}
+
+/** The request's URL on the public base, with `overrides` merged into its query (other parameters kept). */
+function pageUrl(c: Context<AppEnv>, overrides: Record<string, string>, remove: readonly string[] = []): string {
+  const url = new URL(c.req.url);
+  const query = new URLSearchParams(url.search);
+  for (const key of remove) query.delete(key);
+  for (const [k, v] of Object.entries(overrides)) query.set(k, v);
+  return `${c.var.ctx.config.publicUrl}${url.pathname}?${query.toString()}`;
+}
+
+/**
+ * Offset pagination. `fetch(limit, offset)` is asked for one row more than the page to learn whether a next page
+ * exists; `count(limit)` runs only when the total is not already known from the page itself, and is capped.
+ */
+export async function paginate<T>(
+  c: Context<AppEnv>,
+  { page, perPage }: PageRequest,
+  fetch: (limit: number, offset: number) => Promise<T[]>,
+  count: (limit: number) => Promise<number>,
+): Promise<T[]> {
+  const offset = (page - 1) * perPage;
+  const rows = await fetch(perPage + 1, offset);
+  const hasNext = rows.length > perPage;
+  const items = hasNext ? rows.slice(0, perPage) : rows;
+  // A short page (or an empty first page) tells the total without counting.
+  const total = !hasNext && (items.length > 0 || page === 1) ? offset + items.length : await count(COUNT_LIMIT + 1);
+  const counted = total <= COUNT_LIMIT;
+  const totalPages = Math.max(Math.ceil(total / perPage), 1);
+
+  const h = (name: string, value: string) => c.header(name, value);
+  h('X-Page', String(page));
+  h('X-Per-Page', String(perPage));
+  h('X-Next-Page', hasNext ? String(page + 1) : '');
+  h('X-Prev-Page', page > 1 ? String(page - 1) : '');
+  const pp = String(perPage);
+  const links: string[] = [];
+  if (page > 1) links.push(`<${pageUrl(c, { page: String(page - 1), per_page: pp })}>; rel="prev"`);
+  if (hasNext) links.push(`<${pageUrl(c, { page: String(page + 1), per_page: pp })}>; rel="next"`);
+  links.push(`<${pageUrl(c, { page: '1', per_page: pp })}>; rel="first"`);
+  if (counted) {
+    links.push(`<${pageUrl(c, { page: String(totalPages), per_page: pp })}>; rel="last"`);
+    h('X-Total', String(total));
+    h('X-Total-Pages', String(totalPages));
+  }
+  h('Link', links.join(', '));
+  return items;
+}
+
+// ---- Keyset ----
+
+export const keysetParams = {
+  pagination: z.optional(oneOf(['offset', 'keyset'])),
+};
+
+/** 405 as GitLab answers for an ordering keyset pagination does not cover. */
+export const keysetUnsupported = () => new ApiError(405, { error: 'Keyset pagination is not yet available for this type of request' });
+
+/**
+ * Keyset pagination by id (GitLab's `pagination=keyset` on /projects): the page is fetched with one extra row, and
+ * when more exist a `Link: <...&id_after=N>; rel="next"` (or `id_before` descending) points past the last row.
+ */
+export async function paginateKeyset<T extends { id: number }>(
+  c: Context<AppEnv>,
+  perPage: number,
+  sort: 'asc' | 'desc',
+  fetch: (limit: number) => Promise<T[]>,
+): Promise<T[]> {
+  const rows = await fetch(perPage + 1);
+  const hasNext = rows.length > perPage;
+  const items = hasNext ? rows.slice(0, perPage) : rows;
+  if (hasNext) {
+    const last = items[items.length - 1]!.id;
+    const key = sort === 'asc' ? 'id_after' : 'id_before';
+    const url = pageUrl(c, { [key]: String(last), per_page: String(perPage) }, ['page', 'id_after', 'id_before']);
+    c.header('Link', `<${url}>; rel="next"`);
+  }
+  return items;
+}

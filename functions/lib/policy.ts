@@ -1,0 +1,175 @@
+// THE permission module. Every "may this actor do that" question is answered here, from facts the queries load
+// (visibility, the actor's effective access level); services call assertCan() before acting, list queries use
+// the visibility filters below. Nothing else compares access levels.
+import { and, eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { members, namespaces, projects } from '../../db/schema/index.ts';
+import type { Actor } from './context.ts';
+import { forbidden, notFound } from './errors.ts';
+
+export const AccessLevel = { NONE: 0, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50 } as const;
+export type AccessLevelValue = (typeof AccessLevel)[keyof typeof AccessLevel];
+export const ACCESS_LEVELS = [10, 20, 30, 40, 50] as const;
+
+export const Visibility = { private: 0, internal: 10, public: 20 } as const;
+export type VisibilityName = keyof typeof Visibility;
+export const VISIBILITY_NAMES = ['private', 'internal', 'public'] as const;
+export const visibilityName = (level: number): VisibilityName => (level >= 20 ? 'public' : level >= 10 ? 'internal' : 'private');
+
+/** What the policy needs to know about a project, loaded with it in one query. */
+export interface ProjectFacts {
+  kind: 'project';
+  visibilityLevel: number;
+  /** The actor's effective access: direct membership or inherited from any ancestor group (0 when none). */
+  accessLevel: number;
+  archived: boolean;
+}
+
+export interface GroupFacts {
+  kind: 'group';
+  visibilityLevel: number;
+  accessLevel: number;
+  /** The actor is a member of a subgroup or project below this group (makes a private group visible). */
+  hasDescendantAccess: boolean;
+}
+
+export interface UserFacts {
+  kind: 'user';
+  id: number;
+  state: string;
+}
+
+type Subject = ProjectFacts | GroupFacts | UserFacts;
+
+const signedIn = (actor: Actor) => actor.user !== null;
+const isAdmin = (actor: Actor) => actor.user?.admin === true;
+/** External users see internal resources only where they are members (GitLab's external users). */
+const seesInternal = (actor: Actor) => signedIn(actor) && !actor.user!.external;
+
+function canReadProject(actor: Actor, p: ProjectFacts) {
+  return isAdmin(actor) || p.visibilityLevel >= Visibility.public || (p.visibilityLevel >= Visibility.internal && seesInternal(actor)) || p.accessLevel >= AccessLevel.GUEST;
+}
+
+function canReadGroup(actor: Actor, g: GroupFacts) {
+  return (
+    isAdmin(actor) ||
+    g.visibilityLevel >= Visibility.public ||
+    (g.visibilityLevel >= Visibility.internal && seesInternal(actor)) ||
+    g.accessLevel >= AccessLevel.GUEST ||
+    g.hasDescendantAccess
+  );
+}
+
+const level = (actor: Actor, s: { accessLevel: number }) => (isAdmin(actor) ? AccessLevel.OWNER : s.accessLevel);
+
+/** The catalog of actions. Each rule assumes nothing: read rights are part of every rule. */
+const rules = {
+  'project:read': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
+  'project:update': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && level(a, p) >= AccessLevel.MAINTAINER,
+  'project:delete': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && level(a, p) >= AccessLevel.OWNER,
+  'project:star': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a),
+  // Anyone signed in who can read a project may fork it, except guests of a private project (GitLab's fork_project).
+  'project:fork': (a: Actor, p: ProjectFacts) =>
+    canReadProject(a, p) && signedIn(a) && (p.visibilityLevel >= Visibility.internal || level(a, p) >= AccessLevel.REPORTER),
+  'project:read_members': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
+  'project:admin_members': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && level(a, p) >= AccessLevel.MAINTAINER,
+  'group:read': (a: Actor, g: GroupFacts) => canReadGroup(a, g),
+  'group:update': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
+  'group:delete': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
+  'group:create_subgroup': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
+  // GitLab's default project_creation_level: maintainers and owners may create projects in a group.
+  'group:create_project': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.MAINTAINER,
+  'group:read_members': (a: Actor, g: GroupFacts) => canReadGroup(a, g),
+  'group:admin_members': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
+  'user:read': (_a: Actor, _u: UserFacts) => true,
+  'user:admin': (a: Actor, _u: UserFacts) => isAdmin(a),
+  'user:read_tokens': (a: Actor, u: UserFacts) => isAdmin(a) || a.user?.id === u.id,
+} satisfies Record<string, (a: Actor, s: never) => boolean>;
+
+export type Action = keyof typeof rules;
+type SubjectOf<A extends Action> = Parameters<(typeof rules)[A]>[1];
+
+export function can<A extends Action>(actor: Actor, action: A, subject: SubjectOf<A>): boolean {
+  return (rules[action] as (a: Actor, s: Subject) => boolean)(actor, subject as Subject);
+}
+
+const readActionOf: Record<Subject['kind'], Action> = { project: 'project:read', group: 'group:read', user: 'user:read' };
+const notFoundName: Record<Subject['kind'], string> = { project: 'Project', group: 'Group', user: 'User' };
+
+/**
+ * Throws unless allowed: 404 when the actor cannot even see the subject (so existence does not leak), 403 when it
+ * can see it but not do this.
+ */
+export function assertCan<A extends Action>(actor: Actor, action: A, subject: SubjectOf<A>): void {
+  if (can(actor, action, subject)) return;
+  const s = subject as Subject;
+  if (!can(actor, readActionOf[s.kind], s as never)) throw notFound(notFoundName[s.kind]);
+  throw forbidden();
+}
+
+/** Whether the actor may grant `accessLevel`: nobody grants more than they hold (admins hold everything). */
+export function canGrant(actor: Actor, held: number, accessLevel: number) {
+  return isAdmin(actor) || accessLevel <= held;
+}
+
+export const isAdministrator = isAdmin;
+
+// ---- Visibility in SQL: the same rules as canReadProject/canReadGroup, for list queries ----
+
+const activeMembership = sql`(${members.expiresAt} IS NULL OR ${members.expiresAt} > current_date)`;
+
+/** Ids of groups the user belongs to directly (not expired). */
+export const memberGroupIds = (userId: number) =>
+  sql`ARRAY(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Namespace' AND ${activeMembership})`;
+
+/** Ids of projects the user belongs to directly (not expired). */
+export const memberProjectIds = (userId: number) =>
+  sql`SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Project' AND ${activeMembership}`;
+
+/** The actor's effective access level on the project row in scope (`projects` joined with its `namespaces`). */
+export const projectAccessLevelSql = (actor: Actor): SQL<number> =>
+  actor.user
+    ? sql<number>`COALESCE((SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.userId} = ${actor.user.id} AND ${activeMembership} AND ((${members.sourceType} = 'Project' AND ${members.sourceId} = ${projects.id}) OR (${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${namespaces.traversalIds})))), 0)`.mapWith(Number)
+    : sql<number>`0`.mapWith(Number);
+
+/** The actor's effective access level on the group row in scope (`namespaces`). */
+export const groupAccessLevelSql = (actor: Actor): SQL<number> =>
+  actor.user
+    ? sql<number>`COALESCE((SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.userId} = ${actor.user.id} AND ${activeMembership} AND ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${namespaces.traversalIds})), 0)`.mapWith(Number)
+    : sql<number>`0`.mapWith(Number);
+
+/** Whether the actor belongs to something below the group row in scope (a subgroup or one of their projects). */
+export const groupDescendantAccessSql = (actor: Actor): SQL<boolean> =>
+  actor.user
+    ? sql<boolean>`EXISTS (SELECT 1 FROM ${namespaces} d WHERE ${namespaces.id} = ANY(d.traversal_ids) AND d.id <> ${namespaces.id} AND (d.id = ANY(${memberGroupIds(actor.user.id)}) OR EXISTS (SELECT 1 FROM ${projects} dp WHERE dp.namespace_id = d.id AND dp.id IN (${memberProjectIds(actor.user.id)}))))
+        OR EXISTS (SELECT 1 FROM ${projects} gp WHERE gp.namespace_id = ${namespaces.id} AND gp.id IN (${memberProjectIds(actor.user.id)}))`
+    : sql<boolean>`false`;
+
+/** Projects (joined with their namespace) the actor may read. */
+export function visibleProjectsFilter(actor: Actor): SQL | undefined {
+  const live = and(isNull(projects.deletedAt), isNull(namespaces.deletedAt));
+  if (isAdmin(actor)) return live;
+  if (!actor.user) return and(live, eq(projects.visibilityLevel, Visibility.public));
+  return and(
+    live,
+    or(
+      gte(projects.visibilityLevel, seesInternal(actor) ? Visibility.internal : Visibility.public),
+      inArray(projects.id, memberProjectIds(actor.user.id)),
+      sql`${namespaces.traversalIds} && ${memberGroupIds(actor.user.id)}`,
+    ),
+  );
+}
+
+/** Groups the actor may read. */
+export function visibleGroupsFilter(actor: Actor): SQL | undefined {
+  const live = and(eq(namespaces.kind, 'group'), isNull(namespaces.deletedAt));
+  if (isAdmin(actor)) return live;
+  if (!actor.user) return and(live, eq(namespaces.visibilityLevel, Visibility.public));
+  return and(
+    live,
+    or(
+      gte(namespaces.visibilityLevel, seesInternal(actor) ? Visibility.internal : Visibility.public),
+      sql`${namespaces.traversalIds} && ${memberGroupIds(actor.user.id)}`,
+      groupDescendantAccessSql(actor),
+    ),
+  );
+}

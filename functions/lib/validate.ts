@@ -1,0 +1,163 @@
+// Parameter validation with Grape's (GitLab's) messages. Two validators, both with the same error hook:
+//  - `path(schema)`: @hono/zod-validator on the route's path parameters (ids and references);
+//  - `params(schema)`: everything else, from the query string, a form body or a JSON body merged as Grape merges
+//    them (body over query), because GitLab clients send the same parameter either way. @hono/zod-validator reads
+//    one target only, so this one is a `hono/validator` that reads all of them itself and stores the result under
+//    hono's `query` target: routes read every parameter with `c.req.valid('query')`.
+import { zValidator } from '@hono/zod-validator';
+import type { Context } from 'hono';
+import { validator } from 'hono/validator';
+import * as z from 'zod/mini';
+import { paramErrors, validationFailed, ApiError } from './errors.ts';
+
+/** Grape's wording for each kind of zod issue; installed once as zod's global error map. */
+function grapeMessage(issue: z.core.$ZodRawIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is missing' : 'is invalid';
+    case 'invalid_value':
+    case 'too_small':
+    case 'too_big':
+      if (issue.code === 'too_big' && issue.origin === 'string') return `is too long (maximum is ${issue.maximum} characters)`;
+      if (issue.code === 'too_small' && issue.origin === 'string') return 'is empty';
+      return 'does not have a valid value';
+    case 'invalid_format':
+    case 'invalid_union':
+    default:
+      return 'is invalid';
+  }
+}
+z.config({ customError: grapeMessage });
+
+/** `events.new_note` -> `events[new_note]`, as Grape names nested parameters. */
+const grapeName = (path: PropertyKey[]) => path.map((p, i) => (i === 0 ? String(p) : `[${String(p)}]`)).join('');
+
+/**
+ * Turns zod issues into GitLab's two 400 shapes: model validation (`{"message":{"name":["is too long ..."]}}`, for
+ * string lengths and checks marked `model`) wins over Grape parameter errors (`{"error":"a is missing, b is invalid"}`).
+ */
+export function toValidationError(issues: readonly z.core.$ZodIssue[]): ApiError {
+  const model: Record<string, string[]> = {};
+  const grape: string[] = [];
+  for (const issue of issues) {
+    const isModel = (issue.code === 'too_big' && issue.origin === 'string') || (issue.code === 'custom' && issue.params?.model);
+    if (isModel) (model[grapeName(issue.path)] ??= []).push(issue.message);
+    else grape.push(`${grapeName(issue.path)} ${issue.message}`);
+  }
+  return grape.length ? paramErrors([...new Set(grape)]) : validationFailed(model);
+}
+
+const hook = (result: { success: boolean; error?: { issues: z.core.$ZodIssue[] } }) => {
+  if (!result.success) throw toValidationError(result.error!.issues);
+};
+
+/** Validates path parameters (`:id` and friends). */
+export const path = <S extends z.ZodMiniType>(schema: S) => zValidator('param', schema, hook);
+
+const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/** Query + body, as Grape sees them: arrays from `key[]=..`, repeated keys give the last value, body wins. */
+export async function readInput(c: Context): Promise<Record<string, unknown>> {
+  const input: Record<string, unknown> = Object.create(null);
+  const add = (key: string, value: unknown) => {
+    if (key.endsWith('[]')) {
+      const name = key.slice(0, -2);
+      const list = Array.isArray(input[name]) ? (input[name] as unknown[]) : [];
+      input[name] = [...list, value];
+    } else input[key] = value;
+  };
+  for (const [key, values] of Object.entries(c.req.queries())) for (const v of values) add(key, v);
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return input;
+
+  const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (JSON_TYPE.test(mediaType)) {
+    const text = await c.req.text();
+    if (text.trim() === '') return input;
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new ApiError(400, { error: 'message body does not match declared format' });
+    }
+    if (body && typeof body === 'object' && !Array.isArray(body)) for (const [k, v] of Object.entries(body)) add(k, v);
+  } else if (mediaType === 'application/x-www-form-urlencoded' || mediaType === 'multipart/form-data') {
+    const form = await c.req.formData().catch(() => {
+      throw new ApiError(400, { error: 'message body does not match declared format' });
+    });
+    // Later values win, as in Rack; files are not parameters of this API.
+    form.forEach((v, k) => typeof v === 'string' && add(k, v));
+  }
+  return input;
+}
+
+/** Validates the merged query/body parameters; the result is `c.req.valid('query')`. */
+export const params = <S extends z.ZodMiniType>(schema: S) =>
+  validator('query', async (_value, c): Promise<z.output<S>> => {
+    const result = await schema.safeParseAsync(await readInput(c));
+    if (!result.success) throw toValidationError(result.error.issues);
+    return result.data;
+  });
+
+// ---- Field types with Grape's coercions (query and form values arrive as strings, JSON as typed values) ----
+
+const INTEGER = /^[+-]?\d+$/;
+const TRUE = new Set(['true', 't', '1', 'yes', 'y', 'on']);
+const FALSE = new Set(['false', 'f', '0', 'no', 'n', 'off']);
+
+/** Integer, from a number or a decimal string. */
+export const int = () =>
+  z.pipe(
+    z.transform((v: unknown) => (typeof v === 'string' && INTEGER.test(v.trim()) ? Number(v.trim()) : v)),
+    z.int(),
+  );
+
+/** A database id: a positive integer (zero and negatives are `does not have a valid value`). */
+export const id = () => z.pipe(int(), z.int().check(z.minimum(1), z.maximum(2_147_483_647)));
+
+/** Boolean with Grape's string forms (true/false, 1/0, yes/no, t/f, on/off). */
+export const bool = () =>
+  z.pipe(
+    z.transform((v: unknown) => {
+      if (typeof v === 'number') return v === 1 ? true : v === 0 ? false : v;
+      if (typeof v !== 'string') return v;
+      const s = v.trim().toLowerCase();
+      return TRUE.has(s) ? true : FALSE.has(s) ? false : v;
+    }),
+    z.boolean(),
+  );
+
+// Control characters (C0, DEL, C1) never belong in names, paths or search terms.
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/** String (numbers from JSON are accepted as Grape does), at most `max` characters, no control characters. */
+export const str = (max = 255) =>
+  z.pipe(
+    z.transform((v: unknown) => (typeof v === 'number' ? String(v) : v)),
+    z.string().check(
+      z.maxLength(max),
+      z.refine((s) => !CONTROL.test(s), { message: 'is invalid' }),
+    ),
+  );
+
+/** Free text (descriptions, bios): newlines and tabs allowed, other control characters refused. */
+export const text = (max = 2000) =>
+  z.pipe(
+    z.transform((v: unknown) => (typeof v === 'number' ? String(v) : v)),
+    z.string().check(
+      z.maxLength(max),
+      z.refine((s) => !/[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/.test(s), { message: 'is invalid' }),
+    ),
+  );
+
+/** One of a fixed list: anything else is `does not have a valid value`. */
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
+
+/** A date `YYYY-MM-DD` (kept as the string). */
+export const isoDate = () =>
+  z.string().check(z.refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), { message: 'is invalid' }));
+
+/** A model-level check (GitLab's ActiveRecord validations): reported as `{"message":{"field":["..."]}}`. */
+export const modelRule = <T>(check: (value: T) => boolean, message: string) =>
+  z.refine<T>(check, { message, params: { model: true } });
+
+export { z };

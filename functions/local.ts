@@ -1,0 +1,38 @@
+// `npm start`: the whole API on Node with the embedded database persisted under .data/ (the same createApp()
+// the Worker serves). Prints how to sign in on the first start.
+import { serve } from '@hono/node-server';
+import { pgliteProvider } from '../db/client.ts';
+import { openEmbedded } from '../db/local/embedded.ts';
+import { createApp } from './app.ts';
+import { parseConfig, type Env } from './env.ts';
+import { bootstrapRoot } from './users/bootstrap.ts';
+
+const port = Number(process.env.PORT ?? 8080);
+const dataDir = process.env.PGLITE_DIR ?? '.data/pglite';
+const env: Env = { ...process.env, PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${port}` } as Env;
+const config = parseConfig(env);
+
+const client = await openEmbedded(dataDir);
+const provider = pgliteProvider(client);
+const app = createApp({ database: () => provider });
+
+const root = await bootstrapRoot(provider.open({ queries: 0, ms: 0 }, () => undefined).transaction);
+
+const server = serve({ fetch: (req) => app.fetch(req, env), port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
+  console.log(`API listening on ${config.publicUrl}/api/v4 (port ${info.port}, data in ${dataDir})`);
+  if (root) {
+    console.log('\nFirst start: created the administrator. These are shown once:');
+    console.log(`  username:              ${root.username}`);
+    console.log(`  password:              ${root.password}`);
+    console.log(`  personal access token: ${root.token}   (scope api)`);
+    console.log(`\nTry: curl -H "PRIVATE-TOKEN: ${root.token}" ${config.publicUrl}/api/v4/user\n`);
+  }
+});
+
+const stop = async () => {
+  server.close();
+  await client.close();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);

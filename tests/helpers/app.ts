@@ -1,0 +1,89 @@
+// The in-process client: requests go through the Hono app's fetch, exactly as HTTP would, with no server.
+import { createApp, type App } from '../../functions/app.ts';
+import type { Db } from '../../db/client.ts';
+import type { Env } from '../../functions/env.ts';
+import { openTestDatabase, type TestDatabase } from './db.ts';
+
+export const TEST_PUBLIC_URL = 'https://gitlab.example.test';
+export const testEnv: Env = { PUBLIC_URL: TEST_PUBLIC_URL, INSTANCE_TIER: 'free' };
+
+let database: TestDatabase | undefined;
+let app: App | undefined;
+
+export async function startTestApp() {
+  database = await openTestDatabase();
+  const provider = database.provider;
+  app = createApp({ database: () => provider });
+}
+
+export async function stopTestApp() {
+  await database?.close();
+  database = undefined;
+  app = undefined;
+}
+
+/** A Drizzle handle on the test database, for factories (no HTTP, no query counting). */
+export function testDb(): { db: Db; transaction: <T>(fn: (tx: Db) => Promise<T>) => Promise<T> } {
+  if (!database) throw new Error('test app not started');
+  return database.provider.open({ queries: 0, ms: 0 }, () => undefined);
+}
+
+export interface RequestOptions {
+  token?: string;
+  /** JSON body (default) */
+  body?: unknown;
+  /** form-encoded body instead of JSON */
+  form?: Record<string, string>;
+  query?: Record<string, string | number | boolean | string[]>;
+  headers?: Record<string, string>;
+}
+
+export interface TestResponse<T = any> {
+  status: number;
+  body: T;
+  text: string;
+  headers: Headers;
+}
+
+/** One request through the app; `body` is the parsed JSON (or null when empty / not JSON). */
+export async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
+  if (!app) throw new Error('test app not started');
+  const url = new URL(path, TEST_PUBLIC_URL);
+  for (const [k, v] of Object.entries(options.query ?? {})) {
+    if (Array.isArray(v)) for (const item of v) url.searchParams.append(k, item);
+    else url.searchParams.set(k, String(v));
+  }
+  const headers = new Headers(options.headers);
+  if (options.token) headers.set('PRIVATE-TOKEN', options.token);
+  let body: string | undefined;
+  if (options.form) {
+    headers.set('content-type', 'application/x-www-form-urlencoded');
+    body = new URLSearchParams(options.form).toString();
+  } else if (options.body !== undefined) {
+    headers.set('content-type', 'application/json');
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+  }
+  const res = await app.fetch(new Request(url, { method, headers, body }), testEnv);
+  const text = await res.text();
+  let parsed: unknown = null;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    parsed = null;
+  }
+  return { status: res.status, body: parsed as T, text, headers: res.headers };
+}
+
+export const api = {
+  get: <T = any>(path: string, o?: RequestOptions) => request<T>('GET', `/api/v4${path}`, o),
+  post: <T = any>(path: string, o?: RequestOptions) => request<T>('POST', `/api/v4${path}`, o),
+  put: <T = any>(path: string, o?: RequestOptions) => request<T>('PUT', `/api/v4${path}`, o),
+  delete: <T = any>(path: string, o?: RequestOptions) => request<T>('DELETE', `/api/v4${path}`, o),
+};
+
+/** Number of queries a response reports in Server-Timing (`db;dur=..;desc="N queries"`). */
+export function queryCount(res: TestResponse): number {
+  const m = /desc="(\d+) quer/.exec(res.headers.get('server-timing') ?? '');
+  if (!m) throw new Error(`no Server-Timing db entry: ${res.headers.get('server-timing')}`);
+  return Number(m[1]);
+}
