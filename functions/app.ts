@@ -97,7 +97,8 @@ export function createApp(deps: AppDeps) {
       return c.json(error.body, error.status);
     }
     const requestId = c.var.ctx?.requestId;
-    log('error', 'unhandled error', { requestId, path: c.req.path, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+    log('error', 'unhandled error', { requestId, path: c.req.path, error: error instanceof Error ? (error.stack ?? error.message) : String(error), cause });
     return c.json({ message: '500 Internal Server Error' }, 500);
   });
 

@@ -122,6 +122,7 @@ CREATE INDEX "namespaces_parent_id_idx" ON "namespaces" USING btree ("parent_id"
 CREATE INDEX "namespaces_owner_id_idx" ON "namespaces" USING btree ("owner_id");--> statement-breakpoint
 CREATE INDEX "namespaces_traversal_ids_idx" ON "namespaces" USING gin ("traversal_ids");--> statement-breakpoint
 CREATE UNIQUE INDEX "projects_path_with_namespace_lower_idx" ON "projects" USING btree (lower("path_with_namespace"));--> statement-breakpoint
+CREATE UNIQUE INDEX "projects_namespace_name_lower_idx" ON "projects" USING btree ("namespace_id",lower("name"));--> statement-breakpoint
 CREATE INDEX "projects_namespace_id_idx" ON "projects" USING btree ("namespace_id");--> statement-breakpoint
 CREATE INDEX "projects_forked_from_id_idx" ON "projects" USING btree ("forked_from_id");--> statement-breakpoint
 CREATE INDEX "projects_visibility_level_id_idx" ON "projects" USING btree ("visibility_level","id");--> statement-breakpoint

@@ -25,6 +25,8 @@ export const projects = pgTable(
   },
   (t) => [
     uniqueIndex('projects_path_with_namespace_lower_idx').on(sql`lower(${t.pathWithNamespace})`),
+    // GitLab keeps project names unique within a namespace too.
+    uniqueIndex('projects_namespace_name_lower_idx').on(t.namespaceId, sql`lower(${t.name})`),
     index('projects_namespace_id_idx').on(t.namespaceId),
     index('projects_forked_from_id_idx').on(t.forkedFromId),
     index('projects_visibility_level_id_idx').on(t.visibilityLevel, t.id),

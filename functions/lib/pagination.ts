@@ -87,17 +87,18 @@ export const keysetUnsupported = () => new ApiError(405, { error: 'Keyset pagina
  * Keyset pagination by id (GitLab's `pagination=keyset` on /projects): the page is fetched with one extra row, and
  * when more exist a `Link: <...&id_after=N>; rel="next"` (or `id_before` descending) points past the last row.
  */
-export async function paginateKeyset<T extends { id: number }>(
+export async function paginateKeyset<T>(
   c: Context<AppEnv>,
   perPage: number,
   sort: 'asc' | 'desc',
   fetch: (limit: number) => Promise<T[]>,
+  idOf: (row: T) => number,
 ): Promise<T[]> {
   const rows = await fetch(perPage + 1);
   const hasNext = rows.length > perPage;
   const items = hasNext ? rows.slice(0, perPage) : rows;
   if (hasNext) {
-    const last = items[items.length - 1]!.id;
+    const last = idOf(items[items.length - 1]!);
     const key = sort === 'asc' ? 'id_after' : 'id_before';
     const url = pageUrl(c, { [key]: String(last), per_page: String(perPage) }, ['page', 'id_after', 'id_before']);
     c.header('Link', `<${url}>; rel="next"`);

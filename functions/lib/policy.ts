@@ -121,9 +121,9 @@ const activeMembership = sql`(${members.expiresAt} IS NULL OR ${members.expiresA
 export const memberGroupIds = (userId: number) =>
   sql`ARRAY(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Namespace' AND ${activeMembership})`;
 
-/** Ids of projects the user belongs to directly (not expired). */
+/** Ids of projects the user belongs to directly (not expired), as a parenthesized subquery. */
 export const memberProjectIds = (userId: number) =>
-  sql`SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Project' AND ${activeMembership}`;
+  sql`(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Project' AND ${activeMembership})`;
 
 /** The actor's effective access level on the project row in scope (`projects` joined with its `namespaces`). */
 export const projectAccessLevelSql = (actor: Actor): SQL<number> =>
@@ -140,8 +140,8 @@ export const groupAccessLevelSql = (actor: Actor): SQL<number> =>
 /** Whether the actor belongs to something below the group row in scope (a subgroup or one of their projects). */
 export const groupDescendantAccessSql = (actor: Actor): SQL<boolean> =>
   actor.user
-    ? sql<boolean>`EXISTS (SELECT 1 FROM ${namespaces} d WHERE ${namespaces.id} = ANY(d.traversal_ids) AND d.id <> ${namespaces.id} AND (d.id = ANY(${memberGroupIds(actor.user.id)}) OR EXISTS (SELECT 1 FROM ${projects} dp WHERE dp.namespace_id = d.id AND dp.id IN (${memberProjectIds(actor.user.id)}))))
-        OR EXISTS (SELECT 1 FROM ${projects} gp WHERE gp.namespace_id = ${namespaces.id} AND gp.id IN (${memberProjectIds(actor.user.id)}))`
+    ? sql<boolean>`EXISTS (SELECT 1 FROM ${namespaces} d WHERE ${namespaces.id} = ANY(d.traversal_ids) AND d.id <> ${namespaces.id} AND (d.id = ANY(${memberGroupIds(actor.user.id)}) OR EXISTS (SELECT 1 FROM ${projects} dp WHERE dp.namespace_id = d.id AND dp.id IN ${memberProjectIds(actor.user.id)})))
+        OR EXISTS (SELECT 1 FROM ${projects} gp WHERE gp.namespace_id = ${namespaces.id} AND gp.id IN ${memberProjectIds(actor.user.id)})`
     : sql<boolean>`false`;
 
 /** Projects (joined with their namespace) the actor may read. */

@@ -1,4 +1,85 @@
 import { Hono } from 'hono';
+import type { Context } from 'hono';
+import type { ProjectView } from '../../db/queries/projects.ts';
 import type { AppEnv } from '../env.ts';
+import { projectRef, userRef } from '../lib/ids.ts';
+import { pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
+import { params, path, z } from '../lib/validate.ts';
+import { toUserBasic } from '../users/schemas.ts';
+import { CreateProjectInput, ForkProjectInput, ListProjectsInput, StarrersInput, toBasicProject, toProject, toProjectWithAccess, UpdateProjectInput } from './schemas.ts';
+import * as projects from './service.ts';
 
 export const projectRoutes = new Hono<AppEnv>();
+const ProjectPath = z.object({ id: projectRef });
+
+/** Lists: ProjectWithAccess for signed-in callers, BasicProjectDetails for anonymous ones or `simple=true`. */
+async function presentList(c: Context<AppEnv>, input: z.output<typeof ListProjectsInput>, list: ReturnType<typeof projects.listProjects>) {
+  const { ctx } = c.var;
+  const rows: ProjectView[] = list.keyset
+    ? await paginateKeyset(c, pageRequest(input).perPage, input.sort, (limit) => list.fetch(limit, 0), (v) => v.project.id)
+    : await paginate(c, pageRequest(input), list.fetch, list.count);
+  const simple = input.simple || !ctx.actor.user;
+  return c.json(rows.map((v) => (simple ? toBasicProject(v.project, v.namespace, ctx.config, v.forksCount) : toProjectWithAccess(v, ctx.config))));
+}
+
+projectRoutes.get('/projects', params(ListProjectsInput), (c) => {
+  const input = c.req.valid('query');
+  return presentList(c, input, projects.listProjects({ ctx: c.var.ctx, input }));
+});
+
+projectRoutes.get('/projects/:id', path(ProjectPath), async (c) => {
+  const { ctx } = c.var;
+  const view = await projects.findProject(ctx, c.req.valid('param').id);
+  return c.json(ctx.actor.user ? toProjectWithAccess(view, ctx.config) : toProject(view, ctx.config));
+});
+
+projectRoutes.post('/projects', params(CreateProjectInput), async (c) => {
+  const { ctx } = c.var;
+  return c.json(toProject(await projects.createProject({ ctx, input: c.req.valid('query') }), ctx.config), 201);
+});
+
+projectRoutes.post('/projects/user/:user_id', path(z.object({ user_id: userRef })), params(CreateProjectInput), async (c) => {
+  const { ctx } = c.var;
+  const view = await projects.createProjectForUser({ ctx, input: { userRef: c.req.valid('param').user_id, ...c.req.valid('query') } });
+  return c.json(toProject(view, ctx.config), 201);
+});
+
+projectRoutes.put('/projects/:id', path(ProjectPath), params(UpdateProjectInput), async (c) => {
+  const { ctx } = c.var;
+  const view = await projects.updateProject({ ctx, input: { ref: c.req.valid('param').id, ...c.req.valid('query') } });
+  return c.json(toProjectWithAccess(view, ctx.config));
+});
+
+projectRoutes.delete('/projects/:id', path(ProjectPath), async (c) => {
+  await projects.deleteProject({ ctx: c.var.ctx, input: { ref: c.req.valid('param').id } });
+  return c.json({ message: '202 Accepted' }, 202);
+});
+
+projectRoutes.post('/projects/:id/star', path(ProjectPath), async (c) => {
+  const { ctx } = c.var;
+  return c.json(toProject(await projects.setStar({ ctx, input: { ref: c.req.valid('param').id, starred: true } }), ctx.config), 201);
+});
+
+projectRoutes.post('/projects/:id/unstar', path(ProjectPath), async (c) => {
+  const { ctx } = c.var;
+  return c.json(toProject(await projects.setStar({ ctx, input: { ref: c.req.valid('param').id, starred: false } }), ctx.config), 201);
+});
+
+projectRoutes.get('/projects/:id/starrers', path(ProjectPath), params(StarrersInput), async (c) => {
+  const { ctx } = c.var;
+  const input = c.req.valid('query');
+  const list = await projects.listStarrers({ ctx, input: { ref: c.req.valid('param').id, search: input.search } });
+  const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
+  return c.json(rows.map((r) => ({ starred_since: r.starredSince.toISOString(), user: toUserBasic(r.user, ctx.config) })));
+});
+
+projectRoutes.post('/projects/:id/fork', path(ProjectPath), params(ForkProjectInput), async (c) => {
+  const { ctx } = c.var;
+  const view = await projects.forkProject({ ctx, input: { ref: c.req.valid('param').id, ...c.req.valid('query') } });
+  return c.json(toProject(view, ctx.config), 201);
+});
+
+projectRoutes.get('/projects/:id/forks', path(ProjectPath), params(ListProjectsInput), async (c) => {
+  const input = c.req.valid('query');
+  return presentList(c, input, await projects.listForks({ ctx: c.var.ctx, input: { ref: c.req.valid('param').id, ...input } }));
+});

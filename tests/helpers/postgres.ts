@@ -1,4 +1,18 @@
-// Placeholder replaced by the PostgreSQL (Neon driver) test path.
+// TEST_DB=postgres and the workerd suite: a fresh database on the PostgreSQL server (127.0.0.1:5432, trust auth;
+// PGHOST/PGPORT/PGUSER override), migrated with drizzle's pg migrator, and the local stand-ins for Neon's WebSocket
+// and HTTP endpoints in front of it, so the app reaches it through the production Neon drivers.
+import { randomBytes } from 'node:crypto';
+import { createRequire } from 'node:module';
+import type * as PgTypes from 'pg';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { MIGRATIONS_FOLDER } from '../../db/local/embedded.ts';
+import { startNeonHttpShim } from '../../db/local/neon-http-shim.ts';
+import { startWsProxy } from '../../db/local/ws-proxy.ts';
+
+// `pg` through require: in the workers project Vite resolves packages with workerd conditions.
+const pg = createRequire(import.meta.url)('pg') as typeof PgTypes;
+
 export interface PostgresTestDatabase {
   url: string;
   wsProxy: string;
@@ -6,6 +20,53 @@ export interface PostgresTestDatabase {
   stop(): Promise<void>;
 }
 
+function serverUrl(database: string) {
+  const host = process.env.PGHOST ?? '127.0.0.1';
+  const port = process.env.PGPORT ?? '5432';
+  const user = process.env.PGUSER ?? 'postgres';
+  return `postgresql://${encodeURIComponent(user)}@${host}:${port}/${database}`;
+}
+
+async function withClient<T>(database: string, fn: (client: PgTypes.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: serverUrl(database) });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
 export async function startPostgresTestDatabase(): Promise<PostgresTestDatabase> {
-  throw new Error('TEST_DB=postgres is not wired yet');
+  const name = `test_${randomBytes(6).toString('hex')}`;
+  try {
+    await withClient('postgres', (c) => c.query(`CREATE DATABASE ${name}`));
+  } catch (error) {
+    throw new Error(`cannot create a test database on ${serverUrl('postgres')} (is PostgreSQL running? pg_isready -h 127.0.0.1): ${(error as Error).message}`);
+  }
+  const dropDatabase = () => withClient('postgres', (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+
+  let proxy: Awaited<ReturnType<typeof startWsProxy>> | undefined;
+  let shim: Awaited<ReturnType<typeof startNeonHttpShim>> | undefined;
+  try {
+    await withClient(name, (client) => migrate(drizzle({ client }), { migrationsFolder: MIGRATIONS_FOLDER }));
+    const url = serverUrl(name);
+    const target = new URL(url);
+    proxy = await startWsProxy({ host: '127.0.0.1', port: 0, fallback: `${target.hostname}:${target.port}` });
+    shim = await startNeonHttpShim({ host: '127.0.0.1', port: 0 });
+    const [p, s] = [proxy, shim];
+    return {
+      url,
+      wsProxy: p.url,
+      httpEndpoint: s.url,
+      async stop() {
+        await Promise.allSettled([p.stop(), s.stop()]);
+        await dropDatabase();
+      },
+    };
+  } catch (error) {
+    await Promise.allSettled([proxy?.stop(), shim?.stop()]);
+    await dropDatabase().catch(() => undefined);
+    throw error;
+  }
 }

@@ -1,0 +1,34 @@
+// Namespace (group or personal) lookups with the actor's access facts, for policy checks.
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Actor } from '../../functions/lib/context.ts';
+import { groupAccessLevelSql, groupDescendantAccessSql } from '../../functions/lib/policy.ts';
+import type { Db } from '../client.ts';
+import { namespaces } from '../schema/index.ts';
+
+/** A live namespace by id or full path, with the actor's access (a personal namespace's owner holds Owner). */
+export async function findNamespaceView(db: Db, actor: Actor, ref: { id?: number | undefined; path?: string | undefined }, kind?: 'group' | 'user') {
+  const userId = actor.user?.id ?? 0;
+  const [row] = await db
+    .select({
+      namespace: namespaces,
+      accessLevel: sql<number>`CASE WHEN ${namespaces.kind} = 'user' THEN (CASE WHEN ${namespaces.ownerId} = ${userId} THEN 50 ELSE 0 END) ELSE ${groupAccessLevelSql(actor)} END`.mapWith(Number),
+      hasDescendantAccess: groupDescendantAccessSql(actor),
+    })
+    .from(namespaces)
+    .where(
+      and(
+        ref.id !== undefined ? eq(namespaces.id, ref.id) : sql`lower(${namespaces.fullPath}) = lower(${ref.path!})`,
+        kind ? eq(namespaces.kind, kind) : undefined,
+        isNull(namespaces.deletedAt),
+      ),
+    )
+    .limit(1);
+  return row;
+}
+
+export type NamespaceView = NonNullable<Awaited<ReturnType<typeof findNamespaceView>>>;
+
+export async function findPersonalNamespace(db: Db, userId: number) {
+  const [row] = await db.select().from(namespaces).where(and(eq(namespaces.ownerId, userId), eq(namespaces.kind, 'user'))).limit(1);
+  return row;
+}

@@ -1,0 +1,183 @@
+// Project inputs and GitLab's project entities (BasicProjectDetails, Project, ProjectWithAccess).
+import type { ProjectView } from '../../db/queries/projects.ts';
+import type { NamespaceRow, ProjectRow, UserRow } from '../../db/schema/index.ts';
+import type { Config } from '../env.ts';
+import { keysetParams, paginationParams } from '../lib/pagination.ts';
+import { ACCESS_LEVELS, VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
+import { bool, id, int, modelRule, oneOf, str, text, z } from '../lib/validate.ts';
+import { avatarUrl, isValidPath, toUserBasic } from '../users/schemas.ts';
+
+export const PROJECT_PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
+const NAME_MESSAGE = "can contain only letters, digits, emojis, '_', '.', dash, space. It must start with letter, digit, emoji or '_'.";
+const NAME_PATTERN = /^[\p{L}\p{N}\p{Emoji_Presentation}_][\p{L}\p{N}\p{Emoji_Presentation}_. +-]*$/u;
+
+const projectPath = () => z.pipe(str(255), z.string().check(modelRule((s: string) => isValidPath(s), PROJECT_PATH_MESSAGE)));
+const projectName = () => z.pipe(str(255), z.string().check(modelRule((s: string) => NAME_PATTERN.test(s), NAME_MESSAGE)));
+/** `namespace_id`/`namespace`: a numeric id or a full path. */
+const namespaceRef = () => z.pipe(str(1000), z.transform((s: string) => (/^\d+$/.test(s) ? { id: Number(s) } : { path: s })));
+
+const editable = {
+  description: z.optional(text(2000)),
+  visibility: z.optional(oneOf(VISIBILITY_NAMES)),
+  default_branch: z.optional(str(255)),
+};
+
+export const CreateProjectInput = z.object({
+  name: z.optional(projectName()),
+  path: z.optional(projectPath()),
+  namespace_id: z.optional(namespaceRef()),
+  ...editable,
+  // Accepted for compatibility and ignored: repositories arrive with a later issue.
+  initialize_with_readme: z.optional(bool()),
+});
+
+export const UpdateProjectInput = z.object({ name: z.optional(projectName()), path: z.optional(projectPath()), ...editable });
+
+export const ForkProjectInput = z.object({
+  namespace: z.optional(namespaceRef()),
+  namespace_id: z.optional(namespaceRef()),
+  namespace_path: z.optional(str(1000)),
+  name: z.optional(projectName()),
+  path: z.optional(projectPath()),
+  description: z.optional(text(2000)),
+  visibility: z.optional(oneOf(VISIBILITY_NAMES)),
+});
+
+const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
+
+export const ListProjectsInput = z.object({
+  ...paginationParams,
+  ...keysetParams,
+  order_by: z.optional(oneOf(ORDER_BY)),
+  sort: z._default(oneOf(['asc', 'desc']), 'desc'),
+  archived: z.optional(bool()),
+  visibility: z.optional(oneOf(VISIBILITY_NAMES)),
+  search: z.optional(str(255)),
+  owned: z.optional(bool()),
+  starred: z.optional(bool()),
+  membership: z.optional(bool()),
+  simple: z.optional(bool()),
+  statistics: z.optional(bool()),
+  min_access_level: z.optional(z.pipe(int(), z.union(ACCESS_LEVELS.map((l) => z.literal(l))))),
+  id_after: z.optional(id()),
+  id_before: z.optional(id()),
+});
+
+export const StarrersInput = z.object({ ...paginationParams, search: z.optional(str(255)) });
+
+/** GitLab derives a path from a name: lower case, runs of other characters become '-'. */
+export const pathFromName = (name: string) =>
+  name
+    .normalize('NFKD')
+    .replace(/[^\w.-]+/g, '-')
+    .replace(/^[-.]+|[-.]+$/g, '')
+    .toLowerCase() || 'project';
+
+const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
+
+export const projectWebUrl = (config: Config, p: Pick<ProjectRow, 'pathWithNamespace'>) => `${config.publicUrl}/${p.pathWithNamespace}`;
+
+/** Entities::NamespaceBasic as embedded in a project. */
+export function toNamespaceBasic(ns: NamespaceRow, config: Config) {
+  return {
+    id: ns.id,
+    name: ns.name,
+    path: ns.path,
+    kind: ns.kind,
+    full_path: ns.fullPath,
+    parent_id: ns.parentId,
+    avatar_url: avatarUrl(config, ns.avatarUrl),
+    web_url: ns.kind === 'user' ? `${config.publicUrl}/${ns.fullPath}` : `${config.publicUrl}/groups/${ns.fullPath}`,
+  };
+}
+
+/** Entities::BasicProjectDetails: what anonymous callers and `simple=true` get in lists. */
+export function toBasicProject(p: ProjectRow, ns: NamespaceRow, config: Config, forksCount: number) {
+  const host = new URL(config.publicUrl).host;
+  return {
+    id: p.id,
+    description: p.description,
+    name: p.name,
+    name_with_namespace: `${namespaceHumanName(ns)} / ${p.name}`,
+    path: p.path,
+    path_with_namespace: p.pathWithNamespace,
+    created_at: iso(p.createdAt),
+    default_branch: p.defaultBranch,
+    tag_list: [] as string[],
+    topics: [] as string[],
+    ssh_url_to_repo: `git@${host}:${p.pathWithNamespace}.git`,
+    http_url_to_repo: `${config.publicUrl}/${p.pathWithNamespace}.git`,
+    web_url: projectWebUrl(config, p),
+    readme_url: null,
+    avatar_url: null,
+    forks_count: forksCount,
+    star_count: p.starCount,
+    last_activity_at: iso(p.lastActivityAt),
+    namespace: toNamespaceBasic(ns, config),
+  };
+}
+
+// Group names nest as "Parent / Child" in name_with_namespace; the stored full name is not kept separately, so the
+// path stands in for ancestors' names.
+const namespaceHumanName = (ns: NamespaceRow) => (ns.kind === 'user' ? ns.name : ns.fullPath.split('/').slice(0, -1).concat(ns.name).join(' / '));
+
+/** Entities::Project */
+export function toProject(v: ProjectView, config: Config) {
+  const p = v.project;
+  const base = `${config.publicUrl}/api/v4/projects/${p.id}`;
+  const entity: Record<string, unknown> = {
+    ...toBasicProject(p, v.namespace, config, v.forksCount),
+    _links: {
+      self: base,
+      issues: `${base}/issues`,
+      merge_requests: `${base}/merge_requests`,
+      repo_branches: `${base}/repository/branches`,
+      labels: `${base}/labels`,
+      events: `${base}/events`,
+      members: `${base}/members`,
+    },
+    packages_enabled: true,
+    empty_repo: true,
+    archived: p.archived,
+    visibility: visibilityName(p.visibilityLevel),
+    ...(v.owner ? { owner: toUserBasic(v.owner as UserRow, config) } : {}),
+    resolve_outdated_diff_discussions: false,
+    container_registry_enabled: true,
+    issues_enabled: true,
+    merge_requests_enabled: true,
+    wiki_enabled: true,
+    jobs_enabled: true,
+    snippets_enabled: true,
+    can_create_merge_request_in: true,
+    issues_access_level: 'enabled',
+    repository_access_level: 'enabled',
+    merge_requests_access_level: 'enabled',
+    forking_access_level: 'enabled',
+    wiki_access_level: 'enabled',
+    builds_access_level: 'enabled',
+    snippets_access_level: 'enabled',
+    pages_access_level: 'enabled',
+    emails_disabled: null,
+    shared_runners_enabled: true,
+    lfs_enabled: true,
+    creator_id: p.creatorId,
+    import_status: 'none',
+    shared_with_groups: [],
+    request_access_enabled: true,
+    only_allow_merge_if_pipeline_succeeds: false,
+    only_allow_merge_if_all_discussions_are_resolved: false,
+    remove_source_branch_after_merge: true,
+    merge_method: 'merge',
+  };
+  if (v.forkedFrom && v.forkedFromNamespace) {
+    entity.forked_from_project = toBasicProject(v.forkedFrom, v.forkedFromNamespace, config, 0);
+  }
+  return entity;
+}
+
+const accessEntity = (level: number | null) => (level == null ? null : { access_level: level, notification_level: 3 });
+
+/** Entities::ProjectWithAccess: the project plus the caller's `permissions`. */
+export function toProjectWithAccess(v: ProjectView, config: Config) {
+  return { ...toProject(v, config), permissions: { project_access: accessEntity(v.directAccess), group_access: accessEntity(v.groupAccess) } };
+}

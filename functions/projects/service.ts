@@ -1,0 +1,234 @@
+// Project verbs, shared by REST and (later) GraphQL.
+import { findNamespaceView, findPersonalNamespace, type NamespaceView } from '../../db/queries/namespaces.ts';
+import * as q from '../../db/queries/projects.ts';
+import { requireUser } from '../lib/auth.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { ApiError, conflict, isUniqueViolation, notFound, notModified, validationFailed } from '../lib/errors.ts';
+import type { Ref } from '../lib/ids.ts';
+import { AccessLevel, assertCan, can, Visibility, visibilityName, type ProjectFacts, type VisibilityName } from '../lib/policy.ts';
+import type { z } from '../lib/validate.ts';
+import { findUser, requireAdmin } from '../users/service.ts';
+import { pathFromName, type CreateProjectInput, type ForkProjectInput, type ListProjectsInput, type UpdateProjectInput } from './schemas.ts';
+
+type Verb<I> = { ctx: RequestContext; input: I };
+
+export const projectFacts = (v: q.ProjectView): ProjectFacts => ({
+  kind: 'project',
+  visibilityLevel: v.project.visibilityLevel,
+  accessLevel: v.accessLevel,
+  archived: v.project.archived,
+});
+
+/** The project the actor may read, or 404 `Project Not Found` (also for projects that exist but are hidden). */
+export async function findProject(ctx: RequestContext, ref: Ref | null) {
+  const view = ref ? await q.findProjectView(ctx.db, ctx.actor, ref) : undefined;
+  if (!view) throw notFound('Project');
+  assertCan(ctx.actor, 'project:read', projectFacts(view));
+  return view;
+}
+
+async function reload(ctx: RequestContext, id: number) {
+  const view = await q.findProjectView(ctx.db, ctx.actor, { id });
+  if (!view) throw notFound('Project');
+  return view;
+}
+
+export function listProjects({ ctx, input, scope = {} }: Verb<z.output<typeof ListProjectsInput>> & { scope?: q.ProjectListFilter }) {
+  const keyset = input.pagination === 'keyset';
+  const orderBy = input.order_by ?? (keyset ? 'id' : 'created_at');
+  if (keyset && orderBy !== 'id') throw new ApiError(405, { error: 'Keyset pagination is not yet available for this type of request' });
+  const filter: q.ProjectListFilter = {
+    ...scope,
+    owned: input.owned,
+    starred: input.starred,
+    membership: input.membership,
+    search: input.search,
+    visibility: input.visibility ? Visibility[input.visibility] : undefined,
+    archived: input.archived,
+    minAccessLevel: input.min_access_level,
+    idAfter: input.id_after,
+    idBefore: input.id_before,
+  };
+  // Filters about "me" need a user; GitLab answers them with nothing for anonymous callers.
+  const anonymousMine = !ctx.actor.user && (input.owned || input.starred || input.membership || input.min_access_level);
+  const order = { by: orderBy, sort: input.sort };
+  return {
+    keyset,
+    fetch: (limit: number, offset: number) => (anonymousMine ? Promise.resolve([]) : q.listProjectViews(ctx.db, ctx.actor, filter, order, limit, offset)),
+    count: (limit: number) => (anonymousMine ? Promise.resolve(0) : q.countProjects(ctx.db, ctx.actor, filter, limit)),
+  };
+}
+
+/** Where a new project goes: the given namespace if the actor may create there, else their personal one. */
+async function targetNamespace(ctx: RequestContext, ref: { id?: number; path?: string } | undefined, notFoundName: string): Promise<NamespaceView> {
+  const user = requireUser(ctx);
+  if (!ref) {
+    const personal = await findPersonalNamespace(ctx.db, user.id);
+    if (!personal) throw notFound(notFoundName);
+    return { namespace: personal, accessLevel: AccessLevel.OWNER, hasDescendantAccess: false };
+  }
+  const view = await findNamespaceView(ctx.db, ctx.actor, ref);
+  if (!view) throw notFound(notFoundName);
+  const ns = view.namespace;
+  const allowed =
+    ns.kind === 'user'
+      ? ns.ownerId === user.id || user.admin
+      : can(ctx.actor, 'group:create_project', { kind: 'group', visibilityLevel: ns.visibilityLevel, accessLevel: view.accessLevel, hasDescendantAccess: view.hasDescendantAccess });
+  if (!allowed) throw notFound(notFoundName);
+  return view;
+}
+
+/** A project's visibility may not exceed its group's (GitLab's visibility_level validation). */
+function checkVisibility(visibility: number, ns: NamespaceView['namespace']) {
+  if (ns.kind === 'group' && visibility > ns.visibilityLevel) {
+    throw validationFailed({ visibility_level: [`${visibilityName(visibility)} is not allowed in a ${visibilityName(ns.visibilityLevel)} group.`] });
+  }
+}
+
+interface NewProject {
+  name: string;
+  path: string;
+  description?: string | undefined;
+  visibility?: VisibilityName | undefined;
+  defaultBranch?: string | undefined;
+  forkedFromId?: number | undefined;
+}
+
+/** Creates the project (and its owner's membership in a personal namespace) in one transaction. */
+async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace'], p: NewProject, ownerId: number) {
+  const visibility = Visibility[p.visibility ?? 'private'];
+  checkVisibility(visibility, ns);
+  const fullPath = `${ns.fullPath}/${p.path}`;
+  if (await q.pathWithNamespaceTaken(ctx.db, fullPath)) {
+    throw validationFailed({ path: ['has already been taken'] });
+  }
+  try {
+    const row = await ctx.transaction(async (tx) => {
+      const project = await q.insertProject(tx, {
+        namespaceId: ns.id,
+        creatorId: ctx.actor.user!.id,
+        name: p.name,
+        path: p.path,
+        pathWithNamespace: fullPath,
+        description: p.description ?? '',
+        visibilityLevel: visibility,
+        defaultBranch: p.defaultBranch ?? null,
+        forkedFromId: p.forkedFromId ?? null,
+      });
+      // The owner of a personal namespace owns its projects; group projects inherit the group's members.
+      if (ns.kind === 'user') await q.addProjectMember(tx, project.id, ownerId, AccessLevel.OWNER, ctx.actor.user!.id);
+      return project;
+    });
+    return reload(ctx, row.id);
+  } catch (error) {
+    if (isUniqueViolation(error, 'name')) throw validationFailed({ name: ['has already been taken'] });
+    if (isUniqueViolation(error)) throw validationFailed({ path: ['has already been taken'] });
+    throw error;
+  }
+}
+
+function nameAndPath(input: { name?: string | undefined; path?: string | undefined }) {
+  if (!input.name && !input.path) throw new ApiError(400, { error: 'name, path are missing, at least one parameter must be provided' });
+  const path = input.path ?? pathFromName(input.name!);
+  return { name: input.name ?? path, path };
+}
+
+export async function createProject({ ctx, input }: Verb<z.output<typeof CreateProjectInput>>) {
+  const ns = await targetNamespace(ctx, input.namespace_id, 'Namespace');
+  return insertProject(ctx, ns.namespace, { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch }, requireUser(ctx).id);
+}
+
+/** Administrators create a project in another user's personal namespace. */
+export async function createProjectForUser({ ctx, input }: Verb<{ userRef: Ref | null } & z.output<typeof CreateProjectInput>>) {
+  requireAdmin(ctx);
+  const owner = await findUser(ctx, input.userRef);
+  const ns = await findPersonalNamespace(ctx.db, owner.id);
+  if (!ns) throw notFound('Namespace');
+  return insertProject(ctx, ns, { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch }, owner.id);
+}
+
+export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof UpdateProjectInput>>) {
+  const view = await findProject(ctx, input.ref);
+  assertCan(ctx.actor, 'project:update', projectFacts(view));
+  const values: Parameters<typeof q.updateProject>[2] = {};
+  if (input.name !== undefined) values.name = input.name;
+  if (input.description !== undefined) values.description = input.description;
+  if (input.default_branch !== undefined) values.defaultBranch = input.default_branch;
+  if (input.visibility !== undefined) {
+    values.visibilityLevel = Visibility[input.visibility];
+    checkVisibility(values.visibilityLevel, view.namespace);
+  }
+  if (input.path !== undefined && input.path !== view.project.path) {
+    values.path = input.path;
+    values.pathWithNamespace = `${view.namespace.fullPath}/${input.path}`;
+    if (await q.pathWithNamespaceTaken(ctx.db, values.pathWithNamespace)) throw validationFailed({ path: ['has already been taken'] });
+  }
+  try {
+    await q.updateProject(ctx.db, view.project.id, values);
+  } catch (error) {
+    if (isUniqueViolation(error, 'name')) throw validationFailed({ name: ['has already been taken'] });
+    if (isUniqueViolation(error)) throw validationFailed({ path: ['has already been taken'] });
+    throw error;
+  }
+  return reload(ctx, view.project.id);
+}
+
+/** 202: the project disappears from reads now; housekeeping purges its rows. */
+export async function deleteProject({ ctx, input }: Verb<{ ref: Ref | null }>) {
+  requireUser(ctx);
+  const view = await findProject(ctx, input.ref);
+  assertCan(ctx.actor, 'project:delete', projectFacts(view));
+  await q.markProjectDeleted(ctx.db, view.project.id);
+}
+
+/** Star/unstar: `changed` false means nothing happened (304). */
+export async function setStar({ ctx, input }: Verb<{ ref: Ref | null; starred: boolean }>) {
+  const user = requireUser(ctx);
+  const view = await findProject(ctx, input.ref);
+  assertCan(ctx.actor, 'project:star', projectFacts(view));
+  const changed = await ctx.transaction((tx) => (input.starred ? q.addStar(tx, user.id, view.project.id) : q.removeStar(tx, user.id, view.project.id)));
+  if (!changed) throw notModified();
+  return reload(ctx, view.project.id);
+}
+
+export async function listStarrers({ ctx, input }: Verb<{ ref: Ref | null; search?: string | undefined }>) {
+  const view = await findProject(ctx, input.ref);
+  return {
+    fetch: (limit: number, offset: number) => q.listStarrers(ctx.db, view.project.id, input.search, limit, offset),
+    count: () => q.countStarrers(ctx.db, view.project.id, input.search),
+  };
+}
+
+export async function forkProject({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof ForkProjectInput>>) {
+  requireUser(ctx);
+  const source = await findProject(ctx, input.ref);
+  assertCan(ctx.actor, 'project:fork', projectFacts(source));
+  const nsRef = input.namespace_id ?? input.namespace ?? (input.namespace_path ? { path: input.namespace_path } : undefined);
+  const target = await targetNamespace(ctx, nsRef, 'Target Namespace');
+  // A fork is never more visible than its source.
+  const visibility = Math.min(input.visibility ? Visibility[input.visibility] : source.project.visibilityLevel, source.project.visibilityLevel);
+  try {
+    return await insertProject(
+      ctx,
+      target.namespace,
+      {
+        name: input.name ?? source.project.name,
+        path: input.path ?? source.project.path,
+        description: input.description ?? source.project.description,
+        visibility: visibilityName(Math.min(visibility, target.namespace.kind === 'group' ? target.namespace.visibilityLevel : Visibility.public)),
+        defaultBranch: source.project.defaultBranch ?? undefined,
+        forkedFromId: source.project.id,
+      },
+      requireUser(ctx).id,
+    );
+  } catch (error) {
+    // GitLab answers fork failures with 409 and the model errors.
+    if (error instanceof ApiError && error.status === 400 && typeof error.body?.message === 'object') throw conflict(error.body.message as Record<string, unknown>);
+    throw error;
+  }
+}
+
+export async function listForks({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof ListProjectsInput>>) {
+  const view = await findProject(ctx, input.ref);
+  return listProjects({ ctx, input, scope: { forkedFromId: view.project.id } });
+}
