@@ -7,7 +7,7 @@ import type { DatabaseProvider, DbStats } from '../db/client.ts';
 import { type AppEnv, type Config, type Env, parseConfig } from './env.ts';
 import { assertScopes, resolveActor } from './lib/auth.ts';
 import { anonymous, type RequestContext } from './lib/context.ts';
-import { ApiError } from './lib/errors.ts';
+import { ApiError, unauthorized } from './lib/errors.ts';
 import { log } from './lib/log.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { memberRoutes } from './members/routes.ts';
@@ -21,6 +21,7 @@ export interface AppDeps {
   database: (env: Env) => DatabaseProvider;
 }
 
+const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 const PAGINATION_HEADERS = ['X-Page', 'X-Per-Page', 'X-Next-Page', 'X-Prev-Page', 'X-Total', 'X-Total-Pages', 'Link'];
 
 export function createApp(deps: AppDeps) {
@@ -76,6 +77,8 @@ export function createApp(deps: AppDeps) {
   api.use('*', async (c, next) => {
     const ctx = c.var.ctx;
     ctx.actor = await resolveActor(c, ctx);
+    // GitLab's `authenticate_non_get!`: every write under /api/v4 needs a signed-in caller, before anything else.
+    if (!ctx.actor.user && !READ_METHODS.has(c.req.method)) throw unauthorized();
     assertScopes(ctx.actor, c.req.method, c.req.path);
     await next();
   });

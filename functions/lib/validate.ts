@@ -149,6 +149,13 @@ export const text = (max = 2000) =>
     ),
   );
 
+/** An integer from a fixed list (access levels): anything else is `does not have a valid value`. */
+export const intIn = <const T extends readonly number[]>(values: T) =>
+  z.pipe(
+    int(),
+    z.custom<T[number]>((v) => (values as readonly unknown[]).includes(v), { message: 'does not have a valid value' }),
+  );
+
 /** One of a fixed list: anything else is `does not have a valid value`. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
 

@@ -4,7 +4,7 @@ import type { NamespaceRow, ProjectRow, UserRow } from '../../db/schema/index.ts
 import type { Config } from '../env.ts';
 import { keysetParams, paginationParams } from '../lib/pagination.ts';
 import { ACCESS_LEVELS, VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
-import { bool, id, int, modelRule, oneOf, str, text, z } from '../lib/validate.ts';
+import { bool, id, intIn, modelRule, oneOf, str, text, z } from '../lib/validate.ts';
 import { avatarUrl, isValidPath, toUserBasic } from '../users/schemas.ts';
 
 export const PROJECT_PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
@@ -58,7 +58,7 @@ export const ListProjectsInput = z.object({
   membership: z.optional(bool()),
   simple: z.optional(bool()),
   statistics: z.optional(bool()),
-  min_access_level: z.optional(z.pipe(int(), z.union(ACCESS_LEVELS.map((l) => z.literal(l))))),
+  min_access_level: z.optional(intIn(ACCESS_LEVELS)),
   id_after: z.optional(id()),
   id_before: z.optional(id()),
 });
