@@ -87,3 +87,20 @@ export function queryCount(res: TestResponse): number {
   if (!m) throw new Error(`no Server-Timing db entry: ${res.headers.get('server-timing')}`);
   return Number(m[1]);
 }
+
+/**
+ * Serves the test app over real HTTP on a loopback port (for real API clients). Its PUBLIC_URL is the served
+ * address, so the Link headers clients follow lead back to it.
+ */
+export async function serveTestApp(): Promise<{ url: string; close(): Promise<void> }> {
+  if (!app) throw new Error('test app not started');
+  const { serve } = await import('@hono/node-server');
+  const served = app;
+  const env: Env = { ...testEnv };
+  return new Promise((resolve) => {
+    const server = serve({ fetch: (req) => served.fetch(req, env), port: 0, hostname: '127.0.0.1' }, (info) => {
+      env.PUBLIC_URL = `http://127.0.0.1:${info.port}`;
+      resolve({ url: env.PUBLIC_URL, close: () => new Promise<void>((done) => server.close(() => done())) });
+    });
+  });
+}
