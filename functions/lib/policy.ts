@@ -126,9 +126,12 @@ export const memberProjectIds = (userId: number) =>
   sql`(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Project' AND ${activeMembership})`;
 
 /** The actor's effective access level on the project row in scope (`projects` joined with its `namespaces`). */
+// Two separate subqueries (not one with OR) so each is an index lookup on members (source_type, source_id, user_id).
 export const projectAccessLevelSql = (actor: Actor): SQL<number> =>
   actor.user
-    ? sql<number>`COALESCE((SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.userId} = ${actor.user.id} AND ${activeMembership} AND ((${members.sourceType} = 'Project' AND ${members.sourceId} = ${projects.id}) OR (${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${namespaces.traversalIds})))), 0)`.mapWith(Number)
+    ? sql<number>`GREATEST(
+        COALESCE((SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.sourceType} = 'Project' AND ${members.sourceId} = ${projects.id} AND ${members.userId} = ${actor.user.id} AND ${activeMembership}), 0),
+        COALESCE((SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${namespaces.traversalIds}) AND ${members.userId} = ${actor.user.id} AND ${activeMembership}), 0))`.mapWith(Number)
     : sql<number>`0`.mapWith(Number);
 
 /** The actor's effective access level on the group row in scope (`namespaces`). */

@@ -28,7 +28,7 @@ for (let i = 0; i < 150; i++) {
 
 const bare = new Hono().get('/api/v4/version', (c) => c.json({ version: '13.6.0', revision: 'edge' }));
 
-async function measure(name: string, run: () => Promise<Response>) {
+async function measure(name: string, run: () => Response | Promise<Response>) {
   const times: number[] = [];
   let queries = 0;
   for (let i = 0; i < ITERATIONS; i++) {
