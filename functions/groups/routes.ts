@@ -1,4 +1,69 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.ts';
+import { requireUser } from '../lib/auth.ts';
+import { groupRef } from '../lib/ids.ts';
+import { pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
+import { params, path, z } from '../lib/validate.ts';
+import { toBasicProject, toProject } from '../projects/schemas.ts';
+import { CreateGroupInput, GetGroupInput, GroupProjectsInput, ListGroupsInput, toGroup, toGroupDetail, UpdateGroupInput } from './schemas.ts';
+import * as groups from './service.ts';
 
 export const groupRoutes = new Hono<AppEnv>();
+const GroupPath = z.object({ id: groupRef });
+
+/** GitLab's `authenticate_non_get!`: writes need a user before parameters are even looked at. */
+const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
+  requireUser(c.var.ctx);
+  await next();
+};
+
+groupRoutes.get('/groups', params(ListGroupsInput), async (c) => {
+  const { ctx } = c.var;
+  const input = c.req.valid('query');
+  const list = groups.listGroups({ ctx, input });
+  const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
+  return c.json(rows.map((v) => toGroup(v, ctx.config)));
+});
+
+groupRoutes.post('/groups', authenticated, params(CreateGroupInput), async (c) => {
+  const { ctx } = c.var;
+  const view = await groups.createGroup({ ctx, input: c.req.valid('query') });
+  return c.json(toGroupDetail(view, await groups.detailProjects(ctx, view.namespace.id), ctx.config), 201);
+});
+
+groupRoutes.get('/groups/:id', path(GroupPath), params(GetGroupInput), async (c) => {
+  const { ctx } = c.var;
+  const view = await groups.findGroup(ctx, c.req.valid('param').id);
+  if (!c.req.valid('query').with_projects) return c.json(toGroup(view, ctx.config));
+  return c.json(toGroupDetail(view, await groups.detailProjects(ctx, view.namespace.id), ctx.config));
+});
+
+groupRoutes.put('/groups/:id', authenticated, path(GroupPath), params(UpdateGroupInput), async (c) => {
+  const { ctx } = c.var;
+  const view = await groups.updateGroup({ ctx, input: { ref: c.req.valid('param').id, ...c.req.valid('query') } });
+  return c.json(toGroupDetail(view, await groups.detailProjects(ctx, view.namespace.id), ctx.config));
+});
+
+groupRoutes.delete('/groups/:id', authenticated, path(GroupPath), async (c) => {
+  await groups.deleteGroup({ ctx: c.var.ctx, input: { ref: c.req.valid('param').id } });
+  return c.json({ message: '202 Accepted' }, 202);
+});
+
+groupRoutes.get('/groups/:id/subgroups', path(GroupPath), params(ListGroupsInput), async (c) => {
+  const { ctx } = c.var;
+  const input = c.req.valid('query');
+  const list = await groups.listSubgroups({ ctx, input: { ref: c.req.valid('param').id, ...input } });
+  const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
+  return c.json(rows.map((v) => toGroup(v, ctx.config)));
+});
+
+groupRoutes.get('/groups/:id/projects', path(GroupPath), params(GroupProjectsInput), async (c) => {
+  const { ctx } = c.var;
+  const input = c.req.valid('query');
+  const list = await groups.listGroupProjects({ ctx, input: { ref: c.req.valid('param').id, ...input } });
+  const rows = list.keyset
+    ? await paginateKeyset(c, pageRequest(input).perPage, input.sort, (limit) => list.fetch(limit, 0), (v) => v.project.id)
+    : await paginate(c, pageRequest(input), list.fetch, list.count);
+  // GitLab 13.6 presents Entities::Project here (BasicProjectDetails with `simple=true`), signed in or not.
+  return c.json(rows.map((v) => (input.simple ? toBasicProject(v.project, v.namespace, ctx.config, v.forksCount) : toProject(v, ctx.config))));
+});

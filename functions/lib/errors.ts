@@ -41,6 +41,9 @@ export const forbidden = (reason?: string) => new ApiError(403, { message: reaso
 /** 404 `{"message":"404 <Resource> Not Found"}`; with no resource `404 Not Found`. */
 export const notFound = (resource?: string) => new ApiError(404, { message: resource ? `404 ${resource} Not Found` : '404 Not Found' });
 
+/** 404 `{"message":"404 Not found"}`: GitLab's answer when a `find_by!` misses (ActiveRecord::RecordNotFound). */
+export const recordNotFound = () => new ApiError(404, { message: '404 Not found' });
+
 /** 400 `{"message":"400 Bad request - <reason>"}` */
 export const badRequest = (reason: string) => new ApiError(400, { message: `400 Bad request - ${reason}` });
 

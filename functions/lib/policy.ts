@@ -75,14 +75,17 @@ const rules = {
   'group:read': (a: Actor, g: GroupFacts) => canReadGroup(a, g),
   'group:update': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
   'group:delete': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
-  'group:create_subgroup': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
-  // GitLab's default project_creation_level: maintainers and owners may create projects in a group.
-  'group:create_project': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.MAINTAINER,
+  // GitLab's defaults: subgroup_creation_level "maintainer" (MAINTAINER_SUBGROUP_ACCESS) and
+  // project_creation_level "developer" (DEVELOPER_MAINTAINER_PROJECT_ACCESS).
+  'group:create_subgroup': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.MAINTAINER,
+  'group:create_project': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.DEVELOPER,
   'group:read_members': (a: Actor, g: GroupFacts) => canReadGroup(a, g),
   'group:admin_members': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
   'user:read': (_a: Actor, _u: UserFacts) => true,
   'user:admin': (a: Actor, _u: UserFacts) => isAdmin(a),
   'user:read_tokens': (a: Actor, u: UserFacts) => isAdmin(a) || a.user?.id === u.id,
+  // GitLab's global :create_group: the user's can_create_group flag (admins always).
+  'user:create_group': (a: Actor, u: UserFacts) => a.user?.id === u.id && (isAdmin(a) || a.user.canCreateGroup),
 } satisfies Record<string, (a: Actor, s: never) => boolean>;
 
 export type Action = keyof typeof rules;
@@ -109,6 +112,27 @@ export function assertCan<A extends Action>(actor: Actor, action: A, subject: Su
 /** Whether the actor may grant `accessLevel`: nobody grants more than they hold (admins hold everything). */
 export function canGrant(actor: Actor, held: number, accessLevel: number) {
   return isAdmin(actor) || accessLevel <= held;
+}
+
+/** What decides whether one membership may be changed or removed (GitLab's GroupMemberPolicy/ProjectMemberPolicy). */
+export interface MembershipFacts {
+  /** The membership is the actor's own: members may leave by themselves. */
+  isSelf: boolean;
+  /** The only Owner left of the group (ancestors' owners count): nobody may change or remove it, admins included. */
+  lastOwner: boolean;
+  /** The owner of a personal project's namespace: nobody may change or remove it. */
+  namespaceOwner: boolean;
+}
+
+const adminMembers = (actor: Actor, source: ProjectFacts | GroupFacts) =>
+  source.kind === 'project' ? can(actor, 'project:admin_members', source) : can(actor, 'group:admin_members', source);
+
+export function canUpdateMember(actor: Actor, source: ProjectFacts | GroupFacts, m: MembershipFacts) {
+  return !m.lastOwner && !m.namespaceOwner && adminMembers(actor, source);
+}
+
+export function canDestroyMember(actor: Actor, source: ProjectFacts | GroupFacts, m: MembershipFacts) {
+  return !m.lastOwner && !m.namespaceOwner && (adminMembers(actor, source) || (m.isSelf && signedIn(actor)));
 }
 
 export const isAdministrator = isAdmin;
@@ -143,8 +167,10 @@ export const groupAccessLevelSql = (actor: Actor): SQL<number> =>
 /** Whether the actor belongs to something below the group row in scope (a subgroup or one of their projects). */
 export const groupDescendantAccessSql = (actor: Actor): SQL<boolean> =>
   actor.user
-    ? sql<boolean>`EXISTS (SELECT 1 FROM ${namespaces} d WHERE ${namespaces.id} = ANY(d.traversal_ids) AND d.id <> ${namespaces.id} AND (d.id = ANY(${memberGroupIds(actor.user.id)}) OR EXISTS (SELECT 1 FROM ${projects} dp WHERE dp.namespace_id = d.id AND dp.id IN ${memberProjectIds(actor.user.id)})))
-        OR EXISTS (SELECT 1 FROM ${projects} gp WHERE gp.namespace_id = ${namespaces.id} AND gp.id IN ${memberProjectIds(actor.user.id)})`
+    ? // Nested in an outer sql`(...)`: drizzle strips table names from a single-table select's top-level columns, and
+      // an unqualified "id" here would bind to the subqueries' rows instead of the outer namespace.
+      sql<boolean>`(${sql`EXISTS (SELECT 1 FROM ${namespaces} d WHERE ${namespaces.id} = ANY(d.traversal_ids) AND d.id <> ${namespaces.id} AND (d.id = ANY(${memberGroupIds(actor.user.id)}) OR EXISTS (SELECT 1 FROM ${projects} dp WHERE dp.namespace_id = d.id AND dp.id IN ${memberProjectIds(actor.user.id)})))
+        OR EXISTS (SELECT 1 FROM ${projects} gp WHERE gp.namespace_id = ${namespaces.id} AND gp.id IN ${memberProjectIds(actor.user.id)})`})`
     : sql<boolean>`false`;
 
 /** Projects (joined with their namespace) the actor may read. */

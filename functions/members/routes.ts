@@ -1,4 +1,65 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.ts';
+import { requireUser } from '../lib/auth.ts';
+import { groupRef, projectRef } from '../lib/ids.ts';
+import { pageRequest, paginate } from '../lib/pagination.ts';
+import { params, path, z } from '../lib/validate.ts';
+import { AddMemberInput, ListMembersInput, MemberUserPath, toMember, UpdateMemberInput } from './schemas.ts';
+import * as members from './service.ts';
 
 export const memberRoutes = new Hono<AppEnv>();
+
+/** GitLab's `before { authenticate! }` on the members API: 401 before parameters or the source are looked at. */
+const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
+  requireUser(c.var.ctx);
+  await next();
+};
+
+const SOURCES = [
+  { kind: 'project', prefix: '/projects', ref: projectRef },
+  { kind: 'group', prefix: '/groups', ref: groupRef },
+] as const;
+
+for (const { kind, prefix, ref } of SOURCES) {
+  const SourcePath = z.object({ id: ref });
+  const MemberPath = z.object({ id: ref, ...MemberUserPath });
+  const base = `${prefix}/:id/members`;
+
+  // `/members/all` is registered before `/members/:user_id`, which would otherwise take "all" as a user id.
+  for (const all of [true, false]) {
+    memberRoutes.get(all ? `${base}/all` : base, authenticated, path(SourcePath), params(ListMembersInput), async (c) => {
+      const { ctx } = c.var;
+      const input = c.req.valid('query');
+      const list = await members.listMembers({ ctx, input: { kind, ref: c.req.valid('param').id, all, query: input.query, user_ids: input.user_ids } });
+      const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
+      return c.json(rows.map((r) => toMember(r, ctx.config)));
+    });
+  }
+
+  for (const all of [true, false]) {
+    memberRoutes.get(all ? `${base}/all/:user_id` : `${base}/:user_id`, authenticated, path(MemberPath), async (c) => {
+      const { ctx } = c.var;
+      const { id, user_id } = c.req.valid('param');
+      return c.json(toMember(await members.getMember({ ctx, input: { kind, ref: id, all, userId: user_id } }), ctx.config));
+    });
+  }
+
+  memberRoutes.post(base, authenticated, path(SourcePath), params(AddMemberInput), async (c) => {
+    const { ctx } = c.var;
+    const row = await members.addMember({ ctx, input: { kind, ref: c.req.valid('param').id, ...c.req.valid('query') } });
+    return c.json(toMember(row, ctx.config), 201);
+  });
+
+  memberRoutes.put(`${base}/:user_id`, authenticated, path(MemberPath), params(UpdateMemberInput), async (c) => {
+    const { ctx } = c.var;
+    const { id, user_id } = c.req.valid('param');
+    const row = await members.updateMember({ ctx, input: { kind, ref: id, userId: user_id, ...c.req.valid('query') } });
+    return c.json(toMember(row, ctx.config));
+  });
+
+  memberRoutes.delete(`${base}/:user_id`, authenticated, path(MemberPath), async (c) => {
+    const { id, user_id } = c.req.valid('param');
+    await members.removeMember({ ctx: c.var.ctx, input: { kind, ref: id, userId: user_id } });
+    return c.body(null, 204);
+  });
+}

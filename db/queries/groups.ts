@@ -1,0 +1,199 @@
+// Group reads and writes. A group "view" is the namespace row with what its entity and the policy need (the
+// actor's effective access, descendant membership, and the human full name built from its ancestors' names), in
+// one statement.
+import { and, asc, desc, eq, gt, ilike, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import type { Actor } from '../../functions/lib/context.ts';
+import { groupAccessLevelSql, groupDescendantAccessSql, memberGroupIds, visibleGroupsFilter } from '../../functions/lib/policy.ts';
+import type { Db } from '../client.ts';
+import { members, namespaces, projects } from '../schema/index.ts';
+
+/** "Parent / Child": the names of the group and its ancestors, root first (GitLab's full_name). */
+// Nested sql: in a single-table select drizzle drops table names from top-level columns, which would bind them to `a`.
+const fullNameSql = sql<string>`(${sql`SELECT string_agg(a.name, ' / ' ORDER BY array_position(${namespaces.traversalIds}, a.id)) FROM ${namespaces} a WHERE a.id = ANY(${namespaces.traversalIds})`})`;
+
+function viewColumns(actor: Actor) {
+  return {
+    namespace: namespaces,
+    accessLevel: groupAccessLevelSql(actor),
+    hasDescendantAccess: groupDescendantAccessSql(actor),
+    fullName: fullNameSql,
+  };
+}
+
+/** A live group by id or full path (case-insensitive); visibility is the caller's business (policy). */
+export async function findGroupView(db: Db, actor: Actor, ref: { id?: number | undefined; path?: string | undefined }) {
+  const [row] = await db
+    .select(viewColumns(actor))
+    .from(namespaces)
+    .where(
+      and(
+        ref.id !== undefined ? eq(namespaces.id, ref.id) : sql`lower(${namespaces.fullPath}) = lower(${ref.path!})`,
+        eq(namespaces.kind, 'group'),
+        isNull(namespaces.deletedAt),
+      ),
+    )
+    .limit(1);
+  return row ? { ...row, fullName: row.fullName ?? row.namespace.name } : undefined;
+}
+
+export type GroupView = NonNullable<Awaited<ReturnType<typeof findGroupView>>>;
+
+export interface GroupListFilter {
+  /** Direct children of this group only. */
+  parentId?: number | undefined;
+  /**
+   * GitLab's default for signed-in non-admins (all_available not set): only the groups around the user's
+   * memberships (groups they belong to, their ancestors, their descendants).
+   */
+  membershipOnly?: boolean | undefined;
+  /** Groups where the user is a direct Owner. */
+  ownedBy?: number | undefined;
+  /** The user's effective level is at least this (their groups at that level and everything below). */
+  minAccessLevel?: number | undefined;
+  search?: string | undefined;
+  skipIds?: number[] | undefined;
+  topLevelOnly?: boolean | undefined;
+  /** Forces an empty result (e.g. `owned=true` for an anonymous caller). */
+  none?: boolean | undefined;
+}
+
+const ORDER_COLUMNS = { name: namespaces.name, path: namespaces.path, id: namespaces.id };
+export type GroupOrder = { by: keyof typeof ORDER_COLUMNS; sort: 'asc' | 'desc' };
+
+const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+
+function listWhere(actor: Actor, f: GroupListFilter): SQL | undefined {
+  if (f.none) return sql`false`;
+  const userId = actor.user?.id ?? 0;
+  return and(
+    visibleGroupsFilter(actor),
+    f.parentId !== undefined ? eq(namespaces.parentId, f.parentId) : undefined,
+    f.membershipOnly && actor.user ? or(sql`${namespaces.traversalIds} && ${memberGroupIds(userId)}`, groupDescendantAccessSql(actor)) : undefined,
+    f.ownedBy !== undefined
+      ? sql`EXISTS (SELECT 1 FROM ${members} WHERE ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ${namespaces.id} AND ${members.userId} = ${f.ownedBy} AND ${members.accessLevel} >= 50 AND (${members.expiresAt} IS NULL OR ${members.expiresAt} > current_date))`
+      : undefined,
+    f.minAccessLevel !== undefined ? sql`${groupAccessLevelSql(actor)} >= ${f.minAccessLevel}` : undefined,
+    f.search ? or(ilike(namespaces.name, likePattern(f.search)), ilike(namespaces.path, likePattern(f.search))) : undefined,
+    f.skipIds?.length ? notInArray(namespaces.id, f.skipIds) : undefined,
+    f.topLevelOnly ? isNull(namespaces.parentId) : undefined,
+  );
+}
+
+export async function listGroupViews(db: Db, actor: Actor, f: GroupListFilter, order: GroupOrder, limit: number, offset: number) {
+  const dir = order.sort === 'asc' ? asc : desc;
+  const rows = await db
+    .select(viewColumns(actor))
+    .from(namespaces)
+    .where(listWhere(actor, f))
+    // GitLab adds `id asc` after the requested ordering.
+    .orderBy(dir(ORDER_COLUMNS[order.by]), asc(namespaces.id))
+    .limit(limit)
+    .offset(offset);
+  return rows.map((r) => ({ ...r, fullName: r.fullName ?? r.namespace.name }));
+}
+
+export async function countGroups(db: Db, actor: Actor, f: GroupListFilter, limit: number) {
+  const sub = db.select({ one: sql`1` }).from(namespaces).where(listWhere(actor, f)).limit(limit).as('c');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);
+  return Number(row?.n ?? 0);
+}
+
+/** A full path is taken by a namespace (group or user) or, below a group, by a project with that path. */
+export async function fullPathTaken(db: Db, fullPath: string, exceptNamespaceId?: number) {
+  const rows = await db
+    .select({ id: namespaces.id })
+    .from(namespaces)
+    .where(and(sql`lower(${namespaces.fullPath}) = lower(${fullPath})`, exceptNamespaceId ? sql`${namespaces.id} <> ${exceptNamespaceId}` : undefined))
+    .union(db.select({ id: projects.id }).from(projects).where(sql`lower(${projects.pathWithNamespace}) = lower(${fullPath})`))
+    .limit(1);
+  return rows.length > 0;
+}
+
+export interface NewGroup {
+  name: string;
+  path: string;
+  description: string;
+  visibilityLevel: number;
+  parent: { id: number; fullPath: string; traversalIds: number[] } | null;
+}
+
+/** Inserts the group, sets its traversal ids (ancestors' plus its own) and makes `ownerId` its Owner. */
+export async function insertGroup(tx: Db, g: NewGroup, ownerId: number) {
+  const [row] = await tx
+    .insert(namespaces)
+    .values({
+      kind: 'group',
+      name: g.name,
+      path: g.path,
+      fullPath: g.parent ? `${g.parent.fullPath}/${g.path}` : g.path,
+      parentId: g.parent?.id ?? null,
+      visibilityLevel: g.visibilityLevel,
+      description: g.description,
+    })
+    .returning({ id: namespaces.id });
+  const id = row!.id;
+  await tx
+    .update(namespaces)
+    .set({ traversalIds: [...(g.parent?.traversalIds ?? []), id] })
+    .where(eq(namespaces.id, id));
+  await tx.insert(members).values({ sourceType: 'Namespace', sourceId: id, userId: ownerId, accessLevel: 50, createdById: ownerId });
+  return id;
+}
+
+export async function updateGroup(tx: Db, id: number, values: Partial<Pick<typeof namespaces.$inferInsert, 'name' | 'description' | 'visibilityLevel'>>) {
+  await tx.update(namespaces).set({ ...values, updatedAt: sql`now()` }).where(eq(namespaces.id, id));
+}
+
+/**
+ * A new path for the group: its full path, the full paths of every group below it and the paths of every project
+ * in them are rewritten (prefix replaced), in the caller's transaction.
+ */
+export async function renameGroupPath(tx: Db, id: number, oldFullPath: string, path: string, newFullPath: string) {
+  const keep = oldFullPath.length + 1; // substr() is 1-based: keep what follows the old prefix
+  await tx.update(namespaces).set({ path, fullPath: newFullPath, updatedAt: sql`now()` }).where(eq(namespaces.id, id));
+  await tx.execute(
+    sql`UPDATE namespaces SET full_path = ${newFullPath} || substr(full_path, ${keep}), updated_at = now() WHERE ${id} = ANY(traversal_ids) AND id <> ${id}`,
+  );
+  await tx.execute(
+    sql`UPDATE projects SET path_with_namespace = ${newFullPath} || substr(path_with_namespace, ${keep}), updated_at = now() WHERE namespace_id IN (SELECT id FROM namespaces WHERE ${id} = ANY(traversal_ids))`,
+  );
+}
+
+/**
+ * Hides the group with every subgroup and project below it at once (the visibility filters look at each row's own
+ * deleted_at); the housekeeping job purges them later.
+ */
+export async function markGroupDeleted(tx: Db, id: number) {
+  await tx.execute(sql`UPDATE projects SET deleted_at = now() WHERE deleted_at IS NULL AND namespace_id IN (SELECT id FROM namespaces WHERE ${id} = ANY(traversal_ids))`);
+  await tx.execute(sql`UPDATE namespaces SET deleted_at = now() WHERE deleted_at IS NULL AND ${id} = ANY(traversal_ids)`);
+}
+
+/** The group's own row, live or not (for a parent's visibility). */
+export async function findNamespaceRow(db: Db, id: number) {
+  const [row] = await db.select().from(namespaces).where(eq(namespaces.id, id)).limit(1);
+  return row;
+}
+
+/** Whether a live project directly in the group is more visible than `level`. */
+export async function hasProjectsAbove(db: Db, groupId: number, level: number) {
+  const rows = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(and(eq(projects.namespaceId, groupId), gt(projects.visibilityLevel, level), isNull(projects.deletedAt)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Whether a live direct subgroup is more visible than `level`. */
+export async function hasSubgroupsAbove(db: Db, groupId: number, level: number) {
+  const rows = await db
+    .select({ id: namespaces.id })
+    .from(namespaces)
+    .where(and(eq(namespaces.parentId, groupId), gt(namespaces.visibilityLevel, level), isNull(namespaces.deletedAt)))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/** Ids of the group and every live group below it. */
+export const selfAndDescendantIds = (groupId: number) =>
+  sql`SELECT ${namespaces.id} FROM ${namespaces} WHERE ${groupId} = ANY(${namespaces.traversalIds}) AND ${namespaces.deletedAt} IS NULL`;

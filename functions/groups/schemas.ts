@@ -1,0 +1,113 @@
+// Group inputs and GitLab 13.6's group entities (Group, GroupDetail).
+import type { GroupView } from '../../db/queries/groups.ts';
+import type { ProjectView } from '../../db/queries/projects.ts';
+import type { Config } from '../env.ts';
+import { paginationParams } from '../lib/pagination.ts';
+import { ACCESS_LEVELS, VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
+import { bool, int, modelRule, oneOf, str, text, z } from '../lib/validate.ts';
+import { ListProjectsInput, toProject } from '../projects/schemas.ts';
+import { avatarUrl, isValidPath, PATH_MESSAGE } from '../users/schemas.ts';
+
+// Gitlab::Regex.group_name_regex and its message (13.x).
+const GROUP_NAME = /^[\p{L}\p{N}\u00A9-\u{1F9FF}_][\p{L}\p{N}\p{Pd}\u00A9-\u{1F9FF}_(). ]*$/u;
+const GROUP_NAME_MESSAGE = "can contain only letters, digits, emojis, '_', '.', dash, space, parenthesis. It must start with letter, digit, emoji or '_'.";
+
+const groupName = () => z.pipe(str(255), z.string().check(modelRule((s: string) => GROUP_NAME.test(s), GROUP_NAME_MESSAGE)));
+const groupPath = () => z.pipe(str(255), z.string().check(modelRule((s: string) => isValidPath(s), PATH_MESSAGE)));
+
+/** An access level from Gitlab::Access.all_values; anything else is `does not have a valid value`. */
+export const accessLevel = () => z.pipe(int(), z.literal(ACCESS_LEVELS));
+
+/** Grape's Array[Integer]: `key[]=1&key[]=2` (or one bare value); a non-integer item makes the whole `is invalid`. */
+export const intArray = () =>
+  z.pipe(
+    z.transform((v: unknown) => {
+      const list = Array.isArray(v) ? v : [v];
+      const ints = list.map((x) => (typeof x === 'number' ? x : typeof x === 'string' && /^[+-]?\d+$/.test(x.trim()) ? Number(x.trim()) : NaN));
+      return ints.every((n) => Number.isSafeInteger(n)) ? ints : 'invalid';
+    }),
+    z.array(z.number()),
+  );
+
+const editable = {
+  description: z.optional(text(2000)),
+  visibility: z.optional(oneOf(VISIBILITY_NAMES)),
+  // Accepted as GitLab does; this service keeps GitLab's defaults for them.
+  lfs_enabled: z.optional(bool()),
+  request_access_enabled: z.optional(bool()),
+  share_with_group_lock: z.optional(bool()),
+};
+
+export const CreateGroupInput = z.object({
+  name: groupName(),
+  path: groupPath(),
+  // JSON null means no parent, as Grape treats a nil Integer.
+  parent_id: z.optional(z.nullable(int())),
+  ...editable,
+});
+
+export const UpdateGroupInput = z.object({ name: z.optional(groupName()), path: z.optional(groupPath()), ...editable });
+
+export const ListGroupsInput = z.object({
+  ...paginationParams,
+  statistics: z.optional(bool()),
+  skip_groups: z.optional(intArray()),
+  all_available: z.optional(bool()),
+  search: z.optional(str(255)),
+  owned: z.optional(bool()),
+  order_by: z._default(oneOf(['name', 'path', 'id']), 'name'),
+  sort: z._default(oneOf(['asc', 'desc']), 'asc'),
+  min_access_level: z.optional(accessLevel()),
+  top_level_only: z.optional(bool()),
+});
+
+export const GetGroupInput = z.object({ with_projects: z._default(bool(), true) });
+
+export const GroupProjectsInput = z.extend(ListProjectsInput, {
+  include_subgroups: z.optional(bool()),
+  with_shared: z.optional(bool()),
+});
+
+const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
+
+export const groupWebUrl = (config: Config, fullPath: string) => `${config.publicUrl}/groups/${fullPath}`;
+
+/** Entities::Group (13.6). Settings this service does not model answer with GitLab's defaults. */
+export function toGroup(v: GroupView, config: Config) {
+  const g = v.namespace;
+  return {
+    id: g.id,
+    web_url: groupWebUrl(config, g.fullPath),
+    name: g.name,
+    path: g.path,
+    description: g.description,
+    visibility: visibilityName(g.visibilityLevel),
+    share_with_group_lock: false,
+    require_two_factor_authentication: false,
+    two_factor_grace_period: 48,
+    // What lib/policy.ts enforces: maintainers create projects, owners create subgroups.
+    project_creation_level: 'developer',
+    auto_devops_enabled: null,
+    subgroup_creation_level: 'maintainer',
+    emails_disabled: null,
+    mentions_disabled: null,
+    lfs_enabled: true,
+    default_branch_protection: 2,
+    avatar_url: avatarUrl(config, g.avatarUrl),
+    request_access_enabled: true,
+    full_name: v.fullName,
+    full_path: g.fullPath,
+    created_at: iso(g.createdAt),
+    parent_id: g.parentId,
+  };
+}
+
+/** Entities::GroupDetail: the group with its own projects the caller can see (sharing is not modelled: empty). */
+export function toGroupDetail(v: GroupView, projects: ProjectView[], config: Config) {
+  return {
+    ...toGroup(v, config),
+    shared_with_groups: [] as unknown[],
+    projects: projects.map((p) => toProject(p, config)),
+    shared_projects: [] as unknown[],
+  };
+}

@@ -1,0 +1,165 @@
+// Group verbs for REST (and later GraphQL): policy first, then the work; multi-row writes in one transaction.
+import { sql } from 'drizzle-orm';
+import * as q from '../../db/queries/groups.ts';
+import { listProjectViews } from '../../db/queries/projects.ts';
+import { namespacePathTaken } from '../../db/queries/users.ts';
+import { requireUser } from '../lib/auth.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { isUniqueViolation, notFound, validationFailed } from '../lib/errors.ts';
+import type { Ref } from '../lib/ids.ts';
+import { assertCan, isAdministrator, Visibility, visibilityName, type GroupFacts } from '../lib/policy.ts';
+import type { z } from '../lib/validate.ts';
+import { listProjects } from '../projects/service.ts';
+import type { CreateGroupInput, GroupProjectsInput, ListGroupsInput, UpdateGroupInput } from './schemas.ts';
+
+type Verb<I> = { ctx: RequestContext; input: I };
+
+export const groupFacts = (v: q.GroupView): GroupFacts => ({
+  kind: 'group',
+  visibilityLevel: v.namespace.visibilityLevel,
+  accessLevel: v.accessLevel,
+  hasDescendantAccess: v.hasDescendantAccess,
+});
+
+/** The group the actor may read, or 404 `Group Not Found` (also for groups that exist but are hidden). */
+export async function findGroup(ctx: RequestContext, ref: Ref | null) {
+  const view = ref ? await q.findGroupView(ctx.db, ctx.actor, ref) : undefined;
+  if (!view) throw notFound('Group');
+  assertCan(ctx.actor, 'group:read', groupFacts(view));
+  return view;
+}
+
+async function reload(ctx: RequestContext, id: number) {
+  const view = await q.findGroupView(ctx.db, ctx.actor, { id });
+  if (!view) throw notFound('Group');
+  return view;
+}
+
+/** GroupDetail's `projects`: the group's own projects the actor can see, newest id first, at most 100. */
+export function detailProjects(ctx: RequestContext, groupId: number) {
+  return listProjectViews(ctx.db, ctx.actor, { namespaceIds: sql`${groupId}` }, { by: 'id', sort: 'desc' }, 100);
+}
+
+/**
+ * GitLab's find_groups: anonymous callers see public groups; administrators every group; other users, unless
+ * `all_available=true`, only the groups around their memberships. `owned`/`min_access_level` narrow further.
+ */
+export function listGroups({ ctx, input, parentId }: Verb<z.output<typeof ListGroupsInput>> & { parentId?: number }) {
+  const user = ctx.actor.user;
+  const allAvailable = input.all_available ?? isAdministrator(ctx.actor);
+  const filter: q.GroupListFilter = {
+    parentId,
+    none: input.owned === true && !user,
+    ownedBy: input.owned && user ? user.id : undefined,
+    minAccessLevel: user ? input.min_access_level : undefined,
+    membershipOnly: !!user && !allAvailable && !input.owned && input.min_access_level === undefined,
+    search: input.search || undefined,
+    skipIds: input.skip_groups,
+    topLevelOnly: input.top_level_only,
+  };
+  const order = { by: input.order_by, sort: input.sort };
+  return {
+    fetch: (limit: number, offset: number) => q.listGroupViews(ctx.db, ctx.actor, filter, order, limit, offset),
+    count: (limit: number) => q.countGroups(ctx.db, ctx.actor, filter, limit),
+  };
+}
+
+export async function listSubgroups({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof ListGroupsInput>>) {
+  const parent = await findGroup(ctx, input.ref);
+  return listGroups({ ctx, input, parentId: parent.namespace.id });
+}
+
+/** The group's projects through the projects list (same filters and orderings); archived ones only on request. */
+export async function listGroupProjects({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof GroupProjectsInput>>) {
+  const group = await findGroup(ctx, input.ref);
+  const id = group.namespace.id;
+  const namespaceIds = input.include_subgroups ? q.selfAndDescendantIds(id) : sql`${id}`;
+  return listProjects({ ctx, input: { ...input, archived: input.archived ?? false }, scope: { namespaceIds } });
+}
+
+const visibilityMessage = (level: number, reason: string) => `${visibilityName(level)} is not allowed since ${reason}`;
+const TAKEN = () => validationFailed({ path: ['has already been taken'] });
+
+export async function createGroup({ ctx, input }: Verb<z.output<typeof CreateGroupInput>>) {
+  const user = requireUser(ctx);
+  let parent: q.GroupView | undefined;
+  if (input.parent_id != null) {
+    parent = await findGroup(ctx, input.parent_id >= 1 ? { id: input.parent_id } : null);
+    assertCan(ctx.actor, 'group:create_subgroup', groupFacts(parent));
+  } else {
+    assertCan(ctx.actor, 'user:create_group', { kind: 'user', id: user.id, state: user.state });
+  }
+  const level = Visibility[input.visibility ?? 'private'];
+  if (parent && level > parent.namespace.visibilityLevel) {
+    throw validationFailed({ visibility_level: [visibilityMessage(level, `the parent group has a ${visibilityName(parent.namespace.visibilityLevel)} visibility.`)] });
+  }
+  const p = parent?.namespace;
+  const fullPath = p ? `${p.fullPath}/${input.path}` : input.path;
+  // Top-level paths share one space with usernames; below a group, with the group's projects.
+  if (p ? await q.fullPathTaken(ctx.db, fullPath) : await namespacePathTaken(ctx.db, fullPath)) throw TAKEN();
+  try {
+    const id = await ctx.transaction((tx) =>
+      q.insertGroup(
+        tx,
+        { name: input.name, path: input.path, description: input.description ?? '', visibilityLevel: level, parent: p ? { id: p.id, fullPath: p.fullPath, traversalIds: p.traversalIds } : null },
+        user.id,
+      ),
+    );
+    return reload(ctx, id);
+  } catch (error) {
+    if (isUniqueViolation(error, 'namespaces_full_path')) throw TAKEN();
+    throw error;
+  }
+}
+
+/** GitLab's visibility_level validations of a group: not above its parent, not below its projects or subgroups. */
+async function checkVisibility(ctx: RequestContext, group: q.GroupView, level: number) {
+  const errors: string[] = [];
+  const parentId = group.namespace.parentId;
+  const parent = parentId ? await q.findNamespaceRow(ctx.db, parentId) : undefined;
+  if (parent && level > parent.visibilityLevel) {
+    errors.push(visibilityMessage(level, `the parent group has a ${visibilityName(parent.visibilityLevel)} visibility.`));
+  }
+  if (await q.hasProjectsAbove(ctx.db, group.namespace.id, level)) errors.push(visibilityMessage(level, 'this group contains projects with higher visibility.'));
+  if (await q.hasSubgroupsAbove(ctx.db, group.namespace.id, level)) errors.push(visibilityMessage(level, 'there are sub-groups with higher visibility.'));
+  if (errors.length) throw validationFailed({ visibility_level: errors });
+}
+
+export async function updateGroup({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof UpdateGroupInput>>) {
+  requireUser(ctx);
+  const group = await findGroup(ctx, input.ref);
+  assertCan(ctx.actor, 'group:update', groupFacts(group));
+  const g = group.namespace;
+  const values: Parameters<typeof q.updateGroup>[2] = {};
+  if (input.name !== undefined) values.name = input.name;
+  if (input.description !== undefined) values.description = input.description;
+  if (input.visibility !== undefined && Visibility[input.visibility] !== g.visibilityLevel) {
+    values.visibilityLevel = Visibility[input.visibility];
+    await checkVisibility(ctx, group, values.visibilityLevel);
+  }
+  const rename = input.path !== undefined && input.path !== g.path ? input.path : undefined;
+  const newFullPath = rename ? g.fullPath.slice(0, g.fullPath.length - g.path.length) + rename : undefined;
+  if (newFullPath) {
+    const taken = g.parentId ? await q.fullPathTaken(ctx.db, newFullPath, g.id) : await namespacePathTaken(ctx.db, newFullPath);
+    // A change of case only is the group's own path.
+    if (taken && newFullPath.toLowerCase() !== g.fullPath.toLowerCase()) throw TAKEN();
+  }
+  try {
+    await ctx.transaction(async (tx) => {
+      if (Object.keys(values).length) await q.updateGroup(tx, g.id, values);
+      if (rename && newFullPath) await q.renameGroupPath(tx, g.id, g.fullPath, rename, newFullPath);
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw TAKEN();
+    throw error;
+  }
+  return reload(ctx, g.id);
+}
+
+/** 202: the group, its subgroups and their projects disappear from reads now; housekeeping purges the rows. */
+export async function deleteGroup({ ctx, input }: Verb<{ ref: Ref | null }>) {
+  requireUser(ctx);
+  const group = await findGroup(ctx, input.ref);
+  assertCan(ctx.actor, 'group:delete', groupFacts(group));
+  await ctx.transaction((tx) => q.markGroupDeleted(tx, group.namespace.id));
+}

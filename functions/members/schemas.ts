@@ -1,0 +1,49 @@
+// Member inputs and GitLab 13.6's Entities::Member (the user's UserBasic merged with the membership).
+import type { MemberRow, UserRow } from '../../db/schema/index.ts';
+import type { Config } from '../env.ts';
+import { accessLevel, intArray } from '../groups/schemas.ts';
+import { paginationParams } from '../lib/pagination.ts';
+import { int, isoDate, str, z } from '../lib/validate.ts';
+import { toUserBasic } from '../users/schemas.ts';
+
+/** `expires_at`: YYYY-MM-DD; an empty value (or JSON null) clears it. */
+const expiresAt = () =>
+  z.pipe(
+    z.transform((v: unknown) => (v === '' ? null : v)),
+    z.nullable(isoDate()),
+  );
+
+export const ListMembersInput = z.object({
+  ...paginationParams,
+  query: z.optional(str(255)),
+  user_ids: z.optional(intArray()),
+});
+
+/** Grape declares user_id before access_level: missing both reads "user_id is missing, access_level is missing". */
+export const AddMemberInput = z.object({
+  user_id: int(),
+  access_level: accessLevel(),
+  expires_at: z.optional(expiresAt()),
+});
+
+export const UpdateMemberInput = z.object({
+  access_level: accessLevel(),
+  expires_at: z.optional(expiresAt()),
+});
+
+/** `:user_id` in paths: any integer (GitLab looks it up and answers 404 when nothing matches). */
+export const MemberUserPath = { user_id: int() };
+
+const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
+
+/** Entities::Member */
+export function toMember(row: { member: MemberRow; user: UserRow }, config: Config) {
+  return {
+    ...toUserBasic(row.user, config),
+    access_level: row.member.accessLevel,
+    created_at: iso(row.member.createdAt),
+    expires_at: row.member.expiresAt ?? null,
+  };
+}
+
+export const ACCESS_LEVEL_NAMES: Record<number, string> = { 10: 'Guest', 20: 'Reporter', 30: 'Developer', 40: 'Maintainer', 50: 'Owner' };
