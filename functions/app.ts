@@ -1,8 +1,9 @@
 // createApp(): the one Hono app every runtime serves (Worker, `npm start`, tests). Middleware in order, one line
 // per domain, and the error/not-found handlers that give GitLab's bodies.
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { matchedRoutes } from 'hono/route';
 import type { DatabaseProvider, DbStats } from '../db/client.ts';
 import { type AppEnv, type Config, type Env, parseConfig } from './env.ts';
 import { assertScopes, resolveActor } from './lib/auth.ts';
@@ -22,6 +23,8 @@ export interface AppDeps {
 }
 
 const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+/** Whether a real endpoint (not only `use()` middleware or the catch-all) matches the request. */
+const isEndpoint = (c: Context<AppEnv>) => matchedRoutes(c).some((r) => r.method !== 'ALL');
 const PAGINATION_HEADERS = ['X-Page', 'X-Per-Page', 'X-Next-Page', 'X-Prev-Page', 'X-Total', 'X-Total-Pages', 'Link'];
 
 export function createApp(deps: AppDeps) {
@@ -77,8 +80,9 @@ export function createApp(deps: AppDeps) {
   api.use('*', async (c, next) => {
     const ctx = c.var.ctx;
     ctx.actor = await resolveActor(c, ctx);
-    // GitLab's `authenticate_non_get!`: every write under /api/v4 needs a signed-in caller, before anything else.
-    if (!ctx.actor.user && !READ_METHODS.has(c.req.method)) throw unauthorized();
+    // GitLab's `authenticate_non_get!`: a write to an endpoint needs a signed-in caller before anything else is
+    // looked at (an unknown route stays a 404).
+    if (!ctx.actor.user && !READ_METHODS.has(c.req.method) && isEndpoint(c)) throw unauthorized();
     assertScopes(ctx.actor, c.req.method, c.req.path);
     await next();
   });

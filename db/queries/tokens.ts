@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { personalAccessTokens, users } from '../schema/index.ts';
 
@@ -26,21 +26,25 @@ export async function insertPersonalAccessToken(db: Db, values: typeof personalA
   return row!;
 }
 
-export function listPersonalAccessTokens(db: Db, where: { userId?: number }, limit: number, offset: number) {
+export function listPersonalAccessTokens(db: Db, where: { userId?: number | undefined }, limit: number, offset: number) {
   return db
     .select()
     .from(personalAccessTokens)
     .where(where.userId ? eq(personalAccessTokens.userId, where.userId) : undefined)
-    .orderBy(desc(personalAccessTokens.id))
+    .orderBy(asc(personalAccessTokens.id))
     .limit(limit)
     .offset(offset);
 }
 
-export async function countPersonalAccessTokens(db: Db, where: { userId?: number }) {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
+/** Counts at most `limit` rows (pagination stops counting past its limit). */
+export async function countPersonalAccessTokens(db: Db, where: { userId?: number | undefined }, limit: number) {
+  const sub = db
+    .select({ one: sql`1` })
     .from(personalAccessTokens)
-    .where(where.userId ? eq(personalAccessTokens.userId, where.userId) : undefined);
+    .where(where.userId ? eq(personalAccessTokens.userId, where.userId) : undefined)
+    .limit(limit)
+    .as('c');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);
   return Number(row?.n ?? 0);
 }
 

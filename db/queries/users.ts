@@ -1,10 +1,12 @@
-import { and, asc, desc, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { emails, namespaces, users, type UserRow } from '../schema/index.ts';
+import { emails, members, namespaces, users, type UserRow } from '../schema/index.ts';
 
 /** By numeric id, or by username without regard to case. */
 export async function findUserByRef(db: Db, ref: string | number): Promise<UserRow | undefined> {
   const byId = typeof ref === 'number' || /^\d+$/.test(ref);
+  // Ids beyond the integer column's range name nobody (and must not reach Postgres as an out-of-range error).
+  if (byId && !(Number(ref) >= 1 && Number(ref) <= 2_147_483_647)) return undefined;
   const [row] = await db
     .select()
     .from(users)
@@ -16,34 +18,66 @@ export async function findUserByRef(db: Db, ref: string | number): Promise<UserR
 export interface UserListFilter {
   username?: string | undefined;
   search?: string | undefined;
-  /** Admins may search by email too. */
-  searchEmail?: boolean;
+  /** Administrators match the primary email exactly; everyone else the public email (GitLab's later fix). */
+  searchPrivateEmail?: boolean;
   active?: boolean | undefined;
   blocked?: boolean | undefined;
+  /** true: external users only; false: leave external users out (what non-administrators see in 13.x). */
   external?: boolean | undefined;
+  createdAfter?: Date | undefined;
+  createdBefore?: Date | undefined;
 }
 
+export type UserOrder = { by: 'id' | 'name' | 'username' | 'created_at' | 'updated_at'; sort: 'asc' | 'desc' } | { by: 'search_relevance' };
+
+const likePattern = (word: string) => `%${word.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
+
+/**
+ * GitLab's fuzzy_arel_match: every word of 3+ characters must occur in the column (ILIKE); a query with no such
+ * word matches the whole column exactly, without regard to case.
+ */
+function fuzzyMatch(column: typeof users.name | typeof users.username, query: string): SQL {
+  const words = query.split(/\s+/).filter((w) => w.length >= 3);
+  if (words.length === 0) return sql`lower(${column}) = ${query}`;
+  return and(...words.map((w) => ilike(column, likePattern(w))))!;
+}
+
+/** User.search: the query (a leading @ dropped, lower-cased, squished) against name, username and email. */
+const searchTerm = (search: string) => search.replace(/^@/, '').trim().replace(/\s+/g, ' ').toLowerCase();
+
 function userListWhere(f: UserListFilter): SQL | undefined {
-  const pattern = f.search ? `%${f.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%` : undefined;
+  const q = f.search !== undefined ? searchTerm(f.search) : undefined;
   return and(
     f.username ? sql`lower(${users.username}) = lower(${f.username})` : undefined,
-    pattern
-      ? or(ilike(users.username, pattern), ilike(users.name, pattern), f.searchEmail ? ilike(users.email, pattern) : sql`lower(${users.publicEmail}) = lower(${f.search})`)
-      : undefined,
+    q === undefined || f.search!.trim() === '' ? undefined : q === '' ? sql`false` : or(
+      fuzzyMatch(users.name, q),
+      fuzzyMatch(users.username, q),
+      f.searchPrivateEmail ? sql`lower(${users.email}) = ${q}` : sql`${users.publicEmail} <> '' AND lower(${users.publicEmail}) = ${q}`,
+    ),
     f.active ? eq(users.state, 'active') : undefined,
     f.blocked ? eq(users.state, 'blocked') : undefined,
-    f.external ? eq(users.external, true) : undefined,
+    f.external === true ? eq(users.external, true) : f.external === false ? eq(users.external, false) : undefined,
+    f.createdAfter ? gte(users.createdAt, f.createdAfter) : undefined,
+    f.createdBefore ? lte(users.createdAt, f.createdBefore) : undefined,
   );
 }
 
-export function listUsers(db: Db, f: UserListFilter, order: { by: 'id' | 'name' | 'username' | 'created_at' | 'updated_at'; sort: 'asc' | 'desc' }, limit: number, offset: number) {
-  const column = { id: users.id, name: users.name, username: users.username, created_at: users.createdAt, updated_at: users.updatedAt }[order.by];
-  const dir = order.sort === 'asc' ? asc : desc;
+export function listUsers(db: Db, f: UserListFilter, order: UserOrder, limit: number, offset: number) {
+  let orderBy: SQL[];
+  if (order.by === 'search_relevance') {
+    // User.search's order: exact name, then username, then email matches first, then by name.
+    const q = searchTerm(f.search ?? '');
+    orderBy = [sql`CASE WHEN ${users.name} = ${q} THEN 0 WHEN ${users.username} = ${q} THEN 1 WHEN ${users.email} = ${q} THEN 2 ELSE 3 END`, asc(users.name), desc(users.id)];
+  } else {
+    const column = { id: users.id, name: users.name, username: users.username, created_at: users.createdAt, updated_at: users.updatedAt }[order.by];
+    const dir = order.sort === 'asc' ? asc : desc;
+    orderBy = [dir(column), dir(users.id)];
+  }
   return db
     .select()
     .from(users)
     .where(userListWhere(f))
-    .orderBy(dir(column), dir(users.id))
+    .orderBy(...orderBy)
     .limit(limit)
     .offset(offset);
 }
@@ -80,11 +114,55 @@ export async function updateUser(tx: Db, id: number, values: Partial<typeof user
   return row!;
 }
 
-export async function deleteUser(tx: Db, id: number) {
-  // Personal namespace (and so its projects) go with the user; memberships and tokens cascade.
+/**
+ * Removes a user: the personal namespace (and so its projects) goes with them; memberships and tokens cascade.
+ * `groupIds` (the groups they alone owned, on a hard delete) are marked deleted for the housekeeping job to purge.
+ */
+export async function deleteUser(tx: Db, id: number, groupIds: readonly number[] = []) {
+  if (groupIds.length) {
+    await tx.update(namespaces).set({ deletedAt: sql`now()` }).where(and(inArray(namespaces.id, [...groupIds]), isNull(namespaces.deletedAt)));
+  }
   await tx.delete(namespaces).where(and(eq(namespaces.ownerId, id), eq(namespaces.kind, 'user')));
-  await tx.execute(sql`DELETE FROM members WHERE user_id = ${id}`);
+  await tx.delete(members).where(eq(members.userId, id));
   await tx.delete(users).where(eq(users.id, id));
+}
+
+/** Live groups in which the user is the only owner (GitLab's solo_owned_groups). */
+export async function soleOwnedGroupIds(db: Db, userId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: namespaces.id })
+    .from(namespaces)
+    .innerJoin(members, and(eq(members.sourceType, 'Namespace'), eq(members.sourceId, namespaces.id), eq(members.userId, userId), eq(members.accessLevel, 50)))
+    .where(
+      and(
+        eq(namespaces.kind, 'group'),
+        isNull(namespaces.deletedAt),
+        sql`NOT EXISTS (SELECT 1 FROM members o WHERE o.source_type = 'Namespace' AND o.source_id = ${namespaces.id} AND o.access_level = 50 AND o.user_id <> ${userId})`,
+      ),
+    );
+  return rows.map((r) => r.id);
+}
+
+/** The highest access level the user holds anywhere (0 without memberships): UserDetailsWithAdmin#highest_role. */
+export async function highestRole(db: Db, userId: number): Promise<number> {
+  const [row] = await db.select({ level: sql<number>`coalesce(max(${members.accessLevel}), 0)::int` }).from(members).where(eq(members.userId, userId));
+  return Number(row?.level ?? 0);
+}
+
+/** Whether `email` is the user's primary email or one of their confirmed secondary emails (public_email rule). */
+export async function ownsEmail(db: Db, userId: number, email: string) {
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, userId), sql`lower(${users.email}) = lower(${email})`))
+    .union(
+      db
+        .select({ id: emails.userId })
+        .from(emails)
+        .where(and(eq(emails.userId, userId), sql`${emails.confirmedAt} IS NOT NULL`, sql`lower(${emails.email}) = lower(${email})`)),
+    )
+    .limit(1);
+  return rows.length > 0;
 }
 
 export async function emailTaken(db: Db, email: string, exceptUserId?: number) {

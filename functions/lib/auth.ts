@@ -23,7 +23,7 @@ function findCredential(c: Context<AppEnv>): Credential | null {
   if (bearer) return { value: bearer[1]!.trim(), kinds: ['oauth_token', 'personal_access_token'] };
   const privateToken = c.req.query('private_token');
   if (privateToken) return { value: privateToken, kinds: ['personal_access_token'] };
-  const accessToken = c.req.query('access_token');
+  const accessToken = c.req.query('access_token') || c.req.query('bearer_token');
   if (accessToken) return { value: accessToken, kinds: ['oauth_token', 'personal_access_token'] };
   return null;
 }
@@ -58,25 +58,47 @@ function assertActive(user: UserRow) {
 // ---- Scopes: the one table of which scopes reach which endpoints ----
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
+const readOnly = (method: string) => READ_METHODS.has(method);
 
-/** Extra scopes some read endpoints accept besides `api`/`read_api` (GitLab's `allow_access_with_scope`). */
-const EXTRA_READ_SCOPES: ReadonlyArray<{ path: RegExp; scopes: readonly string[] }> = [
-  { path: /^\/api\/v4\/(user|users)(\/|$)/, scopes: ['read_user'] },
-  { path: /^\/api\/v4\/events$/, scopes: ['read_user'] },
-  { path: /^\/api\/v4\/version$/, scopes: ['read_user'] },
-];
-
-/** The scopes that would let a token make this request, in GitLab's order. */
-export function scopesFor(method: string, path: string): string[] {
-  if (!READ_METHODS.has(method)) return ['api'];
-  const extra = EXTRA_READ_SCOPES.filter((r) => r.path.test(path)).flatMap((r) => r.scopes);
-  return ['api', 'read_api', ...extra];
+/** One `allow_access_with_scope` registration: the scope, and the request methods it is good for. */
+interface ScopeRule {
+  scope: string;
+  when?: (method: string) => boolean;
 }
 
+/** API::API's registrations, which every endpoint inherits. */
+const API_SCOPES: readonly ScopeRule[] = [{ scope: 'api' }, { scope: 'read_api', when: readOnly }];
+
+/** Endpoint classes that register more (GitLab's API::Users, API::Events, API::Version). */
+const ENDPOINT_SCOPES: ReadonlyArray<{ path: RegExp; rules: readonly ScopeRule[] }> = [
+  // API::Users: /user, /user/*, /users and /users/:id/* except what the projects and events classes serve there.
+  { path: /^\/api\/v4\/(user(\/.*)?|users(\/(?![^/]+\/(projects|starred_projects|events)(\/|$)).*)?)$/, rules: [{ scope: 'read_user', when: readOnly }] },
+  { path: /^\/api\/v4\/(events|users\/[^/]+\/events)$/, rules: [{ scope: 'read_user', when: readOnly }] },
+  { path: /^\/api\/v4\/version$/, rules: [{ scope: 'read_user' }] },
+];
+
+/** The scopes registered for an endpoint, in GitLab's order: the endpoint class's first, then API::API's. */
+function registeredScopes(path: string): readonly ScopeRule[] {
+  const endpoint = ENDPOINT_SCOPES.find((e) => e.path.test(path));
+  return [...(endpoint?.rules ?? []), ...API_SCOPES];
+}
+
+/** The scopes that would let a token make this request. */
+export function scopesFor(method: string, path: string): string[] {
+  return registeredScopes(path)
+    .filter((r) => !r.when || r.when(method))
+    .map((r) => r.scope);
+}
+
+/**
+ * 403 insufficient_scope unless the token holds a scope good for this request. As in GitLab, the error names every
+ * scope registered for the endpoint (`"scope":"read_user api read_api"`), and a sudo request is checked for the
+ * `sudo` scope only (in applySudo).
+ */
 export function assertScopes(actor: Actor, method: string, path: string) {
-  if (!actor.via || actor.via === 'session') return; // sessions carry the user's full rights, as in GitLab
+  if (!actor.via || actor.via === 'session' || actor.sudoFrom) return; // sessions carry the user's full rights
   const allowed = scopesFor(method, path);
-  if (!actor.scopes.some((s) => allowed.includes(s))) throw insufficientScope(allowed);
+  if (!actor.scopes.some((s) => allowed.includes(s))) throw insufficientScope(registeredScopes(path).map((r) => r.scope));
 }
 
 // ---- Sudo ----
@@ -106,7 +128,7 @@ export async function resolveActor(c: Context<AppEnv>, ctx: RequestContext): Pro
     assertActive(found.user);
     actor = found;
   }
-  const sudo = c.req.header('sudo') ?? c.req.query('sudo');
+  const sudo = c.req.query('sudo') || c.req.header('sudo'); // GitLab: `params[:sudo] || env['HTTP_SUDO']`
   if (sudo) actor = await applySudo(ctx, actor, sudo);
   return actor;
 }

@@ -59,10 +59,12 @@ export async function paginate<T>(
   h('X-Page', String(page));
   h('X-Per-Page', String(perPage));
   h('X-Next-Page', hasNext ? String(page + 1) : '');
-  h('X-Prev-Page', page > 1 ? String(page - 1) : '');
+  // Kaminari's prev_page is nil on the first page and past the last one (out_of_range?).
+  const hasPrev = page > 1 && (!counted || page <= totalPages);
+  h('X-Prev-Page', hasPrev ? String(page - 1) : '');
   const pp = String(perPage);
   const links: string[] = [];
-  if (page > 1) links.push(`<${pageUrl(c, { page: String(page - 1), per_page: pp })}>; rel="prev"`);
+  if (hasPrev) links.push(`<${pageUrl(c, { page: String(page - 1), per_page: pp })}>; rel="prev"`);
   if (hasNext) links.push(`<${pageUrl(c, { page: String(page + 1), per_page: pp })}>; rel="next"`);
   links.push(`<${pageUrl(c, { page: '1', per_page: pp })}>; rel="first"`);
   if (counted) {

@@ -10,12 +10,18 @@ import { validator } from 'hono/validator';
 import * as z from 'zod/mini';
 import { paramErrors, validationFailed, ApiError } from './errors.ts';
 
+/** Separates two Grape messages carried by one zod issue. */
+const BOTH = '\u0000';
+
 /** Grape's wording for each kind of zod issue; installed once as zod's global error map. */
 function grapeMessage(issue: z.core.$ZodRawIssue): string {
   switch (issue.code) {
     case 'invalid_type':
       return issue.input === undefined ? 'is missing' : 'is invalid';
     case 'invalid_value':
+      // Grape reports a missing parameter with `values:` twice: "x is missing, x does not have a valid value".
+      if (issue.input === undefined) return `is missing${BOTH}does not have a valid value`;
+      return 'does not have a valid value';
     case 'too_small':
     case 'too_big':
       if (issue.code === 'too_big' && issue.origin === 'string') return `is too long (maximum is ${issue.maximum} characters)`;
@@ -42,7 +48,7 @@ export function toValidationError(issues: readonly z.core.$ZodIssue[]): ApiError
   for (const issue of issues) {
     const isModel = (issue.code === 'too_big' && issue.origin === 'string') || (issue.code === 'custom' && issue.params?.model);
     if (isModel) (model[grapeName(issue.path)] ??= []).push(issue.message);
-    else grape.push(`${grapeName(issue.path)} ${issue.message}`);
+    else for (const message of issue.message.split(BOTH)) grape.push(`${grapeName(issue.path)} ${message}`);
   }
   return grape.length ? paramErrors([...new Set(grape)]) : validationFailed(model);
 }
@@ -55,6 +61,15 @@ const hook = (result: { success: boolean; error?: { issues: z.core.$ZodIssue[] }
 export const path = <S extends z.ZodMiniType>(schema: S) => zValidator('param', schema, hook);
 
 const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
+
+/**
+ * Grape::Exceptions::InvalidMessageBody as GitLab renders it (`error!(e.message, 400)`): Grape composes the
+ * message from the problem and resolution of its locale file, newlines and trailing space included.
+ */
+export const invalidMessageBody = (format: string) =>
+  new ApiError(400, {
+    error: `\nProblem:\n  message body does not match declared format\nResolution:\n  when specifying ${format} as content-type, you must pass valid ${format} in the request's 'body' `,
+  });
 
 /** Query + body, as Grape sees them: arrays from `key[]=..`, repeated keys give the last value, body wins. */
 export async function readInput(c: Context): Promise<Record<string, unknown>> {
@@ -77,12 +92,12 @@ export async function readInput(c: Context): Promise<Record<string, unknown>> {
     try {
       body = JSON.parse(text);
     } catch {
-      throw new ApiError(400, { error: 'message body does not match declared format' });
+      throw invalidMessageBody('application/json');
     }
     if (body && typeof body === 'object' && !Array.isArray(body)) for (const [k, v] of Object.entries(body)) add(k, v);
   } else if (mediaType === 'application/x-www-form-urlencoded' || mediaType === 'multipart/form-data') {
     const form = await c.req.formData().catch(() => {
-      throw new ApiError(400, { error: 'message body does not match declared format' });
+      throw invalidMessageBody(mediaType);
     });
     // Later values win, as in Rack; files are not parameters of this API.
     form.forEach((v, k) => typeof v === 'string' && add(k, v));

@@ -1,20 +1,56 @@
 import type { PersonalAccessTokenRow } from '../../db/schema/index.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { id, isoDate, oneOf, str, z } from '../lib/validate.ts';
+import { id, str, z } from '../lib/validate.ts';
 
-/** Scopes a personal access token may carry (GitLab's list; OpenID scopes belong to OAuth applications). */
+/** Gitlab::Auth.all_available_scopes (13.6): what a personal access token may carry. OpenID scopes are OAuth's. */
 export const PAT_SCOPES = ['api', 'read_user', 'read_api', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'sudo'] as const;
+
+/**
+ * `requires :scopes, type: Array[String], coerce_with: CommaSeparatedToArray, values: all_available_scopes`.
+ * A missing list is both "is missing" and "does not have a valid value", as Grape reports it.
+ */
+const scopes = () =>
+  z.pipe(
+    z.pipe(
+      z.transform((v: unknown) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v)),
+      z.unknown().check(
+        z.superRefine((v, ctx) => {
+          if (v === undefined || v === null) {
+            ctx.issues.push({ code: 'custom', message: 'is missing', input: v });
+            ctx.issues.push({ code: 'custom', message: 'does not have a valid value', input: v });
+          } else if (!Array.isArray(v)) {
+            ctx.issues.push({ code: 'custom', message: 'is invalid', input: v });
+          } else if (!v.every((s) => (PAT_SCOPES as readonly unknown[]).includes(s))) {
+            ctx.issues.push({ code: 'custom', message: 'does not have a valid value', input: v });
+          }
+        }),
+      ),
+    ),
+    z.transform((v): string[] => [...new Set(v as string[])]),
+  );
+
+/** Grape `type: Date`: a calendar date (`YYYY-MM-DD`, or the date part of an ISO 8601 timestamp), kept as YYYY-MM-DD. */
+const date = () =>
+  z.pipe(
+    z.unknown(),
+    z.transform((v, ctx) => {
+      const m = typeof v === 'string' ? /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(v.trim()) : null;
+      const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
+      if (!m || !d || d.getUTCDate() !== Number(m[3]) || d.getUTCMonth() !== Number(m[2]) - 1) {
+        ctx.issues.push({ code: 'custom', message: 'is invalid', input: v });
+        return '';
+      }
+      return `${m[1]}-${m[2]}-${m[3]}`;
+    }),
+  );
 
 export const CreateTokenInput = z.object({
   name: str(255),
-  scopes: z.pipe(
-    z.transform((v: unknown) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v)),
-    z.array(oneOf(PAT_SCOPES)).check(z.minLength(1)),
-  ),
-  expires_at: z.optional(isoDate()),
+  scopes: scopes(),
+  expires_at: z.optional(date()),
 });
 
-export const ListTokensInput = z.object({ ...paginationParams, user_id: z.optional(id()) });
+export const ListTokensInput = z.object({ user_id: z.optional(id()), ...paginationParams });
 
 const today = () => new Date().toISOString().slice(0, 10);
 
@@ -34,4 +70,5 @@ export function toToken(t: PersonalAccessTokenRow) {
   };
 }
 
+/** Entities::PersonalAccessTokenWithToken */
 export const toNewToken = (t: PersonalAccessTokenRow, token: string) => ({ ...toToken(t), token });

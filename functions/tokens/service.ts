@@ -1,4 +1,6 @@
+// Personal access token verbs. Only the SHA-256 digest of a token is ever stored; the value is returned once.
 import * as q from '../../db/queries/tokens.ts';
+import { findUserByRef } from '../../db/queries/users.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { randomToken, sha256Hex } from '../lib/crypto.ts';
@@ -11,40 +13,57 @@ import type { CreateTokenInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
-/** Admin creates a token for a user; the plaintext is returned here once and only its digest is stored. */
+/** `before { authenticated_as_admin! }` of /users/:id/personal_access_tokens: runs before parameters are checked. */
+export const requireTokenAdmin = (ctx: RequestContext) => void requireAdmin(ctx);
+
+/**
+ * POST /users/:id/personal_access_tokens (admin). Model failures are GitLab's 422 with the sentence of full
+ * messages (`{"message":"Name can't be blank"}`), one of the few 422s of the API.
+ */
 export async function createToken({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof CreateTokenInput>>) {
   requireAdmin(ctx);
   const user = await findUser(ctx, input.ref);
+  const errors = [input.name.trim() === '' ? "Name can't be blank" : null, input.scopes.length === 0 ? "Scopes can't be blank" : null].filter(Boolean);
+  if (errors.length) throw new ApiError(422, { message: errors.join(' and ') });
   const token = randomToken('glpat-');
   const row = await q.insertPersonalAccessToken(ctx.db, {
     userId: user.id,
     name: input.name,
-    scopes: [...new Set(input.scopes)],
+    scopes: input.scopes,
     expiresAt: input.expires_at ?? null,
     tokenDigest: await sha256Hex(token),
   });
   return { row, token };
 }
 
-/** Administrators list every token (or one user's); everyone else their own. */
+/**
+ * `before { authenticate!; restrict_non_admins! }` of /personal_access_tokens: a non-administrator naming another
+ * user's `user_id` is 401, before anything else is checked.
+ */
+export async function assertMayListTokens(ctx: RequestContext, rawUserId: string | undefined) {
+  requireUser(ctx);
+  if (isAdministrator(ctx.actor) || !rawUserId) return;
+  const owner = /^\d+$/.test(rawUserId) ? await findUserByRef(ctx.db, rawUserId) : undefined;
+  if (!owner || !can(ctx.actor, 'user:read_tokens', { kind: 'user', id: owner.id, state: owner.state })) throw unauthorized();
+}
+
+/** Administrators list every token (or one user's); everyone else their own. Oldest first, as GitLab pages by id. */
 export function listTokens({ ctx, input }: Verb<{ user_id?: number | undefined }>) {
   const user = requireUser(ctx);
   const userId = isAdministrator(ctx.actor) ? input.user_id : user.id;
   return {
     fetch: (limit: number, offset: number) => q.listPersonalAccessTokens(ctx.db, { userId }, limit, offset),
-    count: () => q.countPersonalAccessTokens(ctx.db, { userId }),
+    count: (limit: number) => q.countPersonalAccessTokens(ctx.db, { userId }, limit),
   };
 }
 
 /** GitLab tells only administrators whether a token exists; others get 401 for a token they may not read. */
-async function findReadableToken(ctx: RequestContext, id: number) {
+export async function getToken({ ctx, input }: Verb<{ id: number }>) {
   requireUser(ctx);
-  const token = await q.findPersonalAccessToken(ctx.db, id);
+  const token = await q.findPersonalAccessToken(ctx.db, input.id);
   if (token && can(ctx.actor, 'user:read_tokens', { kind: 'user', id: token.userId, state: 'active' })) return token;
   throw isAdministrator(ctx.actor) ? notFound() : unauthorized();
 }
-
-export const getToken = ({ ctx, input }: Verb<{ id: number }>) => findReadableToken(ctx, input.id);
 
 /** The token this request is authenticated with. */
 export async function getSelfToken({ ctx }: Verb<unknown>) {
@@ -55,11 +74,14 @@ export async function getSelfToken({ ctx }: Verb<unknown>) {
   return token;
 }
 
-/** Revoke: 204. A missing token is 404; one the caller may not revoke is GitLab's bare `400 Bad request`. */
+/**
+ * Revoke: 204, effective at once (the next request with the token is 401 invalid_token). A missing token is the
+ * `RecordNotFound` answer `404 Not found`; one the caller may not revoke is GitLab's bare `400 Bad request`.
+ */
 export async function revokeToken({ ctx, input }: Verb<{ id: number }>) {
   requireUser(ctx);
   const token = await q.findPersonalAccessToken(ctx.db, input.id);
-  if (!token) throw notFound();
+  if (!token) throw new ApiError(404, { message: '404 Not found' });
   if (!can(ctx.actor, 'user:read_tokens', { kind: 'user', id: token.userId, state: 'active' })) {
     throw new ApiError(400, { message: '400 Bad request' });
   }

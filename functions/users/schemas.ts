@@ -1,9 +1,12 @@
-// Input schemas and GitLab's user entities (UserBasic, User, UserPublic, UserWithAdmin).
+// Input schemas and GitLab's user entities (UserBasic, User, UserPublic, UserWithAdmin, UserDetailsWithAdmin).
+// Parameters are checked in two layers, as GitLab does: Grape-level types and presence here (`{"error":...}`,
+// before any permission check), ActiveRecord-level rules in `modelErrors` (`{"message":{...}}`, after the
+// administrator check and the uniqueness checks, which GitLab answers with 409 first).
 import type { UserRow } from '../../db/schema/index.ts';
 import type { Config } from '../env.ts';
 import type { Actor } from '../lib/context.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { bool, id, modelRule, oneOf, str, text, z } from '../lib/validate.ts';
+import { bool, int, oneOf, str, text, z } from '../lib/validate.ts';
 
 // GitLab's namespace path rule (usernames and group/project paths share it).
 export const PATH_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
@@ -11,61 +14,137 @@ const PATH_ENDINGS = /(\.git|\.atom|\.)$/i;
 export const isValidPath = (s: string) => PATH_PATTERN.test(s) && !PATH_ENDINGS.test(s);
 export const PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const MAX_INT = 2_147_483_647;
 
-const username = () => z.pipe(str(255), z.string().check(modelRule((s: string) => isValidPath(s), PATH_MESSAGE)));
-const email = () => z.pipe(str(255), z.string().check(modelRule((s: string) => EMAIL.test(s), 'is invalid')));
-const password = () => z.pipe(str(128), z.string().check(modelRule((s: string) => s.length >= 8, 'is too short (minimum is 8 characters)')));
+/** A Grape `type: DateTime` parameter: anything Date.parse understands, kept as a Date. */
+const dateTime = () =>
+  z.pipe(
+    z.string(),
+    z.transform((s, ctx) => {
+      const d = new Date(s);
+      if (Number.isNaN(d.getTime())) ctx.issues.push({ code: 'custom', message: 'is invalid', input: s });
+      return d;
+    }),
+  );
+
+// Free-form string attributes: Grape only checks the type; lengths are model rules (see modelErrors).
+const attr = () => str(100_000);
 
 const profileFields = {
-  bio: z.optional(text(255)),
-  location: z.optional(str(255)),
-  public_email: z.optional(str(255)),
-  website_url: z.optional(str(255)),
-  organization: z.optional(str(255)),
-  job_title: z.optional(str(255)),
-  projects_limit: z.optional(z.pipe(id(), z.number())),
+  bio: z.optional(text(100_000)),
+  location: z.optional(attr()),
+  public_email: z.optional(attr()),
+  website_url: z.optional(attr()),
+  organization: z.optional(attr()),
+  job_title: z.optional(attr()),
+  skype: z.optional(attr()),
+  linkedin: z.optional(attr()),
+  twitter: z.optional(attr()),
+  projects_limit: z.optional(int()),
   can_create_group: z.optional(bool()),
   external: z.optional(bool()),
   private_profile: z.optional(bool()),
   admin: z.optional(bool()),
 };
 
-export const CreateUserInput = z.object({
-  email: email(),
-  name: str(255),
-  username: username(),
-  password: z.optional(password()),
-  reset_password: z.optional(bool()),
-  force_random_password: z.optional(bool()),
-  skip_confirmation: z.optional(bool()),
-  /** Deprecated in v4 (`confirm=false` is `skip_confirmation=true`); still accepted. */
-  confirm: z.optional(bool()),
-  ...profileFields,
-});
+/** Grape's `at_least_one_of`: `{"error":"a, b are missing, at least one parameter must be provided"}`. */
+const atLeastOneOf = (keys: readonly string[]) =>
+  z.superRefine(
+    (v: Record<string, unknown>, ctx) => {
+      if (keys.every((k) => v?.[k] === undefined)) {
+        ctx.issues.push({ code: 'custom', message: 'are missing, at least one parameter must be provided', path: [keys.join(', ')], input: v });
+      }
+    },
+    { when: () => true },
+  );
+
+export const CreateUserInput = z
+  .object({
+    email: attr(),
+    password: z.optional(attr()),
+    reset_password: z.optional(bool()),
+    skip_confirmation: z.optional(bool()),
+    name: attr(),
+    username: attr(),
+    force_random_password: z.optional(bool()),
+    /** Deprecated in v4 (`confirm=false` is `skip_confirmation=true`); still accepted. */
+    confirm: z.optional(bool()),
+    ...profileFields,
+  })
+  .check(atLeastOneOf(['password', 'reset_password', 'force_random_password']));
 
 export const UpdateUserInput = z.object({
-  email: z.optional(email()),
-  name: z.optional(str(255)),
-  username: z.optional(username()),
-  password: z.optional(password()),
+  email: z.optional(attr()),
+  password: z.optional(attr()),
   skip_reconfirmation: z.optional(bool()),
+  name: z.optional(attr()),
+  username: z.optional(attr()),
   ...profileFields,
 });
 
 export const ListUsersInput = z.object({
-  ...paginationParams,
   username: z.optional(str(255)),
   search: z.optional(str(255)),
   active: z.optional(bool()),
-  blocked: z.optional(bool()),
   external: z.optional(bool()),
+  blocked: z.optional(bool()),
+  created_after: z.optional(dateTime()),
+  created_before: z.optional(dateTime()),
   order_by: z._default(oneOf(['id', 'name', 'username', 'created_at', 'updated_at']), 'id'),
   sort: z._default(oneOf(['asc', 'desc']), 'desc'),
+  ...paginationParams,
 });
 
 export const DeleteUserInput = z.object({ hard_delete: z.optional(bool()) });
 
+type ModelInput = Partial<Record<'email' | 'password' | 'name' | 'username' | 'bio' | 'location' | 'website_url' | 'organization' | 'job_title', string>> & {
+  projects_limit?: number | undefined;
+};
+
+/**
+ * The User model's validations (ActiveRecord messages), for the attributes present in `input`:
+ * `{"password":["is too short (minimum is 8 characters)"], ...}`; empty when valid.
+ */
+export function modelErrors(input: ModelInput): Record<string, string[]> {
+  const errors: Record<string, string[]> = {};
+  const add = (field: string, message: string) => (errors[field] ??= []).push(message);
+  const tooLong = (field: keyof ModelInput, max: number) => {
+    const v = input[field];
+    if (typeof v === 'string' && v.length > max) add(field, `is too long (maximum is ${max} characters)`);
+  };
+  if (input.email !== undefined) {
+    if (input.email.trim() === '') add('email', "can't be blank");
+    else if (!EMAIL.test(input.email)) add('email', 'is invalid');
+  }
+  if (input.password !== undefined) {
+    if (input.password.length < 8) add('password', 'is too short (minimum is 8 characters)');
+    tooLong('password', 128);
+  }
+  if (input.name !== undefined) {
+    if (input.name.trim() === '') add('name', "can't be blank");
+    tooLong('name', 255);
+  }
+  if (input.username !== undefined) {
+    if (input.username === '') add('username', "can't be blank");
+    else if (!isValidPath(input.username)) add('username', PATH_MESSAGE);
+    tooLong('username', 255);
+  }
+  tooLong('bio', 255);
+  tooLong('location', 255);
+  tooLong('website_url', 255);
+  tooLong('organization', 255);
+  tooLong('job_title', 200);
+  if (input.projects_limit !== undefined) {
+    if (input.projects_limit < 0) add('projects_limit', 'must be greater than or equal to 0');
+    else if (input.projects_limit > MAX_INT) add('projects_limit', `must be less than or equal to ${MAX_INT}`);
+  }
+  return errors;
+}
+
+// ---- Entities ----
+
 const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export const userWebUrl = (config: Config, u: Pick<UserRow, 'username'>) => `${config.publicUrl}/${u.username}`;
 export const avatarUrl = (config: Config, url: string | null | undefined) => (url ? (url.startsWith('/') ? config.publicUrl + url : url) : null);
@@ -75,15 +154,22 @@ export function toUserBasic(u: UserRow, config: Config) {
   return { id: u.id, name: u.name, username: u.username, state: u.state, avatar_url: avatarUrl(config, u.avatarUrl), web_url: userWebUrl(config, u) };
 }
 
-/** Entities::User: the profile, hidden behind a private profile from everyone but the user and admins. */
+/** GitLab's `read_user_profile`: a private profile is readable by its owner and administrators only. */
+const readsProfile = (u: UserRow, viewer: Actor) => !u.privateProfile || viewer.user?.admin === true || viewer.user?.id === u.id;
+
+/** UsersHelper#work_information: "<job title> at <organization>", either alone, or null. */
+function workInformation(u: UserRow) {
+  if (u.jobTitle && u.organization) return `${u.jobTitle} at ${u.organization}`;
+  return u.jobTitle || u.organization || null;
+}
+
+/** Entities::User: UserBasic and the profile; `created_at` only for those who may read a private profile. */
 export function toUser(u: UserRow, config: Config, viewer: Actor) {
-  const basic = toUserBasic(u, config);
-  const hidden = u.privateProfile && !(viewer.user?.admin || viewer.user?.id === u.id);
-  if (hidden) return basic;
   return {
-    ...basic,
-    created_at: iso(u.createdAt),
+    ...toUserBasic(u, config),
+    ...(readsProfile(u, viewer) ? { created_at: iso(u.createdAt) } : {}),
     bio: u.bio,
+    bio_html: escapeHtml(u.bio),
     location: u.location,
     public_email: u.publicEmail,
     skype: '',
@@ -92,6 +178,8 @@ export function toUser(u: UserRow, config: Config, viewer: Actor) {
     website_url: u.websiteUrl,
     organization: u.organization,
     job_title: u.jobTitle,
+    bot: false,
+    work_information: workInformation(u),
   };
 }
 
@@ -99,16 +187,6 @@ export function toUser(u: UserRow, config: Config, viewer: Actor) {
 export function toUserPublic(u: UserRow, config: Config, viewer: Actor) {
   return {
     ...toUser(u, config, viewer),
-    created_at: iso(u.createdAt),
-    bio: u.bio,
-    location: u.location,
-    public_email: u.publicEmail,
-    skype: '',
-    linkedin: '',
-    twitter: '',
-    website_url: u.websiteUrl,
-    organization: u.organization,
-    job_title: u.jobTitle,
     last_sign_in_at: iso(u.lastSignInAt),
     confirmed_at: iso(u.confirmedAt),
     last_activity_on: u.lastActivityOn ?? null,
@@ -129,4 +207,9 @@ export function toUserPublic(u: UserRow, config: Config, viewer: Actor) {
 /** Entities::UserWithAdmin: UserPublic plus `is_admin`, for administrators. */
 export function toUserWithAdmin(u: UserRow, config: Config, viewer: Actor) {
   return { ...toUserPublic(u, config, viewer), is_admin: u.admin };
+}
+
+/** Entities::UserDetailsWithAdmin (`GET /users/:id` for administrators). */
+export function toUserDetailsWithAdmin(u: UserRow, config: Config, viewer: Actor, highestRole: number) {
+  return { ...toUserWithAdmin(u, config, viewer), highest_role: highestRole, current_sign_in_ip: null, last_sign_in_ip: null };
 }

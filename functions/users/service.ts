@@ -4,13 +4,15 @@ import type { UserRow } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { hashPassword, randomToken } from '../lib/crypto.ts';
-import { conflict, forbidden, isUniqueViolation, notFound } from '../lib/errors.ts';
+import { ApiError, conflict, forbidden, isUniqueViolation, notFound, unauthorized, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, isAdministrator } from '../lib/policy.ts';
 import type { z } from '../lib/validate.ts';
-import type { CreateUserInput, ListUsersInput, UpdateUserInput } from './schemas.ts';
+import { modelErrors, type CreateUserInput, type ListUsersInput, type UpdateUserInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
+
+const DEFAULT_PROJECTS_LIMIT = 100_000;
 
 /** The user named by `ref` (id or username), or 404 `User Not Found`. */
 export async function findUser(ctx: RequestContext, ref: Ref | null): Promise<UserRow> {
@@ -19,28 +21,44 @@ export async function findUser(ctx: RequestContext, ref: Ref | null): Promise<Us
   return user;
 }
 
-/** Administrators only: 401 for anonymous callers, 403 for everyone else. */
+/** Administrators only: 401 for anonymous callers, 403 for everyone else (GitLab's authenticated_as_admin!). */
 export function requireAdmin(ctx: RequestContext): UserRow {
   const user = requireUser(ctx);
   assertCan(ctx.actor, 'user:admin', { kind: 'user', id: user.id, state: user.state });
   return user;
 }
 
+/**
+ * GET /users. Anonymous callers must name a `username`; `external=true` is for administrators; everyone else
+ * never sees external users and gets GitLab's fixed order (id, or search relevance), as UsersFinder does in 13.x.
+ */
 export function listUsers({ ctx, input }: Verb<z.output<typeof ListUsersInput>>) {
   const admin = isAdministrator(ctx.actor);
+  if (input.external && !admin) requireAdmin(ctx);
+  if (!ctx.actor.user && !input.username) throw forbidden('Not authorized to access /api/v4/users');
   const filter: q.UserListFilter = {
     username: input.username,
     search: input.search,
-    searchEmail: admin,
+    searchPrivateEmail: admin,
     active: input.active,
     blocked: input.blocked,
-    // GitLab lets only administrators filter by external.
-    external: admin ? input.external : undefined,
+    external: admin ? (input.external ? true : undefined) : false,
+    createdAfter: admin ? input.created_after : undefined,
+    createdBefore: admin ? input.created_before : undefined,
   };
+  const searching = input.search !== undefined && input.search.trim() !== '';
+  const order: q.UserOrder = admin ? { by: input.order_by, sort: input.sort } : searching ? { by: 'search_relevance' } : { by: 'id', sort: 'desc' };
   return {
-    fetch: (limit: number, offset: number) => q.listUsers(ctx.db, filter, { by: input.order_by, sort: input.sort }, limit, offset),
+    fetch: (limit: number, offset: number) => q.listUsers(ctx.db, filter, order, limit, offset),
     count: (limit: number) => q.countUsers(ctx.db, filter, limit),
   };
+}
+
+/** GET /users/:id, with the highest role for administrators (UserDetailsWithAdmin). */
+export async function getUser({ ctx, input }: Verb<{ ref: Ref | null }>) {
+  const user = await findUser(ctx, input.ref);
+  const highestRole = isAdministrator(ctx.actor) ? await q.highestRole(ctx.db, user.id) : 0;
+  return { user, highestRole };
 }
 
 async function assertUnique(ctx: RequestContext, values: { username?: string | undefined; email?: string | undefined }, exceptUserId?: number) {
@@ -53,6 +71,17 @@ function rethrowConflict(error: unknown): never {
   if (isUniqueViolation(error, 'email')) throw conflict('Email has already been taken');
   if (isUniqueViolation(error)) throw conflict('Username has already been taken');
   throw error;
+}
+
+/** The model's validations, with public_email ("is not an email you own") checked against the user's emails. */
+async function assertValid(ctx: RequestContext, input: z.output<typeof UpdateUserInput>, user?: UserRow) {
+  const errors = modelErrors(input);
+  const publicEmail = input.public_email;
+  if (publicEmail) {
+    const owned = user ? await q.ownsEmail(ctx.db, user.id, publicEmail) : publicEmail.toLowerCase() === input.email?.toLowerCase();
+    if (!owned) (errors.public_email ??= []).push('is not an email you own');
+  }
+  if (Object.keys(errors).length) throw validationFailed(errors);
 }
 
 function profileValues(input: z.output<typeof UpdateUserInput>) {
@@ -72,16 +101,28 @@ function profileValues(input: z.output<typeof UpdateUserInput>) {
   };
 }
 
+/**
+ * User#ensure_user_rights_and_limits: external users can create neither groups nor projects; turning a user back
+ * into a regular one restores the defaults unless the request sets them.
+ */
+function externalLimits(input: z.output<typeof UpdateUserInput>) {
+  if (input.external === true) return { canCreateGroup: false, projectsLimit: 0 };
+  if (input.external === false) return { canCreateGroup: input.can_create_group ?? true, projectsLimit: input.projects_limit ?? DEFAULT_PROJECTS_LIMIT };
+  return {};
+}
+
+/** POST /users: 201 UserWithAdmin. A missing password is random (force_random_password / reset_password). */
 export async function createUser({ ctx, input }: Verb<z.output<typeof CreateUserInput>>) {
   requireAdmin(ctx);
   await assertUnique(ctx, input);
-  // Without a password the account gets a random one (GitLab's reset_password/force_random_password).
+  await assertValid(ctx, input);
   const passwordHash = await hashPassword(input.password ?? randomToken());
   const confirmed = input.skip_confirmation ?? (input.confirm === undefined ? false : !input.confirm);
   try {
     return await ctx.transaction((tx) =>
       q.insertUserWithNamespace(tx, {
         ...stripUndefined(profileValues(input)),
+        ...externalLimits(input),
         username: input.username,
         name: input.name,
         email: input.email,
@@ -94,12 +135,15 @@ export async function createUser({ ctx, input }: Verb<z.output<typeof CreateUser
   }
 }
 
+/** PUT /users/:id: 200 UserWithAdmin. */
 export async function updateUser({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof UpdateUserInput>>) {
   requireAdmin(ctx);
   const user = await findUser(ctx, input.ref);
   await assertUnique(ctx, input, user.id);
+  await assertValid(ctx, input, user);
   const values = {
     ...stripUndefined(profileValues(input)),
+    ...(input.external !== undefined && input.external !== user.external ? externalLimits(input) : {}),
     ...(input.email !== undefined ? { email: input.email } : {}),
     ...(input.username !== undefined ? { username: input.username } : {}),
     ...(input.password !== undefined ? { passwordHash: await hashPassword(input.password) } : {}),
@@ -111,22 +155,25 @@ export async function updateUser({ ctx, input }: Verb<{ ref: Ref | null } & z.ou
   }
 }
 
-export async function deleteUser({ ctx, input }: Verb<{ ref: Ref | null }>) {
-  const admin = requireAdmin(ctx);
-  const user = await findUser(ctx, input.ref);
-  if (user.id === admin.id && !(ctx.actor.sudoFrom && ctx.actor.sudoFrom.id !== user.id)) {
-    // An administrator deleting their own account would lock the instance out of its last admin too easily.
-    throw forbidden('You cannot delete your own account');
-  }
-  await ctx.transaction((tx) => q.deleteUser(tx, user.id));
-}
-
-/** Block: 201 `true`; already blocked: 201 `null` (GitLab 14+). */
-export async function blockUser({ ctx, input }: Verb<{ ref: Ref | null }>) {
+/**
+ * DELETE /users/:id: 204. The sole owner of a group cannot be removed (409) unless `hard_delete`, which takes
+ * those groups along. GitLab lets administrators delete their own account too.
+ */
+export async function deleteUser({ ctx, input }: Verb<{ ref: Ref | null; hard_delete?: boolean | undefined; ifUnmodifiedSince?: string | undefined }>) {
   requireAdmin(ctx);
   const user = await findUser(ctx, input.ref);
+  assertUnmodifiedSince(input.ifUnmodifiedSince, user.updatedAt);
+  const soleOwned = await q.soleOwnedGroupIds(ctx.db, user.id);
+  if (soleOwned.length && !input.hard_delete) throw conflict('User cannot be removed while is the sole-owner of a group');
+  await ctx.transaction((tx) => q.deleteUser(tx, user.id, input.hard_delete ? soleOwned : []));
+}
+
+/** Block: 201 `true`; already blocked: 201 `null`. The caller cannot block themselves (GitLab's later rule). */
+export async function blockUser({ ctx, input }: Verb<{ ref: Ref | null }>) {
+  const admin = requireAdmin(ctx);
+  const user = await findUser(ctx, input.ref);
+  if (user.id === admin.id) throw forbidden('The API initiating user cannot be blocked by the API');
   if (user.state === 'blocked') return null;
-  if (user.id === ctx.actor.user!.id) throw forbidden('You cannot block yourself');
   await q.updateUser(ctx.db, user.id, { state: 'blocked' });
   return true;
 }
@@ -138,6 +185,17 @@ export async function unblockUser({ ctx, input }: Verb<{ ref: Ref | null }>) {
   if (user.state !== 'blocked') return false;
   await q.updateUser(ctx.db, user.id, { state: 'active' });
   return true;
+}
+
+/** GitLab's destroy_conditionally!: 412 when the resource changed after the client's `If-Unmodified-Since`. */
+function assertUnmodifiedSince(header: string | undefined, updatedAt: Date) {
+  const since = header ? Date.parse(header) : Number.NaN;
+  if (!Number.isNaN(since) && updatedAt.getTime() > since) throw new ApiError(412, { message: '412 Precondition Failed' });
+}
+
+/** `before { authenticate_non_get! }`: writes on /users need a signed-in caller before parameters are checked. */
+export function requireSignedIn(ctx: RequestContext) {
+  if (!ctx.actor.user) throw unauthorized();
 }
 
 function stripUndefined<T extends Record<string, unknown>>(o: T): Partial<T> {

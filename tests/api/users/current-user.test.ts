@@ -76,6 +76,7 @@ describe('GET /user', () => {
     expect(res.body).toEqual({ message: '403 Forbidden - Your account has been blocked.' });
   });
 
+  // The error names every scope registered for the endpoint, API::Users' own first (GitLab's APIGuard).
   it('accepts read_user and read_api scopes, refuses others with insufficient_scope', async () => {
     const { user } = await createUser();
     expect((await api.get('/user', { token: await createToken(user, ['read_user']) })).status).toBe(200);
@@ -85,7 +86,7 @@ describe('GET /user', () => {
     expect(res.body).toEqual({
       error: 'insufficient_scope',
       error_description: 'The request requires higher privileges than provided by the access token.',
-      scope: 'api read_api read_user',
+      scope: 'read_user api read_api',
     });
   });
 

@@ -1,0 +1,178 @@
+// lib/policy.ts: who may do what, as tables of actor x subject x action (pure: facts in, booleans out).
+import { describe, expect, it } from 'vitest';
+import type { UserRow } from '../../db/schema/index.ts';
+import type { Actor } from '../../functions/lib/context.ts';
+import { ApiError } from '../../functions/lib/errors.ts';
+import {
+  AccessLevel,
+  assertCan,
+  can,
+  canDestroyMember,
+  canGrant,
+  canUpdateMember,
+  visibilityName,
+  type GroupFacts,
+  type MembershipFacts,
+  type ProjectFacts,
+} from '../../functions/lib/policy.ts';
+
+const person = (id: number, extra: Partial<UserRow> = {}): Actor => ({
+  user: { id, username: `u${id}`, admin: false, external: false, canCreateGroup: true, state: 'active', ...extra } as UserRow,
+  scopes: ['api'],
+  via: 'personal_access_token',
+});
+const actors = {
+  anonymous: { user: null, scopes: [], via: null } as Actor,
+  user: person(1),
+  external: person(2, { external: true }),
+  admin: person(3, { admin: true }),
+};
+type Who = keyof typeof actors;
+
+const V = { private: 0, internal: 10, public: 20 } as const;
+const project = (visibility: keyof typeof V, accessLevel = 0): ProjectFacts => ({ kind: 'project', visibilityLevel: V[visibility], accessLevel, archived: false });
+const group = (visibility: keyof typeof V, accessLevel = 0, hasDescendantAccess = false): GroupFacts => ({
+  kind: 'group',
+  visibilityLevel: V[visibility],
+  accessLevel,
+  hasDescendantAccess,
+});
+
+describe('project:read', () => {
+  it.each<[Who, keyof typeof V, number, boolean]>([
+    ['anonymous', 'public', 0, true],
+    ['anonymous', 'internal', 0, false],
+    ['anonymous', 'private', 0, false],
+    ['user', 'public', 0, true],
+    ['user', 'internal', 0, true],
+    ['user', 'private', 0, false],
+    ['user', 'private', AccessLevel.GUEST, true],
+    ['external', 'public', 0, true],
+    ['external', 'internal', 0, false],
+    ['external', 'internal', AccessLevel.GUEST, true],
+    ['external', 'private', AccessLevel.REPORTER, true],
+    ['admin', 'private', 0, true],
+    ['admin', 'internal', 0, true],
+  ])('%s on a %s project with access %i: %s', (who, visibility, level, expected) => {
+    expect(can(actors[who], 'project:read', project(visibility, level))).toBe(expected);
+  });
+});
+
+describe('project actions by access level', () => {
+  it.each<[string, Who, keyof typeof V, number, boolean]>([
+    ['project:update', 'user', 'private', AccessLevel.MAINTAINER, true],
+    ['project:update', 'user', 'public', AccessLevel.DEVELOPER, false],
+    ['project:update', 'admin', 'private', 0, true],
+    ['project:delete', 'user', 'private', AccessLevel.OWNER, true],
+    ['project:delete', 'user', 'private', AccessLevel.MAINTAINER, false],
+    ['project:delete', 'admin', 'private', 0, true],
+    ['project:star', 'anonymous', 'public', 0, false],
+    ['project:star', 'user', 'public', 0, true],
+    ['project:star', 'user', 'private', 0, false],
+    ['project:fork', 'anonymous', 'public', 0, false],
+    ['project:fork', 'user', 'internal', 0, true],
+    ['project:fork', 'external', 'internal', 0, false],
+    ['project:fork', 'user', 'private', AccessLevel.GUEST, false],
+    ['project:fork', 'user', 'private', AccessLevel.REPORTER, true],
+    ['project:read_members', 'anonymous', 'public', 0, true],
+    ['project:admin_members', 'user', 'public', AccessLevel.DEVELOPER, false],
+    ['project:admin_members', 'user', 'private', AccessLevel.MAINTAINER, true],
+  ])('%s by %s on a %s project with access %i: %s', (action, who, visibility, level, expected) => {
+    expect(can(actors[who], action as 'project:update', project(visibility, level))).toBe(expected);
+  });
+});
+
+describe('group actions', () => {
+  it.each<[string, Who, GroupFacts, boolean]>([
+    ['group:read', 'anonymous', group('public'), true],
+    ['group:read', 'anonymous', group('internal'), false],
+    ['group:read', 'user', group('internal'), true],
+    ['group:read', 'external', group('internal'), false],
+    ['group:read', 'user', group('private'), false],
+    ['group:read', 'user', group('private', 0, true), true],
+    ['group:read', 'user', group('private', AccessLevel.GUEST), true],
+    ['group:read', 'admin', group('private'), true],
+    ['group:update', 'user', group('private', AccessLevel.MAINTAINER), false],
+    ['group:update', 'user', group('private', AccessLevel.OWNER), true],
+    ['group:delete', 'admin', group('private'), true],
+    // GitLab's defaults: subgroups from Maintainer up, projects from Developer up.
+    ['group:create_subgroup', 'user', group('public', AccessLevel.MAINTAINER), true],
+    ['group:create_subgroup', 'user', group('public', AccessLevel.DEVELOPER), false],
+    ['group:create_project', 'user', group('public', AccessLevel.DEVELOPER), true],
+    ['group:create_project', 'user', group('public', AccessLevel.REPORTER), false],
+    ['group:create_project', 'external', group('private'), false],
+    ['group:admin_members', 'user', group('public', AccessLevel.OWNER), true],
+  ])('%s by %s: %s', (action, who, facts, expected) => {
+    expect(can(actors[who], action as 'group:read', facts)).toBe(expected);
+  });
+});
+
+describe('user actions', () => {
+  const subject = (id: number) => ({ kind: 'user' as const, id, state: 'active' });
+  it.each<[string, Who, number, boolean]>([
+    ['user:read', 'anonymous', 1, true],
+    ['user:admin', 'user', 1, false],
+    ['user:admin', 'admin', 1, true],
+    ['user:read_tokens', 'user', 1, true],
+    ['user:read_tokens', 'user', 2, false],
+    ['user:read_tokens', 'anonymous', 1, false],
+    ['user:read_tokens', 'admin', 1, true],
+    ['user:create_group', 'user', 1, true],
+    ['user:create_group', 'user', 2, false],
+    ['user:create_group', 'admin', 3, true],
+  ])('%s by %s on user %i: %s', (action, who, id, expected) => {
+    expect(can(actors[who], action as 'user:read', subject(id))).toBe(expected);
+  });
+});
+
+describe('assertCan: 404 when the subject is invisible, 403 when visible but not allowed', () => {
+  const thrown = (fn: () => void) => {
+    try {
+      fn();
+    } catch (e) {
+      return e instanceof ApiError ? { status: e.status, body: e.body } : e;
+    }
+    return 'allowed';
+  };
+  it.each<[string, Who, string, ProjectFacts | GroupFacts | { kind: 'user'; id: number; state: string }, unknown]>([
+    ['private project, no access', 'user', 'project:update', project('private'), { status: 404, body: { message: '404 Project Not Found' } }],
+    ['public project, developer', 'user', 'project:update', project('public', AccessLevel.DEVELOPER), { status: 403, body: { message: '403 Forbidden' } }],
+    ['internal project, anonymous', 'anonymous', 'project:read', project('internal'), { status: 404, body: { message: '404 Project Not Found' } }],
+    ['private group', 'external', 'group:update', group('private'), { status: 404, body: { message: '404 Group Not Found' } }],
+    ['public group, maintainer', 'user', 'group:delete', group('public', AccessLevel.MAINTAINER), { status: 403, body: { message: '403 Forbidden' } }],
+    ['user admin by a user', 'user', 'user:admin', { kind: 'user', id: 9, state: 'active' }, { status: 403, body: { message: '403 Forbidden' } }],
+    ['maintainer updates', 'user', 'project:update', project('private', AccessLevel.MAINTAINER), 'allowed'],
+  ])('%s', (_title, who, action, subject, expected) => {
+    expect(thrown(() => assertCan(actors[who], action as 'project:update', subject as ProjectFacts))).toEqual(expected);
+  });
+});
+
+describe('membership changes', () => {
+  const facts = (extra: Partial<MembershipFacts> = {}): MembershipFacts => ({ isSelf: false, lastOwner: false, namespaceOwner: false, ...extra });
+  it.each<[string, Who, GroupFacts, MembershipFacts, boolean, boolean]>([
+    ['an owner manages members', 'user', group('private', AccessLevel.OWNER), facts(), true, true],
+    ['a maintainer of a group does not', 'user', group('public', AccessLevel.MAINTAINER), facts(), false, false],
+    ['a member may leave but not change themselves', 'user', group('public', AccessLevel.DEVELOPER), facts({ isSelf: true }), false, true],
+    ['nobody touches the last owner, admins included', 'admin', group('private'), facts({ lastOwner: true }), false, false],
+    ['nor the owner of a personal namespace', 'admin', group('private'), facts({ namespaceOwner: true }), false, false],
+  ])('%s', (_title, who, source, m, update, destroy) => {
+    expect(canUpdateMember(actors[who], source, m)).toBe(update);
+    expect(canDestroyMember(actors[who], source, m)).toBe(destroy);
+  });
+});
+
+describe('canGrant and visibilityName', () => {
+  it.each<[Who, number, number, boolean]>([
+    ['user', AccessLevel.MAINTAINER, AccessLevel.DEVELOPER, true],
+    ['user', AccessLevel.MAINTAINER, AccessLevel.MAINTAINER, true],
+    ['user', AccessLevel.MAINTAINER, AccessLevel.OWNER, false],
+    ['admin', 0, AccessLevel.OWNER, true],
+  ])('%s holding %i grants %i: %s', (who, held, level, expected) => expect(canGrant(actors[who], held, level)).toBe(expected));
+
+  it.each([
+    [0, 'private'],
+    [10, 'internal'],
+    [20, 'public'],
+    [5, 'private'],
+  ])('%i is %s', (level, name) => expect(visibilityName(level)).toBe(name));
+});
