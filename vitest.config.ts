@@ -16,7 +16,7 @@ export default defineConfig({
           hookTimeout: 60_000,
         },
       },
-      // './tests/workers/vitest.config.ts',
+      './tests/workers/vitest.config.ts',
     ],
   },
 });

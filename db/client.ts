@@ -97,7 +97,14 @@ export function neonProvider(options: NeonOptions, webSocket?: unknown): Databas
   return {
     open(stats, waitUntil) {
       const client = {
-        query: timed(stats, http.query.bind(http) as (...a: unknown[]) => Promise<unknown>),
+        // `query` must hand back Neon's lazy NeonQueryPromise itself: drizzle's `batch` passes these objects to
+        // `transaction()` (which checks `instanceof` and reads their queryData) instead of awaiting them. Only
+        // its `execute` (what awaiting runs) is timed, so a query counts once whether awaited or batched.
+        query: (...args: Parameters<typeof http.query>) => {
+          const q = http.query(...args);
+          q.execute = timed(stats, q.execute);
+          return q;
+        },
         transaction: timed(stats, http.transaction.bind(http) as (q: unknown[], ...rest: unknown[]) => Promise<unknown>, (q) => q.length),
       };
       const db = drizzleNeonHttp({ client: client as unknown as typeof http }) as unknown as Db;

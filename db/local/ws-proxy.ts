@@ -55,12 +55,16 @@ export async function startWsProxy({ host = '127.0.0.1', port = 0, fallback = '1
     const sock = net.connect({ host: targetHost, port: target.port });
     sockets.add(sock);
     sock.setNoDelay(true);
+    let terminated = false;
     ws.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => {
       const b = Buffer.isBuffer(data) ? data : Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data);
       sock.write(b); // buffered by net until connected
       // Real PostgreSQL closes the connection on Terminate; pglite-socket does not, and the Neon driver waits for
       // the server to close, which would leak one of pglite-socket's connection slots per client. Close our side.
-      if (endsWithTerminate(b)) sock.end();
+      if (endsWithTerminate(b)) {
+        terminated = true;
+        sock.end();
+      }
     });
     sock.on('data', (chunk) => {
       if (ws.readyState === ws.OPEN) ws.send(chunk);
@@ -69,7 +73,10 @@ export async function startWsProxy({ host = '127.0.0.1', port = 0, fallback = '1
     ws.on('error', () => sock.destroy());
     sock.on('close', () => {
       sockets.delete(sock);
-      if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close();
+      // After Terminate the client closes the WebSocket itself; closing it from here as well races with that and
+      // workerd reports the race as "Network connection lost". Only a server-side end closes it from here.
+      if (terminated) setTimeout(() => ws.readyState === ws.OPEN && ws.close(1000), 5_000).unref();
+      else if (ws.readyState === ws.OPEN || ws.readyState === ws.CONNECTING) ws.close(1000);
     });
     sock.on('error', () => {
       if (ws.readyState === ws.OPEN) ws.close(1011, 'upstream error');

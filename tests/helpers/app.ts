@@ -63,8 +63,13 @@ export async function request<T = any>(method: string, path: string, options: Re
     headers.set('content-type', 'application/json');
     body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
   }
-  const res = await app.fetch(new Request(url, { method, headers, body }), testEnv);
+  // Work the app hands to waitUntil (e.g. recording a token's last use) finishes before the next request, as it
+  // would be ordered on one connection; otherwise query counts of consecutive requests would race.
+  const pending: Promise<unknown>[] = [];
+  const executionCtx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {}, props: {} };
+  const res = await app.fetch(new Request(url, { method, headers, body }), testEnv, executionCtx);
   const text = await res.text();
+  await Promise.allSettled(pending);
   let parsed: unknown = null;
   try {
     parsed = text ? JSON.parse(text) : null;

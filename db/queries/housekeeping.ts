@@ -1,0 +1,55 @@
+// Housekeeping for the scheduled job: purge what deletion only hid, and memberships that have run out.
+import { and, eq, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import { members, namespaces, projects } from '../schema/index.ts';
+
+/**
+ * Groups whose deletion was accepted (`deleted_at` set), with every subgroup below them: a subgroup's
+ * traversal_ids contain the ids of all its ancestors (GIN-indexed `&&`).
+ */
+export async function findPurgeableGroupIds(db: Db): Promise<number[]> {
+  const deleted = sql`(SELECT coalesce(array_agg(${namespaces.id}), '{}'::integer[]) FROM ${namespaces} WHERE ${namespaces.kind} = 'group' AND ${namespaces.deletedAt} IS NOT NULL AND ${namespaces.deletedAt} <= now())`;
+  const rows = await db
+    .select({ id: namespaces.id })
+    .from(namespaces)
+    .where(and(eq(namespaces.kind, 'group'), or(and(isNotNull(namespaces.deletedAt), lte(namespaces.deletedAt, sql`now()`)), sql`${namespaces.traversalIds} && ${deleted}`)));
+  return rows.map((r) => r.id);
+}
+
+/** Projects deleted themselves, or living in one of `groupIds`. */
+export async function findPurgeableProjectIds(db: Db, groupIds: number[]): Promise<number[]> {
+  const rows = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(
+      or(
+        and(isNotNull(projects.deletedAt), lte(projects.deletedAt, sql`now()`)),
+        groupIds.length ? inArray(projects.namespaceId, groupIds) : undefined,
+      ),
+    );
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Deletes the projects and groups. Stars and other rows keyed by foreign key cascade; memberships are polymorphic
+ * (source_type/source_id, no foreign key), so those of the purged sources are deleted here.
+ */
+export async function purgeProjectsAndGroups(tx: Db, projectIds: number[], groupIds: number[]) {
+  if (projectIds.length) {
+    await tx.delete(members).where(and(eq(members.sourceType, 'Project'), inArray(members.sourceId, projectIds)));
+    await tx.delete(projects).where(inArray(projects.id, projectIds));
+  }
+  if (groupIds.length) {
+    await tx.delete(members).where(and(eq(members.sourceType, 'Namespace'), inArray(members.sourceId, groupIds)));
+    await tx.delete(namespaces).where(and(eq(namespaces.kind, 'group'), inArray(namespaces.id, groupIds)));
+  }
+}
+
+/**
+ * Memberships past their expiry date. A membership counts as active while `expires_at > current_date`
+ * (lib/policy.ts, as GitLab), so on its expiry day it is already expired.
+ */
+export async function deleteExpiredMemberships(db: Db): Promise<number> {
+  const rows = await db.delete(members).where(sql`${members.expiresAt} <= current_date`).returning({ id: members.id });
+  return rows.length;
+}

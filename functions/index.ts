@@ -1,0 +1,58 @@
+// The Worker entry: the app (built once per isolate) for HTTP, and the cron-triggered housekeeping.
+// Production reaches Neon over HTTP per statement and a per-request WebSocket Pool for transactions (db/client.ts);
+// `wrangler dev` and the workerd tests point the same drivers at local stand-ins (NEON_WS_PROXY, NEON_HTTP_ENDPOINT).
+import type { ExecutionContext } from 'hono';
+import { neonProvider, type DatabaseProvider } from '../db/client.ts';
+import { createApp } from './app.ts';
+import type { Env } from './env.ts';
+import { runHousekeeping } from './housekeeping/service.ts';
+import { log } from './lib/log.ts';
+
+/** The part of workerd's ScheduledController this entry uses. */
+interface ScheduledEvent {
+  cron: string;
+  scheduledTime: number;
+}
+
+const MISSING_DATABASE_URL = 'DATABASE_URL is not set: add it with `wrangler secret put DATABASE_URL` (or .dev.vars locally)';
+
+// A provider holds configuration only (the neon() HTTP function); connections are opened inside each request.
+const providers = new Map<string, DatabaseProvider>();
+
+function databaseFor(env: Env): DatabaseProvider {
+  const url = env.DATABASE_URL;
+  if (!url) throw new Error(MISSING_DATABASE_URL);
+  const key = `${url}\n${env.NEON_WS_PROXY ?? ''}\n${env.NEON_HTTP_ENDPOINT ?? ''}`;
+  let provider = providers.get(key);
+  if (!provider) {
+    provider = neonProvider({ url, wsProxy: env.NEON_WS_PROXY, httpEndpoint: env.NEON_HTTP_ENDPOINT });
+    providers.set(key, provider);
+  }
+  return provider;
+}
+
+const app = createApp({ database: databaseFor });
+
+export default {
+  async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
+    if (!env.DATABASE_URL) {
+      log('error', 'misconfigured worker', { reason: MISSING_DATABASE_URL, path: new URL(request.url).pathname });
+      return Response.json({ message: '500 Internal Server Error' }, { status: 500 });
+    }
+    return app.fetch(request, env, ctx);
+  },
+
+  async scheduled(event: ScheduledEvent, env: Env, ctx: ExecutionContext): Promise<void> {
+    if (!env.DATABASE_URL) {
+      log('error', 'housekeeping skipped', { reason: MISSING_DATABASE_URL, cron: event.cron });
+      return;
+    }
+    const database = databaseFor(env).open({ queries: 0, ms: 0 }, (p) => ctx.waitUntil(p));
+    try {
+      await runHousekeeping({ ctx: database });
+    } catch (error) {
+      log('error', 'housekeeping failed', { cron: event.cron, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      throw error; // the cron event is reported as failed
+    }
+  },
+};

@@ -1,0 +1,44 @@
+// The bundled Worker inside workerd, end to end: entry -> app -> Neon drivers -> stand-ins -> PostgreSQL.
+import { createExecutionContext, env, SELF } from 'cloudflare:test';
+import { describe, expect, inject, it, vi } from 'vitest';
+import worker from '../../functions/index.ts';
+
+const { token, user } = inject('workers');
+const BASE = 'https://gitlab.example.test/api/v4';
+
+describe('Worker (workerd, Neon drivers, PostgreSQL)', () => {
+  it('GET /version answers 200 with the GitLab version', async () => {
+    const res = await SELF.fetch(`${BASE}/version`, { headers: { 'PRIVATE-TOKEN': token } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ version: '13.6.0', revision: 'edge' });
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    expect(res.headers.get('server-timing')).toMatch(/^db;dur=[\d.]+;desc="\d+ quer(y|ies)"$/);
+  });
+
+  it('GET /user answers 200 with the token owner', async () => {
+    const res = await SELF.fetch(`${BASE}/user`, { headers: { 'PRIVATE-TOKEN': token } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ id: user.id, username: user.username, state: 'active' });
+  });
+
+  it('401 without a token', async () => {
+    const res = await SELF.fetch(`${BASE}/user`);
+    expect(res.status).toBe(401);
+    expect(await res.json()).toEqual({ message: '401 Unauthorized' });
+  });
+
+  it('404 on an unknown route', async () => {
+    const res = await SELF.fetch(`${BASE}/no-such-route`, { headers: { 'PRIVATE-TOKEN': token } });
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ error: '404 Not Found' });
+  });
+
+  it('500 with a logged reason when DATABASE_URL is missing', async () => {
+    const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const res = await worker.fetch(new Request(`${BASE}/version`), { ...env, DATABASE_URL: undefined }, createExecutionContext());
+    expect(res.status).toBe(500);
+    expect(await res.json()).toEqual({ message: '500 Internal Server Error' });
+    expect(error.mock.calls.flat().join('\n')).toMatch(/DATABASE_URL is not set/);
+    error.mockRestore();
+  });
+});
