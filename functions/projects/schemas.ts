@@ -93,7 +93,7 @@ export function toNamespaceBasic(ns: NamespaceRow, config: Config) {
 
 /** Entities::BasicProjectDetails: what anonymous callers and `simple=true` get in lists. */
 export function toBasicProject(p: ProjectRow, ns: NamespaceRow, config: Config, forksCount: number) {
-  const host = new URL(config.publicUrl).host;
+  const host = new URL(config.publicUrl).hostname;
   return {
     id: p.id,
     description: p.description,
