@@ -33,6 +33,22 @@ describe('Worker (workerd, Neon drivers, PostgreSQL)', () => {
     expect(await res.json()).toEqual({ error: '404 Not Found' });
   });
 
+  it('a multi-row write runs in a transaction over the WebSocket Pool, and reads see it', async () => {
+    const headers = { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' };
+    const name = `workerd-${Date.now()}`;
+    const created = await SELF.fetch(`${BASE}/projects`, { method: 'POST', headers, body: JSON.stringify({ name, visibility: 'private' }) });
+    expect(created.status).toBe(201);
+    const project = (await created.json()) as { id: number; path_with_namespace: string };
+    expect(project.path_with_namespace).toBe(`${user.username}/${name}`);
+    // The owner's membership was written in the same transaction: the permissions show it.
+    const read = await SELF.fetch(`${BASE}/projects/${project.id}`, { headers });
+    expect(read.status).toBe(200);
+    expect(((await read.json()) as { permissions: unknown }).permissions).toEqual({ project_access: { access_level: 50, notification_level: 3 }, group_access: null });
+    const clash = await SELF.fetch(`${BASE}/projects`, { method: 'POST', headers, body: JSON.stringify({ name: `${name}-2`, path: name }) });
+    expect(clash.status).toBe(400);
+    expect(await clash.json()).toEqual({ message: { path: ['has already been taken'] } });
+  });
+
   it('500 with a logged reason when DATABASE_URL is missing', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const res = await worker.fetch(new Request(`${BASE}/version`), { ...env, DATABASE_URL: undefined }, createExecutionContext());
