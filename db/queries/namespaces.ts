@@ -3,7 +3,7 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Actor } from '../../functions/lib/context.ts';
 import { groupAccessLevelSql, groupDescendantAccessSql } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
-import { namespaces } from '../schema/index.ts';
+import { namespaces, projects } from '../schema/index.ts';
 
 /** A live namespace by id or full path, with the actor's access (a personal namespace's owner holds Owner). */
 export async function findNamespaceView(db: Db, actor: Actor, ref: { id?: number | undefined; path?: string | undefined }, kind?: 'group' | 'user') {
@@ -31,4 +31,28 @@ export type NamespaceView = NonNullable<Awaited<ReturnType<typeof findNamespaceV
 export async function findPersonalNamespace(db: Db, userId: number) {
   const [row] = await db.select().from(namespaces).where(and(eq(namespaces.ownerId, userId), eq(namespaces.kind, 'user'))).limit(1);
   return row;
+}
+
+/**
+ * Serializes every writer of one full path (project or group) until the end of the transaction: with the check in
+ * fullPathTaken behind it, two creates racing for `group/x` cannot both succeed, whichever tables they write.
+ */
+export async function lockFullPath(tx: Db, fullPath: string) {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(lower(${fullPath})))`);
+}
+
+/** Whether a group or a project already uses this full path (they share one path space, as in GitLab's routes). */
+export async function fullPathTaken(db: Db, fullPath: string, except: { namespaceId?: number; projectId?: number } = {}) {
+  const rows = await db
+    .select({ id: namespaces.id })
+    .from(namespaces)
+    .where(and(sql`lower(${namespaces.fullPath}) = lower(${fullPath})`, except.namespaceId ? sql`${namespaces.id} <> ${except.namespaceId}` : undefined))
+    .union(
+      db
+        .select({ id: projects.id })
+        .from(projects)
+        .where(and(sql`lower(${projects.pathWithNamespace}) = lower(${fullPath})`, except.projectId ? sql`${projects.id} <> ${except.projectId}` : undefined)),
+    )
+    .limit(1);
+  return rows.length > 0;
 }

@@ -3,26 +3,24 @@
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Actor } from '../../functions/lib/context.ts';
-import { memberGroupIds, memberProjectIds, projectAccessLevelSql, visibleProjectsFilter } from '../../functions/lib/policy.ts';
+import {
+  AccessLevel,
+  can,
+  directProjectAccessSql,
+  effectiveLevel,
+  inheritedAccessSql,
+  memberGroupIds,
+  memberProjectIds,
+  projectAccessLevelSql,
+  visibleProfilesFilter,
+  visibleProjectsFilter,
+} from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
+import { containsPattern } from './search.ts';
 import { members, namespaces, projects, stars, users } from '../schema/index.ts';
 
 const sourceProject = alias(projects, 'source_project');
 const sourceNamespace = alias(namespaces, 'source_namespace');
-
-const activeMembership = sql`(${members.expiresAt} IS NULL OR ${members.expiresAt} > current_date)`;
-
-/** The actor's direct project membership level (null when none). */
-const directAccessSql = (actor: Actor) =>
-  actor.user
-    ? sql<number | null>`(SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.userId} = ${actor.user.id} AND ${activeMembership} AND ${members.sourceType} = 'Project' AND ${members.sourceId} = ${projects.id})`.mapWith((v) => (v == null ? null : Number(v)))
-    : sql<number | null>`NULL`.mapWith((v) => (v == null ? null : Number(v)));
-
-/** The actor's level through the project's group and its ancestors (null when none). */
-const groupAccessSql = (actor: Actor) =>
-  actor.user
-    ? sql<number | null>`(SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.userId} = ${actor.user.id} AND ${activeMembership} AND ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${namespaces.traversalIds}) AND ${namespaces.kind} = 'group')`.mapWith((v) => (v == null ? null : Number(v)))
-    : sql<number | null>`NULL`.mapWith((v) => (v == null ? null : Number(v)));
 
 function viewColumns(actor: Actor) {
   return {
@@ -31,8 +29,11 @@ function viewColumns(actor: Actor) {
     owner: users,
     forkedFrom: sourceProject,
     forkedFromNamespace: sourceNamespace,
-    directAccess: directAccessSql(actor),
-    groupAccess: groupAccessSql(actor),
+    directAccess: directProjectAccessSql(actor, projects.id),
+    groupAccess: inheritedAccessSql(actor, namespaces.traversalIds),
+    // What the actor holds on the fork's source: a source it may not read is left out of the entity.
+    forkedFromDirect: directProjectAccessSql(actor, sourceProject.id),
+    forkedFromInherited: inheritedAccessSql(actor, sourceNamespace.traversalIds),
     forksCount: sql<number>`(SELECT count(*) FROM ${projects} f WHERE f.forked_from_id = ${projects.id} AND f.deleted_at IS NULL)`.mapWith(Number),
   };
 }
@@ -50,10 +51,24 @@ function viewQuery(db: Db, actor: Actor) {
 
 type ViewRow = Awaited<ReturnType<ReturnType<typeof viewQuery>['execute']>>[number];
 
-/** Effective access = the higher of direct and inherited (two index lookups per row, combined here). */
-const withAccess = (row: ViewRow) => Object.assign(row, { accessLevel: Math.max(row.directAccess ?? 0, row.groupAccess ?? 0) });
+/** Adds the effective access level and whether the fork source may be shown (read rights decided by the policy). */
+function toView(actor: Actor, row: ViewRow) {
+  const { forkedFromDirect, forkedFromInherited, ...rest } = row;
+  const source = row.forkedFrom;
+  const sourceReadable =
+    source !== null &&
+    source.deletedAt === null &&
+    row.forkedFromNamespace?.deletedAt === null &&
+    can(actor, 'project:read', { kind: 'project', visibilityLevel: source.visibilityLevel, accessLevel: effectiveLevel(forkedFromDirect, forkedFromInherited), archived: source.archived });
+  return {
+    ...rest,
+    forkedFrom: sourceReadable ? source : null,
+    forkedFromNamespace: sourceReadable ? row.forkedFromNamespace : null,
+    accessLevel: effectiveLevel(row.directAccess, row.groupAccess),
+  };
+}
 
-export type ProjectView = ReturnType<typeof withAccess>;
+export type ProjectView = ReturnType<typeof toView>;
 
 /** The live project named by id or full path (case-insensitive), with everything its entity and policy need. */
 export async function findProjectView(db: Db, actor: Actor, ref: { id?: number | undefined; path?: string | undefined }) {
@@ -66,7 +81,7 @@ export async function findProjectView(db: Db, actor: Actor, ref: { id?: number |
       ),
     )
     .limit(1);
-  return row ? withAccess(row) : undefined;
+  return row ? toView(actor, row) : undefined;
 }
 
 export interface ProjectListFilter {
@@ -96,11 +111,11 @@ export type ProjectOrder = { by: keyof typeof ORDER_COLUMNS; sort: 'asc' | 'desc
 
 function listWhere(actor: Actor, f: ProjectListFilter): SQL | undefined {
   const userId = actor.user?.id ?? 0;
-  const pattern = f.search ? `%${f.search.replace(/[\\%_]/g, (m) => `\\${m}`)}%` : undefined;
+  const pattern = f.search ? containsPattern(f.search) : undefined;
   return and(
     visibleProjectsFilter(actor),
-    // owned: projects in the user's personal namespace (GitLab's `owned` = the user's namespace projects).
-    f.owned ? and(eq(namespaces.kind, 'user'), eq(namespaces.ownerId, userId)) : undefined,
+    // owned: GitLab's User#owned_projects, the personal namespace's projects and those the user holds as Owner.
+    f.owned ? or(and(eq(namespaces.kind, 'user'), eq(namespaces.ownerId, userId)), sql`${projectAccessLevelSql(actor)} >= ${AccessLevel.OWNER}`) : undefined,
     f.starred ? sql`EXISTS (SELECT 1 FROM ${stars} WHERE ${stars.projectId} = ${projects.id} AND ${stars.userId} = ${userId})` : undefined,
     f.membership || f.minAccessLevel
       ? or(inArray(projects.id, memberProjectIds(userId)), sql`${namespaces.traversalIds} && ${memberGroupIds(userId)}`)
@@ -123,7 +138,7 @@ export async function listProjectViews(db: Db, actor: Actor, f: ProjectListFilte
     .orderBy(dir(ORDER_COLUMNS[order.by]), dir(projects.id))
     .limit(limit)
     .offset(offset);
-  return rows.map(withAccess);
+  return rows.map((row) => toView(actor, row));
 }
 
 /** Counts at most `limit` rows: past that the total is not reported (GitLab's 10,000 cap). */
@@ -154,11 +169,6 @@ export async function markProjectDeleted(db: Db, id: number) {
   await db.update(projects).set({ deletedAt: sql`now()` }).where(and(eq(projects.id, id), isNull(projects.deletedAt)));
 }
 
-export async function pathWithNamespaceTaken(db: Db, fullPath: string) {
-  const rows = await db.select({ id: projects.id }).from(projects).where(sql`lower(${projects.pathWithNamespace}) = lower(${fullPath})`).limit(1);
-  return rows.length > 0;
-}
-
 /** Adds a star; returns false when it was already there. The counter moves in the same statement batch. */
 export async function addStar(tx: Db, userId: number, projectId: number) {
   const inserted = await tx.insert(stars).values({ userId, projectId }).onConflictDoNothing().returning();
@@ -174,25 +184,26 @@ export async function removeStar(tx: Db, userId: number, projectId: number) {
   return true;
 }
 
-export function listStarrers(db: Db, projectId: number, search: string | undefined, limit: number, offset: number) {
-  const pattern = search ? `%${search.replace(/[\\%_]/g, (m) => `\\${m}`)}%` : undefined;
+function starrersWhere(actor: Actor, projectId: number, search: string | undefined) {
+  const pattern = search ? containsPattern(search) : undefined;
+  // GitLab's UsersStarProjectsFinder: only starrers whose profile the caller may see.
+  return and(eq(stars.projectId, projectId), visibleProfilesFilter(actor), pattern ? or(ilike(users.username, pattern), ilike(users.name, pattern)) : undefined);
+}
+
+export function listStarrers(db: Db, actor: Actor, projectId: number, search: string | undefined, limit: number, offset: number) {
   return db
     .select({ starredSince: stars.createdAt, user: users })
     .from(stars)
     .innerJoin(users, eq(users.id, stars.userId))
-    .where(and(eq(stars.projectId, projectId), pattern ? or(ilike(users.username, pattern), ilike(users.name, pattern)) : undefined))
+    .where(starrersWhere(actor, projectId, search))
     .orderBy(desc(stars.createdAt), desc(stars.userId))
     .limit(limit)
     .offset(offset);
 }
 
-export async function countStarrers(db: Db, projectId: number, search: string | undefined) {
-  const pattern = search ? `%${search.replace(/[\\%_]/g, (m) => `\\${m}`)}%` : undefined;
-  const [row] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(stars)
-    .innerJoin(users, eq(users.id, stars.userId))
-    .where(and(eq(stars.projectId, projectId), pattern ? or(ilike(users.username, pattern), ilike(users.name, pattern)) : undefined));
+export async function countStarrers(db: Db, actor: Actor, projectId: number, search: string | undefined, limit: number) {
+  const sub = db.select({ one: sql`1` }).from(stars).innerJoin(users, eq(users.id, stars.userId)).where(starrersWhere(actor, projectId, search)).limit(limit).as('c');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);
   return Number(row?.n ?? 0);
 }
 

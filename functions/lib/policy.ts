@@ -2,7 +2,8 @@
 // (visibility, the actor's effective access level); services call assertCan() before acting, list queries use
 // the visibility filters below. Nothing else compares access levels.
 import { and, eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { members, namespaces, projects } from '../../db/schema/index.ts';
+import type { AnyPgColumn } from 'drizzle-orm/pg-core';
+import { members, namespaces, projects, users } from '../../db/schema/index.ts';
 import type { Actor } from './context.ts';
 import { forbidden, notFound } from './errors.ts';
 
@@ -137,40 +138,67 @@ export function canDestroyMember(actor: Actor, source: ProjectFacts | GroupFacts
 
 export const isAdministrator = isAdmin;
 
-// ---- Visibility in SQL: the same rules as canReadProject/canReadGroup, for list queries ----
+// ---- Access and visibility in SQL: the same rules as above, for queries that load facts or filter lists ----
 
-const activeMembership = sql`(${members.expiresAt} IS NULL OR ${members.expiresAt} > current_date)`;
+/** A membership that has not expired (GitLab: expires_at in the future or none). The one definition. */
+export const activeMembershipSql = sql`(${members.expiresAt} IS NULL OR ${members.expiresAt} > current_date)`;
 
 /** Ids of groups the user belongs to directly (not expired). */
 export const memberGroupIds = (userId: number) =>
-  sql`ARRAY(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Namespace' AND ${activeMembership})`;
+  sql`ARRAY(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Namespace' AND ${activeMembershipSql})`;
 
 /** Ids of projects the user belongs to directly (not expired), as a parenthesized subquery. */
 export const memberProjectIds = (userId: number) =>
-  sql`(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Project' AND ${activeMembership})`;
+  sql`(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Project' AND ${activeMembershipSql})`;
 
-/** The actor's effective access level on the project row in scope (`projects` joined with its `namespaces`). */
-// Two separate subqueries (not one with OR) so each is an index lookup on members (source_type, source_id, user_id).
-export const projectAccessLevelSql = (actor: Actor): SQL<number> =>
+const nullableLevel = (v: unknown) => (v == null ? null : Number(v));
+
+/** The actor's direct membership level on the project whose id is `projectId` (null when none). */
+export const directProjectAccessSql = (actor: Actor, projectId: AnyPgColumn): SQL<number | null> =>
   actor.user
-    ? sql<number>`GREATEST(
-        COALESCE((SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.sourceType} = 'Project' AND ${members.sourceId} = ${projects.id} AND ${members.userId} = ${actor.user.id} AND ${activeMembership}), 0),
-        COALESCE((SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${namespaces.traversalIds}) AND ${members.userId} = ${actor.user.id} AND ${activeMembership}), 0))`.mapWith(Number)
-    : sql<number>`0`.mapWith(Number);
+    ? sql`(SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.sourceType} = 'Project' AND ${members.sourceId} = ${projectId} AND ${members.userId} = ${actor.user.id} AND ${activeMembershipSql})`.mapWith(nullableLevel)
+    : sql`NULL`.mapWith(nullableLevel);
 
-/** The actor's effective access level on the group row in scope (`namespaces`). */
+/** The actor's level inherited through the groups in `traversalIds` (a namespace and its ancestors; null when none). */
+export const inheritedAccessSql = (actor: Actor, traversalIds: AnyPgColumn): SQL<number | null> =>
+  actor.user
+    ? sql`(SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${traversalIds}) AND ${members.userId} = ${actor.user.id} AND ${activeMembershipSql})`.mapWith(nullableLevel)
+    : sql`NULL`.mapWith(nullableLevel);
+
+/**
+ * The actor's effective access level on a project: the higher of direct and inherited membership. Two separate
+ * subqueries (not one with OR) so each is an index lookup on members (source_type, source_id, user_id). Defaults to
+ * the `projects` row joined with its `namespaces` row; aliases may be passed (a fork's source).
+ */
+export const projectAccessLevelSql = (actor: Actor, project: { id: AnyPgColumn } = projects, namespace: { traversalIds: AnyPgColumn } = namespaces): SQL<number> =>
+  actor.user
+    ? sql`GREATEST(COALESCE(${directProjectAccessSql(actor, project.id)}, 0), COALESCE(${inheritedAccessSql(actor, namespace.traversalIds)}, 0))`.mapWith(Number)
+    : sql`0`.mapWith(Number);
+
+/** Effective access from direct and inherited levels already loaded (the JS twin of projectAccessLevelSql). */
+export const effectiveLevel = (direct: number | null, inherited: number | null) => Math.max(direct ?? 0, inherited ?? 0);
+
+/** The actor's effective access level on the group row in scope (`namespaces`): membership of it or an ancestor. */
 export const groupAccessLevelSql = (actor: Actor): SQL<number> =>
-  actor.user
-    ? sql<number>`COALESCE((SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.userId} = ${actor.user.id} AND ${activeMembership} AND ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${namespaces.traversalIds})), 0)`.mapWith(Number)
-    : sql<number>`0`.mapWith(Number);
+  actor.user ? sql`COALESCE(${inheritedAccessSql(actor, namespaces.traversalIds)}, 0)`.mapWith(Number) : sql`0`.mapWith(Number);
+
+/** Who may create projects in a personal namespace: its owner, and administrators. */
+export const canCreateInPersonalNamespace = (actor: Actor, ownerId: number | null) => isAdmin(actor) || (actor.user !== null && actor.user.id === ownerId);
+
+/** Users whose profile the actor may see in lists (private profiles only to themselves and admins). */
+export function visibleProfilesFilter(actor: Actor): SQL | undefined {
+  if (isAdmin(actor)) return undefined;
+  return actor.user ? or(eq(users.privateProfile, false), eq(users.id, actor.user.id)) : eq(users.privateProfile, false);
+}
 
 /** Whether the actor belongs to something below the group row in scope (a subgroup or one of their projects). */
 export const groupDescendantAccessSql = (actor: Actor): SQL<boolean> =>
   actor.user
     ? // Nested in an outer sql`(...)`: drizzle strips table names from a single-table select's top-level columns, and
       // an unqualified "id" here would bind to the subqueries' rows instead of the outer namespace.
-      sql<boolean>`(${sql`EXISTS (SELECT 1 FROM ${namespaces} d WHERE ${namespaces.id} = ANY(d.traversal_ids) AND d.id <> ${namespaces.id} AND (d.id = ANY(${memberGroupIds(actor.user.id)}) OR EXISTS (SELECT 1 FROM ${projects} dp WHERE dp.namespace_id = d.id AND dp.id IN ${memberProjectIds(actor.user.id)})))
-        OR EXISTS (SELECT 1 FROM ${projects} gp WHERE gp.namespace_id = ${namespaces.id} AND gp.id IN ${memberProjectIds(actor.user.id)})`})`
+      // Deleted subgroups and projects (deletion accepted, purge pending) grant nothing.
+      sql<boolean>`(${sql`EXISTS (SELECT 1 FROM ${namespaces} d WHERE ${namespaces.id} = ANY(d.traversal_ids) AND d.id <> ${namespaces.id} AND d.deleted_at IS NULL AND (d.id = ANY(${memberGroupIds(actor.user.id)}) OR EXISTS (SELECT 1 FROM ${projects} dp WHERE dp.namespace_id = d.id AND dp.deleted_at IS NULL AND dp.id IN ${memberProjectIds(actor.user.id)})))
+        OR EXISTS (SELECT 1 FROM ${projects} gp WHERE gp.namespace_id = ${namespaces.id} AND gp.deleted_at IS NULL AND gp.id IN ${memberProjectIds(actor.user.id)})`})`
     : sql<boolean>`false`;
 
 /** Projects (joined with their namespace) the actor may read. */

@@ -174,9 +174,19 @@ export const intIn = <const T extends readonly number[]>(values: T) =>
 /** One of a fixed list: anything else is `does not have a valid value`. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
 
-/** A date `YYYY-MM-DD` (kept as the string). */
-export const isoDate = () =>
-  z.string().check(z.refine((s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`)), { message: 'is invalid' }));
+/** Whether `YYYY-MM-DD` names a real calendar day in years 1..9999 (no rolling 02-31 over into March). */
+export function isRealDate(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  if (y < 1 || mo < 1 || mo > 12 || d < 1) return false;
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/** A date `YYYY-MM-DD` (kept as the string): the one date rule of the API. */
+export const isoDate = () => z.string().check(z.refine(isRealDate, { message: 'is invalid' }));
 
 /** A model-level check (GitLab's ActiveRecord validations): reported as `{"message":{"field":["..."]}}`. */
 export const modelRule = <T>(check: (value: T) => boolean, message: string) =>

@@ -5,8 +5,7 @@ import type { AppEnv } from '../env.ts';
 import { projectRef, userRef } from '../lib/ids.ts';
 import { pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
 import { params, path, z } from '../lib/validate.ts';
-import { toUserBasic } from '../users/schemas.ts';
-import { CreateProjectInput, ForkProjectInput, ListProjectsInput, StarrersInput, toBasicProject, toProject, toProjectWithAccess, UpdateProjectInput } from './schemas.ts';
+import { CreateProjectInput, ForkProjectInput, ListProjectsInput, StarrersInput, toBasicProject, toStarrer, toProject, toProjectWithAccess, UpdateProjectInput } from './schemas.ts';
 import * as projects from './service.ts';
 
 export const projectRoutes = new Hono<AppEnv>();
@@ -70,7 +69,7 @@ projectRoutes.get('/projects/:id/starrers', path(ProjectPath), params(StarrersIn
   const input = c.req.valid('query');
   const list = await projects.listStarrers({ ctx, input: { ref: c.req.valid('param').id, search: input.search } });
   const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
-  return c.json(rows.map((r) => ({ starred_since: r.starredSince.toISOString(), user: toUserBasic(r.user, ctx.config) })));
+  return c.json(rows.map((r) => toStarrer(r, ctx.config)));
 });
 
 projectRoutes.post('/projects/:id/fork', path(ProjectPath), params(ForkProjectInput), async (c) => {

@@ -4,6 +4,7 @@ import type { NamespaceRow, ProjectRow, UserRow } from '../../db/schema/index.ts
 import type { Config } from '../env.ts';
 import { keysetParams, paginationParams } from '../lib/pagination.ts';
 import { ACCESS_LEVELS, VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
+import { parseRef } from '../lib/ids.ts';
 import { bool, id, intIn, modelRule, oneOf, str, text, z } from '../lib/validate.ts';
 import { avatarUrl, isValidPath, toUserBasic } from '../users/schemas.ts';
 
@@ -13,8 +14,8 @@ const NAME_PATTERN = /^[\p{L}\p{N}\p{Emoji_Presentation}_][\p{L}\p{N}\p{Emoji_Pr
 
 const projectPath = () => z.pipe(str(255), z.string().check(modelRule((s: string) => isValidPath(s), PROJECT_PATH_MESSAGE)));
 const projectName = () => z.pipe(str(255), z.string().check(modelRule((s: string) => NAME_PATTERN.test(s), NAME_MESSAGE)));
-/** `namespace_id`/`namespace`: a numeric id or a full path. */
-const namespaceRef = () => z.pipe(str(1000), z.transform((s: string) => (/^\d+$/.test(s) ? { id: Number(s) } : { path: s })));
+/** `namespace_id`/`namespace`: a numeric id or a full path; null when it cannot name anything (out of range). */
+const namespaceRef = () => z.pipe(str(1000), z.transform((s: string) => parseRef(s)));
 
 const editable = {
   description: z.optional(text(2000)),
@@ -180,4 +181,9 @@ const accessEntity = (level: number | null) => (level == null ? null : { access_
 /** Entities::ProjectWithAccess: the project plus the caller's `permissions`. */
 export function toProjectWithAccess(v: ProjectView, config: Config) {
   return { ...toProject(v, config), permissions: { project_access: accessEntity(v.directAccess), group_access: accessEntity(v.groupAccess) } };
+}
+
+/** Entities::UserStarsProject */
+export function toStarrer(r: { starredSince: Date; user: UserRow }, config: Config) {
+  return { starred_since: r.starredSince.toISOString(), user: toUserBasic(r.user, config) };
 }

@@ -1,11 +1,11 @@
 // Project verbs, shared by REST and (later) GraphQL.
-import { findNamespaceView, findPersonalNamespace, type NamespaceView } from '../../db/queries/namespaces.ts';
+import { findNamespaceView, findPersonalNamespace, fullPathTaken, lockFullPath, type NamespaceView } from '../../db/queries/namespaces.ts';
 import * as q from '../../db/queries/projects.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { ApiError, conflict, isUniqueViolation, notFound, notModified, validationFailed } from '../lib/errors.ts';
-import type { Ref } from '../lib/ids.ts';
-import { AccessLevel, assertCan, can, Visibility, visibilityName, type ProjectFacts, type VisibilityName } from '../lib/policy.ts';
+import { parseRef, type Ref } from '../lib/ids.ts';
+import { AccessLevel, assertCan, can, canCreateInPersonalNamespace, Visibility, visibilityName, type ProjectFacts, type VisibilityName } from '../lib/policy.ts';
 import type { z } from '../lib/validate.ts';
 import { findUser, requireAdmin } from '../users/service.ts';
 import { pathFromName, type CreateProjectInput, type ForkProjectInput, type ListProjectsInput, type UpdateProjectInput } from './schemas.ts';
@@ -59,23 +59,39 @@ export function listProjects({ ctx, input, scope = {} }: Verb<z.output<typeof Li
   };
 }
 
-/** Where a new project goes: the given namespace if the actor may create there, else their personal one. */
-async function targetNamespace(ctx: RequestContext, ref: { id?: number; path?: string } | undefined, notFoundName: string): Promise<NamespaceView> {
+/**
+ * Where a new project goes: the given namespace if the actor may create there, else their personal one. A namespace
+ * that is missing, hidden or not allowed gets `onDenied` (GitLab: a model error on create, 404 on fork).
+ */
+async function targetNamespace(ctx: RequestContext, ref: Ref | null | undefined, onDenied: () => Error): Promise<NamespaceView> {
   const user = requireUser(ctx);
-  if (!ref) {
+  if (ref === undefined) {
     const personal = await findPersonalNamespace(ctx.db, user.id);
-    if (!personal) throw notFound(notFoundName);
+    if (!personal) throw onDenied();
     return { namespace: personal, accessLevel: AccessLevel.OWNER, hasDescendantAccess: false };
   }
-  const view = await findNamespaceView(ctx.db, ctx.actor, ref);
-  if (!view) throw notFound(notFoundName);
+  const view = ref ? await findNamespaceView(ctx.db, ctx.actor, ref) : undefined;
+  if (!view) throw onDenied();
   const ns = view.namespace;
   const allowed =
     ns.kind === 'user'
-      ? ns.ownerId === user.id || user.admin
+      ? canCreateInPersonalNamespace(ctx.actor, ns.ownerId)
       : can(ctx.actor, 'group:create_project', { kind: 'group', visibilityLevel: ns.visibilityLevel, accessLevel: view.accessLevel, hasDescendantAccess: view.hasDescendantAccess });
-  if (!allowed) throw notFound(notFoundName);
+  if (!allowed) throw onDenied();
   return view;
+}
+
+/** GitLab's Projects::CreateService#deny_namespace. */
+const namespaceNotValid = () => validationFailed({ namespace: ['is not valid'] });
+const targetNamespaceNotFound = () => notFound('Target Namespace');
+
+const pathTaken = () => validationFailed({ path: ['has already been taken'] });
+
+/** Unique-index violations (two requests racing past the checks) as GitLab's model errors. */
+function rethrowTaken(error: unknown): never {
+  if (isUniqueViolation(error, 'projects_namespace_name_lower_idx')) throw validationFailed({ name: ['has already been taken'] });
+  if (isUniqueViolation(error, 'projects_path_with_namespace_lower_idx')) throw pathTaken();
+  throw error;
 }
 
 /** A project's visibility may not exceed its group's (GitLab's visibility_level validation). */
@@ -99,11 +115,11 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
   const visibility = Visibility[p.visibility ?? 'private'];
   checkVisibility(visibility, ns);
   const fullPath = `${ns.fullPath}/${p.path}`;
-  if (await q.pathWithNamespaceTaken(ctx.db, fullPath)) {
-    throw validationFailed({ path: ['has already been taken'] });
-  }
   try {
     const row = await ctx.transaction(async (tx) => {
+      // Projects and subgroups share the path space: lock the path, then check both.
+      await lockFullPath(tx, fullPath);
+      if (await fullPathTaken(tx, fullPath)) throw pathTaken();
       const project = await q.insertProject(tx, {
         namespaceId: ns.id,
         creatorId: ctx.actor.user!.id,
@@ -121,9 +137,7 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
     });
     return reload(ctx, row.id);
   } catch (error) {
-    if (isUniqueViolation(error, 'name')) throw validationFailed({ name: ['has already been taken'] });
-    if (isUniqueViolation(error)) throw validationFailed({ path: ['has already been taken'] });
-    throw error;
+    rethrowTaken(error);
   }
 }
 
@@ -134,7 +148,7 @@ function nameAndPath(input: { name?: string | undefined; path?: string | undefin
 }
 
 export async function createProject({ ctx, input }: Verb<z.output<typeof CreateProjectInput>>) {
-  const ns = await targetNamespace(ctx, input.namespace_id, 'Namespace');
+  const ns = await targetNamespace(ctx, input.namespace_id, namespaceNotValid);
   return insertProject(ctx, ns.namespace, { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch }, requireUser(ctx).id);
 }
 
@@ -158,17 +172,21 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & z
     values.visibilityLevel = Visibility[input.visibility];
     checkVisibility(values.visibilityLevel, view.namespace);
   }
-  if (input.path !== undefined && input.path !== view.project.path) {
+  const renamed = input.path !== undefined && input.path.toLowerCase() !== view.project.path.toLowerCase();
+  if (input.path !== undefined) {
     values.path = input.path;
     values.pathWithNamespace = `${view.namespace.fullPath}/${input.path}`;
-    if (await q.pathWithNamespaceTaken(ctx.db, values.pathWithNamespace)) throw validationFailed({ path: ['has already been taken'] });
   }
   try {
-    await q.updateProject(ctx.db, view.project.id, values);
+    if (renamed) {
+      await ctx.transaction(async (tx) => {
+        await lockFullPath(tx, values.pathWithNamespace!);
+        if (await fullPathTaken(tx, values.pathWithNamespace!, { projectId: view.project.id })) throw pathTaken();
+        await q.updateProject(tx, view.project.id, values);
+      });
+    } else await q.updateProject(ctx.db, view.project.id, values);
   } catch (error) {
-    if (isUniqueViolation(error, 'name')) throw validationFailed({ name: ['has already been taken'] });
-    if (isUniqueViolation(error)) throw validationFailed({ path: ['has already been taken'] });
-    throw error;
+    rethrowTaken(error);
   }
   return reload(ctx, view.project.id);
 }
@@ -194,8 +212,8 @@ export async function setStar({ ctx, input }: Verb<{ ref: Ref | null; starred: b
 export async function listStarrers({ ctx, input }: Verb<{ ref: Ref | null; search?: string | undefined }>) {
   const view = await findProject(ctx, input.ref);
   return {
-    fetch: (limit: number, offset: number) => q.listStarrers(ctx.db, view.project.id, input.search, limit, offset),
-    count: () => q.countStarrers(ctx.db, view.project.id, input.search),
+    fetch: (limit: number, offset: number) => q.listStarrers(ctx.db, ctx.actor, view.project.id, input.search, limit, offset),
+    count: (limit: number) => q.countStarrers(ctx.db, ctx.actor, view.project.id, input.search, limit),
   };
 }
 
@@ -203,8 +221,9 @@ export async function forkProject({ ctx, input }: Verb<{ ref: Ref | null } & z.o
   requireUser(ctx);
   const source = await findProject(ctx, input.ref);
   assertCan(ctx.actor, 'project:fork', projectFacts(source));
-  const nsRef = input.namespace_id ?? input.namespace ?? (input.namespace_path ? { path: input.namespace_path } : undefined);
-  const target = await targetNamespace(ctx, nsRef, 'Target Namespace');
+  // The first of namespace_id, namespace, namespace_path that was given (a given but unusable one is not skipped).
+  const nsRef = input.namespace_id !== undefined ? input.namespace_id : input.namespace !== undefined ? input.namespace : input.namespace_path !== undefined ? parseRef(input.namespace_path) : undefined;
+  const target = await targetNamespace(ctx, nsRef, targetNamespaceNotFound);
   // A fork is never more visible than its source.
   const visibility = Math.min(input.visibility ? Visibility[input.visibility] : source.project.visibilityLevel, source.project.visibilityLevel);
   try {

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { api, TEST_PUBLIC_URL, testDb } from '../../helpers/app.ts';
 import { createAdmin, createUser, unique } from '../../factories/users.ts';
 import { createProject } from '../../factories/projects.ts';
+import { createGroup } from '../../factories/groups.ts';
 import { describeAuthorization } from '../../helpers/common-auth.ts';
 import { projects } from '../../../db/schema/index.ts';
 import { eq } from 'drizzle-orm';
@@ -100,14 +101,30 @@ describe('POST /projects', () => {
     const path = unique('race');
     const results = await Promise.all(Array.from({ length: 5 }, (_, i) => api.post('/projects', { token, body: { name: `${path}-${i}`, path } })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 400, 400, 400, 400]);
+    for (const r of results.filter((x) => x.status === 400)) expect(r.body).toEqual({ message: { path: ['has already been taken'] } });
   });
 
-  it('404 for a namespace the caller cannot create in', async () => {
+  it("400 namespace is not valid for a namespace the caller cannot create in, or one that does not exist", async () => {
     const { token } = await createUser();
     const { user: other } = await createUser();
-    const res = await api.post('/projects', { token, body: { name: unique('p'), namespace_id: other.username } });
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ message: '404 Namespace Not Found' });
+    for (const namespace_id of [other.username, '99999999999', 'no/such/group']) {
+      const res = await api.post('/projects', { token, body: { name: unique('p'), namespace_id } });
+      expect(res.status).toBe(400);
+      expect(res.body).toEqual({ message: { namespace: ['is not valid'] } });
+    }
+  });
+
+  it('a project path may not take a subgroup path, nor a subgroup a project path', async () => {
+    const { token } = await createUser();
+    const group = await createGroup(token);
+    const sub = await createGroup(token, { parentId: group.id });
+    const clash = await api.post('/projects', { token, body: { name: unique('p'), path: sub.path, namespace_id: group.id } });
+    expect(clash.status).toBe(400);
+    expect(clash.body).toEqual({ message: { path: ['has already been taken'] } });
+    const project = await createProject(token, { namespaceId: group.id });
+    const renamed = await api.put(`/projects/${project.id}`, { token, body: { path: sub.path } });
+    expect(renamed.status).toBe(400);
+    expect(renamed.body).toEqual({ message: { path: ['has already been taken'] } });
   });
 
   describeAuthorization('POST /projects', {

@@ -160,9 +160,11 @@ describe('fork', () => {
     const clash = await api.post(`/projects/${p.id}/fork`, { token });
     expect(clash.status).toBe(409);
     expect(clash.body).toEqual({ message: { path: ['has already been taken'] } });
-    const elsewhere = await api.post(`/projects/${p.id}/fork`, { token, body: { namespace: owner.user.username } });
-    expect(elsewhere.status).toBe(404);
-    expect(elsewhere.body).toEqual({ message: '404 Target Namespace Not Found' });
+    for (const body of [{ namespace: owner.user.username }, { namespace_id: '99999999999' }, { namespace_path: 'no/such' }]) {
+      const elsewhere = await api.post(`/projects/${p.id}/fork`, { token, body });
+      expect(elsewhere.status).toBe(404);
+      expect(elsewhere.body).toEqual({ message: '404 Target Namespace Not Found' });
+    }
   });
 
   it('a fork is never more visible than its source', async () => {
