@@ -3,7 +3,7 @@
 // one statement.
 import { and, asc, desc, eq, gt, ilike, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../functions/lib/context.ts';
-import { groupAccessLevelSql, groupDescendantAccessSql, memberGroupIds, visibleGroupsFilter } from '../../functions/lib/policy.ts';
+import { AccessLevel, activeMembershipSql, groupAccessLevelSql, groupDescendantAccessSql, memberGroupIds, visibleGroupsFilter } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
 import { members, namespaces, projects } from '../schema/index.ts';
 
@@ -70,7 +70,7 @@ function listWhere(actor: Actor, f: GroupListFilter): SQL | undefined {
     f.parentId !== undefined ? eq(namespaces.parentId, f.parentId) : undefined,
     f.membershipOnly && actor.user ? or(sql`${namespaces.traversalIds} && ${memberGroupIds(userId)}`, groupDescendantAccessSql(actor)) : undefined,
     f.ownedBy !== undefined
-      ? sql`EXISTS (SELECT 1 FROM ${members} WHERE ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ${namespaces.id} AND ${members.userId} = ${f.ownedBy} AND ${members.accessLevel} >= 50 AND (${members.expiresAt} IS NULL OR ${members.expiresAt} > current_date))`
+      ? sql`EXISTS (SELECT 1 FROM ${members} WHERE ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ${namespaces.id} AND ${members.userId} = ${f.ownedBy} AND ${members.accessLevel} >= ${AccessLevel.OWNER} AND ${activeMembershipSql})`
       : undefined,
     f.minAccessLevel !== undefined ? sql`${groupAccessLevelSql(actor)} >= ${f.minAccessLevel}` : undefined,
     f.search ? or(ilike(namespaces.name, likePattern(f.search)), ilike(namespaces.path, likePattern(f.search))) : undefined,
@@ -99,16 +99,6 @@ export async function countGroups(db: Db, actor: Actor, f: GroupListFilter, limi
 }
 
 /** A full path is taken by a namespace (group or user) or, below a group, by a project with that path. */
-export async function fullPathTaken(db: Db, fullPath: string, exceptNamespaceId?: number) {
-  const rows = await db
-    .select({ id: namespaces.id })
-    .from(namespaces)
-    .where(and(sql`lower(${namespaces.fullPath}) = lower(${fullPath})`, exceptNamespaceId ? sql`${namespaces.id} <> ${exceptNamespaceId}` : undefined))
-    .union(db.select({ id: projects.id }).from(projects).where(sql`lower(${projects.pathWithNamespace}) = lower(${fullPath})`))
-    .limit(1);
-  return rows.length > 0;
-}
-
 export interface NewGroup {
   name: string;
   path: string;
@@ -136,7 +126,7 @@ export async function insertGroup(tx: Db, g: NewGroup, ownerId: number) {
     .update(namespaces)
     .set({ traversalIds: [...(g.parent?.traversalIds ?? []), id] })
     .where(eq(namespaces.id, id));
-  await tx.insert(members).values({ sourceType: 'Namespace', sourceId: id, userId: ownerId, accessLevel: 50, createdById: ownerId });
+  await tx.insert(members).values({ sourceType: 'Namespace', sourceId: id, userId: ownerId, accessLevel: AccessLevel.OWNER, createdById: ownerId });
   return id;
 }
 

@@ -2,6 +2,7 @@
 // "Direct" members belong to the source itself; "all" members add those inherited from ancestor groups, each user
 // once with their highest level (GitLab's MembersFinder).
 import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { AccessLevel, activeMembershipSql } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
 import { members, namespaces, users } from '../schema/index.ts';
 
@@ -16,8 +17,6 @@ export interface MemberFilter {
   query?: string | undefined;
   userIds?: number[] | undefined;
 }
-
-const active = sql`(${members.expiresAt} IS NULL OR ${members.expiresAt} > current_date)`;
 
 /** GitLab's User.search: name or username contains the term, or the email is exactly it. */
 function userSearch(f: MemberFilter): SQL | undefined {
@@ -35,14 +34,14 @@ export function listDirectMembers(db: Db, source: MemberSource, f: MemberFilter,
     .select({ member: members, user: users })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
-    .where(and(ofSource(source), active, userSearch(f)))
+    .where(and(ofSource(source), activeMembershipSql, userSearch(f)))
     .orderBy(asc(members.id))
     .limit(limit)
     .offset(offset);
 }
 
 export async function countDirectMembers(db: Db, source: MemberSource, f: MemberFilter, limit: number) {
-  const sub = db.select({ one: sql`1` }).from(members).innerJoin(users, eq(users.id, members.userId)).where(and(ofSource(source), active, userSearch(f))).limit(limit).as('c');
+  const sub = db.select({ one: sql`1` }).from(members).innerJoin(users, eq(users.id, members.userId)).where(and(ofSource(source), activeMembershipSql, userSearch(f))).limit(limit).as('c');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);
   return Number(row?.n ?? 0);
 }
@@ -59,7 +58,7 @@ function bestMemberships(db: Db, source: MemberSource) {
   return db
     .selectDistinctOn([members.userId], { id: members.id })
     .from(members)
-    .where(and(inherited(source), active))
+    .where(and(inherited(source), activeMembershipSql))
     .orderBy(members.userId, sql`${members.accessLevel} DESC`, asc(members.id));
 }
 
@@ -92,7 +91,7 @@ export async function findDirectMember(db: Db, source: { type: 'Project' | 'Name
     .select({ member: members, user: users })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
-    .where(and(ofSource(source), eq(members.userId, userId), options.activeOnly ? active : undefined))
+    .where(and(ofSource(source), eq(members.userId, userId), options.activeOnly ? activeMembershipSql : undefined))
     .limit(1);
   const [row] = await (options.lock ? query.for('update', { of: members }) : query);
   return row;
@@ -104,7 +103,7 @@ export async function findInheritedMember(db: Db, source: MemberSource, userId: 
     .select({ member: members, user: users })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
-    .where(and(inherited(source), active, eq(members.userId, userId)))
+    .where(and(inherited(source), activeMembershipSql, eq(members.userId, userId)))
     .orderBy(sql`${members.accessLevel} DESC`, asc(members.id))
     .limit(1);
   return row;
@@ -117,7 +116,7 @@ export async function findHighestGroupMembership(db: Db, groupIds: number[], use
     .select({ accessLevel: members.accessLevel, groupName: namespaces.name })
     .from(members)
     .innerJoin(namespaces, eq(namespaces.id, members.sourceId))
-    .where(and(eq(members.sourceType, 'Namespace'), inArray(members.sourceId, groupIds), eq(members.userId, userId), active))
+    .where(and(eq(members.sourceType, 'Namespace'), inArray(members.sourceId, groupIds), eq(members.userId, userId), activeMembershipSql))
     .orderBy(sql`${members.accessLevel} DESC`)
     .limit(1);
   return row;
@@ -128,7 +127,7 @@ export async function groupOwnerIds(db: Db, groupIds: number[]) {
   const rows = await db
     .selectDistinct({ userId: members.userId })
     .from(members)
-    .where(and(eq(members.sourceType, 'Namespace'), inArray(members.sourceId, groupIds), eq(members.accessLevel, 50), active))
+    .where(and(eq(members.sourceType, 'Namespace'), inArray(members.sourceId, groupIds), eq(members.accessLevel, AccessLevel.OWNER), activeMembershipSql))
     .limit(2);
   return rows.map((r) => r.userId);
 }

@@ -1,6 +1,8 @@
-import { and, asc, desc, eq, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { AccessLevel, activeMembershipSql, Visibility } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
-import { emails, members, namespaces, users, type UserRow } from '../schema/index.ts';
+import { emails, members, namespaces, projects, stars, users, type UserRow } from '../schema/index.ts';
+import { markGroupDeleted } from './groups.ts';
 
 /** By numeric id, or by username without regard to case. */
 export async function findUserByRef(db: Db, ref: string | number): Promise<UserRow | undefined> {
@@ -93,7 +95,7 @@ export async function insertUserWithNamespace(tx: Db, values: typeof users.$infe
   const [user] = await tx.insert(users).values(values).returning();
   const [ns] = await tx
     .insert(namespaces)
-    .values({ kind: 'user', name: user!.name, path: user!.username, fullPath: user!.username, ownerId: user!.id, visibilityLevel: 20 })
+    .values({ kind: 'user', name: user!.name, path: user!.username, fullPath: user!.username, ownerId: user!.id, visibilityLevel: Visibility.public })
     .returning();
   await tx.update(namespaces).set({ traversalIds: [ns!.id] }).where(eq(namespaces.id, ns!.id));
   return user!;
@@ -115,37 +117,52 @@ export async function updateUser(tx: Db, id: number, values: Partial<typeof user
 }
 
 /**
- * Removes a user: the personal namespace (and so its projects) goes with them; memberships and tokens cascade.
- * `groupIds` (the groups they alone owned, on a hard delete) are marked deleted for the housekeeping job to purge.
+ * Removes a user, in the caller's transaction: the personal namespace (and so its projects) goes with them;
+ * memberships, stars and tokens cascade. The projects they starred lose that star first (star_count is a counter
+ * kept beside the stars). `groupIds` (the groups they alone owned, on a hard delete) are marked deleted with
+ * everything below them, for the housekeeping job to purge.
  */
 export async function deleteUser(tx: Db, id: number, groupIds: readonly number[] = []) {
-  if (groupIds.length) {
-    await tx.update(namespaces).set({ deletedAt: sql`now()` }).where(and(inArray(namespaces.id, [...groupIds]), isNull(namespaces.deletedAt)));
-  }
+  for (const groupId of groupIds) await markGroupDeleted(tx, groupId);
+  await tx
+    .update(projects)
+    .set({ starCount: sql`greatest(${projects.starCount} - 1, 0)` })
+    .from(stars)
+    .where(and(eq(stars.projectId, projects.id), eq(stars.userId, id)));
   await tx.delete(namespaces).where(and(eq(namespaces.ownerId, id), eq(namespaces.kind, 'user')));
   await tx.delete(members).where(eq(members.userId, id));
   await tx.delete(users).where(eq(users.id, id));
 }
 
-/** Live groups in which the user is the only owner (GitLab's solo_owned_groups). */
+/**
+ * Live groups in which the user is the only owner (GitLab's solo_owned_groups): their own Owner membership and
+ * every other one counted only while active (lib/policy.ts activeMembershipSql).
+ */
 export async function soleOwnedGroupIds(db: Db, userId: number): Promise<number[]> {
   const rows = await db
     .select({ id: namespaces.id })
     .from(namespaces)
-    .innerJoin(members, and(eq(members.sourceType, 'Namespace'), eq(members.sourceId, namespaces.id), eq(members.userId, userId), eq(members.accessLevel, 50)))
+    .innerJoin(
+      members,
+      and(eq(members.sourceType, 'Namespace'), eq(members.sourceId, namespaces.id), eq(members.userId, userId), eq(members.accessLevel, AccessLevel.OWNER), activeMembershipSql),
+    )
     .where(
       and(
         eq(namespaces.kind, 'group'),
         isNull(namespaces.deletedAt),
-        sql`NOT EXISTS (SELECT 1 FROM members o WHERE o.source_type = 'Namespace' AND o.source_id = ${namespaces.id} AND o.access_level = 50 AND o.user_id <> ${userId})`,
+        // Another active owner. The subquery's own `members` hides the joined one, so the shared rule applies to it.
+        sql`NOT EXISTS (SELECT 1 FROM ${members} WHERE ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ${namespaces.id} AND ${members.accessLevel} = ${AccessLevel.OWNER} AND ${members.userId} <> ${userId} AND ${activeMembershipSql})`,
       ),
     );
   return rows.map((r) => r.id);
 }
 
-/** The highest access level the user holds anywhere (0 without memberships): UserDetailsWithAdmin#highest_role. */
+/** The highest access level the user holds anywhere (0 without active memberships): UserDetailsWithAdmin#highest_role. */
 export async function highestRole(db: Db, userId: number): Promise<number> {
-  const [row] = await db.select({ level: sql<number>`coalesce(max(${members.accessLevel}), 0)::int` }).from(members).where(eq(members.userId, userId));
+  const [row] = await db
+    .select({ level: sql<number>`coalesce(max(${members.accessLevel}), 0)::int` })
+    .from(members)
+    .where(and(eq(members.userId, userId), activeMembershipSql));
   return Number(row?.level ?? 0);
 }
 

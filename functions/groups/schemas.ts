@@ -4,9 +4,9 @@ import type { ProjectView } from '../../db/queries/projects.ts';
 import type { Config } from '../env.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import { ACCESS_LEVELS, VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
-import { bool, int, modelRule, oneOf, str, text, z } from '../lib/validate.ts';
+import { bool, id, int, modelRule, oneOf, str, text, z } from '../lib/validate.ts';
 import { ListProjectsInput, toProject } from '../projects/schemas.ts';
-import { avatarUrl, isValidPath, PATH_MESSAGE } from '../users/schemas.ts';
+import { avatarUrl, isValidPath, lookupId, PATH_MESSAGE } from '../users/schemas.ts';
 
 // Gitlab::Regex.group_name_regex and its message (13.x).
 const GROUP_NAME = /^[\p{L}\p{N}\u00A9-\u{1F9FF}_][\p{L}\p{N}\p{Pd}\u00A9-\u{1F9FF}_(). ]*$/u;
@@ -29,6 +29,16 @@ export const intArray = () =>
     z.array(z.number()),
   );
 
+/**
+ * An Array[Integer] of database ids (filters): an item that is no lib/validate.ts `id()` (1..2^31-1) makes the whole
+ * `does not have a valid value`, reported under the array's own name as Grape does.
+ */
+export const idArray = () =>
+  z.pipe(
+    intArray(),
+    z.array(z.number()).check(z.refine((ids: number[]) => ids.every((n) => id().safeParse(n).success), { message: 'does not have a valid value' })),
+  );
+
 const editable = {
   description: z.optional(text(2000)),
   visibility: z.optional(oneOf(VISIBILITY_NAMES)),
@@ -41,8 +51,9 @@ const editable = {
 export const CreateGroupInput = z.object({
   name: groupName(),
   path: groupPath(),
-  // JSON null means no parent, as Grape treats a nil Integer.
-  parent_id: z.optional(z.nullable(int())),
+  // JSON null means no parent, as Grape treats a nil Integer. Otherwise the parent's reference, looked up (an id
+  // no group can have is `{ id: null }`: 404 Group Not Found).
+  parent_id: z.optional(z.union([z.null(), z.pipe(lookupId(), z.transform((id) => ({ id })))])),
   ...editable,
 });
 
@@ -51,7 +62,7 @@ export const UpdateGroupInput = z.object({ name: z.optional(groupName()), path: 
 export const ListGroupsInput = z.object({
   ...paginationParams,
   statistics: z.optional(bool()),
-  skip_groups: z.optional(intArray()),
+  skip_groups: z.optional(idArray()),
   all_available: z.optional(bool()),
   search: z.optional(str(255)),
   owned: z.optional(bool()),

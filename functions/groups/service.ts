@@ -2,7 +2,7 @@
 import { sql } from 'drizzle-orm';
 import * as q from '../../db/queries/groups.ts';
 import { listProjectViews } from '../../db/queries/projects.ts';
-import { namespacePathTaken } from '../../db/queries/users.ts';
+import { fullPathTaken, lockFullPath } from '../../db/queries/namespaces.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { isUniqueViolation, notFound, validationFailed } from '../lib/errors.ts';
@@ -84,7 +84,8 @@ export async function createGroup({ ctx, input }: Verb<z.output<typeof CreateGro
   const user = requireUser(ctx);
   let parent: q.GroupView | undefined;
   if (input.parent_id != null) {
-    parent = await findGroup(ctx, input.parent_id >= 1 ? { id: input.parent_id } : null);
+    const parentId = input.parent_id.id;
+    parent = await findGroup(ctx, parentId === null ? null : { id: parentId });
     assertCan(ctx.actor, 'group:create_subgroup', groupFacts(parent));
   } else {
     assertCan(ctx.actor, 'user:create_group', { kind: 'user', id: user.id, state: user.state });
@@ -95,16 +96,18 @@ export async function createGroup({ ctx, input }: Verb<z.output<typeof CreateGro
   }
   const p = parent?.namespace;
   const fullPath = p ? `${p.fullPath}/${input.path}` : input.path;
-  // Top-level paths share one space with usernames; below a group, with the group's projects.
-  if (p ? await q.fullPathTaken(ctx.db, fullPath) : await namespacePathTaken(ctx.db, fullPath)) throw TAKEN();
   try {
-    const id = await ctx.transaction((tx) =>
-      q.insertGroup(
+    const id = await ctx.transaction(async (tx) => {
+      // Top-level paths share one space with usernames; below a group, with the group's projects. The path lock
+      // serializes this check with project creates and renames that want the same path.
+      await lockFullPath(tx, fullPath);
+      if (await fullPathTaken(tx, fullPath)) throw TAKEN();
+      return q.insertGroup(
         tx,
         { name: input.name, path: input.path, description: input.description ?? '', visibilityLevel: level, parent: p ? { id: p.id, fullPath: p.fullPath, traversalIds: p.traversalIds } : null },
         user.id,
-      ),
-    );
+      );
+    });
     return reload(ctx, id);
   } catch (error) {
     if (isUniqueViolation(error, 'namespaces_full_path')) throw TAKEN();
@@ -139,13 +142,13 @@ export async function updateGroup({ ctx, input }: Verb<{ ref: Ref | null } & z.o
   }
   const rename = input.path !== undefined && input.path !== g.path ? input.path : undefined;
   const newFullPath = rename ? g.fullPath.slice(0, g.fullPath.length - g.path.length) + rename : undefined;
-  if (newFullPath) {
-    const taken = g.parentId ? await q.fullPathTaken(ctx.db, newFullPath, g.id) : await namespacePathTaken(ctx.db, newFullPath);
-    // A change of case only is the group's own path.
-    if (taken && newFullPath.toLowerCase() !== g.fullPath.toLowerCase()) throw TAKEN();
-  }
   try {
     await ctx.transaction(async (tx) => {
+      // A change of case only is the group's own path.
+      if (newFullPath && newFullPath.toLowerCase() !== g.fullPath.toLowerCase()) {
+        await lockFullPath(tx, newFullPath);
+        if (await fullPathTaken(tx, newFullPath, { namespaceId: g.id })) throw TAKEN();
+      }
       if (Object.keys(values).length) await q.updateGroup(tx, g.id, values);
       if (rename && newFullPath) await q.renameGroupPath(tx, g.id, g.fullPath, rename, newFullPath);
     });

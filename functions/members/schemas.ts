@@ -1,10 +1,11 @@
 // Member inputs and GitLab 13.6's Entities::Member (the user's UserBasic merged with the membership).
 import type { MemberRow, UserRow } from '../../db/schema/index.ts';
 import type { Config } from '../env.ts';
-import { accessLevel, intArray } from '../groups/schemas.ts';
+import { accessLevel, idArray } from '../groups/schemas.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { int, isoDate, str, z } from '../lib/validate.ts';
-import { toUserBasic } from '../users/schemas.ts';
+import { AccessLevel } from '../lib/policy.ts';
+import { isoDate, str, z } from '../lib/validate.ts';
+import { lookupId, toUserBasic } from '../users/schemas.ts';
 
 /** `expires_at`: YYYY-MM-DD; an empty value (or JSON null) clears it. */
 const expiresAt = () =>
@@ -16,12 +17,15 @@ const expiresAt = () =>
 export const ListMembersInput = z.object({
   ...paginationParams,
   query: z.optional(str(255)),
-  user_ids: z.optional(intArray()),
+  user_ids: z.optional(idArray()),
 });
 
-/** Grape declares user_id before access_level: missing both reads "user_id is missing, access_level is missing". */
+/**
+ * Grape declares user_id before access_level: missing both reads "user_id is missing, access_level is missing".
+ * `user_id` is looked up (404 User Not Found when nobody has it), so ids no row can have are null, not a 500.
+ */
 export const AddMemberInput = z.object({
-  user_id: int(),
+  user_id: lookupId(),
   access_level: accessLevel(),
   expires_at: z.optional(expiresAt()),
 });
@@ -31,8 +35,8 @@ export const UpdateMemberInput = z.object({
   expires_at: z.optional(expiresAt()),
 });
 
-/** `:user_id` in paths: any integer (GitLab looks it up and answers 404 when nothing matches). */
-export const MemberUserPath = { user_id: int() };
+/** `:user_id` in paths: any integer (GitLab looks it up and answers 404 when nothing matches; null: no row can match). */
+export const MemberUserPath = { user_id: lookupId() };
 
 const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
@@ -46,4 +50,10 @@ export function toMember(row: { member: MemberRow; user: UserRow }, config: Conf
   };
 }
 
-export const ACCESS_LEVEL_NAMES: Record<number, string> = { 10: 'Guest', 20: 'Reporter', 30: 'Developer', 40: 'Maintainer', 50: 'Owner' };
+export const ACCESS_LEVEL_NAMES: Record<number, string> = {
+  [AccessLevel.GUEST]: 'Guest',
+  [AccessLevel.REPORTER]: 'Reporter',
+  [AccessLevel.DEVELOPER]: 'Developer',
+  [AccessLevel.MAINTAINER]: 'Maintainer',
+  [AccessLevel.OWNER]: 'Owner',
+};

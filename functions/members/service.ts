@@ -72,14 +72,16 @@ export function listMembers({ ctx, input }: Verb<{ all: boolean; query?: string 
   });
 }
 
-// GitLab answers a missing membership with ActiveRecord's `404 Not found`; this service names the resource.
 // GitLab finds members with `find_by!`, so a missing one is ActiveRecord's `404 Not found`.
 const memberNotFound = recordNotFound;
 
-export async function getMember({ ctx, input }: Verb<{ all: boolean; userId: number }>) {
+/** `userId` null: an id no user can have (out of the integer range), so no membership either. */
+export async function getMember({ ctx, input }: Verb<{ all: boolean; userId: number | null }>) {
   const source = await loadSource(ctx, input.kind, input.ref);
   assertRead(ctx, source);
-  const row = input.all ? await q.findInheritedMember(ctx.db, source.ref, input.userId) : await q.findDirectMember(ctx.db, source.ref, input.userId, { activeOnly: true });
+  const userId = input.userId;
+  if (userId === null) throw memberNotFound();
+  const row = input.all ? await q.findInheritedMember(ctx.db, source.ref, userId) : await q.findDirectMember(ctx.db, source.ref, userId, { activeOnly: true });
   if (!row) throw memberNotFound();
   return row;
 }
@@ -100,11 +102,13 @@ async function validateMembership(db: Db, kind: SourceKind, source: Source, user
   if (Object.keys(errors).length) throw validationFailed(errors);
 }
 
-export async function addMember({ ctx, input }: Verb<{ user_id: number; access_level: number; expires_at?: string | null | undefined }>) {
+/** `user_id` null: an id no user can have (out of the integer range): 404 User Not Found like any unknown id. */
+export async function addMember({ ctx, input }: Verb<{ user_id: number | null; access_level: number; expires_at?: string | null | undefined }>) {
   const source = await loadSource(ctx, input.kind, input.ref);
   assertAdmin(ctx, source);
-  if (await q.findDirectMember(ctx.db, source.ref, input.user_id)) throw conflict('Member already exists');
-  const user = input.user_id >= 1 ? await findUserByRef(ctx.db, input.user_id) : undefined;
+  const userId = input.user_id;
+  if (userId !== null && (await q.findDirectMember(ctx.db, source.ref, userId))) throw conflict('Member already exists');
+  const user = userId !== null ? await findUserByRef(ctx.db, userId) : undefined;
   if (!user) throw notFound('User');
   await validateMembership(ctx.db, input.kind, source, user.id, input.access_level, input.expires_at);
   if (!canGrant(ctx.actor, source.held, input.access_level)) throw forbidden();
@@ -139,24 +143,28 @@ async function lockedMembership(tx: Db, ctx: RequestContext, source: Source, use
   return { row, facts };
 }
 
-export async function updateMember({ ctx, input }: Verb<{ userId: number; access_level: number; expires_at?: string | null | undefined }>) {
+export async function updateMember({ ctx, input }: Verb<{ userId: number | null; access_level: number; expires_at?: string | null | undefined }>) {
   const source = await loadSource(ctx, input.kind, input.ref);
   assertAdmin(ctx, source);
+  const userId = input.userId;
+  if (userId === null) throw memberNotFound();
   return ctx.transaction(async (tx) => {
-    const { row, facts } = await lockedMembership(tx, ctx, source, input.userId);
+    const { row, facts } = await lockedMembership(tx, ctx, source, userId);
     if (!canUpdateMember(ctx.actor, source.facts, facts)) throw forbidden();
     // Nobody changes a member who holds more than they do, nor grants more than they hold.
     if (!canGrant(ctx.actor, source.held, row.member.accessLevel) || !canGrant(ctx.actor, source.held, input.access_level)) throw forbidden();
-    await validateMembership(tx, input.kind, source, input.userId, input.access_level, input.expires_at);
+    await validateMembership(tx, input.kind, source, userId, input.access_level, input.expires_at);
     const member = await q.updateMember(tx, row.member.id, { accessLevel: input.access_level, expiresAt: input.expires_at });
     return { member, user: row.user };
   });
 }
 
-export async function removeMember({ ctx, input }: Verb<{ userId: number }>) {
+export async function removeMember({ ctx, input }: Verb<{ userId: number | null }>) {
   const source = await loadSource(ctx, input.kind, input.ref);
+  const userId = input.userId;
+  if (userId === null) throw memberNotFound();
   await ctx.transaction(async (tx) => {
-    const { row, facts } = await lockedMembership(tx, ctx, source, input.userId);
+    const { row, facts } = await lockedMembership(tx, ctx, source, userId);
     if (!canDestroyMember(ctx.actor, source.facts, facts)) throw forbidden();
     if (!facts.isSelf && !canGrant(ctx.actor, source.held, row.member.accessLevel)) throw forbidden();
     await q.deleteMember(tx, row.member.id);

@@ -1,14 +1,15 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env.ts';
-import { userRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
-import { id, params, path, z } from '../lib/validate.ts';
+import { params, path, z } from '../lib/validate.ts';
+import { lookupId } from '../users/schemas.ts';
 import { CreateTokenInput, ListTokensInput, toNewToken, toToken } from './schemas.ts';
 import * as tokens from './service.ts';
 
 export const tokenRoutes = new Hono<AppEnv>();
-const TokenPath = z.object({ id: id() });
+// Looked up: ids no token can have (out of the integer range) are tokens that do not exist.
+const TokenPath = z.object({ id: lookupId() });
 
 // GitLab's `before` blocks run ahead of parameter validation: who may call comes first.
 const adminOnly = createMiddleware<AppEnv>(async (c, next) => {
@@ -20,8 +21,9 @@ const mayListTokens = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
-tokenRoutes.post('/users/:id/personal_access_tokens', adminOnly, path(z.object({ id: userRef })), params(CreateTokenInput), async (c) => {
-  const { row, token } = await tokens.createToken({ ctx: c.var.ctx, input: { ref: c.req.valid('param').id, ...c.req.valid('query') } });
+// GitLab 13.6: `segment ':user_id'` with `requires :user_id, type: Integer` (a username is `user_id is invalid`).
+tokenRoutes.post('/users/:user_id/personal_access_tokens', adminOnly, path(z.object({ user_id: lookupId() })), params(CreateTokenInput), async (c) => {
+  const { row, token } = await tokens.createToken({ ctx: c.var.ctx, input: { userId: c.req.valid('param').user_id, ...c.req.valid('query') } });
   return c.json(toNewToken(row, token), 201);
 });
 

@@ -1,6 +1,6 @@
 import type { PersonalAccessTokenRow } from '../../db/schema/index.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { id, str, z } from '../lib/validate.ts';
+import { id, isoDate, str, z } from '../lib/validate.ts';
 
 /** Gitlab::Auth.all_available_scopes (13.6): what a personal access token may carry. OpenID scopes are OAuth's. */
 export const PAT_SCOPES = ['api', 'read_user', 'read_api', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'sudo'] as const;
@@ -29,25 +29,11 @@ const scopes = () =>
     z.transform((v): string[] => [...new Set(v as string[])]),
   );
 
-/** Grape `type: Date`: a calendar date (`YYYY-MM-DD`, or the date part of an ISO 8601 timestamp), kept as YYYY-MM-DD. */
-const date = () =>
-  z.pipe(
-    z.unknown(),
-    z.transform((v, ctx) => {
-      const m = typeof v === 'string' ? /^(\d{4})-(\d{2})-(\d{2})(?:[T ][\d:.]+(?:Z|[+-]\d{2}:?\d{2})?)?$/.exec(v.trim()) : null;
-      const d = m ? new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]))) : null;
-      if (!m || !d || d.getUTCDate() !== Number(m[3]) || d.getUTCMonth() !== Number(m[2]) - 1) {
-        ctx.issues.push({ code: 'custom', message: 'is invalid', input: v });
-        return '';
-      }
-      return `${m[1]}-${m[2]}-${m[3]}`;
-    }),
-  );
-
 export const CreateTokenInput = z.object({
   name: str(255),
   scopes: scopes(),
-  expires_at: z.optional(date()),
+  // lib/validate.ts's one date rule: a real calendar day `YYYY-MM-DD` of years 1..9999.
+  expires_at: z.optional(isoDate()),
 });
 
 export const ListTokensInput = z.object({ user_id: z.optional(id()), ...paginationParams });

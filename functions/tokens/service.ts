@@ -5,10 +5,9 @@ import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { randomToken, sha256Hex } from '../lib/crypto.ts';
 import { ApiError, notFound, unauthorized } from '../lib/errors.ts';
-import type { Ref } from '../lib/ids.ts';
 import { can, isAdministrator } from '../lib/policy.ts';
 import type { z } from '../lib/validate.ts';
-import { findUser, requireAdmin } from '../users/service.ts';
+import { findUserById, requireAdmin } from '../users/service.ts';
 import type { CreateTokenInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
@@ -20,9 +19,9 @@ export const requireTokenAdmin = (ctx: RequestContext) => void requireAdmin(ctx)
  * POST /users/:id/personal_access_tokens (admin). Model failures are GitLab's 422 with the sentence of full
  * messages (`{"message":"Name can't be blank"}`), one of the few 422s of the API.
  */
-export async function createToken({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof CreateTokenInput>>) {
+export async function createToken({ ctx, input }: Verb<{ userId: number | null } & z.output<typeof CreateTokenInput>>) {
   requireAdmin(ctx);
-  const user = await findUser(ctx, input.ref);
+  const user = await findUserById(ctx, input.userId);
   const errors = [input.name.trim() === '' ? "Name can't be blank" : null, input.scopes.length === 0 ? "Scopes can't be blank" : null].filter(Boolean);
   if (errors.length) throw new ApiError(422, { message: errors.join(' and ') });
   const token = randomToken('glpat-');
@@ -58,9 +57,9 @@ export function listTokens({ ctx, input }: Verb<{ user_id?: number | undefined }
 }
 
 /** GitLab tells only administrators whether a token exists; others get 401 for a token they may not read. */
-export async function getToken({ ctx, input }: Verb<{ id: number }>) {
+export async function getToken({ ctx, input }: Verb<{ id: number | null }>) {
   requireUser(ctx);
-  const token = await q.findPersonalAccessToken(ctx.db, input.id);
+  const token = input.id === null ? undefined : await q.findPersonalAccessToken(ctx.db, input.id);
   if (token && can(ctx.actor, 'user:read_tokens', { kind: 'user', id: token.userId, state: 'active' })) return token;
   throw isAdministrator(ctx.actor) ? notFound() : unauthorized();
 }
@@ -78,9 +77,9 @@ export async function getSelfToken({ ctx }: Verb<unknown>) {
  * Revoke: 204, effective at once (the next request with the token is 401 invalid_token). A missing token is the
  * `RecordNotFound` answer `404 Not found`; one the caller may not revoke is GitLab's bare `400 Bad request`.
  */
-export async function revokeToken({ ctx, input }: Verb<{ id: number }>) {
+export async function revokeToken({ ctx, input }: Verb<{ id: number | null }>) {
   requireUser(ctx);
-  const token = await q.findPersonalAccessToken(ctx.db, input.id);
+  const token = input.id === null ? undefined : await q.findPersonalAccessToken(ctx.db, input.id);
   if (!token) throw new ApiError(404, { message: '404 Not found' });
   if (!can(ctx.actor, 'user:read_tokens', { kind: 'user', id: token.userId, state: 'active' })) {
     throw new ApiError(400, { message: '400 Bad request' });

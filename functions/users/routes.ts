@@ -2,10 +2,9 @@ import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env.ts';
 import { requireUser } from '../lib/auth.ts';
-import { userRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import { isAdministrator } from '../lib/policy.ts';
-import { params, path, z } from '../lib/validate.ts';
+import { params, path } from '../lib/validate.ts';
 import {
   CreateUserInput,
   DeleteUserInput,
@@ -16,11 +15,12 @@ import {
   toUserPublic,
   toUserWithAdmin,
   UpdateUserInput,
+  USER_ID_ROUTE,
+  UserIdPath,
 } from './schemas.ts';
 import * as users from './service.ts';
 
 export const userRoutes = new Hono<AppEnv>();
-const UserPath = z.object({ id: userRef });
 
 /** GitLab's `before { authenticate_non_get! }` on /users: 401 before parameters are even looked at. */
 const signedIn = createMiddleware<AppEnv>(async (c, next) => {
@@ -44,9 +44,9 @@ userRoutes.get('/users', params(ListUsersInput), async (c) => {
   return c.json(rows.map((u) => toUserBasic(u, ctx.config)));
 });
 
-userRoutes.get('/users/:id', path(UserPath), async (c) => {
+userRoutes.get(`/users/${USER_ID_ROUTE}`, path(UserIdPath), async (c) => {
   const { ctx } = c.var;
-  const { user, highestRole } = await users.getUser({ ctx, input: { ref: c.req.valid('param').id } });
+  const { user, highestRole } = await users.getUser({ ctx, input: { id: c.req.valid('param').id } });
   if (isAdministrator(ctx.actor)) return c.json(toUserDetailsWithAdmin(user, ctx.config, ctx.actor, highestRole));
   return c.json(toUser(user, ctx.config, ctx.actor));
 });
@@ -57,22 +57,22 @@ userRoutes.post('/users', signedIn, params(CreateUserInput), async (c) => {
   return c.json(toUserWithAdmin(user, ctx.config, ctx.actor), 201);
 });
 
-userRoutes.put('/users/:id', signedIn, path(UserPath), params(UpdateUserInput), async (c) => {
+userRoutes.put(`/users/${USER_ID_ROUTE}`, signedIn, path(UserIdPath), params(UpdateUserInput), async (c) => {
   const { ctx } = c.var;
-  const user = await users.updateUser({ ctx, input: { ref: c.req.valid('param').id, ...c.req.valid('query') } });
+  const user = await users.updateUser({ ctx, input: { id: c.req.valid('param').id, ...c.req.valid('query') } });
   return c.json(toUserWithAdmin(user, ctx.config, ctx.actor));
 });
 
-userRoutes.delete('/users/:id', signedIn, path(UserPath), params(DeleteUserInput), async (c) => {
+userRoutes.delete(`/users/${USER_ID_ROUTE}`, signedIn, path(UserIdPath), params(DeleteUserInput), async (c) => {
   const ifUnmodifiedSince = c.req.header('if-unmodified-since');
-  await users.deleteUser({ ctx: c.var.ctx, input: { ref: c.req.valid('param').id, ifUnmodifiedSince, ...c.req.valid('query') } });
+  await users.deleteUser({ ctx: c.var.ctx, input: { id: c.req.valid('param').id, ifUnmodifiedSince, ...c.req.valid('query') } });
   return c.body(null, 204);
 });
 
-userRoutes.post('/users/:id/block', signedIn, path(UserPath), async (c) => {
-  return c.json(await users.blockUser({ ctx: c.var.ctx, input: { ref: c.req.valid('param').id } }), 201);
+userRoutes.post(`/users/${USER_ID_ROUTE}/block`, signedIn, path(UserIdPath), async (c) => {
+  return c.json(await users.blockUser({ ctx: c.var.ctx, input: { id: c.req.valid('param').id } }), 201);
 });
 
-userRoutes.post('/users/:id/unblock', signedIn, path(UserPath), async (c) => {
-  return c.json(await users.unblockUser({ ctx: c.var.ctx, input: { ref: c.req.valid('param').id } }), 201);
+userRoutes.post(`/users/${USER_ID_ROUTE}/unblock`, signedIn, path(UserIdPath), async (c) => {
+  return c.json(await users.unblockUser({ ctx: c.var.ctx, input: { id: c.req.valid('param').id } }), 201);
 });

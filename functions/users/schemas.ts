@@ -6,7 +6,7 @@ import type { UserRow } from '../../db/schema/index.ts';
 import type { Config } from '../env.ts';
 import type { Actor } from '../lib/context.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { bool, int, oneOf, str, text, z } from '../lib/validate.ts';
+import { bool, id, int, oneOf, str, text, z } from '../lib/validate.ts';
 
 // GitLab's namespace path rule (usernames and group/project paths share it).
 export const PATH_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
@@ -16,16 +16,41 @@ export const PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'.
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_INT = 2_147_483_647;
 
-/** A Grape `type: DateTime` parameter: anything Date.parse understands, kept as a Date. */
-const dateTime = () =>
+/**
+ * A Grape `type: DateTime` parameter: anything Date.parse understands, kept as a Date. Only years 1..9999 (the
+ * range of lib/validate.ts isoDate()): JavaScript dates reach ±275760 and Postgres refuses most of those.
+ */
+export const dateTime = () =>
   z.pipe(
     z.string(),
     z.transform((s, ctx) => {
       const d = new Date(s);
-      if (Number.isNaN(d.getTime())) ctx.issues.push({ code: 'custom', message: 'is invalid', input: s });
+      const year = d.getUTCFullYear();
+      if (Number.isNaN(d.getTime()) || year < 1 || year > 9999) ctx.issues.push({ code: 'custom', message: 'is invalid', input: s });
       return d;
     }),
   );
+
+/**
+ * An id looked up where GitLab answers "not found" for an unknown one (`requires :id, type: Integer` and
+ * `find_by`): any integer is accepted (anything else is `is invalid`); integers no row can have (no lib/validate.ts
+ * `id()`: outside 1..2^31-1, the integer column's range) become null, which the verbs treat as not found, as
+ * lib/ids.ts does.
+ */
+export const lookupId = () =>
+  z.transform((v: unknown, ctx): number | null => {
+    const s = typeof v === 'string' ? v.trim() : v;
+    const n = typeof s === 'string' && /^[+-]?\d+$/.test(s) ? Number(s) : typeof s === 'number' && Number.isInteger(s) ? s : undefined;
+    if (n === undefined) {
+      ctx.issues.push({ code: 'invalid_type', expected: 'int', input: v });
+      return null;
+    }
+    return id().safeParse(n).success ? n : null;
+  });
+
+// `/users/:id` takes a number only (GitLab's route requirement `id: /[0-9]*/`): a username matches no route.
+export const USER_ID_ROUTE = ':id{[0-9]+}';
+export const UserIdPath = z.object({ id: lookupId() });
 
 // Free-form string attributes: Grape only checks the type; lengths are model rules (see modelErrors).
 const attr = () => str(100_000);

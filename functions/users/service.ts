@@ -21,6 +21,11 @@ export async function findUser(ctx: RequestContext, ref: Ref | null): Promise<Us
   return user;
 }
 
+/** The user with this id (null: an id no row can have), or 404 `User Not Found`: where GitLab takes ids only. */
+export async function findUserById(ctx: RequestContext, id: number | null): Promise<UserRow> {
+  return findUser(ctx, id === null ? null : { id });
+}
+
 /** Administrators only: 401 for anonymous callers, 403 for everyone else (GitLab's authenticated_as_admin!). */
 export function requireAdmin(ctx: RequestContext): UserRow {
   const user = requireUser(ctx);
@@ -55,8 +60,8 @@ export function listUsers({ ctx, input }: Verb<z.output<typeof ListUsersInput>>)
 }
 
 /** GET /users/:id, with the highest role for administrators (UserDetailsWithAdmin). */
-export async function getUser({ ctx, input }: Verb<{ ref: Ref | null }>) {
-  const user = await findUser(ctx, input.ref);
+export async function getUser({ ctx, input }: Verb<{ id: number | null }>) {
+  const user = await findUserById(ctx, input.id);
   const highestRole = isAdministrator(ctx.actor) ? await q.highestRole(ctx.db, user.id) : 0;
   return { user, highestRole };
 }
@@ -136,9 +141,9 @@ export async function createUser({ ctx, input }: Verb<z.output<typeof CreateUser
 }
 
 /** PUT /users/:id: 200 UserWithAdmin. */
-export async function updateUser({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof UpdateUserInput>>) {
+export async function updateUser({ ctx, input }: Verb<{ id: number | null } & z.output<typeof UpdateUserInput>>) {
   requireAdmin(ctx);
-  const user = await findUser(ctx, input.ref);
+  const user = await findUserById(ctx, input.id);
   await assertUnique(ctx, input, user.id);
   await assertValid(ctx, input, user);
   const values = {
@@ -157,21 +162,24 @@ export async function updateUser({ ctx, input }: Verb<{ ref: Ref | null } & z.ou
 
 /**
  * DELETE /users/:id: 204. The sole owner of a group cannot be removed (409) unless `hard_delete`, which takes
- * those groups along. GitLab lets administrators delete their own account too.
+ * those groups along (with everything below them). GitLab lets administrators delete their own account too.
+ * The sole-owner check runs in the deleting transaction, so an owner added meanwhile is seen.
  */
-export async function deleteUser({ ctx, input }: Verb<{ ref: Ref | null; hard_delete?: boolean | undefined; ifUnmodifiedSince?: string | undefined }>) {
+export async function deleteUser({ ctx, input }: Verb<{ id: number | null; hard_delete?: boolean | undefined; ifUnmodifiedSince?: string | undefined }>) {
   requireAdmin(ctx);
-  const user = await findUser(ctx, input.ref);
+  const user = await findUserById(ctx, input.id);
   assertUnmodifiedSince(input.ifUnmodifiedSince, user.updatedAt);
-  const soleOwned = await q.soleOwnedGroupIds(ctx.db, user.id);
-  if (soleOwned.length && !input.hard_delete) throw conflict('User cannot be removed while is the sole-owner of a group');
-  await ctx.transaction((tx) => q.deleteUser(tx, user.id, input.hard_delete ? soleOwned : []));
+  await ctx.transaction(async (tx) => {
+    const soleOwned = await q.soleOwnedGroupIds(tx, user.id);
+    if (soleOwned.length && !input.hard_delete) throw conflict('User cannot be removed while is the sole-owner of a group');
+    await q.deleteUser(tx, user.id, input.hard_delete ? soleOwned : []);
+  });
 }
 
 /** Block: 201 `true`; already blocked: 201 `null`. The caller cannot block themselves (GitLab's later rule). */
-export async function blockUser({ ctx, input }: Verb<{ ref: Ref | null }>) {
+export async function blockUser({ ctx, input }: Verb<{ id: number | null }>) {
   const admin = requireAdmin(ctx);
-  const user = await findUser(ctx, input.ref);
+  const user = await findUserById(ctx, input.id);
   if (user.id === admin.id) throw forbidden('The API initiating user cannot be blocked by the API');
   if (user.state === 'blocked') return null;
   await q.updateUser(ctx.db, user.id, { state: 'blocked' });
@@ -179,9 +187,9 @@ export async function blockUser({ ctx, input }: Verb<{ ref: Ref | null }>) {
 }
 
 /** Unblock: 201 `true`; not blocked: 201 `false` (the state machine's answer, as GitLab returns it). */
-export async function unblockUser({ ctx, input }: Verb<{ ref: Ref | null }>) {
+export async function unblockUser({ ctx, input }: Verb<{ id: number | null }>) {
   requireAdmin(ctx);
-  const user = await findUser(ctx, input.ref);
+  const user = await findUserById(ctx, input.id);
   if (user.state !== 'blocked') return false;
   await q.updateUser(ctx.db, user.id, { state: 'active' });
   return true;

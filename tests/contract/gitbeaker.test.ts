@@ -26,12 +26,13 @@ describe('@gitbeaker/rest against a served instance', () => {
     const created = [];
     for (let i = 0; i < 5; i++) created.push(await gl.Projects.create({ name: unique(`mine-${i}-`) }));
 
+    // owned: the personal projects and the group project (the creator owns the group).
     const owned = await gl.Projects.all({ owned: true, perPage: 2 });
-    expect(owned.map((p) => p.id).sort()).toEqual(created.map((p) => p.id).sort());
+    expect(owned.map((p) => p.id).sort()).toEqual([...created, inGroup].map((p) => p.id).sort());
 
     const page = await gl.Projects.all({ owned: true, perPage: 2, maxPages: 1, showExpanded: true });
     expect(page.data).toHaveLength(2);
-    expect(page.paginationInfo).toMatchObject({ total: 5, totalPages: 3, perPage: 2, current: 1, next: 2, previous: null });
+    expect(page.paginationInfo).toMatchObject({ total: 6, totalPages: 3, perPage: 2, current: 1, next: 2, previous: null });
 
     const starred = await gl.Projects.star(created[0]!.id);
     expect(starred.star_count).toBe(1);

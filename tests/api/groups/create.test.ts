@@ -205,6 +205,6 @@ describe('who may create inside a group (GitLab defaults)', () => {
     expect((await subgroup(roles.maintainer.token)).status).toBe(201);
     expect((await subgroup(roles.developer.token)).status).toBe(403);
     expect((await project(roles.developer.token)).status).toBe(201);
-    expect(await project(roles.reporter.token)).toMatchObject({ status: 404, body: { message: '404 Namespace Not Found' } });
+    expect(await project(roles.reporter.token)).toMatchObject({ status: 400, body: { message: { namespace: ['is not valid'] } } });
   });
 });

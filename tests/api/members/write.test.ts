@@ -50,6 +50,8 @@ for (const kind of ['groups', 'projects'] as MemberSource[]) {
         [{ user_id: fx.target.user.id, access_level: 'dev' }, 400, { error: 'access_level is invalid' }],
         [{ user_id: 'abc', access_level: 30 }, 400, { error: 'user_id is invalid' }],
         [{ user_id: fx.target.user.id, access_level: 30, expires_at: '05/08/2030' }, 400, { error: 'expires_at is invalid' }],
+        [{ user_id: fx.target.user.id, access_level: 30, expires_at: '2099-02-31' }, 400, { error: 'expires_at is invalid' }],
+        [{ user_id: fx.target.user.id, access_level: 30, expires_at: '0000-01-01' }, 400, { error: 'expires_at is invalid' }],
         [{ user_id: fx.target.user.id, access_level: 30, expires_at: '2001-01-01' }, 400, { message: { expires_at: ['cannot be a date in the past'] } }],
         [{ user_id: -5, access_level: 30 }, 404, { message: '404 User Not Found' }],
         [{ user_id: 0, access_level: 30 }, 404, { message: '404 User Not Found' }],
@@ -114,7 +116,7 @@ for (const kind of ['groups', 'projects'] as MemberSource[]) {
       fixture: () => source(kind),
       call: (fx, token) => api.put(`/${kind}/${fx.id}/members/${fx.developer.user.id}`, { token, body: { access_level: 20 } }),
       success: 200,
-      nonMember: { status: 404 },
+      nonMember: { status: 404, body: { message: kind === 'groups' ? '404 Group Not Found' : '404 Project Not Found' } },
       insufficientRole: { status: 403, body: FORBIDDEN },
     });
   });
@@ -139,7 +141,7 @@ for (const kind of ['groups', 'projects'] as MemberSource[]) {
       },
       call: (fx, token) => api.delete(`/${kind}/${fx.id}/members/${fx.target.user.id}`, { token }),
       success: 204,
-      nonMember: { status: 404 },
+      nonMember: { status: 404, body: { message: kind === 'groups' ? '404 Group Not Found' : '404 Project Not Found' } },
       insufficientRole: { status: 403, body: FORBIDDEN },
     });
   });

@@ -125,6 +125,9 @@ describe('POST /projects', () => {
     const renamed = await api.put(`/projects/${project.id}`, { token, body: { path: sub.path } });
     expect(renamed.status).toBe(400);
     expect(renamed.body).toEqual({ message: { path: ['has already been taken'] } });
+    const subgroup = await api.post('/groups', { token, body: { name: 'x', path: project.path, parent_id: group.id } });
+    expect(subgroup.status).toBe(400);
+    expect(subgroup.body).toEqual({ message: { path: ['has already been taken'] } });
   });
 
   describeAuthorization('POST /projects', {

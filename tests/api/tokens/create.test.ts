@@ -87,7 +87,8 @@ describe('POST /users/:id/personal_access_tokens', () => {
     const unknown = await api.post(path, { token: admin, body: { name: 'x', scopes: ['api', 'openid'] } });
     expect(unknown.status).toBe(400);
     expect(unknown.body).toEqual({ error: 'scopes does not have a valid value' });
-    for (const expires_at of ['2021-02-30', 'tomorrow', '12/31/2030']) {
+    // One date rule (lib/validate.ts isoDate): real calendar days of years 1..9999, nothing that reaches Postgres as a 500.
+    for (const expires_at of ['2021-02-30', '2099-02-31', '0000-01-01', '10000-01-01', '-0001-01-01', 'tomorrow', '12/31/2030', '2030-1-1']) {
       const bad = await api.post(path, { token: admin, body: { name: 'x', scopes: ['api'], expires_at } });
       expect(bad.status, expires_at).toBe(400);
       expect(bad.body).toEqual({ error: 'expires_at is invalid' });
@@ -110,5 +111,23 @@ describe('POST /users/:id/personal_access_tokens', () => {
     const res = await api.post('/users/0/personal_access_tokens', { token: admin, body: { name: 'x', scopes: ['api'] } });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ message: '404 User Not Found' });
+  });
+
+  it('user_id is an Integer: a username is 400, numbers naming nobody (out of range, negative) are 404', async () => {
+    const { user, token } = await createUser();
+    const { token: admin } = await createAdmin();
+    const body = { name: 'x', scopes: ['api'] };
+    const byName = await api.post(`/users/${user.username}/personal_access_tokens`, { token: admin, body });
+    expect(byName.status).toBe(400);
+    expect(byName.body).toEqual({ error: 'user_id is invalid' });
+    // The administrator check still comes first.
+    expect((await api.post(`/users/${user.username}/personal_access_tokens`, { token, body })).body).toEqual({ message: '403 Forbidden' });
+    for (const ref of ['99999999999', '2147483648', '-5']) {
+      const res = await api.post(`/users/${ref}/personal_access_tokens`, { token: admin, body });
+      expect(res.status, ref).toBe(404);
+      expect(res.body).toEqual({ message: '404 User Not Found' });
+    }
+    const [{ n }] = (await testDb().db.select({ n: sql<number>`count(*)::int` }).from(personalAccessTokens).where(eq(personalAccessTokens.userId, user.id))) as [{ n: number }];
+    expect(Number(n)).toBe(1);
   });
 });

@@ -76,9 +76,18 @@ describe('GET /personal_access_tokens', () => {
   it('a non-admin naming someone else (or nobody) is 401 before anything else', async () => {
     const { token } = await createUser();
     const { user: other } = await createUser();
-    for (const user_id of [String(other.id), '0', 'abc']) {
+    for (const user_id of [String(other.id), '0', 'abc', '99999999999']) {
       const res = await api.get('/personal_access_tokens', { token, query: { user_id } });
       expect(res.status, user_id).toBe(401);
+    }
+  });
+
+  it('an administrator\'s user_id outside the id range is a parameter error, not a database error', async () => {
+    const { token: admin } = await createAdmin();
+    for (const user_id of ['99999999999', '0', '-5']) {
+      const res = await api.get('/personal_access_tokens', { token: admin, query: { user_id } });
+      expect(res.status, user_id).toBe(400);
+      expect(res.body).toEqual({ error: 'user_id does not have a valid value' });
     }
   });
 });
@@ -97,6 +106,11 @@ describe('GET /personal_access_tokens/:id and /self', () => {
     const missing = await api.get('/personal_access_tokens/2147483647', { token: admin });
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ message: '404 Not Found' });
+    // Integers that can name no token are missing tokens too, never a database error.
+    for (const ref of ['99999999999', '0', '-5']) {
+      expect(await api.get(`/personal_access_tokens/${ref}`, { token: admin }), ref).toMatchObject({ status: 404, body: { message: '404 Not Found' } });
+      expect(await api.get(`/personal_access_tokens/${ref}`, { token: other }), ref).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
+    }
   });
 
   it('/self is the token of the request', async () => {
@@ -140,5 +154,8 @@ describe('DELETE /personal_access_tokens/:id', () => {
     expect(other.status).toBe(400);
     expect(other.body).toEqual({ message: '400 Bad request' });
     expect((await api.delete('/personal_access_tokens/abc', { token })).body).toEqual({ error: 'id is invalid' });
+    for (const ref of ['99999999999', '0']) {
+      expect(await api.delete(`/personal_access_tokens/${ref}`, { token }), ref).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    }
   });
 });

@@ -51,11 +51,22 @@ describe('POST /users/:id/block', () => {
     expect((await api.post(`/users/${target.id}/block`, { token })).body).toEqual({ message: '403 Forbidden' });
     expect((await api.get(`/users/${target.id}`)).body.state).toBe('active');
     const { token: admin } = await createAdmin();
-    for (const ref of ['0', 'ASDF-no-such-user']) {
+    for (const ref of ['0', '99999999999']) {
       const res = await api.post(`/users/${ref}/block`, { token: admin });
-      expect(res.status).toBe(404);
+      expect(res.status, ref).toBe(404);
       expect(res.body).toEqual({ message: '404 User Not Found' });
     }
+  });
+
+  it('a username or a negative number matches no route (GitLab: 404 for /users/ASDF/block); nothing changes', async () => {
+    const { user } = await createUser();
+    const { token: admin } = await createAdmin();
+    for (const ref of [user.username, '-5']) {
+      const res = await api.post(`/users/${ref}/block`, { token: admin });
+      expect(res.status, ref).toBe(404);
+      expect(res.body).toEqual({ error: '404 Not Found' });
+    }
+    expect((await api.get(`/users/${user.id}`)).body.state).toBe('active');
   });
 });
 
@@ -80,8 +91,15 @@ describe('POST /users/:id/unblock', () => {
 
   it('404 for unknown users', async () => {
     const { token } = await createAdmin();
-    const res = await api.post('/users/0/unblock', { token });
-    expect(res.status).toBe(404);
-    expect(res.body).toEqual({ message: '404 User Not Found' });
+    for (const ref of ['0', '99999999999']) {
+      const res = await api.post(`/users/${ref}/unblock`, { token });
+      expect(res.status, ref).toBe(404);
+      expect(res.body).toEqual({ message: '404 User Not Found' });
+    }
+    const { user } = await createUser({ state: 'blocked' });
+    const byName = await api.post(`/users/${user.username}/unblock`, { token });
+    expect(byName.status).toBe(404);
+    expect(byName.body).toEqual({ error: '404 Not Found' });
+    expect((await api.get(`/users/${user.id}`)).body.state).toBe('blocked');
   });
 });

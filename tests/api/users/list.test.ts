@@ -111,6 +111,21 @@ describe('GET /users', () => {
     expect(bad.body).toEqual({ error: 'created_after is invalid' });
   });
 
+  it('created_after/created_before outside years 1..9999 are 400, never a database error', async () => {
+    const { token: admin } = await createAdmin();
+    for (const value of ['-100000-01-01T00:00:00Z', '+275760-09-13T00:00:00Z', '+010000-01-01T00:00:00Z', '0000-12-31T23:59:59Z', '-000001-01-01T00:00:00Z']) {
+      for (const key of ['created_after', 'created_before']) {
+        const res = await api.get('/users', { token: admin, query: { [key]: value } });
+        expect(res.status, `${key}=${value}`).toBe(400);
+        expect(res.body).toEqual({ error: `${key} is invalid` });
+      }
+    }
+    // The edges of the range are dates like any other.
+    for (const value of ['0001-01-01T00:00:00Z', '9999-12-31T23:59:59Z']) {
+      expect((await api.get('/users', { token: admin, query: { created_after: value } })).status, value).toBe(200);
+    }
+  });
+
   it('400 for values outside the lists', async () => {
     const { token } = await createAdmin();
     const res = await api.get('/users', { token, query: { order_by: 'magic', sort: 'up' } });

@@ -32,13 +32,15 @@ describe('GET /users/:id', () => {
     });
   });
 
-  it('finds a user by username, without regard to case', async () => {
+  it(':id is a number (GitLab: `requires :id, type: Integer`, route requirement /[0-9]*/): a username matches no route', async () => {
     const { user, token } = await createUser();
-    const res = await api.get(`/users/${user.username.toUpperCase()}`, { token });
-    expect(res.status).toBe(200);
-    expect(res.body.id).toBe(user.id);
-    expect(res.body).not.toHaveProperty('is_admin');
-    expect(res.body).not.toHaveProperty('email');
+    for (const ref of [user.username, user.username.toUpperCase(), `${user.id}abc`, '-5', '+5']) {
+      const res = await api.get(`/users/${encodeURIComponent(ref)}`, { token });
+      expect(res.status, ref).toBe(404);
+      expect(res.body).toEqual({ error: '404 Not Found' });
+    }
+    // Leading zeros are still the number.
+    expect((await api.get(`/users/00${user.id}`, { token })).body.id).toBe(user.id);
   });
 
   it('a private profile hides created_at from others, not from its owner or administrators', async () => {
@@ -65,6 +67,16 @@ describe('GET /users/:id', () => {
     expect((await api.get(`/users/${user.id}`, { token })).body.highest_role).toBe(30);
   });
 
+  it('highest_role ignores expired memberships', async () => {
+    const { user } = await createUser();
+    const { token } = await createAdmin();
+    await testDb().db.insert(members).values([
+      { sourceType: 'Namespace', sourceId: 1, userId: user.id, accessLevel: 20 },
+      { sourceType: 'Project', sourceId: 1, userId: user.id, accessLevel: 40, expiresAt: '2000-01-01' },
+    ]);
+    expect((await api.get(`/users/${user.id}`, { token })).body.highest_role).toBe(20);
+  });
+
   it('shows blocked users with their state', async () => {
     const { user } = await createUser({ state: 'blocked' });
     const res = await api.get(`/users/${user.id}`);
@@ -72,8 +84,8 @@ describe('GET /users/:id', () => {
     expect(res.body.state).toBe('blocked');
   });
 
-  it('404 User Not Found for unknown ids, usernames and out-of-range ids', async () => {
-    for (const ref of ['0', '2147483647', '99999999999', 'no-such-user-anywhere']) {
+  it('404 User Not Found for unknown ids and out-of-range ids', async () => {
+    for (const ref of ['0', '2147483647', '2147483648', '99999999999', '9'.repeat(40)]) {
       const res = await api.get(`/users/${ref}`);
       expect(res.status, ref).toBe(404);
       expect(res.body).toEqual({ message: '404 User Not Found' });

@@ -5,6 +5,8 @@ import { emails, members, namespaces, personalAccessTokens, users } from '../../
 import { verifyPassword } from '../../../functions/lib/crypto.ts';
 import { api, testDb } from '../../helpers/app.ts';
 import { describeAuthorization } from '../../helpers/common-auth.ts';
+import { addMember, createGroup } from '../../factories/groups.ts';
+import { createProject } from '../../factories/projects.ts';
 import { createAdmin, createUser, unique } from '../../factories/users.ts';
 
 const db = () => testDb().db;
@@ -94,6 +96,22 @@ describe('PUT /users/:id', () => {
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ message: '404 User Not Found' });
   });
+
+  it(':id is a number: out-of-range ids are 404 User Not Found, a username matches no route', async () => {
+    const { user } = await createUser();
+    const { token } = await createAdmin();
+    for (const ref of ['99999999999', '2147483648']) {
+      const res = await api.put(`/users/${ref}`, { token, body: { bio: 'x' } });
+      expect(res.status, ref).toBe(404);
+      expect(res.body).toEqual({ message: '404 User Not Found' });
+    }
+    for (const ref of [user.username, '-5']) {
+      const res = await api.put(`/users/${ref}`, { token, body: { bio: 'x' } });
+      expect(res.status, ref).toBe(404);
+      expect(res.body).toEqual({ error: '404 Not Found' });
+    }
+    expect((await db().select().from(users).where(eq(users.id, user.id)))[0]!.bio).toBe('');
+  });
 });
 
 describe('DELETE /users/:id', () => {
@@ -115,6 +133,7 @@ describe('DELETE /users/:id', () => {
     const { token } = await createAdmin();
     const path = unique('grp');
     const [group] = await db().insert(namespaces).values({ kind: 'group', name: path, path, fullPath: path }).returning();
+    await db().update(namespaces).set({ traversalIds: [group!.id] }).where(eq(namespaces.id, group!.id));
     await db().insert(members).values({ sourceType: 'Namespace', sourceId: group!.id, userId: user.id, accessLevel: 50 });
     const res = await api.delete(`/users/${user.id}`, { token });
     expect(res.status).toBe(409);
@@ -137,5 +156,93 @@ describe('DELETE /users/:id', () => {
     const res = await api.delete('/users/0', { token });
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ message: '404 User Not Found' });
+  });
+
+  it(':id is a number: out-of-range ids are 404 User Not Found, a username matches no route (the user stays)', async () => {
+    const { user } = await createUser();
+    const { token } = await createAdmin();
+    for (const ref of ['99999999999', '2147483648']) {
+      const res = await api.delete(`/users/${ref}`, { token });
+      expect(res.status, ref).toBe(404);
+      expect(res.body).toEqual({ message: '404 User Not Found' });
+    }
+    for (const ref of [user.username, '-5']) {
+      const res = await api.delete(`/users/${ref}`, { token });
+      expect(res.status, ref).toBe(404);
+      expect(res.body).toEqual({ error: '404 Not Found' });
+      // Anonymous callers too: an unknown route is not an endpoint that wants authentication.
+      expect((await api.delete(`/users/${ref}`)).body).toEqual({ error: '404 Not Found' });
+    }
+    expect(await db().select({ id: users.id }).from(users).where(eq(users.id, user.id))).toEqual([{ id: user.id }]);
+  });
+
+  it('hard_delete hides every subgroup and project below a solely owned group, whoever else owns them', async () => {
+    const { user: a, token: aToken } = await createUser();
+    const { user: b } = await createUser();
+    const { token } = await createAdmin();
+    const group = await createGroup(aToken, { visibility: 'public' });
+    const subgroup = await createGroup(aToken, { parentId: group.id, visibility: 'public' });
+    await addMember(aToken, 'groups', subgroup.id, b.id, 50);
+    const project = await createProject(aToken, { namespaceId: subgroup.id, visibility: 'public' });
+    expect((await api.get(`/groups/${subgroup.id}`)).status).toBe(200);
+    expect((await api.get(`/projects/${project.id}`)).status).toBe(200);
+
+    expect((await api.delete(`/users/${a.id}`, { token })).status).toBe(409);
+    expect((await api.delete(`/users/${a.id}`, { token, query: { hard_delete: true } })).status).toBe(204);
+    for (const id of [group.id, subgroup.id]) {
+      const res = await api.get(`/groups/${id}`);
+      expect(res.status, String(id)).toBe(404);
+      expect(res.body).toEqual({ message: '404 Group Not Found' });
+    }
+    const gone = await api.get(`/projects/${project.id}`);
+    expect(gone.status).toBe(404);
+    expect(gone.body).toEqual({ message: '404 Project Not Found' });
+    // The other owner of the subgroup loses it too (GitLab destroys the whole tree).
+    const rows = await db().select({ id: namespaces.id, deletedAt: namespaces.deletedAt }).from(namespaces).where(eq(namespaces.parentId, group.id));
+    expect(rows).toEqual([{ id: subgroup.id, deletedAt: expect.any(Date) }]);
+  });
+
+  it('an expired Owner membership is no owner: the only active owner is still the sole owner (409, nothing changes)', async () => {
+    const { user: c, token: cToken } = await createUser();
+    const { user: b } = await createUser();
+    const { token } = await createAdmin();
+    const group = await createGroup(cToken);
+    await db().insert(members).values({ sourceType: 'Namespace', sourceId: group.id, userId: b.id, accessLevel: 50, expiresAt: '2000-01-01' });
+    const res = await api.delete(`/users/${c.id}`, { token });
+    expect(res.status).toBe(409);
+    expect(res.body).toEqual({ message: 'User cannot be removed while is the sole-owner of a group' });
+    const [row] = await db().select().from(namespaces).where(eq(namespaces.id, group.id));
+    expect(row!.deletedAt).toBeNull();
+    expect(await db().select({ id: users.id }).from(users).where(eq(users.id, c.id))).toEqual([{ id: c.id }]);
+    expect((await api.get(`/groups/${group.id}`, { token: cToken })).status).toBe(200);
+  });
+
+  it("the user's own expired Owner membership does not make them a sole owner (204, the group stays)", async () => {
+    const { user: c } = await createUser();
+    const { token } = await createAdmin();
+    const path = unique('grp');
+    const [group] = await db().insert(namespaces).values({ kind: 'group', name: path, path, fullPath: path }).returning();
+    await db().update(namespaces).set({ traversalIds: [group!.id] }).where(eq(namespaces.id, group!.id));
+    await db().insert(members).values({ sourceType: 'Namespace', sourceId: group!.id, userId: c.id, accessLevel: 50, expiresAt: '2000-01-01' });
+    expect((await api.delete(`/users/${c.id}`, { token })).status).toBe(204);
+    const [row] = await db().select().from(namespaces).where(eq(namespaces.id, group!.id));
+    expect(row!.deletedAt).toBeNull();
+  });
+
+  it("the projects the user starred lose their star (star_count follows the stars)", async () => {
+    const { user: fan, token: fanToken } = await createUser();
+    const { token: otherFan } = await createUser();
+    const { token: ownerToken } = await createUser();
+    const { token } = await createAdmin();
+    const one = await createProject(ownerToken, { visibility: 'public' });
+    const two = await createProject(ownerToken, { visibility: 'public' });
+    for (const p of [one, two]) expect((await api.post(`/projects/${p.id}/star`, { token: fanToken })).status).toBe(201);
+    expect((await api.post(`/projects/${one.id}/star`, { token: otherFan })).status).toBe(201);
+    expect((await api.get(`/projects/${one.id}`)).body.star_count).toBe(2);
+    expect((await api.delete(`/users/${fan.id}`, { token })).status).toBe(204);
+    expect((await api.get(`/projects/${one.id}`)).body.star_count).toBe(1);
+    expect((await api.get(`/projects/${two.id}`)).body.star_count).toBe(0);
+    const starrers = await api.get(`/projects/${one.id}/starrers`);
+    expect(starrers.body).toHaveLength(1);
   });
 });
