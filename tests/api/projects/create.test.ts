@@ -130,6 +130,21 @@ describe('POST /projects', () => {
     expect(subgroup.body).toEqual({ message: { path: ['has already been taken'] } });
   });
 
+  it('a project and a subgroup racing for one path: exactly one gets it', async () => {
+    const { token } = await createUser();
+    const group = await createGroup(token);
+    for (let round = 0; round < 3; round++) {
+      const path = unique('contested');
+      const results = await Promise.all([
+        api.post('/projects', { token, body: { name: unique('p'), path, namespace_id: group.id } }),
+        api.post('/groups', { token, body: { name: 'g', path, parent_id: group.id } }),
+        api.post('/projects', { token, body: { name: unique('p'), path, namespace_id: group.id } }),
+        api.post('/groups', { token, body: { name: 'g2', path, parent_id: group.id } }),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual([201, 400, 400, 400]);
+    }
+  });
+
   describeAuthorization('POST /projects', {
     fixture: async () => ({ allowed: (await createUser()).token }),
     call: (_fx, token) => api.post('/projects', { token, body: { name: unique('authz') } }),
