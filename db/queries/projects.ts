@@ -22,6 +22,8 @@ import { members, namespaces, projects, stars, users } from '../schema/index.ts'
 const sourceProject = alias(projects, 'source_project');
 const sourceNamespace = alias(namespaces, 'source_namespace');
 
+const nullableLevel = (v: unknown) => (v == null ? null : Number(v));
+
 function viewColumns(actor: Actor) {
   return {
     project: projects,
@@ -32,8 +34,9 @@ function viewColumns(actor: Actor) {
     directAccess: directProjectAccessSql(actor, projects.id),
     groupAccess: inheritedAccessSql(actor, namespaces.traversalIds),
     // What the actor holds on the fork's source: a source it may not read is left out of the entity.
-    forkedFromDirect: directProjectAccessSql(actor, sourceProject.id),
-    forkedFromInherited: inheritedAccessSql(actor, sourceNamespace.traversalIds),
+    // (Only evaluated for forks: CASE skips the subqueries on every other row.)
+    forkedFromDirect: sql`CASE WHEN ${sourceProject.id} IS NULL THEN NULL ELSE ${directProjectAccessSql(actor, sourceProject.id)} END`.mapWith(nullableLevel),
+    forkedFromInherited: sql`CASE WHEN ${sourceProject.id} IS NULL THEN NULL ELSE ${inheritedAccessSql(actor, sourceNamespace.traversalIds)} END`.mapWith(nullableLevel),
     forksCount: sql<number>`(SELECT count(*) FROM ${projects} f WHERE f.forked_from_id = ${projects.id} AND f.deleted_at IS NULL)`.mapWith(Number),
   };
 }
