@@ -8,8 +8,12 @@ import type { AppEnv } from '../env.ts';
 import { anonymous, type Actor, type RequestContext } from './context.ts';
 import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from './errors.ts';
 import { sha256Hex } from './crypto.ts';
+import { getCookie } from 'hono/cookie';
+import { findOAuthTokenByDigest, markOAuthTokenUsed } from '../../db/queries/oauth-tokens.ts';
+import { tokenState } from '../oauth/token-state.ts';
+import { currentSession, SESSION_COOKIE, validCsrf } from './session.ts';
 
-/** Where a credential was found. Sessions (browser cookie) and OAuth tokens plug in here as further sources. */
+/** Where a token was found. (A browser session is the fallback when no token is present.) */
 interface Credential {
   value: string;
   /** `PRIVATE-TOKEN`/`private_token` can only be personal tokens; Bearer/`access_token` may be OAuth tokens too. */
@@ -44,11 +48,32 @@ const personalAccessToken: TokenResolver = async (ctx, digest) => {
   return { user, scopes: token.scopes, via: 'personal_access_token', tokenId: token.id };
 };
 
-// OAuth access tokens arrive with the OAuth provider; until then a Bearer value is tried as a personal token only.
-const resolvers: Record<Credential['kinds'][number], TokenResolver | undefined> = {
-  personal_access_token: personalAccessToken,
-  oauth_token: undefined,
+/** OAuth access tokens: revoked/expired -> the same invalid_token answers as GitLab's APIGuard. */
+const oauthToken: TokenResolver = async (ctx, digest) => {
+  const found = await findOAuthTokenByDigest(ctx.db, digest);
+  if (!found) return null;
+  const state = tokenState(found.token);
+  if (state === 'revoked') throw invalidToken('Token was revoked. You have to re-authorize from the user.');
+  if (state === 'expired') throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
+  if (!found.token.firstUsedAt) ctx.waitUntil(markOAuthTokenUsed(ctx.db, found.token.id).catch(() => undefined));
+  return { user: found.user, scopes: found.token.scopes, via: 'oauth_token', tokenId: found.token.id };
 };
+
+const resolvers: Record<Credential['kinds'][number], TokenResolver> = {
+  personal_access_token: personalAccessToken,
+  oauth_token: oauthToken,
+};
+
+/**
+ * The browser session, as GitLab's API accepts it: for reads, or for writes that carry the session's CSRF token in
+ * `X-CSRF-Token` (without one the request is treated as anonymous, never as an error).
+ */
+async function sessionActor(c: Context<AppEnv>, ctx: RequestContext): Promise<Actor | null> {
+  const session = await currentSession(c, ctx);
+  if (!session) return null;
+  const safe = READ_METHODS.has(c.req.method) || (await validCsrf(session.value, c.req.header('x-csrf-token')));
+  return safe ? { user: session.user, scopes: [], via: 'session' } : null;
+}
 
 /** GitLab's message for users who may not use the API (`api_access_denied_message`). */
 function assertActive(user: UserRow) {
@@ -127,6 +152,12 @@ export async function resolveActor(c: Context<AppEnv>, ctx: RequestContext): Pro
     if (!found?.user) throw unauthorized();
     assertActive(found.user);
     actor = found;
+  } else if (getCookie(c, SESSION_COOKIE)) {
+    const session = await sessionActor(c, ctx);
+    if (session?.user) {
+      assertActive(session.user);
+      actor = session;
+    }
   }
   const sudo = c.req.query('sudo') || c.req.header('sudo'); // GitLab: `params[:sudo] || env['HTTP_SUDO']`
   if (sudo) actor = await applySudo(ctx, actor, sudo);

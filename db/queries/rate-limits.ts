@@ -1,0 +1,36 @@
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import { rateLimits } from '../schema/index.ts';
+
+/**
+ * Counts one event under `key` in a fixed window of `windowSeconds`, atomically (one upsert, safe under concurrency).
+ * Returns the count in the current window and when the window ends.
+ */
+export async function countEvent(db: Db, key: string, windowSeconds: number) {
+  const [row] = await db
+    .insert(rateLimits)
+    .values({ key, count: 1, windowStart: sql`now()` })
+    .onConflictDoUpdate({
+      target: rateLimits.key,
+      set: {
+        count: sql`CASE WHEN ${rateLimits.windowStart} <= now() - make_interval(secs => ${windowSeconds}) THEN 1 ELSE ${rateLimits.count} + 1 END`,
+        windowStart: sql`CASE WHEN ${rateLimits.windowStart} <= now() - make_interval(secs => ${windowSeconds}) THEN now() ELSE ${rateLimits.windowStart} END`,
+      },
+    })
+    .returning({ count: rateLimits.count, windowStart: rateLimits.windowStart });
+  return { count: row!.count, resetAt: new Date(row!.windowStart.getTime() + windowSeconds * 1000) };
+}
+
+/** The count in the current window (0 when none or expired), without counting. */
+export async function currentCount(db: Db, key: string, windowSeconds: number) {
+  const [row] = await db
+    .select({ count: rateLimits.count, windowStart: rateLimits.windowStart })
+    .from(rateLimits)
+    .where(sql`${rateLimits.key} = ${key} AND ${rateLimits.windowStart} > now() - make_interval(secs => ${windowSeconds})`)
+    .limit(1);
+  return row ? { count: row.count, resetAt: new Date(row.windowStart.getTime() + windowSeconds * 1000) } : { count: 0, resetAt: new Date() };
+}
+
+export async function resetCount(db: Db, key: string) {
+  await db.delete(rateLimits).where(eq(rateLimits.key, key));
+}
