@@ -16,6 +16,8 @@ import { projectRoutes } from './projects/routes.ts';
 import { tokenRoutes } from './tokens/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { versionRoutes } from './version/routes.ts';
+import { oauthRoutes } from './oauth/routes.ts';
+import { webRoutes } from './web/routes.ts';
 
 export interface AppDeps {
   /** The database for this environment (PGlite in-process, or Neon), chosen by the runtime's entry. */
@@ -94,6 +96,8 @@ export function createApp(deps: AppDeps) {
   api.route('/', memberRoutes);
   api.all('*', (c) => c.json({ error: '404 Not Found' }, 404));
   app.route('/api/v4', api);
+  app.route('/', oauthRoutes);
+  app.route('/', webRoutes);
 
   app.notFound((c) => (c.req.path.startsWith('/api/') ? c.json({ error: '404 Not Found' }, 404) : c.text('404 Not Found', 404)));
 

@@ -69,3 +69,32 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   }
   return false;
 }
+
+/** RFC 6749 error codes and Doorkeeper's descriptions for them. */
+export const OAUTH_ERROR_DESCRIPTIONS = {
+  invalid_request: 'The request is missing a required parameter, includes an unsupported parameter value, or is otherwise malformed.',
+  invalid_client: 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.',
+  unauthorized_client: 'The client is not authorized to perform this request using this method.',
+  invalid_grant: 'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
+  unsupported_grant_type: 'The authorization grant type is not supported by the authorization server.',
+  invalid_scope: 'The requested scope is invalid, unknown, or malformed.',
+  access_denied: 'The resource owner or authorization server denied the request.',
+  unsupported_response_type: 'The authorization server does not support this response type.',
+  invalid_token: 'The access token is invalid',
+} as const;
+export type OAuthErrorCode = keyof typeof OAUTH_ERROR_DESCRIPTIONS;
+
+/**
+ * An OAuth endpoint error: RFC 6749 JSON body, `Cache-Control: no-store`, and for 401s a `WWW-Authenticate`
+ * challenge (`Basic` when the client used HTTP Basic, else `Bearer`).
+ */
+export function oauthError(code: OAuthErrorCode, options: { status?: 400 | 401 | 403; description?: string; challenge?: 'Basic' | 'Bearer' } = {}) {
+  const status = options.status ?? (code === 'invalid_client' || code === 'invalid_token' ? 401 : 400);
+  const description = options.description ?? OAUTH_ERROR_DESCRIPTIONS[code];
+  const headers: Record<string, string> = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+  if (status === 401) {
+    headers['WWW-Authenticate'] =
+      options.challenge === 'Basic' ? 'Basic realm="OAuth"' : `Bearer realm="OAuth", error="${code}", error_description="${description}"`;
+  }
+  return new ApiError(status, { error: code, error_description: description }, headers);
+}
