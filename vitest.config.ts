@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: 'node',
-          include: ['tests/{unit,api,contract}/**/*.test.ts'],
+          include: ['tests/{unit,api,oauth,web,contract}/**/*.test.ts'],
           environment: 'node',
           globalSetup: ['./tests/helpers/global-setup.ts'],
           setupFiles: ['./tests/helpers/setup.ts'],

@@ -10,6 +10,7 @@ import { assertScopes, resolveActor } from './lib/auth.ts';
 import { anonymous, type RequestContext } from './lib/context.ts';
 import { ApiError, unauthorized } from './lib/errors.ts';
 import { log } from './lib/log.ts';
+import { applicationRoutes } from './applications/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { memberRoutes } from './members/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
@@ -56,7 +57,8 @@ export function createApp(deps: AppDeps) {
     await next();
     c.res.headers.set('X-Request-Id', requestId);
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
-    c.res.headers.set('X-Frame-Options', 'SAMEORIGIN');
+    // GitLab's API default; the web pages set DENY themselves (and keep it).
+    if (!c.res.headers.has('X-Frame-Options')) c.res.headers.set('X-Frame-Options', 'SAMEORIGIN');
     c.res.headers.set('Server-Timing', `db;dur=${stats.ms.toFixed(1)};desc="${stats.queries} ${stats.queries === 1 ? 'query' : 'queries'}"`);
   });
 
@@ -94,6 +96,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', groupRoutes);
   api.route('/', projectRoutes);
   api.route('/', memberRoutes);
+  api.route('/', applicationRoutes);
   api.all('*', (c) => c.json({ error: '404 Not Found' }, 404));
   app.route('/api/v4', api);
   app.route('/', oauthRoutes);

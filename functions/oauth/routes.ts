@@ -1,6 +1,32 @@
 // The OAuth 2.0 provider's endpoints (/oauth/token, /oauth/token/info, /oauth/revoke, /oauth/introspect,
 // /.well-known/oauth-authorization-server); each endpoint lives in its own file.
 import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
 import type { AppEnv } from '../env.ts';
+import { oauthError } from '../lib/errors.ts';
+import { discoveryEndpoint } from './discovery.ts';
+import { introspectEndpoint } from './introspect.ts';
+import { revokeEndpoint } from './revoke.ts';
+import { tokenInfoEndpoint } from './token-info.ts';
+import { tokenEndpoint } from './token.ts';
 
 export const oauthRoutes = new Hono<AppEnv>();
+
+// SPAs call these from other origins with no cookies (no credentials), as GitLab allows since 15.1.
+const spaCors = (methods: string[]) => cors({ origin: '*', allowMethods: methods, allowHeaders: ['Authorization', 'Content-Type'], maxAge: 7200 });
+oauthRoutes.use('/oauth/token', spaCors(['POST', 'OPTIONS']));
+oauthRoutes.use('/oauth/revoke', spaCors(['POST', 'OPTIONS']));
+oauthRoutes.use('/oauth/token/info', spaCors(['GET', 'HEAD', 'OPTIONS']));
+
+// OAuth requests are a few short parameters: anything large is malformed.
+const smallBody = bodyLimit({ maxSize: 16 * 1024, onError: () => { throw oauthError('invalid_request'); } });
+oauthRoutes.use('/oauth/token', smallBody);
+oauthRoutes.use('/oauth/revoke', smallBody);
+oauthRoutes.use('/oauth/introspect', smallBody);
+
+oauthRoutes.post('/oauth/token', tokenEndpoint);
+oauthRoutes.get('/oauth/token/info', tokenInfoEndpoint);
+oauthRoutes.post('/oauth/revoke', revokeEndpoint);
+oauthRoutes.post('/oauth/introspect', introspectEndpoint);
+oauthRoutes.get('/.well-known/oauth-authorization-server', discoveryEndpoint);

@@ -1,5 +1,18 @@
 // Server-rendered pages: sign-in/out, OAuth applications, authorized applications, and consent (/oauth/authorize).
+// Every page gets the strict headers of security.ts; every form carries a CSRF token checked on POST.
 import { Hono } from 'hono';
 import type { AppEnv } from '../env.ts';
+import { applicationPages } from './applications.tsx';
+import { authorizePages } from './authorize.tsx';
+import { pageHeaders } from './security.ts';
+import { signIn } from './sign-in.tsx';
 
 export const webRoutes = new Hono<AppEnv>();
+
+// Scoped to the pages' own paths so the headers never touch the API or the OAuth JSON endpoints.
+for (const path of ['/users/sign_in', '/users/sign_out', '/oauth/applications', '/oauth/applications/*', '/oauth/authorized_applications', '/oauth/authorized_applications/*', '/oauth/authorize', '/oauth/authorize/*']) {
+  webRoutes.use(path, ...pageHeaders);
+}
+webRoutes.route('/', signIn);
+webRoutes.route('/', applicationPages);
+webRoutes.route('/', authorizePages);

@@ -109,3 +109,16 @@ export async function serveTestApp(): Promise<{ url: string; close(): Promise<vo
     });
   });
 }
+
+/**
+ * A `fetch` that calls the in-process app (for oauth4webapi's `customFetch`): same Request semantics as the
+ * network, no server. Work handed to waitUntil finishes before the response is returned.
+ */
+export async function appFetch(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  if (!app) throw new Error('test app not started');
+  const pending: Promise<unknown>[] = [];
+  const executionCtx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {}, props: {} };
+  const res = await app.fetch(new Request(input, init), testEnv, executionCtx);
+  await Promise.allSettled(pending);
+  return res;
+}

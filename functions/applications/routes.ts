@@ -1,0 +1,39 @@
+// Admin REST API for OAuth applications (GitLab `lib/api/applications.rb`).
+import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../env.ts';
+import { pageRequest, paginate } from '../lib/pagination.ts';
+import { params, path, z } from '../lib/validate.ts';
+import { requireAdmin } from '../users/service.ts';
+import { lookupId } from '../users/schemas.ts';
+import { CreateApplicationInput, ListApplicationsInput, toApplication, toApplicationWithSecret } from './schemas.ts';
+import * as applications from './service.ts';
+
+export const applicationRoutes = new Hono<AppEnv>();
+
+// `before { authenticated_as_admin! }`: who may call is checked before the parameters.
+const adminOnly = createMiddleware<AppEnv>(async (c, next) => {
+  requireAdmin(c.var.ctx);
+  await next();
+});
+
+applicationRoutes.post('/applications', adminOnly, params(CreateApplicationInput), async (c) => {
+  const input = c.req.valid('query');
+  const { row, secret } = await applications.createApplication({
+    ctx: c.var.ctx,
+    input: { name: input.name, redirectUri: input.redirect_uri, scopes: input.scopes, confidential: input.confidential },
+  });
+  return c.json(toApplicationWithSecret(row, secret), 201);
+});
+
+applicationRoutes.get('/applications', adminOnly, params(ListApplicationsInput), async (c) => {
+  const input = c.req.valid('query');
+  const { fetch, count } = applications.listAllApplications({ ctx: c.var.ctx, input });
+  const rows = await paginate(c, pageRequest(input), fetch, count);
+  return c.json(rows.map(toApplication));
+});
+
+applicationRoutes.delete('/applications/:id', adminOnly, path(z.object({ id: lookupId() })), async (c) => {
+  await applications.deleteApplication({ ctx: c.var.ctx, input: c.req.valid('param') });
+  return c.body(null, 204);
+});

@@ -1,0 +1,24 @@
+// GET /.well-known/oauth-authorization-server (RFC 8414). The issuer is the configured public URL, never the Host
+// header.
+import type { Context } from 'hono';
+import type { AppEnv } from '../env.ts';
+import { OAUTH_SCOPE_NAMES } from './scopes.ts';
+
+export function discoveryEndpoint(c: Context<AppEnv>) {
+  const issuer = c.var.ctx.config.publicUrl;
+  return c.json({
+    issuer,
+    authorization_endpoint: `${issuer}/oauth/authorize`,
+    token_endpoint: `${issuer}/oauth/token`,
+    revocation_endpoint: `${issuer}/oauth/revoke`,
+    introspection_endpoint: `${issuer}/oauth/introspect`,
+    scopes_supported: OAUTH_SCOPE_NAMES,
+    response_types_supported: ['code', 'token'],
+    response_modes_supported: ['query', 'fragment'],
+    grant_types_supported: ['authorization_code', 'implicit', 'password', 'refresh_token'],
+    code_challenge_methods_supported: ['S256', 'plain'],
+    token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+    introspection_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post'],
+  });
+}

@@ -1,0 +1,35 @@
+// grant_type=password (RFC 6749 §4.3; legacy, on by the spec): the client authenticates (Basic or body), the
+// user's password goes through the same brute-force limits as the sign-in page. Default scope `api`, limited to
+// the application's scopes.
+import type { Context } from 'hono';
+import type { AppEnv } from '../../env.ts';
+import { oauthError } from '../../lib/errors.ts';
+import { clientIp } from '../../lib/rate-limit.ts';
+import { checkPassword } from '../../users/authenticate.ts';
+import { authenticateClient, type ClientCredentials } from '../client-auth.ts';
+import { optionalParam, requiredParam } from '../params.ts';
+import { parseScopes, resolveRequestedScopes } from '../scopes.ts';
+import { issueTokens, NO_STORE, tokenResponse } from '../service.ts';
+
+export const RATE_LIMITED_BODY = { error: 'too_many_requests', error_description: 'Too many requests. Retry later.' };
+
+export async function passwordGrant(c: Context<AppEnv>, input: Record<string, unknown>, creds: ClientCredentials) {
+  const ctx = c.var.ctx;
+  const username = requiredParam(input, 'username');
+  const password = requiredParam(input, 'password');
+  // ROPC requires real client authentication (security-bar §0.7): a client id alone (public client) is not enough.
+  if (creds.clientSecret === null) throw oauthError('invalid_client', creds.method === 'basic' ? { challenge: 'Basic' } : {});
+  const client = await authenticateClient(ctx, creds);
+  const scopes = resolveRequestedScopes(parseScopes(optionalParam(input, 'scope')), client.app_scopes);
+  if (!scopes) throw oauthError('invalid_scope');
+  let check;
+  try {
+    check = await checkPassword(ctx, clientIp(c), username, password, RATE_LIMITED_BODY);
+  } catch (e: any) {
+    if (e?.status === 429) Object.assign(e.headers, NO_STORE);
+    throw e;
+  }
+  if (!check.ok) throw oauthError('invalid_grant');
+  const issued = await issueTokens(ctx.db, { applicationId: client.app_id, userId: check.user.id, scopes });
+  return tokenResponse(c, issued);
+}

@@ -1,0 +1,104 @@
+// The rules of an authorization request (GET /oauth/authorize and the consent forms' POSTs), in Doorkeeper's
+// order: client and redirect URI first, and while either is wrong nothing ever redirects (RFC 6749 §4.1.2.1,
+// security-bar §0.1); then response type, scope and PKCE, whose errors go back to the client's redirect URI.
+import { findApplicationByUid } from '../../db/queries/applications.ts';
+import type { OAuthApplicationRow } from '../../db/schema/index.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { OAUTH_ERROR_DESCRIPTIONS, type OAuthErrorCode } from '../lib/errors.ts';
+import { parseScopes, resolveRequestedScopes } from '../oauth/scopes.ts';
+
+export const AUTHORIZE_FIELDS = ['client_id', 'redirect_uri', 'response_type', 'state', 'scope', 'nonce', 'code_challenge', 'code_challenge_method'] as const;
+export type AuthorizeParams = Partial<Record<(typeof AUTHORIZE_FIELDS)[number], string>>;
+
+export type AuthorizeCheck =
+  /** Never redirected: shown as an error page. */
+  | { kind: 'page'; error: OAuthErrorCode | 'invalid_redirect_uri'; description: string }
+  /** Sent back to the (validated) redirect URI. */
+  | { kind: 'redirect'; location: string }
+  | {
+      kind: 'ok';
+      app: OAuthApplicationRow;
+      redirectUri: string;
+      responseType: 'code' | 'token';
+      scopes: string[];
+      state: string | undefined;
+      codeChallenge: string | null;
+      codeChallengeMethod: 'S256' | 'plain' | null;
+      nonce: string | null;
+    };
+
+/** Appends parameters to a redirect URI: to its query (`?` or `&` as needed) or, for the implicit flow, the fragment. */
+export function withParams(uri: string, params: Record<string, string | undefined>, inFragment = false): string {
+  const encoded = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined)).toString();
+  if (inFragment) return `${uri}#${encoded}`;
+  const separator = !uri.includes('?') ? '?' : uri.endsWith('?') || uri.endsWith('&') ? '' : '&';
+  return `${uri}${separator}${encoded}`;
+}
+
+/** The redirect for an OAuth error, with `state` exactly as sent. */
+export const errorRedirect = (uri: string, error: OAuthErrorCode, state: string | undefined, inFragment: boolean, description: string = OAUTH_ERROR_DESCRIPTIONS[error]) =>
+  withParams(uri, { error, error_description: description, state }, inFragment);
+
+const CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
+const PAGE_DESCRIPTIONS = {
+  missing_client: 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.',
+  invalid_redirect_uri: 'The redirect URI included is not valid.',
+};
+
+/** Validates client and redirect URI only (enough for a Deny). */
+export async function checkClient(ctx: RequestContext, p: AuthorizeParams): Promise<{ kind: 'page'; error: OAuthErrorCode | 'invalid_redirect_uri'; description: string } | { kind: 'ok'; app: OAuthApplicationRow; redirectUri: string }> {
+  const app = p.client_id && p.client_id.length <= 128 ? await findApplicationByUid(ctx.db, p.client_id) : undefined;
+  if (!app) return { kind: 'page', error: 'invalid_client', description: PAGE_DESCRIPTIONS.missing_client };
+  // Exact string comparison with a registered URI: no normalisation, no prefix matching.
+  if (!p.redirect_uri || !app.redirectUris.includes(p.redirect_uri)) {
+    return { kind: 'page', error: 'invalid_redirect_uri', description: PAGE_DESCRIPTIONS.invalid_redirect_uri };
+  }
+  return { kind: 'ok', app, redirectUri: p.redirect_uri };
+}
+
+export async function checkAuthorizeRequest(ctx: RequestContext, p: AuthorizeParams): Promise<AuthorizeCheck> {
+  const client = await checkClient(ctx, p);
+  if (client.kind !== 'ok') return client;
+  const { app, redirectUri } = client;
+  const state = p.state;
+  const responseType = p.response_type;
+  if (responseType !== 'code' && responseType !== 'token') {
+    return { kind: 'redirect', location: errorRedirect(redirectUri, responseType ? 'unsupported_response_type' : 'invalid_request', state, false, responseType ? undefined : 'The request is missing a required parameter, includes an unsupported parameter value, or is otherwise malformed. Missing required parameter: response_type.') };
+  }
+  const implicit = responseType === 'token';
+  const scopes = resolveRequestedScopes(parseScopes(p.scope), app.scopes);
+  if (!scopes) return { kind: 'redirect', location: errorRedirect(redirectUri, 'invalid_scope', state, implicit) };
+
+  let codeChallenge: string | null = null;
+  let codeChallengeMethod: 'S256' | 'plain' | null = null;
+  if (!implicit) {
+    if (p.code_challenge) {
+      const method = p.code_challenge_method || 'plain';
+      if (method !== 'S256' && method !== 'plain') {
+        return { kind: 'redirect', location: errorRedirect(redirectUri, 'invalid_request', state, false, 'The code challenge method must be plain or S256.') };
+      }
+      if (!CHALLENGE.test(p.code_challenge)) {
+        return { kind: 'redirect', location: errorRedirect(redirectUri, 'invalid_request', state, false, 'The code challenge is malformed.') };
+      }
+      codeChallenge = p.code_challenge;
+      codeChallengeMethod = method;
+    } else if (p.code_challenge_method) {
+      return { kind: 'redirect', location: errorRedirect(redirectUri, 'invalid_request', state, false, 'Missing required parameter: code_challenge.') };
+    } else if (!app.confidential) {
+      // A public client cannot authenticate at the token endpoint: PKCE is its only proof of possession.
+      return { kind: 'redirect', location: errorRedirect(redirectUri, 'invalid_request', state, false, 'Missing required parameter: code_challenge.') };
+    }
+  }
+  return { kind: 'ok', app, redirectUri, responseType, scopes, state, codeChallenge, codeChallengeMethod, nonce: p.nonce || null };
+}
+
+/** The `form-action` source that lets the consent form's redirect reach the client (origin, or a native scheme). */
+export function formActionSource(redirectUri: string): string | null {
+  try {
+    const url = new URL(redirectUri);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return url.origin;
+    return /^[a-z][a-z0-9+.-]*:$/i.test(url.protocol) ? url.protocol : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,149 @@
+// The consent page: GET /oauth/authorize shows it, POST /oauth/authorize approves, POST /oauth/authorize/deny (or a
+// `decision=deny` field) refuses. The POSTs re-check every parameter from the submitted fields: the page is never
+// trusted (a tampered form asking for more scopes than the application has gets invalid_scope).
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../env.ts';
+import { OAUTH_ERROR_DESCRIPTIONS } from '../lib/errors.ts';
+import { OAUTH_SCOPES } from '../oauth/scopes.ts';
+import { createAuthorizationCode, issueImplicitToken, TOKEN_TYPE } from '../oauth/service.ts';
+import { AUTHORIZE_FIELDS, checkAuthorizeRequest, checkClient, errorRedirect, formActionSource, withParams, type AuthorizeCheck, type AuthorizeParams } from './authorize-request.ts';
+import { ErrorPage, Layout } from './layout.tsx';
+import { cspString, field, pageUser, readForm, sessionCsrfOk, type PageUser } from './security.ts';
+
+export const authorizePages = new Hono<AppEnv>();
+
+type Approved = Extract<AuthorizeCheck, { kind: 'ok' }>;
+
+const HiddenFields = ({ p }: { p: AuthorizeParams }) => (
+  <>
+    {AUTHORIZE_FIELDS.map((name) => (p[name] !== undefined ? <input type="hidden" name={name} value={p[name]} /> : null))}
+  </>
+);
+
+const ConsentPage = ({ u, request, p }: { u: PageUser; request: Approved; p: AuthorizeParams }) => (
+  <Layout title="Authorize application" user={{ username: u.user.username, csrf: u.csrf }}>
+    <h1>
+      Authorize <span id="application_name">{request.app.name}</span> to use your account?
+    </h1>
+    {u.user.admin ? (
+      <p class="flash alert">
+        You are an admin, which means granting access to {request.app.name} will allow them to interact with GitLab as an admin as well. Proceed with
+        caution.
+      </p>
+    ) : null}
+    <p>
+      An application called {request.app.name} is requesting access to your GitLab account. Please note that this application is not provided by GitLab
+      and you should verify its authenticity before allowing access.
+    </p>
+    <p>
+      It will be redirected to <code>{request.redirectUri}</code>.
+    </p>
+    <p>This application will be able to:</p>
+    <ul id="oauth-scopes">
+      {request.scopes.map((s) => (
+        <li>
+          <strong>{s}</strong>
+          <br />
+          <small>{OAUTH_SCOPES[s as keyof typeof OAUTH_SCOPES]}</small>
+        </li>
+      ))}
+    </ul>
+    <div class="actions">
+      <form method="post" action="/oauth/authorize/deny">
+        <input type="hidden" name="authenticity_token" value={u.csrf} />
+        <HiddenFields p={p} />
+        <button type="submit" name="decision" value="deny">
+          Deny
+        </button>
+      </form>
+      <form method="post" action="/oauth/authorize">
+        <input type="hidden" name="authenticity_token" value={u.csrf} />
+        <HiddenFields p={p} />
+        <button type="submit" name="decision" value="authorize">
+          Authorize
+        </button>
+      </form>
+    </div>
+  </Layout>
+);
+
+const ERROR_TITLES: Record<string, string> = {
+  invalid_client: 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.',
+  invalid_redirect_uri: 'The redirect URI included is not valid.',
+};
+
+const errorPage = (c: Context<AppEnv>, check: { error: string; description: string }, u?: PageUser | null) =>
+  c.html(
+    <Layout title="An error has occurred" user={u ? { username: u.user.username, csrf: u.csrf } : undefined}>
+      <h1>An error has occurred</h1>
+      <p class="flash alert" id="oauth-error">
+        <code>{check.error}</code>: {ERROR_TITLES[check.error] ?? check.description}
+      </p>
+    </Layout>,
+    400,
+  );
+
+const forbiddenPage = (c: Context<AppEnv>) =>
+  c.html(<ErrorPage title="Forbidden" message="Your session has expired or the form is invalid. Please reload the page and try again." />, 403);
+
+const paramsFrom = (get: (name: string) => string | undefined): AuthorizeParams =>
+  Object.fromEntries(AUTHORIZE_FIELDS.map((k) => [k, get(k)]).filter(([, v]) => v !== undefined)) as AuthorizeParams;
+
+/** The authorize URL for these parameters (to come back to after signing in). */
+const authorizeUrl = (p: AuthorizeParams) => `/oauth/authorize?${new URLSearchParams(p as Record<string, string>).toString()}`;
+
+/** Issues the code (query) or the implicit token (fragment) and redirects to the client. */
+async function approve(c: Context<AppEnv>, u: PageUser, request: Approved) {
+  const db = c.var.ctx.db;
+  if (request.responseType === 'code') {
+    const code = await createAuthorizationCode({
+      db,
+      application: request.app,
+      userId: u.user.id,
+      redirectUri: request.redirectUri,
+      scopes: request.scopes,
+      codeChallenge: request.codeChallenge,
+      codeChallengeMethod: request.codeChallengeMethod,
+      nonce: request.nonce,
+    });
+    return c.redirect(withParams(request.redirectUri, { code, state: request.state }), 302);
+  }
+  const issued = await issueImplicitToken({ db, application: request.app, userId: u.user.id, scopes: request.scopes });
+  const fragment = { access_token: issued.accessToken, token_type: TOKEN_TYPE, expires_in: String(issued.expiresIn), state: request.state };
+  return c.redirect(withParams(request.redirectUri, fragment, true), 302);
+}
+
+authorizePages.get('/oauth/authorize', async (c) => {
+  const p = paramsFrom((k) => c.req.query(k));
+  const check = await checkAuthorizeRequest(c.var.ctx, p);
+  if (check.kind === 'page') return errorPage(c, check);
+  if (check.kind === 'redirect') return c.redirect(check.location, 302);
+  const u = await pageUser(c);
+  if (!u) return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(authorizeUrl(p))}`, 302);
+  // Doorkeeper's skip_authorization: trusted (admin-marked) applications need no consent.
+  if (check.app.trusted) return approve(c, u, check);
+  // Browsers apply form-action to the redirect that follows the form submission: allow the client's origin.
+  const source = formActionSource(check.redirectUri);
+  c.header('Content-Security-Policy', cspString(source ? ["'self'", source] : ["'self'"]));
+  return c.html(<ConsentPage u={u} request={check} p={p} />);
+});
+
+async function decide(c: Context<AppEnv>, deny: boolean) {
+  const form = await readForm(c);
+  const p = paramsFrom((k) => field(form, k));
+  const u = await pageUser(c);
+  if (!u) return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(authorizeUrl(p))}`, 302);
+  if (!(await sessionCsrfOk(c, u.session, form))) return forbiddenPage(c);
+  if (deny || field(form, 'decision') === 'deny') {
+    const client = await checkClient(c.var.ctx, p);
+    if (client.kind !== 'ok') return errorPage(c, client, u);
+    return c.redirect(errorRedirect(client.redirectUri, 'access_denied', p.state, p.response_type === 'token', OAUTH_ERROR_DESCRIPTIONS.access_denied), 302);
+  }
+  const check = await checkAuthorizeRequest(c.var.ctx, p);
+  if (check.kind === 'page') return errorPage(c, check, u);
+  if (check.kind === 'redirect') return c.redirect(check.location, 302);
+  return approve(c, u, check);
+}
+
+authorizePages.post('/oauth/authorize', (c) => decide(c, false));
+authorizePages.post('/oauth/authorize/deny', (c) => decide(c, true));
