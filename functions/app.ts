@@ -113,6 +113,7 @@ export function createApp(deps: AppDeps) {
     const requestId = c.var.ctx?.requestId;
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
     log('error', 'unhandled error', { requestId, path: c.req.path, error: error instanceof Error ? (error.stack ?? error.message) : String(error), cause });
+    if (c.req.path.startsWith('/oauth/')) c.header('Cache-Control', 'no-store');
     return c.json({ message: '500 Internal Server Error' }, 500);
   });
 

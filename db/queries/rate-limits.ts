@@ -21,16 +21,6 @@ export async function countEvent(db: Db, key: string, windowSeconds: number) {
   return { count: row!.count, resetAt: new Date(row!.windowStart.getTime() + windowSeconds * 1000) };
 }
 
-/** The count in the current window (0 when none or expired), without counting. */
-export async function currentCount(db: Db, key: string, windowSeconds: number) {
-  const [row] = await db
-    .select({ count: rateLimits.count, windowStart: rateLimits.windowStart })
-    .from(rateLimits)
-    .where(sql`${rateLimits.key} = ${key} AND ${rateLimits.windowStart} > now() - make_interval(secs => ${windowSeconds})`)
-    .limit(1);
-  return row ? { count: row.count, resetAt: new Date(row.windowStart.getTime() + windowSeconds * 1000) } : { count: 0, resetAt: new Date() };
-}
-
 export async function resetCount(db: Db, key: string) {
   await db.delete(rateLimits).where(eq(rateLimits.key, key));
 }

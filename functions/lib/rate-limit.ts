@@ -1,9 +1,10 @@
 // Brute-force limits for sign-in and the password grant, in the database so every isolate sees the same counters:
-//  - per account: 10 failed attempts in 10 minutes lock the account for the rest of the window (unknown usernames are
+//  - per account: more than 10 attempts without a success in 10 minutes lock the account for the rest of the window
+//    (attempts are counted before the password is checked, so parallel guesses cannot race past it; unknown usernames are
 //    counted the same way, so the answer never tells whether an account exists);
 //  - per client IP: at most 30 attempts a minute, then 429 with Retry-After.
 import type { Context } from 'hono';
-import { countEvent, currentCount, resetCount } from '../../db/queries/rate-limits.ts';
+import { countEvent, resetCount } from '../../db/queries/rate-limits.ts';
 import type { AppEnv } from '../env.ts';
 import type { RequestContext } from './context.ts';
 import { ApiError } from './errors.ts';
@@ -15,8 +16,11 @@ export const IP_WINDOW_SECONDS = 60;
 
 const accountKey = (login: string) => `signin:account:${login.trim().toLowerCase()}`;
 
-/** The caller's IP as Cloudflare reports it (falls back to a single bucket when absent, e.g. in tests). */
-export const clientIp = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip') ?? c.req.header('x-real-ip') ?? 'unknown';
+/**
+ * The caller's IP as Cloudflare reports it (`CF-Connecting-IP` is set by the edge and cannot be forged through it);
+ * without it (Node, tests) every caller shares one bucket. Client-supplied headers such as X-Real-IP are not trusted.
+ */
+export const clientIp = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip') ?? 'unknown';
 
 /** 429 with Retry-After (seconds until the window ends). */
 export function tooManyRequests(resetAt: Date, body: Record<string, unknown> = { message: '429 Too Many Requests' }) {
@@ -28,12 +32,6 @@ export function tooManyRequests(resetAt: Date, body: Record<string, unknown> = {
 export async function limitByIp(ctx: RequestContext, ip: string, body?: Record<string, unknown>) {
   const { count, resetAt } = await countEvent(ctx.db, `signin:ip:${ip}`, IP_WINDOW_SECONDS);
   if (count > IP_ATTEMPT_LIMIT) throw tooManyRequests(resetAt, body);
-}
-
-/** Whether the account (or the unknown login) is locked by recent failures. */
-export async function accountLocked(ctx: RequestContext, login: string) {
-  const { count } = await currentCount(ctx.db, accountKey(login), ACCOUNT_WINDOW_SECONDS);
-  return count >= ACCOUNT_FAILURE_LIMIT;
 }
 
 export const recordFailure = (ctx: RequestContext, login: string) => countEvent(ctx.db, accountKey(login), ACCOUNT_WINDOW_SECONDS);

@@ -17,6 +17,9 @@ export interface ClientCredentials {
 
 const str = (v: unknown) => (typeof v === 'string' && v !== '' ? v : null);
 
+/** Client ids are printable ASCII (ours are 64 hex characters): anything else cannot name a client. */
+const CLIENT_ID = /^[\x21-\x7e]{1,255}$/;
+
 function decodeComponent(v: string) {
   try {
     return decodeURIComponent(v.replace(/\+/g, ' '));
@@ -41,12 +44,14 @@ export function readClientCredentials(c: Context<AppEnv>, input: Record<string, 
     const colon = decoded.indexOf(':');
     if (colon < 0) throw oauthError('invalid_client', { challenge: 'Basic' });
     const clientId = decodeComponent(decoded.slice(0, colon));
+    if (!CLIENT_ID.test(clientId)) throw oauthError('invalid_client', { challenge: 'Basic' });
     const clientSecret = decodeComponent(decoded.slice(colon + 1));
     // RFC 6749 §2.3: a client MUST NOT use more than one authentication method per request.
     if (bodySecret !== null || (bodyId !== null && bodyId !== clientId)) throw oauthError('invalid_request');
     return { clientId, clientSecret, method: 'basic' };
   }
   if (bodyId === null) return { clientId: null, clientSecret: null, method: null };
+  if (!CLIENT_ID.test(bodyId)) throw oauthError('invalid_client');
   return { clientId: bodyId, clientSecret: bodySecret, method: bodySecret === null ? 'none' : 'post' };
 }
 

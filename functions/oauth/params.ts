@@ -16,7 +16,8 @@ export async function readOAuthInput(c: Context<AppEnv>): Promise<Record<string,
 export const optionalParam = (input: Record<string, unknown>, name: string): string | null => {
   const v = input[name];
   if (v === undefined || v === null || v === '') return null;
-  if (typeof v !== 'string') throw oauthError('invalid_request');
+  // Not a string (JSON arrays, numbers) or holding a NUL byte (which Postgres text cannot store): malformed.
+  if (typeof v !== 'string' || v.includes('\u0000')) throw oauthError('invalid_request');
   return v;
 };
 

@@ -86,8 +86,11 @@ const errorPage = (c: Context<AppEnv>, check: { error: string; description: stri
 const forbiddenPage = (c: Context<AppEnv>) =>
   c.html(<ErrorPage title="Forbidden" message="Your session has expired or the form is invalid. Please reload the page and try again." />, 403);
 
+// Values with control characters or over 2,000 characters are dropped (they cannot be valid and must not reach the
+// database); the request then fails its normal checks.
+const usable = (v: string | undefined) => v !== undefined && v.length <= 2000 && !/[\u0000-\u001f\u007f]/.test(v);
 const paramsFrom = (get: (name: string) => string | undefined): AuthorizeParams =>
-  Object.fromEntries(AUTHORIZE_FIELDS.map((k) => [k, get(k)]).filter(([, v]) => v !== undefined)) as AuthorizeParams;
+  Object.fromEntries(AUTHORIZE_FIELDS.map((k) => [k, get(k)]).filter(([, v]) => usable(v))) as AuthorizeParams;
 
 /** The authorize URL for these parameters (to come back to after signing in). */
 const authorizeUrl = (p: AuthorizeParams) => `/oauth/authorize?${new URLSearchParams(p as Record<string, string>).toString()}`;
@@ -117,9 +120,11 @@ authorizePages.get('/oauth/authorize', async (c) => {
   const p = paramsFrom((k) => c.req.query(k));
   const check = await checkAuthorizeRequest(c.var.ctx, p);
   if (check.kind === 'page') return errorPage(c, check);
-  if (check.kind === 'redirect') return c.redirect(check.location, 302);
+  // RFC 9700 §4.11.2: authenticate the user before any redirect to the client, even an error redirect, so the
+  // endpoint cannot serve as an open redirector to whatever URI someone registered.
   const u = await pageUser(c);
   if (!u) return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(authorizeUrl(p))}`, 302);
+  if (check.kind === 'redirect') return c.redirect(check.location, 302);
   // Doorkeeper's skip_authorization: trusted (admin-marked) applications need no consent.
   if (check.app.trusted) return approve(c, u, check);
   // Browsers apply form-action to the redirect that follows the form submission: allow the client's origin.

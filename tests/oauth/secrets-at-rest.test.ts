@@ -37,7 +37,7 @@ describe('secrets at rest, whole database', () => {
     const implicit = await issueImplicitToken({ db: testDb().db, application: app, userId: user.id, scopes: ['api'] });
     secrets.push(app.secret, code, first.body.access_token, first.body.refresh_token, second.body.access_token, second.body.refresh_token, implicit.accessToken);
 
-    const tables = Object.values(schema).filter((v): v is PgTable => is(v, PgTable));
+    const tables = Object.values(schema as Record<string, unknown>).filter((v): v is PgTable => is(v, PgTable));
     expect(tables.length).toBeGreaterThanOrEqual(11);
     const dump = JSON.stringify(await Promise.all(tables.map((t) => testDb().db.select().from(t))));
     for (const secret of secrets) {
