@@ -5,6 +5,7 @@ import { and, asc, desc, eq, gt, ilike, isNull, notInArray, or, sql, type SQL } 
 import type { Actor } from '../../functions/lib/context.ts';
 import { AccessLevel, activeMembershipSql, groupAccessLevelSql, groupDescendantAccessSql, memberGroupIds, visibleGroupsFilter } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
+import { containsPattern } from './search.ts';
 import { members, namespaces, projects } from '../schema/index.ts';
 
 /** "Parent / Child": the names of the group and its ancestors, root first (GitLab's full_name). */
@@ -60,7 +61,6 @@ export interface GroupListFilter {
 const ORDER_COLUMNS = { name: namespaces.name, path: namespaces.path, id: namespaces.id };
 export type GroupOrder = { by: keyof typeof ORDER_COLUMNS; sort: 'asc' | 'desc' };
 
-const likePattern = (s: string) => `%${s.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
 function listWhere(actor: Actor, f: GroupListFilter): SQL | undefined {
   if (f.none) return sql`false`;
@@ -73,7 +73,7 @@ function listWhere(actor: Actor, f: GroupListFilter): SQL | undefined {
       ? sql`EXISTS (SELECT 1 FROM ${members} WHERE ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ${namespaces.id} AND ${members.userId} = ${f.ownedBy} AND ${members.accessLevel} >= ${AccessLevel.OWNER} AND ${activeMembershipSql})`
       : undefined,
     f.minAccessLevel !== undefined ? sql`${groupAccessLevelSql(actor)} >= ${f.minAccessLevel}` : undefined,
-    f.search ? or(ilike(namespaces.name, likePattern(f.search)), ilike(namespaces.path, likePattern(f.search))) : undefined,
+    f.search ? or(ilike(namespaces.name, containsPattern(f.search)), ilike(namespaces.path, containsPattern(f.search))) : undefined,
     f.skipIds?.length ? notInArray(namespaces.id, f.skipIds) : undefined,
     f.topLevelOnly ? isNull(namespaces.parentId) : undefined,
   );

@@ -4,6 +4,7 @@
 import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { AccessLevel, activeMembershipSql } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
+import { containsPattern } from './search.ts';
 import { members, namespaces, users } from '../schema/index.ts';
 
 export interface MemberSource {
@@ -20,7 +21,7 @@ export interface MemberFilter {
 
 /** GitLab's User.search: name or username contains the term, or the email is exactly it. */
 function userSearch(f: MemberFilter): SQL | undefined {
-  const pattern = f.query ? `%${f.query.replace(/[\\%_]/g, (m) => `\\${m}`)}%` : undefined;
+  const pattern = f.query ? containsPattern(f.query) : undefined;
   return and(
     pattern ? or(ilike(users.name, pattern), ilike(users.username, pattern), sql`lower(${users.email}) = lower(${f.query})`) : undefined,
     f.userIds?.length ? inArray(users.id, f.userIds) : undefined,

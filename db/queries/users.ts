@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { AccessLevel, activeMembershipSql, Visibility } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
+import { containsPattern } from './search.ts';
 import { emails, members, namespaces, projects, stars, users, type UserRow } from '../schema/index.ts';
 import { markGroupDeleted } from './groups.ts';
 
@@ -32,7 +33,6 @@ export interface UserListFilter {
 
 export type UserOrder = { by: 'id' | 'name' | 'username' | 'created_at' | 'updated_at'; sort: 'asc' | 'desc' } | { by: 'search_relevance' };
 
-const likePattern = (word: string) => `%${word.replace(/[\\%_]/g, (m) => `\\${m}`)}%`;
 
 /**
  * GitLab's fuzzy_arel_match: every word of 3+ characters must occur in the column (ILIKE); a query with no such
@@ -41,7 +41,7 @@ const likePattern = (word: string) => `%${word.replace(/[\\%_]/g, (m) => `\\${m}
 function fuzzyMatch(column: typeof users.name | typeof users.username, query: string): SQL {
   const words = query.split(/\s+/).filter((w) => w.length >= 3);
   if (words.length === 0) return sql`lower(${column}) = ${query}`;
-  return and(...words.map((w) => ilike(column, likePattern(w))))!;
+  return and(...words.map((w) => ilike(column, containsPattern(w))))!;
 }
 
 /** User.search: the query (a leading @ dropped, lower-cased, squished) against name, username and email. */
