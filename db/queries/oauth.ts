@@ -170,8 +170,28 @@ export async function rotateRefreshToken(
   return row;
 }
 
+/**
+ * Revokes every token descending from one authorization: refresh-token reuse (security-bar §7.1) and revocation
+ * (RFC 7009 §2.1: revoking a refresh token SHOULD invalidate the access tokens of the same grant).
+ */
 export async function revokeLineage(db: Db, lineage: string) {
   await db.update(oauthAccessTokens).set({ revokedAt: sql`now()` }).where(and(eq(oauthAccessTokens.lineage, lineage), isNull(oauthAccessTokens.revokedAt)));
+}
+
+/**
+ * Doorkeeper's `matching_token?`: the user already holds an unrevoked token of this application with exactly these
+ * scopes (expired access tokens count: their refresh token keeps the authorization alive).
+ */
+export async function hasMatchingToken(db: Db, applicationId: number, userId: number, scopes: readonly string[]) {
+  const [row] = await rows<{ found: boolean }>(
+    db,
+    sql`SELECT EXISTS (
+          SELECT 1 FROM oauth_access_tokens
+          WHERE application_id = ${applicationId} AND user_id = ${userId} AND revoked_at IS NULL
+            AND scopes @> ${textArray(scopes)} AND scopes <@ ${textArray(scopes)}
+        ) AS found`,
+  );
+  return row?.found === true;
 }
 
 // ---- password grant, implicit ----
@@ -219,11 +239,4 @@ export async function findTokenByAnyDigest(db: Db, digest: string, hint: 'access
         WHERE ${where} LIMIT 2`,
   );
   return found.find((r) => (hint === 'refresh_token' ? r.refresh_token_digest === digest : r.token_digest === digest)) ?? found[0];
-}
-
-/** Revokes a token set: the token and every token an (unused) refresh of it issued. */
-export async function revokeTokenSet(db: Db, id: number) {
-  await db.execute(
-    sql`UPDATE oauth_access_tokens SET revoked_at = now() WHERE (id = ${id} OR previous_token_id = ${id}) AND revoked_at IS NULL`,
-  );
 }

@@ -14,7 +14,12 @@ export const ACCOUNT_WINDOW_SECONDS = 600;
 export const IP_ATTEMPT_LIMIT = 30;
 export const IP_WINDOW_SECONDS = 60;
 
-const accountKey = (login: string) => `signin:account:${login.trim().toLowerCase()}`;
+/**
+ * The account's counter: by user id once the login names a user (its username and its email share one counter), by
+ * the typed login otherwise (unknown logins are counted and locked the same way).
+ */
+export type AccountKey = { userId: number } | { login: string };
+const accountKey = (key: AccountKey) => ('userId' in key ? `signin:user:${key.userId}` : `signin:login:${key.login.trim().toLowerCase()}`);
 
 /**
  * The caller's IP as Cloudflare reports it (`CF-Connecting-IP` is set by the edge and cannot be forged through it);
@@ -34,5 +39,5 @@ export async function limitByIp(ctx: RequestContext, ip: string, body?: Record<s
   if (count > IP_ATTEMPT_LIMIT) throw tooManyRequests(resetAt, body);
 }
 
-export const recordFailure = (ctx: RequestContext, login: string) => countEvent(ctx.db, accountKey(login), ACCOUNT_WINDOW_SECONDS);
-export const clearFailures = (ctx: RequestContext, login: string) => resetCount(ctx.db, accountKey(login));
+export const recordAttempt = (ctx: RequestContext, key: AccountKey) => countEvent(ctx.db, accountKey(key), ACCOUNT_WINDOW_SECONDS);
+export const clearAttempts = (ctx: RequestContext, key: AccountKey) => resetCount(ctx.db, accountKey(key));

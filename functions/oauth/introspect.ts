@@ -1,6 +1,8 @@
-// POST /oauth/introspect (RFC 7662): client-authenticated; a client sees only its own tokens, everything else is
-// `{"active":false}`.
+// POST /oauth/introspect (RFC 7662). The caller is a client (its credentials) or, as Doorkeeper allows, the holder of
+// another valid access token (`Authorization: Bearer`); either sees only its own application's tokens, and
+// everything else is `{"active":false}`.
 import type { Context } from 'hono';
+import { findOAuthTokenByDigest } from '../../db/queries/oauth-tokens.ts';
 import { findTokenByAnyDigest } from '../../db/queries/oauth.ts';
 import type { AppEnv } from '../env.ts';
 import { sha256Hex } from '../lib/crypto.ts';
@@ -8,19 +10,19 @@ import { oauthError } from '../lib/errors.ts';
 import { authenticateClient, readClientCredentials } from './client-auth.ts';
 import { optionalParam, readOAuthInput, requiredParam } from './params.ts';
 import { NO_STORE } from './service.ts';
+import { tokenState } from './token-state.ts';
 
 export async function introspectEndpoint(c: Context<AppEnv>) {
   const ctx = c.var.ctx;
   const input = await readOAuthInput(c);
   const creds = readClientCredentials(c, input);
-  if (!creds.clientId) throw oauthError('invalid_request', { description: 'Request needs to be authorized with client credentials.' });
-  const client = await authenticateClient(ctx, creds);
   const token = requiredParam(input, 'token');
-  const hint = optionalParam(input, 'token_type_hint');
   const digest = await sha256Hex(token);
+  const requester = creds.clientId ? (await authenticateClient(ctx, creds)).app_id : await bearerApplication(c, digest);
+  const hint = optionalParam(input, 'token_type_hint');
   const found = await findTokenByAnyDigest(ctx.db, digest, hint === 'refresh_token' ? 'refresh_token' : undefined);
   const inactive = () => c.json({ active: false }, 200, NO_STORE);
-  if (!found || found.application_id !== client.app_id || found.user_state !== 'active') return inactive();
+  if (!found || found.application_id !== requester || found.user_state !== 'active') return inactive();
   const isAccess = found.token_digest === digest;
   if (isAccess && (found.revoked || found.expired)) return inactive();
   // A refresh token is live until revoked, or while superseded within its grace (refresh-token.ts).
@@ -39,4 +41,19 @@ export async function introspectEndpoint(c: Context<AppEnv>) {
     200,
     NO_STORE,
   );
+}
+
+/**
+ * The application of the access token in `Authorization: Bearer`, which must be active and not the token being
+ * introspected (Doorkeeper's rule: a token cannot vouch for itself). No credentials at all: invalid_request.
+ */
+async function bearerApplication(c: Context<AppEnv>, introspectedDigest: string): Promise<number | null> {
+  const bearer = /^bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
+  if (!bearer) throw oauthError('invalid_request', { description: 'Request needs to be authorized with client credentials.' });
+  const digest = await sha256Hex(bearer[1]!);
+  const found = digest === introspectedDigest ? undefined : await findOAuthTokenByDigest(c.var.ctx.db, digest);
+  if (!found || found.user.state !== 'active' || tokenState(found.token) !== 'active') {
+    throw oauthError('invalid_token', { description: 'The access token is invalid' });
+  }
+  return found.token.applicationId;
 }

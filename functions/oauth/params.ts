@@ -5,12 +5,40 @@ import { oauthError } from '../lib/errors.ts';
 import { readInput } from '../lib/validate.ts';
 
 export async function readOAuthInput(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  let input: Record<string, unknown>;
   try {
-    return await readInput(c);
+    input = await readInput(c);
   } catch {
     throw oauthError('invalid_request');
   }
+  const repeated = repeatedParameter(c.req.queries(), await formNames(c));
+  if (repeated) throw oauthError('invalid_request', { description: repeatedDescription(repeated) });
+  return input;
 }
+
+/** The names of a form body's fields, one entry per occurrence (hono caches the parsed body readInput read). */
+async function formNames(c: Context<AppEnv>): Promise<string[]> {
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  if (c.req.method === 'GET' || !/^(application\/x-www-form-urlencoded|multipart\/form-data)/.test(type)) return [];
+  const names: string[] = [];
+  (await c.req.formData()).forEach((_, k) => names.push(k));
+  return names;
+}
+
+/**
+ * RFC 6749 §3.1: request parameters MUST NOT be included more than once (in the query, the body, or across both).
+ * Returns the first repeated name, if any.
+ */
+export function repeatedParameter(query: Record<string, string[]>, bodyNames: readonly string[] = []): string | undefined {
+  const seen = new Set<string>();
+  for (const name of [...Object.entries(query).flatMap(([k, vs]) => vs.map(() => k)), ...bodyNames]) {
+    if (seen.has(name)) return name;
+    seen.add(name);
+  }
+  return undefined;
+}
+
+export const repeatedDescription = (name: string) => `Parameter included more than once: ${name}.`;
 
 /** A non-empty string parameter, or null (arrays, objects and numbers sent as JSON are not strings). */
 export const optionalParam = (input: Record<string, unknown>, name: string): string | null => {

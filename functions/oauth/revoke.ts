@@ -1,7 +1,8 @@
-// POST /oauth/revoke (RFC 7009). Revoking an access or a refresh token revokes that token set. Unknown tokens and
+// POST /oauth/revoke (RFC 7009). Revoking an access or a refresh token revokes its whole lineage (every token
+// descending from the same authorization, superseded or current). Unknown tokens and
 // tokens of another client answer 200 {} and change nothing (no oracle; security-bar §7.5).
 import type { Context } from 'hono';
-import { findTokenByAnyDigest, revokeTokenSet } from '../../db/queries/oauth.ts';
+import { findTokenByAnyDigest, revokeLineage } from '../../db/queries/oauth.ts';
 import type { AppEnv } from '../env.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import { oauthError } from '../lib/errors.ts';
@@ -19,6 +20,6 @@ export async function revokeEndpoint(c: Context<AppEnv>) {
   if (!creds.clientId) throw oauthError('unauthorized_client', { status: 403, description: 'You are not authorized to revoke this token' });
   const client = await authenticateClient(ctx, creds);
   const found = await findTokenByAnyDigest(ctx.db, await sha256Hex(token), hint === 'refresh_token' ? 'refresh_token' : hint === 'access_token' ? 'access_token' : undefined);
-  if (found && found.application_id === client.app_id) await revokeTokenSet(ctx.db, found.id);
+  if (found && found.application_id === client.app_id) await revokeLineage(ctx.db, found.lineage);
   return c.json({}, 200, NO_STORE);
 }

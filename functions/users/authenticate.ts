@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { users, type UserRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { verifyPassword } from '../lib/crypto.ts';
-import { ACCOUNT_FAILURE_LIMIT, clearFailures, limitByIp, recordFailure } from '../lib/rate-limit.ts';
+import { ACCOUNT_FAILURE_LIMIT, clearAttempts, limitByIp, recordAttempt } from '../lib/rate-limit.ts';
 
 export type PasswordCheck = { ok: true; user: UserRow } | { ok: false; reason: 'invalid' | 'locked' };
 
@@ -17,18 +17,19 @@ export async function checkPassword(ctx: RequestContext, ip: string, login: stri
   await limitByIp(ctx, ip, rateLimitBody);
   // A login no account can have (control characters, absurd length) is simply invalid; it never reaches the database.
   if (login.length > 255 || /[\u0000-\u001f\u007f]/.test(login)) return { ok: false, reason: 'invalid' };
-  // The attempt is counted before the password is looked at (one atomic upsert), so parallel guesses cannot all
-  // slip in under the limit; a success clears the counter.
-  const { count } = await recordFailure(ctx, login);
-  if (count > ACCOUNT_FAILURE_LIMIT) return { ok: false, reason: 'locked' };
   const [user] = await ctx.db
     .select()
     .from(users)
     .where(sql`lower(${users.username}) = lower(${login}) OR lower(${users.email}) = lower(${login})`)
     .limit(1);
+  // The attempt is counted before the password is looked at (one atomic upsert), so parallel guesses cannot all
+  // slip in under the limit; a success clears the counter. One counter per account, whichever login was typed.
+  const key = user ? { userId: user.id } : { login };
+  const { count } = await recordAttempt(ctx, key);
+  if (count > ACCOUNT_FAILURE_LIMIT) return { ok: false, reason: 'locked' };
   // verifyPassword runs the KDF against a dummy hash when there is no user, so timing does not tell.
   const valid = await verifyPassword(password, user?.passwordHash);
   if (!user || !valid || user.state !== 'active') return { ok: false, reason: 'invalid' };
-  await clearFailures(ctx, login);
+  await clearAttempts(ctx, key);
   return { ok: true, user };
 }

@@ -5,6 +5,7 @@ import { findApplicationByUid } from '../../db/queries/applications.ts';
 import type { OAuthApplicationRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { OAUTH_ERROR_DESCRIPTIONS, type OAuthErrorCode } from '../lib/errors.ts';
+import { repeatedDescription } from '../oauth/params.ts';
 import { parseScopes, resolveRequestedScopes } from '../oauth/scopes.ts';
 
 export const AUTHORIZE_FIELDS = ['client_id', 'redirect_uri', 'response_type', 'state', 'scope', 'nonce', 'code_challenge', 'code_challenge_method'] as const;
@@ -45,8 +46,16 @@ const PAGE_DESCRIPTIONS = {
   invalid_redirect_uri: 'The redirect URI included is not valid.',
 };
 
-/** Validates client and redirect URI only (enough for a Deny). */
-export async function checkClient(ctx: RequestContext, p: AuthorizeParams): Promise<{ kind: 'page'; error: OAuthErrorCode | 'invalid_redirect_uri'; description: string } | { kind: 'ok'; app: OAuthApplicationRow; redirectUri: string }> {
+/**
+ * Validates client and redirect URI only (enough for a Deny). `repeated` is a parameter the request carried more
+ * than once (RFC 6749 §3.1): a repeated client_id or redirect_uri cannot be trusted to redirect to.
+ */
+export async function checkClient(
+  ctx: RequestContext,
+  p: AuthorizeParams,
+  repeated?: string,
+): Promise<{ kind: 'page'; error: OAuthErrorCode | 'invalid_redirect_uri'; description: string } | { kind: 'ok'; app: OAuthApplicationRow; redirectUri: string }> {
+  if (repeated === 'client_id' || repeated === 'redirect_uri') return { kind: 'page', error: 'invalid_request', description: repeatedDescription(repeated) };
   const app = p.client_id && p.client_id.length <= 128 ? await findApplicationByUid(ctx.db, p.client_id) : undefined;
   if (!app) return { kind: 'page', error: 'invalid_client', description: PAGE_DESCRIPTIONS.missing_client };
   // Exact string comparison with a registered URI: no normalisation, no prefix matching.
@@ -56,12 +65,13 @@ export async function checkClient(ctx: RequestContext, p: AuthorizeParams): Prom
   return { kind: 'ok', app, redirectUri: p.redirect_uri };
 }
 
-export async function checkAuthorizeRequest(ctx: RequestContext, p: AuthorizeParams): Promise<AuthorizeCheck> {
-  const client = await checkClient(ctx, p);
+export async function checkAuthorizeRequest(ctx: RequestContext, p: AuthorizeParams, repeated?: string): Promise<AuthorizeCheck> {
+  const client = await checkClient(ctx, p, repeated);
   if (client.kind !== 'ok') return client;
   const { app, redirectUri } = client;
   const state = p.state;
   const responseType = p.response_type;
+  if (repeated) return { kind: 'redirect', location: errorRedirect(redirectUri, 'invalid_request', state, responseType === 'token', repeatedDescription(repeated)) };
   if (responseType !== 'code' && responseType !== 'token') {
     return { kind: 'redirect', location: errorRedirect(redirectUri, responseType ? 'unsupported_response_type' : 'invalid_request', state, false, responseType ? undefined : 'The request is missing a required parameter, includes an unsupported parameter value, or is otherwise malformed. Missing required parameter: response_type.') };
   }

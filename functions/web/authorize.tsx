@@ -4,7 +4,9 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../env.ts';
 import { OAUTH_ERROR_DESCRIPTIONS } from '../lib/errors.ts';
+import { repeatedParameter } from '../oauth/params.ts';
 import { OAUTH_SCOPES } from '../oauth/scopes.ts';
+import { hasMatchingToken } from '../../db/queries/oauth.ts';
 import { createAuthorizationCode, issueImplicitToken, TOKEN_TYPE } from '../oauth/service.ts';
 import { AUTHORIZE_FIELDS, checkAuthorizeRequest, checkClient, errorRedirect, formActionSource, withParams, type AuthorizeCheck, type AuthorizeParams } from './authorize-request.ts';
 import { ErrorPage, Layout } from './layout.tsx';
@@ -83,6 +85,9 @@ const errorPage = (c: Context<AppEnv>, check: { error: string; description: stri
     400,
   );
 
+// GitLab (pre_auth.error = :unconfirmed_email): nothing is granted until the account's email is verified.
+const UNCONFIRMED_EMAIL = { error: 'unconfirmed_email', description: 'Verify the email address in your account profile before you sign in.' };
+
 const forbiddenPage = (c: Context<AppEnv>) =>
   c.html(<ErrorPage title="Forbidden" message="Your session has expired or the form is invalid. Please reload the page and try again." />, 403);
 
@@ -118,15 +123,17 @@ async function approve(c: Context<AppEnv>, u: PageUser, request: Approved) {
 
 authorizePages.get('/oauth/authorize', async (c) => {
   const p = paramsFrom((k) => c.req.query(k));
-  const check = await checkAuthorizeRequest(c.var.ctx, p);
+  const check = await checkAuthorizeRequest(c.var.ctx, p, repeatedParameter(c.req.queries()));
   if (check.kind === 'page') return errorPage(c, check);
   // RFC 9700 §4.11.2: authenticate the user before any redirect to the client, even an error redirect, so the
   // endpoint cannot serve as an open redirector to whatever URI someone registered.
   const u = await pageUser(c);
   if (!u) return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(authorizeUrl(p))}`, 302);
   if (check.kind === 'redirect') return c.redirect(check.location, 302);
-  // Doorkeeper's skip_authorization: trusted (admin-marked) applications need no consent.
-  if (check.app.trusted) return approve(c, u, check);
+  if (!u.user.confirmedAt) return errorPage(c, UNCONFIRMED_EMAIL, u);
+  // Doorkeeper's `skip_authorization? || matching_token?`: trusted (admin-marked) applications, and applications the
+  // user already granted exactly these scopes, need no consent.
+  if (check.app.trusted || (await hasMatchingToken(c.var.ctx.db, check.app.id, u.user.id, check.scopes))) return approve(c, u, check);
   // Browsers apply form-action to the redirect that follows the form submission: allow the client's origin.
   const source = formActionSource(check.redirectUri);
   c.header('Content-Security-Policy', cspString(source ? ["'self'", source] : ["'self'"]));
@@ -136,17 +143,19 @@ authorizePages.get('/oauth/authorize', async (c) => {
 async function decide(c: Context<AppEnv>, deny: boolean) {
   const form = await readForm(c);
   const p = paramsFrom((k) => field(form, k));
+  const repeated = AUTHORIZE_FIELDS.find((k) => Array.isArray(form[k]));
   const u = await pageUser(c);
   if (!u) return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(authorizeUrl(p))}`, 302);
   if (!(await sessionCsrfOk(c, u.session, form))) return forbiddenPage(c);
   if (deny || field(form, 'decision') === 'deny') {
-    const client = await checkClient(c.var.ctx, p);
+    const client = await checkClient(c.var.ctx, p, repeated);
     if (client.kind !== 'ok') return errorPage(c, client, u);
     return c.redirect(errorRedirect(client.redirectUri, 'access_denied', p.state, p.response_type === 'token', OAUTH_ERROR_DESCRIPTIONS.access_denied), 302);
   }
-  const check = await checkAuthorizeRequest(c.var.ctx, p);
+  const check = await checkAuthorizeRequest(c.var.ctx, p, repeated);
   if (check.kind === 'page') return errorPage(c, check, u);
   if (check.kind === 'redirect') return c.redirect(check.location, 302);
+  if (!u.user.confirmedAt) return errorPage(c, UNCONFIRMED_EMAIL, u);
   return approve(c, u, check);
 }
 

@@ -6,6 +6,7 @@ import { applicationPages } from './applications.tsx';
 import { authorizePages } from './authorize.tsx';
 import { pageHeaders } from './security.ts';
 import { signIn } from './sign-in.tsx';
+import { serveStylesheet, STYLESHEET_PATH } from './stylesheet.ts';
 
 export const webRoutes = new Hono<AppEnv>();
 
@@ -13,6 +14,7 @@ export const webRoutes = new Hono<AppEnv>();
 for (const path of ['/users/sign_in', '/users/sign_out', '/oauth/applications', '/oauth/applications/*', '/oauth/authorized_applications', '/oauth/authorized_applications/*', '/oauth/authorize', '/oauth/authorize/*']) {
   webRoutes.use(path, ...pageHeaders);
 }
+webRoutes.get(STYLESHEET_PATH, serveStylesheet);
 webRoutes.route('/', signIn);
 webRoutes.route('/', applicationPages);
 webRoutes.route('/', authorizePages);

@@ -10,7 +10,7 @@ import { csrfTokenFor, currentSession, validCsrf } from '../lib/session.ts';
 
 export const CSP_DIRECTIVES = {
   defaultSrc: ["'none'"],
-  styleSrc: ["'self'", "'unsafe-inline'"],
+  styleSrc: ["'self'"],
   imgSrc: ["'self'"],
   formAction: ["'self'"],
   frameAncestors: ["'none'"],
@@ -18,7 +18,7 @@ export const CSP_DIRECTIVES = {
 };
 
 export const cspString = (formAction: string[] = ["'self'"]) =>
-  `default-src 'none'; style-src 'self' 'unsafe-inline'; img-src 'self'; form-action ${formAction.join(' ')}; frame-ancestors 'none'; base-uri 'none'`;
+  `default-src 'none'; style-src 'self'; img-src 'self'; form-action ${formAction.join(' ')}; frame-ancestors 'none'; base-uri 'none'`;
 
 /**
  * Strict headers on every page. `overwrite: false` lets the consent page widen `form-action` to its redirect URI's

@@ -16,6 +16,8 @@ export interface UserOptions {
   privateProfile?: boolean;
   username?: string;
   passwordHash?: string | null;
+  /** null: the email is not confirmed. */
+  confirmedAt?: Date | null;
 }
 
 /** A user with a personal namespace and an `api` token. */
@@ -31,7 +33,7 @@ export async function createUser(options: UserOptions = {}): Promise<{ user: Use
       external: options.external ?? false,
       privateProfile: options.privateProfile ?? false,
       passwordHash: options.passwordHash ?? null,
-      confirmedAt: new Date(),
+      confirmedAt: options.confirmedAt === undefined ? new Date() : options.confirmedAt,
     }),
   );
   const token = await createToken(user, ['api']);

@@ -1,7 +1,10 @@
 // Races on the token endpoint. Under TEST_DB=postgres these run on a real PostgreSQL server with concurrent
 // connections (the Neon drivers); on PGlite they run interleaved on one connection.
 import { describe, expect, it } from 'vitest';
-import { api } from '../helpers/app.ts';
+import { eq } from 'drizzle-orm';
+import { rateLimits } from '../../db/schema/index.ts';
+import { hashPassword } from '../../functions/lib/crypto.ts';
+import { api, testDb } from '../helpers/app.ts';
 import { createUser } from '../factories/users.ts';
 import { createApplication, issueCode, tokensOfApplication } from '../factories/oauth.ts';
 import { tokenPost } from './client.ts';
@@ -43,5 +46,23 @@ describe('concurrency', () => {
     expect(working).toHaveLength(1);
     const next = await tokenPost({ ...form, refresh_token: working[0]!.body.refresh_token });
     expect(next.status).toBe(200);
+  });
+
+  it('25 parallel wrong passwords through username and email: every attempt counted on one account counter, then locked', async () => {
+    const { user } = await createUser({ passwordHash: await hashPassword('correct horse') });
+    const app = await createApplication({ scopes: ['api'] });
+    const base = { grant_type: 'password', client_id: app.uid, client_secret: app.secret };
+    // A distinct client IP each, so only the account limit is in play.
+    const results = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        tokenPost({ ...base, username: i % 2 ? user.username : user.email, password: `wrong-${i}` }, { 'cf-connecting-ip': `198.51.100.${i + 1}` }),
+      ),
+    );
+    for (const r of results) expect([r.status, r.body.error]).toEqual([400, 'invalid_grant']);
+    // One atomic upsert per attempt: no increment is lost to a concurrent one.
+    const [counter] = await testDb().db.select().from(rateLimits).where(eq(rateLimits.key, `signin:user:${user.id}`));
+    expect(counter?.count).toBe(25);
+    const locked = await tokenPost({ ...base, username: user.username, password: 'correct horse' }, { 'cf-connecting-ip': '198.51.100.200' });
+    expect([locked.status, locked.body.error]).toEqual([400, 'invalid_grant']);
   });
 });

@@ -5,7 +5,7 @@ import { createUser } from '../factories/users.ts';
 import { createApplication, grantRow, issueCode, tokenRow, tokensOfApplication } from '../factories/oauth.ts';
 import { authServer, basic, callbackParams, clientOf, http, oauth, tokenPost } from './client.ts';
 import { hashPassword } from '../../functions/lib/crypto.ts';
-import { oauthAccessTokens, users } from '../../db/schema/index.ts';
+import { oauthAccessTokens, oauthApplications, users } from '../../db/schema/index.ts';
 import { eq, sql } from 'drizzle-orm';
 import { issueImplicitToken, tokenResponseBody } from '../../functions/oauth/service.ts';
 
@@ -199,6 +199,16 @@ describe('refresh', () => {
     expect((await tokenRow(narrow.access_token))!.revokedAt).toBeNull();
   });
 
+  it("an application narrowed after the grant: a refresh keeps only the scopes it is still registered for", async () => {
+    const { app, as, tokens } = await codeTokens(['api', 'read_user']);
+    await testDb().db.update(oauthApplications).set({ scopes: ['read_user'] }).where(eq(oauthApplications.id, app.id));
+    const wide = await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), tokens.refresh_token!, { ...http, additionalParameters: { scope: 'api' } });
+    expect([wide.status, (await wide.json()).error]).toEqual([400, 'invalid_scope']);
+    const res = await oauth.processRefreshTokenResponse(as, clientOf(app), await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), tokens.refresh_token!, http));
+    expect(res.scope).toBe('read_user');
+    expect((await tokenRow(res.access_token))!.scopes).toEqual(['read_user']);
+  });
+
   it('refuses the refresh token of a blocked user', async () => {
     const { user, app, tokens } = await codeTokens();
     await testDb().db.update(users).set({ state: 'blocked' }).where(eq(users.id, user.id));
@@ -256,6 +266,36 @@ describe('revoke, introspect, token info', () => {
     expect(refresh.status).toBe(400);
     const none = await request('POST', '/oauth/revoke', { form: { token: tokens.access_token } });
     expect([none.status, none.body.error]).toEqual([403, 'unauthorized_client']);
+  });
+
+  it('revoking a superseded refresh token revokes the whole lineage, including the set that replaced it', async () => {
+    const { app, as, tokens } = await codeTokens();
+    const next = await oauth.processRefreshTokenResponse(as, clientOf(app), await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), tokens.refresh_token!, http));
+    const newer = await oauth.processRefreshTokenResponse(as, clientOf(app), await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), next.refresh_token!, http));
+    expect((await api.get('/user', bearer(newer.access_token))).status).toBe(200);
+    await oauth.processRevocationResponse(await oauth.revocationRequest(as, clientOf(app), basic(app), tokens.refresh_token!, { ...http, additionalParameters: { token_type_hint: 'refresh_token' } }));
+    expect((await api.get('/user', bearer(newer.access_token))).status).toBe(401);
+    expect((await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), newer.refresh_token!, http)).status).toBe(400);
+    expect((await tokensOfApplication(app.id)).every((t) => t.revokedAt !== null)).toBe(true);
+  });
+
+  it('introspection authorised by another access token of the same application (Doorkeeper), never by the token itself', async () => {
+    const { app, user, tokens } = await codeTokens();
+    const second = await issueImplicitToken({ db: testDb().db, application: { id: app.id }, userId: user.id, scopes: ['read_user'] });
+    const introspect = (token: string, by: string) => request('POST', '/oauth/introspect', { form: { token }, headers: { Authorization: `Bearer ${by}` } });
+    const ok = await introspect(tokens.access_token, second.accessToken);
+    expect([ok.status, ok.body.active, ok.body.client_id, ok.body.scope]).toEqual([200, true, app.uid, 'api read_user']);
+    expect(ok.headers.get('cache-control')).toBe('no-store');
+    const self = await introspect(tokens.access_token, tokens.access_token);
+    expect([self.status, self.body.error]).toEqual([401, 'invalid_token']);
+    const bogus = await introspect(tokens.access_token, 'not-a-token');
+    expect([bogus.status, bogus.body.error]).toEqual([401, 'invalid_token']);
+    // A token of another application sees nothing of this one's.
+    const other = await codeTokens();
+    expect((await introspect(tokens.access_token, other.tokens.access_token)).body).toEqual({ active: false });
+    // A revoked bearer authorises nothing.
+    await testDb().db.update(oauthAccessTokens).set({ revokedAt: sql`now()` }).where(eq(oauthAccessTokens.id, (await tokenRow(second.accessToken))!.id));
+    expect((await introspect(tokens.access_token, second.accessToken)).status).toBe(401);
   });
 
   it('token info: 200 for a live token (header or query); 401 invalid/expired/revoked with WWW-Authenticate', async () => {

@@ -183,4 +183,15 @@ describe('request shape', () => {
     // JSON bodies are accepted like forms.
     expect((await request('POST', '/oauth/token', { body: s.form })).status).toBe(200);
   });
+
+  it('a parameter sent twice (RFC 6749 §3.1), in the body or across query and body, is invalid_request; the code stays redeemable', async () => {
+    const s = await setup();
+    const twice = [...Object.entries(s.form), ['code', s.form.code]] as unknown as Record<string, string>;
+    await expectError(await request('POST', '/oauth/token', { form: twice }), 400, 'invalid_request', 'Parameter included more than once: code.');
+    await expectError(await request('POST', '/oauth/token', { form: s.form, query: { grant_type: 'authorization_code' } }), 400, 'invalid_request', 'Parameter included more than once: grant_type.');
+    const revoke = [['token', 'a'], ['token', 'b'], ['client_id', s.app.uid], ['client_secret', s.app.secret]] as unknown as Record<string, string>;
+    await expectError(await request('POST', '/oauth/revoke', { form: revoke }), 400, 'invalid_request', 'Parameter included more than once: token.');
+    await expectUntouched(s);
+    expect((await tokenPost(s.form)).status).toBe(200);
+  });
 });

@@ -301,4 +301,60 @@ describe('POST /oauth/authorize', () => {
     const grants = await testDb().db.select().from(oauthGrants).where(and(eq(oauthGrants.applicationId, app.id), eq(oauthGrants.userId, user.id)));
     expect(grants).toHaveLength(1);
   });
+
+  it('an application the user already granted exactly these scopes skips the consent page; other scopes ask again', async () => {
+    const app = await makeApp();
+    const { browser, user, approve } = await consent({ response_type: 'code', state: 'm1', scope: 'read_user' }, app);
+    const code = new URL((await browser.post('/oauth/authorize', approve)).headers.get('location')!).searchParams.get('code')!;
+    const token = await browser.post('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, client_id: app.uid, client_secret: app.secret });
+    expect(token.status).toBe(200);
+    const again = await browser.get(authorizePath({ client_id: app.uid, redirect_uri: CALLBACK, response_type: 'code', state: 'm2', scope: 'read_user' }));
+    expect(again.status).toBe(302);
+    expect(new URL(again.headers.get('location')!).searchParams.get('state')).toBe('m2');
+    expect((await grantsOf(app.id)).filter((g) => g.userId === user.id)).toHaveLength(2);
+    // Different scopes: consent again.
+    expect((await browser.get(authorizePath({ client_id: app.uid, redirect_uri: CALLBACK, response_type: 'code', scope: 'api read_user' }))).status).toBe(200);
+    // Once the token is revoked, consent again.
+    await testDb().db.update(oauthAccessTokens).set({ revokedAt: new Date() }).where(eq(oauthAccessTokens.applicationId, app.id));
+    expect((await browser.get(authorizePath({ client_id: app.uid, redirect_uri: CALLBACK, response_type: 'code', scope: 'read_user' }))).status).toBe(200);
+  });
+
+  it('a user whose email is not confirmed gets an error page, and nothing is issued', async () => {
+    const app = await makeApp({ trusted: true });
+    const { browser } = await signedIn({ confirmedAt: null });
+    const res = await browser.get(authorizePath({ client_id: app.uid, redirect_uri: CALLBACK, response_type: 'code', state: 'u' }));
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+    expect(res.text).toContain('Verify the email address in your account profile before you sign in.');
+    expect(await grantsOf(app.id)).toEqual([]);
+  });
+
+  it('a repeated parameter (RFC 6749 §3.1): client_id or redirect_uri → error page; any other → invalid_request redirect', async () => {
+    const app = await makeApp();
+    const { browser } = await signedIn();
+    const base = `client_id=${app.uid}&redirect_uri=${encodeURIComponent(CALLBACK)}&response_type=code&state=r`;
+    for (const extra of [`&client_id=${app.uid}`, `&redirect_uri=${encodeURIComponent(CALLBACK)}`]) {
+      const res = await browser.get(`/oauth/authorize?${base}${extra}`);
+      expect([res.status, res.headers.get('location')]).toEqual([400, null]);
+      expect(res.text).toContain('invalid_request');
+    }
+    const res = await browser.get(`/oauth/authorize?${base}&scope=read_user&scope=api`);
+    expect(res.status).toBe(302);
+    const location = new URL(res.headers.get('location')!);
+    expect(Object.fromEntries(location.searchParams)).toEqual({ error: 'invalid_request', error_description: 'Parameter included more than once: scope.', state: 'r' });
+    expect(await grantsOf(app.id)).toEqual([]);
+  });
+
+  it('pages load their stylesheet from our origin; the CSP allows no inline style or script', async () => {
+    const browser = new Browser();
+    const page = await browser.get('/users/sign_in');
+    expect(page.text).toContain('<link rel="stylesheet" href="/-/pages.css"/>');
+    expect(page.text).not.toContain('<style');
+    const csp = page.headers.get('content-security-policy')!;
+    expect(csp).toContain("style-src 'self';");
+    expect(csp).not.toContain('unsafe-inline');
+    const css = await browser.get('/-/pages.css');
+    expect([css.status, css.headers.get('content-type')]).toEqual([200, 'text/css; charset=utf-8']);
+    expect(css.text).toContain('body{');
+  });
 });

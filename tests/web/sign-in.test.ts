@@ -76,6 +76,16 @@ describe('POST /users/sign_in', () => {
     expect(other.text).toContain(INVALID);
   });
 
+  it('username and email share one counter: 5 failures through each lock the account', async () => {
+    const { user } = await createUserWithPassword();
+    for (let i = 0; i < 10; i++) {
+      const res = await new Browser().signIn(i % 2 ? user.username : user.email.toUpperCase(), `wrong-${i}`);
+      expect(res.text).toContain(INVALID);
+    }
+    const res = await new Browser().signIn(user.email, PASSWORD);
+    expect([res.status, res.text.includes(INVALID)]).toEqual([401, true]);
+  });
+
   it('more than 30 attempts a minute from one IP: 429 page with Retry-After', async () => {
     const browser = new Browser();
     const token = csrfToken((await browser.get('/users/sign_in')).text);

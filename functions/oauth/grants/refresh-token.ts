@@ -4,6 +4,7 @@
 //  - The old refresh token stays usable until the new set is first used (a lost response can be retried); a retry
 //    revokes the unused set it replaces, so one refresh token never has two valid descendants.
 //  - A superseded refresh token presented after the new set was used revokes the whole lineage.
+//  - Scopes only narrow, bounded by what the application is registered for now.
 import type { Context } from 'hono';
 import { lookupClientAndRefreshToken, revokeLineage, rotateRefreshToken } from '../../../db/queries/oauth.ts';
 import type { AppEnv } from '../../env.ts';
@@ -22,8 +23,10 @@ export async function refreshTokenGrant(c: Context<AppEnv>, input: Record<string
   const client = await verifyClient(creds, row);
 
   if (!row || row.token_id === null || row.token_app_id !== client.app_id || row.user_state !== 'active') throw oauthError('invalid_grant');
-  const original = row.scopes ?? [];
-  if (!requested.every((s) => original.includes(s))) throw oauthError('invalid_scope');
+  // Scopes only narrow: a refresh gets at most what the grant had, and no more than the application is registered
+  // for now (an application narrowed after the grant no longer hands out what it dropped).
+  const original = (row.scopes ?? []).filter((s) => row.app_scopes.includes(s));
+  if (!requested.every((s) => original.includes(s)) || !original.length) throw oauthError('invalid_scope');
   if (row.revoked) {
     if (row.has_used_child) {
       await revokeLineage(ctx.db, row.lineage!);
