@@ -10,6 +10,11 @@ export const EnvSchema = z.object({
   PUBLIC_URL: z._default(z.url(), 'http://localhost:8080'),
   /** Instance tier: gates tier-only fields such as `new_epic`. */
   INSTANCE_TIER: z._default(z.enum(['free', 'premium', 'ultimate']), 'free'),
+  /**
+   * Secret: 32 random bytes, base64, the AES-GCM key for secrets the service must read back (error-tracking auth
+   * tokens). `npm start` generates and keeps one under `.data/`.
+   */
+  ENCRYPTION_KEY: z.optional(z.string()),
   /** Local development and tests only: stand-ins for Neon's WebSocket and HTTP endpoints. */
   NEON_WS_PROXY: z.optional(z.string()),
   NEON_HTTP_ENDPOINT: z.optional(z.string()),

@@ -1,6 +1,9 @@
 // `npm start`: the whole API on Node with the embedded database persisted under .data/ (the same createApp()
 // the Worker serves). Prints how to sign in on the first start.
 import { serve } from '@hono/node-server';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { pgliteProvider } from '../db/client.ts';
 import { openEmbedded } from '../db/local/embedded.ts';
 import { createApp } from './app.ts';
@@ -9,7 +12,11 @@ import { bootstrapRoot } from './users/bootstrap.ts';
 
 const port = Number(process.env.PORT ?? 8080);
 const dataDir = process.env.PGLITE_DIR ?? '.data/pglite';
-const env: Env = { ...process.env, PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${port}` } as Env;
+const env: Env = {
+  ...process.env,
+  PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${port}`,
+  ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? localEncryptionKey(dirname(dataDir)),
+} as Env;
 const config = parseConfig(env);
 
 const client = await openEmbedded(dataDir);
@@ -36,3 +43,13 @@ const stop = async () => {
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
+
+/** The embedded instance's encryption key: generated on the first start and kept beside the database. */
+function localEncryptionKey(dir: string): string {
+  const file = join(dir, 'encryption-key');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dir, { recursive: true });
+  const key = randomBytes(32).toString('base64');
+  writeFileSync(file, key, { mode: 0o600 });
+  return key;
+}

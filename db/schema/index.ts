@@ -4,3 +4,6 @@ export * from './namespaces.ts';
 export * from './projects.ts';
 export * from './members.ts';
 export * from './oauth.ts';
+export * from './features.ts';
+export * from './notification-settings.ts';
+export * from './error-tracking.ts';

@@ -26,6 +26,8 @@ export const users = pgTable(
     canCreateGroup: boolean('can_create_group').notNull().default(true),
     external: boolean('external').notNull().default(false),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
+    /** Where notifications go; null means the primary email (`notification_email_or_default`). */
+    notificationEmail: text('notification_email'),
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
     currentSignInAt: timestamp('current_sign_in_at', { withTimezone: true }),
     lastActivityOn: date('last_activity_on'),

@@ -1,21 +1,14 @@
 // Admin REST API for OAuth applications (GitLab `lib/api/applications.rb`).
 import { Hono } from 'hono';
-import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../env.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import { params, path, z } from '../lib/validate.ts';
-import { requireAdmin } from '../users/service.ts';
+import { adminOnly } from '../users/admin-only.ts';
 import { lookupId } from '../users/schemas.ts';
 import { CreateApplicationInput, ListApplicationsInput, toApplication, toApplicationWithSecret } from './schemas.ts';
 import * as applications from './service.ts';
 
 export const applicationRoutes = new Hono<AppEnv>();
-
-// `before { authenticated_as_admin! }`: who may call is checked before the parameters.
-const adminOnly = createMiddleware<AppEnv>(async (c, next) => {
-  requireAdmin(c.var.ctx);
-  await next();
-});
 
 applicationRoutes.post('/applications', adminOnly, params(CreateApplicationInput), async (c) => {
   const input = c.req.valid('query');

@@ -73,6 +73,8 @@ const rules = {
     canReadProject(a, p) && signedIn(a) && (p.visibilityLevel >= Visibility.internal || level(a, p) >= AccessLevel.REPORTER),
   'project:read_members': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
   'project:admin_members': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && level(a, p) >= AccessLevel.MAINTAINER,
+  // GitLab's :admin_operations (error tracking and other operations settings): maintainers.
+  'project:admin_operations': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
   'group:read': (a: Actor, g: GroupFacts) => canReadGroup(a, g),
   'group:update': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
   'group:delete': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,

@@ -5,7 +5,8 @@ import type { Env } from '../../functions/env.ts';
 import { openTestDatabase, type TestDatabase } from './db.ts';
 
 export const TEST_PUBLIC_URL = 'https://gitlab.example.test';
-export const testEnv: Env = { PUBLIC_URL: TEST_PUBLIC_URL, INSTANCE_TIER: 'free' };
+// A fixed test key (32 bytes, base64) for the secrets the service encrypts.
+export const testEnv: Env = { PUBLIC_URL: TEST_PUBLIC_URL, INSTANCE_TIER: 'free', ENCRYPTION_KEY: 'dGVzdC1vbmx5LWtleS0wMTIzNDU2Nzg5YWJjZGVmMDE=' };
 
 let database: TestDatabase | undefined;
 let app: App | undefined;
