@@ -97,6 +97,19 @@ describe.skipIf(!existsSync(CHROMIUM))('browser: sign-in, applications page, con
     expect(me.status).toBe(200);
     expect(((await me.json()) as { username: string }).username).toBe(user.username);
 
+    // Granted once: the same request skips the consent page (Doorkeeper's matching_token?) and lands with a code.
+    authorize.searchParams.set('state', 'again');
+    await page.goto(authorize.toString());
+    await page.waitForURL((u) => u.toString().startsWith(callbackUrl));
+    expect(new URL(page.url()).searchParams.get('state')).toBe('again');
+    expect(new URL(page.url()).searchParams.get('code')).toBeTruthy();
+
+    // Revoke it on the authorized applications page: the token stops working and consent is asked again.
+    await page.goto(`${served.url}/oauth/authorized_applications`);
+    expect(await page.textContent('body')).toContain('Browser test app');
+    await page.click('button:has-text("Revoke")');
+    expect(((await fetch(`${served.url}/api/v4/user`, { headers: { authorization: `Bearer ${token.access_token}` } })).status)).toBe(401);
+
     // Deny.
     authorize.searchParams.set('state', 'deny-state');
     await page.goto(authorize.toString());
