@@ -1,11 +1,9 @@
 // `npm start`: the whole API on Node with the embedded database persisted under .data/ (the same createApp()
 // the Worker serves). Prints how to sign in on the first start.
 import { serve } from '@hono/node-server';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
 import { pgliteProvider } from '../db/client.ts';
 import { openEmbedded } from '../db/local/embedded.ts';
+import { localEncryptionKey } from '../db/local/encryption-key.ts';
 import { createApp } from './app.ts';
 import { parseConfig, type Env } from './env.ts';
 import { bootstrapRoot } from './users/bootstrap.ts';
@@ -15,7 +13,7 @@ const dataDir = process.env.PGLITE_DIR ?? '.data/pglite';
 const env: Env = {
   ...process.env,
   PUBLIC_URL: process.env.PUBLIC_URL ?? `http://localhost:${port}`,
-  ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? localEncryptionKey(dirname(dataDir)),
+  ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? localEncryptionKey(dataDir),
 } as Env;
 const config = parseConfig(env);
 
@@ -44,12 +42,3 @@ const stop = async () => {
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 
-/** The embedded instance's encryption key: generated on the first start and kept beside the database. */
-function localEncryptionKey(dir: string): string {
-  const file = join(dir, 'encryption-key');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dir, { recursive: true });
-  const key = randomBytes(32).toString('base64');
-  writeFileSync(file, key, { mode: 0o600 });
-  return key;
-}

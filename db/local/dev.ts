@@ -8,6 +8,7 @@ import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { spawn } from 'node:child_process';
 import { pgliteProvider } from '../client.ts';
 import { bootstrapRoot } from '../../functions/users/bootstrap.ts';
+import { localEncryptionKey } from './encryption-key.ts';
 import { openEmbedded } from './embedded.ts';
 import { startNeonHttpShim } from './neon-http-shim.ts';
 import { startWsProxy } from './ws-proxy.ts';
@@ -115,6 +116,7 @@ const wrangler = spawn(
     '--var', `NEON_WS_PROXY:${proxy.url}`,
     '--var', `NEON_HTTP_ENDPOINT:${shim.url}`,
     '--var', `PUBLIC_URL:${publicUrl}`,
+    '--var', `ENCRYPTION_KEY:${process.env.ENCRYPTION_KEY ?? localEncryptionKey(dataDir)}`,
   ],
   {
     stdio: ['inherit', 'inherit', 'inherit'],
