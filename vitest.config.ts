@@ -1,21 +1,23 @@
 import { defineConfig } from 'vitest/config';
 
 // Projects: `node` is the in-process suite (`npm test`; TEST_DB=postgres runs it on PostgreSQL through the Neon
-// drivers), `workers` runs the bundled Worker in workerd (tests/workers/vitest.config.ts).
+// drivers); `node-instance` holds the tests that flip instance-wide switches (feature flags that turn OAuth flows
+// off), in a database of their own (each project's globalSetup makes one) so no concurrently running test sees a
+// flow switched off; `workers` runs the bundled Worker in workerd (tests/workers/vitest.config.ts).
+const INSTANCE_WIDE = ['tests/api/features/switches.test.ts'];
+const nodeProject = {
+  environment: 'node' as const,
+  globalSetup: ['./tests/helpers/global-setup.ts'],
+  setupFiles: ['./tests/helpers/setup.ts'],
+  testTimeout: 30_000,
+  hookTimeout: 60_000,
+};
+
 export default defineConfig({
   test: {
     projects: [
-      {
-        test: {
-          name: 'node',
-          include: ['tests/{unit,api,oauth,web,contract}/**/*.test.ts'],
-          environment: 'node',
-          globalSetup: ['./tests/helpers/global-setup.ts'],
-          setupFiles: ['./tests/helpers/setup.ts'],
-          testTimeout: 30_000,
-          hookTimeout: 60_000,
-        },
-      },
+      { test: { ...nodeProject, name: 'node', include: ['tests/{unit,api,oauth,web,contract}/**/*.test.ts'], exclude: INSTANCE_WIDE } },
+      { test: { ...nodeProject, name: 'node-instance', include: INSTANCE_WIDE } },
       './tests/workers/vitest.config.ts',
     ],
   },

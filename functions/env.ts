@@ -25,11 +25,13 @@ export type Env = z.input<typeof EnvSchema>;
 export interface Config {
   publicUrl: string;
   instanceTier: 'free' | 'premium' | 'ultimate';
+  /** ENCRYPTION_KEY (base64), when configured. */
+  encryptionKey: string | undefined;
 }
 
 export function parseConfig(env: Env): Config & z.output<typeof EnvSchema> {
   const parsed = EnvSchema.parse(env);
-  return { ...parsed, publicUrl: parsed.PUBLIC_URL.replace(/\/+$/, ''), instanceTier: parsed.INSTANCE_TIER };
+  return { ...parsed, publicUrl: parsed.PUBLIC_URL.replace(/\/+$/, ''), instanceTier: parsed.INSTANCE_TIER, encryptionKey: parsed.ENCRYPTION_KEY };
 }
 
 /** Hono's generics for every router of the app. */

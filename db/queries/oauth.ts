@@ -6,14 +6,9 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { oauthAccessTokens, oauthApplications, oauthGrants, type OAuthApplicationRow } from '../schema/index.ts';
+import { rows, textArray } from './raw.ts';
 
-/** Rows of `db.execute`, whichever driver ran it. */
-async function rows<T>(db: Db, query: SQL): Promise<T[]> {
-  const result: any = await db.execute(query);
-  return (Array.isArray(result) ? result : result.rows) as T[];
-}
 
-const textArray = (values: readonly string[]) => sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[]`;
 
 export interface ClientRow {
   app_id: number;

@@ -2,10 +2,13 @@
 // header.
 import type { Context } from 'hono';
 import type { AppEnv } from '../env.ts';
+import { areFeaturesEnabled } from '../features/evaluate.ts';
 import { OAUTH_SCOPE_NAMES } from './scopes.ts';
 
-export function discoveryEndpoint(c: Context<AppEnv>) {
+export async function discoveryEndpoint(c: Context<AppEnv>) {
   const issuer = c.var.ctx.config.publicUrl;
+  // Flows switched off by their feature flags are not advertised.
+  const [implicit, password] = await areFeaturesEnabled(c.var.ctx, ['oauth_implicit_grant', 'oauth_password_grant']);
   return c.json({
     issuer,
     authorization_endpoint: `${issuer}/oauth/authorize`,
@@ -13,9 +16,9 @@ export function discoveryEndpoint(c: Context<AppEnv>) {
     revocation_endpoint: `${issuer}/oauth/revoke`,
     introspection_endpoint: `${issuer}/oauth/introspect`,
     scopes_supported: OAUTH_SCOPE_NAMES,
-    response_types_supported: ['code', 'token'],
+    response_types_supported: implicit ? ['code', 'token'] : ['code'],
     response_modes_supported: ['query', 'fragment'],
-    grant_types_supported: ['authorization_code', 'implicit', 'password', 'refresh_token'],
+    grant_types_supported: ['authorization_code', ...(implicit ? ['implicit'] : []), ...(password ? ['password'] : []), 'refresh_token'],
     code_challenge_methods_supported: ['S256', 'plain'],
     token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
     revocation_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],

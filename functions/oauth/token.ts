@@ -2,6 +2,7 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../env.ts';
 import { oauthError } from '../lib/errors.ts';
+import { isFeatureEnabled } from '../features/evaluate.ts';
 import { readClientCredentials } from './client-auth.ts';
 import { authorizationCodeGrant } from './grants/authorization-code.ts';
 import { passwordGrant } from './grants/password.ts';
@@ -20,5 +21,7 @@ export async function tokenEndpoint(c: Context<AppEnv>) {
   const creds = readClientCredentials(c, input);
   const grant = Object.hasOwn(GRANTS, grantType) ? GRANTS[grantType as keyof typeof GRANTS] : undefined;
   if (!grant) throw oauthError('unsupported_grant_type');
+  // The instance switch (feature flag `oauth_password_grant`, on by default), as Doorkeeper's `grant_flows`.
+  if (grantType === 'password' && !(await isFeatureEnabled(c.var.ctx, 'oauth_password_grant'))) throw oauthError('unsupported_grant_type');
   return grant(c, input, creds);
 }

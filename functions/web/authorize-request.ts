@@ -5,6 +5,7 @@ import { findApplicationByUid } from '../../db/queries/applications.ts';
 import type { OAuthApplicationRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { OAUTH_ERROR_DESCRIPTIONS, type OAuthErrorCode } from '../lib/errors.ts';
+import { isFeatureEnabled } from '../features/evaluate.ts';
 import { repeatedDescription } from '../oauth/params.ts';
 import { parseScopes, resolveRequestedScopes } from '../oauth/scopes.ts';
 
@@ -76,6 +77,10 @@ export async function checkAuthorizeRequest(ctx: RequestContext, p: AuthorizePar
     return { kind: 'redirect', location: errorRedirect(redirectUri, responseType ? 'unsupported_response_type' : 'invalid_request', state, false, responseType ? undefined : 'The request is missing a required parameter, includes an unsupported parameter value, or is otherwise malformed. Missing required parameter: response_type.') };
   }
   const implicit = responseType === 'token';
+  // The instance switch (feature flag `oauth_implicit_grant`, on by default): a disabled flow is an unsupported type.
+  if (implicit && !(await isFeatureEnabled(ctx, 'oauth_implicit_grant'))) {
+    return { kind: 'redirect', location: errorRedirect(redirectUri, 'unsupported_response_type', state, false) };
+  }
   const scopes = resolveRequestedScopes(parseScopes(p.scope), app.scopes);
   if (!scopes) return { kind: 'redirect', location: errorRedirect(redirectUri, 'invalid_scope', state, implicit) };
 

@@ -37,6 +37,8 @@ export interface RequestOptions {
   form?: Record<string, string>;
   query?: Record<string, string | number | boolean | string[]>;
   headers?: Record<string, string>;
+  /** Configuration for this request only, merged over testEnv (e.g. `{ INSTANCE_TIER: 'premium' }`). */
+  env?: Partial<Env>;
 }
 
 export interface TestResponse<T = any> {
@@ -68,7 +70,7 @@ export async function request<T = any>(method: string, path: string, options: Re
   // would be ordered on one connection; otherwise query counts of consecutive requests would race.
   const pending: Promise<unknown>[] = [];
   const executionCtx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {}, props: {} };
-  const res = await app.fetch(new Request(url, { method, headers, body }), testEnv, executionCtx);
+  const res = await app.fetch(new Request(url, { method, headers, body }), options.env ? { ...testEnv, ...options.env } : testEnv, executionCtx);
   const text = await res.text();
   await Promise.allSettled(pending);
   let parsed: unknown = null;

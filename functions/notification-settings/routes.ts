@@ -1,0 +1,58 @@
+// GET/PUT /notification_settings, /groups/:id/notification_settings, /projects/:id/notification_settings.
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../env.ts';
+import { requireUser } from '../lib/auth.ts';
+import { groupRef, projectRef } from '../lib/ids.ts';
+import { path, readInput, toValidationError, z } from '../lib/validate.ts';
+import { settingInputSchema, toGlobalNotificationSetting, toNotificationSetting, type SettingInput, type SettingKind } from './schemas.ts';
+import * as settings from './service.ts';
+
+export const notificationSettingRoutes = new Hono<AppEnv>();
+
+/** The API's `before { authenticate! }`: 401 before parameters or the source are looked at. */
+const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
+  requireUser(c.var.ctx);
+  await next();
+};
+
+/**
+ * The PUT parameters (query, form or JSON, as lib/validate.ts `params()` merges them). The schema depends on the
+ * instance tier (`new_epic` exists on premium and ultimate only), so it is chosen per request.
+ */
+async function settingParams(c: Context<AppEnv>, kind: SettingKind): Promise<SettingInput> {
+  const result = await settingInputSchema(kind, c.var.ctx.config.instanceTier).safeParseAsync(await readInput(c));
+  if (!result.success) throw toValidationError(result.error.issues);
+  return result.data as SettingInput;
+}
+
+notificationSettingRoutes.get('/notification_settings', authenticated, async (c) => {
+  const r = await settings.getGlobalSetting({ ctx: c.var.ctx, input: {} });
+  return c.json(toGlobalNotificationSetting(r.setting, r.events, r.notificationEmail));
+});
+
+notificationSettingRoutes.put('/notification_settings', authenticated, async (c) => {
+  const input = await settingParams(c, 'global');
+  const r = await settings.updateGlobalSetting({ ctx: c.var.ctx, input });
+  return c.json(toGlobalNotificationSetting(r.setting, r.events, r.notificationEmail));
+});
+
+const SOURCES = [
+  { kind: 'project', prefix: '/projects', ref: projectRef },
+  { kind: 'group', prefix: '/groups', ref: groupRef },
+] as const;
+
+for (const { kind, prefix, ref } of SOURCES) {
+  const SourcePath = z.object({ id: ref });
+  const route = `${prefix}/:id/notification_settings`;
+
+  notificationSettingRoutes.get(route, authenticated, path(SourcePath), async (c) => {
+    const r = await settings.getSourceSetting({ ctx: c.var.ctx, input: { kind, ref: c.req.valid('param').id } });
+    return c.json(toNotificationSetting(r.setting, r.events));
+  });
+
+  notificationSettingRoutes.put(route, authenticated, path(SourcePath), async (c) => {
+    const params = await settingParams(c, 'source');
+    const r = await settings.updateSourceSetting({ ctx: c.var.ctx, input: { kind, ref: c.req.valid('param').id, params } });
+    return c.json(toNotificationSetting(r.setting, r.events));
+  });
+}
