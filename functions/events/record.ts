@@ -1,0 +1,50 @@
+// THE way an event is written (DESIGN.md "Events"): services that perform an action GitLab records call
+// recordEvent with their transaction, so the event exists exactly when the change does. Nothing else inserts events.
+import type { Db } from '../../db/client.ts';
+import { insertEvent } from '../../db/queries/events.ts';
+import { EVENT_ACTIONS, type EventAction } from '../../db/schema/index.ts';
+
+/** GitLab's PushEventPayload fields (action: created/removed/pushed; ref_type: branch/tag). */
+export interface PushPayload {
+  commitCount: number;
+  action: 'created' | 'removed' | 'pushed';
+  refType: 'branch' | 'tag';
+  commitFrom: string | null;
+  commitTo: string | null;
+  ref: string;
+  commitTitle: string | null;
+  refCount?: number | null;
+}
+
+export interface RecordedEvent {
+  action: EventAction;
+  authorId: number;
+  projectId?: number | null;
+  groupId?: number | null;
+  /** The target's stored class name ('Issue', 'Note', 'DiscussionNote', 'Milestone', 'Snippet', ...) and id. */
+  target?: { type: string; id: number } | null;
+  push?: PushPayload;
+}
+
+export async function recordEvent(tx: Db, e: RecordedEvent): Promise<void> {
+  await insertEvent(tx, {
+    action: EVENT_ACTIONS[e.action],
+    authorId: e.authorId,
+    projectId: e.projectId ?? null,
+    groupId: e.groupId ?? null,
+    targetType: e.target?.type ?? null,
+    targetId: e.target?.id ?? null,
+    push: e.push
+      ? {
+          commitCount: e.push.commitCount,
+          action: { created: 0, removed: 1, pushed: 2 }[e.push.action],
+          refType: { branch: 0, tag: 1 }[e.push.refType],
+          commitFrom: e.push.commitFrom,
+          commitTo: e.push.commitTo,
+          ref: e.push.ref,
+          commitTitle: e.push.commitTitle,
+          refCount: e.push.refCount ?? null,
+        }
+      : undefined,
+  });
+}
