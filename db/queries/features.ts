@@ -1,9 +1,11 @@
 // Feature flags as Flipper's ActiveRecord adapter stores them (db/schema/features.ts). Every write is one statement:
-// a data-modifying CTE upserts the feature row (its row lock orders concurrent writers of one flag), removes the
-// gates the operation clears and inserts the new ones with ON CONFLICT DO NOTHING, so concurrent writes for
-// different actors never lose a gate. The statement answers the flag's gates as they are after the write.
+// a data-modifying CTE upserts the feature row, removes the gates the operation clears and inserts the new ones with
+// ON CONFLICT DO NOTHING, so concurrent writes for different actors never lose a gate. Under READ COMMITTED the
+// statement sees the snapshot it started with: a gate a concurrent write committed meanwhile is neither removed nor
+// shown in this answer (a later read has it), and two racing percentage writes can leave two rows of that gate,
+// which the reader resolves newest-first and the next write of the gate cleans up.
 // Raw SQL because Drizzle's builder cannot express data-modifying CTEs; every value is a bound parameter.
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { rows, textArray } from './raw.ts';
 
@@ -15,12 +17,10 @@ export interface GateRow {
   value: string;
 }
 
-
-
 /**
- * Persisted features with their gate rows (in creation order): those named, or a page of all of them (in creation
- * order). A feature without gates has an empty list. `total` is the number of persisted features (counted in the
- * same statement, so a page costs one query).
+ * Persisted features with their gate rows (in creation order): those named, or a page of all of them. A feature
+ * without gates has an empty list. `total` is the number of persisted features, counted in the same statement (a
+ * page, even one past the end, costs one query).
  */
 export async function findFeatures(
   db: Db,
@@ -28,26 +28,25 @@ export async function findFeatures(
 ): Promise<{ features: Map<string, GateRow[]>; total: number }> {
   const selected =
     'names' in which
-      ? sql`SELECT id, key, 0 AS total FROM features WHERE key = ANY(${textArray(which.names)})`
-      : sql`SELECT id, key, count(*) OVER () AS total FROM features ORDER BY id LIMIT ${which.limit} OFFSET ${which.offset}`;
-  const found = await rows<{ name: string; total: string | number; id: number | null; key: GateKey | null; value: string | null }>(
+      ? sql`SELECT id, key FROM features WHERE key = ANY(${textArray(which.names)})`
+      : sql`SELECT id, key FROM features ORDER BY id LIMIT ${which.limit} OFFSET ${which.offset}`;
+  const counted = 'names' in which ? sql`SELECT 0 AS total` : sql`SELECT count(*) AS total FROM features`;
+  const found = await rows<{ total: string | number; name: string | null; id: number | null; key: GateKey | null; value: string | null }>(
     db,
-    sql`SELECT f.key AS name, f.total, g.id, g.key, g.value
-        FROM (${selected}) f LEFT JOIN feature_gates g ON g.feature_key = f.key
+    sql`SELECT c.total, f.key AS name, g.id, g.key, g.value
+        FROM (${counted}) c
+        LEFT JOIN (${selected}) f ON true
+        LEFT JOIN feature_gates g ON g.feature_key = f.key
         ORDER BY f.id, g.id`,
   );
   const features = new Map<string, GateRow[]>();
   for (const r of found) {
+    if (r.name === null) continue;
     const gates = features.get(r.name) ?? [];
     features.set(r.name, gates);
     if (r.id !== null) gates.push({ id: Number(r.id), key: r.key!, value: r.value! });
   }
   return { features, total: Number(found[0]?.total ?? 0) };
-}
-
-export async function countFeatures(db: Db, limit: number): Promise<number> {
-  const [row] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM features LIMIT ${limit}) f`);
-  return Number(row?.n ?? 0);
 }
 
 export interface TargetRefs {

@@ -103,7 +103,6 @@ export async function upsertSourceSetting(db: Db, userId: number, source: { proj
   return row!;
 }
 
-
 export interface GlobalWriteResult {
   /** False when `notificationEmail` is not one of the user's verified addresses: nothing was written. */
   ok: boolean;

@@ -8,8 +8,6 @@ import type { Db } from '../client.ts';
 import { oauthAccessTokens, oauthApplications, oauthGrants, type OAuthApplicationRow } from '../schema/index.ts';
 import { rows, textArray } from './raw.ts';
 
-
-
 export interface ClientRow {
   app_id: number;
   uid: string;

@@ -17,14 +17,15 @@ export interface FeatureGates {
   percentageOfTime: number;
 }
 
-export const EMPTY_GATES: FeatureGates = { boolean: false, groups: [], actors: [], percentageOfActors: 0, percentageOfTime: 0 };
+/** A feature with no gate set (a fresh object each time: callers may fill it). */
+export const emptyGates = (): FeatureGates => ({ boolean: false, groups: [], actors: [], percentageOfActors: 0, percentageOfTime: 0 });
 
 /**
  * Gate rows (in id order) to values. A percentage gate holds one row; should two concurrent writes have left two,
  * the newest wins (the next write of that gate removes the other).
  */
 export function toGates(rows: readonly GateRow[]): FeatureGates {
-  const gates: FeatureGates = { boolean: false, groups: [], actors: [], percentageOfActors: 0, percentageOfTime: 0 };
+  const gates = emptyGates();
   for (const row of rows) {
     if (row.key === 'boolean') gates.boolean ||= row.value === 'true';
     else if (row.key === 'groups') gates.groups.includes(row.value) || gates.groups.push(row.value);

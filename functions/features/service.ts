@@ -10,7 +10,7 @@ import type { RequestContext } from '../lib/context.ts';
 import { badRequest } from '../lib/errors.ts';
 import { requireAdmin } from '../users/service.ts';
 import { FEATURE_DEFINITIONS } from './definitions.ts';
-import { EMPTY_GATES, loadFeatureGates, rememberFeatureGates, toGates, featureState, type FeatureGates } from './evaluate.ts';
+import { emptyGates, loadFeatureGates, rememberFeatureGates, toGates, featureState, type FeatureGates } from './evaluate.ts';
 import { isFeatureGroup } from './groups.ts';
 import type { SetFeatureParams } from './schemas.ts';
 
@@ -19,6 +19,8 @@ type Verb<I> = { ctx: RequestContext; input: I };
 /** GitLab's rule for flag names (bin/feature-flag: `[a-z0-9_-]`), at most 255 characters. */
 const FLAG_NAME = /^[a-z0-9_-]+$/;
 const MAX_NAME = 255;
+
+const validFlagName = (name: string) => name.length <= MAX_NAME && FLAG_NAME.test(name);
 
 function assertFlagName(name: string) {
   if (name.length > MAX_NAME) throw badRequest(`Feature flag name is too long (maximum is ${MAX_NAME} characters)`);
@@ -36,16 +38,15 @@ const inspect = (s: string) => JSON.stringify(s);
 /** GET /features: every persisted feature, a page at a time (in creation order). */
 export function listFeatures({ ctx }: Verb<unknown>) {
   requireAdmin(ctx);
-  // The page's statement counts the features too, so `count` hands that number over; only a page past the end
-  // (no row to carry the total) counts separately.
-  let total: number | null = null;
+  // The page's statement counts the features too, so `count` only hands that number over.
+  let total = 0;
   return {
     fetch: async (limit: number, offset: number) => {
       const page = await q.findFeatures(ctx.db, { limit, offset });
-      total = page.features.size ? page.total : null;
+      total = page.total;
       return [...page.features].map(([name, rows]) => ({ name, gates: toGates(rows) }));
     },
-    count: async (limit: number) => total ?? q.countFeatures(ctx.db, limit),
+    count: async () => total,
   };
 }
 
@@ -61,6 +62,8 @@ export function listDefinitions({ ctx }: Verb<unknown>) {
 /** DELETE /features/:name: the same whether or not the feature exists. */
 export async function removeFeature({ ctx, input }: Verb<{ name: string }>) {
   requireAdmin(ctx);
+  // A name POST would refuse cannot be stored: nothing to delete, and nothing odd goes to the database.
+  if (!validFlagName(input.name)) return;
   await q.deleteFeature(ctx.db, input.name);
   rememberFeatureGates(ctx, input.name, null);
 }
@@ -110,7 +113,7 @@ function percentage(value: string): number {
 /** Flipper's range check (GitLab lets its ArgumentError become a 500; here it is a 400 with Flipper's message). */
 function assertInRange(n: number, value: string) {
   if (n > 100) {
-    const shown = value.replace(/\.0+$/, '').replace(/^0+(?=\d)/, '');
+    const shown = value.replace(/\.0+$/, '');
     throw badRequest(`value must be a positive number less than or equal to 100, but was ${shown}`);
   }
 }
@@ -122,7 +125,9 @@ export async function setFeature({ ctx, input }: Verb<{ name: string; params: Se
   requireAdmin(ctx);
   const { name, params } = input;
   assertFlagName(name);
-  const { value, key } = params;
+  const { key } = params;
+  // `0100` is 100 and `00` is 0, as numbers: leading zeros never turn an enable into a percentage.
+  const value = WHOLE_NUMBER.test(params.value) ? params.value.replace(/^0+(?=\d)/, '') : params.value;
   const enable = ENABLE.has(value);
   const disable = DISABLE.has(value);
   let write: q.GateWrite;
@@ -130,9 +135,11 @@ export async function setFeature({ ctx, input }: Verb<{ name: string; params: Se
   if (params.feature_group !== undefined || params.user !== undefined || params.group !== undefined || params.project !== undefined) {
     const targets = await resolveTargets(ctx, params);
     if (!targets.length) {
-      // Only empty lists (`user=,`): GitLab sets nothing and answers the flag as it is.
+      // Only empty lists (`user=,`): GitLab sets nothing and answers the flag as it is, but a garbage value is
+      // still refused.
+      if (!enable && !disable && !WHOLE_NUMBER.test(value)) throw badRequest(`Cannot set '${name}' to ${inspect(value)}`);
       const [gates] = await loadFeatureGates(ctx, [name]);
-      return { name, gates: gates ?? EMPTY_GATES };
+      return { name, gates: gates ?? emptyGates() };
     }
     if (!enable && !disable) throw badRequest(`Cannot set '${name}' to ${inspect(value)} for ${targets[0]!.value}`);
     const pairs = targets.map((t) => [t.gate, t.value] as const);
@@ -143,12 +150,12 @@ export async function setFeature({ ctx, input }: Verb<{ name: string; params: Se
     write = { clear: ALL_GATES, keep: [], remove: [], insert: [] };
   } else if (key === 'percentage_of_actors' || key === 'percentage_of_time' || (key === undefined && WHOLE_NUMBER.test(value))) {
     const n = percentage(value);
+    assertInRange(n, value);
     const gate = key === 'percentage_of_actors' ? 'percentage_of_actors' : 'percentage_of_time';
     const [current] = await loadFeatureGates(ctx, [name]);
     if (current && featureState(current) === 'on') {
       throw badRequest(`Cannot enable percentage of ${gate === 'percentage_of_actors' ? 'actors' : 'time'} for a fully-enabled flag`);
     }
-    assertInRange(n, value);
     write = { clear: [gate], keep: [String(n)], remove: [], insert: [[gate, String(n)]] };
   } else {
     throw badRequest(key !== undefined ? `Cannot set '${name}' (${inspect(key)}) to ${inspect(value)}` : `Cannot set '${name}' to ${inspect(value)}`);

@@ -5,10 +5,10 @@ import { crc32 as zlibCrc32 } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { crc32 } from '../../functions/features/crc32.ts';
 import { defaultEnabled, FEATURE_DEFINITIONS } from '../../functions/features/definitions.ts';
-import { EMPTY_GATES, evaluateFeature, featureState, inPercentageOfActors, toGates, type FeatureGates } from '../../functions/features/evaluate.ts';
+import { emptyGates, evaluateFeature, featureState, inPercentageOfActors, toGates, type FeatureGates } from '../../functions/features/evaluate.ts';
 import { flipperId, userActor, type FeatureActor } from '../../functions/features/groups.ts';
 
-const gates = (g: Partial<FeatureGates>): FeatureGates => ({ ...EMPTY_GATES, groups: [], actors: [], ...g });
+const gates = (g: Partial<FeatureGates>): FeatureGates => ({ ...emptyGates(), groups: [], actors: [], ...g });
 const user = (id: number, admin = false): FeatureActor => ({ type: 'User', id, admin });
 
 describe('crc32', () => {

@@ -273,6 +273,12 @@ describe('400s: clear errors, and nothing changes', () => {
     ['an unknown group', () => ({ value: 'true', group: 'no-such-group/sub' }), () => ({ message: '400 Bad request - no-such-group/sub is not found!' })],
     ['an unknown project', () => ({ value: 'false', project: 'nobody/nothing' }), () => ({ message: '400 Bad request - nobody/nothing is not found!' })],
     ['an unknown feature group', () => ({ value: 'true', feature_group: 'perf_team' }), () => ({ message: '400 Bad request - perf_team is not found!' })],
+    ['a NUL byte in a user', () => ({ value: 'true', user: 'a\u0000b' }), () => ({ error: 'user is invalid' })],
+    ['a NUL byte in a group', () => ({ value: 'true', group: '\u0000' }), () => ({ error: 'group is invalid' })],
+    ['a NUL byte in a project', () => ({ value: 'true', project: 'a/\u0000b' }), () => ({ error: 'project is invalid' })],
+    ['an actor list over 255 characters', () => ({ value: 'true', user: 'u'.repeat(100_000) }), () => ({ message: { user: ['is too long (maximum is 255 characters)'] } })],
+    ['a value over 255 characters', () => ({ value: '1'.repeat(400) }), () => ({ message: { value: ['is too long (maximum is 255 characters)'] } })],
+    ['garbage with an empty actor list', () => ({ value: 'garbage', user: ',' }), () => ({ message: `400 Bad request - Cannot set '${name}' to "garbage"` })],
   ];
   for (const [title, params, body] of cases) {
     it(`${title}: 400, nothing changed`, async () => {
@@ -287,6 +293,32 @@ describe('400s: clear errors, and nothing changes', () => {
     const fresh = flag();
     expect((await set(fresh, { value: 'true', user: 'inexistent-entry' })).status).toBe(400);
     expect(await listed(fresh)).toBeUndefined();
+  });
+
+  it('leading zeros are numbers: 0100 enables, 00 disables, 050 is 50', async () => {
+    const f = flag();
+    expect((await set(f, { value: '050' })).body).toEqual({ name: f, state: 'conditional', gates: [{ key: 'boolean', value: false }, { key: 'percentage_of_time', value: 50 }] });
+    expect((await set(f, { value: '0100' })).body).toEqual({ name: f, state: 'on', gates: [{ key: 'boolean', value: true }] });
+    expect((await set(f, { value: '00' })).body).toEqual(off(f));
+  });
+
+  it('100 with key=percentage_of_actors enables the flag outright (GitLab: 100 means on)', async () => {
+    const f = flag();
+    expect((await set(f, { value: '100', key: 'percentage_of_actors' })).body).toEqual({ name: f, state: 'on', gates: [{ key: 'boolean', value: true }] });
+  });
+
+  it('out of range on a fully-enabled flag is the range error', async () => {
+    const on = flag();
+    await set(on, { value: 'true' });
+    expect((await set(on, { value: '101' })).body).toEqual({ message: '400 Bad request - value must be a positive number less than or equal to 100, but was 101' });
+  });
+
+  it('DELETE of a name no flag can have: 204, nothing queried beyond auth', async () => {
+    for (const bad of ['a%00b', 'Upper', 'x'.repeat(300)]) {
+      const res = await api.delete(`/features/${bad}`, { token: admin });
+      expect(res.status, bad).toBe(204);
+      expect(queryCount(res)).toBeLessThanOrEqual(1);
+    }
   });
 
   it('a percentage on a fully-enabled flag', async () => {
@@ -369,7 +401,9 @@ describe('query budget (Server-Timing)', () => {
     await measure('POST value=true', set(name, { value: 'true' }), 201);
     await measure('POST value=false', set(name, { value: 'false' }), 201);
     await measure('POST unknown user (400)', set(name, { value: 'true', user: 'inexistent-entry' }), 400);
+    await measure('POST value=40&key=percentage_of_actors', set(name, { value: '40', key: 'percentage_of_actors' }), 201);
     await measure('GET /features', api.get('/features', { token: admin }), 200);
+    await measure('GET /features past the last page', api.get('/features', { token: admin, query: { page: '100000' } }), 200);
     await measure('GET /features/definitions', api.get('/features/definitions', { token: admin }), 200);
     await measure('DELETE', api.delete(`/features/${name}`, { token: admin }), 204);
     console.log('features query counts:', JSON.stringify(counts));
