@@ -1,7 +1,7 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../env.ts';
 import { projectRef } from '../lib/ids.ts';
-import { path, readInput, toValidationError, z } from '../lib/validate.ts';
+import { parseParams, path, z } from '../lib/validate.ts';
 import { PatchSettingInput, PutSettingInput, toErrorTrackingSetting } from './schemas.ts';
 import * as settings from './service.ts';
 
@@ -9,16 +9,9 @@ export const errorTrackingRoutes = new Hono<AppEnv>();
 const ProjectPath = z.object({ id: projectRef });
 const SETTINGS = '/projects/:id/error_tracking/settings';
 
-/**
- * Parameters are read after authorization, not by a validator middleware: GitLab declares `authorize!` in a
- * `before` block, which Grape runs ahead of parameter validation, so a developer sending a bad `active` gets 403
- * and a stranger 404, never a 400 that would confirm the project exists.
- */
-async function input<S extends z.ZodMiniType>(c: Context<AppEnv>, schema: S): Promise<z.output<S>> {
-  const result = await schema.safeParseAsync(await readInput(c));
-  if (!result.success) throw toValidationError(result.error.issues);
-  return result.data;
-}
+// Parameters are read after authorization (parseParams), not by a validator middleware: GitLab declares
+// `authorize!` in a `before` block, which Grape runs ahead of parameter validation, so a developer sending a bad
+// `active` gets 403 and a stranger 404, never a 400 that would confirm the project exists.
 
 errorTrackingRoutes.get(SETTINGS, path(ProjectPath), async (c) => {
   const { ctx } = c.var;
@@ -29,13 +22,13 @@ errorTrackingRoutes.get(SETTINGS, path(ProjectPath), async (c) => {
 errorTrackingRoutes.patch(SETTINGS, path(ProjectPath), async (c) => {
   const { ctx } = c.var;
   const target = await settings.authorizeSettings(ctx, c.req.valid('param').id);
-  const row = await settings.patchSetting({ ctx, input: { target, ...(await input(c, PatchSettingInput)) } });
+  const row = await settings.patchSetting({ ctx, input: { target, ...(await parseParams(c, PatchSettingInput)) } });
   return c.json(toErrorTrackingSetting(row));
 });
 
 errorTrackingRoutes.put(SETTINGS, path(ProjectPath), async (c) => {
   const { ctx } = c.var;
   const target = await settings.authorizeSettings(ctx, c.req.valid('param').id);
-  const row = await settings.putSetting({ ctx, input: { target, ...(await input(c, PutSettingInput)) } });
+  const row = await settings.putSetting({ ctx, input: { target, ...(await parseParams(c, PutSettingInput)) } });
   return c.json(toErrorTrackingSetting(row));
 });

@@ -1,17 +1,11 @@
 // Parameters and entities of the Features API (GitLab `lib/api/features.rb`, `lib/api/entities/feature.rb`).
-import { str, z } from '../lib/validate.ts';
+import { scalarStr, z } from '../lib/validate.ts';
 import type { FeatureDefinition } from './definitions.ts';
 import { featureState, type FeatureGates } from './evaluate.ts';
 
-/**
- * Grape `types: [String, Integer]` (and String): numbers and JSON booleans arrive as their text. At most 255
- * characters and no control characters (`is invalid`), so nothing absurd reaches a query or is echoed in a message.
- */
-const text = () =>
-  z.pipe(
-    z.transform((v: unknown) => (typeof v === 'boolean' ? String(v) : v)),
-    str(255),
-  );
+// Grape `types: [String, Integer]` (and String): numbers and JSON booleans arrive as their text; at most 255
+// characters and no control characters, so nothing absurd reaches a query or is echoed in a message.
+const text = () => scalarStr(255);
 
 /** POST /features/:name. `key` is mutually exclusive with each actor parameter (checked by the route). */
 export const SetFeatureInput = z.object({

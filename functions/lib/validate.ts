@@ -105,13 +105,18 @@ export async function readInput(c: Context): Promise<Record<string, unknown>> {
   return input;
 }
 
+/**
+ * The merged query/body parameters, validated, with Grape's 400s. For routes whose authorization must come first
+ * (GitLab's `before { authorize! }` runs ahead of parameter validation); others use `params()`.
+ */
+export async function parseParams<S extends z.ZodMiniType>(c: Context, schema: S): Promise<z.output<S>> {
+  const result = await schema.safeParseAsync(await readInput(c));
+  if (!result.success) throw toValidationError(result.error.issues);
+  return result.data;
+}
+
 /** Validates the merged query/body parameters; the result is `c.req.valid('query')`. */
-export const params = <S extends z.ZodMiniType>(schema: S) =>
-  validator('query', async (_value, c): Promise<z.output<S>> => {
-    const result = await schema.safeParseAsync(await readInput(c));
-    if (!result.success) throw toValidationError(result.error.issues);
-    return result.data;
-  });
+export const params = <S extends z.ZodMiniType>(schema: S) => validator('query', (_value, c): Promise<z.output<S>> => parseParams(c, schema));
 
 // ---- Field types with Grape's coercions (query and form values arrive as strings, JSON as typed values) ----
 
@@ -152,6 +157,13 @@ export const str = (max = 255) =>
       z.maxLength(max),
       z.refine((s) => !CONTROL.test(s), { message: 'is invalid' }),
     ),
+  );
+
+/** Grape's `type: String` for values JSON may send as numbers or booleans (`true` -> "true"), else as `str()`. */
+export const scalarStr = (max = 255) =>
+  z.pipe(
+    z.transform((v: unknown) => (typeof v === 'boolean' ? String(v) : v)),
+    str(max),
   );
 
 /** Free text (descriptions, bios): newlines and tabs allowed, other control characters refused. */

@@ -3,7 +3,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.ts';
 import { requireUser } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
-import { path, readInput, toValidationError, z } from '../lib/validate.ts';
+import { parseParams, path, z } from '../lib/validate.ts';
 import { settingInputSchema, toGlobalNotificationSetting, toNotificationSetting, type SettingInput, type SettingKind } from './schemas.ts';
 import * as settings from './service.ts';
 
@@ -20,9 +20,7 @@ const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
  * instance tier (`new_epic` exists on premium and ultimate only), so it is chosen per request.
  */
 async function settingParams(c: Context<AppEnv>, kind: SettingKind): Promise<SettingInput> {
-  const result = await settingInputSchema(kind, c.var.ctx.config.instanceTier).safeParseAsync(await readInput(c));
-  if (!result.success) throw toValidationError(result.error.issues);
-  return result.data as SettingInput;
+  return (await parseParams(c, settingInputSchema(kind, c.var.ctx.config.instanceTier))) as SettingInput;
 }
 
 notificationSettingRoutes.get('/notification_settings', authenticated, async (c) => {

@@ -3,7 +3,7 @@
 import { EMAIL_EVENTS, NOTIFICATION_LEVELS, type EmailEvent, type NotificationLevel } from '../../db/schema/index.ts';
 import type { SettingValues } from '../../db/queries/notification-settings.ts';
 import type { Config } from '../env.ts';
-import { bool, z } from '../lib/validate.ts';
+import { bool, scalarStr, z } from '../lib/validate.ts';
 
 export type SettingKind = 'global' | 'source';
 type Tier = Config['instanceTier'];
@@ -16,12 +16,6 @@ export function emailEvents(kind: SettingKind, tier: Tier): readonly EmailEvent[
   return kind === 'source' && tier !== 'free' ? EMAIL_EVENTS : EMAIL_EVENTS.filter((e) => e !== 'new_epic');
 }
 
-/** Grape's `type: String`: numbers and booleans from JSON become their text. */
-const grapeString = () =>
-  z.pipe(
-    z.transform((v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v)),
-    z.string(),
-  );
 
 /**
  * PUT parameters, in Grape's declaration order (level, notification_email, then the events). `level` is a plain
@@ -33,8 +27,8 @@ function settingInput(kind: SettingKind, tier: Tier) {
     [K in EmailEvent]?: z.ZodMiniOptional<z.ZodMiniNullable<ReturnType<typeof bool>>>;
   };
   return z.object({
-    level: z.optional(z.nullable(grapeString())),
-    ...(kind === 'global' ? { notification_email: z.optional(z.nullable(grapeString())) } : {}),
+    level: z.optional(z.nullable(scalarStr(255))),
+    ...(kind === 'global' ? { notification_email: z.optional(z.nullable(scalarStr(255))) } : {}),
     ...events,
   });
 }

@@ -129,7 +129,8 @@ describe('PUT /notification_settings', () => {
     for (const email of [unverified, foreign, other.user.email, 'nobody@example.net', 'not an email', 'a\u0000b@example.com']) {
       const res = await api.put('/notification_settings', { token, body: { notification_email: email, level: 'disabled', new_note: true } });
       expect(res.status, email).toBe(400);
-      expect(res.body).toEqual(error);
+      // A control character never reaches the model: Grape's parameter error.
+      expect(res.body).toEqual(email.includes('\u0000') ? { error: 'notification_email is invalid' } : error);
     }
     expect((await api.get('/notification_settings', { token })).body).toEqual({ level: 'watch', notification_email: user.email });
     expect(await storedEmail(user.id)).toBeNull();
