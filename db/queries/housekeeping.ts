@@ -2,6 +2,7 @@
 import { and, eq, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { members, namespaces, projects } from '../schema/index.ts';
+import { rows } from './raw.ts';
 
 /**
  * Groups whose deletion was accepted (`deleted_at` set), with every subgroup below them: a subgroup's
@@ -49,7 +50,21 @@ export async function purgeProjectsAndGroups(tx: Db, projectIds: number[], group
  * Memberships past their expiry date. A membership counts as active while `expires_at > current_date`
  * (lib/policy.ts, as GitLab), so on its expiry day it is already expired.
  */
-export async function deleteExpiredMemberships(db: Db): Promise<number> {
-  const rows = await db.delete(members).where(sql`${members.expiresAt} <= current_date`).returning({ id: members.id });
-  return rows.length;
+export async function deleteExpiredMemberships(db: Db) {
+  // One statement: the deleted rows, each with whether its project still exists (an `expired` event needs it).
+  const deleted = await rows<{ source_type: string; source_id: unknown; user_id: unknown; project_exists: unknown }>(
+    db,
+    sql`WITH d AS (
+          DELETE FROM ${members} WHERE ${members.expiresAt} <= current_date RETURNING source_type, source_id, user_id
+        )
+        SELECT d.source_type, d.source_id, d.user_id,
+          (d.source_type = 'Project' AND EXISTS (SELECT 1 FROM ${projects} p WHERE p.id = d.source_id)) AS project_exists
+        FROM d`,
+  );
+  return deleted.map((r) => ({
+    sourceType: r.source_type as 'Project' | 'Namespace',
+    sourceId: Number(r.source_id),
+    userId: Number(r.user_id),
+    projectExists: r.project_exists === true || r.project_exists === 't',
+  }));
 }

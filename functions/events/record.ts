@@ -1,7 +1,7 @@
 // THE way an event is written (DESIGN.md "Events"): services that perform an action GitLab records call
 // recordEvent with their transaction, so the event exists exactly when the change does. Nothing else inserts events.
 import type { Db } from '../../db/client.ts';
-import { insertEvent } from '../../db/queries/events.ts';
+import { insertEvent, insertEvents } from '../../db/queries/events.ts';
 import { EVENT_ACTIONS, type EventAction } from '../../db/schema/index.ts';
 
 /** GitLab's PushEventPayload fields (action: created/removed/pushed; ref_type: branch/tag). */
@@ -47,4 +47,19 @@ export async function recordEvent(tx: Db, e: RecordedEvent): Promise<void> {
         }
       : undefined,
   });
+}
+
+/** Several events without push payloads in one statement (the housekeeping job's `expired` events), in `tx`. */
+export async function recordEvents(tx: Db, list: readonly Omit<RecordedEvent, 'push'>[]): Promise<void> {
+  await insertEvents(
+    tx,
+    list.map((e) => ({
+      action: EVENT_ACTIONS[e.action],
+      authorId: e.authorId,
+      projectId: e.projectId ?? null,
+      groupId: e.groupId ?? null,
+      targetType: e.target?.type ?? null,
+      targetId: e.target?.id ?? null,
+    })),
+  );
 }

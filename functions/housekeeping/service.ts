@@ -1,5 +1,7 @@
 // The scheduled housekeeping (Worker `scheduled()`, every 15 minutes): deletion accepted through the API (202,
-// `deleted_at` set, hidden at once) becomes final here, and memberships past their expiry date are removed.
+// `deleted_at` set, hidden at once) becomes final here, memberships past their expiry date are removed (a project
+// membership records its `expired` event in the same transaction), and events older than 2 years are deleted.
+import { sql } from 'drizzle-orm';
 import type { RequestContext } from '../lib/context.ts';
 import { log } from '../lib/log.ts';
 import {
@@ -8,23 +10,55 @@ import {
   findPurgeableProjectIds,
   purgeProjectsAndGroups,
 } from '../../db/queries/housekeeping.ts';
+import { deleteEventsBefore } from '../../db/queries/events.ts';
+import { recordEvents } from '../events/record.ts';
 
 export interface HousekeepingResult {
   purgedProjects: number;
   purgedGroups: number;
   expiredMemberships: number;
+  expiredEvents: number;
+}
+
+/** Events are kept 2 years (the spec's retention). */
+export const EVENT_RETENTION = sql`now() - interval '2 years'`;
+/** Rows per retention batch: each batch is one short statement, so no long lock or transaction. */
+export const EVENT_RETENTION_BATCH = 5000;
+
+type JobContext = { ctx: Pick<RequestContext, 'db' | 'transaction'> };
+
+/**
+ * Deletes events older than the retention in bounded batches until a batch comes back short. Idempotent, and safe
+ * to run concurrently: each batch locks its rows with SKIP LOCKED, so two runs take different rows.
+ */
+export async function expireOldEvents({ ctx }: JobContext, batchSize = EVENT_RETENTION_BATCH): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await deleteEventsBefore(ctx.db, EVENT_RETENTION, batchSize);
+    total += deleted;
+    if (deleted < batchSize) return total;
+  }
 }
 
 /** No actor: the job runs as the system, on the database only. */
-export async function runHousekeeping({ ctx }: { ctx: Pick<RequestContext, 'db' | 'transaction'> }): Promise<HousekeepingResult> {
+export async function runHousekeeping({ ctx }: JobContext, options: { eventBatchSize?: number } = {}): Promise<HousekeepingResult> {
   const purged = await ctx.transaction(async (tx) => {
     const groupIds = await findPurgeableGroupIds(tx);
     const projectIds = await findPurgeableProjectIds(tx, groupIds);
     await purgeProjectsAndGroups(tx, projectIds, groupIds);
     return { purgedProjects: projectIds.length, purgedGroups: groupIds.length };
   });
-  const expiredMemberships = await deleteExpiredMemberships(ctx.db);
-  const result = { ...purged, expiredMemberships };
+  const expiredMemberships = await ctx.transaction(async (tx) => {
+    const removed = await deleteExpiredMemberships(tx);
+    // GitLab's ProjectMember#post_destroy_hook: `expired`, authored by the member; group memberships record nothing.
+    await recordEvents(
+      tx,
+      removed.filter((m) => m.projectExists).map((m) => ({ action: 'expired' as const, authorId: m.userId, projectId: m.sourceId })),
+    );
+    return removed.length;
+  });
+  const expiredEvents = await expireOldEvents({ ctx }, options.eventBatchSize);
+  const result = { ...purged, expiredMemberships, expiredEvents };
   log('info', 'housekeeping done', { ...result });
   return result;
 }

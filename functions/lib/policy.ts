@@ -3,7 +3,7 @@
 // the visibility filters below. Nothing else compares access levels.
 import { and, eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { members, namespaces, projects, users } from '../../db/schema/index.ts';
+import { issueAssignees, issues, members, namespaces, projects, users } from '../../db/schema/index.ts';
 import type { Actor } from './context.ts';
 import { forbidden, notFound } from './errors.ts';
 
@@ -39,7 +39,16 @@ export interface UserFacts {
   state: string;
 }
 
-type Subject = ProjectFacts | GroupFacts | UserFacts;
+/** An issue with its project's facts: confidential issues are for reporters and above, the author and assignees. */
+export interface IssueFacts {
+  kind: 'issue';
+  project: ProjectFacts;
+  authorId: number | null;
+  assigneeIds: readonly number[];
+  confidential: boolean;
+}
+
+type Subject = ProjectFacts | GroupFacts | UserFacts | IssueFacts;
 
 const signedIn = (actor: Actor) => actor.user !== null;
 const isAdmin = (actor: Actor) => actor.user?.admin === true;
@@ -62,6 +71,14 @@ function canReadGroup(actor: Actor, g: GroupFacts) {
 
 const level = (actor: Actor, s: { accessLevel: number }) => (isAdmin(actor) ? AccessLevel.OWNER : s.accessLevel);
 
+/** GitLab's read_issue: confidential issues only for reporters and above, their author and their assignees. */
+function canReadIssue(actor: Actor, i: IssueFacts) {
+  if (!canReadProject(actor, i.project)) return false;
+  if (!i.confidential) return true;
+  const id = actor.user?.id;
+  return level(actor, i.project) >= AccessLevel.REPORTER || (id !== undefined && (id === i.authorId || i.assigneeIds.includes(id)));
+}
+
 /** The catalog of actions. Each rule assumes nothing: read rights are part of every rule. */
 const rules = {
   'project:read': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
@@ -75,7 +92,24 @@ const rules = {
   'project:admin_members': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && level(a, p) >= AccessLevel.MAINTAINER,
   // GitLab's :admin_operations (error tracking and other operations settings): maintainers.
   'project:admin_operations': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
+  // Issues: anyone signed in who can read the project may open one (GitLab's create_issue on public and internal
+  // projects; guests and above on private ones). Labels and milestones are managed by reporters and above.
+  'project:create_issue': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived,
+  // GitLab's admin_issue (set labels, assignees, milestone, due date, lock; time tracking): reporters and above.
+  'project:admin_issues': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  // Backdating an issue (`created_at`): project owners and administrators.
+  'project:set_issue_created_at': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
+  'project:admin_labels': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  'project:admin_milestones': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  'issue:read': (a: Actor, i: IssueFacts) => canReadIssue(a, i),
+  // update_issue: reporters and above, or the author (GitLab lets authors edit their own issues).
+  'issue:update': (a: Actor, i: IssueFacts) =>
+    canReadIssue(a, i) && signedIn(a) && (level(a, i.project) >= AccessLevel.REPORTER || a.user!.id === i.authorId),
+  // destroy_issue: owners (and admins).
+  'issue:delete': (a: Actor, i: IssueFacts) => canReadIssue(a, i) && level(a, i.project) >= AccessLevel.OWNER,
   'group:read': (a: Actor, g: GroupFacts) => canReadGroup(a, g),
+  'group:admin_labels': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && signedIn(a) && level(a, g) >= AccessLevel.REPORTER,
+  'group:admin_milestones': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && signedIn(a) && level(a, g) >= AccessLevel.REPORTER,
   'group:update': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
   'group:delete': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
   // GitLab's defaults: subgroup_creation_level "maintainer" (MAINTAINER_SUBGROUP_ACCESS) and
@@ -98,8 +132,8 @@ export function can<A extends Action>(actor: Actor, action: A, subject: SubjectO
   return (rules[action] as (a: Actor, s: Subject) => boolean)(actor, subject as Subject);
 }
 
-const readActionOf: Record<Subject['kind'], Action> = { project: 'project:read', group: 'group:read', user: 'user:read' };
-const notFoundName: Record<Subject['kind'], string> = { project: 'Project', group: 'Group', user: 'User' };
+const readActionOf: Record<Subject['kind'], Action> = { project: 'project:read', group: 'group:read', user: 'user:read', issue: 'issue:read' };
+const notFoundName: Record<Subject['kind'], string> = { project: 'Project', group: 'Group', user: 'User', issue: 'Issue' };
 
 /**
  * Throws unless allowed: 404 when the actor cannot even see the subject (so existence does not leak), 403 when it
@@ -229,6 +263,27 @@ export function visibleGroupsFilter(actor: Actor): SQL | undefined {
       gte(namespaces.visibilityLevel, seesInternal(actor) ? Visibility.internal : Visibility.public),
       sql`${namespaces.traversalIds} && ${memberGroupIds(actor.user.id)}`,
       groupDescendantAccessSql(actor),
+    ),
+  );
+}
+
+/**
+ * Issues (joined with their project and its namespace) the actor may read: the SQL twin of canReadIssue. Confidential
+ * issues only for reporters and above, their author and their assignees.
+ */
+export function visibleIssuesFilter(actor: Actor): SQL | undefined {
+  const readable = visibleProjectsFilter(actor);
+  if (isAdmin(actor)) return readable;
+  if (!actor.user) return and(readable, eq(issues.confidential, false));
+  const id = actor.user.id;
+  return and(
+    readable,
+    or(
+      eq(issues.confidential, false),
+      eq(issues.authorId, id),
+      // Aliased: an unqualified outer `id` (single-table selects) still means the issue's, as issue_assignees has none.
+      sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia WHERE ia.issue_id = ${issues.id} AND ia.user_id = ${id})`,
+      sql`${projectAccessLevelSql(actor)} >= ${AccessLevel.REPORTER}`,
     ),
   );
 }

@@ -2,6 +2,7 @@
 // policies). Reads need the source to be visible; changes need admin_members, except that members may leave.
 import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/members.ts';
+import { recordEvent } from '../events/record.ts';
 import { findUserByRef } from '../../db/queries/users.ts';
 import { findGroup, groupFacts } from '../groups/service.ts';
 import { requireUser } from '../lib/auth.ts';
@@ -113,13 +114,18 @@ export async function addMember({ ctx, input }: Verb<{ user_id: number | null; a
   await validateMembership(ctx.db, input.kind, source, user.id, input.access_level, input.expires_at);
   if (!canGrant(ctx.actor, source.held, input.access_level)) throw forbidden();
   try {
-    const member = await q.insertMember(ctx.db, {
-      sourceType: source.ref.type,
-      sourceId: source.ref.id,
-      userId: user.id,
-      accessLevel: input.access_level,
-      expiresAt: input.expires_at ?? null,
-      createdById: ctx.actor.user!.id,
+    const member = await ctx.transaction(async (tx) => {
+      const row = await q.insertMember(tx, {
+        sourceType: source.ref.type,
+        sourceId: source.ref.id,
+        userId: user.id,
+        accessLevel: input.access_level,
+        expiresAt: input.expires_at ?? null,
+        createdById: ctx.actor.user!.id,
+      });
+      // GitLab's EventCreateService#join_source: projects only (a group membership records nothing).
+      if (source.ref.type === 'Project') await recordEvent(tx, { action: 'joined', authorId: user.id, projectId: source.ref.id });
+      return row;
     });
     return { member, user };
   } catch (error) {
@@ -168,5 +174,11 @@ export async function removeMember({ ctx, input }: Verb<{ userId: number | null 
     if (!canDestroyMember(ctx.actor, source.facts, facts)) throw forbidden();
     if (!facts.isSelf && !canGrant(ctx.actor, source.held, row.member.accessLevel)) throw forbidden();
     await q.deleteMember(tx, row.member.id);
+    // GitLab's ProjectMember#post_destroy_hook: every removal of a project member records `left` (or `expired` for a
+    // membership past its date), authored by the member, whoever removed it; group memberships record nothing.
+    if (source.ref.type === 'Project') {
+      const expired = row.member.expiresAt !== null && row.member.expiresAt <= today();
+      await recordEvent(tx, { action: expired ? 'expired' : 'left', authorId: userId, projectId: source.ref.id });
+    }
   });
 }

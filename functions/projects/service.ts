@@ -1,6 +1,7 @@
 // Project verbs, shared by REST and (later) GraphQL.
 import { findNamespaceView, findPersonalNamespace, fullPathTaken, lockFullPath, type NamespaceView } from '../../db/queries/namespaces.ts';
 import * as q from '../../db/queries/projects.ts';
+import { recordEvent } from '../events/record.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { ApiError, conflict, isUniqueViolation, notFound, notModified, validationFailed } from '../lib/errors.ts';
@@ -133,6 +134,9 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
       });
       // The owner of a personal namespace owns its projects; group projects inherit the group's members.
       if (ns.kind === 'user') await q.addProjectMember(tx, project.id, ownerId, AccessLevel.OWNER, ctx.actor.user!.id);
+      // GitLab's Projects::CreateService records `created` (forks go through it too); the personal owner's
+      // membership records no `joined` (ProjectMember skips the namespace holder).
+      await recordEvent(tx, { action: 'created', authorId: ownerId, projectId: project.id });
       return project;
     });
     return reload(ctx, row.id);

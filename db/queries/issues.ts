@@ -1,0 +1,434 @@
+// Issue reads and writes. A read is one statement: the issue with its project path, author, closer, milestone,
+// labels, assignees and counters (json subqueries), so a page of issues costs one query whatever its size.
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Actor } from '../../functions/lib/context.ts';
+import { activeMembershipSql, Visibility, visibleIssuesFilter, visibleProjectsFilter } from '../../functions/lib/policy.ts';
+import type { Db } from '../client.ts';
+import {
+  awardEmoji,
+  issueAssignees,
+  issues,
+  labelLinks,
+  labels,
+  members,
+  milestones,
+  namespaces,
+  notes,
+  projects,
+  subscriptions,
+  timelogs,
+  todos,
+  users,
+} from '../schema/index.ts';
+import { containsPattern } from './search.ts';
+
+const author = alias(users, 'issue_author');
+const closer = alias(users, 'issue_closer');
+const milestoneGroup = alias(namespaces, 'milestone_group');
+
+/** The UserBasic fields of an assignee, as the page query returns them. */
+export interface UserJson {
+  id: number;
+  name: string;
+  username: string;
+  state: string;
+  avatarUrl: string | null;
+}
+
+/** A label of an issue as the page query returns it. */
+export interface LabelJson {
+  id: number;
+  title: string;
+  color: string;
+  description: string | null;
+}
+
+const labelsSql = sql<LabelJson[]>`(SELECT COALESCE(json_agg(json_build_object('id', l.id, 'title', l.title, 'color', l.color, 'description', l.description) ORDER BY l.title), '[]'::json) FROM ${labelLinks} ll JOIN ${labels} l ON l.id = ll.label_id WHERE ll.target_type = 'Issue' AND ll.target_id = ${issues.id})`;
+const assigneesSql = sql<UserJson[]>`(SELECT COALESCE(json_agg(json_build_object('id', u.id, 'name', u.name, 'username', u.username, 'state', u.state, 'avatarUrl', u.avatar_url) ORDER BY u.id), '[]'::json) FROM ${issueAssignees} ia JOIN ${users} u ON u.id = ia.user_id WHERE ia.issue_id = ${issues.id})`;
+const userNotesCountSql = sql<number>`(SELECT count(*) FROM ${notes} n WHERE n.noteable_type = 'Issue' AND n.noteable_id = ${issues.id} AND NOT n.system)`.mapWith(Number);
+const awardCountSql = (name: string) =>
+  sql<number>`(SELECT count(*) FROM ${awardEmoji} ae WHERE ae.awardable_type = 'Issue' AND ae.awardable_id = ${issues.id} AND ae.name = ${name})`.mapWith(Number);
+
+/** GitLab's subscribed?: an explicit subscription row wins, else participation (author, assignee, commenter). */
+const subscribedSql = (userId: number) =>
+  sql<boolean>`COALESCE((SELECT s.subscribed FROM ${subscriptions} s WHERE s.subscribable_type = 'Issue' AND s.subscribable_id = ${issues.id} AND s.user_id = ${userId}),
+    ${issues.authorId} IS NOT DISTINCT FROM ${userId}
+    OR EXISTS (SELECT 1 FROM ${issueAssignees} ia2 WHERE ia2.issue_id = ${issues.id} AND ia2.user_id = ${userId})
+    OR EXISTS (SELECT 1 FROM ${notes} n2 WHERE n2.noteable_type = 'Issue' AND n2.noteable_id = ${issues.id} AND n2.author_id = ${userId} AND NOT n2.system))`.mapWith(Boolean);
+
+function columns(subscriberId?: number | null) {
+  return {
+    issue: issues,
+    projectPath: projects.pathWithNamespace,
+    author,
+    closedBy: closer,
+    milestone: milestones,
+    milestoneGroupPath: milestoneGroup.fullPath,
+    labels: labelsSql,
+    assignees: assigneesSql,
+    userNotesCount: userNotesCountSql,
+    upvotes: awardCountSql('thumbsup'),
+    downvotes: awardCountSql('thumbsdown'),
+    subscribed: subscriberId ? subscribedSql(subscriberId) : sql<boolean>`false`.mapWith(Boolean),
+  };
+}
+
+function baseQuery(db: Db, subscriberId?: number | null) {
+  return db
+    .select(columns(subscriberId))
+    .from(issues)
+    .innerJoin(projects, eq(projects.id, issues.projectId))
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .leftJoin(author, eq(author.id, issues.authorId))
+    .leftJoin(closer, eq(closer.id, issues.closedById))
+    .leftJoin(milestones, eq(milestones.id, issues.milestoneId))
+    .leftJoin(milestoneGroup, eq(milestoneGroup.id, milestones.groupId))
+    .$dynamic();
+}
+
+export type IssueView = Awaited<ReturnType<ReturnType<typeof baseQuery>['execute']>>[number];
+
+/** One issue of a project by iid (no visibility check: the service decides with the policy). */
+export async function findIssueView(db: Db, projectId: number, iid: number, subscriberId?: number | null): Promise<IssueView | undefined> {
+  const [row] = await baseQuery(db, subscriberId).where(and(eq(issues.projectId, projectId), eq(issues.iid, iid)));
+  return row;
+}
+
+export async function findIssueViewById(db: Db, id: number, subscriberId?: number | null): Promise<IssueView | undefined> {
+  const [row] = await baseQuery(db, subscriberId).where(eq(issues.id, id));
+  return row;
+}
+
+export interface IssueListFilter {
+  projectId?: number;
+  /** Issues of projects in this group and its descendants. */
+  groupId?: number;
+  authorId?: number;
+  authorUsername?: string;
+  /** A user id, or 'none' / 'any'. */
+  assigneeId?: number | 'none' | 'any';
+  assigneeUsername?: string;
+  state?: 'opened' | 'closed';
+  /** Titles that must all be present; or 'none' / 'any'. */
+  labels?: string[] | 'none' | 'any';
+  /** A title; or 'none' / 'any'. */
+  milestone?: string | 'none' | 'any';
+  search?: string;
+  /** Columns `search` looks in (default both). */
+  searchIn?: Array<'title' | 'description'>;
+  nonArchived?: boolean;
+  iids?: number[];
+  confidential?: boolean;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  updatedAfter?: Date;
+  updatedBefore?: Date;
+}
+
+export type IssueOrder = { by: 'created_at' | 'updated_at'; sort: 'asc' | 'desc' };
+
+const hasLabel = (title: string) =>
+  sql`EXISTS (SELECT 1 FROM ${labelLinks} ll JOIN ${labels} l ON l.id = ll.label_id WHERE ll.target_type = 'Issue' AND ll.target_id = ${issues.id} AND l.title = ${title})`;
+const anyLabel = sql`EXISTS (SELECT 1 FROM ${labelLinks} ll WHERE ll.target_type = 'Issue' AND ll.target_id = ${issues.id})`;
+const anyAssignee = sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia WHERE ia.issue_id = ${issues.id})`;
+
+function listWhere(actor: Actor, f: IssueListFilter): SQL | undefined {
+  const conditions: (SQL | undefined)[] = [visibleIssuesFilter(actor) ?? visibleProjectsFilter(actor)];
+  if (f.projectId !== undefined) conditions.push(eq(issues.projectId, f.projectId));
+  if (f.groupId !== undefined) conditions.push(sql`${f.groupId} = ANY(${namespaces.traversalIds})`);
+  if (f.authorId !== undefined) conditions.push(eq(issues.authorId, f.authorId));
+  if (f.authorUsername !== undefined)
+    conditions.push(sql`EXISTS (SELECT 1 FROM ${users} u WHERE u.id = ${issues.authorId} AND lower(u.username) = lower(${f.authorUsername}))`);
+  if (f.assigneeId === 'none') conditions.push(sql`NOT ${anyAssignee}`);
+  else if (f.assigneeId === 'any') conditions.push(anyAssignee);
+  else if (f.assigneeId !== undefined)
+    conditions.push(sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia WHERE ia.issue_id = ${issues.id} AND ia.user_id = ${f.assigneeId})`);
+  if (f.assigneeUsername !== undefined)
+    conditions.push(
+      sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia JOIN ${users} u ON u.id = ia.user_id WHERE ia.issue_id = ${issues.id} AND lower(u.username) = lower(${f.assigneeUsername}))`,
+    );
+  if (f.state) conditions.push(eq(issues.state, f.state));
+  if (f.labels === 'none') conditions.push(sql`NOT ${anyLabel}`);
+  else if (f.labels === 'any') conditions.push(anyLabel);
+  else if (f.labels) for (const title of new Set(f.labels)) conditions.push(hasLabel(title));
+  if (f.milestone === 'none') conditions.push(isNull(issues.milestoneId));
+  else if (f.milestone === 'any') conditions.push(isNotNull(issues.milestoneId));
+  else if (f.milestone !== undefined) conditions.push(eq(milestones.title, f.milestone));
+  if (f.search) {
+    const pattern = containsPattern(f.search);
+    const where = f.searchIn?.length ? f.searchIn : ['title', 'description'];
+    conditions.push(or(...where.map((c) => sql`${c === 'title' ? issues.title : issues.description} ILIKE ${pattern}`)));
+  }
+  if (f.nonArchived) conditions.push(eq(projects.archived, false));
+  if (f.iids) conditions.push(f.iids.length ? inArray(issues.iid, f.iids) : sql`false`);
+  if (f.confidential !== undefined) conditions.push(eq(issues.confidential, f.confidential));
+  if (f.createdAfter) conditions.push(gte(issues.createdAt, f.createdAfter));
+  if (f.createdBefore) conditions.push(lte(issues.createdAt, f.createdBefore));
+  if (f.updatedAfter) conditions.push(gte(issues.updatedAt, f.updatedAfter));
+  if (f.updatedBefore) conditions.push(lte(issues.updatedAt, f.updatedBefore));
+  return and(...conditions);
+}
+
+function countedQuery(db: Db, actor: Actor, f: IssueListFilter, limit: number) {
+  return db
+    .select({ one: sql`1` })
+    .from(issues)
+    .innerJoin(projects, eq(projects.id, issues.projectId))
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .leftJoin(milestones, eq(milestones.id, issues.milestoneId))
+    .where(listWhere(actor, f))
+    .limit(limit);
+}
+
+/**
+ * A page of issues. With `countLimit`, each row also carries the number of matching issues (capped at countLimit),
+ * computed once in the same statement, so a full page needs no second round trip for its X-Total.
+ */
+export async function listIssueViews(db: Db, actor: Actor, f: IssueListFilter, order: IssueOrder, limit: number, offset: number, countLimit?: number) {
+  const column = order.by === 'updated_at' ? issues.updatedAt : issues.createdAt;
+  const dir = order.sort === 'asc' ? asc : desc;
+  const total = countLimit
+    ? sql<number>`(SELECT count(*) FROM (${countedQuery(db, actor, f, countLimit)}) counted)`.mapWith(Number)
+    : sql<number>`NULL`.mapWith((v) => (v == null ? null : Number(v)));
+  return db
+    .select({ ...columns(), total })
+    .from(issues)
+    .innerJoin(projects, eq(projects.id, issues.projectId))
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .leftJoin(author, eq(author.id, issues.authorId))
+    .leftJoin(closer, eq(closer.id, issues.closedById))
+    .leftJoin(milestones, eq(milestones.id, issues.milestoneId))
+    .leftJoin(milestoneGroup, eq(milestoneGroup.id, milestones.groupId))
+    .where(listWhere(actor, f))
+    .orderBy(dir(column), dir(issues.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function countIssues(db: Db, actor: Actor, f: IssueListFilter, limit: number): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(countedQuery(db, actor, f, limit).as('counted'));
+  return row?.n ?? 0;
+}
+
+// ---- Writes (inside the caller's transaction) ----
+
+export async function insertIssue(tx: Db, values: typeof issues.$inferInsert) {
+  const [row] = await tx.insert(issues).values(values).returning();
+  return row!;
+}
+
+/** The issue row, locked for the rest of the transaction. */
+export async function lockIssue(tx: Db, id: number) {
+  const [row] = await tx.select().from(issues).where(eq(issues.id, id)).for('update');
+  return row;
+}
+
+export async function updateIssue(tx: Db, id: number, values: Partial<typeof issues.$inferInsert>) {
+  await tx.update(issues).set(values).where(eq(issues.id, id));
+}
+
+/** Replaces the issue's assignees (`fresh`: a new issue, nothing to remove). */
+export async function setAssignees(tx: Db, issueId: number, userIds: readonly number[], fresh = false): Promise<number[]> {
+  let before: number[] = [];
+  if (!fresh) {
+    const removed = await tx.delete(issueAssignees).where(eq(issueAssignees.issueId, issueId)).returning({ userId: issueAssignees.userId });
+    before = removed.map((r) => r.userId);
+  }
+  if (userIds.length) await tx.insert(issueAssignees).values(userIds.map((userId) => ({ issueId, userId }))).onConflictDoNothing();
+  /** The users newly assigned. */
+  return userIds.filter((id) => !before.includes(id));
+}
+
+export async function issueAssigneeIds(tx: Db, issueId: number): Promise<number[]> {
+  const rows = await tx.select({ id: issueAssignees.userId }).from(issueAssignees).where(eq(issueAssignees.issueId, issueId));
+  return rows.map((r) => r.id);
+}
+
+export async function issueLabelIds(tx: Db, issueId: number): Promise<number[]> {
+  const rows = await tx.select({ id: labelLinks.labelId }).from(labelLinks).where(and(eq(labelLinks.targetType, 'Issue'), eq(labelLinks.targetId, issueId)));
+  return rows.map((r) => r.id);
+}
+
+/** Replaces the issue's labels (`fresh`: a new issue, nothing to remove). */
+export async function setLabelLinks(tx: Db, issueId: number, labelIds: readonly number[], fresh = false) {
+  if (!fresh) await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'Issue'), eq(labelLinks.targetId, issueId)));
+  if (labelIds.length) await tx.insert(labelLinks).values([...new Set(labelIds)].map((labelId) => ({ labelId, targetType: 'Issue' as const, targetId: issueId }))).onConflictDoNothing();
+}
+
+/** Ids of labels of the project (or its ancestor groups) with these titles. */
+export async function findLabelIdsByTitle(db: Db, projectId: number, groupIds: readonly number[], titles: readonly string[]): Promise<number[]> {
+  if (!titles.length) return [];
+  const rows = await db
+    .select({ id: labels.id })
+    .from(labels)
+    .where(and(inArray(labels.title, [...titles]), groupIds.length ? or(eq(labels.projectId, projectId), inArray(labels.groupId, [...groupIds])) : eq(labels.projectId, projectId)));
+  return rows.map((r) => r.id);
+}
+
+/**
+ * Of `userIds`, those who may be assigned: active users who can read the project (members of it or its groups, or
+ * anyone not external on an internal/public project). Unknown ids are dropped, as GitLab does.
+ */
+export async function assignableUserIds(db: Db, project: { id: number; visibilityLevel: number; traversalIds: number[] }, userIds: readonly number[]): Promise<number[]> {
+  const ids = [...new Set(userIds)].filter((id) => id >= 1 && id <= 2_147_483_647);
+  if (!ids.length) return [];
+  const groupIds = project.traversalIds.map(Number);
+  const source = or(
+    and(eq(members.sourceType, 'Project'), eq(members.sourceId, project.id)),
+    groupIds.length ? and(eq(members.sourceType, 'Namespace'), inArray(members.sourceId, groupIds)) : undefined,
+  );
+  const memberIds = db.select({ id: members.userId }).from(members).where(and(inArray(members.userId, ids), source, activeMembershipSql));
+  const rows = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(
+      and(
+        inArray(users.id, ids),
+        eq(users.state, 'active'),
+        or(
+          eq(users.admin, true),
+          project.visibilityLevel >= Visibility.public ? sql`true` : sql`false`,
+          project.visibilityLevel >= Visibility.internal ? eq(users.external, false) : sql`false`,
+          inArray(users.id, memberIds),
+        ),
+      ),
+    )
+    .orderBy(users.id);
+  return rows.map((r) => r.id);
+}
+
+/** A milestone of the project or of one of its ancestor groups (GitLab ignores any other). */
+export async function findIssueMilestone(db: Db, milestoneId: number, projectId: number, groupIds: readonly number[]) {
+  const [row] = await db
+    .select({ id: milestones.id })
+    .from(milestones)
+    .where(
+      and(eq(milestones.id, milestoneId), groupIds.length ? or(eq(milestones.projectId, projectId), inArray(milestones.groupId, [...groupIds])) : eq(milestones.projectId, projectId)),
+    );
+  return row;
+}
+
+/** Removes the issue and what points at it polymorphically (labels, notes, awards, to-dos, subscriptions). */
+export async function deleteIssue(tx: Db, id: number) {
+  await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'Issue'), eq(labelLinks.targetId, id)));
+  await tx.delete(notes).where(and(eq(notes.noteableType, 'Issue'), eq(notes.noteableId, id)));
+  await tx.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, 'Issue'), eq(awardEmoji.awardableId, id)));
+  await tx.delete(todos).where(and(eq(todos.targetType, 'Issue'), eq(todos.targetId, id)));
+  await tx.delete(subscriptions).where(and(eq(subscriptions.subscribableType, 'Issue'), eq(subscriptions.subscribableId, id)));
+  await tx.delete(issues).where(eq(issues.id, id));
+}
+
+// ---- Time tracking, subscriptions, to-dos ----
+
+/** Adds a timelog and moves the issue's total with it (the caller holds the issue's row lock). */
+export async function addTimelog(tx: Db, issueId: number, userId: number, seconds: number) {
+  await tx.insert(timelogs).values({ issueId, userId, timeSpent: seconds });
+  await tx.update(issues).set({ totalTimeSpent: sql`${issues.totalTimeSpent} + ${seconds}`, updatedAt: new Date() }).where(eq(issues.id, issueId));
+}
+
+/** Records the user's explicit (un)subscription from the issue. */
+export async function setSubscription(tx: Db, issueId: number, projectId: number, userId: number, subscribed: boolean) {
+  await tx
+    .insert(subscriptions)
+    .values({ subscribableType: 'Issue', subscribableId: issueId, projectId, userId, subscribed })
+    .onConflictDoUpdate({
+      target: [subscriptions.subscribableType, subscriptions.subscribableId, subscriptions.userId],
+      set: { subscribed, updatedAt: new Date() },
+    });
+}
+
+/**
+ * A system note on the issue (SystemNoteService: `closed`, `reopened`, ...), its own discussion. `action` is the
+ * stored system_note_metadata action (`closed`, `opened` for a reopen).
+ */
+export async function insertSystemNote(tx: Db, issue: { id: number; projectId: number }, authorId: number, body: string, action: string) {
+  const bytes = crypto.getRandomValues(new Uint8Array(20));
+  const discussionId = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  await tx.insert(notes).values({ noteableType: 'Issue', noteableId: issue.id, projectId: issue.projectId, authorId, body, system: true, systemAction: action, discussionId });
+}
+
+/**
+ * Active users with these (lower-cased) usernames, each with their effective membership level on the project
+ * (direct or through its groups): what the policy needs to decide whether they may read an issue. Two statements.
+ */
+export async function usersWithProjectLevels(db: Db, project: { id: number; traversalIds: number[] }, usernames: readonly string[]) {
+  if (!usernames.length) return [];
+  const found = await db
+    .select()
+    .from(users)
+    .where(and(inArray(sql`lower(${users.username})`, [...usernames].slice(0, 100)), eq(users.state, 'active')));
+  if (!found.length) return [];
+  const groupIds = project.traversalIds.map(Number);
+  const levels = await db
+    .select({ userId: members.userId, level: sql<number>`max(${members.accessLevel})`.mapWith(Number) })
+    .from(members)
+    .where(
+      and(
+        inArray(
+          members.userId,
+          found.map((u) => u.id),
+        ),
+        or(
+          and(eq(members.sourceType, 'Project'), eq(members.sourceId, project.id)),
+          groupIds.length ? and(eq(members.sourceType, 'Namespace'), inArray(members.sourceId, groupIds)) : undefined,
+        ),
+        activeMembershipSql,
+      ),
+    )
+    .groupBy(members.userId);
+  const byUser = new Map(levels.map((l) => [l.userId, l.level]));
+  return found.map((user) => ({ user, accessLevel: byUser.get(user.id) ?? 0 }));
+}
+
+export const TODO_MENTIONED = 2;
+export const TODO_DIRECTLY_ADDRESSED = 7;
+
+/** Mention to-dos (one per user; `directly addressed` wins over `mentioned`). */
+export async function insertMentionTodos(tx: Db, issue: { id: number; projectId: number }, authorId: number, mentions: ReadonlyArray<{ userId: number; direct: boolean }>) {
+  if (!mentions.length) return;
+  await tx.insert(todos).values(
+    mentions.map((m) => ({
+      userId: m.userId,
+      authorId,
+      projectId: issue.projectId,
+      targetType: 'Issue' as const,
+      targetId: issue.id,
+      action: m.direct ? TODO_DIRECTLY_ADDRESSED : TODO_MENTIONED,
+    })),
+  );
+}
+
+export const TODO_ASSIGNED = 1;
+export const TODO_MARKED = 4;
+
+/**
+ * "Assigned" to-dos for `userIds` on the issue (GitLab's TodoService#create_assignment_todo), skipping users who
+ * already have a pending one for it.
+ */
+export async function insertAssignmentTodos(tx: Db, issue: { id: number; projectId: number }, authorId: number, userIds: readonly number[]) {
+  if (!userIds.length) return;
+  const pending = await tx
+    .select({ userId: todos.userId })
+    .from(todos)
+    .where(and(inArray(todos.userId, [...userIds]), eq(todos.targetType, 'Issue'), eq(todos.targetId, issue.id), eq(todos.action, TODO_ASSIGNED), eq(todos.state, 'pending')));
+  const skip = new Set(pending.map((r) => r.userId));
+  const values = userIds
+    .filter((id) => !skip.has(id))
+    .map((userId) => ({ userId, authorId, projectId: issue.projectId, targetType: 'Issue' as const, targetId: issue.id, action: TODO_ASSIGNED }));
+  if (values.length) await tx.insert(todos).values(values);
+}
+
+/** A pending "marked" to-do of the user on the issue. */
+export async function findPendingMarkedTodo(tx: Db, issueId: number, userId: number) {
+  const [row] = await tx
+    .select()
+    .from(todos)
+    .where(and(eq(todos.userId, userId), eq(todos.targetType, 'Issue'), eq(todos.targetId, issueId), eq(todos.action, TODO_MARKED), eq(todos.state, 'pending')));
+  return row;
+}
+
+export async function insertTodo(tx: Db, values: typeof todos.$inferInsert) {
+  const [row] = await tx.insert(todos).values(values).returning();
+  return row!;
+}

@@ -1,0 +1,42 @@
+// REST: GET /events, /users/:id/events, /projects/:id/events (GitLab's API::Events and API::ProjectEvents).
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../env.ts';
+import { requireUser } from '../lib/auth.ts';
+import { projectRef, userRef } from '../lib/ids.ts';
+import { pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
+import { params, path, z } from '../lib/validate.ts';
+import { ListEventsInput, ListOwnEventsInput, toEvent, type ListEventsParams } from './schemas.ts';
+import { listEvents, visibleToActor, type EventListing } from './service.ts';
+
+export const eventRoutes = new Hono<AppEnv>();
+
+async function respond(c: Context<AppEnv>, listing: EventListing, input: ListEventsParams) {
+  const { ctx } = c.var;
+  const list = listEvents({ ctx, input: { listing, params: input } });
+  const rows = list.keyset
+    ? await paginateKeyset(c, list.perPage, list.sort, (limit) => list.fetch(limit, 0), (r) => r.id)
+    : await paginate(c, pageRequest(input), list.fetch, list.count);
+  return c.json(rows.filter((r) => visibleToActor(ctx, r)).map((r) => toEvent(r, ctx.config)));
+}
+
+// `authenticate!` comes before parameters are looked at.
+eventRoutes.get(
+  '/events',
+  async (c, next) => {
+    requireUser(c.var.ctx);
+    await next();
+  },
+  params(ListOwnEventsInput),
+  (c) => {
+    const input = c.req.valid('query');
+    return respond(c, { kind: 'own', scope: input.scope }, input);
+  },
+);
+
+eventRoutes.get('/users/:id/events', path(z.object({ id: userRef })), params(ListEventsInput), (c) =>
+  respond(c, { kind: 'user', ref: c.req.valid('param').id }, c.req.valid('query')),
+);
+
+eventRoutes.get('/projects/:id/events', path(z.object({ id: projectRef })), params(ListEventsInput), (c) =>
+  respond(c, { kind: 'project', ref: c.req.valid('param').id }, c.req.valid('query')),
+);

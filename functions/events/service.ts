@@ -1,0 +1,108 @@
+// Event listings (GitLab's API::Events, API::ProjectEvents and EventsFinder): which events a caller sees, decided in
+// two steps as GitLab does: events of projects (or groups) the caller cannot read are filtered in SQL, so they are
+// never returned nor counted; after pagination each event is checked against its target (confidential issues and
+// their notes), so a page may hold fewer than per_page events while X-Total still counts them.
+import * as q from '../../db/queries/events.ts';
+import { EVENT_ACTIONS } from '../../db/schema/index.ts';
+import { requireUser } from '../lib/auth.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { notFound } from '../lib/errors.ts';
+import type { Ref } from '../lib/ids.ts';
+import { COUNT_LIMIT, pageRequest } from '../lib/pagination.ts';
+import { assertCan, can, isAdministrator, type IssueFacts, type ProjectFacts } from '../lib/policy.ts';
+import { TARGET_TYPE_FILTERS, type ListEventsParams } from './schemas.ts';
+
+export type EventListing = { kind: 'own'; scope?: string | undefined } | { kind: 'user'; ref: Ref | null } | { kind: 'project'; ref: Ref | null };
+
+export interface EventList {
+  keyset: boolean;
+  sort: 'asc' | 'desc';
+  perPage: number;
+  fetch(limit: number, offset: number): Promise<q.EventListRow[]>;
+  count(limit: number): Promise<number>;
+}
+
+function sourceOf(ctx: RequestContext, listing: EventListing): q.EventSource | null {
+  switch (listing.kind) {
+    case 'own': {
+      const user = requireUser(ctx);
+      return listing.scope === 'all' ? { kind: 'authorized', userId: user.id } : { kind: 'author', userId: user.id };
+    }
+    case 'user':
+      return listing.ref ? { kind: 'user', ref: listing.ref.id ?? listing.ref.path! } : null;
+    case 'project':
+      return listing.ref ? { kind: 'project', ref: listing.ref } : null;
+  }
+}
+
+/**
+ * The listing as fetch/count for lib/pagination.ts: one statement per page (head, page, and the capped total when
+ * pagination will ask for it), so `count` answers from what `fetch` loaded.
+ */
+export function listEvents({ ctx, input }: { ctx: RequestContext; input: { listing: EventListing; params: ListEventsParams } }): EventList {
+  const { listing, params } = input;
+  const source = sourceOf(ctx, listing);
+  const keyset = params.pagination === 'keyset';
+  const sort = params.sort ?? 'desc';
+  const { perPage } = pageRequest(params);
+  const filter: q.EventFilter = {
+    action: params.action ? EVENT_ACTIONS[params.action] : undefined,
+    targetType: params.target_type ? TARGET_TYPE_FILTERS[params.target_type] : undefined,
+    before: params.before,
+    after: params.after,
+    sort,
+    idAfter: params.id_after,
+    idBefore: params.id_before,
+  };
+  let total = 0;
+  const notFoundName = listing.kind === 'project' ? 'Project' : 'User';
+  return {
+    keyset,
+    sort,
+    perPage,
+    async fetch(limit, offset) {
+      if (!source) throw notFound(notFoundName);
+      const page = await q.listEventPage(ctx.db, ctx.actor, source, filter, { limit, offset, perPage: keyset ? null : perPage, countLimit: COUNT_LIMIT + 1 });
+      if (!page.head) throw notFound(notFoundName);
+      if (listing.kind === 'project') {
+        assertCan(ctx.actor, 'project:read', { kind: 'project', visibilityLevel: page.head.visibilityLevel, accessLevel: page.head.accessLevel, archived: page.head.archived });
+      }
+      // GitLab's read_user_profile: a private profile yields 200 [] (the statement already returned nothing for it).
+      if (listing.kind === 'user' && page.head.privateProfile && !isAdministrator(ctx.actor) && ctx.actor.user?.id !== page.head.id) {
+        total = 0;
+        return [];
+      }
+      total = page.total ?? 0;
+      return page.rows;
+    },
+    count: async () => total,
+  };
+}
+
+const NOTE_TYPES = new Set(['Note', 'DiscussionNote', 'DiffNote']);
+
+function issueFacts(project: ProjectFacts, issue: NonNullable<q.EventListRow['issue']>): IssueFacts {
+  return { kind: 'issue', project, authorId: issue.authorId, assigneeIds: issue.assigneeIds, confidential: issue.confidential };
+}
+
+/**
+ * Event#visible_to_user? after pagination: an issue and the notes on it need read_issue (confidential issues), an
+ * internal note needs reporter access, everything else in a project needs read_project; a group's events need
+ * read_group. Events whose issue is gone are hidden (GitLab checks a nil target).
+ */
+export function visibleToActor(ctx: RequestContext, row: q.EventListRow): boolean {
+  const actor = ctx.actor;
+  if (row.projectId === null) {
+    return row.group !== null && can(actor, 'group:read', { kind: 'group', ...row.group });
+  }
+  if (!row.project) return false;
+  const project: ProjectFacts = { kind: 'project', ...row.project };
+  if (row.targetType === 'Issue') return row.issue !== null && can(actor, 'issue:read', issueFacts(project, row.issue));
+  if (row.targetType !== null && NOTE_TYPES.has(row.targetType)) {
+    if (!row.note) return false;
+    // Internal notes: reporters and above (issue:read on a confidential issue with no author or assignee).
+    if (row.note.confidential && !can(actor, 'issue:read', { kind: 'issue', project, authorId: null, assigneeIds: [], confidential: true })) return false;
+    if (row.note.noteableType === 'Issue') return row.issue !== null && can(actor, 'issue:read', issueFacts(project, row.issue));
+  }
+  return can(actor, 'project:read', project);
+}

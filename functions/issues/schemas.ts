@@ -1,0 +1,279 @@
+// Issue inputs (GitLab's lib/api/issues.rb parameters) and Entities::Issue (13.x).
+import type { IssueView, LabelJson, UserJson } from '../../db/queries/issues.ts';
+import { textColorFor } from '../labels/colors.ts';
+import { renderPlainText } from '../labels/schemas.ts';
+import { toMilestone } from '../milestones/schemas.ts';
+import type { TodoRow, UserRow } from '../../db/schema/index.ts';
+import type { ProjectView } from '../../db/queries/projects.ts';
+import { toBasicProject } from '../projects/schemas.ts';
+import type { Config } from '../env.ts';
+import { paginationParams } from '../lib/pagination.ts';
+import { bool, id, int, isoDate, modelRule, oneOf, str, text, z } from '../lib/validate.ts';
+import { toUserBasic } from '../users/schemas.ts';
+
+/** `:issue_iid`: an integer (else 400 `issue_iid is invalid`); one no row can have is null (404). */
+export const IssuePath = {
+  issue_iid: z.pipe(
+    z.string(),
+    z.transform((v, ctx) => {
+      if (!/^\d+$/.test(v)) {
+        ctx.issues.push({ code: 'invalid_type', expected: 'int', input: v, message: 'is invalid' });
+        return z.NEVER;
+      }
+      const n = Number(v);
+      return n >= 1 && n <= 2_147_483_647 ? n : null;
+    }),
+  ),
+};
+
+/** Comma-separated titles (or an array of them), trimmed, empties dropped. */
+const labelList = () =>
+  z.pipe(
+    z.transform((v: unknown) => (Array.isArray(v) ? v.join(',') : typeof v === 'number' ? String(v) : v)),
+    z.pipe(
+      str(10_000),
+      z.transform((s: string) => [...new Set(s.split(',').map((t) => t.trim()).filter(Boolean))]),
+    ),
+  );
+
+/** `assignee_ids[]`: integers; an empty value (`assignee_ids=` or `[]`) clears. */
+const idList = () =>
+  z.pipe(
+    z.transform((v: unknown) => (v === '' || v === null ? [] : Array.isArray(v) ? v.filter((x) => x !== '') : typeof v === 'string' ? v.split(',') : [v])),
+    z.array(id()),
+  );
+
+/** `assignee_id`/`milestone_id`: an id; 0 or empty clears (GitLab's "0 to unassign"). */
+const optionalRef = () =>
+  z.pipe(
+    z.transform((v: unknown): unknown => (v === '' || v === null ? 0 : v)),
+    z.pipe(int(), z.int().check(z.minimum(0), z.maximum(2_147_483_647))),
+  );
+
+const dueDate = () =>
+  z.pipe(
+    z.transform((v: unknown) => (v === '' ? null : v)),
+    z.nullable(isoDate()),
+  );
+
+/** An ISO 8601 time (Grape's DateTime). */
+const dateTime = () =>
+  z.pipe(
+    z.string(),
+    z.transform((s, ctx) => {
+      const d = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s.trim()) ? new Date(s.trim()) : new Date(NaN);
+      if (Number.isNaN(d.getTime())) {
+        ctx.issues.push({ code: 'invalid_format', format: 'datetime', input: s, message: 'is invalid' });
+        return z.NEVER;
+      }
+      return d;
+    }),
+  );
+
+const TITLE_MAX = 255;
+/** Issue#title: present (not blank) and at most 255 characters (model errors, 400 `{"message":{"title":[...]}}`). */
+const title = () => z.pipe(str(TITLE_MAX), z.string().check(modelRule((s: string) => s.trim() !== '', "can't be blank")));
+const DESCRIPTION_MAX = 1_048_576;
+
+const issueFields = {
+  description: z.optional(z.nullable(text(DESCRIPTION_MAX))),
+  confidential: z.optional(bool()),
+  assignee_ids: z.optional(idList()),
+  assignee_id: z.optional(optionalRef()),
+  milestone_id: z.optional(optionalRef()),
+  labels: z.optional(labelList()),
+  due_date: z.optional(dueDate()),
+};
+
+export const CreateIssueInput = z.object({
+  title: title(),
+  ...issueFields,
+  created_at: z.optional(dateTime()),
+});
+
+export const UPDATE_FIELDS = [
+  'assignee_id',
+  'assignee_ids',
+  'confidential',
+  'created_at',
+  'description',
+  'discussion_locked',
+  'due_date',
+  'labels',
+  'add_labels',
+  'remove_labels',
+  'milestone_id',
+  'state_event',
+  'title',
+] as const;
+
+export const UpdateIssueInput = z.object({
+  title: z.optional(title()),
+  ...issueFields,
+  add_labels: z.optional(labelList()),
+  remove_labels: z.optional(labelList()),
+  state_event: z.optional(oneOf(['close', 'reopen'])),
+  discussion_locked: z.optional(bool()),
+  created_at: z.optional(dateTime()),
+});
+
+const noneAny = (v: string) => (v.toLowerCase() === 'none' ? 'none' : v.toLowerCase() === 'any' ? 'any' : v);
+
+export const ListIssuesInput = z.object({
+  ...paginationParams,
+  state: z.optional(oneOf(['opened', 'closed', 'all'])),
+  labels: z.optional(labelList()),
+  milestone: z.optional(str(255)),
+  scope: z.optional(oneOf(['created_by_me', 'assigned_to_me', 'all', 'created-by-me', 'assigned-to-me'])),
+  author_id: z.optional(id()),
+  author_username: z.optional(str(255)),
+  assignee_id: z.optional(z.union([z.pipe(z.pipe(z.string(), z.transform(noneAny)), z.enum(['none', 'any'])), id()])),
+  assignee_username: z.optional(
+    z.pipe(
+      z.transform((v: unknown) => (Array.isArray(v) ? v : [v])),
+      z.array(str(255)).check(z.maxLength(1)),
+    ),
+  ),
+  search: z.optional(str(255)),
+  /** Where `search` looks: `title`, `description` or both (comma-separated). */
+  in: z.optional(
+    z.pipe(
+      z.pipe(str(100), z.transform((s: string) => s.split(',').map((t) => t.trim()))),
+      z.array(z.enum(['title', 'description'])),
+    ),
+  ),
+  non_archived: z.optional(bool()),
+  with_labels_details: z.optional(bool()),
+  iids: z.optional(z.pipe(z.transform((v: unknown) => (Array.isArray(v) ? v : [v])), z.array(id()))),
+  confidential: z.optional(bool()),
+  created_after: z.optional(dateTime()),
+  created_before: z.optional(dateTime()),
+  updated_after: z.optional(dateTime()),
+  updated_before: z.optional(dateTime()),
+  order_by: z.optional(oneOf(['created_at', 'updated_at'])),
+  sort: z.optional(oneOf(['asc', 'desc'])),
+});
+export type ListIssuesParams = z.output<typeof ListIssuesInput>;
+
+// ---- Entities ----
+
+const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
+
+/** UserBasic through the users serializer (it reads only the fields the page query loads). */
+const userBasic = (u: UserJson | UserRow, config: Config) => toUserBasic(u as UserRow, config);
+
+/** GitLab's ChronicDuration output as the time_stats entity shows it (`1h 30m`, `1w 2d`; 8h days, 5d weeks, 4w months). */
+export function humanDuration(seconds: number): string | null {
+  if (!seconds) return null;
+  const sign = seconds < 0 ? '-' : '';
+  let s = Math.abs(seconds);
+  const units: Array<[string, number]> = [
+    ['mo', 4 * 5 * 8 * 3600],
+    ['w', 5 * 8 * 3600],
+    ['d', 8 * 3600],
+    ['h', 3600],
+    ['m', 60],
+    ['s', 1],
+  ];
+  const parts: string[] = [];
+  for (const [name, size] of units) {
+    const n = Math.floor(s / size);
+    if (n) parts.push(`${n}${name}`);
+    s -= n * size;
+  }
+  return sign + parts.join(' ');
+}
+
+/** Markdown task list items (`- [ ]`, `* [x]`, `1. [ ]`), as GitLab's TaskList counts them. */
+function taskStatus(description: string | null) {
+  const items = [...(description ?? '').matchAll(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[([ xX])\]/gm)];
+  return { count: items.length, completed_count: items.filter((m) => m[1] !== ' ').length };
+}
+
+/** Entities::LabelBasic (`with_labels_details=true`). */
+const toLabelBasic = (l: LabelJson) => ({
+  id: l.id,
+  name: l.title,
+  color: l.color,
+  description: l.description,
+  description_html: renderPlainText(l.description),
+  text_color: textColorFor(l.color),
+});
+
+/** Entities::Issue; `subscribed` only on single issues (GitLab removed it from lists). */
+export function toIssue(v: IssueView, config: Config, options: { subscribed?: boolean; labelDetails?: boolean } = {}) {
+  const i = v.issue;
+  const assignees = v.assignees.map((u) => userBasic(u, config));
+  const tasks = taskStatus(i.description);
+  const apiBase = `${config.publicUrl}/api/v4/projects/${i.projectId}`;
+  return {
+    id: i.id,
+    iid: i.iid,
+    project_id: i.projectId,
+    title: i.title,
+    description: i.description,
+    state: i.state,
+    created_at: iso(i.createdAt),
+    updated_at: iso(i.updatedAt),
+    closed_at: iso(i.closedAt),
+    closed_by: v.closedBy ? userBasic(v.closedBy, config) : null,
+    labels: options.labelDetails ? v.labels.map(toLabelBasic) : v.labels.map((l) => l.title),
+    milestone: v.milestone ? toMilestone(v.milestone, { fullPath: v.milestone.groupId !== null ? (v.milestoneGroupPath ?? '') : v.projectPath }, config) : null,
+    assignees,
+    author: v.author ? userBasic(v.author, config) : null,
+    assignee: assignees[0] ?? null,
+    user_notes_count: v.userNotesCount,
+    merge_requests_count: 0,
+    upvotes: v.upvotes,
+    downvotes: v.downvotes,
+    due_date: i.dueDate,
+    confidential: i.confidential,
+    discussion_locked: i.discussionLocked,
+    web_url: `${config.publicUrl}/${v.projectPath}/-/issues/${i.iid}`,
+    time_stats: toTimeStats(i),
+    task_completion_status: tasks,
+    has_tasks: tasks.count > 0,
+    ...(tasks.count > 0 ? { task_status: `${tasks.completed_count} of ${tasks.count} ${tasks.count === 1 ? 'task' : 'tasks'} completed` } : {}),
+    _links: {
+      self: `${apiBase}/issues/${i.iid}`,
+      notes: `${apiBase}/issues/${i.iid}/notes`,
+      award_emoji: `${apiBase}/issues/${i.iid}/award_emoji`,
+      project: apiBase,
+    },
+    references: { short: `#${i.iid}`, relative: `#${i.iid}`, full: `${v.projectPath}#${i.iid}` },
+    moved_to_id: null,
+    ...(options.subscribed !== undefined ? { subscribed: options.subscribed } : {}),
+  };
+}
+
+/** Entities::IssuableTimeStats */
+export function toTimeStats(i: { timeEstimate: number; totalTimeSpent: number }) {
+  return {
+    time_estimate: i.timeEstimate,
+    total_time_spent: i.totalTimeSpent,
+    human_time_estimate: humanDuration(i.timeEstimate),
+    human_total_time_spent: humanDuration(i.totalTimeSpent),
+  };
+}
+
+/** `duration` of the time-tracking endpoints (required). */
+export const DurationInput = z.object({ duration: str(100) });
+
+/** Entities::Todo for a to-do on an issue (the project as ProjectIdentity, the issue as Entities::Issue). */
+export function toIssueTodo(r: { todo: TodoRow; project: ProjectView; view: IssueView }, author: UserRow, config: Config) {
+  const p = toBasicProject(r.project.project, r.project.namespace, config, r.project.forksCount);
+  const issue = toIssue(r.view, config);
+  return {
+    id: r.todo.id,
+    project: { id: p.id, description: p.description, name: p.name, name_with_namespace: p.name_with_namespace, path: p.path, path_with_namespace: p.path_with_namespace, created_at: p.created_at },
+    author: userBasic(author, config),
+    action_name: 'marked',
+    target_type: 'Issue',
+    target: issue,
+    target_url: issue.web_url,
+    body: r.view.issue.title,
+    state: r.todo.state,
+    created_at: iso(r.todo.createdAt),
+    updated_at: iso(r.todo.updatedAt),
+  };
+}

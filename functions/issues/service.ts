@@ -1,0 +1,263 @@
+// Issue verbs (GitLab's lib/api/issues.rb with Issues::{Create,Update,Close,Reopen}Service): policy first, one
+// transaction per write, the event recorded in it (opened -> created, closed, reopened).
+import type { Db } from '../../db/client.ts';
+import { nextIid } from '../../db/queries/internal-ids.ts';
+import * as q from '../../db/queries/issues.ts';
+import { findOrCreateProjectLabels } from '../../db/queries/labels.ts';
+import type { ProjectView } from '../../db/queries/projects.ts';
+import type { IssueRow } from '../../db/schema/index.ts';
+import { recordEvent } from '../events/record.ts';
+import { findGroup } from '../groups/service.ts';
+import { requireUser } from '../lib/auth.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { notFound, paramErrors, unauthorized } from '../lib/errors.ts';
+import type { Ref } from '../lib/ids.ts';
+import { assertCan, can, type IssueFacts } from '../lib/policy.ts';
+import { COUNT_LIMIT } from '../lib/pagination.ts';
+import type { z } from '../lib/validate.ts';
+import { findProject, projectFacts } from '../projects/service.ts';
+import { mentionedUsernames } from './mentions.ts';
+import { UPDATE_FIELDS, type CreateIssueInput, type ListIssuesParams, type UpdateIssueInput } from './schemas.ts';
+
+type Verb<I> = { ctx: RequestContext; input: I };
+export type IssueRef = { project: Ref | null; iid: number | null };
+
+const issueNotFound = () => notFound('Issue');
+
+export const issueFacts = (project: ProjectView, v: q.IssueView): IssueFacts => ({
+  kind: 'issue',
+  project: projectFacts(project),
+  authorId: v.issue.authorId,
+  assigneeIds: v.assignees.map((a) => a.id),
+  confidential: v.issue.confidential,
+});
+
+/** The project's ancestor groups (labels and milestones of these apply to its issues). */
+const groupIdsOf = (project: ProjectView) => (project.namespace.kind === 'group' ? project.namespace.traversalIds : []);
+
+/** The readable issue (404 `Issue Not Found` when missing or hidden), with its project. */
+export async function findIssue(ctx: RequestContext, ref: IssueRef, options: { subscribed?: boolean } = {}) {
+  const project = await findProject(ctx, ref.project);
+  const view = ref.iid === null ? undefined : await q.findIssueView(ctx.db, project.project.id, ref.iid, options.subscribed ? ctx.actor.user?.id : null);
+  if (!view || !can(ctx.actor, 'issue:read', issueFacts(project, view))) throw issueNotFound();
+  return { project, view };
+}
+
+export async function getIssue({ ctx, input }: Verb<IssueRef>) {
+  return (await findIssue(ctx, input, { subscribed: true })).view;
+}
+
+async function reload(ctx: RequestContext, id: number) {
+  const view = await q.findIssueViewById(ctx.db, id, ctx.actor.user?.id);
+  if (!view) throw issueNotFound();
+  return view;
+}
+
+/** GitLab's filter_params: who cannot admin the issue (below reporter) may not set these. */
+export const canAdminIssues = (ctx: RequestContext, project: ProjectView) => can(ctx.actor, 'project:admin_issues', projectFacts(project));
+const canSetCreatedAt = (ctx: RequestContext, project: ProjectView) => can(ctx.actor, 'project:set_issue_created_at', projectFacts(project));
+
+async function resolveAssignees(tx: Db, project: ProjectView, input: { assignee_ids?: number[] | undefined; assignee_id?: number | undefined }) {
+  const wanted = input.assignee_ids ?? (input.assignee_id !== undefined ? (input.assignee_id ? [input.assignee_id] : []) : undefined);
+  if (wanted === undefined) return undefined;
+  return q.assignableUserIds(tx, { id: project.project.id, visibilityLevel: project.project.visibilityLevel, traversalIds: groupIdsOf(project) }, wanted);
+}
+
+/**
+ * To-dos for users newly @mentioned in the title or description (not in `before`), who may read the issue
+ * (TodoService#create_mention_todos: `directly addressed` for mentions at the start of a line).
+ */
+async function mentionTodos(
+  tx: Db,
+  project: ProjectView,
+  issue: IssueRow,
+  assigneeIds: readonly number[],
+  authorId: number,
+  before?: { title: string; description: string | null },
+) {
+  const now = mentionedUsernames(issue.title, issue.description);
+  const old = before ? mentionedUsernames(before.title, before.description).all : new Set<string>();
+  const fresh = [...now.all].filter((u) => !old.has(u));
+  if (!fresh.length) return;
+  const candidates = await q.usersWithProjectLevels(tx, { id: project.project.id, traversalIds: groupIdsOf(project) }, fresh);
+  const readers = candidates.filter(({ user, accessLevel }) =>
+    can({ user, scopes: [], via: null }, 'issue:read', {
+      kind: 'issue',
+      project: { ...projectFacts(project), accessLevel },
+      authorId: issue.authorId,
+      assigneeIds,
+      confidential: issue.confidential,
+    }),
+  );
+  await q.insertMentionTodos(tx, issue, authorId, readers.map(({ user }) => ({ userId: user.id, direct: now.direct.has(user.username.toLowerCase()) })));
+}
+
+async function resolveMilestone(tx: Db, project: ProjectView, milestoneId: number | undefined) {
+  if (milestoneId === undefined) return undefined;
+  if (milestoneId === 0) return null;
+  return (await q.findIssueMilestone(tx, milestoneId, project.project.id, groupIdsOf(project)))?.id ?? null;
+}
+
+export async function createIssue({ ctx, input }: Verb<{ project: Ref | null; params: z.output<typeof CreateIssueInput> }>) {
+  const user = requireUser(ctx);
+  const project = await findProject(ctx, input.project);
+  assertCan(ctx.actor, 'project:create_issue', projectFacts(project));
+  const p = input.params;
+  const admin = canAdminIssues(ctx, project);
+  // GitLab: created_at may be set by administrators and project owners only.
+  const createdAt = p.created_at && canSetCreatedAt(ctx, project) ? p.created_at : undefined;
+  const id = await ctx.transaction(async (tx) => {
+    const projectId = project.project.id;
+    const assignees = admin ? await resolveAssignees(tx, project, p) : undefined;
+    const milestoneId = admin ? await resolveMilestone(tx, project, p.milestone_id) : undefined;
+    const iid = await nextIid(tx, 'issues', { projectId });
+    const issue = await q.insertIssue(tx, {
+      projectId,
+      iid,
+      authorId: user.id,
+      title: p.title,
+      description: p.description ?? null,
+      confidential: p.confidential ?? false,
+      milestoneId: milestoneId ?? null,
+      dueDate: admin ? (p.due_date ?? null) : null,
+      ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
+    });
+    if (assignees?.length) {
+      await q.setAssignees(tx, issue.id, assignees, true);
+      await q.insertAssignmentTodos(tx, issue, user.id, assignees);
+    }
+    await mentionTodos(tx, project, issue, assignees ?? [], user.id);
+    if (admin && p.labels?.length) {
+      const labels = await findOrCreateProjectLabels(tx, projectId, p.labels);
+      await q.setLabelLinks(tx, issue.id, labels.map((l) => l.id), true);
+    }
+    await recordEvent(tx, { action: 'created', authorId: user.id, projectId, target: { type: 'Issue', id: issue.id } });
+    return issue.id;
+  });
+  return reload(ctx, id);
+}
+
+export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: z.output<typeof UpdateIssueInput> }>) {
+  const p = input.params;
+  if (!UPDATE_FIELDS.some((f) => p[f] !== undefined)) {
+    throw paramErrors([`${UPDATE_FIELDS.join(', ')} are missing, at least one parameter must be provided`]);
+  }
+  const user = requireUser(ctx);
+  const { project, view } = await findIssue(ctx, input);
+  assertCan(ctx.actor, 'issue:update', issueFacts(project, view));
+  const admin = canAdminIssues(ctx, project);
+  const projectId = project.project.id;
+  await ctx.transaction(async (tx) => {
+    const issue = await q.lockIssue(tx, view.issue.id);
+    if (!issue) throw issueNotFound();
+    const now = new Date();
+    const changes: Parameters<typeof q.updateIssue>[2] = {};
+    if (p.title !== undefined) changes.title = p.title;
+    if (p.description !== undefined) changes.description = p.description;
+    if (p.confidential !== undefined) changes.confidential = p.confidential;
+    if (admin) {
+      if (p.discussion_locked !== undefined) changes.discussionLocked = p.discussion_locked;
+      if (p.due_date !== undefined) changes.dueDate = p.due_date;
+      const milestoneId = await resolveMilestone(tx, project, p.milestone_id);
+      if (milestoneId !== undefined) changes.milestoneId = milestoneId;
+      const assignees = await resolveAssignees(tx, project, p);
+      if (assignees !== undefined) await q.insertAssignmentTodos(tx, issue, user.id, await q.setAssignees(tx, issue.id, assignees));
+      if (p.labels !== undefined || p.add_labels !== undefined || p.remove_labels !== undefined) {
+        let ids = p.labels !== undefined ? (await findOrCreateProjectLabels(tx, projectId, p.labels)).map((l) => l.id) : await q.issueLabelIds(tx, issue.id);
+        if (p.add_labels?.length) ids = [...ids, ...(await findOrCreateProjectLabels(tx, projectId, p.add_labels)).map((l) => l.id)];
+        if (p.remove_labels?.length) {
+          const removed = new Set(await q.findLabelIdsByTitle(tx, projectId, groupIdsOf(project), p.remove_labels));
+          ids = ids.filter((id) => !removed.has(id));
+        }
+        await q.setLabelLinks(tx, issue.id, ids);
+      }
+    }
+    if (p.created_at && canSetCreatedAt(ctx, project)) changes.createdAt = p.created_at;
+    // State changes record their event and a system note; closing an already closed issue (or reopening an open one) changes nothing.
+    if (p.state_event === 'close' && issue.state !== 'closed') {
+      Object.assign(changes, { state: 'closed' as const, closedAt: now, closedById: user.id });
+      await recordEvent(tx, { action: 'closed', authorId: user.id, projectId, target: { type: 'Issue', id: issue.id } });
+      await q.insertSystemNote(tx, issue, user.id, 'closed', 'closed');
+    } else if (p.state_event === 'reopen' && issue.state !== 'opened') {
+      Object.assign(changes, { state: 'opened' as const, closedAt: null, closedById: null });
+      await recordEvent(tx, { action: 'reopened', authorId: user.id, projectId, target: { type: 'Issue', id: issue.id } });
+      await q.insertSystemNote(tx, issue, user.id, 'reopened', 'opened');
+    }
+    await q.updateIssue(tx, issue.id, { ...changes, updatedAt: now, updatedById: user.id });
+    if (changes.title !== undefined || changes.description !== undefined) {
+      const updated = { ...issue, ...changes } as IssueRow;
+      await mentionTodos(tx, project, updated, await q.issueAssigneeIds(tx, issue.id), user.id, { title: issue.title, description: issue.description });
+    }
+  });
+  return reload(ctx, view.issue.id);
+}
+
+export async function deleteIssue({ ctx, input }: Verb<IssueRef>) {
+  requireUser(ctx);
+  const { project, view } = await findIssue(ctx, input);
+  assertCan(ctx.actor, 'issue:delete', issueFacts(project, view));
+  await ctx.transaction((tx) => q.deleteIssue(tx, view.issue.id));
+}
+
+// ---- Lists ----
+
+export type IssueListSource = { kind: 'all' } | { kind: 'project'; ref: Ref | null } | { kind: 'group'; ref: Ref | null };
+
+export async function listIssues({ ctx, input }: Verb<{ source: IssueListSource; params: ListIssuesParams }>) {
+  const p = input.params;
+  const filter: q.IssueListFilter = {};
+  if (input.source.kind === 'project') filter.projectId = (await findProject(ctx, input.source.ref)).project.id;
+  if (input.source.kind === 'group') filter.groupId = (await findGroup(ctx, input.source.ref)).namespace.id;
+  // GET /issues: the caller's own issues unless scope=all (anonymous callers must ask for all).
+  const scope = (p.scope ?? (input.source.kind === 'all' ? 'created_by_me' : 'all')).replace(/-/g, '_');
+  const me = ctx.actor.user?.id;
+  if (scope !== 'all') {
+    if (me === undefined) {
+      if (input.source.kind === 'all') throw unauthorized();
+      return { fetch: async () => [], count: async () => 0 };
+    }
+    if (scope === 'created_by_me') filter.authorId = me;
+    else filter.assigneeId = me;
+  }
+  if (p.author_id !== undefined) {
+    if (filter.authorId !== undefined && filter.authorId !== p.author_id) return { fetch: async () => [], count: async () => 0 };
+    filter.authorId = p.author_id;
+  }
+  const assigneeId = p.assignee_id;
+  if (assigneeId !== undefined) {
+    if (typeof filter.assigneeId === 'number' && filter.assigneeId !== assigneeId) return { fetch: async () => [], count: async () => 0 };
+    if (filter.assigneeId === undefined) filter.assigneeId = assigneeId;
+  }
+  if (p.author_username !== undefined) filter.authorUsername = p.author_username;
+  if (p.assignee_username?.[0] !== undefined) filter.assigneeUsername = p.assignee_username[0];
+  if (p.state && p.state !== 'all') filter.state = p.state;
+  if (p.labels?.length) {
+    const only = p.labels.length === 1 ? p.labels[0]!.toLowerCase() : '';
+    filter.labels = only === 'none' ? 'none' : only === 'any' ? 'any' : p.labels;
+  }
+  if (p.milestone !== undefined) {
+    const m = p.milestone.toLowerCase();
+    filter.milestone = m === 'none' ? 'none' : m === 'any' ? 'any' : p.milestone;
+  }
+  if (p.search) filter.search = p.search;
+  if (p.in) filter.searchIn = p.in;
+  // GitLab: the instance and group lists leave archived projects out unless non_archived=false.
+  if (input.source.kind !== 'project' && p.non_archived !== false) filter.nonArchived = true;
+  if (p.iids) filter.iids = p.iids;
+  if (p.confidential !== undefined) filter.confidential = p.confidential;
+  if (p.created_after) filter.createdAfter = p.created_after;
+  if (p.created_before) filter.createdBefore = p.created_before;
+  if (p.updated_after) filter.updatedAfter = p.updated_after;
+  if (p.updated_before) filter.updatedBefore = p.updated_before;
+  const order: q.IssueOrder = { by: p.order_by ?? 'created_at', sort: p.sort ?? 'desc' };
+  // The page query carries the (capped) total, so paginate's count costs no second query unless the page is empty.
+  let total: number | undefined;
+  return {
+    fetch: async (limit: number, offset: number) => {
+      const rows = await q.listIssueViews(ctx.db, ctx.actor, filter, order, limit, offset, COUNT_LIMIT + 1);
+      if (rows[0]) total = Number(rows[0].total);
+      return rows;
+    },
+    count: (limit: number) => (total !== undefined ? Promise.resolve(Math.min(total, limit)) : q.countIssues(ctx.db, ctx.actor, filter, limit)),
+  };
+}

@@ -1,0 +1,61 @@
+// Project and group labels: GET/POST /{projects,groups}/:id/labels, GET/PUT/DELETE .../labels/:label_id (id or title).
+import { Hono, type MiddlewareHandler } from 'hono';
+import type { AppEnv } from '../env.ts';
+import { requireUser } from '../lib/auth.ts';
+import { groupRef, projectRef } from '../lib/ids.ts';
+import { pageRequest, paginate } from '../lib/pagination.ts';
+import { params, path, z } from '../lib/validate.ts';
+import { CreateLabelInput, GetLabelInput, LabelPath, ListLabelsInput, toGroupLabel, toProjectLabel, UpdateGroupLabelInput, UpdateProjectLabelInput } from './schemas.ts';
+import * as labels from './service.ts';
+
+export const labelRoutes = new Hono<AppEnv>();
+
+/** GitLab's `before { authenticate! }`: 401 before the parameters or the source are looked at. */
+const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
+  requireUser(c.var.ctx);
+  await next();
+};
+
+const SOURCES = [
+  { kind: 'project', prefix: '/projects', ref: projectRef, entity: toProjectLabel, Update: UpdateProjectLabelInput },
+  { kind: 'group', prefix: '/groups', ref: groupRef, entity: toGroupLabel, Update: UpdateGroupLabelInput },
+] as const;
+
+for (const { kind, prefix, ref, entity, Update } of SOURCES) {
+  const SourcePath = z.object({ id: ref });
+  const ItemPath = z.object({ id: ref, ...LabelPath });
+  const base = `${prefix}/:id/labels`;
+
+  labelRoutes.get(base, authenticated, path(SourcePath), params(ListLabelsInput), async (c) => {
+    const input = c.req.valid('query');
+    const list = await labels.listLabels({
+      ctx: c.var.ctx,
+      input: { kind, ref: c.req.valid('param').id, withCounts: input.with_counts, includeAncestorGroups: input.include_ancestor_groups, search: input.search },
+    });
+    const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
+    return c.json(rows.map((r) => entity(r)));
+  });
+
+  labelRoutes.get(`${base}/:label_id`, authenticated, path(ItemPath), params(GetLabelInput), async (c) => {
+    const { id, label_id } = c.req.valid('param');
+    const label = await labels.getLabel({ ctx: c.var.ctx, input: { kind, ref: id, labelRef: label_id, includeAncestorGroups: c.req.valid('query').include_ancestor_groups } });
+    return c.json(entity(label));
+  });
+
+  labelRoutes.post(base, authenticated, path(SourcePath), params(CreateLabelInput), async (c) => {
+    const label = await labels.createLabel({ ctx: c.var.ctx, input: { kind, ref: c.req.valid('param').id, ...c.req.valid('query') } });
+    return c.json(entity(label), 201);
+  });
+
+  labelRoutes.put(`${base}/:label_id`, authenticated, path(ItemPath), params(Update), async (c) => {
+    const { id, label_id } = c.req.valid('param');
+    const label = await labels.updateLabel({ ctx: c.var.ctx, input: { kind, ref: id, labelRef: label_id, ...c.req.valid('query') } });
+    return c.json(entity(label));
+  });
+
+  labelRoutes.delete(`${base}/:label_id`, authenticated, path(ItemPath), async (c) => {
+    const { id, label_id } = c.req.valid('param');
+    await labels.deleteLabel({ ctx: c.var.ctx, input: { kind, ref: id, labelRef: label_id } });
+    return c.body(null, 204);
+  });
+}

@@ -1,0 +1,91 @@
+// Label inputs (lib/api/labels.rb, group_labels.rb, helpers/label_helpers.rb) and GitLab's label entities
+// (Entities::LabelBasic < Label < ProjectLabel/GroupLabel).
+import type { LabelRow } from '../../db/schema/index.ts';
+import type { LabelWithCounts } from '../../db/queries/labels.ts';
+import { paginationParams } from '../lib/pagination.ts';
+import { bool, int, str, text, z } from '../lib/validate.ts';
+import { textColorFor } from './colors.ts';
+
+/** Titles are checked against the model's 255 in the service (`title` errors); this only bounds the request. */
+const title = () => str(10_000);
+const description = () => z.nullable(text(65_535));
+/** `priority`: an integer, or blank/null to unprioritize (allow_blank). */
+const priority = () =>
+  z.pipe(
+    z.transform((v: unknown) => (v === '' ? null : v)),
+    z.nullable(int()),
+  );
+
+export const ListLabelsInput = z.object({
+  ...paginationParams,
+  with_counts: z.optional(bool()),
+  include_ancestor_groups: z.optional(bool()),
+  /** Group labels only; accepted as GitLab does (descendants are not listed). */
+  include_descendant_groups: z.optional(bool()),
+  only_group_labels: z.optional(bool()),
+  search: z.optional(str(255)),
+});
+
+export const GetLabelInput = z.object({
+  include_ancestor_groups: z.optional(bool()),
+});
+
+export const CreateLabelInput = z.object({
+  name: title(),
+  color: str(255),
+  description: z.optional(description()),
+  priority: z.optional(priority()),
+});
+
+/** Grape's at_least_one_of on updates: the fields, in its order (priority for project labels only). */
+export const UPDATE_FIELDS = ['new_name', 'color', 'description', 'priority'] as const;
+
+export const UpdateProjectLabelInput = z.object({
+  new_name: z.optional(title()),
+  color: z.optional(str(255)),
+  description: z.optional(description()),
+  priority: z.optional(priority()),
+});
+
+export const UpdateGroupLabelInput = z.object({ new_name: z.optional(title()), color: z.optional(str(255)), description: z.optional(description()) });
+
+/** `:label_id` in paths: an id or a title (Hono has percent-decoded it). */
+export const LabelPath = { label_id: z.string() };
+
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+/**
+ * description_html: GitLab renders the description as Markdown. Kept simple here: the escaped text as one
+ * paragraph, as GitLab renders plain one-line text (`<p dir="auto">...</p>`), newlines as `<br>`; empty when there
+ * is no description.
+ */
+export const renderPlainText = (s: string | null) => (s ? `<p dir="auto">${escapeHtml(s).replace(/\r?\n/g, '<br>\n')}</p>` : '');
+
+/** Entities::Label (with its LabelBasic fields); counts only when listed `with_counts`. */
+function toLabel(row: LabelWithCounts) {
+  const l = row.label;
+  return {
+    id: l.id,
+    name: l.title,
+    color: l.color,
+    description: l.description,
+    description_html: renderPlainText(l.description),
+    text_color: textColorFor(l.color),
+    ...(row.openIssuesCount !== undefined
+      ? { open_issues_count: row.openIssuesCount, closed_issues_count: row.closedIssuesCount ?? 0, open_merge_requests_count: 0 }
+      : {}),
+    // Label subscriptions are not implemented yet.
+    subscribed: false,
+  };
+}
+
+/** Entities::ProjectLabel: a label seen from a project (its own or an ancestor group's). */
+export function toProjectLabel(row: LabelWithCounts | LabelRow) {
+  const r = 'label' in row ? row : { label: row };
+  return { ...toLabel(r), priority: r.label.projectId !== null ? r.label.priority : null, is_project_label: r.label.projectId !== null };
+}
+
+/** Entities::GroupLabel */
+export function toGroupLabel(row: LabelWithCounts | LabelRow) {
+  return toLabel('label' in row ? row : { label: row });
+}

@@ -1,0 +1,158 @@
+// Label verbs for projects and groups (lib/api/helpers/label_helpers.rb, Labels::CreateService/UpdateService, the
+// Label model's validations). Every endpoint wants a signed-in user (GitLab's `before { authenticate! }`); reads
+// need the source to be visible, changes need admin_labels (reporters and above).
+import * as q from '../../db/queries/labels.ts';
+import type { LabelRow } from '../../db/schema/index.ts';
+import { findGroup, groupFacts } from '../groups/service.ts';
+import { requireUser } from '../lib/auth.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { conflict, isUniqueViolation, notFound, paramErrors, validationFailed } from '../lib/errors.ts';
+import type { Ref } from '../lib/ids.ts';
+import { assertCan, type GroupFacts, type ProjectFacts } from '../lib/policy.ts';
+import { findProject, projectFacts } from '../projects/service.ts';
+import { isValidColor, normalizeColor } from './colors.ts';
+import { UPDATE_FIELDS } from './schemas.ts';
+
+export type SourceKind = 'project' | 'group';
+type Verb<I> = { ctx: RequestContext; input: { kind: SourceKind; ref: Ref | null } & I };
+
+interface Source {
+  facts: ProjectFacts | GroupFacts;
+  /** The source's own labels only. */
+  own: q.LabelScope;
+  /** Its ancestor groups (nearest last), whose labels it sees. */
+  ancestors: number[];
+}
+
+async function loadSource(ctx: RequestContext, kind: SourceKind, ref: Ref | null): Promise<Source> {
+  requireUser(ctx);
+  if (kind === 'project') {
+    const view = await findProject(ctx, ref);
+    const ancestors = view.namespace.kind === 'group' ? view.namespace.traversalIds : [];
+    return { facts: projectFacts(view), own: { kind: 'project', projectId: view.project.id, groupIds: [] }, ancestors };
+  }
+  const view = await findGroup(ctx, ref);
+  const ns = view.namespace;
+  return { facts: groupFacts(view), own: { kind: 'group', groupId: ns.id, groupIds: [] }, ancestors: ns.traversalIds.filter((id) => id !== ns.id) };
+}
+
+function assertAdmin(ctx: RequestContext, s: Source) {
+  if (s.facts.kind === 'project') assertCan(ctx.actor, 'project:admin_labels', s.facts);
+  else assertCan(ctx.actor, 'group:admin_labels', s.facts);
+}
+
+const withAncestors = (s: Source, include: boolean | undefined): q.LabelScope => ({ ...s.own, groupIds: include === false ? [] : s.ancestors });
+
+const labelNotFound = () => notFound('Label');
+
+export async function listLabels({ ctx, input }: Verb<{ withCounts?: boolean | undefined; includeAncestorGroups?: boolean | undefined; search?: string | undefined }>) {
+  const source = await loadSource(ctx, input.kind, input.ref);
+  const scope = withAncestors(source, input.includeAncestorGroups);
+  const filter = { search: input.search || undefined };
+  return {
+    fetch: (limit: number, offset: number) => q.listLabels(ctx.db, ctx.actor, scope, filter, input.withCounts === true, limit, offset),
+    count: (limit: number) => q.countLabels(ctx.db, scope, filter, limit),
+  };
+}
+
+export async function getLabel({ ctx, input }: Verb<{ labelRef: string; includeAncestorGroups?: boolean | undefined }>) {
+  const source = await loadSource(ctx, input.kind, input.ref);
+  const label = await q.findLabel(ctx.db, withAncestors(source, input.includeAncestorGroups), input.labelRef);
+  if (!label) throw labelNotFound();
+  return label;
+}
+
+/** The Label model's title rules (stripped; present; no commas; at most 255 characters). */
+function titleErrors(title: string): string[] {
+  if (title === '') return ["can't be blank", 'is invalid'];
+  const errors: string[] = [];
+  if (title.includes(',')) errors.push('is invalid');
+  if (title.length > 255) errors.push('is too long (maximum is 255 characters)');
+  return errors;
+}
+
+function priorityErrors(priority: number | null | undefined): string[] {
+  return priority != null && priority < 0 ? ['must be greater than or equal to 0'] : [];
+}
+
+export async function createLabel({
+  ctx,
+  input,
+}: Verb<{ name: string; color: string; description?: string | null | undefined; priority?: number | null | undefined }>): Promise<LabelRow> {
+  const source = await loadSource(ctx, input.kind, input.ref);
+  assertAdmin(ctx, source);
+  const scope = withAncestors(source, true);
+  const title = input.name.trim();
+  const color = normalizeColor(input.color);
+  const errors: Record<string, string[]> = {};
+  const t = titleErrors(title);
+  if (t.length) errors.title = t;
+  if (!isValidColor(color)) errors.color = ['must be a valid color code'];
+  const p = input.kind === 'project' ? priorityErrors(input.priority) : [];
+  if (p.length) errors.priority = p;
+  if (Object.keys(errors).length) {
+    // GitLab looks for an existing label with the name before it validates anything.
+    if (await q.findLabel(ctx.db, scope, input.name)) throw conflict('Label already exists');
+    throw validationFailed(errors);
+  }
+  const label = await q
+    .insertLabel(ctx.db, scope, { title, color, description: input.description ?? null, priority: input.kind === 'project' ? (input.priority ?? null) : null })
+    .catch((error: unknown) => {
+      if (isUniqueViolation(error)) return undefined;
+      throw error;
+    });
+  if (!label) throw conflict('Label already exists');
+  return label;
+}
+
+export async function updateLabel({
+  ctx,
+  input,
+}: Verb<{ labelRef: string; new_name?: string | undefined; color?: string | undefined; description?: string | null | undefined; priority?: number | null | undefined }>): Promise<LabelRow> {
+  const fields = input.kind === 'project' ? UPDATE_FIELDS : UPDATE_FIELDS.slice(0, 3);
+  if (fields.every((f) => input[f] === undefined)) {
+    throw paramErrors([`${fields.join(', ')} are missing, at least one parameter must be provided`]);
+  }
+  const source = await loadSource(ctx, input.kind, input.ref);
+  assertAdmin(ctx, source);
+  // Label#title= ignores blank values: an empty new_name changes nothing.
+  const title = input.new_name?.trim() || undefined;
+  const found = await q.findLabelForUpdate(ctx.db, source.own, input.labelRef, title && input.kind === 'project' ? { title, groupIds: source.ancestors } : undefined);
+  if (!found) throw labelNotFound();
+  const changes: Parameters<typeof q.updateLabel>[2] = {};
+  const errors: Record<string, string[]> = {};
+  if (title !== undefined && title !== found.label.title) {
+    const t = titleErrors(title);
+    if (found.groupWithTitle !== null) t.push(`already exists at group level for ${found.groupWithTitle}. Please choose another one.`);
+    if (t.length) errors.title = t;
+    changes.title = title;
+  }
+  if (input.color !== undefined) {
+    changes.color = normalizeColor(input.color);
+    if (!isValidColor(changes.color)) errors.color = ['must be a valid color code'];
+  }
+  if (input.description !== undefined) changes.description = input.description;
+  if (input.kind === 'project' && input.priority !== undefined) {
+    const p = priorityErrors(input.priority);
+    if (p.length) errors.priority = p;
+    changes.priority = input.priority;
+  }
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  let label: LabelRow | undefined;
+  try {
+    label = await q.updateLabel(ctx.db, found.label.id, changes);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw validationFailed({ title: ['has already been taken'] });
+    throw error;
+  }
+  // Deleted meanwhile.
+  if (!label) throw labelNotFound();
+  return label;
+}
+
+export async function deleteLabel({ ctx, input }: Verb<{ labelRef: string }>) {
+  const source = await loadSource(ctx, input.kind, input.ref);
+  assertAdmin(ctx, source);
+  const label = await q.findLabel(ctx.db, source.own, input.labelRef);
+  if (!label || !(await q.deleteLabel(ctx.db, label.id))) throw labelNotFound();
+}
