@@ -7,6 +7,7 @@ import type { Actor } from '../../functions/lib/context.ts';
 import { projectAccessLevelSql } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
 import { errorTrackingSettings, namespaces, projects } from '../schema/index.ts';
+import { liveProjectByRef } from './projects.ts';
 
 /** The live project named by id or full path (case-insensitive), the actor's access level on it, and its setting. */
 export async function findProjectWithSetting(db: Db, actor: Actor, ref: { id?: number | undefined; path?: string | undefined }) {
@@ -21,13 +22,7 @@ export async function findProjectWithSetting(db: Db, actor: Actor, ref: { id?: n
     .from(projects)
     .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
     .leftJoin(errorTrackingSettings, eq(errorTrackingSettings.projectId, projects.id))
-    .where(
-      and(
-        ref.id !== undefined ? eq(projects.id, ref.id) : sql`lower(${projects.pathWithNamespace}) = lower(${ref.path!})`,
-        isNull(projects.deletedAt),
-        isNull(namespaces.deletedAt),
-      ),
-    )
+    .where(liveProjectByRef(ref))
     .limit(1);
   return row;
 }

@@ -16,6 +16,7 @@ import {
 import type { Db } from '../client.ts';
 import { events, issueAssignees, issues, milestones, namespaces, notes, projects, pushEventPayloads, snippets, users } from '../schema/index.ts';
 import { rows } from './raw.ts';
+import { liveProjectByRef } from './projects.ts';
 
 type NewEvent = Omit<typeof events.$inferInsert, 'id' | 'createdAt' | 'updatedAt'> & {
   push?: Omit<typeof pushEventPayloads.$inferInsert, 'eventId'> | undefined;
@@ -158,12 +159,10 @@ function headSql(actor: Actor, source: EventSource): SQL {
         FROM ${users} WHERE ${where} LIMIT 1`;
     }
     case 'project': {
-      const ref = source.ref;
-      const where = ref.id !== undefined ? sql`${projects.id} = ${ref.id}` : sql`lower(${projects.pathWithNamespace}) = lower(${ref.path!})`;
       return sql`SELECT ${projects.id} AS head_id, false AS head_private, ${projects.visibilityLevel} AS head_visibility,
           ${projects.archived} AS head_archived, ${projectAccessLevelSql(actor)} AS head_access
         FROM ${projects} JOIN ${namespaces} ON ${namespaces.id} = ${projects.namespaceId}
-        WHERE ${where} AND ${projects.deletedAt} IS NULL AND ${namespaces.deletedAt} IS NULL LIMIT 1`;
+        WHERE ${liveProjectByRef(source.ref)} LIMIT 1`;
     }
   }
 }

@@ -9,6 +9,7 @@ import { groupAccessLevelSql, groupDescendantAccessSql, projectAccessLevelSql } 
 import type { Db } from '../client.ts';
 import { EMAIL_EVENTS, namespaces, notificationSettings, projects, type EmailEvent, type NotificationLevel } from '../schema/index.ts';
 import { rows } from './raw.ts';
+import { liveProjectByRef } from './projects.ts';
 
 /** What a setting shows: the level and every event column (null: never set). */
 export type SettingValues = { level: NotificationLevel } & { [K in EmailEvent]: boolean | null };
@@ -36,13 +37,7 @@ export async function findProjectWithSetting(db: Db, actor: Actor, userId: numbe
     .from(projects)
     .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
     .leftJoin(notificationSettings, and(eq(notificationSettings.userId, userId), eq(notificationSettings.projectId, projects.id)))
-    .where(
-      and(
-        ref.id !== undefined ? eq(projects.id, ref.id) : sql`lower(${projects.pathWithNamespace}) = lower(${ref.path!})`,
-        isNull(projects.deletedAt),
-        isNull(namespaces.deletedAt),
-      ),
-    )
+    .where(liveProjectByRef(ref))
     .limit(1);
   return row ? { ...row, setting: row.setting as SettingValues | null } : undefined;
 }

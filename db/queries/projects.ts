@@ -73,17 +73,22 @@ function toView(actor: Actor, row: ViewRow) {
 
 export type ProjectView = ReturnType<typeof toView>;
 
+export type ProjectLookup = { id?: number | undefined; path?: string | undefined };
+
+/**
+ * THE predicate for "the live project this ref names": by id, or by full path without regard to case, neither it
+ * nor its namespace deleted. Needs `projects` joined with `namespaces`.
+ */
+export const liveProjectByRef = (ref: ProjectLookup): SQL =>
+  and(
+    ref.id !== undefined ? eq(projects.id, ref.id) : sql`lower(${projects.pathWithNamespace}) = lower(${ref.path!})`,
+    isNull(projects.deletedAt),
+    isNull(namespaces.deletedAt),
+  )!;
+
 /** The live project named by id or full path (case-insensitive), with everything its entity and policy need. */
-export async function findProjectView(db: Db, actor: Actor, ref: { id?: number | undefined; path?: string | undefined }) {
-  const [row] = await viewQuery(db, actor)
-    .where(
-      and(
-        ref.id !== undefined ? eq(projects.id, ref.id) : sql`lower(${projects.pathWithNamespace}) = lower(${ref.path!})`,
-        isNull(projects.deletedAt),
-        isNull(namespaces.deletedAt),
-      ),
-    )
-    .limit(1);
+export async function findProjectView(db: Db, actor: Actor, ref: ProjectLookup) {
+  const [row] = await viewQuery(db, actor).where(liveProjectByRef(ref)).limit(1);
   return row ? toView(actor, row) : undefined;
 }
 
