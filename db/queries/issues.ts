@@ -74,9 +74,12 @@ function columns(subscriberId?: number | null) {
   };
 }
 
-function baseQuery(db: Db, subscriberId?: number | null) {
+const noTotal = sql<number | null>`NULL`.mapWith((v) => (v == null ? null : Number(v)));
+
+/** The issue with everything its entity needs, in one SELECT; lists add their capped `total` column. */
+function baseQuery(db: Db, subscriberId?: number | null, total: SQL<number | null> = noTotal) {
   return db
-    .select(columns(subscriberId))
+    .select({ ...columns(subscriberId), total })
     .from(issues)
     .innerJoin(projects, eq(projects.id, issues.projectId))
     .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
@@ -189,17 +192,9 @@ export async function listIssueViews(db: Db, actor: Actor, f: IssueListFilter, o
   const column = order.by === 'updated_at' ? issues.updatedAt : issues.createdAt;
   const dir = order.sort === 'asc' ? asc : desc;
   const total = countLimit
-    ? sql<number>`(SELECT count(*) FROM (${countedQuery(db, actor, f, countLimit)}) counted)`.mapWith(Number)
-    : sql<number>`NULL`.mapWith((v) => (v == null ? null : Number(v)));
-  return db
-    .select({ ...columns(), total })
-    .from(issues)
-    .innerJoin(projects, eq(projects.id, issues.projectId))
-    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
-    .leftJoin(author, eq(author.id, issues.authorId))
-    .leftJoin(closer, eq(closer.id, issues.closedById))
-    .leftJoin(milestones, eq(milestones.id, issues.milestoneId))
-    .leftJoin(milestoneGroup, eq(milestoneGroup.id, milestones.groupId))
+    ? sql<number | null>`(SELECT count(*) FROM (${countedQuery(db, actor, f, countLimit)}) counted)`.mapWith(Number)
+    : noTotal;
+  return baseQuery(db, null, total)
     .where(listWhere(actor, f))
     .orderBy(dir(column), dir(issues.id))
     .limit(limit)

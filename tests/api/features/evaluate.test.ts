@@ -3,11 +3,11 @@
 // definitions' defaults for flags never set; gate values are read once per request (ctx.memo).
 import { crc32 as zlibCrc32 } from 'node:zlib';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, testDb } from '../../helpers/app.ts';
-import { anonymous, type RequestContext } from '../../../functions/lib/context.ts';
+import { api } from '../../helpers/app.ts';
 import { areFeaturesEnabled, isFeatureEnabled } from '../../../functions/features/evaluate.ts';
 import { userActor, type FeatureActor } from '../../../functions/features/groups.ts';
 import { createAdmin, createUser, unique } from '../../factories/users.ts';
+import { createRequestContextForTest } from './helpers.ts';
 
 let admin: string;
 beforeAll(async () => {
@@ -19,29 +19,6 @@ const set = async (name: string, form: Record<string, string>) => {
 };
 const flag = () => unique('eval_');
 
-/** A RequestContext on the test database, for calling isFeatureEnabled directly. */
-function createRequestContextForTest(): RequestContext & { executed: () => number } {
-  const { db, transaction } = testDb();
-  let executed = 0;
-  const counted = new Proxy(db, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop, target);
-      if (prop === 'execute') return (...args: unknown[]) => (executed++, (value as (...a: unknown[]) => unknown).apply(target, args));
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return {
-    requestId: 'test',
-    config: {} as RequestContext['config'],
-    db: counted,
-    transaction: transaction as RequestContext['transaction'],
-    actor: anonymous,
-    stats: { queries: 0, ms: 0 },
-    waitUntil: () => undefined,
-    memo: new Map(),
-    executed: () => executed,
-  };
-}
 
 describe('isFeatureEnabled', () => {
   it('boolean: on for everyone, with or without an actor; off after disabling', async () => {

@@ -1,6 +1,8 @@
-// Reading one feature back through GET /features, walking its pages (the list is paginated like every other).
+// Test helpers for the features suites: reading one feature back through GET /features (walking its pages), and a
+// request context on the test database for calling isFeatureEnabled directly.
 import { expect } from 'vitest';
-import { api } from '../../helpers/app.ts';
+import { anonymous, type RequestContext } from '../../../functions/lib/context.ts';
+import { api, testDb } from '../../helpers/app.ts';
 
 /** The feature as GET /features lists it (undefined when not persisted). */
 export async function listedFeature(token: string, name: string) {
@@ -12,4 +14,28 @@ export async function listedFeature(token: string, name: string) {
     page = res.headers.get('x-next-page')!;
   }
   return undefined;
+}
+
+/** A RequestContext on the test database, for calling isFeatureEnabled directly. */
+export function createRequestContextForTest(): RequestContext & { executed: () => number } {
+  const { db, transaction } = testDb();
+  let executed = 0;
+  const counted = new Proxy(db, {
+    get(target, prop) {
+      const value = Reflect.get(target, prop, target);
+      if (prop === 'execute') return (...args: unknown[]) => (executed++, (value as (...a: unknown[]) => unknown).apply(target, args));
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return {
+    requestId: 'test',
+    config: {} as RequestContext['config'],
+    db: counted,
+    transaction: transaction as RequestContext['transaction'],
+    actor: anonymous,
+    stats: { queries: 0, ms: 0 },
+    waitUntil: () => undefined,
+    memo: new Map(),
+    executed: () => executed,
+  };
 }

@@ -3,14 +3,14 @@
 // unsupported_response_type redirect when off); the discovery document leaves disabled flows out. Each test puts
 // the flag back to its default (DELETE) so other files sharing a PostgreSQL database are not affected for long.
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { api, queryCount, request, testDb } from '../../helpers/app.ts';
-import { anonymous, type RequestContext } from '../../../functions/lib/context.ts';
+import { api, queryCount, request } from '../../helpers/app.ts';
 import { signedIn } from '../../helpers/browser.ts';
 import { tokenPost } from '../../oauth/client.ts';
 import { createApplication } from '../../factories/oauth.ts';
 import { createAdmin, createUser } from '../../factories/users.ts';
 import { hashPassword } from '../../../functions/lib/crypto.ts';
 import { isFeatureEnabled } from '../../../functions/features/evaluate.ts';
+import { createRequestContextForTest } from './helpers.ts';
 
 const CALLBACK = 'https://client.example.test/callback';
 let admin: string;
@@ -28,29 +28,6 @@ const setFlag = async (name: string, value: string) => {
   return res.body;
 };
 const randomIp = () => `10.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}.${Math.floor(Math.random() * 255)}`;
-/** A RequestContext on the test database, for calling isFeatureEnabled directly. */
-function createRequestContextForTest(): RequestContext & { executed: () => number } {
-  const { db, transaction } = testDb();
-  let executed = 0;
-  const counted = new Proxy(db, {
-    get(target, prop) {
-      const value = Reflect.get(target, prop, target);
-      if (prop === 'execute') return (...args: unknown[]) => (executed++, (value as (...a: unknown[]) => unknown).apply(target, args));
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return {
-    requestId: 'test',
-    config: {} as RequestContext['config'],
-    db: counted,
-    transaction: transaction as RequestContext['transaction'],
-    actor: anonymous,
-    stats: { queries: 0, ms: 0 },
-    waitUntil: () => undefined,
-    memo: new Map(),
-    executed: () => executed,
-  };
-}
 
 const discovery = async () => (await request('GET', '/.well-known/oauth-authorization-server')).body;
 
