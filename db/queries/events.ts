@@ -103,7 +103,8 @@ export interface EventListRow {
   /** The issue the event is about: its target, or the noteable of its note. */
   issue: { id: number; iid: number; title: string; confidential: boolean; authorId: number | null; assigneeIds: number[] } | null;
   milestone: { iid: number; title: string } | null;
-  snippet: { title: string } | null;
+  /** The snippet the event is about: its target, or the noteable of its note. */
+  snippet: { title: string; visibilityLevel: number; authorId: number } | null;
   note: {
     id: number;
     type: string | null;
@@ -259,7 +260,7 @@ function toRow(r: Raw): EventListRow {
             assigneeIds: intArray(r.issue_assignee_ids),
           },
     milestone: r.milestone_iid == null ? null : { iid: Number(r.milestone_iid), title: String(r.milestone_title) },
-    snippet: r.snippet_title == null ? null : { title: String(r.snippet_title) },
+    snippet: r.snippet_title == null ? null : { title: String(r.snippet_title), visibilityLevel: Number(r.snippet_visibility), authorId: Number(r.snippet_author_id) },
     note:
       r.note_id == null
         ? null
@@ -353,7 +354,7 @@ export function eventPageSql(actor: Actor, source: EventSource, filter: EventFil
       ${issues.authorId} AS issue_author_id,
       CASE WHEN ${issues.confidential} THEN ARRAY(SELECT ia.user_id FROM ${issueAssignees} ia WHERE ia.issue_id = ${issues.id}) END AS issue_assignee_ids,
       ${milestones.iid} AS milestone_iid, ${milestones.title} AS milestone_title,
-      ${snippets.title} AS snippet_title,
+      ${snippets.title} AS snippet_title, ${snippets.visibilityLevel} AS snippet_visibility, ${snippets.authorId} AS snippet_author_id,
       ${notes.id} AS note_id, ${notes.type} AS note_type, ${notes.body} AS note_body, ${notes.system} AS note_system,
       ${notes.confidential} AS note_confidential, ${notes.noteableType} AS note_noteable_type, ${notes.noteableId} AS note_noteable_id,
       ${isoText(notes.createdAt)} AS note_created_at, ${isoText(notes.updatedAt)} AS note_updated_at,
@@ -372,7 +373,7 @@ export function eventPageSql(actor: Actor, source: EventSource, filter: EventFil
     LEFT JOIN ${users} ${noteAuthor} ON ${noteAuthor}.id = ${notes.authorId}
     LEFT JOIN ${issues} ON ${issues.id} = CASE WHEN ${events.targetType} = 'Issue' THEN ${events.targetId} WHEN ${notes.noteableType} = 'Issue' THEN ${notes.noteableId} END
     LEFT JOIN ${milestones} ON ${events.targetType} = 'Milestone' AND ${milestones.id} = ${events.targetId}
-    LEFT JOIN ${snippets} ON ${events.targetType} IN (${list(SNIPPET_TYPES)}) AND ${snippets.id} = ${events.targetId}
+    LEFT JOIN ${snippets} ON ${snippets.id} = CASE WHEN ${events.targetType} IN (${list(SNIPPET_TYPES)}) THEN ${events.targetId} WHEN ${notes.noteableType} = 'Snippet' THEN ${notes.noteableId} END
     LEFT JOIN ${pushEventPayloads} ON ${pushEventPayloads.eventId} = ${events.id}
     ORDER BY page.id ${dir}`;
   return query;

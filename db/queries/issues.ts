@@ -21,6 +21,7 @@ import {
   todos,
   users,
 } from '../schema/index.ts';
+import { deleteNotesOf, insertNote } from './notes.ts';
 import { containsPattern } from './search.ts';
 
 const author = alias(users, 'issue_author');
@@ -101,6 +102,12 @@ export async function findIssueView(db: Db, projectId: number, iid: number, subs
 export async function findIssueViewById(db: Db, id: number, subscriberId?: number | null): Promise<IssueView | undefined> {
   const [row] = await baseQuery(db, subscriberId).where(eq(issues.id, id));
   return row;
+}
+
+/** Issues by id, in one statement (no visibility check: the caller's query already decided); e.g. a page of to-do targets. */
+export async function findIssueViewsByIds(db: Db, ids: readonly number[]): Promise<IssueView[]> {
+  if (!ids.length) return [];
+  return baseQuery(db).where(inArray(issues.id, [...new Set(ids)]));
 }
 
 export interface IssueListFilter {
@@ -307,7 +314,7 @@ export async function findIssueMilestone(db: Db, milestoneId: number, projectId:
 /** Removes the issue and what points at it polymorphically (labels, notes, awards, to-dos, subscriptions). */
 export async function deleteIssue(tx: Db, id: number) {
   await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'Issue'), eq(labelLinks.targetId, id)));
-  await tx.delete(notes).where(and(eq(notes.noteableType, 'Issue'), eq(notes.noteableId, id)));
+  await deleteNotesOf(tx, { type: 'Issue', id });
   await tx.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, 'Issue'), eq(awardEmoji.awardableId, id)));
   await tx.delete(todos).where(and(eq(todos.targetType, 'Issue'), eq(todos.targetId, id)));
   await tx.delete(subscriptions).where(and(eq(subscriptions.subscribableType, 'Issue'), eq(subscriptions.subscribableId, id)));
@@ -338,9 +345,7 @@ export async function setSubscription(tx: Db, issueId: number, projectId: number
  * stored system_note_metadata action (`closed`, `opened` for a reopen).
  */
 export async function insertSystemNote(tx: Db, issue: { id: number; projectId: number }, authorId: number, body: string, action: string) {
-  const bytes = crypto.getRandomValues(new Uint8Array(20));
-  const discussionId = Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
-  await tx.insert(notes).values({ noteableType: 'Issue', noteableId: issue.id, projectId: issue.projectId, authorId, body, system: true, systemAction: action, discussionId });
+  await insertNote(tx, { noteableType: 'Issue', noteableId: issue.id, projectId: issue.projectId, authorId, body, system: true, systemAction: action });
 }
 
 /**
@@ -380,7 +385,13 @@ export const TODO_MENTIONED = 2;
 export const TODO_DIRECTLY_ADDRESSED = 7;
 
 /** Mention to-dos (one per user; `directly addressed` wins over `mentioned`). */
-export async function insertMentionTodos(tx: Db, issue: { id: number; projectId: number }, authorId: number, mentions: ReadonlyArray<{ userId: number; direct: boolean }>) {
+export async function insertMentionTodos(
+  tx: Db,
+  issue: { id: number; projectId: number },
+  authorId: number,
+  mentions: ReadonlyArray<{ userId: number; direct: boolean }>,
+  noteId?: number,
+) {
   if (!mentions.length) return;
   await tx.insert(todos).values(
     mentions.map((m) => ({
@@ -390,6 +401,7 @@ export async function insertMentionTodos(tx: Db, issue: { id: number; projectId:
       targetType: 'Issue' as const,
       targetId: issue.id,
       action: m.direct ? TODO_DIRECTLY_ADDRESSED : TODO_MENTIONED,
+      noteId: noteId ?? null,
     })),
   );
 }

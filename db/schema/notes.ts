@@ -22,7 +22,7 @@ export const notes = pgTable(
     system: boolean('system').notNull().default(false),
     /** What a system note records ('closed', 'opened', 'assignee', 'label', 'milestone', ...). */
     systemAction: text('system_action'),
-    /** GitLab's internal (confidential) notes: visible to reporters and above only. */
+    /** GitLab 13.x confidential notes: visible to reporters and above and the noteable's author and assignees. */
     confidential: boolean('confidential').notNull().default(false),
     updatedById: integer('updated_by_id').references(() => users.id, { onDelete: 'set null' }),
     ...timestamps,

@@ -5,7 +5,8 @@ import { EVENT_ACTIONS } from '../../db/schema/index.ts';
 import type { Config } from '../env.ts';
 import { keysetParams, paginationParams } from '../lib/pagination.ts';
 import { id, isoDate, oneOf, str, z } from '../lib/validate.ts';
-import { avatarUrl, userWebUrl } from '../users/schemas.ts';
+import { toNote } from '../notes/schemas.ts';
+import { toUserBasic } from '../users/schemas.ts';
 
 /** The spec's action filter values (Event.actions). */
 export const ACTION_FILTERS = ['created', 'updated', 'closed', 'reopened', 'pushed', 'commented', 'merged', 'joined', 'left', 'destroyed', 'expired'] as const;
@@ -75,42 +76,11 @@ export function actionName(row: Pick<EventListRow, 'action' | 'targetType' | 'pu
   }
 }
 
-type Author = NonNullable<EventListRow['note']>['author'];
-const userBasic = (u: NonNullable<Author>, config: Config) => ({
-  id: u.id,
-  name: u.name,
-  username: u.username,
-  state: u.state,
-  avatar_url: avatarUrl(config, u.avatarUrl),
-  web_url: userWebUrl(config, u),
-});
-
-/** Entities::Note (12.x) as embedded in comment events. */
-function toNote(row: EventListRow, config: Config) {
-  const n = row.note!;
-  return {
-    id: n.id,
-    type: n.type,
-    body: n.body,
-    attachment: null,
-    author: n.author ? userBasic(n.author, config) : null,
-    created_at: n.createdAt,
-    updated_at: n.updatedAt,
-    system: n.system,
-    noteable_id: n.noteableId,
-    noteable_type: n.noteableType,
-    resolvable: false,
-    confidential: n.confidential,
-    noteable_iid: n.noteableType === 'Issue' ? (row.issue?.iid ?? null) : null,
-    commands_changes: {},
-  };
-}
-
 /** Entities::Event; `title` and `data` are always null (the spec's table lists them). */
 export function toEvent(row: EventListRow, config: Config) {
   const targetIid = row.issue && row.targetType === 'Issue' ? row.issue.iid : row.milestone ? row.milestone.iid : row.targetId;
   const targetTitle =
-    row.targetType === 'Issue' ? (row.issue?.title ?? null) : row.milestone ? row.milestone.title : row.snippet ? row.snippet.title : null;
+    row.targetType === 'Issue' ? (row.issue?.title ?? null) : row.milestone ? row.milestone.title : row.snippet && !row.note ? row.snippet.title : null;
   return {
     id: row.id,
     title: null,
@@ -122,7 +92,7 @@ export function toEvent(row: EventListRow, config: Config) {
     author_id: row.authorId,
     target_title: targetTitle,
     created_at: row.createdAt,
-    author: userBasic(row.author, config),
+    author: toUserBasic(row.author, config),
     ...(row.push
       ? {
           push_data: {
@@ -137,7 +107,7 @@ export function toEvent(row: EventListRow, config: Config) {
           },
         }
       : {}),
-    ...(row.note ? { note: toNote(row, config) } : {}),
+    ...(row.note ? { note: toNote(row.note, row.note.author, row.issue?.iid ?? null, config) } : {}),
     author_username: row.author.username,
     data: null,
   };

@@ -9,7 +9,7 @@ import type { RequestContext } from '../lib/context.ts';
 import { notFound } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT, pageRequest } from '../lib/pagination.ts';
-import { assertCan, can, isAdministrator, type IssueFacts, type ProjectFacts } from '../lib/policy.ts';
+import { assertCan, can, isAdministrator, type IssueFacts, type NoteableFacts, type ProjectFacts, type ProjectSnippetFacts } from '../lib/policy.ts';
 import { TARGET_TYPE_FILTERS, type ListEventsParams } from './schemas.ts';
 
 export type EventListing = { kind: 'own'; scope?: string | undefined } | { kind: 'user'; ref: Ref | null } | { kind: 'project'; ref: Ref | null };
@@ -80,15 +80,28 @@ export function listEvents({ ctx, input }: { ctx: RequestContext; input: { listi
 }
 
 const NOTE_TYPES = new Set(['Note', 'DiscussionNote', 'DiffNote']);
+const SNIPPET_TYPES = new Set(['Snippet', 'ProjectSnippet', 'PersonalSnippet']);
 
 function issueFacts(project: ProjectFacts, issue: NonNullable<q.EventListRow['issue']>): IssueFacts {
   return { kind: 'issue', project, authorId: issue.authorId, assigneeIds: issue.assigneeIds, confidential: issue.confidential };
 }
 
+function snippetFacts(project: ProjectFacts, snippet: NonNullable<q.EventListRow['snippet']>): ProjectSnippetFacts {
+  return { kind: 'snippet', project, visibilityLevel: snippet.visibilityLevel, authorId: snippet.authorId };
+}
+
+/** What a comment event's note is on, when it still exists. */
+function noteableFacts(project: ProjectFacts, row: q.EventListRow): NoteableFacts | null {
+  if (row.note?.noteableType === 'Issue') return row.issue && issueFacts(project, row.issue);
+  if (row.note?.noteableType === 'Snippet') return row.snippet && snippetFacts(project, row.snippet);
+  return null;
+}
+
 /**
- * Event#visible_to_user? after pagination: an issue and the notes on it need read_issue (confidential issues), an
- * internal note needs reporter access, everything else in a project needs read_project; a group's events need
- * read_group. Events whose issue is gone are hidden (GitLab checks a nil target).
+ * Event#visible_to_user? after pagination, with GitLab's capability per target: issues need read_issue
+ * (confidential issues), notes read_note (their noteable, and confidential notes), snippets read_snippet, pushes
+ * download_code, everything else in a project read_project; a group's events need read_group. An event whose target
+ * is gone (a deleted issue, note, milestone or snippet) is hidden: GitLab asks the policy about a nil target.
  */
 export function visibleToActor(ctx: RequestContext, row: q.EventListRow): boolean {
   const actor = ctx.actor;
@@ -97,12 +110,15 @@ export function visibleToActor(ctx: RequestContext, row: q.EventListRow): boolea
   }
   if (!row.project) return false;
   const project: ProjectFacts = { kind: 'project', ...row.project };
-  if (row.targetType === 'Issue') return row.issue !== null && can(actor, 'issue:read', issueFacts(project, row.issue));
-  if (row.targetType !== null && NOTE_TYPES.has(row.targetType)) {
-    if (!row.note) return false;
-    // Internal notes: reporters and above (issue:read on a confidential issue with no author or assignee).
-    if (row.note.confidential && !can(actor, 'issue:read', { kind: 'issue', project, authorId: null, assigneeIds: [], confidential: true })) return false;
-    if (row.note.noteableType === 'Issue') return row.issue !== null && can(actor, 'issue:read', issueFacts(project, row.issue));
+  const type = row.targetType;
+  if (type === 'Issue') return row.issue !== null && can(actor, 'issue:read', issueFacts(project, row.issue));
+  if (type === 'Milestone') return row.milestone !== null && can(actor, 'project:read', project);
+  if (type !== null && SNIPPET_TYPES.has(type)) return row.snippet !== null && can(actor, 'snippet:read', snippetFacts(project, row.snippet));
+  if (type !== null && NOTE_TYPES.has(type)) {
+    const noteable = noteableFacts(project, row);
+    const n = row.note;
+    return noteable !== null && n !== null && can(actor, 'note:read', { kind: 'note', noteable, authorId: n.author?.id ?? null, system: n.system, confidential: n.confidential });
   }
+  if (row.push) return can(actor, 'project:download_code', project);
   return can(actor, 'project:read', project);
 }

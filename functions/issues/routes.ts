@@ -4,7 +4,8 @@ import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import { params, path, z } from '../lib/validate.ts';
 import { requireUser } from '../lib/auth.ts';
-import { CreateIssueInput, DurationInput, IssuePath, ListIssuesInput, toIssue, toIssueTodo, toTimeStats, UpdateIssueInput } from './schemas.ts';
+import { toTodo } from '../todos/schemas.ts';
+import { CreateIssueInput, DurationInput, IssuePath, ListIssuesInput, toIssue, toTimeStats, UpdateIssueInput } from './schemas.ts';
 import * as issues from './service.ts';
 import * as tracking from './tracking.ts';
 
@@ -114,6 +115,6 @@ for (const [action, subscribed] of [
 issueRoutes.post(`${single}/todo`, path(SingleIssuePath), async (c) => {
   const { ctx } = c.var;
   const { id, issue_iid } = c.req.valid('param');
-  const result = await tracking.markTodo({ ctx, input: { project: id, iid: issue_iid } });
-  return c.json(toIssueTodo(result, requireUser(ctx), ctx.config), 201);
+  const { todo, project, view } = await tracking.markTodo({ ctx, input: { project: id, iid: issue_iid } });
+  return c.json(toTodo({ todo, project, author: requireUser(ctx), noteBody: null, issue: view }, ctx.config), 201);
 });

@@ -3,28 +3,14 @@ import type { IssueView, LabelJson, UserJson } from '../../db/queries/issues.ts'
 import { textColorFor } from '../labels/colors.ts';
 import { renderPlainText } from '../labels/schemas.ts';
 import { toMilestone } from '../milestones/schemas.ts';
-import type { TodoRow, UserRow } from '../../db/schema/index.ts';
-import type { ProjectView } from '../../db/queries/projects.ts';
-import { toBasicProject } from '../projects/schemas.ts';
+import type { UserRow } from '../../db/schema/index.ts';
 import type { Config } from '../env.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { bool, id, int, isoDate, modelRule, oneOf, str, text, z } from '../lib/validate.ts';
+import { bool, dateTime, id, int, pathId, isoDate, modelRule, oneOf, str, text, z } from '../lib/validate.ts';
 import { toUserBasic } from '../users/schemas.ts';
 
 /** `:issue_iid`: an integer (else 400 `issue_iid is invalid`); one no row can have is null (404). */
-export const IssuePath = {
-  issue_iid: z.pipe(
-    z.string(),
-    z.transform((v, ctx) => {
-      if (!/^\d+$/.test(v)) {
-        ctx.issues.push({ code: 'invalid_type', expected: 'int', input: v, message: 'is invalid' });
-        return z.NEVER;
-      }
-      const n = Number(v);
-      return n >= 1 && n <= 2_147_483_647 ? n : null;
-    }),
-  ),
-};
+export const IssuePath = { issue_iid: pathId() };
 
 /** Comma-separated titles (or an array of them), trimmed, empties dropped. */
 const labelList = () =>
@@ -54,20 +40,6 @@ const dueDate = () =>
   z.pipe(
     z.transform((v: unknown) => (v === '' ? null : v)),
     z.nullable(isoDate()),
-  );
-
-/** An ISO 8601 time (Grape's DateTime). */
-const dateTime = () =>
-  z.pipe(
-    z.string(),
-    z.transform((s, ctx) => {
-      const d = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s.trim()) ? new Date(s.trim()) : new Date(NaN);
-      if (Number.isNaN(d.getTime())) {
-        ctx.issues.push({ code: 'invalid_format', format: 'datetime', input: s, message: 'is invalid' });
-        return z.NEVER;
-      }
-      return d;
-    }),
   );
 
 const TITLE_MAX = 255;
@@ -160,7 +132,7 @@ export type ListIssuesParams = z.output<typeof ListIssuesInput>;
 const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
 /** UserBasic through the users serializer (it reads only the fields the page query loads). */
-const userBasic = (u: UserJson | UserRow, config: Config) => toUserBasic(u as UserRow, config);
+const userBasic = (u: UserJson | UserRow, config: Config) => toUserBasic(u, config);
 
 /** GitLab's ChronicDuration output as the time_stats entity shows it (`1h 30m`, `1w 2d`; 8h days, 5d weeks, 4w months). */
 export function humanDuration(seconds: number): string | null {
@@ -258,22 +230,3 @@ export function toTimeStats(i: { timeEstimate: number; totalTimeSpent: number })
 
 /** `duration` of the time-tracking endpoints (required). */
 export const DurationInput = z.object({ duration: str(100) });
-
-/** Entities::Todo for a to-do on an issue (the project as ProjectIdentity, the issue as Entities::Issue). */
-export function toIssueTodo(r: { todo: TodoRow; project: ProjectView; view: IssueView }, author: UserRow, config: Config) {
-  const p = toBasicProject(r.project.project, r.project.namespace, config, r.project.forksCount);
-  const issue = toIssue(r.view, config);
-  return {
-    id: r.todo.id,
-    project: { id: p.id, description: p.description, name: p.name, name_with_namespace: p.name_with_namespace, path: p.path, path_with_namespace: p.path_with_namespace, created_at: p.created_at },
-    author: userBasic(author, config),
-    action_name: 'marked',
-    target_type: 'Issue',
-    target: issue,
-    target_url: issue.web_url,
-    body: r.view.issue.title,
-    state: r.todo.state,
-    created_at: iso(r.todo.createdAt),
-    updated_at: iso(r.todo.updatedAt),
-  };
-}

@@ -5,7 +5,7 @@ import { nextIid } from '../../db/queries/internal-ids.ts';
 import * as q from '../../db/queries/issues.ts';
 import { findOrCreateProjectLabels } from '../../db/queries/labels.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
-import type { IssueRow } from '../../db/schema/index.ts';
+import type { IssueRow, UserRow } from '../../db/schema/index.ts';
 import { recordEvent } from '../events/record.ts';
 import { findGroup } from '../groups/service.ts';
 import { requireUser } from '../lib/auth.ts';
@@ -16,7 +16,7 @@ import { assertCan, can, type IssueFacts } from '../lib/policy.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import type { z } from '../lib/validate.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
-import { mentionedUsernames } from './mentions.ts';
+import { createMentionTodos } from './mention-todos.ts';
 import { UPDATE_FIELDS, type CreateIssueInput, type ListIssuesParams, type UpdateIssueInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
@@ -30,6 +30,7 @@ export const issueFacts = (project: ProjectView, v: q.IssueView): IssueFacts => 
   authorId: v.issue.authorId,
   assigneeIds: v.assignees.map((a) => a.id),
   confidential: v.issue.confidential,
+  discussionLocked: v.issue.discussionLocked === true,
 });
 
 /** The project's ancestor groups (labels and milestones of these apply to its issues). */
@@ -63,34 +64,15 @@ async function resolveAssignees(tx: Db, project: ProjectView, input: { assignee_
   return q.assignableUserIds(tx, { id: project.project.id, visibilityLevel: project.project.visibilityLevel, traversalIds: groupIdsOf(project) }, wanted);
 }
 
-/**
- * To-dos for users newly @mentioned in the title or description (not in `before`), who may read the issue
- * (TodoService#create_mention_todos: `directly addressed` for mentions at the start of a line).
- */
-async function mentionTodos(
-  tx: Db,
-  project: ProjectView,
-  issue: IssueRow,
-  assigneeIds: readonly number[],
-  authorId: number,
-  before?: { title: string; description: string | null },
-) {
-  const now = mentionedUsernames(issue.title, issue.description);
-  const old = before ? mentionedUsernames(before.title, before.description).all : new Set<string>();
-  const fresh = [...now.all].filter((u) => !old.has(u));
-  if (!fresh.length) return;
-  const candidates = await q.usersWithProjectLevels(tx, { id: project.project.id, traversalIds: groupIdsOf(project) }, fresh);
-  const readers = candidates.filter(({ user, accessLevel }) =>
-    can({ user, scopes: [], via: null }, 'issue:read', {
-      kind: 'issue',
-      project: { ...projectFacts(project), accessLevel },
-      authorId: issue.authorId,
-      assigneeIds,
-      confidential: issue.confidential,
-    }),
-  );
-  await q.insertMentionTodos(tx, issue, authorId, readers.map(({ user }) => ({ userId: user.id, direct: now.direct.has(user.username.toLowerCase()) })));
-}
+/** The policy's view of a user mentioned in the issue, at `accessLevel` on its project. */
+const issueReader = (project: ProjectView, issue: IssueRow, assigneeIds: readonly number[]) => (user: UserRow, accessLevel: number) =>
+  can({ user, scopes: [], via: null }, 'issue:read', {
+    kind: 'issue',
+    project: { ...projectFacts(project), accessLevel },
+    authorId: issue.authorId,
+    assigneeIds,
+    confidential: issue.confidential,
+  });
 
 async function resolveMilestone(tx: Db, project: ProjectView, milestoneId: number | undefined) {
   if (milestoneId === undefined) return undefined;
@@ -126,7 +108,7 @@ export async function createIssue({ ctx, input }: Verb<{ project: Ref | null; pa
       await q.setAssignees(tx, issue.id, assignees, true);
       await q.insertAssignmentTodos(tx, issue, user.id, assignees);
     }
-    await mentionTodos(tx, project, issue, assignees ?? [], user.id);
+    await createMentionTodos(tx, { project, issue, authorId: user.id, texts: [issue.title, issue.description], mayRead: issueReader(project, issue, assignees ?? []) });
     if (admin && p.labels?.length) {
       const labels = await findOrCreateProjectLabels(tx, projectId, p.labels);
       await q.setLabelLinks(tx, issue.id, labels.map((l) => l.id), true);
@@ -186,7 +168,14 @@ export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: z.ou
     await q.updateIssue(tx, issue.id, { ...changes, updatedAt: now, updatedById: user.id });
     if (changes.title !== undefined || changes.description !== undefined) {
       const updated = { ...issue, ...changes } as IssueRow;
-      await mentionTodos(tx, project, updated, await q.issueAssigneeIds(tx, issue.id), user.id, { title: issue.title, description: issue.description });
+      await createMentionTodos(tx, {
+        project,
+        issue,
+        authorId: user.id,
+        texts: [updated.title, updated.description],
+        before: [issue.title, issue.description],
+        mayRead: issueReader(project, updated, await q.issueAssigneeIds(tx, issue.id)),
+      });
     }
   });
   return reload(ctx, view.issue.id);

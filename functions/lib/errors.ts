@@ -60,6 +60,12 @@ export const accepted = () => new ApiError(202, { message: '202 Accepted' });
 
 export const notModified = () => new ApiError(304, null);
 
+/** GitLab's destroy_conditionally!: 412 when the resource changed after the client's `If-Unmodified-Since`. */
+export function assertUnmodifiedSince(header: string | undefined, updatedAt: Date) {
+  const since = header ? Date.parse(header) : Number.NaN;
+  if (!Number.isNaN(since) && updatedAt.getTime() > since) throw new ApiError(412, { message: '412 Precondition Failed' });
+}
+
 export const internalError = () => new ApiError(500, { message: '500 Internal Server Error' });
 
 /** Postgres unique violation (SQLSTATE 23505), whichever driver raised it. */

@@ -1,9 +1,9 @@
 // THE permission module. Every "may this actor do that" question is answered here, from facts the queries load
 // (visibility, the actor's effective access level); services call assertCan() before acting, list queries use
 // the visibility filters below. Nothing else compares access levels.
-import { and, eq, gte, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, eq, gte, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { issueAssignees, issues, members, namespaces, projects, users } from '../../db/schema/index.ts';
+import { issueAssignees, issues, members, namespaces, projects, snippets, users } from '../../db/schema/index.ts';
 import type { Actor } from './context.ts';
 import { forbidden, notFound } from './errors.ts';
 
@@ -46,9 +46,35 @@ export interface IssueFacts {
   authorId: number | null;
   assigneeIds: readonly number[];
   confidential: boolean;
+  /** Locked discussions take comments from project members only. */
+  discussionLocked?: boolean;
 }
 
-type Subject = ProjectFacts | GroupFacts | UserFacts | IssueFacts;
+/** What can carry notes: issues and project snippets (merge requests join later). */
+export type NoteableFacts = IssueFacts | ProjectSnippetFacts;
+
+/** A note with the facts of what it is on. */
+export interface NoteFacts {
+  kind: 'note';
+  noteable: NoteableFacts;
+  authorId: number | null;
+  system: boolean;
+  /** GitLab 13.x confidential notes (internal notes later). */
+  confidential: boolean;
+}
+
+/** A personal snippet (no project) or a project snippet, with its own visibility. */
+export interface SnippetFacts {
+  kind: 'snippet';
+  visibilityLevel: number;
+  authorId: number;
+  /** The project of a project snippet; null for a personal snippet. */
+  project: ProjectFacts | null;
+}
+
+export type ProjectSnippetFacts = SnippetFacts & { project: ProjectFacts };
+
+type Subject = ProjectFacts | GroupFacts | UserFacts | IssueFacts | NoteFacts | SnippetFacts;
 
 const signedIn = (actor: Actor) => actor.user !== null;
 const isAdmin = (actor: Actor) => actor.user?.admin === true;
@@ -71,12 +97,60 @@ function canReadGroup(actor: Actor, g: GroupFacts) {
 
 const level = (actor: Actor, s: { accessLevel: number }) => (isAdmin(actor) ? AccessLevel.OWNER : s.accessLevel);
 
+/**
+ * GitLab's read_snippet (PersonalSnippetPolicy, ProjectSnippetPolicy): administrators, the author, anyone for public
+ * snippets, signed-in non-external users for internal ones. A project snippet also needs a readable project, and the
+ * project's members (guests and above) see its internal and private snippets too.
+ */
+function canReadSnippet(actor: Actor, s: SnippetFacts) {
+  if (s.project && !canReadProject(actor, s.project)) return false;
+  if (isAdmin(actor) || s.visibilityLevel >= Visibility.public) return true;
+  if (actor.user !== null && actor.user.id === s.authorId) return true;
+  if (s.project && s.project.accessLevel >= AccessLevel.GUEST) return true;
+  return s.visibilityLevel >= Visibility.internal && seesInternal(actor);
+}
+
+/** update_snippet / admin_snippet: the author, administrators, and a project snippet's maintainers and above. */
+const canAdminSnippet = (actor: Actor, s: SnippetFacts) =>
+  canReadSnippet(actor, s) && signedIn(actor) && (actor.user!.id === s.authorId || (s.project !== null ? level(actor, s.project) >= AccessLevel.MAINTAINER : isAdmin(actor)));
+
 /** GitLab's read_issue: confidential issues only for reporters and above, their author and their assignees. */
 function canReadIssue(actor: Actor, i: IssueFacts) {
   if (!canReadProject(actor, i.project)) return false;
   if (!i.confidential) return true;
   const id = actor.user?.id;
   return level(actor, i.project) >= AccessLevel.REPORTER || (id !== undefined && (id === i.authorId || i.assigneeIds.includes(id)));
+}
+
+const canReadNoteable = (actor: Actor, n: NoteableFacts) => (n.kind === 'issue' ? canReadIssue(actor, n) : canReadSnippet(actor, n));
+
+/**
+ * GitLab's read_note: the noteable must be readable; a confidential note only for reporters and above and the
+ * noteable's author and assignees (NotePolicy's can_read_confidential).
+ */
+function canReadNote(actor: Actor, n: NoteFacts) {
+  if (!canReadNoteable(actor, n.noteable)) return false;
+  if (!n.confidential) return true;
+  const id = actor.user?.id;
+  const assignees = n.noteable.kind === 'issue' ? n.noteable.assigneeIds : [];
+  return level(actor, n.noteable.project) >= AccessLevel.REPORTER || (id !== undefined && (id === n.noteable.authorId || assignees.includes(id)));
+}
+
+/** IssuablePolicy: a locked discussion takes no comments (nor edits, nor awards) from non-members. */
+const lockedOut = (actor: Actor, n: NoteableFacts) => n.kind === 'issue' && n.discussionLocked === true && level(actor, n.project) < AccessLevel.GUEST;
+
+/** What carries award emoji: issues, notes (on issues or snippets) and snippets. */
+export type AwardableFacts = IssueFacts | NoteFacts | SnippetFacts;
+
+/**
+ * GitLab's award_emoji: signed in and able to read the awardable; never in an archived project (ArchivedAbilities),
+ * nor on a locked discussion for non-members. A note also needs what its noteable needs.
+ */
+function canAward(actor: Actor, s: AwardableFacts): boolean {
+  if (!signedIn(actor)) return false;
+  if (s.kind === 'note') return canReadNote(actor, s) && canAward(actor, s.noteable);
+  if (s.kind === 'issue') return canReadIssue(actor, s) && !s.project.archived && !lockedOut(actor, s);
+  return canReadSnippet(actor, s) && s.project?.archived !== true;
 }
 
 /** The catalog of actions. Each rule assumes nothing: read rights are part of every rule. */
@@ -88,6 +162,8 @@ const rules = {
   // Anyone signed in who can read a project may fork it, except guests of a private project (GitLab's fork_project).
   'project:fork': (a: Actor, p: ProjectFacts) =>
     canReadProject(a, p) && signedIn(a) && (p.visibilityLevel >= Visibility.internal || level(a, p) >= AccessLevel.REPORTER),
+  // download_code (pushes, commits): anyone who reads a public or internal project; reporters and above of a private one.
+  'project:download_code': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && (p.visibilityLevel >= Visibility.internal || level(a, p) >= AccessLevel.REPORTER),
   'project:read_members': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
   'project:admin_members': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && level(a, p) >= AccessLevel.MAINTAINER,
   // GitLab's :admin_operations (error tracking and other operations settings): maintainers.
@@ -101,12 +177,32 @@ const rules = {
   'project:set_issue_created_at': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
   'project:admin_labels': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
   'project:admin_milestones': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  // Project snippets (create_snippet): reporters and above, not in archived projects.
+  'project:create_snippet': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.REPORTER,
+  'snippet:read': (a: Actor, s: SnippetFacts) => canReadSnippet(a, s),
+  'snippet:update': (a: Actor, s: SnippetFacts) => canAdminSnippet(a, s),
+  'snippet:delete': (a: Actor, s: SnippetFacts) => canAdminSnippet(a, s),
   'issue:read': (a: Actor, i: IssueFacts) => canReadIssue(a, i),
   // update_issue: reporters and above, or the author (GitLab lets authors edit their own issues).
   'issue:update': (a: Actor, i: IssueFacts) =>
     canReadIssue(a, i) && signedIn(a) && (level(a, i.project) >= AccessLevel.REPORTER || a.user!.id === i.authorId),
   // destroy_issue: owners (and admins).
   'issue:delete': (a: Actor, i: IssueFacts) => canReadIssue(a, i) && level(a, i.project) >= AccessLevel.OWNER,
+  // create_note: anyone signed in who can read the noteable, unless the project is archived or the discussion is
+  // locked to members.
+  'noteable:create_note': (a: Actor, n: NoteableFacts) => canReadNoteable(a, n) && signedIn(a) && !n.project.archived && !lockedOut(a, n),
+  // Backdating a note (`created_at`): project owners and administrators, as for issues.
+  'noteable:set_note_created_at': (a: Actor, n: NoteableFacts) => canReadNoteable(a, n) && signedIn(a) && level(a, n.project) >= AccessLevel.OWNER,
+  // Marking a note confidential: those who may read confidential notes anyway (reporters and above).
+  'noteable:create_confidential_note': (a: Actor, n: NoteableFacts) => canReadNoteable(a, n) && signedIn(a) && level(a, n.project) >= AccessLevel.REPORTER,
+  'note:read': (a: Actor, n: NoteFacts) => canReadNote(a, n),
+  // admin_note (edit, delete): the note's author or maintainers and above; never a system note.
+  'note:admin': (a: Actor, n: NoteFacts) =>
+    canReadNote(a, n) && signedIn(a) && !n.system && !lockedOut(a, n.noteable) && (a.user!.id === n.authorId || level(a, n.noteable.project) >= AccessLevel.MAINTAINER),
+  // award_emoji: POST .../award_emoji (the awardable was found readable first).
+  'awardable:award': (a: Actor, s: AwardableFacts) => canAward(a, s),
+  // Removing an award: its awarder or an administrator (`unauthorized! unless award.user == current_user || admin`).
+  'award:delete': (a: Actor, w: { userId: number }) => signedIn(a) && (a.user!.id === w.userId || isAdmin(a)),
   'group:read': (a: Actor, g: GroupFacts) => canReadGroup(a, g),
   'group:admin_labels': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && signedIn(a) && level(a, g) >= AccessLevel.REPORTER,
   'group:admin_milestones': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && signedIn(a) && level(a, g) >= AccessLevel.REPORTER,
@@ -123,6 +219,8 @@ const rules = {
   'user:read_tokens': (a: Actor, u: UserFacts) => isAdmin(a) || a.user?.id === u.id,
   // GitLab's global :create_group: the user's can_create_group flag (admins always).
   'user:create_group': (a: Actor, u: UserFacts) => a.user?.id === u.id && (isAdmin(a) || a.user.canCreateGroup),
+  // Personal snippets: any signed-in user, for themselves.
+  'user:create_snippet': (a: Actor, u: UserFacts) => a.user?.id === u.id,
 } satisfies Record<string, (a: Actor, s: never) => boolean>;
 
 export type Action = keyof typeof rules;
@@ -132,8 +230,8 @@ export function can<A extends Action>(actor: Actor, action: A, subject: SubjectO
   return (rules[action] as (a: Actor, s: Subject) => boolean)(actor, subject as Subject);
 }
 
-const readActionOf: Record<Subject['kind'], Action> = { project: 'project:read', group: 'group:read', user: 'user:read', issue: 'issue:read' };
-const notFoundName: Record<Subject['kind'], string> = { project: 'Project', group: 'Group', user: 'User', issue: 'Issue' };
+const readActionOf: Record<Subject['kind'], Action> = { project: 'project:read', group: 'group:read', user: 'user:read', issue: 'issue:read', note: 'note:read', snippet: 'snippet:read' };
+const notFoundName: Record<Subject['kind'], string> = { project: 'Project', group: 'Group', user: 'User', issue: 'Issue', note: 'Note', snippet: 'Snippet' };
 
 /**
  * Throws unless allowed: 404 when the actor cannot even see the subject (so existence does not leak), 403 when it
@@ -285,5 +383,23 @@ export function visibleIssuesFilter(actor: Actor): SQL | undefined {
       sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia WHERE ia.issue_id = ${issues.id} AND ia.user_id = ${id})`,
       sql`${projectAccessLevelSql(actor)} >= ${AccessLevel.REPORTER}`,
     ),
+  );
+}
+
+/**
+ * Snippets (left-joined with their project and its namespace) the actor may read: the SQL twin of canReadSnippet.
+ * Personal snippets: public, internal for signed-in non-external users, the author's own. Project snippets: the
+ * project must be readable; then the same, plus everything for the project's members (guests and above).
+ */
+export function visibleSnippetsFilter(actor: Actor): SQL | undefined {
+  const personal = isNull(snippets.projectId);
+  const readableProject = and(isNotNull(snippets.projectId), visibleProjectsFilter(actor));
+  if (isAdmin(actor)) return or(personal, readableProject);
+  const open = gte(snippets.visibilityLevel, seesInternal(actor) ? Visibility.internal : Visibility.public);
+  if (!actor.user) return and(open, or(personal, readableProject));
+  const own = eq(snippets.authorId, actor.user.id);
+  return or(
+    and(personal, or(open, own)),
+    and(readableProject, or(open, own, sql`${projectAccessLevelSql(actor)} >= ${AccessLevel.GUEST}`)),
   );
 }

@@ -135,6 +135,23 @@ export const int = () =>
 export const id = () => z.pipe(int(), z.int().check(z.minimum(1), z.maximum(2_147_483_647)));
 
 /** Boolean with Grape's string forms (true/false, 1/0, yes/no, t/f, on/off). */
+/**
+ * A numeric path segment (Grape's `type: Integer`): anything else is 400 `<name> is invalid`; a number no row can
+ * have is null, for the caller's 404.
+ */
+export const pathId = () =>
+  z.pipe(
+    z.string(),
+    z.transform((v, ctx) => {
+      if (!/^\d+$/.test(v)) {
+        ctx.issues.push({ code: 'invalid_type', expected: 'int', input: v, message: 'is invalid' });
+        return z.NEVER;
+      }
+      const n = Number(v);
+      return n >= 1 && n <= 2_147_483_647 ? n : null;
+    }),
+  );
+
 export const bool = () =>
   z.pipe(
     z.transform((v: unknown) => {
@@ -199,6 +216,21 @@ export function isRealDate(s: string): boolean {
 
 /** A date `YYYY-MM-DD` (kept as the string): the one date rule of the API. */
 export const isoDate = () => z.string().check(z.refine(isRealDate, { message: 'is invalid' }));
+
+/** An ISO 8601 time (Grape's DateTime). */
+export const dateTime = () =>
+  z.pipe(
+    z.string(),
+    z.transform((s, ctx) => {
+      const d = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s.trim()) ? new Date(s.trim()) : new Date(NaN);
+      if (Number.isNaN(d.getTime())) {
+        ctx.issues.push({ code: 'invalid_format', format: 'datetime', input: s, message: 'is invalid' });
+        return z.NEVER;
+      }
+      return d;
+    }),
+  );
+
 
 /** A model-level check (GitLab's ActiveRecord validations): reported as `{"message":{"field":["..."]}}`. */
 export const modelRule = <T>(check: (value: T) => boolean, message: string) =>

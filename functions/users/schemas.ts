@@ -174,8 +174,11 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt
 export const userWebUrl = (config: Config, u: Pick<UserRow, 'username'>) => `${config.publicUrl}/${u.username}`;
 export const avatarUrl = (config: Config, url: string | null | undefined) => (url ? (url.startsWith('/') ? config.publicUrl + url : url) : null);
 
+/** What UserBasic needs of a user (a row, or the json a page query builds). */
+export type BasicUserFields = Pick<UserRow, 'id' | 'name' | 'username' | 'avatarUrl'> & { state: string };
+
 /** Entities::UserBasic */
-export function toUserBasic(u: UserRow, config: Config) {
+export function toUserBasic(u: BasicUserFields, config: Config) {
   return { id: u.id, name: u.name, username: u.username, state: u.state, avatar_url: avatarUrl(config, u.avatarUrl), web_url: userWebUrl(config, u) };
 }
 

@@ -4,7 +4,7 @@ import type { UserRow } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { hashPassword, randomToken } from '../lib/crypto.ts';
-import { ApiError, conflict, forbidden, isUniqueViolation, notFound, unauthorized, validationFailed } from '../lib/errors.ts';
+import { ApiError, assertUnmodifiedSince, conflict, forbidden, isUniqueViolation, notFound, unauthorized, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, isAdministrator } from '../lib/policy.ts';
 import type { z } from '../lib/validate.ts';
@@ -193,12 +193,6 @@ export async function unblockUser({ ctx, input }: Verb<{ id: number | null }>) {
   if (user.state !== 'blocked') return false;
   await q.updateUser(ctx.db, user.id, { state: 'active' });
   return true;
-}
-
-/** GitLab's destroy_conditionally!: 412 when the resource changed after the client's `If-Unmodified-Since`. */
-function assertUnmodifiedSince(header: string | undefined, updatedAt: Date) {
-  const since = header ? Date.parse(header) : Number.NaN;
-  if (!Number.isNaN(since) && updatedAt.getTime() > since) throw new ApiError(412, { message: '412 Precondition Failed' });
 }
 
 /** `before { authenticate_non_get! }`: writes on /users need a signed-in caller before parameters are checked. */

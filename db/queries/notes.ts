@@ -1,0 +1,89 @@
+// Notes of one noteable (an issue or a snippet): the page with its authors in one statement, and the writes.
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import { awardEmoji, issues, notes, snippets, users } from '../schema/index.ts';
+
+export type NoteableType = 'Issue' | 'Snippet';
+export interface NoteableKey {
+  type: NoteableType;
+  id: number;
+}
+
+export type NoteOrder = { by: 'created_at' | 'updated_at'; sort: 'asc' | 'desc' };
+/** GitLab's activity_filter: all notes, comments only (no system notes), or system notes only. */
+export type NoteKinds = 'all_notes' | 'only_comments' | 'only_activity';
+
+const ofNoteable = (n: NoteableKey) => and(eq(notes.noteableType, n.type), eq(notes.noteableId, n.id));
+
+const kindsFilter = (kinds: NoteKinds): SQL | undefined =>
+  kinds === 'only_comments' ? eq(notes.system, false) : kinds === 'only_activity' ? eq(notes.system, true) : undefined;
+
+const view = (db: Db, total: SQL<number | null> = sql<number | null>`NULL`) =>
+  db
+    .select({ note: notes, author: users, total: total.mapWith((v) => (v == null ? null : Number(v))) })
+    .from(notes)
+    .leftJoin(users, eq(users.id, notes.authorId))
+    .$dynamic();
+
+export type NoteView = Awaited<ReturnType<ReturnType<typeof view>['execute']>>[number];
+
+/** A page of the noteable's notes with their authors and the total (capped at `countLimit`) in one statement. */
+export async function listNotes(db: Db, noteable: NoteableKey, kinds: NoteKinds, order: NoteOrder, limit: number, offset: number, countLimit: number) {
+  const column = order.by === 'updated_at' ? notes.updatedAt : notes.createdAt;
+  const dir = order.sort === 'asc' ? asc : desc;
+  const where = and(ofNoteable(noteable), kindsFilter(kinds));
+  const total = sql<number | null>`(SELECT count(*) FROM (SELECT 1 FROM ${notes} WHERE ${where} LIMIT ${countLimit}) counted)`;
+  return view(db, total).where(where).orderBy(dir(column), dir(notes.id)).limit(limit).offset(offset);
+}
+
+export async function countNotes(db: Db, noteable: NoteableKey, kinds: NoteKinds, limit: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(db.select({ one: sql`1` }).from(notes).where(and(ofNoteable(noteable), kindsFilter(kinds))).limit(limit).as('counted'));
+  return row?.n ?? 0;
+}
+
+/** One note of the noteable (with its author), by id. */
+export async function findNote(db: Db, noteable: NoteableKey, id: number): Promise<NoteView | undefined> {
+  const [row] = await view(db).where(and(ofNoteable(noteable), eq(notes.id, id)));
+  return row;
+}
+
+export async function findNoteById(db: Db, id: number): Promise<NoteView | undefined> {
+  const [row] = await view(db).where(eq(notes.id, id));
+  return row;
+}
+
+/** 40 hex characters, as GitLab's discussion ids. */
+export const newDiscussionId = () => Array.from(crypto.getRandomValues(new Uint8Array(20)), (b) => b.toString(16).padStart(2, '0')).join('');
+
+export async function insertNote(tx: Db, values: Omit<typeof notes.$inferInsert, 'discussionId'>) {
+  const [row] = await tx
+    .insert(notes)
+    .values({ ...values, discussionId: newDiscussionId() })
+    .returning();
+  return row!;
+}
+
+export async function updateNote(tx: Db, id: number, values: Partial<Pick<typeof notes.$inferInsert, 'body' | 'confidential' | 'updatedAt' | 'updatedById'>>) {
+  await tx.update(notes).set(values).where(eq(notes.id, id));
+}
+
+/** The note and what hangs on it (award emoji; its to-dos go with the foreign key). */
+export async function deleteNote(tx: Db, id: number) {
+  await tx.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, 'Note'), eq(awardEmoji.awardableId, id)));
+  await tx.delete(notes).where(eq(notes.id, id));
+}
+
+/** A new note touches its noteable's updated_at. */
+export async function touchNoteable(tx: Db, noteable: NoteableKey, at: Date) {
+  const table = noteable.type === 'Issue' ? issues : snippets;
+  await tx.update(table).set({ updatedAt: at }).where(eq(table.id, noteable.id));
+}
+
+/** All notes of a noteable being deleted, with their award emoji (their to-dos go with the foreign key). */
+export async function deleteNotesOf(tx: Db, noteable: NoteableKey) {
+  const ids = tx.select({ id: notes.id }).from(notes).where(ofNoteable(noteable));
+  await tx.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, 'Note'), inArray(awardEmoji.awardableId, ids)));
+  await tx.delete(notes).where(ofNoteable(noteable));
+}

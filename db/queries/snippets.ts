@@ -1,0 +1,134 @@
+// Personal and project snippets with their files. A snippet is read as a "view" (the row, its author, its project's
+// full path, the paths of its files in order) in one statement; lists apply the policy's visibility filter in SQL.
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import type { Actor } from '../../functions/lib/context.ts';
+import { visibleSnippetsFilter } from '../../functions/lib/policy.ts';
+import type { Db } from '../client.ts';
+import { awardEmoji, namespaces, projects, snippetFiles, snippets, users, type SnippetRow } from '../schema/index.ts';
+
+/** The paths of a snippet's files, in order (contents stay out: only raw endpoints read them). */
+const filePathsSql = sql<string[]>`(SELECT COALESCE(json_agg(sf.path ORDER BY sf.position), '[]'::json) FROM ${snippetFiles} sf WHERE sf.snippet_id = ${snippets.id})`;
+
+function viewQuery(db: Db) {
+  return db
+    .select({ snippet: snippets, author: users, projectPath: projects.pathWithNamespace, files: filePathsSql })
+    .from(snippets)
+    .innerJoin(users, eq(users.id, snippets.authorId))
+    .leftJoin(projects, eq(projects.id, snippets.projectId))
+    .leftJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .$dynamic();
+}
+
+export type SnippetViewRow = Awaited<ReturnType<ReturnType<typeof viewQuery>['execute']>>[number];
+
+/** Which snippets a listing covers (before visibility). */
+export type SnippetListFilter =
+  | { kind: 'author'; authorId: number }
+  | { kind: 'public' }
+  | { kind: 'project'; projectId: number };
+
+function listWhere(actor: Actor, f: SnippetListFilter): SQL | undefined {
+  const personal = eq(snippets.type, 'PersonalSnippet');
+  const scope =
+    f.kind === 'author'
+      ? and(personal, eq(snippets.authorId, f.authorId))
+      : f.kind === 'public'
+        ? and(personal, eq(snippets.visibilityLevel, 20))
+        : eq(snippets.projectId, f.projectId);
+  return and(scope, visibleSnippetsFilter(actor));
+}
+
+/** GitLab's `fresh` order (created_at, newest first); ids grow with creation, and the indexes end in id. */
+export function listSnippetViews(db: Db, actor: Actor, f: SnippetListFilter, limit: number, offset: number): Promise<SnippetViewRow[]> {
+  return viewQuery(db).where(listWhere(actor, f)).orderBy(desc(snippets.id)).limit(limit).offset(offset);
+}
+
+export async function countSnippets(db: Db, actor: Actor, f: SnippetListFilter, limit: number): Promise<number> {
+  const counted = db
+    .select({ one: sql`1` })
+    .from(snippets)
+    .innerJoin(users, eq(users.id, snippets.authorId))
+    .leftJoin(projects, eq(projects.id, snippets.projectId))
+    .leftJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .where(listWhere(actor, f))
+    .limit(limit);
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(counted.as('counted'));
+  return row?.n ?? 0;
+}
+
+/** A personal snippet by id, or a project's snippet by id (no visibility check: the service asks the policy). */
+export async function findSnippetView(db: Db, id: number, projectId: number | null): Promise<SnippetViewRow | undefined> {
+  const owner = projectId === null ? isNull(snippets.projectId) : eq(snippets.projectId, projectId);
+  const [row] = await viewQuery(db).where(and(eq(snippets.id, id), owner)).limit(1);
+  return row;
+}
+
+export interface SnippetFile {
+  path: string;
+  content: string;
+}
+
+/** The first file (the one `file_name` names), or one by path. */
+export async function findSnippetFile(db: Db, snippetId: number, path?: string): Promise<SnippetFile | undefined> {
+  const [row] = await db
+    .select({ path: snippetFiles.path, content: snippetFiles.content })
+    .from(snippetFiles)
+    .where(and(eq(snippetFiles.snippetId, snippetId), path !== undefined ? eq(snippetFiles.path, path) : undefined))
+    .orderBy(snippetFiles.position)
+    .limit(1);
+  return row;
+}
+
+/** All files with their contents, in order, locked for an update of the snippet. */
+export function lockSnippetFiles(tx: Db, snippetId: number): Promise<SnippetFile[]> {
+  return tx
+    .select({ path: snippetFiles.path, content: snippetFiles.content })
+    .from(snippetFiles)
+    .where(eq(snippetFiles.snippetId, snippetId))
+    .orderBy(snippetFiles.position)
+    .for('update');
+}
+
+export interface NewSnippet {
+  type: 'PersonalSnippet' | 'ProjectSnippet';
+  projectId: number | null;
+  authorId: number;
+  title: string;
+  description: string | null;
+  visibilityLevel: number;
+}
+
+/** The snippet and its files (run it in a transaction: two statements). */
+export async function insertSnippet(tx: Db, values: NewSnippet, files: readonly SnippetFile[]): Promise<SnippetRow> {
+  const [row] = await tx.insert(snippets).values(values).returning();
+  if (files.length) await tx.insert(snippetFiles).values(files.map((f, position) => ({ snippetId: row!.id, position, path: f.path, content: f.content })));
+  return row!;
+}
+
+export interface SnippetChanges {
+  title?: string | undefined;
+  description?: string | null | undefined;
+  visibilityLevel?: number | undefined;
+}
+
+export async function updateSnippet(tx: Db, id: number, c: SnippetChanges): Promise<SnippetRow | undefined> {
+  const [row] = await tx
+    .update(snippets)
+    .set({ title: c.title, description: c.description, visibilityLevel: c.visibilityLevel, updatedAt: sql`now()` })
+    .where(eq(snippets.id, id))
+    .returning();
+  return row;
+}
+
+/** Replaces the snippet's files with `files`, in their order. */
+export async function replaceSnippetFiles(tx: Db, snippetId: number, files: readonly SnippetFile[]): Promise<void> {
+  await tx.delete(snippetFiles).where(eq(snippetFiles.snippetId, snippetId));
+  if (files.length) await tx.insert(snippetFiles).values(files.map((f, position) => ({ snippetId, position, path: f.path, content: f.content })));
+}
+
+/** Deletes the snippet and its award emoji (its files go with it: the foreign key cascades). */
+export async function deleteSnippet(db: Db, id: number): Promise<boolean> {
+  await db.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, 'Snippet'), eq(awardEmoji.awardableId, id)));
+  const gone = await db.delete(snippets).where(eq(snippets.id, id)).returning({ id: snippets.id });
+  return gone.length > 0;
+}

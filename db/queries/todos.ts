@@ -1,0 +1,108 @@
+// To-do reads and writes (GitLab's TodosFinder and TodoService#mark_todos_as_done). A page of to-dos is one
+// statement: each to-do with its project and namespace, its author and the body of the note it came from, limited
+// to targets the owner may still read (the policy's SQL filter), with the capped total; the targets themselves are
+// loaded for the whole page in one more statement by the issues query.
+import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import type { Actor } from '../../functions/lib/context.ts';
+import { visibleIssuesFilter, visibleProjectsFilter } from '../../functions/lib/policy.ts';
+import type { Db } from '../client.ts';
+import { issues, namespaces, notes, projects, todos, users } from '../schema/index.ts';
+
+const todoAuthor = alias(users, 'todo_author');
+
+export interface TodoListFilter {
+  /** The owner of the to-dos (always the caller). */
+  userId: number;
+  id?: number;
+  state?: 'pending' | 'done';
+  /** The stored action number. */
+  action?: number;
+  /** An author id; null: to-dos without an author (GitLab's `author_id=0`). */
+  authorId?: number | null;
+  projectId?: number;
+  /** To-dos of projects in this group and its descendants. */
+  groupId?: number;
+  targetType?: string;
+}
+
+/**
+ * The owner's to-dos whose target they may read. Only issue targets are served (no other kind of to-do is created
+ * here), so the target join is an inner join and the issue visibility filter of the policy decides the rest.
+ */
+function listWhere(actor: Actor, f: TodoListFilter): SQL | undefined {
+  return and(
+    eq(todos.userId, f.userId),
+    visibleIssuesFilter(actor) ?? visibleProjectsFilter(actor),
+    f.id !== undefined ? eq(todos.id, f.id) : undefined,
+    f.state !== undefined ? eq(todos.state, f.state) : undefined,
+    f.action !== undefined ? eq(todos.action, f.action) : undefined,
+    f.authorId === null ? isNull(todos.authorId) : f.authorId !== undefined ? eq(todos.authorId, f.authorId) : undefined,
+    f.projectId !== undefined ? eq(todos.projectId, f.projectId) : undefined,
+    f.groupId !== undefined ? sql`${f.groupId} = ANY(${namespaces.traversalIds})` : undefined,
+    f.targetType !== undefined ? eq(todos.targetType, f.targetType as 'Issue') : undefined,
+  );
+}
+
+/** The target join: only issue to-dos, with the issue's project and namespace (what the visibility filter reads). */
+const issueTarget = and(eq(todos.targetType, 'Issue'), eq(issues.id, todos.targetId));
+
+function countedQuery(db: Db, actor: Actor, f: TodoListFilter, limit: number) {
+  return db
+    .select({ one: sql`1` })
+    .from(todos)
+    .innerJoin(issues, issueTarget)
+    .innerJoin(projects, eq(projects.id, issues.projectId))
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .where(listWhere(actor, f))
+    .limit(limit);
+}
+
+const noTotal = sql<number | null>`NULL`.mapWith((v) => (v == null ? null : Number(v)));
+
+/**
+ * A page of the owner's readable to-dos, newest first (GitLab orders by id desc). With `countLimit`, every row also
+ * carries the number of matching to-dos (capped), computed once in the same statement.
+ */
+export async function listTodoRows(db: Db, actor: Actor, f: TodoListFilter, limit: number, offset: number, countLimit?: number) {
+  const total = countLimit
+    ? sql<number | null>`(SELECT count(*) FROM (${countedQuery(db, actor, f, countLimit)}) counted)`.mapWith(Number)
+    : noTotal;
+  return db
+    .select({ todo: todos, project: projects, namespace: namespaces, author: todoAuthor, noteBody: notes.body, total })
+    .from(todos)
+    .innerJoin(issues, issueTarget)
+    .innerJoin(projects, eq(projects.id, issues.projectId))
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .leftJoin(todoAuthor, eq(todoAuthor.id, todos.authorId))
+    .leftJoin(notes, eq(notes.id, todos.noteId))
+    .where(listWhere(actor, f))
+    .orderBy(desc(todos.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+export type TodoListRow = Awaited<ReturnType<typeof listTodoRows>>[number];
+
+export async function countTodos(db: Db, actor: Actor, f: TodoListFilter, limit: number): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(countedQuery(db, actor, f, limit).as('counted'));
+  return row?.n ?? 0;
+}
+
+/** Marks one of the user's to-dos done (GitLab's batch_update: only a state change touches updated_at). */
+export async function markTodoDone(db: Db, userId: number, id: number) {
+  const [row] = await db
+    .update(todos)
+    .set({ state: 'done', updatedAt: new Date() })
+    .where(and(eq(todos.id, id), eq(todos.userId, userId), eq(todos.state, 'pending')))
+    .returning();
+  return row;
+}
+
+/** Marks every pending to-do of the user done, in one statement. */
+export async function markAllTodosDone(db: Db, userId: number) {
+  await db
+    .update(todos)
+    .set({ state: 'done', updatedAt: new Date() })
+    .where(and(eq(todos.userId, userId), eq(todos.state, 'pending')));
+}

@@ -1,0 +1,52 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../env.ts';
+import { projectRef } from '../lib/ids.ts';
+import { pageRequest, paginate } from '../lib/pagination.ts';
+import { params, path, pathId, z } from '../lib/validate.ts';
+import { CreateNoteInput, ListNotesInput, toNote, UpdateNoteInput } from './schemas.ts';
+import * as notes from './service.ts';
+
+export const noteRoutes = new Hono<AppEnv>();
+
+const NoteablePath = z.object({ id: projectRef, noteable_id: pathId() });
+const NotePath = z.object({ id: projectRef, noteable_id: pathId(), note_id: pathId() });
+
+// The same five endpoints for issues (by iid) and project snippets (by id), as GitLab's noteable loop.
+for (const kind of ['issues', 'snippets'] as const) {
+  const base = `/projects/:id/${kind}/:noteable_id/notes`;
+  const ref = (p: { id: z.output<typeof projectRef>; noteable_id: number | null }) => ({ kind, project: p.id, id: p.noteable_id });
+
+  noteRoutes.get(base, path(NoteablePath), params(ListNotesInput), async (c) => {
+    const { ctx } = c.var;
+    const input = c.req.valid('query');
+    const list = await notes.listNotes({ ctx, input: { noteable: ref(c.req.valid('param')), params: input } });
+    const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
+    return c.json(rows.map((r) => toNote(r.note, r.author, list.noteable.iid, ctx.config)));
+  });
+
+  noteRoutes.post(base, path(NoteablePath), params(CreateNoteInput), async (c) => {
+    const { ctx } = c.var;
+    const { noteable, view } = await notes.createNote({ ctx, input: { noteable: ref(c.req.valid('param')), params: c.req.valid('query') } });
+    return c.json(toNote(view.note, view.author, noteable.iid, ctx.config), 201);
+  });
+
+  noteRoutes.get(`${base}/:note_id`, path(NotePath), async (c) => {
+    const { ctx } = c.var;
+    const p = c.req.valid('param');
+    const { noteable, view } = await notes.getNote({ ctx, input: { noteable: ref(p), noteId: p.note_id } });
+    return c.json(toNote(view.note, view.author, noteable.iid, ctx.config));
+  });
+
+  noteRoutes.put(`${base}/:note_id`, path(NotePath), params(UpdateNoteInput), async (c) => {
+    const { ctx } = c.var;
+    const p = c.req.valid('param');
+    const { noteable, view } = await notes.updateNote({ ctx, input: { noteable: ref(p), noteId: p.note_id, params: c.req.valid('query') } });
+    return c.json(toNote(view.note, view.author, noteable.iid, ctx.config));
+  });
+
+  noteRoutes.delete(`${base}/:note_id`, path(NotePath), async (c) => {
+    const p = c.req.valid('param');
+    await notes.deleteNote({ ctx: c.var.ctx, input: { noteable: ref(p), noteId: p.note_id } });
+    return c.body(null, 204);
+  });
+}

@@ -1,0 +1,174 @@
+// Note verbs (GitLab's lib/api/notes.rb with Notes::{Create,Update,Destroy}Service): the notes API wants a signed-in
+// user; the noteable is found (and must be readable) first, then the policy decides about the note. Creating a
+// comment records `commented` (target: the note) in the same transaction, touches the noteable and gives to-dos to
+// those it mentions.
+import type { ProjectView } from '../../db/queries/projects.ts';
+import * as q from '../../db/queries/notes.ts';
+import type { UserRow } from '../../db/schema/index.ts';
+import { recordEvent } from '../events/record.ts';
+import { createMentionTodos } from '../issues/mention-todos.ts';
+import { findIssue, issueFacts } from '../issues/service.ts';
+import { requireUser } from '../lib/auth.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { badRequest, notFound, recordNotFound } from '../lib/errors.ts';
+import type { Ref } from '../lib/ids.ts';
+import { COUNT_LIMIT } from '../lib/pagination.ts';
+import { assertCan, can, type NoteableFacts, type NoteFacts } from '../lib/policy.ts';
+import type { z } from '../lib/validate.ts';
+import { projectFacts } from '../projects/service.ts';
+import { findProjectSnippet, snippetFacts } from '../snippets/service.ts';
+import { NOTE_MAX, type CreateNoteInput, type ListNotesInput, type UpdateNoteInput } from './schemas.ts';
+
+type Verb<I> = { ctx: RequestContext; input: I };
+
+/** `/projects/:id/issues/:noteable_id/notes` (by iid) or `/projects/:id/snippets/:noteable_id/notes` (by id). */
+export type NoteableRef = { kind: 'issues' | 'snippets'; project: Ref | null; id: number | null };
+
+interface Noteable {
+  key: q.NoteableKey;
+  project: ProjectView;
+  facts: NoteableFacts;
+  /** The issue's iid (noteable_iid), null for snippets. */
+  iid: number | null;
+}
+
+/** The readable noteable (404 `Issue Not Found` / `Snippet Not Found` otherwise). */
+export async function findNoteable(ctx: RequestContext, ref: NoteableRef): Promise<Noteable> {
+  if (ref.kind === 'snippets') {
+    const { project, snippet } = await findProjectSnippet(ctx, ref.project, ref.id);
+    const facts = projectFacts(project);
+    return { key: { type: 'Snippet', id: snippet.snippet.id }, project, facts: { ...snippetFacts(snippet.snippet, facts), project: facts }, iid: null };
+  }
+  const { project, view } = await findIssue(ctx, { project: ref.project, iid: ref.id });
+  return { key: { type: 'Issue', id: view.issue.id }, project, facts: issueFacts(project, view), iid: view.issue.iid };
+}
+
+const noteFacts = (noteable: Noteable, n: q.NoteView['note']): NoteFacts => ({
+  kind: 'note',
+  noteable: noteable.facts,
+  authorId: n.authorId,
+  system: n.system,
+  confidential: n.confidential,
+});
+
+/** Note#note's model rules, in GitLab's bad_request wording (`Note {:note=>["can't be blank"]}`). */
+function checkBody(body: string, prefix: string) {
+  const error = body.trim() === '' ? "can't be blank" : body.length > NOTE_MAX ? `is too long (maximum is ${NOTE_MAX} characters)` : null;
+  if (error) throw badRequest(`${prefix} {:note=>[${JSON.stringify(error)}]}`);
+}
+
+/** The mentioned users who may read the note (and so the noteable), at their level on the project. */
+const noteReader = (noteable: Noteable, note: Pick<NoteFacts, 'confidential'>) => (user: UserRow, accessLevel: number) =>
+  can({ user, scopes: [], via: null }, 'note:read', {
+    kind: 'note',
+    noteable: { ...noteable.facts, project: { ...noteable.facts.project, accessLevel } },
+    authorId: null,
+    system: false,
+    confidential: note.confidential,
+  });
+
+export async function listNotes({ ctx, input }: Verb<{ noteable: NoteableRef; params: z.output<typeof ListNotesInput> }>) {
+  requireUser(ctx);
+  const noteable = await findNoteable(ctx, input.noteable);
+  const p = input.params;
+  const order: q.NoteOrder = { by: p.order_by, sort: p.sort };
+  let total: number | undefined;
+  return {
+    noteable,
+    fetch: async (limit: number, offset: number) => {
+      const rows = await q.listNotes(ctx.db, noteable.key, p.activity_filter, order, limit, offset, COUNT_LIMIT + 1);
+      if (rows[0]) total = rows[0].total ?? 0;
+      // As GitLab, unreadable (confidential) notes are dropped after pagination: a page may hold fewer.
+      return rows.filter((r) => can(ctx.actor, 'note:read', noteFacts(noteable, r.note)));
+    },
+    count: (limit: number) => (total !== undefined ? Promise.resolve(Math.min(total, limit)) : q.countNotes(ctx.db, noteable.key, p.activity_filter, limit)),
+  };
+}
+
+/** The noteable and its note: 404 `Not found` when the note is not on it, 404 `Note Not Found` when unreadable. */
+export async function findNote(ctx: RequestContext, ref: NoteableRef, noteId: number | null) {
+  const noteable = await findNoteable(ctx, ref);
+  const view = noteId === null ? undefined : await q.findNote(ctx.db, noteable.key, noteId);
+  if (!view) throw recordNotFound();
+  return { noteable, view, facts: noteFacts(noteable, view.note) };
+}
+
+export async function getNote({ ctx, input }: Verb<{ noteable: NoteableRef; noteId: number | null }>) {
+  requireUser(ctx);
+  const found = await findNote(ctx, input.noteable, input.noteId);
+  if (!can(ctx.actor, 'note:read', found.facts)) throw notFound('Note');
+  return found;
+}
+
+export async function createNote({ ctx, input }: Verb<{ noteable: NoteableRef; params: z.output<typeof CreateNoteInput> }>) {
+  const user = requireUser(ctx);
+  const noteable = await findNoteable(ctx, input.noteable);
+  assertCan(ctx.actor, 'noteable:create_note', noteable.facts);
+  const p = input.params;
+  checkBody(p.body, 'Note');
+  const confidential = p.confidential === true && can(ctx.actor, 'noteable:create_confidential_note', noteable.facts);
+  const createdAt = p.created_at && can(ctx.actor, 'noteable:set_note_created_at', noteable.facts) ? p.created_at : undefined;
+  const projectId = noteable.project.project.id;
+  const id = await ctx.transaction(async (tx) => {
+    const note = await q.insertNote(tx, {
+      noteableType: noteable.key.type,
+      noteableId: noteable.key.id,
+      projectId,
+      authorId: user.id,
+      body: p.body,
+      confidential,
+      ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
+    });
+    // The noteable's updated_at follows its notes (Note belongs_to noteable, touch: true).
+    await q.touchNoteable(tx, noteable.key, note.createdAt);
+    await recordEvent(tx, { action: 'commented', authorId: user.id, projectId, target: { type: 'Note', id: note.id } });
+    // Notes on snippets make no to-dos (Note#can_create_todo?).
+    if (noteable.key.type === 'Issue') {
+      await createMentionTodos(tx, {
+        project: noteable.project,
+        issue: { id: noteable.key.id, projectId },
+        authorId: user.id,
+        texts: [note.body],
+        noteId: note.id,
+        mayRead: noteReader(noteable, note),
+      });
+    }
+    return note.id;
+  });
+  const view = await q.findNoteById(ctx.db, id);
+  return { noteable, view: view! };
+}
+
+export async function updateNote({ ctx, input }: Verb<{ noteable: NoteableRef; noteId: number | null; params: z.output<typeof UpdateNoteInput> }>) {
+  const user = requireUser(ctx);
+  const { noteable, view, facts } = await findNote(ctx, input.noteable, input.noteId);
+  assertCan(ctx.actor, 'note:admin', facts);
+  const p = input.params;
+  if (p.body !== undefined) checkBody(p.body, 'Failed to save note');
+  const confidential = p.confidential !== undefined && can(ctx.actor, 'noteable:create_confidential_note', noteable.facts) ? p.confidential : undefined;
+  if (p.body === undefined && confidential === undefined) return { noteable, view };
+  const note = view.note;
+  await ctx.transaction(async (tx) => {
+    const now = new Date();
+    await q.updateNote(tx, note.id, { body: p.body, confidential, updatedAt: now, updatedById: user.id });
+    if (p.body !== undefined && noteable.key.type === 'Issue') {
+      await createMentionTodos(tx, {
+        project: noteable.project,
+        issue: { id: noteable.key.id, projectId: noteable.project.project.id },
+        authorId: user.id,
+        texts: [p.body],
+        before: [note.body],
+        noteId: note.id,
+        mayRead: noteReader(noteable, { confidential: confidential ?? note.confidential }),
+      });
+    }
+  });
+  return { noteable, view: (await q.findNoteById(ctx.db, note.id))! };
+}
+
+export async function deleteNote({ ctx, input }: Verb<{ noteable: NoteableRef; noteId: number | null }>) {
+  requireUser(ctx);
+  const { facts, view } = await findNote(ctx, input.noteable, input.noteId);
+  assertCan(ctx.actor, 'note:admin', facts);
+  await ctx.transaction((tx) => q.deleteNote(tx, view.note.id));
+}

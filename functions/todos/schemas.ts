@@ -1,0 +1,96 @@
+// To-do inputs (GitLab's GET /todos filters, TodosFinder) and THE Todo entity (lib/api/entities/todo.rb, 13.x).
+import type { IssueView } from '../../db/queries/issues.ts';
+import type { NamespaceRow, ProjectRow, TodoRow, UserRow } from '../../db/schema/index.ts';
+import type { Config } from '../env.ts';
+import { toIssue } from '../issues/schemas.ts';
+import { paginationParams } from '../lib/pagination.ts';
+import { int, oneOf, pathId, z } from '../lib/validate.ts';
+import { toBasicProject } from '../projects/schemas.ts';
+import { toUserBasic } from '../users/schemas.ts';
+
+/** Todo::ACTION_NAMES: the stored action number and its name. */
+export const TODO_ACTION_NAMES: Readonly<Record<number, string>> = {
+  1: 'assigned',
+  2: 'mentioned',
+  3: 'build_failed',
+  4: 'marked',
+  5: 'approval_required',
+  6: 'unmergeable',
+  7: 'directly_addressed',
+  8: 'merge_train_removed',
+  9: 'review_requested',
+};
+
+/** The `action` filter values the spec lists, with their stored numbers. */
+export const TODO_ACTION_FILTERS = {
+  assigned: 1,
+  mentioned: 2,
+  build_failed: 3,
+  marked: 4,
+  approval_required: 5,
+  unmergeable: 6,
+  directly_addressed: 7,
+} as const;
+const ACTION_FILTER_NAMES = Object.keys(TODO_ACTION_FILTERS) as [keyof typeof TODO_ACTION_FILTERS, ...(keyof typeof TODO_ACTION_FILTERS)[]];
+
+/** The `type` filter values (target classes GitLab's to-dos point at). */
+export const TODO_TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignManagement::Design', 'AlertManagement::Alert'] as const;
+
+/** A non-negative 32-bit integer (`author_id=0` means "no author" in TodosFinder). */
+const ref = () => z.pipe(int(), z.int().check(z.minimum(0), z.maximum(2_147_483_647)));
+
+export const ListTodosInput = z.object({
+  ...paginationParams,
+  action: z.optional(oneOf(ACTION_FILTER_NAMES)),
+  author_id: z.optional(ref()),
+  project_id: z.optional(ref()),
+  group_id: z.optional(ref()),
+  state: z.optional(oneOf(['pending', 'done'])),
+  type: z.optional(oneOf(TODO_TYPES)),
+});
+export type ListTodosParams = z.output<typeof ListTodosInput>;
+
+/** `:id` of a to-do: an integer (else 400 `id is invalid`, Grape's Integer); one no row can have is null (404). */
+export const TodoPath = z.object({ id: pathId() });
+
+// ---- Entity ----
+
+/** What the Todo entity is built from: the to-do, its project, its author, the note it came from and its issue. */
+export interface TodoView {
+  todo: TodoRow;
+  project: { project: ProjectRow; namespace: NamespaceRow } | null;
+  author: UserRow | null;
+  /** The body of the note the to-do came from (a mention in a comment), if any. */
+  noteBody: string | null;
+  issue: IssueView;
+}
+
+const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
+
+/** Entities::ProjectIdentity */
+function toProjectIdentity(p: { project: ProjectRow; namespace: NamespaceRow }, config: Config) {
+  const b = toBasicProject(p.project, p.namespace, config, 0);
+  return { id: b.id, description: b.description, name: b.name, name_with_namespace: b.name_with_namespace, path: b.path, path_with_namespace: b.path_with_namespace, created_at: b.created_at };
+}
+
+/**
+ * Entities::Todo: the target as Entities::Issue; `body` is the note's text for a to-do that came from a note, else
+ * the target's title; `target_url` points at the note (`#note_<id>`) when there is one.
+ */
+export function toTodo(v: TodoView, config: Config) {
+  const t = v.todo;
+  const target = toIssue(v.issue, config);
+  return {
+    id: t.id,
+    ...(v.project ? { project: toProjectIdentity(v.project, config) } : {}),
+    author: v.author ? toUserBasic(v.author, config) : null,
+    action_name: TODO_ACTION_NAMES[t.action] ?? null,
+    target_type: t.targetType,
+    target,
+    target_url: t.noteId ? `${target.web_url}#note_${t.noteId}` : target.web_url,
+    body: v.noteBody ?? v.issue.issue.title,
+    state: t.state,
+    created_at: iso(t.createdAt),
+    updated_at: iso(t.updatedAt),
+  };
+}

@@ -1,0 +1,60 @@
+// To-do verbs (GitLab's lib/api/todos.rb with TodosFinder and TodoService). Every to-do belongs to its user: the
+// caller only ever reads or changes their own, and only those whose target they may still read (the policy's
+// issue visibility filter, in the same statement that loads the page).
+import { findIssueViewsByIds } from '../../db/queries/issues.ts';
+import * as q from '../../db/queries/todos.ts';
+import { requireUser } from '../lib/auth.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { recordNotFound } from '../lib/errors.ts';
+import { COUNT_LIMIT } from '../lib/pagination.ts';
+import { TODO_ACTION_FILTERS, type ListTodosParams, type TodoView } from './schemas.ts';
+
+type Verb<I> = { ctx: RequestContext; input: I };
+
+/** The page's targets in one statement; a to-do whose issue vanished meanwhile is left out. */
+async function withTargets(ctx: RequestContext, rows: q.TodoListRow[]): Promise<TodoView[]> {
+  const views = new Map((await findIssueViewsByIds(ctx.db, rows.map((r) => r.todo.targetId))).map((v) => [v.issue.id, v]));
+  return rows.flatMap((r) => {
+    const issue = views.get(r.todo.targetId);
+    return issue ? [{ todo: r.todo, project: { project: r.project, namespace: r.namespace }, author: r.author, noteBody: r.noteBody, issue }] : [];
+  });
+}
+
+/** GET /todos: the caller's to-dos, pending unless `state=done`, newest first. */
+export async function listTodos({ ctx, input }: Verb<ListTodosParams>) {
+  const user = requireUser(ctx);
+  const filter: q.TodoListFilter = { userId: user.id, state: input.state ?? 'pending' };
+  if (input.action !== undefined) filter.action = TODO_ACTION_FILTERS[input.action];
+  if (input.author_id !== undefined) filter.authorId = input.author_id === 0 ? null : input.author_id;
+  if (input.project_id !== undefined) filter.projectId = input.project_id;
+  if (input.group_id !== undefined) filter.groupId = input.group_id;
+  if (input.type !== undefined) filter.targetType = input.type;
+  // The page query carries the (capped) total, so paginate's count costs no query unless the page is empty.
+  let total: number | undefined;
+  return {
+    fetch: async (limit: number, offset: number) => {
+      const rows = await q.listTodoRows(ctx.db, ctx.actor, filter, limit, offset, COUNT_LIMIT + 1);
+      if (rows[0]) total = Number(rows[0].total);
+      return withTargets(ctx, rows);
+    },
+    count: (limit: number) => (total !== undefined ? Promise.resolve(Math.min(total, limit)) : q.countTodos(ctx.db, ctx.actor, filter, limit)),
+  };
+}
+
+/** POST /todos/:id/mark_as_done: the caller's to-do, done (already done: unchanged); anyone else's is 404. */
+export async function markTodoDone({ ctx, input }: Verb<{ id: number | null }>): Promise<TodoView> {
+  const user = requireUser(ctx);
+  if (input.id === null) throw recordNotFound();
+  const [row] = await q.listTodoRows(ctx.db, ctx.actor, { userId: user.id, id: input.id }, 1, 0);
+  if (!row) throw recordNotFound();
+  const todo = row.todo.state === 'done' ? row.todo : ((await q.markTodoDone(ctx.db, user.id, row.todo.id)) ?? { ...row.todo, state: 'done' as const });
+  const [view] = await withTargets(ctx, [{ ...row, todo }]);
+  if (!view) throw recordNotFound();
+  return view;
+}
+
+/** POST /todos/mark_as_done: every pending to-do of the caller, done, in one statement. */
+export async function markAllTodosDone({ ctx }: Verb<unknown>) {
+  const user = requireUser(ctx);
+  await q.markAllTodosDone(ctx.db, user.id);
+}
