@@ -17,6 +17,7 @@ import { featureRoutes } from './features/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { issueRoutes } from './issues/routes.ts';
 import { noteRoutes } from './notes/routes.ts';
+import { awardEmojiRoutes } from './award-emoji/routes.ts';
 import { todoRoutes } from './todos/routes.ts';
 import { labelRoutes } from './labels/routes.ts';
 import { memberRoutes } from './members/routes.ts';
@@ -113,6 +114,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', eventRoutes);
   api.route('/', issueRoutes);
   api.route('/', noteRoutes);
+  api.route('/', awardEmojiRoutes);
   api.route('/', todoRoutes);
   api.route('/', labelRoutes);
   api.route('/', milestoneRoutes);

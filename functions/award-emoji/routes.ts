@@ -1,0 +1,65 @@
+// Award emoji (GitLab's lib/api/award_emoji.rb): list, get, award and remove, on issues (by iid), project snippets
+// (by id), and notes on either:
+//   /projects/:id/issues/:issue_iid/award_emoji              /projects/:id/issues/:issue_iid/notes/:note_id/award_emoji
+//   /projects/:id/snippets/:snippet_id/award_emoji           /projects/:id/snippets/:snippet_id/notes/:note_id/award_emoji
+// each with GET (list), POST (`name`), GET .../:award_id and DELETE .../:award_id.
+import { Hono } from 'hono';
+import type { AppEnv } from '../env.ts';
+import { projectRef } from '../lib/ids.ts';
+import { pageRequest, paginate } from '../lib/pagination.ts';
+import { params, path, pathId, z } from '../lib/validate.ts';
+import { CreateAwardInput, ListAwardsInput, toAwardEmoji } from './schemas.ts';
+import * as awards from './service.ts';
+import type { AwardableRef } from './service.ts';
+
+export const awardEmojiRoutes = new Hono<AppEnv>();
+
+type Project = z.output<typeof projectRef>;
+
+/** One awardable's routes: its path, the path parameters' schema, and how they name the awardable. */
+function mount<S extends z.ZodMiniObject>(base: string, shape: S, toRef: (p: z.output<S>) => AwardableRef) {
+  const AwardPath = z.extend(shape, { award_id: pathId() });
+
+  awardEmojiRoutes.get(base, path(shape), params(ListAwardsInput), async (c) => {
+    const { ctx } = c.var;
+    const list = await awards.listAwards({ ctx, input: { awardable: toRef(c.req.valid('param') as z.output<S>) } });
+    const rows = await paginate(c, pageRequest(c.req.valid('query')), list.fetch, list.count);
+    return c.json(rows.map((r) => toAwardEmoji(r.award, r.user, ctx.config)));
+  });
+
+  awardEmojiRoutes.post(base, path(shape), params(CreateAwardInput), async (c) => {
+    const { ctx } = c.var;
+    const view = await awards.createAward({ ctx, input: { awardable: toRef(c.req.valid('param') as z.output<S>), params: c.req.valid('query') } });
+    return c.json(toAwardEmoji(view.award, view.user, ctx.config), 201);
+  });
+
+  awardEmojiRoutes.get(`${base}/:award_id`, path(AwardPath), async (c) => {
+    const { ctx } = c.var;
+    const p = c.req.valid('param') as z.output<S> & { award_id: number | null };
+    const view = await awards.getAward({ ctx, input: { awardable: toRef(p), awardId: p.award_id } });
+    return c.json(toAwardEmoji(view.award, view.user, ctx.config));
+  });
+
+  awardEmojiRoutes.delete(`${base}/:award_id`, path(AwardPath), async (c) => {
+    const p = c.req.valid('param') as z.output<S> & { award_id: number | null };
+    await awards.deleteAward({ ctx: c.var.ctx, input: { awardable: toRef(p), awardId: p.award_id } });
+    return c.body(null, 204);
+  });
+}
+
+const IssuePath = z.object({ id: projectRef, issue_iid: pathId() });
+const IssueNotePath = z.object({ id: projectRef, issue_iid: pathId(), note_id: pathId() });
+const SnippetPath = z.object({ id: projectRef, snippet_id: pathId() });
+const SnippetNotePath = z.object({ id: projectRef, snippet_id: pathId(), note_id: pathId() });
+
+const issue = (project: Project, iid: number | null) => ({ kind: 'issues' as const, project, id: iid });
+const snippet = (project: Project, id: number | null) => ({ kind: 'snippets' as const, project, id });
+
+mount('/projects/:id/issues/:issue_iid/award_emoji', IssuePath, (p) => ({ kind: 'issue', project: p.id, iid: p.issue_iid }));
+mount('/projects/:id/issues/:issue_iid/notes/:note_id/award_emoji', IssueNotePath, (p) => ({ kind: 'note', noteable: issue(p.id, p.issue_iid), noteId: p.note_id }));
+mount('/projects/:id/snippets/:snippet_id/award_emoji', SnippetPath, (p) => ({ kind: 'snippet', project: p.id, id: p.snippet_id }));
+mount('/projects/:id/snippets/:snippet_id/notes/:note_id/award_emoji', SnippetNotePath, (p) => ({
+  kind: 'note',
+  noteable: snippet(p.id, p.snippet_id),
+  noteId: p.note_id,
+}));
