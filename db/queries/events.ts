@@ -1,15 +1,15 @@
 // Events: the insert behind recordEvent (functions/events/record.ts). A push event and its payload go in one
 // statement (a data-modifying CTE), so no event is ever without its payload.
-import { sql, type SQL } from 'drizzle-orm';
+import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { Actor } from '../../functions/lib/context.ts';
 import {
   groupAccessLevelSql,
   groupDescendantAccessSql,
-  isAdministrator,
   memberGroupIds,
   memberProjectIds,
   projectAccessLevelSql,
+  readsProfileSql,
   visibleGroupsFilter,
   visibleProjectsFilter,
 } from '../../functions/lib/policy.ts';
@@ -177,9 +177,8 @@ function sourceSql(actor: Actor, source: EventSource): SQL {
       // Walked project by project (see authorizedProjects): each lateral scan is bound to one authorized project.
       return sql`${events.projectId} = auth.id`;
     case 'user': {
-      // A private profile yields nothing unless the viewer is its owner or an administrator.
-      const mayRead = isAdministrator(actor) ? sql`true` : actor.user ? sql`head.head_id = ${actor.user.id}` : sql`false`;
-      return sql`${events.authorId} = (SELECT head.head_id FROM head WHERE NOT head.head_private OR ${mayRead})`;
+      // A private profile yields nothing unless the viewer may read it (the policy's user:read_profile).
+      return sql`${events.authorId} = (SELECT head.head_id FROM head WHERE ${readsProfileSql(actor, sql`head.head_id`, sql`head.head_private`)})`;
     }
     case 'project':
       return sql`${events.projectId} = (SELECT head.head_id FROM head)`;
@@ -336,7 +335,7 @@ export function eventPageSql(actor: Actor, source: EventSource, filter: EventFil
   const total =
     page.perPage === null
       ? sql`NULL::bigint`
-      : sql`CASE WHEN (SELECT count(*) FROM page) > ${page.perPage} OR ((SELECT count(*) FROM page) = 0 AND ${page.offset}::int > 0)
+      : sql`CASE WHEN (SELECT count(*) FROM page) > ${page.perPage} OR ((SELECT count(*) FROM page) = 0 AND ${page.offset}::bigint > 0)
           THEN (${countSql}) END`;
   const noteAuthor = sql.raw('note_author');
   const query = sql`WITH head AS (${headSql(actor, source)}),
@@ -377,6 +376,11 @@ export function eventPageSql(actor: Actor, source: EventSource, filter: EventFil
     LEFT JOIN ${pushEventPayloads} ON ${pushEventPayloads.eventId} = ${events.id}
     ORDER BY page.id ${dir}`;
   return query;
+}
+
+/** Events of a deleted target keep its type with a null id. */
+export async function clearEventTargets(tx: Db, targetType: string, targetId: number) {
+  await tx.update(events).set({ targetId: null }).where(and(eq(events.targetType, targetType), eq(events.targetId, targetId)));
 }
 
 // ---- Retention ----

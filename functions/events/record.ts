@@ -1,7 +1,7 @@
 // THE way an event is written (DESIGN.md "Events"): services that perform an action GitLab records call
 // recordEvent with their transaction, so the event exists exactly when the change does. Nothing else inserts events.
 import type { Db } from '../../db/client.ts';
-import { insertEvent, insertEvents } from '../../db/queries/events.ts';
+import { clearEventTargets, insertEvent, insertEvents } from '../../db/queries/events.ts';
 import { EVENT_ACTIONS, type EventAction } from '../../db/schema/index.ts';
 
 /** GitLab's PushEventPayload fields (action: created/removed/pushed; ref_type: branch/tag). */
@@ -62,4 +62,9 @@ export async function recordEvents(tx: Db, list: readonly Omit<RecordedEvent, 'p
       targetId: e.target?.id ?? null,
     })),
   );
+}
+
+/** A target that is gone for good: its events keep their type and lose the id (GitLab's Milestones::DestroyService). */
+export async function detachEventTarget(tx: Db, target: { type: string; id: number }): Promise<void> {
+  await clearEventTargets(tx, target.type, target.id);
 }

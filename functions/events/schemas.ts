@@ -4,7 +4,7 @@ import type { EventListRow } from '../../db/queries/events.ts';
 import { EVENT_ACTIONS } from '../../db/schema/index.ts';
 import type { Config } from '../env.ts';
 import { keysetParams, paginationParams } from '../lib/pagination.ts';
-import { id, isoDate, oneOf, str, z } from '../lib/validate.ts';
+import { id, looseDate, oneOf, str, z } from '../lib/validate.ts';
 import { toNote } from '../notes/schemas.ts';
 import { toUserBasic } from '../users/schemas.ts';
 
@@ -26,8 +26,8 @@ const TARGET_TYPE_NAMES = Object.keys(TARGET_TYPE_FILTERS) as [keyof typeof TARG
 const listing = {
   action: z.optional(oneOf(ACTION_FILTERS)),
   target_type: z.optional(oneOf(TARGET_TYPE_NAMES)),
-  before: z.optional(isoDate()),
-  after: z.optional(isoDate()),
+  before: z.optional(looseDate()),
+  after: z.optional(looseDate()),
   sort: z.optional(oneOf(['asc', 'desc'])),
   ...paginationParams,
   ...keysetParams,

@@ -9,7 +9,7 @@ import type { RequestContext } from '../lib/context.ts';
 import { notFound } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT, pageRequest } from '../lib/pagination.ts';
-import { assertCan, can, isAdministrator, type IssueFacts, type NoteableFacts, type ProjectFacts, type ProjectSnippetFacts } from '../lib/policy.ts';
+import { assertCan, can, type IssueFacts, type NoteableFacts, type ProjectFacts, type ProjectSnippetFacts } from '../lib/policy.ts';
 import { TARGET_TYPE_FILTERS, type ListEventsParams } from './schemas.ts';
 
 export type EventListing = { kind: 'own'; scope?: string | undefined } | { kind: 'user'; ref: Ref | null } | { kind: 'project'; ref: Ref | null };
@@ -68,7 +68,7 @@ export function listEvents({ ctx, input }: { ctx: RequestContext; input: { listi
         assertCan(ctx.actor, 'project:read', { kind: 'project', visibilityLevel: page.head.visibilityLevel, accessLevel: page.head.accessLevel, archived: page.head.archived });
       }
       // GitLab's read_user_profile: a private profile yields 200 [] (the statement already returned nothing for it).
-      if (listing.kind === 'user' && page.head.privateProfile && !isAdministrator(ctx.actor) && ctx.actor.user?.id !== page.head.id) {
+      if (listing.kind === 'user' && !can(ctx.actor, 'user:read_profile', { kind: 'user', id: page.head.id, state: 'active', privateProfile: page.head.privateProfile })) {
         total = 0;
         return [];
       }
@@ -101,7 +101,8 @@ function noteableFacts(project: ProjectFacts, row: q.EventListRow): NoteableFact
  * Event#visible_to_user? after pagination, with GitLab's capability per target: issues need read_issue
  * (confidential issues), notes read_note (their noteable, and confidential notes), snippets read_snippet, pushes
  * download_code, everything else in a project read_project; a group's events need read_group. An event whose target
- * is gone (a deleted issue, note, milestone or snippet) is hidden: GitLab asks the policy about a nil target.
+ * is gone (a deleted issue, note or snippet) is hidden: GitLab asks the policy about a nil target. Deleted
+ * milestones are the exception: their events drop the target id and stay (Milestones::DestroyService).
  */
 export function visibleToActor(ctx: RequestContext, row: q.EventListRow): boolean {
   const actor = ctx.actor;
@@ -112,7 +113,8 @@ export function visibleToActor(ctx: RequestContext, row: q.EventListRow): boolea
   const project: ProjectFacts = { kind: 'project', ...row.project };
   const type = row.targetType;
   if (type === 'Issue') return row.issue !== null && can(actor, 'issue:read', issueFacts(project, row.issue));
-  if (type === 'Milestone') return row.milestone !== null && can(actor, 'project:read', project);
+  // A deleted milestone's events have no target id (detachEventTarget) and are the project's, as in GitLab.
+  if (type === 'Milestone') return (row.targetId === null || row.milestone !== null) && can(actor, 'project:read', project);
   if (type !== null && SNIPPET_TYPES.has(type)) return row.snippet !== null && can(actor, 'snippet:read', snippetFacts(project, row.snippet));
   if (type !== null && NOTE_TYPES.has(type)) {
     const noteable = noteableFacts(project, row);

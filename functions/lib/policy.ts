@@ -37,6 +37,7 @@ export interface UserFacts {
   kind: 'user';
   id: number;
   state: string;
+  privateProfile?: boolean;
 }
 
 /** An issue with its project's facts: confidential issues are for reporters and above, the author and assignees. */
@@ -215,6 +216,8 @@ const rules = {
   'group:read_members': (a: Actor, g: GroupFacts) => canReadGroup(a, g),
   'group:admin_members': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
   'user:read': (_a: Actor, _u: UserFacts) => true,
+  // read_user_profile: a private profile (and what it shows: activity, join date) for its owner and administrators.
+  'user:read_profile': (a: Actor, u: UserFacts) => u.privateProfile !== true || isAdmin(a) || a.user?.id === u.id,
   'user:admin': (a: Actor, _u: UserFacts) => isAdmin(a),
   'user:read_tokens': (a: Actor, u: UserFacts) => isAdmin(a) || a.user?.id === u.id,
   // GitLab's global :create_group: the user's can_create_group flag (admins always).
@@ -318,6 +321,10 @@ export const groupAccessLevelSql = (actor: Actor): SQL<number> =>
 
 /** Who may create projects in a personal namespace: its owner, and administrators. */
 export const canCreateInPersonalNamespace = (actor: Actor, ownerId: number | null) => isAdmin(actor) || (actor.user !== null && actor.user.id === ownerId);
+
+/** The SQL twin of user:read_profile for one user row given as SQL (its id and private_profile). */
+export const readsProfileSql = (actor: Actor, id: SQL, privateProfile: SQL): SQL =>
+  isAdmin(actor) ? sql`true` : actor.user ? sql`(NOT ${privateProfile} OR ${id} = ${actor.user.id})` : sql`NOT ${privateProfile}`;
 
 /** Users whose profile the actor may see in lists (private profiles only to themselves and admins). */
 export function visibleProfilesFilter(actor: Actor): SQL | undefined {

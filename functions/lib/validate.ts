@@ -217,20 +217,42 @@ export function isRealDate(s: string): boolean {
 /** A date `YYYY-MM-DD` (kept as the string): the one date rule of the API. */
 export const isoDate = () => z.string().check(z.refine(isRealDate, { message: 'is invalid' }));
 
-/** An ISO 8601 time (Grape's DateTime). */
+/**
+ * A date as Grape's `type: Date` parses it in the events filters (`after=2016-12-1`): one- or two-digit month and
+ * day, normalized to `YYYY-MM-DD`.
+ */
+export const looseDate = () =>
+  z.pipe(
+    z.string(),
+    z.transform((s, ctx) => {
+      const m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(s.trim());
+      const day = m ? `${m[1]}-${m[2]!.padStart(2, '0')}-${m[3]!.padStart(2, '0')}` : '';
+      if (!isRealDate(day)) {
+        ctx.issues.push({ code: 'invalid_format', format: 'date', input: s, message: 'is invalid' });
+        return z.NEVER;
+      }
+      return day;
+    }),
+  );
+
+/**
+ * An ISO 8601 time (Grape's DateTime). The calendar date must exist (no February 30th) and lie in years 1-9999, the
+ * range Postgres timestamps and JavaScript dates share.
+ */
 export const dateTime = () =>
   z.pipe(
     z.string(),
     z.transform((s, ctx) => {
-      const d = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.test(s.trim()) ? new Date(s.trim()) : new Date(NaN);
-      if (Number.isNaN(d.getTime())) {
+      const t = s.trim();
+      const m = /^(\d{4}-\d{2}-\d{2})([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/.exec(t);
+      const d = m && isRealDate(m[1]!) ? new Date(t) : new Date(NaN);
+      if (Number.isNaN(d.getTime()) || d.getUTCFullYear() < 1 || d.getUTCFullYear() > 9999) {
         ctx.issues.push({ code: 'invalid_format', format: 'datetime', input: s, message: 'is invalid' });
         return z.NEVER;
       }
       return d;
     }),
   );
-
 
 /** A model-level check (GitLab's ActiveRecord validations): reported as `{"message":{"field":["..."]}}`. */
 export const modelRule = <T>(check: (value: T) => boolean, message: string) =>

@@ -8,7 +8,7 @@
 import { countIssues, listIssueViews } from '../../db/queries/issues.ts';
 import * as q from '../../db/queries/milestones.ts';
 import type { MilestoneRow } from '../../db/schema/index.ts';
-import { recordEvent } from '../events/record.ts';
+import { detachEventTarget, recordEvent } from '../events/record.ts';
 import { findGroup, groupFacts } from '../groups/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -200,7 +200,11 @@ export async function deleteMilestone({ ctx, input }: Verb<{ id: number | null }
     const row = await q.deleteMilestone(tx, s.source, id);
     if (!row) throw milestoneNotFound();
     const projectId = projectIdOf(s);
-    if (projectId !== null) await recordEvent(tx, { action: 'destroyed', authorId: user.id, projectId, target: { type: 'Milestone', id: row.id } });
+    if (projectId !== null) {
+      await recordEvent(tx, { action: 'destroyed', authorId: user.id, projectId, target: { type: 'Milestone', id: row.id } });
+      // GitLab's log_destroy_event_for: the milestone's events lose their target id and stay visible to project readers.
+      await detachEventTarget(tx, { type: 'Milestone', id: row.id });
+    }
   });
 }
 

@@ -5,6 +5,7 @@
 import type { UserRow } from '../../db/schema/index.ts';
 import type { Config } from '../env.ts';
 import type { Actor } from '../lib/context.ts';
+import { can } from '../lib/policy.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import { bool, id, int, oneOf, str, text, z } from '../lib/validate.ts';
 
@@ -183,7 +184,7 @@ export function toUserBasic(u: BasicUserFields, config: Config) {
 }
 
 /** GitLab's `read_user_profile`: a private profile is readable by its owner and administrators only. */
-const readsProfile = (u: UserRow, viewer: Actor) => !u.privateProfile || viewer.user?.admin === true || viewer.user?.id === u.id;
+const readsProfile = (u: UserRow, viewer: Actor) => can(viewer, 'user:read_profile', { kind: 'user', id: u.id, state: u.state, privateProfile: u.privateProfile });
 
 /** UsersHelper#work_information: "<job title> at <organization>", either alone, or null. */
 function workInformation(u: UserRow) {

@@ -1,6 +1,5 @@
 // Event visibility by target, after pagination (Event#visible_to_user?): comments on project snippets follow the
-// snippet's own visibility, pushes need download_code, and events whose target is gone (a deleted milestone or
-// note) are hidden while still counted.
+// snippet's own visibility, pushes need download_code; a deleted milestone's events stay, without a target id.
 import { describe, expect, it } from 'vitest';
 import { insertTestEvent } from '../../factories/events.ts';
 import { addMember } from '../../factories/groups.ts';
@@ -56,14 +55,20 @@ describe('event visibility by target', () => {
     expect((await seen(pub.id, undefined, { action: 'pushed' })).actions).toEqual([['pushed to', null, null]]);
   });
 
-  it('a deleted milestone hides its events (created, closed, destroyed), as GitLab checks the nil target', async () => {
+  it('a deleted milestone keeps its events, without a target id (Milestones::DestroyService)', async () => {
     const owner = await createUser();
     const p = await createProject(owner.token, { visibility: 'public' });
     const kept = await api.post(`/projects/${p.id}/milestones`, { token: owner.token, body: { title: 'Kept' } });
     const gone = await api.post(`/projects/${p.id}/milestones`, { token: owner.token, body: { title: 'Gone' } });
+    expect(kept.status).toBe(201);
     expect((await api.put(`/projects/${p.id}/milestones/${gone.body.id}`, { token: owner.token, body: { state_event: 'close' } })).status).toBe(200);
     expect((await api.delete(`/projects/${p.id}/milestones/${gone.body.id}`, { token: owner.token })).status).toBe(204);
-    expect(await seen(p.id, owner.token, { target_type: 'milestone' })).toEqual({ actions: [['opened', 'Milestone', 'Kept']], total: '4' });
-    expect(kept.status).toBe(201);
+    const res = await api.get(`/projects/${p.id}/events`, { query: { target_type: 'milestone', sort: 'asc' } });
+    expect(res.body.map((e: any) => [e.action_name, e.target_type, e.target_id, e.target_iid, e.target_title])).toEqual([
+      ['opened', 'Milestone', kept.body.id, kept.body.iid, 'Kept'],
+      ['opened', 'Milestone', null, null, null],
+      ['closed', 'Milestone', null, null, null],
+      ['destroyed', 'Milestone', null, null, null],
+    ]);
   });
 });

@@ -114,6 +114,24 @@ describe('GET /projects/:id/issues filters', () => {
   });
 });
 
+describe('bad dates', () => {
+  it('impossible or out-of-range dates are 400 `<param> is invalid`, never a database error', async () => {
+    const { owner, project } = await setup();
+    for (const [param, value] of [
+      ['created_after', '0000-01-01'],
+      ['updated_before', '2020-02-30'],
+      ['created_before', '0000-06-01T00:00:00Z'],
+      ['created_after', '10000-01-01'],
+    ] as const) {
+      const res = await api.get(`/projects/${project.id}/issues`, { token: owner.token, query: { [param]: value } });
+      expect(res.status, `${param}=${value}`).toBe(400);
+      expect(res.body).toEqual({ error: `${param} is invalid` });
+    }
+    const created = await api.post(`/projects/${project.id}/issues`, { token: owner.token, body: { title: 'x', created_at: '0000-01-01T00:00:00Z' } });
+    expect(created).toMatchObject({ status: 400, body: { error: 'created_at is invalid' } });
+  });
+});
+
 describe('confidential issues in lists', () => {
   it('guests and outsiders do not see them (nor count them); reporters, authors and assignees do', async () => {
     const fx = await setup('public');

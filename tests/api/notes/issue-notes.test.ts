@@ -237,6 +237,7 @@ describe('issue notes: bad input writes nothing', () => {
     ['NUL in body', (u) => [u, { body: 'a\u0000b' }], 400, { error: 'body is invalid' }],
     ['non-boolean confidential', (u) => [u, { body: 'x', confidential: 'maybe' }], 400, { error: 'confidential is invalid' }],
     ['malformed created_at', (u) => [u, { body: 'x', created_at: 'yesterday' }], 400, { error: 'created_at is invalid' }],
+    ['year-0 created_at', (u) => [u, { body: 'x', created_at: '0000-01-01T00:00:00Z' }], 400, { error: 'created_at is invalid' }],
     ['non-numeric issue iid', (u) => [u.replace(/issues\/\d+/, 'issues/abc'), { body: 'x' }], 400, { error: 'noteable_id is invalid' }],
   ];
   it.each(cases)('%s', async (_name, make, status, body) => {
