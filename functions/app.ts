@@ -14,6 +14,7 @@ import { applicationRoutes } from './applications/routes.ts';
 import { errorTrackingRoutes } from './error-tracking/routes.ts';
 import { eventRoutes } from './events/routes.ts';
 import { featureRoutes } from './features/routes.ts';
+import { graphqlRoutes } from './graphql/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { issueRoutes } from './issues/routes.ts';
 import { noteRoutes } from './notes/routes.ts';
@@ -29,6 +30,7 @@ import { tokenRoutes } from './tokens/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { versionRoutes } from './version/routes.ts';
 import { oauthRoutes } from './oauth/routes.ts';
+import { explorerRoutes } from './web/explorer/routes.ts';
 import { webRoutes } from './web/routes.ts';
 
 export interface AppDeps {
@@ -121,6 +123,8 @@ export function createApp(deps: AppDeps) {
   api.route('/', snippetRoutes);
   api.all('*', (c) => c.json({ error: '404 Not Found' }, 404));
   app.route('/api/v4', api);
+  app.route('/', graphqlRoutes);
+  app.route('/', explorerRoutes);
   app.route('/', oauthRoutes);
   app.route('/', webRoutes);
 

@@ -1,6 +1,8 @@
 // `npm start`: the whole API on Node with the embedded database persisted under .data/ (the same createApp()
 // the Worker serves). Prints how to sign in on the first start.
 import { serve } from '@hono/node-server';
+import { serveStatic } from '@hono/node-server/serve-static';
+import { Hono } from 'hono';
 import { pgliteProvider } from '../db/client.ts';
 import { openEmbedded } from '../db/local/embedded.ts';
 import { localEncryptionKey } from '../db/local/encryption-key.ts';
@@ -19,12 +21,17 @@ const config = parseConfig(env);
 
 const client = await openEmbedded(dataDir);
 const provider = pgliteProvider(client);
-const app = createApp({ database: () => provider });
+const api = createApp({ database: () => provider });
+// What the Worker serves as static assets (wrangler.toml [assets]): the explorer's GraphiQL files.
+const app = new Hono();
+app.use('/-/graphql-explorer/assets/*', serveStatic({ root: './functions/web/explorer/public' }));
+app.all('*', (c) => api.fetch(c.req.raw, env));
 
 const root = await bootstrapRoot(provider.open({ queries: 0, ms: 0 }, () => undefined).transaction);
 
-const server = serve({ fetch: (req) => app.fetch(req, env), port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
+const server = serve({ fetch: (req) => app.fetch(req), port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
   console.log(`API listening on ${config.publicUrl}/api/v4 (port ${info.port}, data in ${dataDir})`);
+  console.log(`GraphQL at ${config.publicUrl}/api/graphql, explorer at ${config.publicUrl}/-/graphql-explorer`);
   if (root) {
     console.log('\nFirst start: created the administrator. These are shown once:');
     console.log(`  username:              ${root.username}`);

@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, gte, ilike, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { AccessLevel, activeMembershipSql, Visibility } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
 import { containsPattern } from './search.ts';
@@ -82,6 +82,33 @@ export function listUsers(db: Db, f: UserListFilter, order: UserOrder, limit: nu
     .orderBy(...orderBy)
     .limit(limit)
     .offset(offset);
+}
+
+/** Users by id, in one query (GraphQL's user loader). */
+export async function findUsersByIds(db: Db, ids: readonly number[]): Promise<UserRow[]> {
+  const valid = [...new Set(ids)].filter((id) => id >= 1 && id <= 2_147_483_647);
+  return valid.length ? db.select().from(users).where(inArray(users.id, valid)) : [];
+}
+
+/** A keyset page of users (GraphQL's `users`): the list filter plus ids/usernames, ordered by id. */
+export function listUsersPage(
+  db: Db,
+  f: UserListFilter & { ids?: readonly number[] | undefined; usernames?: readonly string[] | undefined },
+  page: { where: SQL | undefined; orderBy: SQL; limit: number },
+) {
+  return db
+    .select()
+    .from(users)
+    .where(
+      and(
+        userListWhere(f),
+        f.ids ? inArray(users.id, f.ids.length ? [...f.ids] : [0]) : undefined,
+        f.usernames ? inArray(sql`lower(${users.username})`, f.usernames.length ? f.usernames.map((u) => u.toLowerCase()) : ['']) : undefined,
+        page.where,
+      ),
+    )
+    .orderBy(page.orderBy)
+    .limit(page.limit);
 }
 
 export async function countUsers(db: Db, f: UserListFilter, limit: number) {

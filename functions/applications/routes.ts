@@ -2,7 +2,8 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../env.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
-import { params, path, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { params, path } from '../lib/validate.ts';
 import { adminOnly } from '../users/admin-only.ts';
 import { lookupId } from '../users/schemas.ts';
 import { CreateApplicationInput, ListApplicationsInput, toApplication, toApplicationWithSecret } from './schemas.ts';

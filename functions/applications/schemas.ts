@@ -1,6 +1,7 @@
 import type { OAuthApplicationRow } from '../../db/schema/index.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { bool, str, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { bool, str } from '../lib/validate.ts';
 
 /**
  * POST /applications (GitLab 13.x `lib/api/applications.rb`): `requires :name, :redirect_uri, :scopes` (scopes

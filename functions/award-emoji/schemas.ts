@@ -1,7 +1,7 @@
 // Award emoji inputs (GitLab's lib/api/award_emoji.rb) and Entities::AwardEmoji (13.x).
 import type { Config } from '../env.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
 import { toUserBasic, type BasicUserFields } from '../users/schemas.ts';
 
 export const ListAwardsInput = z.object({ ...paginationParams });

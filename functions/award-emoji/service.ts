@@ -10,7 +10,7 @@ import { isUniqueViolation, notFound, recordNotFound, unauthorized, validationFa
 import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import { can, type AwardableFacts } from '../lib/policy.ts';
-import type { z } from '../lib/validate.ts';
+import type * as z from 'zod/mini';
 import { findNote, type NoteableRef } from '../notes/service.ts';
 import { projectFacts } from '../projects/service.ts';
 import { findProjectSnippet, snippetFacts } from '../snippets/service.ts';

@@ -1,7 +1,8 @@
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../env.ts';
 import { projectRef } from '../lib/ids.ts';
-import { parseParams, path, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { parseParams, path } from '../lib/validate.ts';
 import { PatchSettingInput, PutSettingInput, toErrorTrackingSetting } from './schemas.ts';
 import * as settings from './service.ts';
 

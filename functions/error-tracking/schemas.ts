@@ -1,7 +1,8 @@
 // Error-tracking settings inputs and GitLab's Entities::ErrorTracking::ProjectSetting (with the spec's
 // `tracker_external_url` in place of GitLab's `sentry_external_url`).
 import type { ErrorTrackingSettingRow } from '../../db/schema/index.ts';
-import { bool, str, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { bool, str } from '../lib/validate.ts';
 import { trackerExternalUrl } from './api-url.ts';
 
 const isBlank = (v: unknown) => v === null || (typeof v === 'string' && v.trim() === '');

@@ -4,7 +4,8 @@ import type { AppEnv } from '../env.ts';
 import { requireUser } from '../lib/auth.ts';
 import { projectRef, userRef } from '../lib/ids.ts';
 import { pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
-import { params, path, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { params, path } from '../lib/validate.ts';
 import { ListEventsInput, ListOwnEventsInput, toEvent, type ListEventsParams } from './schemas.ts';
 import { listEvents, visibleToActor, type EventListing } from './service.ts';
 

@@ -4,7 +4,8 @@ import type { EventListRow } from '../../db/queries/events.ts';
 import { EVENT_ACTIONS } from '../../db/schema/index.ts';
 import type { Config } from '../env.ts';
 import { keysetParams, paginationParams } from '../lib/pagination.ts';
-import { id, looseDate, oneOf, str, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { id, looseDate, oneOf, str } from '../lib/validate.ts';
 import { toNote } from '../notes/schemas.ts';
 import { toUserBasic } from '../users/schemas.ts';
 

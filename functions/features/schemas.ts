@@ -1,5 +1,6 @@
 // Parameters and entities of the Features API (GitLab `lib/api/features.rb`, `lib/api/entities/feature.rb`).
-import { scalarStr, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { scalarStr } from '../lib/validate.ts';
 import type { FeatureDefinition } from './definitions.ts';
 import { featureState, type FeatureGates } from './evaluate.ts';
 

@@ -4,7 +4,8 @@ import type { ProjectView } from '../../db/queries/projects.ts';
 import type { Config } from '../env.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import { ACCESS_LEVELS, VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
-import { bool, id, int, modelRule, oneOf, str, text, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { bool, id, int, modelRule, oneOf, str, text } from '../lib/validate.ts';
 import { ListProjectsInput, toProject } from '../projects/schemas.ts';
 import { avatarUrl, isValidPath, lookupId, PATH_MESSAGE } from '../users/schemas.ts';
 

@@ -6,7 +6,8 @@ import { toMilestone } from '../milestones/schemas.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { Config } from '../env.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { bool, dateTime, id, int, pathId, isoDate, modelRule, oneOf, str, text, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { bool, dateTime, id, int, pathId, isoDate, modelRule, oneOf, str, text } from '../lib/validate.ts';
 import { toUserBasic } from '../users/schemas.ts';
 
 /** `:issue_iid`: an integer (else 400 `issue_iid is invalid`); one no row can have is null (404). */

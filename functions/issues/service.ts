@@ -14,7 +14,7 @@ import { notFound, paramErrors, unauthorized } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, can, type IssueFacts } from '../lib/policy.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
-import type { z } from '../lib/validate.ts';
+import type * as z from 'zod/mini';
 import { findProject, projectFacts } from '../projects/service.ts';
 import { createMentionTodos } from './mention-todos.ts';
 import { UPDATE_FIELDS, type CreateIssueInput, type ListIssuesParams, type UpdateIssueInput } from './schemas.ts';

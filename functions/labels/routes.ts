@@ -4,7 +4,8 @@ import type { AppEnv } from '../env.ts';
 import { requireUser } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
-import { params, path, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { params, path } from '../lib/validate.ts';
 import { CreateLabelInput, GetLabelInput, LabelPath, ListLabelsInput, toGroupLabel, toProjectLabel, UpdateGroupLabelInput, UpdateProjectLabelInput } from './schemas.ts';
 import * as labels from './service.ts';
 

@@ -3,7 +3,8 @@
 import type { LabelRow } from '../../db/schema/index.ts';
 import type { LabelWithCounts } from '../../db/queries/labels.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { bool, int, str, text, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { bool, int, str, text } from '../lib/validate.ts';
 import { textColorFor } from './colors.ts';
 
 /** Titles are checked against the model's 255 in the service (`title` errors); this only bounds the request. */

@@ -3,7 +3,8 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../env.ts';
 import { ApiError } from './errors.ts';
-import { int, oneOf, z } from './validate.ts';
+import * as z from 'zod/mini';
+import { int, oneOf } from './validate.ts';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
@@ -106,4 +107,19 @@ export async function paginateKeyset<T>(
     c.header('Link', `<${url}>; rel="next"`);
   }
   return items;
+}
+
+// ---- Cursors (GraphQL connections) ----
+
+/** An opaque cursor: base64 of the JSON of the ordering values (`{"id":"42"}`), as GitLab's keyset connection. */
+export const encodeCursor = (values: Record<string, string>) => btoa(JSON.stringify(values));
+
+/** The ordering values of a cursor, or null when it is not one of ours. */
+export function decodeCursor(cursor: string): Record<string, unknown> | null {
+  try {
+    const value: unknown = JSON.parse(atob(cursor));
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }

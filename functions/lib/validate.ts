@@ -258,4 +258,3 @@ export const dateTime = () =>
 export const modelRule = <T>(check: (value: T) => boolean, message: string) =>
   z.refine<T>(check, { message, params: { model: true } });
 
-export { z };

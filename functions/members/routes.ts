@@ -3,7 +3,8 @@ import type { AppEnv } from '../env.ts';
 import { requireUser } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
-import { params, path, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { params, path } from '../lib/validate.ts';
 import { AddMemberInput, ListMembersInput, MemberUserPath, toMember, UpdateMemberInput } from './schemas.ts';
 import * as members from './service.ts';
 

@@ -4,7 +4,8 @@ import type { Config } from '../env.ts';
 import { accessLevel, idArray } from '../groups/schemas.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import { AccessLevel } from '../lib/policy.ts';
-import { isoDate, str, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { isoDate, str } from '../lib/validate.ts';
 import { lookupId, toUserBasic } from '../users/schemas.ts';
 
 /** `expires_at`: YYYY-MM-DD; an empty value (or JSON null) clears it. */

@@ -6,7 +6,8 @@ import { toIssue } from '../issues/schemas.ts';
 import { requireUser } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { paginationParams, pageRequest, paginate } from '../lib/pagination.ts';
-import { params, path, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { params, path } from '../lib/validate.ts';
 import { CreateMilestoneInput, ListGroupMilestonesInput, ListProjectMilestonesInput, MilestonePath, toMilestone, UpdateMilestoneInput } from './schemas.ts';
 import * as milestones from './service.ts';
 

@@ -3,7 +3,8 @@
 import type { MilestoneRow } from '../../db/schema/index.ts';
 import type { Config } from '../env.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { bool, int, isoDate, oneOf, str, text, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { bool, int, isoDate, oneOf, str, text } from '../lib/validate.ts';
 
 /** A date `YYYY-MM-DD`; an empty value (or JSON null) clears it. */
 const optionalDate = () =>

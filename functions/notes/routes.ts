@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../env.ts';
 import { projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
-import { params, path, pathId, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { params, path, pathId } from '../lib/validate.ts';
 import { CreateNoteInput, ListNotesInput, toNote, UpdateNoteInput } from './schemas.ts';
 import * as notes from './service.ts';
 

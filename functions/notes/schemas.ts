@@ -2,7 +2,8 @@
 // events listing for comment events.
 import type { Config } from '../env.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { bool, dateTime, oneOf, text, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { bool, dateTime, oneOf, text } from '../lib/validate.ts';
 import { toUserBasic, type BasicUserFields } from '../users/schemas.ts';
 
 /** Note bodies are capped by the model (Note validates `note` at 1,000,000 characters), not by the parameter. */

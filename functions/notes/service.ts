@@ -14,7 +14,7 @@ import { badRequest, notFound, recordNotFound } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import { assertCan, can, type NoteableFacts, type NoteFacts } from '../lib/policy.ts';
-import type { z } from '../lib/validate.ts';
+import type * as z from 'zod/mini';
 import { projectFacts } from '../projects/service.ts';
 import { findProjectSnippet, snippetFacts } from '../snippets/service.ts';
 import { NOTE_MAX, type CreateNoteInput, type ListNotesInput, type UpdateNoteInput } from './schemas.ts';

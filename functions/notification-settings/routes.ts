@@ -3,7 +3,8 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../env.ts';
 import { requireUser } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
-import { parseParams, path, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { parseParams, path } from '../lib/validate.ts';
 import { settingInputSchema, toGlobalNotificationSetting, toNotificationSetting, type SettingInput, type SettingKind } from './schemas.ts';
 import * as settings from './service.ts';
 

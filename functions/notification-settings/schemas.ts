@@ -3,7 +3,8 @@
 import { EMAIL_EVENTS, NOTIFICATION_LEVELS, type EmailEvent, type NotificationLevel } from '../../db/schema/index.ts';
 import type { SettingValues } from '../../db/queries/notification-settings.ts';
 import type { Config } from '../env.ts';
-import { bool, scalarStr, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { bool, scalarStr } from '../lib/validate.ts';
 
 export type SettingKind = 'global' | 'source';
 type Tier = Config['instanceTier'];

@@ -4,7 +4,8 @@ import type { ProjectView } from '../../db/queries/projects.ts';
 import type { AppEnv } from '../env.ts';
 import { projectRef, userRef } from '../lib/ids.ts';
 import { pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
-import { params, path, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { params, path } from '../lib/validate.ts';
 import { CreateProjectInput, ForkProjectInput, ListProjectsInput, StarrersInput, toBasicProject, toStarrer, toProject, toProjectWithAccess, UpdateProjectInput } from './schemas.ts';
 import * as projects from './service.ts';
 

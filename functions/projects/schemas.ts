@@ -5,7 +5,8 @@ import type { Config } from '../env.ts';
 import { keysetParams, paginationParams } from '../lib/pagination.ts';
 import { ACCESS_LEVELS, VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
 import { parseRef } from '../lib/ids.ts';
-import { bool, id, intIn, modelRule, oneOf, str, text, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { bool, id, intIn, modelRule, oneOf, str, text } from '../lib/validate.ts';
 import { avatarUrl, isValidPath, toUserBasic } from '../users/schemas.ts';
 
 export const PROJECT_PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";

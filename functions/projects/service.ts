@@ -7,7 +7,7 @@ import type { RequestContext } from '../lib/context.ts';
 import { ApiError, conflict, isUniqueViolation, notFound, notModified, validationFailed } from '../lib/errors.ts';
 import { parseRef, type Ref } from '../lib/ids.ts';
 import { AccessLevel, assertCan, can, canCreateInPersonalNamespace, Visibility, visibilityName, type ProjectFacts, type VisibilityName } from '../lib/policy.ts';
-import type { z } from '../lib/validate.ts';
+import type * as z from 'zod/mini';
 import { findUser, requireAdmin } from '../users/service.ts';
 import { pathFromName, type CreateProjectInput, type ForkProjectInput, type ListProjectsInput, type UpdateProjectInput } from './schemas.ts';
 

@@ -8,7 +8,8 @@ import { requireUser } from '../lib/auth.ts';
 import { paramErrors, type ApiError } from '../lib/errors.ts';
 import { projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
-import { params, path, pathId, readInput, toValidationError, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { params, path, pathId, readInput, toValidationError } from '../lib/validate.ts';
 import {
   createParamErrors,
   CreatePersonalSnippetInput,

@@ -4,7 +4,8 @@ import type { SnippetRow, UserRow } from '../../db/schema/index.ts';
 import type { Config } from '../env.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import { VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
-import { oneOf, pathId, scalarStr, text, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { oneOf, pathId, scalarStr, text } from '../lib/validate.ts';
 import { toUserBasic } from '../users/schemas.ts';
 
 /** `:snippet_id` / `:id` of a snippet: Grape's Integer (not a number: 400 `is invalid`; out of range: not found). */

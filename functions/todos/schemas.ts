@@ -4,7 +4,8 @@ import type { NamespaceRow, ProjectRow, TodoRow, UserRow } from '../../db/schema
 import type { Config } from '../env.ts';
 import { toIssue } from '../issues/schemas.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { int, oneOf, pathId, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { int, oneOf, pathId } from '../lib/validate.ts';
 import { toBasicProject } from '../projects/schemas.ts';
 import { toUserBasic } from '../users/schemas.ts';
 

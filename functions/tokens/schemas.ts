@@ -1,6 +1,7 @@
 import type { PersonalAccessTokenRow } from '../../db/schema/index.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { id, isoDate, str, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { id, isoDate, str } from '../lib/validate.ts';
 
 /** Gitlab::Auth.all_available_scopes (13.6): what a personal access token may carry. OpenID scopes are OAuth's. */
 export const PAT_SCOPES = ['api', 'read_user', 'read_api', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'sudo'] as const;

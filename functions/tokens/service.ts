@@ -6,7 +6,7 @@ import type { RequestContext } from '../lib/context.ts';
 import { randomToken, sha256Hex } from '../lib/crypto.ts';
 import { ApiError, notFound, unauthorized } from '../lib/errors.ts';
 import { can, isAdministrator } from '../lib/policy.ts';
-import type { z } from '../lib/validate.ts';
+import type * as z from 'zod/mini';
 import { findUserById, requireAdmin } from '../users/service.ts';
 import type { CreateTokenInput } from './schemas.ts';
 

@@ -7,7 +7,8 @@ import type { Config } from '../env.ts';
 import type { Actor } from '../lib/context.ts';
 import { can } from '../lib/policy.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { bool, id, int, oneOf, str, text, z } from '../lib/validate.ts';
+import * as z from 'zod/mini';
+import { bool, id, int, oneOf, str, text } from '../lib/validate.ts';
 
 // GitLab's namespace path rule (usernames and group/project paths share it).
 export const PATH_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;

@@ -7,7 +7,7 @@ import { hashPassword, randomToken } from '../lib/crypto.ts';
 import { ApiError, assertUnmodifiedSince, conflict, forbidden, isUniqueViolation, notFound, unauthorized, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, isAdministrator } from '../lib/policy.ts';
-import type { z } from '../lib/validate.ts';
+import type * as z from 'zod/mini';
 import { modelErrors, type CreateUserInput, type ListUsersInput, type UpdateUserInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };

@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { idArray } from '../../functions/groups/schemas.ts';
 import { dateTime, lookupId } from '../../functions/users/schemas.ts';
-import { toValidationError, z } from '../../functions/lib/validate.ts';
+import * as z from 'zod/mini';
+import { toValidationError } from '../../functions/lib/validate.ts';
 
 const errorOf = (schema: z.ZodMiniType, value: unknown) => {
   const result = z.object({ x: schema }).safeParse({ x: value });

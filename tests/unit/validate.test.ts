@@ -1,6 +1,7 @@
 // lib/validate.ts: Grape's coercions and messages, as table tests (pure: no app, no database).
 import { describe, expect, it } from 'vitest';
-import { bool, id, int, intIn, invalidMessageBody, isoDate, modelRule, oneOf, str, text, toValidationError, z } from '../../functions/lib/validate.ts';
+import * as z from 'zod/mini';
+import { bool, id, int, intIn, invalidMessageBody, isoDate, modelRule, oneOf, str, text, toValidationError } from '../../functions/lib/validate.ts';
 
 /** The 400 body a one-field schema gives for `value` (or the parsed value when valid). */
 function check(field: z.ZodMiniType, value: unknown): { ok: unknown } | { body: unknown } {

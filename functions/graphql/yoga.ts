@@ -1,0 +1,63 @@
+// The GraphQL server: graphql-yoga with the schema built once per isolate (on first use), GitLab's limits checked
+// before execution, mutations refused to read-only tokens, errors masked as GitLab does. Hono mounts it (routes.ts).
+import { getOperationAST, GraphQLError, Kind, type OperationDefinitionNode } from 'graphql';
+import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
+import type { RequestContext } from '../lib/context.ts';
+import { createGraphQLContext, type GraphQLContext } from './context.ts';
+import { maskError, RESOURCE_ACCESS_ERROR } from './errors.ts';
+import { typeDefs } from './generated.ts';
+import { analyze, limitError, limitsFor, MAX_QUERY_LENGTH } from './limits.ts';
+import { mergeResolvers } from './resolvers.ts';
+
+type ServerContext = { ctx: RequestContext };
+
+/** Root fields of an operation, by response key (for nulling them all). */
+const rootKeys = (op: OperationDefinitionNode) => op.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s.alias?.value ?? s.name.value] : []));
+
+/** Tokens need `api` for mutations (`read_api` reads only); sessions carry the user's full rights. */
+const mayWrite = (ctx: RequestContext) => !ctx.actor.via || ctx.actor.via === 'session' || ctx.actor.scopes.includes('api');
+
+const limits: Plugin<GraphQLContext> = {
+  onParams({ params, setResult }) {
+    if (typeof params.query === 'string' && params.query.length > MAX_QUERY_LENGTH) setResult({ errors: [new GraphQLError('Query too large')] });
+  },
+  onExecute({ args, setResultAndStopExecution }) {
+    const context = args.contextValue as GraphQLContext;
+    const op = getOperationAST(args.document, args.operationName);
+    if (!op) return;
+    const analysis = analyze(args.schema, args.document, op, (args.variableValues ?? {}) as Record<string, unknown>);
+    const error = limitError(analysis, context.ctx.actor);
+    if (error) {
+      setResultAndStopExecution({ errors: [new GraphQLError(error)] });
+      return;
+    }
+    context.complexity = { score: analysis.complexity, limit: limitsFor(context.ctx.actor).complexity };
+    if (op.operation === 'mutation' && !mayWrite(context.ctx)) {
+      const keys = rootKeys(op);
+      setResultAndStopExecution({
+        data: Object.fromEntries(keys.map((k) => [k, null])),
+        errors: keys.map((k) => new GraphQLError(RESOURCE_ACCESS_ERROR, { path: [k] })),
+      });
+    }
+  },
+};
+
+function build() {
+  return createYoga<ServerContext, GraphQLContext>({
+    schema: createSchema<GraphQLContext & ServerContext>({ typeDefs, resolvers: mergeResolvers() as never }),
+    graphqlEndpoint: '/api/graphql',
+    landingPage: false,
+    graphiql: false,
+    // CORS is the app's (one policy for /api/*).
+    cors: false,
+    batching: { limit: 10 },
+    context: ({ ctx }) => ({ ...createGraphQLContext(ctx), complexity: { score: 0, limit: limitsFor(ctx.actor).complexity } }),
+    maskedErrors: { maskError: (error) => maskError(error, undefined) },
+    plugins: [limits],
+  });
+}
+
+let yoga: ReturnType<typeof build> | undefined;
+
+/** The isolate's one server (built on first use: no work at module load on Workers). */
+export const graphqlServer = () => (yoga ??= build());

@@ -1,0 +1,42 @@
+// GraphQL over the users domain: currentUser, user, users and the User type (13.6 shapes). Reads go through the same
+// finders as REST; the policy answers userPermissions.
+import { GraphQLError } from 'graphql';
+import { listUsersPage } from '../../db/queries/users.ts';
+import { users, type UserRow } from '../../db/schema/index.ts';
+import { keysetConnection, keysetOrderBy, keysetWhere } from '../graphql/connection.ts';
+import { orNull } from '../graphql/errors.ts';
+import type { Resolvers } from '../graphql/generated.ts';
+import { expectGlobalId, toGlobalId } from '../graphql/ids.ts';
+import { can, isAdministrator } from '../lib/policy.ts';
+import { avatarUrl, userWebUrl } from './schemas.ts';
+import { findUser } from './service.ts';
+
+export const userResolvers: Resolvers = {
+  Query: {
+    currentUser: (_root, _args, { ctx }) => ctx.actor.user,
+    user: async (_root, args, { ctx }) => {
+      if ((args.id == null) === (args.username == null)) throw new GraphQLError('Provide either a single username or id');
+      return orNull(() => findUser(ctx, args.id != null ? { id: args.id } : { path: args.username! }));
+    },
+    users: (_root, args, { ctx }) => {
+      const ids = args.ids?.map((gid) => expectGlobalId(gid, ['User']).id as number);
+      // created_* and updated_* both page by id here: ids follow creation order.
+      const order = /asc$/i.test(args.sort ?? 'created_desc') ? 'asc' : 'desc';
+      const admin = isAdministrator(ctx.actor);
+      const filter = { ids, usernames: args.usernames ?? undefined, search: args.search ?? undefined, searchPrivateEmail: admin };
+      return keysetConnection<UserRow>(args, order, (u) => u.id, (page) =>
+        listUsersPage(ctx.db, filter, { where: keysetWhere(users.id, page), orderBy: keysetOrderBy(users.id, page), limit: page.limit }),
+      );
+    },
+  },
+  User: {
+    id: (u) => toGlobalId('User', u.id),
+    avatarUrl: (u, _a, { ctx }) => avatarUrl(ctx.config, u.avatarUrl),
+    // 13.6 exposes the public email as `email`.
+    email: (u) => u.publicEmail || null,
+    publicEmail: (u) => u.publicEmail || null,
+    webPath: (u) => `/${u.username}`,
+    webUrl: (u, _a, { ctx }) => userWebUrl(ctx.config, u),
+    userPermissions: (u, _a, { ctx }) => ({ createSnippet: can(ctx.actor, 'user:create_snippet', { kind: 'user', id: u.id, state: u.state }) }),
+  },
+};
