@@ -2,7 +2,8 @@
 // its variables before any resolver runs: depth 15 anonymous / 20 signed in; complexity 200 / 250 / 300 (admins);
 // query text at most 10,000 characters. The complexity model is GitLab's base_field.rb: every field costs 1 plus its
 // children; a field with arguments adds 1 for `sort` and 5 for `search`; a connection then multiplies by
-// (1 + page size * 0.01), page size = min(first, last, 100), except when it selects by `iid`/`iids`.
+// (1 + page size * 0.01), page size = min(first, last, 100), except when it selects by `iid`/`iids`. Introspection
+// counts toward depth but costs 1.
 import {
   getArgumentValues,
   getNamedType,
@@ -60,7 +61,9 @@ export function analyze(schema: GraphQLSchema, document: DocumentNode, operation
         } catch {
           args = {}; // invalid arguments are the validator's to report
         }
-        let cost = child.complexity + 1;
+        // Introspection is answered from memory: `__schema`/`__type` cost 1 whatever they select, so the standard
+        // introspection query of every client (GraphiQL, codegen) fits the anonymous limit, as GitLab tuned it to.
+        let cost = introspection ? 1 : child.complexity + 1;
         if (def?.args.length) cost += (args.sort !== undefined ? 1 : 0) + (args.search ? 5 : 0);
         if (type && isConnection(type.name) && args.iid === undefined && args.iids === undefined) {
           const size = Math.min(...[args.first, args.last, MAX_PAGE_SIZE].filter((v): v is number => typeof v === 'number'));

@@ -89,3 +89,13 @@ describe('POST /api/graphql', () => {
     expect(res.body).toEqual({ errors: [{ message: 'Query too large' }] });
   });
 });
+
+describe('introspection', () => {
+  it("every client's standard introspection query fits the anonymous limits", async () => {
+    const { getIntrospectionQuery } = await import('graphql');
+    const res = await gql(getIntrospectionQuery());
+    expect(res.status).toBe(200);
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.__schema.queryType).toMatchObject({ name: 'Query' });
+  });
+});
