@@ -8,7 +8,7 @@ import type { Actor } from '../lib/context.ts';
 import { can } from '../lib/policy.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { bool, id, int, oneOf, str, text } from '../lib/validate.ts';
+import { bool, dateTime, id, int, oneOf, str, text } from '../lib/validate.ts';
 
 // GitLab's namespace path rule (usernames and group/project paths share it).
 export const PATH_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
@@ -17,21 +17,6 @@ export const isValidPath = (s: string) => PATH_PATTERN.test(s) && !PATH_ENDINGS.
 export const PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_INT = 2_147_483_647;
-
-/**
- * A Grape `type: DateTime` parameter: anything Date.parse understands, kept as a Date. Only years 1..9999 (the
- * range of lib/validate.ts isoDate()): JavaScript dates reach ±275760 and Postgres refuses most of those.
- */
-export const dateTime = () =>
-  z.pipe(
-    z.string(),
-    z.transform((s, ctx) => {
-      const d = new Date(s);
-      const year = d.getUTCFullYear();
-      if (Number.isNaN(d.getTime()) || year < 1 || year > 9999) ctx.issues.push({ code: 'custom', message: 'is invalid', input: s });
-      return d;
-    }),
-  );
 
 /**
  * An id looked up where GitLab answers "not found" for an unknown one (`requires :id, type: Integer` and

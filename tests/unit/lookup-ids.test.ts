@@ -2,9 +2,9 @@
 // of the database's range gets through as a value.
 import { describe, expect, it } from 'vitest';
 import { idArray } from '../../functions/groups/schemas.ts';
-import { dateTime, lookupId } from '../../functions/users/schemas.ts';
+import { lookupId } from '../../functions/users/schemas.ts';
 import * as z from 'zod/mini';
-import { toValidationError } from '../../functions/lib/validate.ts';
+import { dateTime, toValidationError } from '../../functions/lib/validate.ts';
 
 const errorOf = (schema: z.ZodMiniType, value: unknown) => {
   const result = z.object({ x: schema }).safeParse({ x: value });
