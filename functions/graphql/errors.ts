@@ -48,11 +48,18 @@ export async function mutation<T>(run: () => Promise<T>): Promise<{ value: T | n
   }
 }
 
-/** Yoga's maskError: GraphQL errors pass, hidden resources read as the resource error, the rest is logged and masked. */
+/**
+ * GraphQL errors pass, hidden resources read as the resource error, service refusals keep their message; the rest is
+ * logged with the request id and masked.
+ */
 export function maskError(error: unknown, requestId: string | undefined): GraphQLError {
   const original = error instanceof GraphQLError && error.originalError ? error.originalError : error;
   if (hidden(original)) return new GraphQLError(RESOURCE_ACCESS_ERROR, { path: error instanceof GraphQLError ? error.path : undefined });
   if (error instanceof GraphQLError && !(error.originalError && !(error.originalError instanceof GraphQLError))) return error;
+  // A service's refusal of bad input (400, 409, ...) is the caller's to read, in GitLab's words.
+  if (original instanceof ApiError && original.status >= 400 && original.status < 500) {
+    return new GraphQLError(errorMessages(original).join(', '), { path: error instanceof GraphQLError ? error.path : undefined });
+  }
   log('error', 'graphql resolver error', { requestId, error: original instanceof Error ? (original.stack ?? original.message) : String(original) });
   return new GraphQLError('Internal server error', { path: error instanceof GraphQLError ? error.path : undefined });
 }

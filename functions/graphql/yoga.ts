@@ -42,6 +42,21 @@ const limits: Plugin<GraphQLContext> = {
   },
 };
 
+/**
+ * Execution errors masked here, where the request id is known (yoga's own masking has no context): GraphQL errors
+ * pass, hidden resources read as the resource error, anything else is logged with the request id and masked.
+ */
+const masking: Plugin<GraphQLContext> = {
+  onExecute({ args }) {
+    const requestId = (args.contextValue as GraphQLContext).ctx.requestId;
+    return {
+      onExecuteDone({ result, setResult }) {
+        if ('errors' in result && result.errors?.length) setResult({ ...result, errors: result.errors.map((e) => maskError(e, requestId)) });
+      },
+    };
+  },
+};
+
 function build() {
   return createYoga<ServerContext, GraphQLContext>({
     schema: createSchema<GraphQLContext & ServerContext>({ typeDefs, resolvers: mergeResolvers() as never }),
@@ -52,8 +67,8 @@ function build() {
     cors: false,
     batching: { limit: 10 },
     context: ({ ctx }) => ({ ...createGraphQLContext(ctx), complexity: { score: 0, limit: limitsFor(ctx.actor).complexity } }),
-    maskedErrors: { maskError: (error) => maskError(error, undefined) },
-    plugins: [limits],
+    maskedErrors: false,
+    plugins: [limits, masking],
   });
 }
 
