@@ -1,12 +1,11 @@
 // `npm start`: the whole API on Node with the embedded database persisted under .data/ (the same createApp()
 // the Worker serves). Prints how to sign in on the first start.
 import { serve } from '@hono/node-server';
-import { serveStatic } from '@hono/node-server/serve-static';
-import { Hono } from 'hono';
 import { pgliteProvider } from '../db/client.ts';
 import { openEmbedded } from '../db/local/embedded.ts';
 import { localEncryptionKey } from '../db/local/encryption-key.ts';
 import { createApp } from './app.ts';
+import { withExplorerAssets } from './web/explorer/node-assets.ts';
 import { parseConfig, type Env } from './env.ts';
 import { bootstrapRoot } from './users/bootstrap.ts';
 
@@ -21,15 +20,13 @@ const config = parseConfig(env);
 
 const client = await openEmbedded(dataDir);
 const provider = pgliteProvider(client);
-const api = createApp({ database: () => provider });
-// What the Worker serves as static assets (wrangler.toml [assets]): the explorer's GraphiQL files.
-const app = new Hono();
-app.use('/-/graphql-explorer/assets/*', serveStatic({ root: './functions/web/explorer/public' }));
-app.all('*', (c) => api.fetch(c.req.raw, env));
+const app = createApp({ database: () => provider });
+// The explorer's GraphiQL files, which the Worker serves as static assets (wrangler.toml [assets]).
+const fetch = withExplorerAssets((req) => app.fetch(req, env));
 
 const root = await bootstrapRoot(provider.open({ queries: 0, ms: 0 }, () => undefined).transaction);
 
-const server = serve({ fetch: (req) => app.fetch(req), port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
+const server = serve({ fetch, port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
   console.log(`API listening on ${config.publicUrl}/api/v4 (port ${info.port}, data in ${dataDir})`);
   console.log(`GraphQL at ${config.publicUrl}/api/graphql, explorer at ${config.publicUrl}/-/graphql-explorer`);
   if (root) {

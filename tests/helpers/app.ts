@@ -100,13 +100,15 @@ export function queryCount(res: TestResponse): number {
  * Serves the test app over real HTTP on a loopback port (for real API clients). Its PUBLIC_URL is the served
  * address, so the Link headers clients follow lead back to it.
  */
-export async function serveTestApp(): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveTestApp(options: { explorerAssets?: boolean } = {}): Promise<{ url: string; close(): Promise<void> }> {
   if (!app) throw new Error('test app not started');
   const { serve } = await import('@hono/node-server');
   const served = app;
   const env: Env = { ...testEnv };
+  const appFetch = (req: Request) => served.fetch(req, env);
+  const fetch = options.explorerAssets ? (await import('../../functions/web/explorer/node-assets.ts')).withExplorerAssets(appFetch) : appFetch;
   return new Promise((resolve) => {
-    const server = serve({ fetch: (req) => served.fetch(req, env), port: 0, hostname: '127.0.0.1' }, (info) => {
+    const server = serve({ fetch, port: 0, hostname: '127.0.0.1' }, (info) => {
       env.PUBLIC_URL = `http://127.0.0.1:${info.port}`;
       resolve({ url: env.PUBLIC_URL, close: () => new Promise<void>((done) => server.close(() => done())) });
     });

@@ -12,12 +12,23 @@ export const EXPLORER_ASSETS = `${EXPLORER_PATH}/assets/`;
 const CDN = /https:\/\/unpkg\.com\/@graphql-yoga\/graphiql@[^/]+\/dist\//g;
 const FAVICON = /https:\/\/raw\.githubusercontent\.com\/[^"' >]+favicon\.ico/g;
 
+const DEFAULT_QUERY = `# GitLab's GraphQL API. Press the run button (or Ctrl-Enter).
+{
+  currentUser {
+    username
+  }
+  metadata {
+    version
+  }
+}
+`;
+
 export const explorerRoutes = new Hono<AppEnv>();
 
 explorerRoutes.get(EXPLORER_PATH, async (c) => {
   const session = await currentSession(c, c.var.ctx);
   const headers = session ? JSON.stringify({ 'X-CSRF-Token': await csrfTokenFor(session.value) }) : undefined;
-  const html = renderGraphiQL({ endpoint: '/api/graphql', title: 'GraphiQL', ...(headers ? { headers } : {}) })
+  const html = renderGraphiQL({ endpoint: '/api/graphql', title: 'GraphiQL', defaultQuery: DEFAULT_QUERY, ...(headers ? { headers } : {}) })
     .replace(CDN, EXPLORER_ASSETS)
     .replace(FAVICON, 'data:,');
   c.header('Cache-Control', 'no-store');
