@@ -27,6 +27,19 @@ describe('Worker (workerd, Neon drivers, PostgreSQL)', () => {
     expect(await res.json()).toEqual({ message: '401 Unauthorized' });
   });
 
+  it('GraphQL: POST /api/graphql runs in workerd (yoga, limits, the same auth)', async () => {
+    const res = await SELF.fetch('https://gitlab.example.test/api/graphql', {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ query: '{ currentUser { username } metadata { version } queryComplexity { limit } }' }),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ data: { currentUser: { username: user.username }, metadata: { version: '13.6.0' }, queryComplexity: { limit: 250 } } });
+    const explorer = await SELF.fetch('https://gitlab.example.test/-/graphql-explorer');
+    expect(explorer.status).toBe(200);
+    expect(await explorer.text()).toContain('/-/graphql-explorer/assets/yoga-graphiql.umd.js');
+  });
+
   it('404 on an unknown route', async () => {
     const res = await SELF.fetch(`${BASE}/no-such-route`, { headers: { 'PRIVATE-TOKEN': token } });
     expect(res.status).toBe(404);
