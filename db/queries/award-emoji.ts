@@ -1,6 +1,6 @@
 // Award emoji of one awardable (an issue, a note or a snippet): the page with its users in one statement, one award,
 // and the writes. Uniqueness (one name per user and awardable) is the table's constraint, not a check here.
-import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { awardEmoji, users, type AwardableType } from '../schema/index.ts';
 
@@ -54,4 +54,19 @@ export async function insertAward(db: Db, values: { awardable: AwardableKey; use
 
 export async function deleteAward(db: Db, id: number) {
   await db.delete(awardEmoji).where(eq(awardEmoji.id, id));
+}
+
+/** The awards of several awardables (oldest first) with their users, in one statement (GraphQL's per-page loader). */
+export async function findAwardsOfAwardables(db: Db, keys: readonly AwardableKey[]): Promise<AwardView[]> {
+  if (!keys.length) return [];
+  const byType = new Map<AwardableType, number[]>();
+  for (const k of keys) byType.set(k.type, [...(byType.get(k.type) ?? []), k.id]);
+  const where = or(...[...byType].map(([type, ids]) => and(eq(awardEmoji.awardableType, type), inArray(awardEmoji.awardableId, [...new Set(ids)]))));
+  return view(db).where(where).orderBy(asc(awardEmoji.id));
+}
+
+/** The user's award of this name on the awardable (with its user), if any. */
+export async function findUserAward(db: Db, awardable: AwardableKey, userId: number, name: string): Promise<AwardView | undefined> {
+  const [row] = await view(db).where(and(ofAwardable(awardable), eq(awardEmoji.userId, userId), eq(awardEmoji.name, name)));
+  return row;
 }

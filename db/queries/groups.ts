@@ -1,7 +1,7 @@
 // Group reads and writes. A group "view" is the namespace row with what its entity and the policy need (the
 // actor's effective access, descendant membership, and the human full name built from its ancestors' names), in
 // one statement.
-import { and, asc, desc, eq, gt, ilike, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../functions/lib/context.ts';
 import { AccessLevel, activeMembershipSql, groupAccessLevelSql, groupDescendantAccessSql, memberGroupIds, visibleGroupsFilter } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
@@ -187,3 +187,20 @@ export async function hasSubgroupsAbove(db: Db, groupId: number, level: number) 
 /** Ids of the group and every live group below it. */
 export const selfAndDescendantIds = (groupId: number) =>
   sql`SELECT ${namespaces.id} FROM ${namespaces} WHERE ${groupId} = ANY(${namespaces.traversalIds}) AND ${namespaces.deletedAt} IS NULL`;
+
+/** Live groups by id, with what their entity and the policy need (GraphQL loads parents and projects' groups in one query). */
+export async function findGroupViewsByIds(db: Db, actor: Actor, ids: readonly number[]) {
+  if (!ids.length) return [];
+  const rows = await db
+    .select(viewColumns(actor))
+    .from(namespaces)
+    .where(and(inArray(namespaces.id, [...ids]), eq(namespaces.kind, 'group'), isNull(namespaces.deletedAt)));
+  return rows.map((r) => ({ ...r, fullName: r.fullName ?? r.namespace.name }));
+}
+
+/** The full names ("Parent / Child") of namespaces by id. */
+export async function namespaceFullNames(db: Db, ids: readonly number[]) {
+  if (!ids.length) return [];
+  const rows = await db.select({ id: namespaces.id, name: namespaces.name, fullName: fullNameSql }).from(namespaces).where(inArray(namespaces.id, [...ids]));
+  return rows.map((r) => ({ id: r.id, fullName: r.fullName ?? r.name }));
+}

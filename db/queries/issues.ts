@@ -439,3 +439,40 @@ export async function insertTodo(tx: Db, values: typeof todos.$inferInsert) {
   const [row] = await tx.insert(todos).values(values).returning();
   return row!;
 }
+
+// ---- GraphQL pages (keyset by id) ----
+
+/**
+ * A keyset page of issues (GraphQL's Project.issues): the list filter and the policy's visibility, the caller's
+ * keyset condition, order and limit; each row as the entity query loads it (author and milestone joined), with
+ * `subscribed` for `subscriberId`. One statement whatever the page size.
+ */
+export function listIssueViewsPage(db: Db, actor: Actor, f: IssueListFilter, page: { where: SQL | undefined; orderBy: SQL; limit: number }, subscriberId?: number | null) {
+  return baseQuery(db, subscriberId)
+    .where(and(listWhere(actor, f), page.where))
+    .orderBy(page.orderBy)
+    .limit(page.limit);
+}
+
+/** The labels of each issue (by issue id), ordered by title, in one statement. */
+export async function findLabelsOfIssues(db: Db, issueIds: readonly number[]) {
+  if (!issueIds.length) return [];
+  return db
+    .select({ issueId: labelLinks.targetId, label: labels })
+    .from(labelLinks)
+    .innerJoin(labels, eq(labels.id, labelLinks.labelId))
+    .where(and(eq(labelLinks.targetType, 'Issue'), inArray(labelLinks.targetId, [...new Set(issueIds)])))
+    .orderBy(asc(labels.title), asc(labels.id));
+}
+
+/** The user's to-dos on these issues (oldest first), each with its body: the note it came from, else the issue's title. */
+export async function findUserTodosOfIssues(db: Db, userId: number, issueIds: readonly number[]) {
+  if (!issueIds.length) return [];
+  return db
+    .select({ todo: todos, body: sql<string>`COALESCE(${notes.body}, ${issues.title})` })
+    .from(todos)
+    .innerJoin(issues, eq(issues.id, todos.targetId))
+    .leftJoin(notes, eq(notes.id, todos.noteId))
+    .where(and(eq(todos.userId, userId), eq(todos.targetType, 'Issue'), inArray(todos.targetId, [...new Set(issueIds)])))
+    .orderBy(asc(todos.id));
+}

@@ -225,3 +225,27 @@ export async function deleteLabel(db: Db, id: number): Promise<boolean> {
   const deleted = await db.delete(labels).where(eq(labels.id, id)).returning({ id: labels.id });
   return deleted.length > 0;
 }
+
+/** A keyset page of a project's own labels (GraphQL's Project.labels), optionally fuzzy-searched by title/description. */
+export function listProjectLabelsPage(db: Db, projectId: number, search: string | undefined, page: { where: SQL | undefined; orderBy: SQL; limit: number }) {
+  return db
+    .select()
+    .from(labels)
+    .where(and(eq(labels.projectId, projectId), search ? fuzzySearch(search, [labels.title, labels.description]) : undefined, page.where))
+    .orderBy(page.orderBy)
+    .limit(page.limit);
+}
+
+export async function countProjectLabels(db: Db, projectId: number, search: string | undefined): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(labels)
+    .where(and(eq(labels.projectId, projectId), search ? fuzzySearch(search, [labels.title, labels.description]) : undefined));
+  return row?.n ?? 0;
+}
+
+/** A project's own label by exact title. */
+export async function findProjectLabelByTitle(db: Db, projectId: number, title: string): Promise<LabelRow | undefined> {
+  const [row] = await db.select().from(labels).where(and(eq(labels.projectId, projectId), eq(labels.title, title))).limit(1);
+  return row;
+}

@@ -17,13 +17,21 @@ export interface MemberSource {
 export interface MemberFilter {
   query?: string | undefined;
   userIds?: number[] | undefined;
+  /** Administrators match the primary email; everyone else the public email (as the users list). */
+  searchPrivateEmail?: boolean;
 }
 
-/** GitLab's User.search: name or username contains the term, or the email is exactly it. */
+/** GitLab's User.search: name or username contains the term, or the (visible) email is exactly it. */
 function userSearch(f: MemberFilter): SQL | undefined {
   const pattern = f.query ? containsPattern(f.query) : undefined;
   return and(
-    pattern ? or(ilike(users.name, pattern), ilike(users.username, pattern), sql`lower(${users.email}) = lower(${f.query})`) : undefined,
+    pattern
+      ? or(
+          ilike(users.name, pattern),
+          ilike(users.username, pattern),
+          f.searchPrivateEmail ? sql`lower(${users.email}) = lower(${f.query})` : sql`${users.publicEmail} <> '' AND lower(${users.publicEmail}) = lower(${f.query})`,
+        )
+      : undefined,
     f.userIds?.length ? inArray(users.id, f.userIds) : undefined,
   );
 }
@@ -154,4 +162,32 @@ export async function updateMember(tx: Db, id: number, values: { accessLevel: nu
 
 export async function deleteMember(tx: Db, id: number) {
   await tx.delete(members).where(eq(members.id, id));
+}
+
+/**
+ * One keyset page of a source's members (GraphQL's projectMembers/groupMembers): its direct memberships, those
+ * inherited from its ancestor groups, or both (GitLab's MembersFinder relations), each user once with their
+ * highest level; `page` holds the id condition, order and limit over members.id.
+ */
+export async function listMembersPage(
+  db: Db,
+  source: MemberSource,
+  relations: { direct: boolean; inherited: boolean },
+  f: MemberFilter,
+  page: { where: SQL | undefined; orderBy: SQL; limit: number },
+) {
+  let scope: MemberSource | null = null;
+  if (relations.direct) scope = relations.inherited ? source : { ...source, ancestorGroupIds: [] };
+  else if (relations.inherited && source.ancestorGroupIds.length) {
+    const ids = source.ancestorGroupIds;
+    scope = { type: 'Namespace', id: ids.at(-1)!, ancestorGroupIds: ids.slice(0, -1) };
+  }
+  if (!scope) return [];
+  return db
+    .select({ member: members, user: users })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .where(and(inArray(members.id, bestMemberships(db, scope)), userSearch(f), page.where))
+    .orderBy(page.orderBy)
+    .limit(page.limit);
 }

@@ -187,3 +187,8 @@ export async function deleteMilestone(tx: Db, source: MilestoneSource, id: numbe
   const [row] = await tx.delete(milestones).where(and(eq(milestones.id, id), ownedBy(source))).returning();
   return row;
 }
+
+/** A keyset page of a project's own milestones (GraphQL's Project.milestones). */
+export function listProjectMilestonesPage(db: Db, projectId: number, page: { where: SQL | undefined; orderBy: SQL; limit: number }): Promise<MilestoneRow[]> {
+  return db.select().from(milestones).where(and(eq(milestones.projectId, projectId), page.where)).orderBy(page.orderBy).limit(page.limit);
+}

@@ -1,5 +1,5 @@
 // Notes of one noteable (an issue or a snippet): the page with its authors in one statement, and the writes.
-import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { awardEmoji, issues, notes, snippets, users } from '../schema/index.ts';
 
@@ -86,4 +86,32 @@ export async function deleteNotesOf(tx: Db, noteable: NoteableKey) {
   const ids = tx.select({ id: notes.id }).from(notes).where(ofNoteable(noteable));
   await tx.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, 'Note'), inArray(awardEmoji.awardableId, ids)));
   await tx.delete(notes).where(ofNoteable(noteable));
+}
+
+/** The notes of several noteables (oldest first, as GitLab's `fresh`) with their authors, in one statement. */
+export async function findNotesOfNoteables(db: Db, keys: readonly NoteableKey[]): Promise<NoteView[]> {
+  if (!keys.length) return [];
+  const byType = new Map<NoteableType, number[]>();
+  for (const k of keys) byType.set(k.type, [...(byType.get(k.type) ?? []), k.id]);
+  const where = or(...[...byType].map(([type, ids]) => and(eq(notes.noteableType, type), inArray(notes.noteableId, [...new Set(ids)]))));
+  return view(db).where(where).orderBy(asc(notes.createdAt), asc(notes.id));
+}
+
+/** The first note of a discussion (by its 40-hex discussion_id), with its author. */
+export async function findDiscussionFirstNote(db: Db, discussionId: string): Promise<NoteView | undefined> {
+  const [row] = await view(db).where(eq(notes.discussionId, discussionId)).orderBy(asc(notes.createdAt), asc(notes.id)).limit(1);
+  return row;
+}
+
+/**
+ * A reply into an existing discussion: the note joins the discussion (its discussion_id) as a DiscussionNote, and an
+ * individual note being replied to becomes one too (GitLab's convert_to_discussion!).
+ */
+export async function insertReplyNote(tx: Db, values: Omit<typeof notes.$inferInsert, 'discussionId' | 'type'>, discussionId: string) {
+  await tx.update(notes).set({ type: 'DiscussionNote' }).where(and(eq(notes.discussionId, discussionId), isNull(notes.type)));
+  const [row] = await tx
+    .insert(notes)
+    .values({ ...values, type: 'DiscussionNote', discussionId })
+    .returning();
+  return row!;
 }

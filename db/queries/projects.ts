@@ -17,7 +17,7 @@ import {
 } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
 import { containsPattern } from './search.ts';
-import { members, namespaces, projects, stars, users } from '../schema/index.ts';
+import { issues, members, namespaces, projects, stars, users } from '../schema/index.ts';
 
 const sourceProject = alias(projects, 'source_project');
 const sourceNamespace = alias(namespaces, 'source_namespace');
@@ -217,4 +217,53 @@ export async function countStarrers(db: Db, actor: Actor, projectId: number, sea
 
 export async function addProjectMember(tx: Db, projectId: number, userId: number, accessLevel: number, createdById: number) {
   await tx.insert(members).values({ sourceType: 'Project', sourceId: projectId, userId, accessLevel, createdById });
+}
+
+/**
+ * One keyset page of the projects the actor may read (GraphQL connections): the list filters, the page's id
+ * condition and order, in one statement. `searchNamespaces` widens `search` to the namespace's path and name
+ * (GitLab's `Project.search(include_namespace: true)`); `ids` narrows to those projects.
+ */
+export async function listProjectViewsPage(
+  db: Db,
+  actor: Actor,
+  f: ProjectListFilter & { ids?: number[] | undefined; searchNamespaces?: boolean | undefined },
+  page: { where: SQL | undefined; orderBy: SQL; limit: number },
+) {
+  const { ids, searchNamespaces, ...filter } = f;
+  const pattern = searchNamespaces && filter.search ? containsPattern(filter.search) : undefined;
+  const rows = await viewQuery(db, actor)
+    .where(
+      and(
+        listWhere(actor, pattern ? { ...filter, search: undefined } : filter),
+        ids ? (ids.length ? inArray(projects.id, ids) : sql`false`) : undefined,
+        pattern
+          ? or(ilike(projects.name, pattern), ilike(projects.path, pattern), ilike(projects.description, pattern), ilike(projects.pathWithNamespace, pattern), ilike(namespaces.name, pattern))
+          : undefined,
+        page.where,
+      ),
+    )
+    .orderBy(page.orderBy)
+    .limit(page.limit);
+  return rows.map((row) => toView(actor, row));
+}
+
+/** Open issues of each project, all of them and the non-confidential ones (GitLab's OpenIssuesCountService). */
+export async function openIssuesCounts(db: Db, projectIds: readonly number[]) {
+  if (!projectIds.length) return [];
+  return db
+    .select({
+      id: issues.projectId,
+      all: sql<number>`count(*)::int`.mapWith(Number),
+      public: sql<number>`(count(*) FILTER (WHERE NOT ${issues.confidential}))::int`.mapWith(Number),
+    })
+    .from(issues)
+    .where(and(inArray(issues.projectId, [...projectIds]), eq(issues.state, 'opened')))
+    .groupBy(issues.projectId);
+}
+
+/** The projects the actor may read among `ids` (GraphQL loads a member's or an issue's project in one query). */
+export function findProjectViewsByIds(db: Db, actor: Actor, ids: readonly number[]) {
+  if (!ids.length) return Promise.resolve([]);
+  return listProjectViewsPage(db, actor, { ids: [...ids] }, { where: undefined, orderBy: asc(projects.id), limit: ids.length });
 }

@@ -1,8 +1,8 @@
 // Personal and project snippets with their files. A snippet is read as a "view" (the row, its author, its project's
 // full path, the paths of its files in order) in one statement; lists apply the policy's visibility filter in SQL.
-import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../functions/lib/context.ts';
-import { visibleSnippetsFilter } from '../../functions/lib/policy.ts';
+import { projectAccessLevelSql, Visibility, visibleSnippetsFilter } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
 import { awardEmoji, namespaces, projects, snippetFiles, snippets, users, type SnippetRow } from '../schema/index.ts';
 
@@ -131,4 +131,79 @@ export async function deleteSnippet(db: Db, id: number): Promise<boolean> {
   await db.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, 'Snippet'), eq(awardEmoji.awardableId, id)));
   const gone = await db.delete(snippets).where(eq(snippets.id, id)).returning({ id: snippets.id });
   return gone.length > 0;
+}
+
+// ---- GraphQL reads (Query.snippets, Snippet.blobs) ----
+
+/** A snippet with what its GraphQL type needs: the view, plus its project's facts for the policy (null for personal). */
+function factsQuery(db: Db, actor: Actor) {
+  return db
+    .select({
+      snippet: snippets,
+      author: users,
+      projectPath: projects.pathWithNamespace,
+      files: filePathsSql,
+      projectVisibility: projects.visibilityLevel,
+      projectArchived: projects.archived,
+      projectAccess: sql<number>`CASE WHEN ${snippets.projectId} IS NULL THEN 0 ELSE ${projectAccessLevelSql(actor)} END`.mapWith(Number),
+    })
+    .from(snippets)
+    .innerJoin(users, eq(users.id, snippets.authorId))
+    .leftJoin(projects, eq(projects.id, snippets.projectId))
+    .leftJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .$dynamic();
+}
+
+export type SnippetFactsRow = Awaited<ReturnType<ReturnType<typeof factsQuery>['execute']>>[number];
+
+/** SnippetsFinder's filters (Query.snippets): all optional, combined with AND, always within what the actor may read. */
+export interface SnippetFinderFilter {
+  ids?: readonly number[] | undefined;
+  authorId?: number | undefined;
+  projectId?: number | undefined;
+  type?: 'personal' | 'project' | undefined;
+  /** Explore: personal snippets that are public, or internal (for those who see internal ones). */
+  explore?: boolean | undefined;
+  visibilityLevel?: number | undefined;
+}
+
+function finderWhere(actor: Actor, f: SnippetFinderFilter): SQL | undefined {
+  const personal = f.type === 'personal' || f.explore === true;
+  return and(
+    visibleSnippetsFilter(actor),
+    f.ids ? inArray(snippets.id, [...f.ids]) : undefined,
+    f.authorId !== undefined ? eq(snippets.authorId, f.authorId) : undefined,
+    f.projectId !== undefined ? eq(snippets.projectId, f.projectId) : undefined,
+    personal ? isNull(snippets.projectId) : undefined,
+    f.type === 'project' ? isNotNull(snippets.projectId) : undefined,
+    // Explore lists what is open to the reader (never private snippets, not even its own).
+    f.explore === true ? gte(snippets.visibilityLevel, Visibility.internal) : undefined,
+    f.visibilityLevel !== undefined ? eq(snippets.visibilityLevel, f.visibilityLevel) : undefined,
+  );
+}
+
+/** One keyset page of the snippets the actor may read (one statement: author, project facts and file paths joined). */
+export function listSnippetFactsPage(db: Db, actor: Actor, f: SnippetFinderFilter, page: { where: SQL | undefined; orderBy: SQL; limit: number }): Promise<SnippetFactsRow[]> {
+  return factsQuery(db, actor).where(and(finderWhere(actor, f), page.where)).orderBy(page.orderBy).limit(page.limit);
+}
+
+/** One snippet by id with its facts (no visibility check: the caller asks the policy). */
+export async function findSnippetFacts(db: Db, actor: Actor, id: number): Promise<SnippetFactsRow | undefined> {
+  const [row] = await factsQuery(db, actor).where(eq(snippets.id, id)).limit(1);
+  return row;
+}
+
+/** The files (with contents) of several snippets, in order: one query for a page of snippets. */
+export function findFilesOfSnippets(db: Db, snippetIds: readonly number[]): Promise<Array<SnippetFile & { snippetId: number }>> {
+  return db
+    .select({ snippetId: snippetFiles.snippetId, path: snippetFiles.path, content: snippetFiles.content })
+    .from(snippetFiles)
+    .where(inArray(snippetFiles.snippetId, [...snippetIds]))
+    .orderBy(snippetFiles.snippetId, snippetFiles.position);
+}
+
+/** The project of a snippet (null for a personal snippet; undefined when there is no such snippet). */
+export async function findSnippetProjectId(db: Db, id: number): Promise<number | null | undefined> {
+  const [row] = await db.select({ projectId: snippets.projectId }).from(snippets).where(eq(snippets.id, id)).limit(1);
+  return row ? row.projectId : undefined;
 }

@@ -1,9 +1,11 @@
 // Award emoji verbs (GitLab's lib/api/award_emoji.rb with AwardEmojis::{Add,Destroy}Service, 13.x). The awardable
 // (an issue, a project snippet, or a note on either) is found through its own domain's finder, which decides whether
 // it is readable; reading awards needs nothing more, awarding needs the policy's 'awardable:award', and removing one
-// is for its awarder or an administrator. GitLab records no event for awards.
+// is for its awarder or an administrator. GitLab records no event for awards. GraphQL finds the awardable by global
+// id (findAwardableById) and adds, removes or toggles by name through the same rules.
 import * as q from '../../db/queries/award-emoji.ts';
-import { findIssue, issueFacts } from '../issues/service.ts';
+import { findSnippetProjectId } from '../../db/queries/snippets.ts';
+import { findIssue, findIssueById, issueFacts } from '../issues/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { isUniqueViolation, notFound, recordNotFound, unauthorized, validationFailed } from '../lib/errors.ts';
@@ -11,9 +13,9 @@ import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import { can, type AwardableFacts } from '../lib/policy.ts';
 import type * as z from 'zod/mini';
-import { findNote, type NoteableRef } from '../notes/service.ts';
+import { findNote, findNoteById, type NoteableRef } from '../notes/service.ts';
 import { projectFacts } from '../projects/service.ts';
-import { findProjectSnippet, snippetFacts } from '../snippets/service.ts';
+import { findProjectSnippet, findSnippet, snippetFacts } from '../snippets/service.ts';
 import { isEmojiName, normalizeEmojiName } from './emoji.ts';
 import type { CreateAwardInput } from './schemas.ts';
 
@@ -25,7 +27,7 @@ export type AwardableRef =
   | { kind: 'snippet'; project: Ref | null; id: number | null }
   | { kind: 'note'; noteable: NoteableRef; noteId: number | null };
 
-interface Awardable {
+export interface Awardable {
   key: q.AwardableKey;
   facts: AwardableFacts;
 }
@@ -53,6 +55,41 @@ async function findAwardable(ctx: RequestContext, ref: AwardableRef): Promise<Aw
     }
   }
 }
+
+/**
+ * The readable awardable by model name and database id (GraphQL's AwardableID): an issue, a note (on an issue or a
+ * project snippet) or a snippet; 404 when missing or unreadable.
+ */
+export async function findAwardableById(ctx: RequestContext, gid: { type: string; id: number }): Promise<Awardable> {
+  switch (gid.type) {
+    case 'Issue': {
+      const { project, view } = await findIssueById(ctx, gid.id);
+      return { key: { type: 'Issue', id: view.issue.id }, facts: issueFacts(project, view) };
+    }
+    case 'Note':
+    case 'DiscussionNote':
+    case 'DiffNote': {
+      const { view, facts } = await findNoteById(ctx, gid.id);
+      return { key: { type: 'Note', id: view.note.id }, facts };
+    }
+    case 'Snippet':
+    case 'ProjectSnippet':
+    case 'PersonalSnippet': {
+      const projectId = await findSnippetProjectId(ctx.db, gid.id);
+      if (projectId === undefined) throw notFound('Snippet');
+      if (projectId === null) {
+        const snippet = await findSnippet(ctx, gid.id);
+        return { key: { type: 'Snippet', id: snippet.snippet.id }, facts: snippetFacts(snippet.snippet, null) };
+      }
+      return findAwardable(ctx, { kind: 'snippet', project: { id: projectId }, id: gid.id });
+    }
+    default:
+      throw awardNotFound();
+  }
+}
+
+/** GitLab's emoji_awardable?: everything that carries awards except system notes. */
+export const isEmojiAwardable = (awardable: Awardable) => !(awardable.facts.kind === 'note' && awardable.facts.system);
 
 /** One award of the awardable: 404 `Not found` when missing or on something else (`award_emoji.find`). */
 async function findAward(ctx: RequestContext, awardable: Awardable, awardId: number | null) {
@@ -88,18 +125,52 @@ const invalidName = () => validationFailed({ name: ['is not a valid emoji name']
  * GitLab's `404 Award Emoji Name has already been taken Not Found`.
  */
 export async function createAward({ ctx, input }: Verb<{ awardable: AwardableRef; params: z.output<typeof CreateAwardInput> }>) {
-  const user = requireUser(ctx);
   const awardable = await findAwardable(ctx, input.awardable);
+  return award(ctx, awardable, input.params.name, () => notFound('Award Emoji Name has already been taken'));
+}
+
+/** AwardEmojis::AddService: who may not award is told 404; the name must be an emoji; one award per name and user. */
+async function award(ctx: RequestContext, awardable: Awardable, name: string, duplicate: () => Error) {
+  const user = requireUser(ctx);
   if (!can(ctx.actor, 'awardable:award', awardable.facts)) throw awardNotFound();
-  const name = input.params.name;
   if (!isEmojiName(name)) throw invalidName();
   try {
     const award = await q.insertAward(ctx.db, { awardable: awardable.key, userId: user.id, name: normalizeEmojiName(name) });
     return { award, user };
   } catch (error) {
-    if (isUniqueViolation(error, q.AWARD_UNIQUE)) throw notFound('Award Emoji Name has already been taken');
+    if (isUniqueViolation(error, q.AWARD_UNIQUE)) throw duplicate();
     throw error;
   }
+}
+
+/** GraphQL's awardEmojiAdd on a found awardable: a duplicate is the model's error (`Name has already been taken`). */
+export const addAward = ({ ctx, input }: Verb<{ awardable: Awardable; name: string }>) =>
+  award(ctx, input.awardable, input.name, () => validationFailed({ name: ['has already been taken'] }));
+
+/**
+ * GraphQL's awardEmojiRemove (AwardEmojis::DestroyService): the caller's own award of that name, which needs the
+ * right to award; none is the service's error.
+ */
+export async function removeAward({ ctx, input }: Verb<{ awardable: Awardable; name: string }>) {
+  const user = requireUser(ctx);
+  if (!can(ctx.actor, 'awardable:award', input.awardable.facts)) throw awardNotFound();
+  const name = normalizeEmojiName(input.name);
+  const found = await q.findUserAward(ctx.db, input.awardable.key, user.id, name);
+  if (!found) throw validationFailed({ base: [`User has not awarded emoji of type ${name} on the awardable`] });
+  if (!can(ctx.actor, 'award:delete', found.award)) throw unauthorized();
+  await q.deleteAward(ctx.db, found.award.id);
+}
+
+/** AwardEmojis::ToggleService: removes the caller's award of that name, or adds it; `toggledOn` says which. */
+export async function toggleAward({ ctx, input }: Verb<{ awardable: Awardable; name: string }>) {
+  const user = requireUser(ctx);
+  const existing = await q.findUserAward(ctx.db, input.awardable.key, user.id, normalizeEmojiName(input.name));
+  if (existing) {
+    await removeAward({ ctx, input });
+    return { toggledOn: false as const, award: null };
+  }
+  const added = await addAward({ ctx, input });
+  return { toggledOn: true as const, award: added };
 }
 
 /** DELETE .../award_emoji/:award_id: the awarder or an administrator; anyone else gets 401, as GitLab answers. */

@@ -32,7 +32,8 @@ export interface Connection<T> {
 
 const cursorId = (cursor: string): number => {
   const id = Number(decodeCursor(cursor)?.id);
-  if (!Number.isInteger(id) || id < 0) throw new GraphQLError('Please provide a valid cursor');
+  // Ids the database can hold only: anything else is not one of our cursors (and must not reach Postgres).
+  if (!Number.isInteger(id) || id < 0 || id > 2_147_483_647) throw new GraphQLError('Please provide a valid cursor');
   return id;
 };
 

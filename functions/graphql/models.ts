@@ -1,9 +1,73 @@
 // The domain values GraphQL object types are resolved from (codegen's mappers): resolvers receive and return these,
 // and the typecheck fails when a resolver drifts from the SDL or from the domain.
-import type { UserRow } from '../../db/schema/index.ts';
+import type { GroupView } from '../../db/queries/groups.ts';
+import type { ProjectView } from '../../db/queries/projects.ts';
+import type { MemberRow, UserRow } from '../../db/schema/index.ts';
+import type { AwardView } from '../../db/queries/award-emoji.ts';
+import type { IssueView } from '../../db/queries/issues.ts';
+import type { NoteView } from '../../db/queries/notes.ts';
+import type { SnippetFactsRow } from '../../db/queries/snippets.ts';
+import type { LabelRow, MilestoneRow, TodoRow } from '../../db/schema/index.ts';
+import type { Noteable } from '../notes/service.ts';
+import type { Connection } from './connection.ts';
 
 export type UserModel = UserRow;
+export type ProjectModel = ProjectView;
+export type GroupModel = GroupView;
+/**
+ * A namespace: a group, or a user's personal namespace (resolved from the project or user it belongs to). The full
+ * name (ancestors' names) is loaded on demand when the value was built without it (a project's namespace).
+ */
+export type NamespaceModel = Omit<GroupView, 'fullName'> & { fullName?: string | undefined };
+/** A membership of a project (ProjectMember) or a group (GroupMember), with its user. */
+export type MemberModel = { member: MemberRow; user: UserRow };
 export interface QueryComplexityModel {
   score: number;
   limit: number;
 }
+
+// Issues, notes, discussions, award emoji, labels, milestones and to-dos (functions/issues, notes, award-emoji).
+/** An issue with the project it belongs to (the policy's facts come from both). */
+export interface IssueModel {
+  project: ProjectView;
+  view: IssueView;
+}
+/** A note with its noteable (whose facts decide what the actor may do with the note). */
+export interface NoteModel {
+  noteable: Noteable;
+  view: NoteView;
+}
+/** A discussion: the notes sharing one discussion_id, oldest first (readable ones only). */
+export interface DiscussionModel {
+  noteable: Noteable;
+  id: string;
+  notes: NoteView[];
+}
+export type AwardEmojiModel = AwardView;
+export type LabelModel = LabelRow;
+/** A milestone with the full path of its project or group (for its web path). */
+export interface MilestoneModel {
+  milestone: MilestoneRow;
+  projectPath: string | null;
+  groupPath: string | null;
+}
+/** A to-do with its body (the note it came from, else its target's title) and its project. */
+export interface TodoModel {
+  todo: TodoRow;
+  body: string;
+  project: ProjectView | null;
+}
+
+// Snippets (functions/snippets).
+/** A snippet with its author, project path, file paths and its project's facts (one row of the snippets page query). */
+export type SnippetModel = SnippetFactsRow;
+/** One file of a snippet, with its place among the snippet's files (1-based: the blobs connection's cursor). */
+export interface SnippetBlobModel {
+  snippet: SnippetFactsRow;
+  path: string;
+  content: string;
+  position: number;
+}
+/** Connections with GitLab's `count`, computed only when asked. */
+export type IssueConnectionModel = Connection<IssueModel> & { count: () => number | Promise<number> };
+export type LabelConnectionModel = Connection<LabelModel> & { count: () => number | Promise<number> };

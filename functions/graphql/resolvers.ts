@@ -1,10 +1,16 @@
 // Every domain's resolvers, merged once: GraphQL is wiring here; the rules live in the domains' services.
+import { groupResolvers } from '../groups/resolvers.ts';
+import { projectResolvers } from '../projects/resolvers.ts';
+import { snippetResolvers } from '../snippets/resolvers.ts';
 import { userResolvers } from '../users/resolvers.ts';
 import { versionResolvers } from '../version/resolvers.ts';
+import { issueResolvers } from '../issues/resolvers.ts';
+import { noteResolvers } from '../notes/resolvers.ts';
+import { awardEmojiResolvers } from '../award-emoji/resolvers.ts';
 import type { Resolvers } from './generated.ts';
 import { scalars } from './scalars.ts';
 
-const parts: Resolvers[] = [versionResolvers, userResolvers];
+const parts: Resolvers[] = [versionResolvers, userResolvers, projectResolvers, groupResolvers, snippetResolvers, issueResolvers, noteResolvers, awardEmojiResolvers];
 
 /** Root types merged field by field; each type belongs to one domain. */
 export function mergeResolvers(): Resolvers {

@@ -158,7 +158,7 @@ export function humanDuration(seconds: number): string | null {
 }
 
 /** Markdown task list items (`- [ ]`, `* [x]`, `1. [ ]`), as GitLab's TaskList counts them. */
-function taskStatus(description: string | null) {
+export function taskStatus(description: string | null) {
   const items = [...(description ?? '').matchAll(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[([ xX])\]/gm)];
   return { count: items.length, completed_count: items.filter((m) => m[1] !== ' ').length };
 }

@@ -1,5 +1,6 @@
 // Issue verbs (GitLab's lib/api/issues.rb with Issues::{Create,Update,Close,Reopen}Service): policy first, one
 // transaction per write, the event recorded in it (opened -> created, closed, reopened).
+import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { nextIid } from '../../db/queries/internal-ids.ts';
 import * as q from '../../db/queries/issues.ts';
@@ -41,6 +42,15 @@ export async function findIssue(ctx: RequestContext, ref: IssueRef, options: { s
   const project = await findProject(ctx, ref.project);
   const view = ref.iid === null ? undefined : await q.findIssueView(ctx.db, project.project.id, ref.iid, options.subscribed ? ctx.actor.user?.id : null);
   if (!view || !can(ctx.actor, 'issue:read', issueFacts(project, view))) throw issueNotFound();
+  return { project, view };
+}
+
+/** The readable issue by its database id (GraphQL's IssueID), with its project: 404 as findIssue. */
+export async function findIssueById(ctx: RequestContext, id: number) {
+  const view = await q.findIssueViewById(ctx.db, id, ctx.actor.user?.id);
+  if (!view) throw issueNotFound();
+  const project = await findProject(ctx, { id: view.issue.projectId });
+  if (!can(ctx.actor, 'issue:read', issueFacts(project, view))) throw issueNotFound();
   return { project, view };
 }
 
@@ -248,5 +258,17 @@ export async function listIssues({ ctx, input }: Verb<{ source: IssueListSource;
       return rows;
     },
     count: (limit: number) => (total !== undefined ? Promise.resolve(Math.min(total, limit)) : q.countIssues(ctx.db, ctx.actor, filter, limit)),
+  };
+}
+
+/**
+ * A keyset page of a readable project's issues (GraphQL's Project.issues): the same filter and SQL visibility as
+ * listIssues, one statement; `count` is the number of matching issues.
+ */
+export function pageProjectIssues(ctx: RequestContext, project: ProjectView, filter: Omit<q.IssueListFilter, 'projectId'>) {
+  const f: q.IssueListFilter = { ...filter, projectId: project.project.id };
+  return {
+    fetch: (page: { where: SQL | undefined; orderBy: SQL; limit: number }) => q.listIssueViewsPage(ctx.db, ctx.actor, f, page, ctx.actor.user?.id),
+    count: () => q.countIssues(ctx.db, ctx.actor, f, 2_147_483_647),
   };
 }

@@ -149,7 +149,8 @@ export type AwardableFacts = IssueFacts | NoteFacts | SnippetFacts;
  */
 function canAward(actor: Actor, s: AwardableFacts): boolean {
   if (!signedIn(actor)) return false;
-  if (s.kind === 'note') return canReadNote(actor, s) && canAward(actor, s.noteable);
+  // System notes are not emoji-awardable (Note#emoji_awardable?).
+  if (s.kind === 'note') return canReadNote(actor, s) && !s.system && canAward(actor, s.noteable);
   if (s.kind === 'issue') return canReadIssue(actor, s) && !s.project.archived && !lockedOut(actor, s);
   return canReadSnippet(actor, s) && s.project?.archived !== true;
 }

@@ -9,7 +9,7 @@ import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { conflict, forbidden, isUniqueViolation, notFound, recordNotFound, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
-import { AccessLevel, assertCan, canDestroyMember, canGrant, canUpdateMember, type GroupFacts, type ProjectFacts } from '../lib/policy.ts';
+import { AccessLevel, assertCan, canDestroyMember, canGrant, canUpdateMember, isAdministrator, type GroupFacts, type ProjectFacts } from '../lib/policy.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
 import { ACCESS_LEVEL_NAMES } from './schemas.ts';
 
@@ -63,7 +63,7 @@ function assertAdmin(ctx: RequestContext, s: Source) {
 }
 
 export function listMembers({ ctx, input }: Verb<{ all: boolean; query?: string | undefined; user_ids?: number[] | undefined }>) {
-  const filter: q.MemberFilter = { query: input.query || undefined, userIds: input.user_ids };
+  const filter: q.MemberFilter = { query: input.query || undefined, userIds: input.user_ids, searchPrivateEmail: isAdministrator(ctx.actor) };
   return loadSource(ctx, input.kind, input.ref).then((source) => {
     assertRead(ctx, source);
     return {

@@ -3,14 +3,16 @@
 // comment records `commented` (target: the note) in the same transaction, touches the noteable and gives to-dos to
 // those it mentions.
 import type { ProjectView } from '../../db/queries/projects.ts';
+import type { IssueView } from '../../db/queries/issues.ts';
 import * as q from '../../db/queries/notes.ts';
+import { findSnippetProjectId } from '../../db/queries/snippets.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { recordEvent } from '../events/record.ts';
 import { createMentionTodos } from '../issues/mention-todos.ts';
-import { findIssue, issueFacts } from '../issues/service.ts';
+import { findIssue, findIssueById, issueFacts } from '../issues/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { badRequest, notFound, recordNotFound } from '../lib/errors.ts';
+import { ApiError, badRequest, notFound, recordNotFound, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import { assertCan, can, type NoteableFacts, type NoteFacts } from '../lib/policy.ts';
@@ -24,7 +26,7 @@ type Verb<I> = { ctx: RequestContext; input: I };
 /** `/projects/:id/issues/:noteable_id/notes` (by iid) or `/projects/:id/snippets/:noteable_id/notes` (by id). */
 export type NoteableRef = { kind: 'issues' | 'snippets'; project: Ref | null; id: number | null };
 
-interface Noteable {
+export interface Noteable {
   key: q.NoteableKey;
   project: ProjectView;
   facts: NoteableFacts;
@@ -40,10 +42,56 @@ export async function findNoteable(ctx: RequestContext, ref: NoteableRef): Promi
     return { key: { type: 'Snippet', id: snippet.snippet.id }, project, facts: { ...snippetFacts(snippet.snippet, facts), project: facts }, iid: null };
   }
   const { project, view } = await findIssue(ctx, { project: ref.project, iid: ref.id });
-  return { key: { type: 'Issue', id: view.issue.id }, project, facts: issueFacts(project, view), iid: view.issue.iid };
+  return issueNoteable(project, view);
 }
 
-const noteFacts = (noteable: Noteable, n: q.NoteView['note']): NoteFacts => ({
+/** An issue (already found readable) as a noteable. */
+export const issueNoteable = (project: ProjectView, view: IssueView): Noteable => ({
+  key: { type: 'Issue', id: view.issue.id },
+  project,
+  facts: issueFacts(project, view),
+  iid: view.issue.iid,
+});
+
+/**
+ * The readable noteable by model name and database id (GraphQL's NoteableID): an issue or a project snippet, 404 as
+ * findNoteable otherwise (personal snippets carry no notes here).
+ */
+export async function findNoteableById(ctx: RequestContext, gid: { type: string; id: number }): Promise<Noteable> {
+  if (gid.type === 'Issue') {
+    const { project, view } = await findIssueById(ctx, gid.id);
+    return issueNoteable(project, view);
+  }
+  if (gid.type === 'ProjectSnippet' || gid.type === 'Snippet') {
+    const projectId = await findSnippetProjectId(ctx.db, gid.id);
+    if (projectId == null) throw notFound('Snippet');
+    return findNoteable(ctx, { kind: 'snippets', project: { id: projectId }, id: gid.id });
+  }
+  throw notFound('Noteable');
+}
+
+/** A readable note by its database id (GraphQL's NoteID, AwardableID), with its noteable: 404 `Note Not Found` otherwise. */
+export async function findNoteById(ctx: RequestContext, id: number) {
+  const view = await q.findNoteById(ctx.db, id);
+  if (!view || (view.note.noteableType !== 'Issue' && view.note.noteableType !== 'Snippet')) throw notFound('Note');
+  const noteable = await findNoteableById(ctx, { type: view.note.noteableType, id: view.note.noteableId });
+  const facts = noteFacts(noteable, view.note);
+  if (!can(ctx.actor, 'note:read', facts)) throw notFound('Note');
+  return { noteable, view, facts };
+}
+
+/** A discussion the actor may read, by its 40-hex id: its first note and noteable (404 `Discussion Not Found` otherwise). */
+export async function findDiscussion(ctx: RequestContext, discussionId: string) {
+  const first = await q.findDiscussionFirstNote(ctx.db, discussionId);
+  if (!first) throw notFound('Discussion');
+  const found = await findNoteById(ctx, first.note.id).catch((e) => {
+    if (e instanceof ApiError && e.status === 404) throw notFound('Discussion');
+    throw e;
+  });
+  return { noteable: found.noteable, first: found.view };
+}
+
+export const noteFacts = (noteable: Noteable, n: q.NoteView['note']): NoteFacts => ({
   kind: 'note',
   noteable: noteable.facts,
   authorId: n.authorId,
@@ -51,9 +99,12 @@ const noteFacts = (noteable: Noteable, n: q.NoteView['note']): NoteFacts => ({
   confidential: n.confidential,
 });
 
+/** Note#note's model rules: the validation message for a body, or null. */
+const bodyError = (body: string) => (body.trim() === '' ? "can't be blank" : body.length > NOTE_MAX ? `is too long (maximum is ${NOTE_MAX} characters)` : null);
+
 /** Note#note's model rules, in GitLab's bad_request wording (`Note {:note=>["can't be blank"]}`). */
 function checkBody(body: string, prefix: string) {
-  const error = body.trim() === '' ? "can't be blank" : body.length > NOTE_MAX ? `is too long (maximum is ${NOTE_MAX} characters)` : null;
+  const error = bodyError(body);
   if (error) throw badRequest(`${prefix} {:note=>[${JSON.stringify(error)}]}`);
 }
 
@@ -104,13 +155,43 @@ export async function createNote({ ctx, input }: Verb<{ noteable: NoteableRef; p
   const user = requireUser(ctx);
   const noteable = await findNoteable(ctx, input.noteable);
   assertCan(ctx.actor, 'noteable:create_note', noteable.facts);
-  const p = input.params;
-  checkBody(p.body, 'Note');
+  checkBody(input.params.body, 'Note');
+  return addNote(ctx, user, noteable, input.params, null);
+}
+
+/**
+ * GraphQL's createNote: the noteable by global id, optionally a reply into one of its discussions (found readable
+ * with findDiscussion first). Model failures are validation errors (`Note can't be blank`), not bad requests.
+ */
+export async function createNoteById({
+  ctx,
+  input,
+}: Verb<{ noteable: Noteable; params: { body: string; confidential?: boolean | undefined }; replyTo: q.NoteView | null }>) {
+  const user = requireUser(ctx);
+  const noteable = input.noteable;
+  assertCan(ctx.actor, 'noteable:create_note', noteable.facts);
+  const error = bodyError(input.params.body);
+  if (error) throw validationFailed({ note: [error] });
+  const reply = input.replyTo;
+  if (reply && (reply.note.noteableType !== noteable.key.type || reply.note.noteableId !== noteable.key.id)) {
+    throw validationFailed({ base: ['Discussion to reply to cannot be found'] });
+  }
+  return addNote(ctx, user, noteable, input.params, reply ? reply.note.discussionId : null);
+}
+
+/** The one write of a comment: the note (or a reply), the noteable touched, `commented`, mention to-dos. */
+async function addNote(
+  ctx: RequestContext,
+  user: UserRow,
+  noteable: Noteable,
+  p: { body: string; confidential?: boolean | undefined; created_at?: z.output<typeof CreateNoteInput>['created_at'] },
+  discussionId: string | null,
+) {
   const confidential = p.confidential === true && can(ctx.actor, 'noteable:create_confidential_note', noteable.facts);
   const createdAt = p.created_at && can(ctx.actor, 'noteable:set_note_created_at', noteable.facts) ? p.created_at : undefined;
   const projectId = noteable.project.project.id;
   const id = await ctx.transaction(async (tx) => {
-    const note = await q.insertNote(tx, {
+    const values = {
       noteableType: noteable.key.type,
       noteableId: noteable.key.id,
       projectId,
@@ -118,7 +199,8 @@ export async function createNote({ ctx, input }: Verb<{ noteable: NoteableRef; p
       body: p.body,
       confidential,
       ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
-    });
+    };
+    const note = discussionId ? await q.insertReplyNote(tx, values, discussionId) : await q.insertNote(tx, values);
     // The noteable's updated_at follows its notes (Note belongs_to noteable, touch: true).
     await q.touchNoteable(tx, noteable.key, note.createdAt);
     await recordEvent(tx, { action: 'commented', authorId: user.id, projectId, target: { type: 'Note', id: note.id } });

@@ -104,8 +104,16 @@ export async function rawSnippet({ ctx, input }: Verb<{ owner: SnippetOwner; id:
 
 // ---- Writes ----
 
-/** A failed Snippets service: `render_api_error!({ error: message }, 400)`. */
-const serviceError = (message: string) => new ApiError(400, { message: { error: message } });
+/**
+ * A failed Snippets service: `render_api_error!({ error: message }, 400)` where the message is the model's full
+ * messages joined as a sentence; `messages` keeps them one by one (GraphQL's `errors_on_object`).
+ */
+export class SnippetServiceError extends ApiError {
+  constructor(readonly messages: string[]) {
+    super(400, { message: { error: toSentence(messages) } });
+  }
+}
+const serviceError = (message: string) => new SnippetServiceError([message]);
 const INVALID_ACTIONS = 'Snippet actions have invalid data';
 
 /** Array#to_sentence, as ActiveModel joins full messages. */
@@ -116,11 +124,19 @@ function toSentence(messages: string[]) {
 
 const MAX = 255;
 
-/** Snippet's model validations that can fail after the parameters passed (title and file name lengths). */
-function modelErrors(title: string | undefined, fileName: string | undefined): string[] {
+/** Rails' `blank?` on a string: empty or whitespace only. */
+const isBlank = (s: string) => s.trim() === '';
+
+/**
+ * Snippet's model validations, in the model's order: title presence and length, file name length, content presence
+ * (`undefined` = not being set). REST's parameter checks refuse blank titles and contents first; GraphQL reaches them.
+ */
+function modelErrors(title: string | undefined, fileName: string | undefined, content?: string): string[] {
   const errors: string[] = [];
-  if (title !== undefined && title.length > MAX) errors.push(`Title is too long (maximum is ${MAX} characters)`);
+  if (title !== undefined && isBlank(title)) errors.push("Title can't be blank");
+  else if (title !== undefined && title.length > MAX) errors.push(`Title is too long (maximum is ${MAX} characters)`);
   if (fileName !== undefined && fileName.length > MAX) errors.push(`File name is too long (maximum is ${MAX} characters)`);
+  if (content !== undefined && isBlank(content)) errors.push("Content can't be blank");
   return errors;
 }
 
@@ -131,7 +147,12 @@ function assertUniquePaths(files: readonly q.SnippetFile[], verb: 'creating' | '
 
 const level = (v: VisibilityName) => Visibility[v];
 
-export async function createSnippet({ ctx, input }: Verb<{ owner: SnippetOwner; params: CreateSnippetParams }>): Promise<SnippetView> {
+/**
+ * Snippets::CreateService. `actions` are snippet_actions (GraphQL's blobActions): only `create` actions with content
+ * are valid on creation (else `Snippet actions have invalid data`, before any model validation); the first names the
+ * snippet's file_name and content, a create without a path gets `snippetfileN.txt`.
+ */
+export async function createSnippet({ ctx, input }: Verb<{ owner: SnippetOwner; params: CreateSnippetParams & { actions?: readonly FileAction[] | undefined } }>): Promise<SnippetView> {
   const user = requireUser(ctx);
   let project: ProjectView | null = null;
   if (input.owner.kind === 'project') {
@@ -141,11 +162,15 @@ export async function createSnippet({ ctx, input }: Verb<{ owner: SnippetOwner; 
     assertCan(ctx.actor, 'user:create_snippet', { kind: 'user', id: user.id, state: user.state });
   }
   const p = input.params;
-  const files: q.SnippetFile[] = p.files ? p.files.map((f) => ({ path: f.file_path, content: f.content })) : [{ path: p.file_name ?? '', content: p.content ?? '' }];
+  let files: q.SnippetFile[];
+  if (p.actions?.length) {
+    if (p.actions.some((a) => a.action !== 'create' || !a.content)) throw serviceError(INVALID_ACTIONS);
+    files = applyActions([], p.actions, 'creating');
+  } else files = p.files ? p.files.map((f) => ({ path: f.file_path, content: f.content })) : [{ path: p.file_name ?? '', content: p.content ?? '' }];
   // Snippet does not strip its title (no StripAttribute), so it is kept as given.
   const title = p.title;
-  const errors = modelErrors(title, files[0]?.path);
-  if (errors.length) throw serviceError(toSentence(errors));
+  const errors = modelErrors(title, files[0]?.path, files[0]?.content ?? '');
+  if (errors.length) throw new SnippetServiceError(errors);
   assertUniquePaths(files, 'creating');
   // Personal snippets are private unless told otherwise; project snippets always name their visibility.
   const visibilityLevel = level(p.visibility ?? 'private');
@@ -166,7 +191,7 @@ export async function createSnippet({ ctx, input }: Verb<{ owner: SnippetOwner; 
   return { snippet, author: user, projectPath: project?.project.pathWithNamespace ?? null, files: files.map((f) => f.path) };
 }
 
-type FileAction = NonNullable<UpdateSnippetParams['files']>[number];
+export type FileAction = NonNullable<UpdateSnippetParams['files']>[number];
 
 /** A free `snippetfileN.txt` name (SnippetRepository's default for a created file without a path). */
 function defaultFileName(taken: Map<string, string>) {
@@ -177,9 +202,9 @@ function defaultFileName(taken: Map<string, string>) {
  * Applies `files` actions (create, update, delete, move) to the current files, as the repository commit would:
  * malformed actions are invalid data, paths that clash or are missing fail the commit.
  */
-function applyActions(current: readonly q.SnippetFile[], actions: readonly FileAction[]): q.SnippetFile[] {
+function applyActions(current: readonly q.SnippetFile[], actions: readonly FileAction[], verb: 'creating' | 'updating' = 'updating'): q.SnippetFile[] {
   const files = new Map(current.map((f) => [f.path, f.content] as [string, string]));
-  const conflict = (what: string) => serviceError(`Repository Error updating the snippet - ${what}`);
+  const conflict = (what: string) => serviceError(`Repository Error ${verb} the snippet - ${what}`);
   for (const a of actions) {
     const path = a.file_path || undefined;
     const previous = a.previous_path || undefined;
@@ -231,7 +256,7 @@ export async function updateSnippet({ ctx, input }: Verb<{ owner: SnippetOwner; 
   const title = p.title;
   const fileName = p.file_name;
   const errors = modelErrors(title, fileName);
-  if (errors.length) throw serviceError(toSentence(errors));
+  if (errors.length) throw new SnippetServiceError(errors);
   const changes: q.SnippetChanges = {
     title,
     description: p.description,
@@ -253,7 +278,7 @@ export async function updateSnippet({ ctx, input }: Verb<{ owner: SnippetOwner; 
       files = [{ path: fileName || first.path, content: p.content ?? first.content }, ...current.slice(1)];
     }
     const tooLong = modelErrors(undefined, files[0]!.path);
-    if (tooLong.length) throw serviceError(toSentence(tooLong));
+    if (tooLong.length) throw new SnippetServiceError(tooLong);
     assertUniquePaths(files, 'updating');
     const snippet = await q.updateSnippet(tx, id, changes);
     if (!snippet) throw snippetNotFound();

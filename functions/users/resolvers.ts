@@ -7,9 +7,9 @@ import { keysetConnection, keysetOrderBy, keysetWhere } from '../graphql/connect
 import { orNull } from '../graphql/errors.ts';
 import type { Resolvers } from '../graphql/generated.ts';
 import { expectGlobalId, toGlobalId } from '../graphql/ids.ts';
-import { can, isAdministrator } from '../lib/policy.ts';
+import { can } from '../lib/policy.ts';
 import { avatarUrl, userWebUrl } from './schemas.ts';
-import { findUser } from './service.ts';
+import { findUser, userListFilter } from './service.ts';
 
 export const userResolvers: Resolvers = {
   Query: {
@@ -22,8 +22,7 @@ export const userResolvers: Resolvers = {
       const ids = args.ids?.map((gid) => expectGlobalId(gid, ['User']).id as number);
       // created_* and updated_* both page by id here: ids follow creation order.
       const order = /asc$/i.test(args.sort ?? 'created_desc') ? 'asc' : 'desc';
-      const admin = isAdministrator(ctx.actor);
-      const filter = { ids, usernames: args.usernames ?? undefined, search: args.search ?? undefined, searchPrivateEmail: admin };
+      const filter = { ...userListFilter(ctx, { search: args.search ?? undefined }), ids, usernames: args.usernames ?? undefined };
       return keysetConnection<UserRow>(args, order, (u) => u.id, (page) =>
         listUsersPage(ctx.db, filter, { where: keysetWhere(users.id, page), orderBy: keysetOrderBy(users.id, page), limit: page.limit }),
       );

@@ -34,6 +34,24 @@ export function requireAdmin(ctx: RequestContext): UserRow {
 }
 
 /**
+ * What a user list may match for this caller (UsersFinder, 13.x): non-administrators never see external users, match
+ * the public email only, and cannot filter by creation date. REST's GET /users and GraphQL's `users` both use it.
+ */
+export function userListFilter(
+  ctx: RequestContext,
+  f: Omit<q.UserListFilter, 'searchPrivateEmail' | 'external'> & { external?: boolean | undefined },
+): q.UserListFilter {
+  const admin = isAdministrator(ctx.actor);
+  return {
+    ...f,
+    searchPrivateEmail: admin,
+    external: admin ? (f.external ? true : undefined) : false,
+    createdAfter: admin ? f.createdAfter : undefined,
+    createdBefore: admin ? f.createdBefore : undefined,
+  };
+}
+
+/**
  * GET /users. Anonymous callers must name a `username`; `external=true` is for administrators; everyone else
  * never sees external users and gets GitLab's fixed order (id, or search relevance), as UsersFinder does in 13.x.
  */
@@ -41,16 +59,15 @@ export function listUsers({ ctx, input }: Verb<z.output<typeof ListUsersInput>>)
   const admin = isAdministrator(ctx.actor);
   if (input.external && !admin) requireAdmin(ctx);
   if (!ctx.actor.user && !input.username) throw forbidden('Not authorized to access /api/v4/users');
-  const filter: q.UserListFilter = {
+  const filter = userListFilter(ctx, {
     username: input.username,
     search: input.search,
-    searchPrivateEmail: admin,
     active: input.active,
     blocked: input.blocked,
-    external: admin ? (input.external ? true : undefined) : false,
-    createdAfter: admin ? input.created_after : undefined,
-    createdBefore: admin ? input.created_before : undefined,
-  };
+    external: input.external,
+    createdAfter: input.created_after,
+    createdBefore: input.created_before,
+  });
   const searching = input.search !== undefined && input.search.trim() !== '';
   const order: q.UserOrder = admin ? { by: input.order_by, sort: input.sort } : searching ? { by: 'search_relevance' } : { by: 'id', sort: 'desc' };
   return {

@@ -1,0 +1,83 @@
+// GraphQL over the groups domain: group, namespace, the Group and Namespace types and group members. Reads go
+// through the same finders as REST; the policy decides what is readable.
+import { sql } from 'drizzle-orm';
+import { selfAndDescendantIds } from '../../db/queries/groups.ts';
+import { findNamespaceView } from '../../db/queries/namespaces.ts';
+import type { ConnectionArgs } from '../graphql/connection.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
+import { orNull } from '../graphql/errors.ts';
+import type { Resolvers } from '../graphql/generated.ts';
+import { toGlobalId } from '../graphql/ids.ts';
+import type { GroupModel, NamespaceModel } from '../graphql/models.ts';
+import { renderPlainText } from '../labels/schemas.ts';
+import { can, canCreateInPersonalNamespace, visibilityName, type GroupFacts } from '../lib/policy.ts';
+import { memberConnection, memberFields, namespaceFullName, projectConnection } from '../projects/resolvers.ts';
+import { avatarUrl } from '../users/schemas.ts';
+import { groupWebUrl } from './schemas.ts';
+import { findGroup } from './service.ts';
+
+const facts = (v: NamespaceModel): GroupFacts => ({ kind: 'group', visibilityLevel: v.namespace.visibilityLevel, accessLevel: v.accessLevel, hasDescendantAccess: v.hasDescendantAccess });
+
+/** A readable group by namespace id (a parent, a membership's group), batched; null when missing or hidden. */
+async function readableGroup(id: number | null, { ctx, loaders }: GraphQLContext): Promise<GroupModel | null> {
+  if (id === null) return null;
+  const group = await loaders.groupView.load(id);
+  return group && can(ctx.actor, 'group:read', facts(group)) ? group : null;
+}
+
+/** Projects of a namespace the actor may see, newest first (GitLab's keyset default, id desc). */
+function namespaceProjects(n: NamespaceModel, args: ConnectionArgs & { includeSubgroups?: boolean | null; search?: string | null }, { ctx }: GraphQLContext) {
+  const id = n.namespace.id;
+  const namespaceIds = args.includeSubgroups && n.namespace.kind === 'group' ? selfAndDescendantIds(id) : sql`${id}`;
+  return projectConnection(ctx, args, { namespaceIds, search: args.search || undefined }, 'desc');
+}
+
+/** The fields Group and Namespace share. */
+const namespaceFields = {
+  name: (n: NamespaceModel) => n.namespace.name,
+  path: (n: NamespaceModel) => n.namespace.path,
+  fullPath: (n: NamespaceModel) => n.namespace.fullPath,
+  fullName: (n: NamespaceModel, _a: unknown, context: GraphQLContext) => namespaceFullName(n, context),
+  description: (n: NamespaceModel) => n.namespace.description,
+  descriptionHtml: (n: NamespaceModel) => renderPlainText(n.namespace.description),
+  visibility: (n: NamespaceModel) => visibilityName(n.namespace.visibilityLevel),
+};
+
+export const groupResolvers: Resolvers = {
+  Query: {
+    group: (_root, { fullPath }, { ctx }) => orNull(() => findGroup(ctx, { path: fullPath })),
+    namespace: async (_root, { fullPath }, { ctx }) => {
+      const view = await findNamespaceView(ctx.db, ctx.actor, { path: fullPath });
+      if (!view) return null;
+      if (view.namespace.kind === 'group') return can(ctx.actor, 'group:read', facts(view)) ? view : null;
+      // NamespacePolicy's read_namespace on a personal namespace: its owner and administrators, the same rule as
+      // creating projects in it.
+      return canCreateInPersonalNamespace(ctx.actor, view.namespace.ownerId) ? view : null;
+    },
+  },
+  Group: {
+    ...namespaceFields,
+    id: (g) => toGlobalId('Group', g.namespace.id),
+    fullName: (g) => g.fullName,
+    webUrl: (g, _a, { ctx }) => groupWebUrl(ctx.config, g.namespace.fullPath),
+    avatarUrl: (g, _a, { ctx }) => avatarUrl(ctx.config, g.namespace.avatarUrl),
+    parent: (g, _a, context) => readableGroup(g.namespace.parentId, context),
+    userPermissions: (g, _a, { ctx }) => ({ readGroup: can(ctx.actor, 'group:read', facts(g)) }),
+    projects: (g, args, context) => namespaceProjects(g, args, context),
+    groupMembers: (g, args, { ctx }) => {
+      if (!can(ctx.actor, 'group:read_members', facts(g))) return null;
+      const ns = g.namespace;
+      return memberConnection(ctx, { type: 'Namespace', id: ns.id, ancestorGroupIds: ns.traversalIds.filter((id) => id !== ns.id) }, args);
+    },
+  },
+  Namespace: {
+    ...namespaceFields,
+    // A group answers as itself (gid://gitlab/Group/N); a personal namespace as a Namespace.
+    id: (n) => toGlobalId(n.namespace.kind === 'group' ? 'Group' : 'Namespace', n.namespace.id),
+    projects: (n, args, context) => namespaceProjects(n, args, context),
+  },
+  GroupMember: {
+    ...memberFields('GroupMember'),
+    group: (m, _a, context) => readableGroup(m.member.sourceId, context),
+  },
+};

@@ -1,0 +1,214 @@
+// GraphQL over the issues domain: Query.issue, Project.issue(s)/label(s)/milestones and the Issue, Label, Milestone
+// and Todo types (13.6 shapes). Reads go through the issues service (the same finder and list filter as REST, the
+// policy's SQL visibility); a page's associations come from per-request DataLoaders (one query per association).
+import { authorOrGhost } from '../users/ghost.ts';
+import { countProjectLabels, findProjectLabelByTitle, listProjectLabelsPage } from '../../db/queries/labels.ts';
+import type { IssueListFilter } from '../../db/queries/issues.ts';
+import { listProjectMilestonesPage } from '../../db/queries/milestones.ts';
+import { issues, labels, milestones, type LabelRow, type UserRow } from '../../db/schema/index.ts';
+import { arrayConnection, keysetConnection, keysetOrderBy, keysetWhere, type ConnectionArgs } from '../graphql/connection.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
+import { orNull } from '../graphql/errors.ts';
+import type { IssueSort, IssuableState, Resolvers, TodoActionEnum, TodoStateEnum } from '../graphql/generated.ts';
+import { toGlobalId } from '../graphql/ids.ts';
+import type { IssueModel, MilestoneModel, TodoModel } from '../graphql/models.ts';
+import { textColorFor } from '../labels/colors.ts';
+import { renderPlainText } from '../labels/schemas.ts';
+import { can } from '../lib/policy.ts';
+import { discussionsOf, notesOf } from '../notes/resolvers.ts';
+import { issueNoteable } from '../notes/service.ts';
+import { projectFacts } from '../projects/service.ts';
+import { TODO_ACTION_NAMES } from '../todos/schemas.ts';
+import { humanDuration, taskStatus } from './schemas.ts';
+import { findIssueById, issueFacts, pageProjectIssues } from './service.ts';
+
+const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
+
+const NUMERIC = /^\d{1,10}$/;
+const iidOf = (s: string) => (NUMERIC.test(s) && Number(s) <= 2_147_483_647 ? Number(s) : null);
+
+interface IssueArgs extends ConnectionArgs {
+  iid?: string | null;
+  iids?: readonly string[] | null;
+  state?: IssuableState | null;
+  labelName?: ReadonlyArray<string | null> | null;
+  milestoneTitle?: ReadonlyArray<string | null> | null;
+  assigneeUsername?: string | null;
+  authorUsername?: string | null;
+  search?: string | null;
+  sort?: IssueSort | null;
+}
+
+/** The issues resolver's arguments as the REST list's filter (IssuesFinder's params). */
+function issueFilter(args: IssueArgs): Omit<IssueListFilter, 'projectId'> {
+  const f: Omit<IssueListFilter, 'projectId'> = {};
+  const iids = [...(args.iid != null ? [args.iid] : []), ...(args.iids ?? [])];
+  // An iid that is no number matches nothing.
+  if (args.iid != null || args.iids != null) f.iids = iids.flatMap((s) => iidOf(s) ?? []);
+  // `locked` is a merge request state: no issue has it.
+  if (args.state === 'locked') f.iids = [];
+  else if (args.state === 'opened' || args.state === 'closed') f.state = args.state;
+  const labelNames = (args.labelName ?? []).filter((l): l is string => l != null);
+  if (labelNames.length) f.labels = labelNames;
+  const milestone = (args.milestoneTitle ?? []).find((m): m is string => m != null);
+  if (milestone !== undefined) f.milestone = milestone;
+  if (args.assigneeUsername != null) f.assigneeUsername = args.assigneeUsername;
+  if (args.authorUsername != null) f.authorUsername = args.authorUsername;
+  if (args.search) f.search = args.search;
+  return f;
+}
+
+/** An IssueConnection of the project: one keyset query for the page (authors and milestones joined), `count` on demand. */
+async function issueConnection({ ctx }: GraphQLContext, project: IssueModel['project'], args: IssueArgs) {
+  const list = pageProjectIssues(ctx, project, issueFilter(args));
+  const order = /asc$/i.test(args.sort ?? 'created_desc') ? 'asc' : 'desc';
+  const connection = await keysetConnection<IssueModel>(args, order, (i) => i.view.issue.id, async (page) =>
+    (await list.fetch({ where: keysetWhere(issues.id, page), orderBy: keysetOrderBy(issues.id, page), limit: page.limit })).map((view) => ({ project, view })),
+  );
+  return { ...connection, count: list.count };
+}
+
+const milestoneOf = (i: IssueModel): MilestoneModel | null => {
+  const m = i.view.milestone;
+  if (!m) return null;
+  return m.groupId !== null ? { milestone: m, projectPath: null, groupPath: i.view.milestoneGroupPath } : { milestone: m, projectPath: i.view.projectPath, groupPath: null };
+};
+
+const TODO_TARGETS: Record<string, 'ISSUE' | 'MERGEREQUEST'> = { Issue: 'ISSUE', MergeRequest: 'MERGEREQUEST' };
+
+export const issueResolvers: Resolvers = {
+  Query: {
+    issue: (_root, { id }, { ctx }) => orNull(() => findIssueById(ctx, id)),
+  },
+  Project: {
+    issue: async (project, args, context) => {
+      const connection = await issueConnection(context, project, { ...args, first: 1 });
+      return connection.nodes[0] ?? null;
+    },
+    issues: (project, args, context) => issueConnection(context, project, args),
+    label: async (project, { title }, { ctx }) => (await findProjectLabelByTitle(ctx.db, project.project.id, title)) ?? null,
+    labels: async (project, args, { ctx }) => {
+      const search = args.searchTerm || undefined;
+      const connection = await keysetConnection<LabelRow>(args, 'asc', (l) => l.id, (page) =>
+        listProjectLabelsPage(ctx.db, project.project.id, search, { where: keysetWhere(labels.id, page), orderBy: keysetOrderBy(labels.id, page), limit: page.limit }),
+      );
+      return { ...connection, count: () => countProjectLabels(ctx.db, project.project.id, search) };
+    },
+    milestones: async (project, args, { ctx }) =>
+      keysetConnection<MilestoneModel>(args, 'asc', (m) => m.milestone.id, async (page) =>
+        (await listProjectMilestonesPage(ctx.db, project.project.id, { where: keysetWhere(milestones.id, page), orderBy: keysetOrderBy(milestones.id, page), limit: page.limit })).map(
+          (milestone) => ({ milestone, projectPath: project.project.pathWithNamespace, groupPath: null }),
+        ),
+      ),
+  },
+  IssueConnection: {
+    count: (c) => c.count(),
+  },
+  LabelConnection: {
+    count: (c) => c.count(),
+  },
+  Issue: {
+    id: (i) => toGlobalId('Issue', i.view.issue.id),
+    iid: (i) => String(i.view.issue.iid),
+    title: (i) => i.view.issue.title,
+    description: (i) => i.view.issue.description,
+    state: (i) => i.view.issue.state,
+    type: () => 'ISSUE',
+    confidential: (i) => i.view.issue.confidential,
+    discussionLocked: (i) => i.view.issue.discussionLocked === true,
+    author: (i, _a, { loaders }) => authorOrGhost(i.view.author ?? (i.view.issue.authorId ? loaders.user.load(i.view.issue.authorId) : null)),
+    assignees: async (i, args, { loaders }) => {
+      const users = await loaders.user.loadMany(i.view.assignees.map((a) => a.id));
+      return arrayConnection(
+        users.filter((u): u is UserRow => u != null && !(u instanceof Error)),
+        args,
+        (u) => u.id,
+      );
+    },
+    labels: async (i, args, { loaders }) => {
+      const rows = (await loaders.issueLabels.load(i.view.issue.id)).map((r) => r.label);
+      return { ...arrayConnection(rows, args, (l) => l.id), count: () => rows.length };
+    },
+    milestone: (i) => milestoneOf(i),
+    awardEmoji: async (i, args, { loaders }) => arrayConnection(await loaders.awards.load(`Issue:${i.view.issue.id}`), args, (a) => a.award.id),
+    createdAt: (i) => iso(i.view.issue.createdAt)!,
+    updatedAt: (i) => iso(i.view.issue.updatedAt)!,
+    closedAt: (i) => iso(i.view.issue.closedAt),
+    // A date column: Ruby's Date#iso8601 is the bare date.
+    dueDate: (i) => i.view.issue.dueDate,
+    webPath: (i) => `/${i.view.projectPath}/-/issues/${i.view.issue.iid}`,
+    webUrl: (i, _a, { ctx }) => `${ctx.config.publicUrl}/${i.view.projectPath}/-/issues/${i.view.issue.iid}`,
+    reference: (i, { full }) => (full ? `${i.view.projectPath}#${i.view.issue.iid}` : `#${i.view.issue.iid}`),
+    upvotes: (i) => i.view.upvotes,
+    downvotes: (i) => i.view.downvotes,
+    userNotesCount: (i) => i.view.userNotesCount,
+    subscribed: (i) => i.view.subscribed === true,
+    timeEstimate: (i) => i.view.issue.timeEstimate,
+    totalTimeSpent: (i) => i.view.issue.totalTimeSpent,
+    humanTimeEstimate: (i) => humanDuration(i.view.issue.timeEstimate),
+    humanTotalTimeSpent: (i) => humanDuration(i.view.issue.totalTimeSpent),
+    taskCompletionStatus: (i) => {
+      const t = taskStatus(i.view.issue.description);
+      return { count: t.count, completedCount: t.completed_count };
+    },
+    userPermissions: (i, _a, { ctx }) => {
+      const facts = issueFacts(i.project, i.view);
+      const update = can(ctx.actor, 'issue:update', facts);
+      return {
+        adminIssue: can(ctx.actor, 'issue:read', facts) && can(ctx.actor, 'project:admin_issues', projectFacts(i.project)),
+        createDesign: false,
+        createNote: can(ctx.actor, 'noteable:create_note', facts),
+        destroyDesign: false,
+        readDesign: false,
+        readIssue: can(ctx.actor, 'issue:read', facts),
+        reopenIssue: update,
+        updateIssue: update,
+      };
+    },
+    notes: (i, args, context) => notesOf(context, issueNoteable(i.project, i.view), args),
+    discussions: (i, args, context) => discussionsOf(context, issueNoteable(i.project, i.view), args),
+    currentUserTodos: async (i, args, { ctx, loaders }) => {
+      // Anonymous callers get an empty connection, not null (Types::CurrentUserTodos).
+      const rows = ctx.actor.user ? await loaders.currentUserIssueTodos.load(i.view.issue.id) : [];
+      const todos: TodoModel[] = rows.filter((r) => args.state == null || r.todo.state === args.state).map((r) => ({ todo: r.todo, body: r.body, project: i.project }));
+      return arrayConnection(todos, args, (t) => t.todo.id);
+    },
+  },
+  CurrentUserTodos: {
+    __resolveType: () => 'Issue',
+  },
+  Label: {
+    id: (l) => toGlobalId(l.groupId !== null ? 'GroupLabel' : 'ProjectLabel', l.id),
+    title: (l) => l.title,
+    description: (l) => l.description,
+    descriptionHtml: (l) => renderPlainText(l.description),
+    color: (l) => l.color,
+    textColor: (l) => textColorFor(l.color),
+  },
+  Milestone: {
+    id: (m) => toGlobalId('Milestone', m.milestone.id),
+    title: (m) => m.milestone.title,
+    description: (m) => m.milestone.description,
+    state: (m) => m.milestone.state,
+    dueDate: (m) => m.milestone.dueDate,
+    startDate: (m) => m.milestone.startDate,
+    createdAt: (m) => iso(m.milestone.createdAt)!,
+    updatedAt: (m) => iso(m.milestone.updatedAt)!,
+    projectMilestone: (m) => m.milestone.projectId !== null,
+    groupMilestone: (m) => m.milestone.groupId !== null,
+    subgroupMilestone: (m) => m.milestone.groupId !== null && (m.groupPath ?? '').includes('/'),
+    webPath: (m) =>
+      m.milestone.groupId !== null ? `/groups/${m.groupPath}/-/milestones/${m.milestone.iid}` : `/${m.projectPath}/-/milestones/${m.milestone.iid}`,
+  },
+  Todo: {
+    id: (t) => toGlobalId('Todo', t.todo.id),
+    action: (t) => (TODO_ACTION_NAMES[t.todo.action] ?? 'marked') as TodoActionEnum,
+    author: (t, _a, { loaders }) => authorOrGhost(t.todo.authorId ? loaders.user.load(t.todo.authorId) : null),
+    body: (t) => t.body,
+    createdAt: (t) => iso(t.todo.createdAt)!,
+    state: (t) => t.todo.state as TodoStateEnum,
+    targetType: (t) => TODO_TARGETS[t.todo.targetType] ?? 'ISSUE',
+    project: (t) => t.project,
+    group: () => null,
+  },
+};

@@ -1,0 +1,155 @@
+// GraphQL over the projects domain: project, projects and the Project type; project members and access levels (the
+// MemberInterface the groups domain shares). Reads go through the same finders as REST; the policy answers
+// userPermissions and who sees members.
+import { listMembersPage, type MemberSource } from '../../db/queries/members.ts';
+import { listProjectViewsPage, type ProjectView } from '../../db/queries/projects.ts';
+import { members, projects } from '../../db/schema/index.ts';
+import { keysetConnection, keysetOrderBy, keysetWhere, type ConnectionArgs } from '../graphql/connection.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
+import { orNull } from '../graphql/errors.ts';
+import type { AccessLevelEnum, Resolvers } from '../graphql/generated.ts';
+import { expectGlobalId, toGlobalId } from '../graphql/ids.ts';
+import type { MemberModel, NamespaceModel } from '../graphql/models.ts';
+import { renderPlainText } from '../labels/schemas.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { AccessLevel, can, isAdministrator, visibilityName } from '../lib/policy.ts';
+import { projectWebUrl } from './schemas.ts';
+import { findProject, projectFacts } from './service.ts';
+
+type ProjectPageFilter = Parameters<typeof listProjectViewsPage>[2];
+
+/** A ProjectConnection page (Query.projects, Group.projects, Namespace.projects): readable projects, keyset by id. */
+export function projectConnection(ctx: RequestContext, args: ConnectionArgs, filter: ProjectPageFilter, order: 'asc' | 'desc') {
+  return keysetConnection<ProjectView>(args, order, (v) => v.project.id, (page) =>
+    listProjectViewsPage(ctx.db, ctx.actor, filter, { where: keysetWhere(projects.id, page), orderBy: keysetOrderBy(projects.id, page), limit: page.limit }),
+  );
+}
+
+/** A MemberInterfaceConnection/GroupMemberConnection page: memberships of the source, keyset by membership id. */
+export function memberConnection(ctx: RequestContext, source: MemberSource, args: ConnectionArgs & { search?: string | null; relations?: readonly string[] | null }) {
+  const relations = args.relations ?? ['DIRECT', 'INHERITED'];
+  const rel = { direct: relations.includes('DIRECT'), inherited: relations.includes('INHERITED') };
+  return keysetConnection<MemberModel>(args, 'asc', (m) => m.member.id, (page) =>
+    listMembersPage(ctx.db, source, rel, { query: args.search || undefined, searchPrivateEmail: isAdministrator(ctx.actor) }, { where: keysetWhere(members.id, page), orderBy: keysetOrderBy(members.id, page), limit: page.limit }),
+  );
+}
+
+const ACCESS_LEVEL_ENUM: Record<number, AccessLevelEnum> = {
+  [AccessLevel.NONE]: 'NO_ACCESS',
+  [AccessLevel.GUEST]: 'GUEST',
+  [AccessLevel.REPORTER]: 'REPORTER',
+  [AccessLevel.DEVELOPER]: 'DEVELOPER',
+  [AccessLevel.MAINTAINER]: 'MAINTAINER',
+  [AccessLevel.OWNER]: 'OWNER',
+};
+
+/** Types::AccessLevelType from a Gitlab::Access value. */
+export const toAccessLevel = (level: number) => ({ integerValue: level, stringValue: ACCESS_LEVEL_ENUM[level] ?? null });
+
+const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
+
+/** The fields ProjectMember and GroupMember share (MemberInterface). */
+export const memberFields = (type: 'ProjectMember' | 'GroupMember') => ({
+  id: (m: MemberModel) => toGlobalId(type, m.member.id),
+  accessLevel: (m: MemberModel) => toAccessLevel(m.member.accessLevel),
+  createdBy: (m: MemberModel, _a: unknown, { loaders }: GraphQLContext) => (m.member.createdById ? loaders.user.load(m.member.createdById) : null),
+  createdAt: (m: MemberModel) => iso(m.member.createdAt),
+  updatedAt: (m: MemberModel) => iso(m.member.updatedAt),
+  // A date column: Ruby's Date#iso8601 is the bare date.
+  expiresAt: (m: MemberModel) => m.member.expiresAt ?? null,
+  user: (m: MemberModel) => m.user,
+});
+
+/** A namespace's "Parent / Child" full name: its own name at the top, else loaded (batched) when asked for. */
+export function namespaceFullName(n: NamespaceModel, { loaders }: GraphQLContext): string | Promise<string> {
+  const ns = n.namespace;
+  if (n.fullName !== undefined) return n.fullName;
+  if (ns.kind === 'user' || ns.parentId === null) return ns.name;
+  return loaders.namespaceFullName.load(ns.id).then((r) => r?.fullName ?? ns.name);
+}
+
+/** The project's namespace as a Namespace value, without a query (its full name loads on demand). */
+const namespaceOf = (v: ProjectView, actorId: number | undefined): NamespaceModel => ({
+  namespace: v.namespace,
+  accessLevel: v.namespace.kind === 'user' ? (v.namespace.ownerId === actorId ? AccessLevel.OWNER : 0) : (v.groupAccess ?? 0),
+  // The project is readable, so its namespace is visible to the actor one way or another.
+  hasDescendantAccess: true,
+});
+
+export const projectResolvers: Resolvers = {
+  Query: {
+    project: (_root, { fullPath }, { ctx }) => orNull(() => findProject(ctx, { path: fullPath })),
+    projects: (_root, args, { ctx }) => {
+      const ids = args.ids?.map((gid) => expectGlobalId(gid, ['Project']).id as number);
+      // ProjectsFinder's default order is id_desc; only id orderings page by keyset here.
+      const order = /_asc$/i.test(args.sort ?? '') ? 'asc' : 'desc';
+      return projectConnection(ctx, args, { ids, membership: args.membership ?? undefined, search: args.search || undefined, searchNamespaces: args.searchNamespaces ?? undefined }, order);
+    },
+  },
+  Project: {
+    id: (v) => toGlobalId('Project', v.project.id),
+    name: (v) => v.project.name,
+    path: (v) => v.project.path,
+    fullPath: (v) => v.project.pathWithNamespace,
+    nameWithNamespace: async (v, _a, context) => `${await namespaceFullName(namespaceOf(v, context.ctx.actor.user?.id), context)} / ${v.project.name}`,
+    description: (v) => v.project.description,
+    descriptionHtml: (v) => renderPlainText(v.project.description),
+    visibility: (v) => visibilityName(v.project.visibilityLevel),
+    webUrl: (v, _a, { ctx }) => projectWebUrl(ctx.config, v.project),
+    httpUrlToRepo: (v, _a, { ctx }) => `${ctx.config.publicUrl}/${v.project.pathWithNamespace}.git`,
+    sshUrlToRepo: (v, _a, { ctx }) => `git@${new URL(ctx.config.publicUrl).hostname}:${v.project.pathWithNamespace}.git`,
+    // Projects carry no avatar here (REST answers null too).
+    avatarUrl: () => null,
+    createdAt: (v) => iso(v.project.createdAt),
+    lastActivityAt: (v) => iso(v.project.lastActivityAt),
+    archived: (v) => v.project.archived,
+    starCount: (v) => v.project.starCount,
+    forksCount: (v) => v.forksCount,
+    // OpenIssuesCountService: confidential issues count for reporters and above only.
+    openIssuesCount: async (v, _a, { ctx, loaders }) => {
+      const counts = await loaders.openIssuesCount.load(v.project.id);
+      if (!counts) return 0;
+      return can(ctx.actor, 'project:admin_issues', projectFacts(v)) ? counts.all : counts.public;
+    },
+    namespace: (v, _a, { ctx }) => namespaceOf(v, ctx.actor.user?.id),
+    group: async (v, _a, { ctx, loaders }) => {
+      if (v.namespace.kind !== 'group') return null;
+      const group = await loaders.groupView.load(v.namespace.id);
+      return group && can(ctx.actor, 'group:read', { kind: 'group', visibilityLevel: group.namespace.visibilityLevel, accessLevel: group.accessLevel, hasDescendantAccess: group.hasDescendantAccess }) ? group : null;
+    },
+    // Every feature is enabled on every project here (REST's *_enabled say the same).
+    issuesEnabled: () => true,
+    mergeRequestsEnabled: () => true,
+    snippetsEnabled: () => true,
+    wikiEnabled: () => true,
+    jobsEnabled: () => true,
+    userPermissions: (v, _a, { ctx }) => {
+      const p = projectFacts(v);
+      return {
+        adminOperations: can(ctx.actor, 'project:admin_operations', p),
+        adminProject: can(ctx.actor, 'project:update', p),
+        createIssue: can(ctx.actor, 'project:create_issue', p),
+        createProjectSnippet: can(ctx.actor, 'project:create_snippet', p),
+        downloadCode: can(ctx.actor, 'project:download_code', p),
+        forkProject: can(ctx.actor, 'project:fork', p),
+        readProject: can(ctx.actor, 'project:read', p),
+        readProjectMember: can(ctx.actor, 'project:read_members', p),
+        removeProject: can(ctx.actor, 'project:delete', p),
+      };
+    },
+    projectMembers: (v, args, { ctx }) => {
+      if (!can(ctx.actor, 'project:read_members', projectFacts(v))) return null;
+      const ns = v.namespace;
+      // The same source the members service builds: the project, inheriting from its group and the group's ancestors.
+      const source: MemberSource = { type: 'Project', id: v.project.id, ancestorGroupIds: ns.kind === 'group' ? ns.traversalIds : [] };
+      return memberConnection(ctx, source, args);
+    },
+  },
+  MemberInterface: {
+    __resolveType: (m) => (m.member.sourceType === 'Project' ? 'ProjectMember' : 'GroupMember'),
+  },
+  ProjectMember: {
+    ...memberFields('ProjectMember'),
+    project: (m, _a, { loaders }) => loaders.projectView.load(m.member.sourceId),
+  },
+};
