@@ -23,6 +23,7 @@ import {
 } from '../schema/index.ts';
 import { deleteNotesOf, insertNote } from './notes.ts';
 import { containsPattern } from './search.ts';
+import { byParent, rowNumber, singleParentLimit, type PageSql } from './window.ts';
 
 const author = alias(users, 'issue_author');
 const closer = alias(users, 'issue_closer');
@@ -443,15 +444,46 @@ export async function insertTodo(tx: Db, values: typeof todos.$inferInsert) {
 // ---- GraphQL pages (keyset by id) ----
 
 /**
- * A keyset page of issues (GraphQL's Project.issues): the list filter and the policy's visibility, the caller's
- * keyset condition, order and limit; each row as the entity query loads it (author and milestone joined), with
- * `subscribed` for `subscriberId`. One statement whatever the page size.
+ * A keyset page of issues for each of several projects (GraphQL's Project.issues, alone or under a list of projects),
+ * in one statement: the list filter and the policy's visibility, the caller's keyset condition and order, the first
+ * `page.limit` rows of each project (row_number() over the project's rows); each row as the entity query loads it
+ * (author and milestone joined), with `subscribed` for `subscriberId`. One list per project, in the order asked.
  */
-export function listIssueViewsPage(db: Db, actor: Actor, f: IssueListFilter, page: { where: SQL | undefined; orderBy: SQL; limit: number }, subscriberId?: number | null) {
-  return baseQuery(db, subscriberId)
-    .where(and(listWhere(actor, f), page.where))
-    .orderBy(page.orderBy)
-    .limit(page.limit);
+export async function listIssueViewsPages(db: Db, actor: Actor, f: Omit<IssueListFilter, 'projectId'>, projectIds: readonly number[], page: PageSql, subscriberId?: number | null) {
+  if (!projectIds.length) return [];
+  // The tables listWhere reads (as countedQuery), each row numbered within its project.
+  const w = singleParentLimit(
+    db
+      .select({ wid: sql<number>`${issues.id}`.as('wid'), rn: rowNumber(issues.projectId, page.orderBy) })
+      .from(issues)
+      .innerJoin(projects, eq(projects.id, issues.projectId))
+      .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+      .leftJoin(milestones, eq(milestones.id, issues.milestoneId))
+      .where(and(listWhere(actor, f), inArray(issues.projectId, [...projectIds]), page.where))
+      .$dynamic(),
+    projectIds.length === 1,
+    page,
+  ).as('w');
+  const rows = await baseQuery(db, subscriberId)
+    .innerJoin(w, eq(w.wid, issues.id))
+    .where(sql`${w.rn} <= ${page.limit}`)
+    .orderBy(issues.projectId, w.rn);
+  return byParent(projectIds, rows, (r) => r.issue.projectId);
+}
+
+/** The number of matching issues of each project (IssueConnection.count, alone or under a list): one grouped count. */
+export async function countIssuesOfProjects(db: Db, actor: Actor, f: Omit<IssueListFilter, 'projectId'>, projectIds: readonly number[]): Promise<number[]> {
+  if (!projectIds.length) return [];
+  const rows = await db
+    .select({ projectId: issues.projectId, n: sql<number>`count(*)`.mapWith(Number) })
+    .from(issues)
+    .innerJoin(projects, eq(projects.id, issues.projectId))
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .leftJoin(milestones, eq(milestones.id, issues.milestoneId))
+    .where(and(listWhere(actor, f), inArray(issues.projectId, [...projectIds])))
+    .groupBy(issues.projectId);
+  const counts = new Map(rows.map((r) => [r.projectId, r.n]));
+  return projectIds.map((id) => counts.get(id) ?? 0);
 }
 
 /** The labels of each issue (by issue id), ordered by title, in one statement. */
@@ -475,4 +507,64 @@ export async function findUserTodosOfIssues(db: Db, userId: number, issueIds: re
     .leftJoin(notes, eq(notes.id, todos.noteId))
     .where(and(eq(todos.userId, userId), eq(todos.targetType, 'Issue'), inArray(todos.targetId, [...new Set(issueIds)])))
     .orderBy(asc(todos.id));
+}
+
+/** The number of distinct discussions of user (non-system) notes of each issue, in one grouped count (0: none). */
+export async function countUserDiscussionsOfIssues(db: Db, issueIds: readonly number[]) {
+  if (!issueIds.length) return [];
+  return db
+    .select({ id: notes.noteableId, n: sql<number>`count(DISTINCT ${notes.discussionId})`.mapWith(Number) })
+    .from(notes)
+    .where(and(eq(notes.noteableType, 'Issue'), inArray(notes.noteableId, [...new Set(issueIds)]), eq(notes.system, false)))
+    .groupBy(notes.noteableId);
+}
+
+/**
+ * Who takes part in each issue, in one statement: its author, its assignees (by id), then the authors of its user
+ * (non-system) notes in order, each row with the user and, for a note's author, the note's facts the policy reads
+ * (the caller keeps the notes the actor may read and the users it may see, and drops repeats).
+ */
+export async function findParticipantsOfIssues(db: Db, issueIds: readonly number[]) {
+  if (!issueIds.length) return [];
+  const ids = [...new Set(issueIds)];
+  const authors = db
+    .select({
+      issueId: sql<number>`${issues.id}`.as('issue_id'),
+      userId: sql<number>`${issues.authorId}`.as('user_id'),
+      ord: sql<number>`0`.as('ord'),
+      pos: sql<number>`0`.as('pos'),
+      noteAuthorId: sql<number | null>`NULL::int`.as('note_author_id'),
+      confidential: sql<boolean | null>`NULL::boolean`.as('confidential'),
+    })
+    .from(issues)
+    .where(inArray(issues.id, ids));
+  const assignees = db
+    .select({
+      issueId: sql<number>`${issueAssignees.issueId}`.as('issue_id'),
+      userId: sql<number>`${issueAssignees.userId}`.as('user_id'),
+      ord: sql<number>`1`.as('ord'),
+      pos: sql<number>`${issueAssignees.userId}`.as('pos'),
+      noteAuthorId: sql<number | null>`NULL::int`.as('note_author_id'),
+      confidential: sql<boolean | null>`NULL::boolean`.as('confidential'),
+    })
+    .from(issueAssignees)
+    .where(inArray(issueAssignees.issueId, ids));
+  const commenters = db
+    .select({
+      issueId: sql<number>`${notes.noteableId}`.as('issue_id'),
+      userId: sql<number>`${notes.authorId}`.as('user_id'),
+      ord: sql<number>`2`.as('ord'),
+      pos: sql<number>`${notes.id}`.as('pos'),
+      noteAuthorId: sql<number | null>`${notes.authorId}`.as('note_author_id'),
+      confidential: sql<boolean | null>`${notes.confidential}`.as('confidential'),
+    })
+    .from(notes)
+    .where(and(eq(notes.noteableType, 'Issue'), inArray(notes.noteableId, ids), eq(notes.system, false)));
+  const p = authors.unionAll(assignees).unionAll(commenters).as('p');
+  const found = await db
+    .select({ issueId: p.issueId, user: users, noteAuthorId: p.noteAuthorId, confidential: p.confidential })
+    .from(p)
+    .innerJoin(users, eq(users.id, p.userId))
+    .orderBy(p.issueId, p.ord, p.pos);
+  return found.map(({ noteAuthorId, confidential, ...r }) => ({ ...r, issueId: Number(r.issueId), note: noteAuthorId === null ? null : { authorId: Number(noteAuthorId), confidential: confidential === true } }));
 }

@@ -1,5 +1,5 @@
 // Labels: lookups shared by the labels domain and the issues domain (labels=a,b on issue create/update).
-import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Actor } from '../../functions/lib/context.ts';
 import { visibleIssuesFilter } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
@@ -7,6 +7,7 @@ import { issues, labelLinks, labels, namespaces, projects } from '../schema/inde
 import type { LabelRow } from '../schema/labels.ts';
 import { rows, textArray } from './raw.ts';
 import { containsPattern } from './search.ts';
+import { byParent, rowNumber, singleParentLimit, type PageSql } from './window.ts';
 
 /** GitLab's default colour for labels it creates on the fly (Label::DEFAULT_COLOR). */
 export const DEFAULT_LABEL_COLOR = '#6699cc';
@@ -226,26 +227,51 @@ export async function deleteLabel(db: Db, id: number): Promise<boolean> {
   return deleted.length > 0;
 }
 
-/** A keyset page of a project's own labels (GraphQL's Project.labels), optionally fuzzy-searched by title/description. */
-export function listProjectLabelsPage(db: Db, projectId: number, search: string | undefined, page: { where: SQL | undefined; orderBy: SQL; limit: number }) {
-  return db
+const projectLabelSearch = (search: string | undefined) => (search ? fuzzySearch(search, [labels.title, labels.description]) : undefined);
+
+/**
+ * A keyset page of own labels (GraphQL's Project.labels, optionally fuzzy-searched by title/description) for each of
+ * several projects, in one statement (one list per project, in order).
+ */
+export async function listProjectLabelsPages(db: Db, projectIds: readonly number[], search: string | undefined, page: PageSql): Promise<LabelRow[][]> {
+  if (!projectIds.length) return [];
+  const w = singleParentLimit(
+    db
+      .select({ wid: sql<number>`${labels.id}`.as('wid'), rn: rowNumber(labels.projectId, page.orderBy) })
+      .from(labels)
+      .where(and(inArray(labels.projectId, [...projectIds]), projectLabelSearch(search), page.where))
+      .$dynamic(),
+    projectIds.length === 1,
+    page,
+  ).as('w');
+  const found = await db
+    .select(getTableColumns(labels))
+    .from(labels)
+    .innerJoin(w, eq(w.wid, labels.id))
+    .where(sql`${w.rn} <= ${page.limit}`)
+    .orderBy(labels.projectId, w.rn);
+  return byParent(projectIds, found, (l) => l.projectId!);
+}
+
+/** The number of own labels (matching `search`) of each project, in one grouped count. */
+export async function countProjectLabelsOfProjects(db: Db, projectIds: readonly number[], search: string | undefined): Promise<number[]> {
+  if (!projectIds.length) return [];
+  const found = await db
+    .select({ projectId: labels.projectId, n: sql<number>`count(*)`.mapWith(Number) })
+    .from(labels)
+    .where(and(inArray(labels.projectId, [...projectIds]), projectLabelSearch(search)))
+    .groupBy(labels.projectId);
+  const counts = new Map(found.map((r) => [r.projectId, r.n]));
+  return projectIds.map((id) => counts.get(id) ?? 0);
+}
+
+/** Projects' own labels by exact title, for several (project, title) pairs in one statement (undefined: none). */
+export async function findProjectLabelsByTitles(db: Db, pairs: ReadonlyArray<{ projectId: number; title: string }>): Promise<Array<LabelRow | undefined>> {
+  if (!pairs.length) return [];
+  const found = await db
     .select()
     .from(labels)
-    .where(and(eq(labels.projectId, projectId), search ? fuzzySearch(search, [labels.title, labels.description]) : undefined, page.where))
-    .orderBy(page.orderBy)
-    .limit(page.limit);
-}
-
-export async function countProjectLabels(db: Db, projectId: number, search: string | undefined): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)`.mapWith(Number) })
-    .from(labels)
-    .where(and(eq(labels.projectId, projectId), search ? fuzzySearch(search, [labels.title, labels.description]) : undefined));
-  return row?.n ?? 0;
-}
-
-/** A project's own label by exact title. */
-export async function findProjectLabelByTitle(db: Db, projectId: number, title: string): Promise<LabelRow | undefined> {
-  const [row] = await db.select().from(labels).where(and(eq(labels.projectId, projectId), eq(labels.title, title))).limit(1);
-  return row;
+    .where(and(inArray(labels.projectId, [...new Set(pairs.map((p) => p.projectId))]), inArray(labels.title, [...new Set(pairs.map((p) => p.title))])))
+    .orderBy(asc(labels.id));
+  return pairs.map((p) => found.find((l) => l.projectId === p.projectId && l.title === p.title));
 }

@@ -5,6 +5,7 @@ import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { AccessLevel, activeMembershipSql } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
 import { containsPattern } from './search.ts';
+import { rowNumber, singleParentLimit, type PageSql } from './window.ts';
 import { members, namespaces, users } from '../schema/index.ts';
 
 export interface MemberSource {
@@ -164,30 +165,54 @@ export async function deleteMember(tx: Db, id: number) {
   await tx.delete(members).where(eq(members.id, id));
 }
 
+/** The memberships GitLab's MembersFinder relations take in: direct, inherited (from the ancestors), or both. */
+function relationScope(source: MemberSource, relations: { direct: boolean; inherited: boolean }): MemberSource | null {
+  if (relations.direct) return relations.inherited ? source : { ...source, ancestorGroupIds: [] };
+  if (relations.inherited && source.ancestorGroupIds.length) {
+    const ids = source.ancestorGroupIds;
+    return { type: 'Namespace', id: ids.at(-1)!, ancestorGroupIds: ids.slice(0, -1) };
+  }
+  return null;
+}
+
 /**
- * One keyset page of a source's members (GraphQL's projectMembers/groupMembers): its direct memberships, those
- * inherited from its ancestor groups, or both (GitLab's MembersFinder relations), each user once with their
- * highest level; `page` holds the id condition, order and limit over members.id.
+ * A keyset page of members for each of several sources (GraphQL's projectMembers/groupMembers, alone or under a
+ * list), in one statement: each source's direct memberships, those inherited from its ancestor groups, or both
+ * (GitLab's MembersFinder relations), each user once with their highest level; numbered in the page's order over
+ * members.id (one window per source, joined by UNION ALL), the first `page.limit` of each kept. One list per source,
+ * in the order asked.
  */
-export async function listMembersPage(
+export async function listMembersPages(
   db: Db,
-  source: MemberSource,
+  sources: readonly MemberSource[],
   relations: { direct: boolean; inherited: boolean },
   f: MemberFilter,
-  page: { where: SQL | undefined; orderBy: SQL; limit: number },
+  page: PageSql,
 ) {
-  let scope: MemberSource | null = null;
-  if (relations.direct) scope = relations.inherited ? source : { ...source, ancestorGroupIds: [] };
-  else if (relations.inherited && source.ancestorGroupIds.length) {
-    const ids = source.ancestorGroupIds;
-    scope = { type: 'Namespace', id: ids.at(-1)!, ancestorGroupIds: ids.slice(0, -1) };
-  }
-  if (!scope) return [];
-  return db
-    .select({ member: members, user: users })
+  const branches = sources.flatMap((source, i) => {
+    const scope = relationScope(source, relations);
+    if (!scope) return [];
+    const branch = db
+      .select({ parent: sql<number>`${i}::int`.as('parent'), wid: sql<number>`${members.id}`.as('wid'), rn: rowNumber(undefined, page.orderBy) })
+      .from(members)
+      .innerJoin(users, eq(users.id, members.userId))
+      .where(and(inArray(members.id, bestMemberships(db, scope)), userSearch(f), page.where))
+      .$dynamic();
+    return [singleParentLimit(branch, true, page)];
+  });
+  const [first, ...rest] = branches;
+  if (!first) return sources.map(() => []);
+  let all = first;
+  for (const b of rest) all = all.unionAll(b) as typeof first;
+  const w = all.as('w');
+  const found = await db
+    .select({ parent: w.parent, member: members, user: users })
     .from(members)
     .innerJoin(users, eq(users.id, members.userId))
-    .where(and(inArray(members.id, bestMemberships(db, scope)), userSearch(f), page.where))
-    .orderBy(page.orderBy)
-    .limit(page.limit);
+    .innerJoin(w, eq(w.wid, members.id))
+    .where(sql`${w.rn} <= ${page.limit}`)
+    .orderBy(w.parent, w.rn);
+  const lists = sources.map((): Array<{ member: typeof members.$inferSelect; user: typeof users.$inferSelect }> => []);
+  for (const { parent, ...row } of found) lists[Number(parent)]!.push(row);
+  return lists;
 }

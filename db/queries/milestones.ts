@@ -1,10 +1,11 @@
 // Milestones of projects and groups. Writes are single statements (the iid allocation, the title rule and the
 // date rule are folded into the insert/update), so a write costs one round trip plus its event.
-import { and, desc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { milestones, namespaces, projects, type MilestoneRow } from '../schema/index.ts';
 import { fuzzySearch } from './labels.ts';
 import { rows } from './raw.ts';
+import { byParent, rowNumber, singleParentLimit, type PageSql } from './window.ts';
 
 export type MilestoneSource = { kind: 'project'; projectId: number; parentGroupId: number | null } | { kind: 'group'; groupId: number };
 
@@ -188,7 +189,26 @@ export async function deleteMilestone(tx: Db, source: MilestoneSource, id: numbe
   return row;
 }
 
-/** A keyset page of a project's own milestones (GraphQL's Project.milestones). */
-export function listProjectMilestonesPage(db: Db, projectId: number, page: { where: SQL | undefined; orderBy: SQL; limit: number }): Promise<MilestoneRow[]> {
-  return db.select().from(milestones).where(and(eq(milestones.projectId, projectId), page.where)).orderBy(page.orderBy).limit(page.limit);
+/**
+ * A keyset page of own milestones (GraphQL's Project.milestones) for each of several projects, in one statement (one
+ * list per project, in order).
+ */
+export async function listProjectMilestonesPages(db: Db, projectIds: readonly number[], page: PageSql): Promise<MilestoneRow[][]> {
+  if (!projectIds.length) return [];
+  const w = singleParentLimit(
+    db
+      .select({ wid: sql<number>`${milestones.id}`.as('wid'), rn: rowNumber(milestones.projectId, page.orderBy) })
+      .from(milestones)
+      .where(and(inArray(milestones.projectId, [...projectIds]), page.where))
+      .$dynamic(),
+    projectIds.length === 1,
+    page,
+  ).as('w');
+  const found = await db
+    .select(getTableColumns(milestones))
+    .from(milestones)
+    .innerJoin(w, eq(w.wid, milestones.id))
+    .where(sql`${w.rn} <= ${page.limit}`)
+    .orderBy(milestones.projectId, w.rn);
+  return byParent(projectIds, found, (m) => m.projectId!);
 }

@@ -17,6 +17,7 @@ import {
 } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
 import { containsPattern } from './search.ts';
+import { rowNumber, singleParentLimit, type PageSql } from './window.ts';
 import { issues, members, namespaces, projects, stars, users } from '../schema/index.ts';
 
 const sourceProject = alias(projects, 'source_project');
@@ -246,6 +247,45 @@ export async function listProjectViewsPage(
     .orderBy(page.orderBy)
     .limit(page.limit);
   return rows.map((row) => toView(actor, row));
+}
+
+/**
+ * The same keyset page for each of several filters (Group.projects under a list of groups: one filter per group), in
+ * one statement: each filter's readable projects numbered in the page's order (one window per filter, joined by
+ * UNION ALL), the first `page.limit` of each kept. One list per filter, in the order asked.
+ */
+export async function listProjectViewsPages(db: Db, actor: Actor, filters: readonly ProjectListFilter[], page: PageSql): Promise<ProjectView[][]> {
+  const branches = filters.map((f, i) =>
+    singleParentLimit(
+      db
+        .select({ parent: sql<number>`${i}::int`.as('parent'), wid: sql<number>`${projects.id}`.as('wid'), rn: rowNumber(undefined, page.orderBy) })
+        .from(projects)
+        .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+        .where(and(listWhere(actor, f), page.where))
+        .$dynamic(),
+      true,
+      page,
+    ),
+  );
+  const [first, ...rest] = branches;
+  if (!first) return [];
+  let all = first;
+  for (const b of rest) all = all.unionAll(b) as typeof first;
+  const w = all.as('w');
+  // viewQuery's joins, with the window's parent beside the view's columns.
+  const found = await db
+    .select({ ...viewColumns(actor), parent: w.parent })
+    .from(projects)
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .leftJoin(users, and(eq(namespaces.kind, 'user'), eq(users.id, namespaces.ownerId)))
+    .leftJoin(sourceProject, eq(sourceProject.id, projects.forkedFromId))
+    .leftJoin(sourceNamespace, eq(sourceNamespace.id, sourceProject.namespaceId))
+    .innerJoin(w, eq(w.wid, projects.id))
+    .where(sql`${w.rn} <= ${page.limit}`)
+    .orderBy(w.parent, w.rn);
+  const lists = filters.map((): ProjectView[] => []);
+  for (const { parent, ...row } of found) lists[Number(parent)]!.push(toView(actor, row));
+  return lists;
 }
 
 /** Open issues of each project, all of them and the non-confidential ones (GitLab's OpenIssuesCountService). */

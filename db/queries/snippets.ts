@@ -4,6 +4,7 @@ import { and, desc, eq, gte, inArray, isNotNull, isNull, sql, type SQL } from 'd
 import type { Actor } from '../../functions/lib/context.ts';
 import { projectAccessLevelSql, Visibility, visibleSnippetsFilter } from '../../functions/lib/policy.ts';
 import type { Db } from '../client.ts';
+import { byParent, rowNumber, singleParentLimit, type PageSql } from './window.ts';
 import { awardEmoji, namespaces, projects, snippetFiles, snippets, users, type SnippetRow } from '../schema/index.ts';
 
 /** The paths of a snippet's files, in order (contents stay out: only raw endpoints read them). */
@@ -185,6 +186,41 @@ function finderWhere(actor: Actor, f: SnippetFinderFilter): SQL | undefined {
 /** One keyset page of the snippets the actor may read (one statement: author, project facts and file paths joined). */
 export function listSnippetFactsPage(db: Db, actor: Actor, f: SnippetFinderFilter, page: { where: SQL | undefined; orderBy: SQL; limit: number }): Promise<SnippetFactsRow[]> {
   return factsQuery(db, actor).where(and(finderWhere(actor, f), page.where)).orderBy(page.orderBy).limit(page.limit);
+}
+
+/**
+ * The same keyset page for each of several authors or projects (User.snippets, Project.snippets under a list), in one
+ * statement: the finder's filter and the policy's visibility as listSnippetFactsPage, the first `page.limit` rows of
+ * each parent in the page's order. One list per parent, in the order asked.
+ */
+export async function listSnippetFactsPages(
+  db: Db,
+  actor: Actor,
+  f: Omit<SnippetFinderFilter, 'authorId' | 'projectId'>,
+  parent: 'authorId' | 'projectId',
+  parentIds: readonly number[],
+  page: PageSql,
+): Promise<SnippetFactsRow[][]> {
+  if (!parentIds.length) return [];
+  const column = parent === 'authorId' ? snippets.authorId : snippets.projectId;
+  // The tables factsQuery joins (finderWhere's visibility reads them), each row numbered within its parent.
+  const w = singleParentLimit(
+    db
+      .select({ wid: sql<number>`${snippets.id}`.as('wid'), rn: rowNumber(column, page.orderBy) })
+      .from(snippets)
+      .innerJoin(users, eq(users.id, snippets.authorId))
+      .leftJoin(projects, eq(projects.id, snippets.projectId))
+      .leftJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+      .where(and(finderWhere(actor, f), inArray(column, [...parentIds]), page.where))
+      .$dynamic(),
+    parentIds.length === 1,
+    page,
+  ).as('w');
+  const found = await factsQuery(db, actor)
+    .innerJoin(w, eq(w.wid, snippets.id))
+    .where(sql`${w.rn} <= ${page.limit}`)
+    .orderBy(column, w.rn);
+  return byParent(parentIds, found, (r) => (parent === 'authorId' ? r.snippet.authorId : r.snippet.projectId!));
 }
 
 /** One snippet by id with its facts (no visibility check: the caller asks the policy). */

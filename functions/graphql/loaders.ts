@@ -2,15 +2,20 @@
 // one tick of resolvers asks for into one query.
 import DataLoader from 'dataloader';
 import { findUsersByIds } from '../../db/queries/users.ts';
-import { findGroupViewsByIds, namespaceFullNames } from '../../db/queries/groups.ts';
-import { findProjectViewsByIds, openIssuesCounts } from '../../db/queries/projects.ts';
+import { findGroupViewsByIds, namespaceFullNames, selfAndDescendantIds } from '../../db/queries/groups.ts';
+import { findProjectViewsByIds, listProjectViewsPages, openIssuesCounts } from '../../db/queries/projects.ts';
 import { findFilesOfSnippets, type SnippetFile } from '../../db/queries/snippets.ts';
-import type { UserRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { findAwardsOfAwardables, type AwardableKey, type AwardView } from '../../db/queries/award-emoji.ts';
-import { findLabelsOfIssues, findUserTodosOfIssues } from '../../db/queries/issues.ts';
 import { findNotesOfNoteables, type NoteableKey, type NoteView } from '../../db/queries/notes.ts';
-import type { LabelRow } from '../../db/schema/index.ts';
+import { countIssuesOfProjects, countUserDiscussionsOfIssues, findLabelsOfIssues, findParticipantsOfIssues, findUserTodosOfIssues, listIssueViewsPages, type IssueListFilter } from '../../db/queries/issues.ts';
+import { countProjectLabelsOfProjects, findProjectLabelsByTitles, listProjectLabelsPages } from '../../db/queries/labels.ts';
+import { listMembersPages, type MemberFilter, type MemberSource } from '../../db/queries/members.ts';
+import { listProjectMilestonesPages } from '../../db/queries/milestones.ts';
+import { listSnippetFactsPages, type SnippetFinderFilter } from '../../db/queries/snippets.ts';
+import { issues, labels, members, milestones, projects, snippets, type LabelRow, type UserRow } from '../../db/schema/index.ts';
+import { sql, type AnyColumn } from 'drizzle-orm';
+import { keysetOrderBy, keysetWhere, type KeysetPage } from './connection.ts';
 
 /** Loads rows by id in one query, answering in the order asked (null for missing ids). */
 const byId = <T extends { id: number }>(load: (ids: readonly number[]) => Promise<T[]>) =>
@@ -35,6 +40,49 @@ const parseKey = <T extends string>(key: string) => {
   return { type: type as T, id: Number(id) };
 };
 
+/** JSON with object keys sorted (undefined members dropped): equal arguments, equal strings. */
+export const stableKey = (value: unknown): string =>
+  JSON.stringify(value, (_k, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : v,
+  );
+
+/**
+ * A loader of one answer per (parent, arguments): the keys of one tick that share their arguments (stableKey) are
+ * answered by one `fetch` over all their parents (which returns one answer per parent, in order). A connection
+ * nested under a list of N parents costs one query per distinct set of arguments, not N.
+ */
+export const perParent = <P, A, T>(fetch: (parents: P[], args: A) => Promise<T[]>) =>
+  new DataLoader<{ parent: P; args: A }, T, string>(
+    async (keys) => {
+      const batches = new Map<string, { args: A; at: number[] }>();
+      keys.forEach((k, i) => {
+        const s = stableKey(k.args);
+        const batch = batches.get(s);
+        if (batch) batch.at.push(i);
+        else batches.set(s, { args: k.args, at: [i] });
+      });
+      // All batches answer together (one tick), so what the answers' resolvers load next batches together too.
+      const out = new Array<T>(keys.length);
+      await Promise.all(
+        [...batches.values()].map(async (batch) => {
+          const answers = await fetch(batch.at.map((i) => keys[i]!.parent), batch.args);
+          batch.at.forEach((i, j) => (out[i] = answers[j]!));
+        }),
+      );
+      return out;
+    },
+    { cacheKeyFn: stableKey },
+  );
+
+/** The SQL of a keyset page over `column` (the single-parent queries' where/orderBy/limit). */
+const pageSql = (column: AnyColumn, page: KeysetPage) => ({ where: keysetWhere(column, page), orderBy: keysetOrderBy(column, page), limit: page.limit });
+
+export interface MemberPageArgs {
+  relations: { direct: boolean; inherited: boolean };
+  filter: MemberFilter;
+  page: KeysetPage;
+}
+
 export function createLoaders(ctx: RequestContext) {
   return {
     user: byId<UserRow>((ids) => findUsersByIds(ctx.db, ids)),
@@ -50,6 +98,10 @@ export function createLoaders(ctx: RequestContext) {
     ),
     /** Labels by issue id, by title. */
     issueLabels: grouped<number, { issueId: number; label: LabelRow }>((ids) => findLabelsOfIssues(ctx.db, ids), (r) => r.issueId),
+    /** Distinct discussions of user notes by issue id (a page: one grouped count). */
+    issueUserDiscussionsCount: byId((ids) => countUserDiscussionsOfIssues(ctx.db, ids)),
+    /** Author, assignees and commenters (with their notes' facts) by issue id, in order (a page: one query). */
+    issueParticipants: grouped<number, Awaited<ReturnType<typeof findParticipantsOfIssues>>[number]>((ids) => findParticipantsOfIssues(ctx.db, ids), (r) => r.issueId),
     /** The current user's to-dos by issue id (none when anonymous). */
     currentUserIssueTodos: grouped<number, Awaited<ReturnType<typeof findUserTodosOfIssues>>[number]>(
       (ids) => (ctx.actor.user ? findUserTodosOfIssues(ctx.db, ctx.actor.user.id, ids) : Promise.resolve([])),
@@ -63,6 +115,40 @@ export function createLoaders(ctx: RequestContext) {
     namespaceFullName: byId((ids) => namespaceFullNames(ctx.db, ids)),
     /** Open issues per project id: all and non-confidential (projects without any: null). */
     openIssuesCount: byId((ids) => openIssuesCounts(ctx.db, ids)),
+    // ---- Connections nested under lists: one query per page arguments whatever the number of parents ----
+    /** Project.issues/issue pages by project id. */
+    issuePages: perParent((projectIds: number[], a: { filter: Omit<IssueListFilter, 'projectId'>; page: KeysetPage }) =>
+      listIssueViewsPages(ctx.db, ctx.actor, a.filter, projectIds, pageSql(issues.id, a.page), ctx.actor.user?.id),
+    ),
+    /** IssueConnection.count by project id (one grouped count). */
+    issueCounts: perParent((projectIds: number[], filter: Omit<IssueListFilter, 'projectId'>) => countIssuesOfProjects(ctx.db, ctx.actor, filter, projectIds)),
+    /** Project.label(title): a project's own label by (project id, title). */
+    projectLabelByTitle: new DataLoader<{ projectId: number; title: string }, LabelRow | undefined, string>((keys) => findProjectLabelsByTitles(ctx.db, keys), {
+      cacheKeyFn: stableKey,
+    }),
+    /** Project.labels pages and counts by project id. */
+    projectLabelPages: perParent((projectIds: number[], a: { search: string | undefined; page: KeysetPage }) =>
+      listProjectLabelsPages(ctx.db, projectIds, a.search, pageSql(labels.id, a.page)),
+    ),
+    projectLabelCounts: perParent((projectIds: number[], a: { search: string | undefined }) => countProjectLabelsOfProjects(ctx.db, projectIds, a.search)),
+    /** Project.milestones pages by project id. */
+    projectMilestonePages: perParent((projectIds: number[], a: { page: KeysetPage }) => listProjectMilestonesPages(ctx.db, projectIds, pageSql(milestones.id, a.page))),
+    /** User.snippets / Project.snippets pages by author / project id. */
+    snippetPages: perParent(
+      (parentIds: number[], a: { parent: 'authorId' | 'projectId'; filter: Omit<SnippetFinderFilter, 'authorId' | 'projectId'>; page: KeysetPage }) =>
+        listSnippetFactsPages(ctx.db, ctx.actor, a.filter, a.parent, parentIds, pageSql(snippets.id, a.page)),
+    ),
+    /** projectMembers/groupMembers pages by member source. */
+    memberPages: perParent((sources: MemberSource[], a: MemberPageArgs) => listMembersPages(ctx.db, sources, a.relations, a.filter, pageSql(members.id, a.page))),
+    /** Group.projects/Namespace.projects pages by namespace (with or without its subgroups). */
+    namespaceProjectPages: perParent((parents: Array<{ id: number; subgroups: boolean }>, a: { search: string | undefined; page: KeysetPage }) =>
+      listProjectViewsPages(
+        ctx.db,
+        ctx.actor,
+        parents.map((p) => ({ namespaceIds: p.subgroups ? selfAndDescendantIds(p.id) : sql`${p.id}`, search: a.search })),
+        pageSql(projects.id, a.page),
+      ),
+    ),
     /** A snippet's files with their contents, in order, by snippet id (a page of snippets: one query). */
     snippetFiles: new DataLoader<number, SnippetFile[]>(async (ids) => {
       const bySnippet = new Map<number, SnippetFile[]>();

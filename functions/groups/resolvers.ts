@@ -1,9 +1,8 @@
 // GraphQL over the groups domain: group, namespace, the Group and Namespace types and group members. Reads go
 // through the same finders as REST; the policy decides what is readable.
-import { sql } from 'drizzle-orm';
-import { selfAndDescendantIds } from '../../db/queries/groups.ts';
+import type { ProjectView } from '../../db/queries/projects.ts';
 import { findNamespaceView } from '../../db/queries/namespaces.ts';
-import type { ConnectionArgs } from '../graphql/connection.ts';
+import { keysetConnection, type ConnectionArgs } from '../graphql/connection.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { orNull } from '../graphql/errors.ts';
 import type { Resolvers } from '../graphql/generated.ts';
@@ -11,7 +10,7 @@ import { toGlobalId } from '../graphql/ids.ts';
 import type { GroupModel, NamespaceModel } from '../graphql/models.ts';
 import { renderPlainText } from '../labels/schemas.ts';
 import { can, canCreateInPersonalNamespace, visibilityName, type GroupFacts } from '../lib/policy.ts';
-import { memberConnection, memberFields, namespaceFullName, projectConnection } from '../projects/resolvers.ts';
+import { memberConnection, memberFields, namespaceFullName } from '../projects/resolvers.ts';
 import { avatarUrl } from '../users/schemas.ts';
 import { groupWebUrl } from './schemas.ts';
 import { findGroup } from './service.ts';
@@ -25,11 +24,14 @@ async function readableGroup(id: number | null, { ctx, loaders }: GraphQLContext
   return group && can(ctx.actor, 'group:read', facts(group)) ? group : null;
 }
 
-/** Projects of a namespace the actor may see, newest first (GitLab's keyset default, id desc). */
-function namespaceProjects(n: NamespaceModel, args: ConnectionArgs & { includeSubgroups?: boolean | null; search?: string | null }, { ctx }: GraphQLContext) {
-  const id = n.namespace.id;
-  const namespaceIds = args.includeSubgroups && n.namespace.kind === 'group' ? selfAndDescendantIds(id) : sql`${id}`;
-  return projectConnection(ctx, args, { namespaceIds, search: args.search || undefined }, 'desc');
+/**
+ * Projects of a namespace the actor may see, newest first (GitLab's keyset default, id desc), through the per-request
+ * loader (under each of a list of groups: one query for all of them).
+ */
+function namespaceProjects(n: NamespaceModel, args: ConnectionArgs & { includeSubgroups?: boolean | null; search?: string | null }, { loaders }: GraphQLContext) {
+  const parent = { id: n.namespace.id, subgroups: args.includeSubgroups === true && n.namespace.kind === 'group' };
+  const search = args.search || undefined;
+  return keysetConnection<ProjectView>(args, 'desc', (v) => v.project.id, async (page) => [...(await loaders.namespaceProjectPages.load({ parent, args: { search, page } }))]);
 }
 
 /** The fields Group and Namespace share. */
@@ -64,10 +66,10 @@ export const groupResolvers: Resolvers = {
     parent: (g, _a, context) => readableGroup(g.namespace.parentId, context),
     userPermissions: (g, _a, { ctx }) => ({ readGroup: can(ctx.actor, 'group:read', facts(g)) }),
     projects: (g, args, context) => namespaceProjects(g, args, context),
-    groupMembers: (g, args, { ctx }) => {
-      if (!can(ctx.actor, 'group:read_members', facts(g))) return null;
+    groupMembers: (g, args, context) => {
+      if (!can(context.ctx.actor, 'group:read_members', facts(g))) return null;
       const ns = g.namespace;
-      return memberConnection(ctx, { type: 'Namespace', id: ns.id, ancestorGroupIds: ns.traversalIds.filter((id) => id !== ns.id) }, args);
+      return memberConnection(context, { type: 'Namespace', id: ns.id, ancestorGroupIds: ns.traversalIds.filter((id) => id !== ns.id) }, args);
     },
   },
   Namespace: {

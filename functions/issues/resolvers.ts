@@ -2,25 +2,23 @@
 // and Todo types (13.6 shapes). Reads go through the issues service (the same finder and list filter as REST, the
 // policy's SQL visibility); a page's associations come from per-request DataLoaders (one query per association).
 import { authorOrGhost } from '../users/ghost.ts';
-import { countProjectLabels, findProjectLabelByTitle, listProjectLabelsPage } from '../../db/queries/labels.ts';
 import type { IssueListFilter } from '../../db/queries/issues.ts';
-import { listProjectMilestonesPage } from '../../db/queries/milestones.ts';
-import { issues, labels, milestones, type LabelRow, type UserRow } from '../../db/schema/index.ts';
-import { arrayConnection, keysetConnection, keysetOrderBy, keysetWhere, type ConnectionArgs } from '../graphql/connection.ts';
+import type { LabelRow, UserRow } from '../../db/schema/index.ts';
+import { arrayConnection, keysetConnection, type ConnectionArgs } from '../graphql/connection.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { orNull } from '../graphql/errors.ts';
 import type { IssueSort, IssuableState, Resolvers, TodoActionEnum, TodoStateEnum } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
 import type { IssueModel, MilestoneModel, TodoModel } from '../graphql/models.ts';
 import { textColorFor } from '../labels/colors.ts';
-import { renderPlainText } from '../labels/schemas.ts';
+import { renderPlainLine, renderPlainText } from '../labels/schemas.ts';
 import { can } from '../lib/policy.ts';
 import { discussionsOf, notesOf } from '../notes/resolvers.ts';
 import { issueNoteable } from '../notes/service.ts';
 import { projectFacts } from '../projects/service.ts';
 import { TODO_ACTION_NAMES } from '../todos/schemas.ts';
 import { humanDuration, taskStatus } from './schemas.ts';
-import { findIssueById, issueFacts, pageProjectIssues } from './service.ts';
+import { findIssueById, issueFacts } from './service.ts';
 
 const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
@@ -58,14 +56,18 @@ function issueFilter(args: IssueArgs): Omit<IssueListFilter, 'projectId'> {
   return f;
 }
 
-/** An IssueConnection of the project: one keyset query for the page (authors and milestones joined), `count` on demand. */
-async function issueConnection({ ctx }: GraphQLContext, project: IssueModel['project'], args: IssueArgs) {
-  const list = pageProjectIssues(ctx, project, issueFilter(args));
+/**
+ * An IssueConnection of the project: one keyset page (authors and milestones joined) and `count` on demand, both
+ * through per-request loaders, so the connection under each of a list of projects costs one query for all of them.
+ */
+async function issueConnection({ loaders }: GraphQLContext, project: IssueModel['project'], args: IssueArgs) {
+  const filter = issueFilter(args);
   const order = /asc$/i.test(args.sort ?? 'created_desc') ? 'asc' : 'desc';
+  const parent = project.project.id;
   const connection = await keysetConnection<IssueModel>(args, order, (i) => i.view.issue.id, async (page) =>
-    (await list.fetch({ where: keysetWhere(issues.id, page), orderBy: keysetOrderBy(issues.id, page), limit: page.limit })).map((view) => ({ project, view })),
+    (await loaders.issuePages.load({ parent, args: { filter, page } })).map((view) => ({ project, view })),
   );
-  return { ...connection, count: list.count };
+  return { ...connection, count: () => loaders.issueCounts.load({ parent, args: filter }) };
 }
 
 const milestoneOf = (i: IssueModel): MilestoneModel | null => {
@@ -86,19 +88,20 @@ export const issueResolvers: Resolvers = {
       return connection.nodes[0] ?? null;
     },
     issues: (project, args, context) => issueConnection(context, project, args),
-    label: async (project, { title }, { ctx }) => (await findProjectLabelByTitle(ctx.db, project.project.id, title)) ?? null,
-    labels: async (project, args, { ctx }) => {
+    label: async (project, { title }, { loaders }) => (await loaders.projectLabelByTitle.load({ projectId: project.project.id, title })) ?? null,
+    labels: async (project, args, { loaders }) => {
       const search = args.searchTerm || undefined;
-      const connection = await keysetConnection<LabelRow>(args, 'asc', (l) => l.id, (page) =>
-        listProjectLabelsPage(ctx.db, project.project.id, search, { where: keysetWhere(labels.id, page), orderBy: keysetOrderBy(labels.id, page), limit: page.limit }),
-      );
-      return { ...connection, count: () => countProjectLabels(ctx.db, project.project.id, search) };
+      const parent = project.project.id;
+      const connection = await keysetConnection<LabelRow>(args, 'asc', (l) => l.id, async (page) => [...(await loaders.projectLabelPages.load({ parent, args: { search, page } }))]);
+      return { ...connection, count: () => loaders.projectLabelCounts.load({ parent, args: { search } }) };
     },
-    milestones: async (project, args, { ctx }) =>
+    milestones: async (project, args, { loaders }) =>
       keysetConnection<MilestoneModel>(args, 'asc', (m) => m.milestone.id, async (page) =>
-        (await listProjectMilestonesPage(ctx.db, project.project.id, { where: keysetWhere(milestones.id, page), orderBy: keysetOrderBy(milestones.id, page), limit: page.limit })).map(
-          (milestone) => ({ milestone, projectPath: project.project.pathWithNamespace, groupPath: null }),
-        ),
+        (await loaders.projectMilestonePages.load({ parent: project.project.id, args: { page } })).map((milestone) => ({
+          milestone,
+          projectPath: project.project.pathWithNamespace,
+          groupPath: null,
+        })),
       ),
   },
   IssueConnection: {
@@ -111,7 +114,30 @@ export const issueResolvers: Resolvers = {
     id: (i) => toGlobalId('Issue', i.view.issue.id),
     iid: (i) => String(i.view.issue.iid),
     title: (i) => i.view.issue.title,
+    titleHtml: (i) => renderPlainLine(i.view.issue.title),
     description: (i) => i.view.issue.description,
+    descriptionHtml: (i) => renderPlainText(i.view.issue.description),
+    // Issue boards, email settings and blocking links are not offered by this service.
+    relativePosition: () => null,
+    emailsDisabled: () => false,
+    blocked: () => false,
+    updatedBy: (i, _a, { loaders }) => (i.view.issue.updatedById ? loaders.user.load(i.view.issue.updatedById) : null),
+    userDiscussionsCount: async (i, _a, { loaders }) => (await loaders.issueUserDiscussionsCount.load(i.view.issue.id))?.n ?? 0,
+    // Participable: the author, the assignees and the authors of the notes the actor may read, each once, among the
+    // users it may see.
+    participants: async (i, args, { ctx, loaders }) => {
+      const noteable = issueNoteable(i.project, i.view);
+      const seen = new Set<number>();
+      const users: UserRow[] = [];
+      for (const r of await loaders.issueParticipants.load(i.view.issue.id)) {
+        if (seen.has(r.user.id)) continue;
+        if (r.note && !can(ctx.actor, 'note:read', { kind: 'note', noteable: noteable.facts, authorId: r.note.authorId, system: false, confidential: r.note.confidential })) continue;
+        if (!can(ctx.actor, 'user:read', { kind: 'user', id: r.user.id, state: r.user.state, privateProfile: r.user.privateProfile })) continue;
+        seen.add(r.user.id);
+        users.push(r.user);
+      }
+      return arrayConnection(users, args, (u) => u.id);
+    },
     state: (i) => i.view.issue.state,
     type: () => 'ISSUE',
     confidential: (i) => i.view.issue.confidential,

@@ -1,6 +1,5 @@
 // Issue verbs (GitLab's lib/api/issues.rb with Issues::{Create,Update,Close,Reopen}Service): policy first, one
 // transaction per write, the event recorded in it (opened -> created, closed, reopened).
-import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { nextIid } from '../../db/queries/internal-ids.ts';
 import * as q from '../../db/queries/issues.ts';
@@ -258,17 +257,5 @@ export async function listIssues({ ctx, input }: Verb<{ source: IssueListSource;
       return rows;
     },
     count: (limit: number) => (total !== undefined ? Promise.resolve(Math.min(total, limit)) : q.countIssues(ctx.db, ctx.actor, filter, limit)),
-  };
-}
-
-/**
- * A keyset page of a readable project's issues (GraphQL's Project.issues): the same filter and SQL visibility as
- * listIssues, one statement; `count` is the number of matching issues.
- */
-export function pageProjectIssues(ctx: RequestContext, project: ProjectView, filter: Omit<q.IssueListFilter, 'projectId'>) {
-  const f: q.IssueListFilter = { ...filter, projectId: project.project.id };
-  return {
-    fetch: (page: { where: SQL | undefined; orderBy: SQL; limit: number }) => q.listIssueViewsPage(ctx.db, ctx.actor, f, page, ctx.actor.user?.id),
-    count: () => q.countIssues(ctx.db, ctx.actor, f, 2_147_483_647),
   };
 }

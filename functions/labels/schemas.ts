@@ -60,6 +60,8 @@ const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', 
  * paragraph, as GitLab renders plain one-line text (`<p dir="auto">...</p>`), newlines as `<br>`; empty when there
  * is no description.
  */
+/** A single-line field's rendering (GitLab's titleHtml): the escaped text, no paragraph. */
+export const renderPlainLine = (s: string | null) => (s == null ? null : escapeHtml(s));
 export const renderPlainText = (s: string | null) => (s ? `<p dir="auto">${escapeHtml(s).replace(/\r?\n/g, '<br>\n')}</p>` : '');
 
 /** Entities::Label (with its LabelBasic fields); counts only when listed `with_counts`. */

@@ -1,9 +1,9 @@
 // GraphQL over the projects domain: project, projects and the Project type; project members and access levels (the
 // MemberInterface the groups domain shares). Reads go through the same finders as REST; the policy answers
 // userPermissions and who sees members.
-import { listMembersPage, type MemberSource } from '../../db/queries/members.ts';
+import type { MemberSource } from '../../db/queries/members.ts';
 import { listProjectViewsPage, type ProjectView } from '../../db/queries/projects.ts';
-import { members, projects } from '../../db/schema/index.ts';
+import { projects } from '../../db/schema/index.ts';
 import { keysetConnection, keysetOrderBy, keysetWhere, type ConnectionArgs } from '../graphql/connection.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { orNull } from '../graphql/errors.ts';
@@ -25,13 +25,19 @@ export function projectConnection(ctx: RequestContext, args: ConnectionArgs, fil
   );
 }
 
-/** A MemberInterfaceConnection/GroupMemberConnection page: memberships of the source, keyset by membership id. */
-export function memberConnection(ctx: RequestContext, source: MemberSource, args: ConnectionArgs & { search?: string | null; relations?: readonly string[] | null }) {
+/**
+ * A MemberInterfaceConnection/GroupMemberConnection page: memberships of the source, keyset by membership id, through
+ * the per-request loader (the connection under each of a list of projects or groups: one query for all of them).
+ */
+export function memberConnection(
+  { ctx, loaders }: GraphQLContext,
+  source: MemberSource,
+  args: ConnectionArgs & { search?: string | null; relations?: readonly string[] | null },
+) {
   const relations = args.relations ?? ['DIRECT', 'INHERITED'];
   const rel = { direct: relations.includes('DIRECT'), inherited: relations.includes('INHERITED') };
-  return keysetConnection<MemberModel>(args, 'asc', (m) => m.member.id, (page) =>
-    listMembersPage(ctx.db, source, rel, { query: args.search || undefined, searchPrivateEmail: isAdministrator(ctx.actor) }, { where: keysetWhere(members.id, page), orderBy: keysetOrderBy(members.id, page), limit: page.limit }),
-  );
+  const filter = { query: args.search || undefined, searchPrivateEmail: isAdministrator(ctx.actor) };
+  return keysetConnection<MemberModel>(args, 'asc', (m) => m.member.id, async (page) => [...(await loaders.memberPages.load({ parent: source, args: { relations: rel, filter, page } }))]);
 }
 
 const ACCESS_LEVEL_ENUM: Record<number, AccessLevelEnum> = {
@@ -137,12 +143,13 @@ export const projectResolvers: Resolvers = {
         removeProject: can(ctx.actor, 'project:delete', p),
       };
     },
-    projectMembers: (v, args, { ctx }) => {
+    projectMembers: (v, args, context) => {
+      const { ctx } = context;
       if (!can(ctx.actor, 'project:read_members', projectFacts(v))) return null;
       const ns = v.namespace;
       // The same source the members service builds: the project, inheriting from its group and the group's ancestors.
       const source: MemberSource = { type: 'Project', id: v.project.id, ancestorGroupIds: ns.kind === 'group' ? ns.traversalIds : [] };
-      return memberConnection(ctx, source, args);
+      return memberConnection(context, source, args);
     },
   },
   MemberInterface: {

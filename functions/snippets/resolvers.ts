@@ -61,19 +61,30 @@ interface FinderArgs extends ConnectionArgs {
   visibility?: VisibilityName | null | undefined;
 }
 
+const finderFilter = (args: FinderArgs) => ({
+  ids: args.ids ?? undefined,
+  authorId: args.authorId ?? undefined,
+  projectId: args.projectId ?? undefined,
+  type: args.type ?? undefined,
+  explore: args.explore ?? undefined,
+  visibilityLevel: args.visibility != null ? Visibility[args.visibility] : undefined,
+});
+
 /** SnippetsFinder through one keyset page, in its `fresh` order (newest first: ids follow creation). */
 function findSnippets(ctx: RequestContext, args: FinderArgs) {
-  const filter = {
-    ids: args.ids ?? undefined,
-    authorId: args.authorId ?? undefined,
-    projectId: args.projectId ?? undefined,
-    type: args.type ?? undefined,
-    explore: args.explore ?? undefined,
-    visibilityLevel: args.visibility != null ? Visibility[args.visibility] : undefined,
-  };
+  const filter = finderFilter(args);
   return keysetConnection<SnippetFactsRow>(args, 'desc', (s) => s.snippet.id, (page) =>
     listSnippetFactsPage(ctx.db, ctx.actor, filter, { where: keysetWhere(snippets.id, page), orderBy: keysetOrderBy(snippets.id, page), limit: page.limit }),
   );
+}
+
+/**
+ * The same finder scoped to an author or a project (User.snippets, Project.snippets), through the per-request loader:
+ * under each of a list of users or projects, one query for all of them.
+ */
+function findSnippetsOf({ loaders }: GraphQLContext, parent: 'authorId' | 'projectId', parentId: number, args: FinderArgs) {
+  const { authorId: _a, projectId: _p, ...filter } = finderFilter(args);
+  return keysetConnection<SnippetFactsRow>(args, 'desc', (s) => s.snippet.id, async (page) => [...(await loaders.snippetPages.load({ parent: parentId, args: { parent, filter, page } }))]);
 }
 
 export const snippetResolvers: Resolvers = {
@@ -86,10 +97,10 @@ export const snippetResolvers: Resolvers = {
   },
   // Resolvers::Users::SnippetsResolver and Resolvers::Projects::SnippetsResolver: the same finder, scoped.
   User: {
-    snippets: (user, args, { ctx }) => findSnippets(ctx, { ...args, authorId: user.id }),
+    snippets: (user, args, context) => findSnippetsOf(context, 'authorId', user.id, args),
   },
   Project: {
-    snippets: (project, args, { ctx }) => findSnippets(ctx, { ...args, projectId: project.project.id }),
+    snippets: (project, args, context) => findSnippetsOf(context, 'projectId', project.project.id, args),
   },
   Mutation: {
     createSnippet: async (_root, { input }, { ctx }) => {

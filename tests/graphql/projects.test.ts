@@ -271,8 +271,10 @@ describe('Query.projects', () => {
     }
     // Authentication (the token) and the page.
     expect(counts).toEqual([2, 2]);
-    // ... plus one query each for the groups (their parents are among them), nested full names and open issues.
-    expect(wideCounts).toEqual([5, 5]);
+    // ... plus one query each for the groups (their parents are among them), nested full names and open issues: 5.
+    // Over the networked driver a loader's keys can arrive in two ticks (one more query), never one per project.
+    for (const n of wideCounts) expect(n).toBeGreaterThanOrEqual(5);
+    for (const n of wideCounts) expect(n).toBeLessThanOrEqual(6);
     // Anonymous: the page query alone.
     expect(queryCount(await gql(query))).toBe(1);
   });
