@@ -3,6 +3,7 @@ import type { Config } from '../env.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { toUserBasic, type BasicUserFields } from '../users/schemas.ts';
+import { iso } from '../lib/format.ts';
 
 export const ListAwardsInput = z.object({ ...paginationParams });
 
@@ -27,7 +28,6 @@ export interface AwardShape {
   updatedAt: Date | string;
 }
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 
 /** Entities::AwardEmoji */
 export function toAwardEmoji(a: AwardShape, user: BasicUserFields, config: Config) {

@@ -8,12 +8,12 @@ import { orNull } from '../graphql/errors.ts';
 import type { Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
 import type { GroupModel, NamespaceModel } from '../graphql/models.ts';
-import { renderPlainText } from '../labels/schemas.ts';
 import { can, canCreateInPersonalNamespace, visibilityName, type GroupFacts } from '../lib/policy.ts';
 import { memberConnection, memberFields, namespaceFullName } from '../projects/resolvers.ts';
 import { avatarUrl } from '../users/schemas.ts';
 import { groupWebUrl } from './schemas.ts';
 import { findGroup } from './service.ts';
+import { renderPlainText } from '../lib/format.ts';
 
 const facts = (v: NamespaceModel): GroupFacts => ({ kind: 'group', visibilityLevel: v.namespace.visibilityLevel, accessLevel: v.accessLevel, hasDescendantAccess: v.hasDescendantAccess });
 

@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { bool, id, int, modelRule, oneOf, str, text } from '../lib/validate.ts';
 import { ListProjectsInput, toProject } from '../projects/schemas.ts';
 import { avatarUrl, isValidPath, lookupId, PATH_MESSAGE } from '../users/schemas.ts';
+import { iso } from '../lib/format.ts';
 
 // Gitlab::Regex.group_name_regex and its message (13.x).
 const GROUP_NAME = /^[\p{L}\p{N}\u00A9-\u{1F9FF}_][\p{L}\p{N}\p{Pd}\u00A9-\u{1F9FF}_(). ]*$/u;
@@ -80,7 +81,6 @@ export const GroupProjectsInput = z.extend(ListProjectsInput, {
   with_shared: z.optional(bool()),
 });
 
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
 export const groupWebUrl = (config: Config, fullPath: string) => `${config.publicUrl}/groups/${fullPath}`;
 

@@ -11,7 +11,6 @@ import type { IssueSort, IssuableState, Resolvers, TodoActionEnum, TodoStateEnum
 import { toGlobalId } from '../graphql/ids.ts';
 import type { IssueModel, MilestoneModel, TodoModel } from '../graphql/models.ts';
 import { textColorFor } from '../labels/colors.ts';
-import { renderPlainLine, renderPlainText } from '../labels/schemas.ts';
 import { can } from '../lib/policy.ts';
 import { discussionsOf, notesOf } from '../notes/resolvers.ts';
 import { issueNoteable } from '../notes/service.ts';
@@ -19,8 +18,8 @@ import { projectFacts } from '../projects/service.ts';
 import { TODO_ACTION_NAMES } from '../todos/schemas.ts';
 import { humanDuration, taskStatus } from './schemas.ts';
 import { findIssueById, issueFacts } from './service.ts';
+import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
 
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
 const NUMERIC = /^\d{1,10}$/;
 const iidOf = (s: string) => (NUMERIC.test(s) && Number(s) <= 2_147_483_647 ? Number(s) : null);

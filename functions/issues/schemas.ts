@@ -1,7 +1,6 @@
 // Issue inputs (GitLab's lib/api/issues.rb parameters) and Entities::Issue (13.x).
 import type { IssueView, LabelJson, UserJson } from '../../db/queries/issues.ts';
 import { textColorFor } from '../labels/colors.ts';
-import { renderPlainText } from '../labels/schemas.ts';
 import { toMilestone } from '../milestones/schemas.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { Config } from '../env.ts';
@@ -9,6 +8,7 @@ import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { bool, dateTime, id, int, pathId, isoDate, modelRule, oneOf, str, text } from '../lib/validate.ts';
 import { toUserBasic } from '../users/schemas.ts';
+import { iso, renderPlainText } from '../lib/format.ts';
 
 /** `:issue_iid`: an integer (else 400 `issue_iid is invalid`); one no row can have is null (404). */
 export const IssuePath = { issue_iid: pathId() };
@@ -130,7 +130,6 @@ export type ListIssuesParams = z.output<typeof ListIssuesInput>;
 
 // ---- Entities ----
 
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
 /** UserBasic through the users serializer (it reads only the fields the page query loads). */
 const userBasic = (u: UserJson | UserRow, config: Config) => toUserBasic(u, config);

@@ -6,6 +6,7 @@ import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { bool, int, str, text } from '../lib/validate.ts';
 import { textColorFor } from './colors.ts';
+import { renderPlainText } from '../lib/format.ts';
 
 /** Titles are checked against the model's 255 in the service (`title` errors); this only bounds the request. */
 const title = () => str(10_000);
@@ -52,17 +53,6 @@ export const UpdateGroupLabelInput = z.object({ new_name: z.optional(title()), c
 
 /** `:label_id` in paths: an id or a title (Hono has percent-decoded it). */
 export const LabelPath = { label_id: z.string() };
-
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-
-/**
- * description_html: GitLab renders the description as Markdown. Kept simple here: the escaped text as one
- * paragraph, as GitLab renders plain one-line text (`<p dir="auto">...</p>`), newlines as `<br>`; empty when there
- * is no description.
- */
-/** A single-line field's rendering (GitLab's titleHtml): the escaped text, no paragraph. */
-export const renderPlainLine = (s: string | null) => (s == null ? null : escapeHtml(s));
-export const renderPlainText = (s: string | null) => (s ? `<p dir="auto">${escapeHtml(s).replace(/\r?\n/g, '<br>\n')}</p>` : '');
 
 /** Entities::Label (with its LabelBasic fields); counts only when listed `with_counts`. */
 function toLabel(row: LabelWithCounts) {

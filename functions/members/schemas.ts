@@ -7,6 +7,7 @@ import { AccessLevel } from '../lib/policy.ts';
 import * as z from 'zod/mini';
 import { isoDate, str } from '../lib/validate.ts';
 import { lookupId, toUserBasic } from '../users/schemas.ts';
+import { iso } from '../lib/format.ts';
 
 /** `expires_at`: YYYY-MM-DD; an empty value (or JSON null) clears it. */
 const expiresAt = () =>
@@ -39,7 +40,6 @@ export const UpdateMemberInput = z.object({
 /** `:user_id` in paths: any integer (GitLab looks it up and answers 404 when nothing matches; null: no row can match). */
 export const MemberUserPath = { user_id: lookupId() };
 
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
 /** Entities::Member */
 export function toMember(row: { member: MemberRow; user: UserRow }, config: Config) {

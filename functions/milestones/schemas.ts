@@ -5,6 +5,7 @@ import type { Config } from '../env.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { bool, int, isoDate, oneOf, str, text } from '../lib/validate.ts';
+import { iso } from '../lib/format.ts';
 
 /** A date `YYYY-MM-DD`; an empty value (or JSON null) clears it. */
 const optionalDate = () =>
@@ -70,7 +71,6 @@ export const MilestonePath = {
   ),
 };
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 const today = () => new Date().toISOString().slice(0, 10);
 
 /** Where a milestone lives, for its web_url. */

@@ -11,12 +11,11 @@ import type { Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
 import { scalars } from '../graphql/scalars.ts';
 import type { DiscussionModel, NoteModel } from '../graphql/models.ts';
-import { renderPlainText } from '../labels/schemas.ts';
 import { ApiError } from '../lib/errors.ts';
 import { can } from '../lib/policy.ts';
 import { createNoteById, findDiscussion, findNoteableById, noteFacts, type Noteable } from './service.ts';
+import { iso, renderPlainText } from '../lib/format.ts';
 
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
 const DISCUSSION_ERROR = "The discussion does not exist or you don't have permission to perform this action";
 

@@ -5,6 +5,7 @@ import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { bool, dateTime, oneOf, text } from '../lib/validate.ts';
 import { toUserBasic, type BasicUserFields } from '../users/schemas.ts';
+import { iso } from '../lib/format.ts';
 
 /** Note bodies are capped by the model (Note validates `note` at 1,000,000 characters), not by the parameter. */
 export const NOTE_MAX = 1_000_000;
@@ -44,7 +45,6 @@ export interface NoteShape {
   updatedAt: Date | string;
 }
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 
 /** Entities::Note. `noteable_iid` for issues (null otherwise); no `upvote`/`downvote` (v4). */
 export function toNote(n: NoteShape, author: BasicUserFields | null, noteableIid: number | null, config: Config) {

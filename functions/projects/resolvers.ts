@@ -10,11 +10,11 @@ import { orNull } from '../graphql/errors.ts';
 import type { AccessLevelEnum, Resolvers } from '../graphql/generated.ts';
 import { expectGlobalId, toGlobalId } from '../graphql/ids.ts';
 import type { MemberModel, NamespaceModel } from '../graphql/models.ts';
-import { renderPlainText } from '../labels/schemas.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { AccessLevel, can, isAdministrator, visibilityName } from '../lib/policy.ts';
 import { projectWebUrl } from './schemas.ts';
 import { findProject, projectFacts } from './service.ts';
+import { iso, renderPlainText } from '../lib/format.ts';
 
 type ProjectPageFilter = Parameters<typeof listProjectViewsPage>[2];
 
@@ -52,7 +52,6 @@ const ACCESS_LEVEL_ENUM: Record<number, AccessLevelEnum> = {
 /** Types::AccessLevelType from a Gitlab::Access value. */
 export const toAccessLevel = (level: number) => ({ integerValue: level, stringValue: ACCESS_LEVEL_ENUM[level] ?? null });
 
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
 /** The fields ProjectMember and GroupMember share (MemberInterface). */
 export const memberFields = (type: 'ProjectMember' | 'GroupMember') => ({

@@ -8,6 +8,7 @@ import { parseRef } from '../lib/ids.ts';
 import * as z from 'zod/mini';
 import { bool, id, intIn, modelRule, oneOf, str, text } from '../lib/validate.ts';
 import { avatarUrl, isValidPath, toUserBasic } from '../users/schemas.ts';
+import { iso } from '../lib/format.ts';
 
 export const PROJECT_PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
 const NAME_MESSAGE = "can contain only letters, digits, emojis, '_', '.', dash, space. It must start with letter, digit, emoji or '_'.";
@@ -75,7 +76,6 @@ export const pathFromName = (name: string) =>
     .replace(/^[-.]+|[-.]+$/g, '')
     .toLowerCase() || 'project';
 
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
 export const projectWebUrl = (config: Config, p: Pick<ProjectRow, 'pathWithNamespace'>) => `${config.publicUrl}/${p.pathWithNamespace}`;
 

@@ -11,7 +11,6 @@ import { mutation } from '../graphql/errors.ts';
 import type { Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
 import type { SnippetBlobModel } from '../graphql/models.ts';
-import { renderPlainText } from '../labels/schemas.ts';
 import type { Config } from '../env.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { can, Visibility, visibilityName, type ProjectSnippetFacts, type SnippetFacts, type VisibilityName } from '../lib/policy.ts';
@@ -20,6 +19,7 @@ import type { Noteable } from '../notes/service.ts';
 import { projectFacts } from '../projects/service.ts';
 import { snippetWebUrl, toSnippet } from './schemas.ts';
 import { createSnippet, snippetFacts, SnippetServiceError, type SnippetOwner } from './service.ts';
+import { renderPlainText } from '../lib/format.ts';
 
 /** The policy's facts of a snippet row (its project's facts were loaded with it). */
 const factsOf = (s: SnippetFactsRow): SnippetFacts =>

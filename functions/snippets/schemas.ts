@@ -7,6 +7,7 @@ import { VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
 import * as z from 'zod/mini';
 import { oneOf, pathId, scalarStr, text } from '../lib/validate.ts';
 import { toUserBasic } from '../users/schemas.ts';
+import { iso } from '../lib/format.ts';
 
 /** `:snippet_id` / `:id` of a snippet: Grape's Integer (not a number: 400 `is invalid`; out of range: not found). */
 export const SnippetIdPath = { snippet_id: pathId() };
@@ -110,7 +111,6 @@ export function updateParamErrors(input: Record<string, unknown>): string[] {
 
 // ---- Entities ----
 
-const iso = (d: Date | string) => new Date(d).toISOString();
 
 /**
  * The branch the files' raw URLs name (Snippet#default_branch in 13.x: snippet repositories are created on

@@ -8,6 +8,7 @@ import * as z from 'zod/mini';
 import { int, oneOf, pathId } from '../lib/validate.ts';
 import { toBasicProject } from '../projects/schemas.ts';
 import { toUserBasic } from '../users/schemas.ts';
+import { iso } from '../lib/format.ts';
 
 /** Todo::ACTION_NAMES: the stored action number and its name. */
 export const TODO_ACTION_NAMES: Readonly<Record<number, string>> = {
@@ -66,7 +67,6 @@ export interface TodoView {
   issue: IssueView;
 }
 
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 
 /** Entities::ProjectIdentity */
 function toProjectIdentity(p: { project: ProjectRow; namespace: NamespaceRow }, config: Config) {

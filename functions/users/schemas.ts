@@ -9,6 +9,7 @@ import { can } from '../lib/policy.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { bool, dateTime, id, int, oneOf, str, text } from '../lib/validate.ts';
+import { iso } from '../lib/format.ts';
 
 // GitLab's namespace path rule (usernames and group/project paths share it).
 export const PATH_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
@@ -155,7 +156,6 @@ export function modelErrors(input: ModelInput): Record<string, string[]> {
 
 // ---- Entities ----
 
-const iso = (d: Date | string | null | undefined) => (d == null ? null : new Date(d).toISOString());
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export const userWebUrl = (config: Config, u: Pick<UserRow, 'username'>) => `${config.publicUrl}/${u.username}`;
