@@ -1,7 +1,7 @@
 // The Worker's configuration, validated once per isolate (or process). Secrets come from `wrangler secret`
 // (production), `.dev.vars` (wrangler dev) or the process environment (npm start); vars from wrangler.toml.
 import * as z from 'zod/mini';
-import type { RequestContext } from './lib/context.ts';
+import type { Config } from './lib/context.ts';
 
 export const EnvSchema = z.object({
   /** Postgres connection string (Neon in production). Secret. Not needed by `npm start` (embedded database). */
@@ -22,20 +22,8 @@ export const EnvSchema = z.object({
 
 export type Env = z.input<typeof EnvSchema>;
 
-export interface Config {
-  publicUrl: string;
-  instanceTier: 'free' | 'premium' | 'ultimate';
-  /** ENCRYPTION_KEY (base64), when configured. */
-  encryptionKey: string | undefined;
-}
-
 export function parseConfig(env: Env): Config & z.output<typeof EnvSchema> {
   const parsed = EnvSchema.parse(env);
   return { ...parsed, publicUrl: parsed.PUBLIC_URL.replace(/\/+$/, ''), instanceTier: parsed.INSTANCE_TIER, encryptionKey: parsed.ENCRYPTION_KEY };
 }
 
-/** Hono's generics for every router of the app. */
-export interface AppEnv {
-  Bindings: Env;
-  Variables: { ctx: RequestContext };
-}

@@ -4,7 +4,7 @@
 //   /projects/:id/snippets/:snippet_id/award_emoji           /projects/:id/snippets/:snippet_id/notes/:note_id/award_emoji
 // each with GET (list), POST (`name`), GET .../:award_id and DELETE .../:award_id.
 import { Hono } from 'hono';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';

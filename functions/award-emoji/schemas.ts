@@ -1,5 +1,5 @@
 // Award emoji inputs (GitLab's lib/api/award_emoji.rb) and Entities::AwardEmoji (13.x).
-import type { Config } from '../env.ts';
+import type { Config } from '../lib/context.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { toUserBasic, type BasicUserFields } from '../users/schemas.ts';

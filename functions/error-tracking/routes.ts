@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { projectRef } from '../lib/ids.ts';
 import * as z from 'zod/mini';
 import { parseParams, path } from '../lib/validate.ts';

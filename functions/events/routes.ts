@@ -1,6 +1,6 @@
 // REST: GET /events, /users/:id/events, /projects/:id/events (GitLab's API::Events and API::ProjectEvents).
 import { Hono, type Context } from 'hono';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { requireUser } from '../lib/auth.ts';
 import { projectRef, userRef } from '../lib/ids.ts';
 import { pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';

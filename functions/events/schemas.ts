@@ -2,7 +2,7 @@
 // (lib/api/entities/event.rb with Entities::Note and Entities::PushEventPayload).
 import type { EventListRow } from '../../db/queries/events.ts';
 import { EVENT_ACTIONS } from '../../db/schema/index.ts';
-import type { Config } from '../env.ts';
+import type { Config } from '../lib/context.ts';
 import { keysetParams, paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { id, looseDate, oneOf, str } from '../lib/validate.ts';

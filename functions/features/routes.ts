@@ -1,7 +1,7 @@
 // Features API (GitLab `lib/api/features.rb`), administrators only: who may call is checked before the parameters.
 import { Hono } from 'hono';
 import { validator } from 'hono/validator';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { paramErrors } from '../lib/errors.ts';
 import { pageRequest, paginate, paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';

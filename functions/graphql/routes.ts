@@ -1,7 +1,7 @@
 // POST /api/graphql (and GET for queries): the caller is resolved as for REST (tokens; a browser session only with
 // its X-CSRF-Token, else anonymous), then yoga runs the operation(s).
 import { Hono } from 'hono';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { resolveActor } from '../lib/auth.ts';
 import { ApiError } from '../lib/errors.ts';
 import { graphqlServer } from './yoga.ts';

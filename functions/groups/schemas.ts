@@ -1,7 +1,7 @@
 // Group inputs and GitLab 13.6's group entities (Group, GroupDetail).
 import type { GroupView } from '../../db/queries/groups.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
-import type { Config } from '../env.ts';
+import type { Config } from '../lib/context.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import { ACCESS_LEVELS, VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
 import * as z from 'zod/mini';

@@ -3,7 +3,7 @@ import type { IssueView, LabelJson, UserJson } from '../../db/queries/issues.ts'
 import { textColorFor } from '../labels/colors.ts';
 import { toMilestone } from '../milestones/schemas.ts';
 import type { UserRow } from '../../db/schema/index.ts';
-import type { Config } from '../env.ts';
+import type { Config } from '../lib/context.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { bool, dateTime, id, int, pathId, isoDate, modelRule, oneOf, str, text } from '../lib/validate.ts';

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { findPersonalAccessTokenByDigest, touchPersonalAccessToken } from '../../db/queries/tokens.ts';
 import { findUserByRef } from '../../db/queries/users.ts';
 import type { UserRow } from '../../db/schema/index.ts';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from './context.ts';
 import { anonymous, type Actor, type RequestContext } from './context.ts';
 import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from './errors.ts';
 import { sha256Hex } from './crypto.ts';

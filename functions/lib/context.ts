@@ -1,7 +1,6 @@
 // The per-request context every service verb receives as `ctx`: who is calling, the database, configuration.
 import type { Database, Db, DbStats } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
-import type { Config } from '../env.ts';
 
 /** How the caller authenticated. Sessions and OAuth tokens resolve to the same shape (see lib/auth.ts). */
 export type AuthVia = 'personal_access_token' | 'oauth_token' | 'session';
@@ -16,6 +15,14 @@ export interface Actor {
 }
 
 export const anonymous: Actor = { user: null, scopes: [], via: null };
+
+/** The configuration every request sees, parsed once from the Worker's environment (functions/env.ts). */
+export interface Config {
+  publicUrl: string;
+  instanceTier: 'free' | 'premium' | 'ultimate';
+  /** ENCRYPTION_KEY (base64), when configured. */
+  encryptionKey: string | undefined;
+}
 
 export interface RequestContext {
   requestId: string;
@@ -36,4 +43,12 @@ export function memoize<T>(ctx: RequestContext, key: string, load: () => Promise
   const value = load();
   ctx.memo.set(key, value);
   return value;
+}
+
+/**
+ * Hono's generics for every router of the app. The Worker's bindings are read once, by app.ts through env.ts's
+ * schema, so routers see only the request context.
+ */
+export interface AppEnv {
+  Variables: { ctx: RequestContext };
 }

@@ -1,7 +1,7 @@
 // Every array response goes through here: offset pagination with GitLab's headers (X-Page, X-Per-Page,
 // X-Next-Page, X-Prev-Page, X-Total, X-Total-Pages, Link), and keyset pagination (Link rel="next" only).
 import type { Context } from 'hono';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from './context.ts';
 import { ApiError } from './errors.ts';
 import * as z from 'zod/mini';
 import { int, oneOf } from './validate.ts';

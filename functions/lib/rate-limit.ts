@@ -5,7 +5,7 @@
 //  - per client IP: at most 30 attempts a minute, then 429 with Retry-After.
 import type { Context } from 'hono';
 import { countEvent, resetCount } from '../../db/queries/rate-limits.ts';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from './context.ts';
 import type { RequestContext } from './context.ts';
 import { ApiError } from './errors.ts';
 

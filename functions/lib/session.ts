@@ -3,7 +3,7 @@
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { deleteSessionByDigest, findSessionByDigest, insertSession } from '../../db/queries/sessions.ts';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from './context.ts';
 import type { RequestContext } from './context.ts';
 import { constantTimeEqual, randomToken, sha256Hex } from './crypto.ts';
 

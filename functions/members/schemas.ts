@@ -1,6 +1,6 @@
 // Member inputs and GitLab 13.6's Entities::Member (the user's UserBasic merged with the membership).
 import type { MemberRow, UserRow } from '../../db/schema/index.ts';
-import type { Config } from '../env.ts';
+import type { Config } from '../lib/context.ts';
 import { accessLevel, idArray } from '../groups/schemas.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import { AccessLevel } from '../lib/policy.ts';

@@ -1,7 +1,7 @@
 // Project and group milestones: GET/POST /{projects,groups}/:id/milestones, GET/PUT/DELETE .../:milestone_id (the
 // global id), GET .../:milestone_id/issues.
 import { Hono, type MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { toIssue } from '../issues/schemas.ts';
 import { requireUser } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';

@@ -1,7 +1,7 @@
 // Milestone inputs (lib/api/milestone_responses.rb, project_milestones.rb, group_milestones.rb) and
 // Entities::Milestone.
 import type { MilestoneRow } from '../../db/schema/index.ts';
-import type { Config } from '../env.ts';
+import type { Config } from '../lib/context.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { bool, int, isoDate, oneOf, str, text } from '../lib/validate.ts';

@@ -1,6 +1,6 @@
 // Note inputs (GitLab's lib/api/notes.rb) and Entities::Note (13.x): the one note serializer, also used by the
 // events listing for comment events.
-import type { Config } from '../env.ts';
+import type { Config } from '../lib/context.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { bool, dateTime, oneOf, text } from '../lib/validate.ts';

@@ -1,6 +1,6 @@
 // GET/PUT /notification_settings, /groups/:id/notification_settings, /projects/:id/notification_settings.
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { requireUser } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import * as z from 'zod/mini';

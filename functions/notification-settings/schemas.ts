@@ -2,7 +2,7 @@
 // (Entities::NotificationSetting, Entities::GlobalNotificationSetting).
 import { EMAIL_EVENTS, NOTIFICATION_LEVELS, type EmailEvent, type NotificationLevel } from '../../db/schema/index.ts';
 import type { SettingValues } from '../../db/queries/notification-settings.ts';
-import type { Config } from '../env.ts';
+import type { Config } from '../lib/context.ts';
 import * as z from 'zod/mini';
 import { bool, scalarStr } from '../lib/validate.ts';
 

@@ -4,7 +4,7 @@
 import type { Context } from 'hono';
 import type { ClientRow } from '../../db/queries/oauth.ts';
 import { findApplicationByUid } from '../../db/queries/oauth.ts';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { constantTimeEqual, sha256Hex } from '../lib/crypto.ts';
 import { oauthError } from '../lib/errors.ts';

@@ -1,7 +1,7 @@
 // GET /.well-known/oauth-authorization-server (RFC 8414). The issuer is the configured public URL, never the Host
 // header.
 import type { Context } from 'hono';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { areFeaturesEnabled } from '../features/evaluate.ts';
 import { OAUTH_SCOPE_NAMES } from './scopes.ts';
 

@@ -4,7 +4,7 @@
 import type { Context } from 'hono';
 import { findOAuthTokenByDigest } from '../../db/queries/oauth-tokens.ts';
 import { findTokenByAnyDigest } from '../../db/queries/oauth.ts';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import { oauthError } from '../lib/errors.ts';
 import { authenticateClient, readClientCredentials } from './client-auth.ts';

@@ -1,6 +1,6 @@
 // Reading OAuth endpoint parameters: any body fault is an RFC 6749 invalid_request, never a REST-shaped 400.
 import type { Context } from 'hono';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { oauthError } from '../lib/errors.ts';
 import { readInput } from '../lib/validate.ts';
 

@@ -3,7 +3,7 @@
 // tokens of another client answer 200 {} and change nothing (no oracle; security-bar §7.5).
 import type { Context } from 'hono';
 import { findTokenByAnyDigest, revokeLineage } from '../../db/queries/oauth.ts';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import { oauthError } from '../lib/errors.ts';
 import { authenticateClient, readClientCredentials } from './client-auth.ts';

@@ -3,7 +3,7 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { oauthError } from '../lib/errors.ts';
 import { discoveryEndpoint } from './discovery.ts';
 import { introspectEndpoint } from './introspect.ts';

@@ -2,7 +2,7 @@
 // `Authorization: Bearer` or `?access_token=`.
 import type { Context } from 'hono';
 import { findOAuthTokenByDigest, markOAuthTokenUsed } from '../../db/queries/oauth-tokens.ts';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import { oauthError } from '../lib/errors.ts';
 import { NO_STORE } from './service.ts';

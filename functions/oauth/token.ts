@@ -1,6 +1,6 @@
 // POST /oauth/token (RFC 6749 §3.2): form or JSON body; dispatches to one module per grant type.
 import type { Context } from 'hono';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { oauthError } from '../lib/errors.ts';
 import { isFeatureEnabled } from '../features/evaluate.ts';
 import { readClientCredentials } from './client-auth.ts';

@@ -1,7 +1,7 @@
 // Project inputs and GitLab's project entities (BasicProjectDetails, Project, ProjectWithAccess).
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { NamespaceRow, ProjectRow, UserRow } from '../../db/schema/index.ts';
-import type { Config } from '../env.ts';
+import type { Config } from '../lib/context.ts';
 import { keysetParams, paginationParams } from '../lib/pagination.ts';
 import { ACCESS_LEVELS, VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
 import { parseRef } from '../lib/ids.ts';

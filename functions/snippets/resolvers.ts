@@ -11,7 +11,7 @@ import { mutation } from '../graphql/errors.ts';
 import type { Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
 import type { SnippetBlobModel } from '../graphql/models.ts';
-import type { Config } from '../env.ts';
+import type { Config } from '../lib/context.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { can, Visibility, visibilityName, type ProjectSnippetFacts, type SnippetFacts, type VisibilityName } from '../lib/policy.ts';
 import { discussionsOf, notesOf } from '../notes/resolvers.ts';

@@ -3,7 +3,7 @@
 // /projects/:id/snippets (:snippet_id), without `public`.
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { requireUser } from '../lib/auth.ts';
 import { paramErrors, type ApiError } from '../lib/errors.ts';
 import { projectRef } from '../lib/ids.ts';

@@ -1,7 +1,7 @@
 // Snippet inputs (lib/api/snippets.rb, project_snippets.rb, Helpers::SnippetsHelpers' create_file_params and
 // update_file_params) and Entities::Snippet / PersonalSnippet / ProjectSnippet (13.x: one shape for both).
 import type { SnippetRow, UserRow } from '../../db/schema/index.ts';
-import type { Config } from '../env.ts';
+import type { Config } from '../lib/context.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import { VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
 import * as z from 'zod/mini';

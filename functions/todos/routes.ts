@@ -1,7 +1,7 @@
 // The to-do list (GitLab's lib/api/todos.rb). Creating to-dos belongs to the issues domain (assignment, mentions,
 // POST /projects/:id/issues/:iid/todo); this is the reading and the marking done.
 import { Hono } from 'hono';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import { requireUser } from '../lib/auth.ts';
 import { parseParams, path } from '../lib/validate.ts';

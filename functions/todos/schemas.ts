@@ -1,7 +1,7 @@
 // To-do inputs (GitLab's GET /todos filters, TodosFinder) and THE Todo entity (lib/api/entities/todo.rb, 13.x).
 import type { IssueView } from '../../db/queries/issues.ts';
 import type { NamespaceRow, ProjectRow, TodoRow, UserRow } from '../../db/schema/index.ts';
-import type { Config } from '../env.ts';
+import type { Config } from '../lib/context.ts';
 import { toIssue } from '../issues/schemas.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';

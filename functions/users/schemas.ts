@@ -3,7 +3,7 @@
 // before any permission check), ActiveRecord-level rules in `modelErrors` (`{"message":{...}}`, after the
 // administrator check and the uniqueness checks, which GitLab answers with 409 first).
 import type { UserRow } from '../../db/schema/index.ts';
-import type { Config } from '../env.ts';
+import type { Config } from '../lib/context.ts';
 import type { Actor } from '../lib/context.ts';
 import { can } from '../lib/policy.ts';
 import { paginationParams } from '../lib/pagination.ts';

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { requireUser } from '../lib/auth.ts';
 
 export const versionRoutes = new Hono<AppEnv>();

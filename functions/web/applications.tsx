@@ -4,7 +4,7 @@
 import { Hono, type Context } from 'hono';
 import type { OAuthApplicationRow } from '../../db/schema/index.ts';
 import * as applications from '../applications/service.ts';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { ApiError } from '../lib/errors.ts';
 import { OAUTH_SCOPE_NAMES, OAUTH_SCOPES } from '../oauth/scopes.ts';
 import { ErrorPage, Flash, Layout } from './layout.tsx';

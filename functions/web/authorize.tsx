@@ -2,7 +2,7 @@
 // `decision=deny` field) refuses. The POSTs re-check every parameter from the submitted fields: the page is never
 // trusted (a tampered form asking for more scopes than the application has gets invalid_scope).
 import { Hono, type Context } from 'hono';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { OAUTH_ERROR_DESCRIPTIONS } from '../lib/errors.ts';
 import { repeatedParameter } from '../oauth/params.ts';
 import { OAUTH_SCOPES } from '../oauth/scopes.ts';

@@ -1,7 +1,7 @@
 // Server-rendered pages: sign-in/out, OAuth applications, authorized applications, and consent (/oauth/authorize).
 // Every page gets the strict headers of security.ts; every form carries a CSRF token checked on POST.
 import { Hono } from 'hono';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { applicationPages } from './applications.tsx';
 import { authorizePages } from './authorize.tsx';
 import { pageHeaders } from './security.ts';

@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { secureHeaders } from 'hono/secure-headers';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { constantTimeEqual, randomToken } from '../lib/crypto.ts';
 import { csrfTokenFor, currentSession, validCsrf } from '../lib/session.ts';
 

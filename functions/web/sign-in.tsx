@@ -1,7 +1,7 @@
 // GET/POST /users/sign_in and POST /users/sign_out. Every failed sign-in shows the same sentence, whether the login
 // is unknown, the password wrong, the user blocked or the account locked (users/authenticate.ts).
 import { Hono } from 'hono';
-import type { AppEnv } from '../env.ts';
+import type { AppEnv } from '../lib/context.ts';
 import { ApiError } from '../lib/errors.ts';
 import { clientIp } from '../lib/rate-limit.ts';
 import { getCookie } from 'hono/cookie';

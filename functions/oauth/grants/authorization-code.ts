@@ -3,7 +3,7 @@
 // was; a second exchange of a real code revokes what the first one issued (security-bar §7.2).
 import type { Context } from 'hono';
 import { consumeCodeAndIssue, lookupClientAndCode, revokeGrantLineage } from '../../../db/queries/oauth.ts';
-import type { AppEnv } from '../../env.ts';
+import type { AppEnv } from '../../lib/context.ts';
 import { constantTimeEqual, sha256Hex } from '../../lib/crypto.ts';
 import { oauthError } from '../../lib/errors.ts';
 import { verifyClient, type ClientCredentials } from '../client-auth.ts';

@@ -2,7 +2,7 @@
 // user's password goes through the same brute-force limits as the sign-in page. Default scope `api`, limited to
 // the application's scopes.
 import type { Context } from 'hono';
-import type { AppEnv } from '../../env.ts';
+import type { AppEnv } from '../../lib/context.ts';
 import { oauthError } from '../../lib/errors.ts';
 import { clientIp } from '../../lib/rate-limit.ts';
 import { checkPassword } from '../../users/authenticate.ts';

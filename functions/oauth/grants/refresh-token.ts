@@ -7,7 +7,7 @@
 //  - Scopes only narrow, bounded by what the application is registered for now.
 import type { Context } from 'hono';
 import { lookupClientAndRefreshToken, revokeLineage, rotateRefreshToken } from '../../../db/queries/oauth.ts';
-import type { AppEnv } from '../../env.ts';
+import type { AppEnv } from '../../lib/context.ts';
 import { sha256Hex } from '../../lib/crypto.ts';
 import { oauthError } from '../../lib/errors.ts';
 import { verifyClient, type ClientCredentials } from '../client-auth.ts';

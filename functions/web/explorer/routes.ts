@@ -3,7 +3,7 @@
 // mutations run as the user (without it GraphQL treats a session as anonymous).
 import { Hono } from 'hono';
 import { renderGraphiQL } from 'graphql-yoga';
-import type { AppEnv } from '../../env.ts';
+import type { AppEnv } from '../../lib/context.ts';
 import { csrfTokenFor, currentSession } from '../../lib/session.ts';
 
 export const EXPLORER_PATH = '/-/graphql-explorer';
