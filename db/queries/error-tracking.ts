@@ -3,14 +3,13 @@
 // Sentry-backed setting has an api_url and a token"), so a concurrent change between read and write can never
 // leave an enabled setting without them: the write then matches no row and the caller answers 409.
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Actor } from '../../functions/lib/context.ts';
-import { projectAccessLevelSql } from '../../functions/lib/policy.ts';
+import { projectAccessLevelSql, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import { errorTrackingSettings, namespaces, projects } from '../schema/index.ts';
 import { liveProjectByRef } from './projects.ts';
 
 /** The live project named by id or full path (case-insensitive), the actor's access level on it, and its setting. */
-export async function findProjectWithSetting(db: Db, actor: Actor, ref: { id?: number | undefined; path?: string | undefined }) {
+export async function findProjectWithSetting(db: Db, actor: Viewer, ref: { id?: number | undefined; path?: string | undefined }) {
   const [row] = await db
     .select({
       projectId: projects.id,

@@ -2,7 +2,6 @@
 // statement (a data-modifying CTE), so no event is ever without its payload.
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import type { Actor } from '../../functions/lib/context.ts';
 import {
   groupAccessLevelSql,
   groupDescendantAccessSql,
@@ -11,8 +10,7 @@ import {
   projectAccessLevelSql,
   readsProfileSql,
   visibleGroupsFilter,
-  visibleProjectsFilter,
-} from '../../functions/lib/policy.ts';
+  visibleProjectsFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import { events, issueAssignees, issues, milestones, namespaces, notes, projects, pushEventPayloads, snippets, users } from '../schema/index.ts';
 import { rows } from './raw.ts';
@@ -143,7 +141,7 @@ const isoText = (column: SQL | AnyPgColumn) => sql`to_char(${column} AT TIME ZON
 /** Midnight UTC of a `YYYY-MM-DD` day, plus `days`. */
 const dayStart = (day: string, days = 0) => sql`((${day}::date + ${days}::int)::timestamp AT TIME ZONE 'UTC')`;
 
-function headSql(actor: Actor, source: EventSource): SQL {
+function headSql(actor: Viewer, source: EventSource): SQL {
   switch (source.kind) {
     case 'author':
     case 'authorized':
@@ -169,7 +167,7 @@ function headSql(actor: Actor, source: EventSource): SQL {
 }
 
 /** The listing's own condition on events (the head CTE is in scope). */
-function sourceSql(actor: Actor, source: EventSource): SQL {
+function sourceSql(actor: Viewer, source: EventSource): SQL {
   switch (source.kind) {
     case 'author':
       return sql`${events.authorId} = ${source.userId}`;
@@ -208,7 +206,7 @@ const authorizedProjects = (userId: number) =>
  * ordered index scan on events and stops at LIMIT, checking each row's project by primary key (a join let it hash
  * whole id ranges and sort them).
  */
-function visibilitySql(actor: Actor): SQL {
+function visibilitySql(actor: Viewer): SQL {
   const project = visibleProjectsFilter(actor) ?? sql`true`;
   const group = visibleGroupsFilter(actor) ?? sql`true`;
   return sql`(CASE WHEN ${events.projectId} IS NOT NULL
@@ -292,7 +290,7 @@ function toRow(r: Raw): EventListRow {
 }
 
 /** One listing page in one statement: the head, the total when needed, and the page's rows with everything joined. */
-export async function listEventPage(db: Db, actor: Actor, source: EventSource, filter: EventFilter, page: EventPageRequest): Promise<EventPage> {
+export async function listEventPage(db: Db, actor: Viewer, source: EventSource, filter: EventFilter, page: EventPageRequest): Promise<EventPage> {
   const raw = await rows<Raw>(db, eventPageSql(actor, source, filter, page));
   const first = raw[0];
   if (!first) return { head: null, total: null, rows: [] };
@@ -310,7 +308,7 @@ export async function listEventPage(db: Db, actor: Actor, source: EventSource, f
 }
 
 /** The statement behind listEventPage (exported for EXPLAIN in benchmarks). */
-export function eventPageSql(actor: Actor, source: EventSource, filter: EventFilter, page: EventPageRequest): SQL {
+export function eventPageSql(actor: Viewer, source: EventSource, filter: EventFilter, page: EventPageRequest): SQL {
   // A project listing reads one project, checked by the policy on the head row (404 otherwise, before anything is
   // returned): its events need no per-row visibility filter, so its page and count are plain index range scans.
   const visibility = source.kind === 'project' ? [] : [visibilitySql(actor)];

@@ -2,8 +2,7 @@
 // actor's effective access, descendant membership, and the human full name built from its ancestors' names), in
 // one statement.
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import type { Actor } from '../../functions/lib/context.ts';
-import { AccessLevel, activeMembershipSql, groupAccessLevelSql, groupDescendantAccessSql, memberGroupIds, visibleGroupsFilter } from '../../functions/lib/policy.ts';
+import { AccessLevel, activeMembershipSql, groupAccessLevelSql, groupDescendantAccessSql, memberGroupIds, visibleGroupsFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import { containsPattern } from './search.ts';
 import { members, namespaces, projects } from '../schema/index.ts';
@@ -12,7 +11,7 @@ import { members, namespaces, projects } from '../schema/index.ts';
 // Nested sql: in a single-table select drizzle drops table names from top-level columns, which would bind them to `a`.
 const fullNameSql = sql<string>`(${sql`SELECT string_agg(a.name, ' / ' ORDER BY array_position(${namespaces.traversalIds}, a.id)) FROM ${namespaces} a WHERE a.id = ANY(${namespaces.traversalIds})`})`;
 
-function viewColumns(actor: Actor) {
+function viewColumns(actor: Viewer) {
   return {
     namespace: namespaces,
     accessLevel: groupAccessLevelSql(actor),
@@ -22,7 +21,7 @@ function viewColumns(actor: Actor) {
 }
 
 /** A live group by id or full path (case-insensitive); visibility is the caller's business (policy). */
-export async function findGroupView(db: Db, actor: Actor, ref: { id?: number | undefined; path?: string | undefined }) {
+export async function findGroupView(db: Db, actor: Viewer, ref: { id?: number | undefined; path?: string | undefined }) {
   const [row] = await db
     .select(viewColumns(actor))
     .from(namespaces)
@@ -62,7 +61,7 @@ const ORDER_COLUMNS = { name: namespaces.name, path: namespaces.path, id: namesp
 export type GroupOrder = { by: keyof typeof ORDER_COLUMNS; sort: 'asc' | 'desc' };
 
 
-function listWhere(actor: Actor, f: GroupListFilter): SQL | undefined {
+function listWhere(actor: Viewer, f: GroupListFilter): SQL | undefined {
   if (f.none) return sql`false`;
   const userId = actor.user?.id ?? 0;
   return and(
@@ -79,7 +78,7 @@ function listWhere(actor: Actor, f: GroupListFilter): SQL | undefined {
   );
 }
 
-export async function listGroupViews(db: Db, actor: Actor, f: GroupListFilter, order: GroupOrder, limit: number, offset: number) {
+export async function listGroupViews(db: Db, actor: Viewer, f: GroupListFilter, order: GroupOrder, limit: number, offset: number) {
   const dir = order.sort === 'asc' ? asc : desc;
   const rows = await db
     .select(viewColumns(actor))
@@ -92,7 +91,7 @@ export async function listGroupViews(db: Db, actor: Actor, f: GroupListFilter, o
   return rows.map((r) => ({ ...r, fullName: r.fullName ?? r.namespace.name }));
 }
 
-export async function countGroups(db: Db, actor: Actor, f: GroupListFilter, limit: number) {
+export async function countGroups(db: Db, actor: Viewer, f: GroupListFilter, limit: number) {
   const sub = db.select({ one: sql`1` }).from(namespaces).where(listWhere(actor, f)).limit(limit).as('c');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);
   return Number(row?.n ?? 0);
@@ -189,7 +188,7 @@ export const selfAndDescendantIds = (groupId: number) =>
   sql`SELECT ${namespaces.id} FROM ${namespaces} WHERE ${groupId} = ANY(${namespaces.traversalIds}) AND ${namespaces.deletedAt} IS NULL`;
 
 /** Live groups by id, with what their entity and the policy need (GraphQL loads parents and projects' groups in one query). */
-export async function findGroupViewsByIds(db: Db, actor: Actor, ids: readonly number[]) {
+export async function findGroupViewsByIds(db: Db, actor: Viewer, ids: readonly number[]) {
   if (!ids.length) return [];
   const rows = await db
     .select(viewColumns(actor))

@@ -2,8 +2,7 @@
 // labels, assignees and counters (json subqueries), so a page of issues costs one query whatever its size.
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Actor } from '../../functions/lib/context.ts';
-import { activeMembershipSql, Visibility, visibleIssuesFilter, visibleProjectsFilter } from '../../functions/lib/policy.ts';
+import { activeMembershipSql, projectReadersSql, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import {
   awardEmoji,
@@ -144,7 +143,7 @@ const hasLabel = (title: string) =>
 const anyLabel = sql`EXISTS (SELECT 1 FROM ${labelLinks} ll WHERE ll.target_type = 'Issue' AND ll.target_id = ${issues.id})`;
 const anyAssignee = sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia WHERE ia.issue_id = ${issues.id})`;
 
-function listWhere(actor: Actor, f: IssueListFilter): SQL | undefined {
+function listWhere(actor: Viewer, f: IssueListFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [visibleIssuesFilter(actor) ?? visibleProjectsFilter(actor)];
   if (f.projectId !== undefined) conditions.push(eq(issues.projectId, f.projectId));
   if (f.groupId !== undefined) conditions.push(sql`${f.groupId} = ANY(${namespaces.traversalIds})`);
@@ -181,7 +180,7 @@ function listWhere(actor: Actor, f: IssueListFilter): SQL | undefined {
   return and(...conditions);
 }
 
-function countedQuery(db: Db, actor: Actor, f: IssueListFilter, limit: number) {
+function countedQuery(db: Db, actor: Viewer, f: IssueListFilter, limit: number) {
   return db
     .select({ one: sql`1` })
     .from(issues)
@@ -196,7 +195,7 @@ function countedQuery(db: Db, actor: Actor, f: IssueListFilter, limit: number) {
  * A page of issues. With `countLimit`, each row also carries the number of matching issues (capped at countLimit),
  * computed once in the same statement, so a full page needs no second round trip for its X-Total.
  */
-export async function listIssueViews(db: Db, actor: Actor, f: IssueListFilter, order: IssueOrder, limit: number, offset: number, countLimit?: number) {
+export async function listIssueViews(db: Db, actor: Viewer, f: IssueListFilter, order: IssueOrder, limit: number, offset: number, countLimit?: number) {
   const column = order.by === 'updated_at' ? issues.updatedAt : issues.createdAt;
   const dir = order.sort === 'asc' ? asc : desc;
   const total = countLimit
@@ -209,7 +208,7 @@ export async function listIssueViews(db: Db, actor: Actor, f: IssueListFilter, o
     .offset(offset);
 }
 
-export async function countIssues(db: Db, actor: Actor, f: IssueListFilter, limit: number): Promise<number> {
+export async function countIssues(db: Db, actor: Viewer, f: IssueListFilter, limit: number): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(countedQuery(db, actor, f, limit).as('counted'));
   return row?.n ?? 0;
 }
@@ -285,18 +284,7 @@ export async function assignableUserIds(db: Db, project: { id: number; visibilit
   const rows = await db
     .select({ id: users.id })
     .from(users)
-    .where(
-      and(
-        inArray(users.id, ids),
-        eq(users.state, 'active'),
-        or(
-          eq(users.admin, true),
-          project.visibilityLevel >= Visibility.public ? sql`true` : sql`false`,
-          project.visibilityLevel >= Visibility.internal ? eq(users.external, false) : sql`false`,
-          inArray(users.id, memberIds),
-        ),
-      ),
-    )
+    .where(and(inArray(users.id, ids), eq(users.state, 'active'), projectReadersSql(project.visibilityLevel, memberIds)))
     .orderBy(users.id);
   return rows.map((r) => r.id);
 }
@@ -449,7 +437,7 @@ export async function insertTodo(tx: Db, values: typeof todos.$inferInsert) {
  * `page.limit` rows of each project (row_number() over the project's rows); each row as the entity query loads it
  * (author and milestone joined), with `subscribed` for `subscriberId`. One list per project, in the order asked.
  */
-export async function listIssueViewsPages(db: Db, actor: Actor, f: Omit<IssueListFilter, 'projectId'>, projectIds: readonly number[], page: PageSql, subscriberId?: number | null) {
+export async function listIssueViewsPages(db: Db, actor: Viewer, f: Omit<IssueListFilter, 'projectId'>, projectIds: readonly number[], page: PageSql, subscriberId?: number | null) {
   if (!projectIds.length) return [];
   // The tables listWhere reads (as countedQuery), each row numbered within its project.
   const w = singleParentLimit(
@@ -472,7 +460,7 @@ export async function listIssueViewsPages(db: Db, actor: Actor, f: Omit<IssueLis
 }
 
 /** The number of matching issues of each project (IssueConnection.count, alone or under a list): one grouped count. */
-export async function countIssuesOfProjects(db: Db, actor: Actor, f: Omit<IssueListFilter, 'projectId'>, projectIds: readonly number[]): Promise<number[]> {
+export async function countIssuesOfProjects(db: Db, actor: Viewer, f: Omit<IssueListFilter, 'projectId'>, projectIds: readonly number[]): Promise<number[]> {
   if (!projectIds.length) return [];
   const rows = await db
     .select({ projectId: issues.projectId, n: sql<number>`count(*)`.mapWith(Number) })

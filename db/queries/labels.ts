@@ -1,7 +1,6 @@
 // Labels: lookups shared by the labels domain and the issues domain (labels=a,b on issue create/update).
 import { and, asc, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import type { Actor } from '../../functions/lib/context.ts';
-import { visibleIssuesFilter } from '../../functions/lib/policy.ts';
+import { visibleIssuesFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import { issues, labelLinks, labels, namespaces, projects } from '../schema/index.ts';
 import type { LabelRow } from '../schema/labels.ts';
@@ -111,7 +110,7 @@ function listWhere(scope: LabelScope, filter: LabelFilter) {
 }
 
 /** Issue counts of a label in the scope (issues of the project, or of the group's projects), as the actor sees them. */
-function issueCount(actor: Actor, scope: LabelScope, state: 'opened' | 'closed') {
+function issueCount(actor: Viewer, scope: LabelScope, state: 'opened' | 'closed') {
   const where = and(
     sql`${labelLinks.targetType} = 'Issue'`,
     sql`${labelLinks.labelId} = ${labels.id}`,
@@ -129,7 +128,7 @@ export interface LabelWithCounts {
 }
 
 /** One page of labels, title order (GitLab's LabelsFinder), with issue counts in the same statement when asked. */
-export async function listLabels(db: Db, actor: Actor, scope: LabelScope, filter: LabelFilter, withCounts: boolean, limit: number, offset: number): Promise<LabelWithCounts[]> {
+export async function listLabels(db: Db, actor: Viewer, scope: LabelScope, filter: LabelFilter, withCounts: boolean, limit: number, offset: number): Promise<LabelWithCounts[]> {
   const where = listWhere(scope, filter);
   const order = [asc(labels.title), asc(labels.id)];
   if (!withCounts) {

@@ -2,7 +2,7 @@
 // "Direct" members belong to the source itself; "all" members add those inherited from ancestor groups, each user
 // once with their highest level (GitLab's MembersFinder).
 import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { AccessLevel, activeMembershipSql } from '../../functions/lib/policy.ts';
+import { AccessLevel, activeMembershipSql } from './access.ts';
 import type { Db } from '../client.ts';
 import { containsPattern } from './search.ts';
 import { rowNumber, singleParentLimit, type PageSql } from './window.ts';

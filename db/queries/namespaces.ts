@@ -1,12 +1,11 @@
 // Namespace (group or personal) lookups with the actor's access facts, for policy checks.
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Actor } from '../../functions/lib/context.ts';
-import { groupAccessLevelSql, groupDescendantAccessSql } from '../../functions/lib/policy.ts';
+import { groupAccessLevelSql, groupDescendantAccessSql, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import { namespaces, projects } from '../schema/index.ts';
 
 /** A live namespace by id or full path, with the actor's access (a personal namespace's owner holds Owner). */
-export async function findNamespaceView(db: Db, actor: Actor, ref: { id?: number | undefined; path?: string | undefined }, kind?: 'group' | 'user') {
+export async function findNamespaceView(db: Db, actor: Viewer, ref: { id?: number | undefined; path?: string | undefined }, kind?: 'group' | 'user') {
   const userId = actor.user?.id ?? 0;
   const [row] = await db
     .select({

@@ -1,6 +1,5 @@
 // Notes of one noteable (an issue or a snippet): the page with its authors in one statement, and the writes.
 import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
-import { toHex } from '../../functions/lib/crypto.ts';
 import type { Db } from '../client.ts';
 import { awardEmoji, issues, notes, snippets, users } from '../schema/index.ts';
 
@@ -55,8 +54,8 @@ export async function findNoteById(db: Db, id: number): Promise<NoteView | undef
   return row;
 }
 
-/** 40 hex characters, as GitLab's discussion ids. */
-export const newDiscussionId = () => toHex(crypto.getRandomValues(new Uint8Array(20)));
+/** 40 hex characters, as GitLab's discussion ids (SecureRandom.hex(20)); encoded here because db/queries imports nothing from functions/. */
+export const newDiscussionId = () => Array.from(crypto.getRandomValues(new Uint8Array(20)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 export async function insertNote(tx: Db, values: Omit<typeof notes.$inferInsert, 'discussionId'>) {
   const [row] = await tx

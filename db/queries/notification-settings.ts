@@ -4,8 +4,7 @@
 // PUT two, and nothing is half-written.
 // Raw SQL is used where Drizzle's builder cannot express a data-modifying CTE; every value is a bound parameter.
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Actor } from '../../functions/lib/context.ts';
-import { groupAccessLevelSql, groupDescendantAccessSql, projectAccessLevelSql } from '../../functions/lib/policy.ts';
+import { groupAccessLevelSql, groupDescendantAccessSql, projectAccessLevelSql, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import { EMAIL_EVENTS, namespaces, notificationSettings, projects, type EmailEvent, type NotificationLevel } from '../schema/index.ts';
 import { rows } from './raw.ts';
@@ -25,7 +24,7 @@ const settingColumns = {
 type Ref = { id?: number | undefined; path?: string | undefined };
 
 /** The live project with the actor's effective access and the user's setting for it (null when none is stored). */
-export async function findProjectWithSetting(db: Db, actor: Actor, userId: number, ref: Ref) {
+export async function findProjectWithSetting(db: Db, actor: Viewer, userId: number, ref: Ref) {
   const [row] = await db
     .select({
       id: projects.id,
@@ -43,7 +42,7 @@ export async function findProjectWithSetting(db: Db, actor: Actor, userId: numbe
 }
 
 /** The live group with the actor's access (own, inherited, below it) and the user's setting for it. */
-export async function findGroupWithSetting(db: Db, actor: Actor, userId: number, ref: Ref) {
+export async function findGroupWithSetting(db: Db, actor: Viewer, userId: number, ref: Ref) {
   const [row] = await db
     .select({
       id: namespaces.id,

@@ -5,7 +5,7 @@
 // Raw SQL is used where Drizzle's builder cannot express a data-modifying CTE; every value is a bound parameter.
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { oauthAccessTokens, oauthApplications, oauthGrants, type OAuthApplicationRow } from '../schema/index.ts';
+import { oauthAccessTokens, oauthGrants } from '../schema/index.ts';
 import { rows, textArray } from './raw.ts';
 
 export interface ClientRow {
@@ -17,11 +17,6 @@ export interface ClientRow {
 }
 
 const CLIENT_COLUMNS = sql`a.id AS app_id, a.uid, a.secret_digest, a.confidential, a.scopes AS app_scopes`;
-
-export async function findApplicationByUid(db: Db, uid: string): Promise<OAuthApplicationRow | undefined> {
-  const [row] = await db.select().from(oauthApplications).where(eq(oauthApplications.uid, uid)).limit(1);
-  return row;
-}
 
 export async function insertGrant(db: Db, values: typeof oauthGrants.$inferInsert) {
   const [row] = await db.insert(oauthGrants).values(values).returning();

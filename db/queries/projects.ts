@@ -2,10 +2,8 @@
 // actor's access levels, in one statement, so a project endpoint costs one query after authentication.
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Actor } from '../../functions/lib/context.ts';
 import {
   AccessLevel,
-  can,
   directProjectAccessSql,
   effectiveLevel,
   inheritedAccessSql,
@@ -13,8 +11,7 @@ import {
   memberProjectIds,
   projectAccessLevelSql,
   visibleProfilesFilter,
-  visibleProjectsFilter,
-} from '../../functions/lib/policy.ts';
+  visibleProjectsFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import { containsPattern } from './search.ts';
 import { rowNumber, singleParentLimit, type PageSql } from './window.ts';
@@ -23,9 +20,7 @@ import { issues, members, namespaces, projects, stars, users } from '../schema/i
 const sourceProject = alias(projects, 'source_project');
 const sourceNamespace = alias(namespaces, 'source_namespace');
 
-const nullableLevel = (v: unknown) => (v == null ? null : Number(v));
-
-function viewColumns(actor: Actor) {
+function viewColumns(actor: Viewer) {
   return {
     project: projects,
     namespace: namespaces,
@@ -34,15 +29,14 @@ function viewColumns(actor: Actor) {
     forkedFromNamespace: sourceNamespace,
     directAccess: directProjectAccessSql(actor, projects.id),
     groupAccess: inheritedAccessSql(actor, namespaces.traversalIds),
-    // What the actor holds on the fork's source: a source it may not read is left out of the entity.
-    // (Only evaluated for forks: CASE skips the subqueries on every other row.)
-    forkedFromDirect: sql`CASE WHEN ${sourceProject.id} IS NULL THEN NULL ELSE ${directProjectAccessSql(actor, sourceProject.id)} END`.mapWith(nullableLevel),
-    forkedFromInherited: sql`CASE WHEN ${sourceProject.id} IS NULL THEN NULL ELSE ${inheritedAccessSql(actor, sourceNamespace.traversalIds)} END`.mapWith(nullableLevel),
+    // Whether the actor may read the fork's source (project:read's SQL twin, live rows only): a source it may not
+    // read is left out of the entity. CASE skips the subqueries on every row that is no fork.
+    forkedFromReadable: sql<boolean>`CASE WHEN ${sourceProject.id} IS NULL THEN false ELSE COALESCE(${visibleProjectsFilter(actor, sourceProject, sourceNamespace) ?? sql`true`}, false) END`.mapWith(Boolean),
     forksCount: sql<number>`(SELECT count(*) FROM ${projects} f WHERE f.forked_from_id = ${projects.id} AND f.deleted_at IS NULL)`.mapWith(Number),
   };
 }
 
-function viewQuery(db: Db, actor: Actor) {
+function viewQuery(db: Db, actor: Viewer) {
   return db
     .select(viewColumns(actor))
     .from(projects)
@@ -55,19 +49,13 @@ function viewQuery(db: Db, actor: Actor) {
 
 type ViewRow = Awaited<ReturnType<ReturnType<typeof viewQuery>['execute']>>[number];
 
-/** Adds the effective access level and whether the fork source may be shown (read rights decided by the policy). */
-function toView(actor: Actor, row: ViewRow) {
-  const { forkedFromDirect, forkedFromInherited, ...rest } = row;
-  const source = row.forkedFrom;
-  const sourceReadable =
-    source !== null &&
-    source.deletedAt === null &&
-    row.forkedFromNamespace?.deletedAt === null &&
-    can(actor, 'project:read', { kind: 'project', visibilityLevel: source.visibilityLevel, accessLevel: effectiveLevel(forkedFromDirect, forkedFromInherited), archived: source.archived });
+/** Adds the effective access level; drops the fork source the actor may not read. */
+function toView(row: ViewRow) {
+  const { forkedFromReadable, ...rest } = row;
   return {
     ...rest,
-    forkedFrom: sourceReadable ? source : null,
-    forkedFromNamespace: sourceReadable ? row.forkedFromNamespace : null,
+    forkedFrom: forkedFromReadable ? row.forkedFrom : null,
+    forkedFromNamespace: forkedFromReadable ? row.forkedFromNamespace : null,
     accessLevel: effectiveLevel(row.directAccess, row.groupAccess),
   };
 }
@@ -88,9 +76,9 @@ export const liveProjectByRef = (ref: ProjectLookup): SQL =>
   )!;
 
 /** The live project named by id or full path (case-insensitive), with everything its entity and policy need. */
-export async function findProjectView(db: Db, actor: Actor, ref: ProjectLookup) {
+export async function findProjectView(db: Db, actor: Viewer, ref: ProjectLookup) {
   const [row] = await viewQuery(db, actor).where(liveProjectByRef(ref)).limit(1);
-  return row ? toView(actor, row) : undefined;
+  return row ? toView(row) : undefined;
 }
 
 export interface ProjectListFilter {
@@ -118,7 +106,7 @@ const ORDER_COLUMNS = {
 };
 export type ProjectOrder = { by: keyof typeof ORDER_COLUMNS; sort: 'asc' | 'desc' };
 
-function listWhere(actor: Actor, f: ProjectListFilter): SQL | undefined {
+function listWhere(actor: Viewer, f: ProjectListFilter): SQL | undefined {
   const userId = actor.user?.id ?? 0;
   const pattern = f.search ? containsPattern(f.search) : undefined;
   return and(
@@ -140,18 +128,18 @@ function listWhere(actor: Actor, f: ProjectListFilter): SQL | undefined {
   );
 }
 
-export async function listProjectViews(db: Db, actor: Actor, f: ProjectListFilter, order: ProjectOrder, limit: number, offset = 0) {
+export async function listProjectViews(db: Db, actor: Viewer, f: ProjectListFilter, order: ProjectOrder, limit: number, offset = 0) {
   const dir = order.sort === 'asc' ? asc : desc;
   const rows = await viewQuery(db, actor)
     .where(listWhere(actor, f))
     .orderBy(dir(ORDER_COLUMNS[order.by]), dir(projects.id))
     .limit(limit)
     .offset(offset);
-  return rows.map((row) => toView(actor, row));
+  return rows.map((row) => toView(row));
 }
 
 /** Counts at most `limit` rows: past that the total is not reported (GitLab's 10,000 cap). */
-export async function countProjects(db: Db, actor: Actor, f: ProjectListFilter, limit: number) {
+export async function countProjects(db: Db, actor: Viewer, f: ProjectListFilter, limit: number) {
   const sub = db
     .select({ one: sql`1` })
     .from(projects)
@@ -193,13 +181,13 @@ export async function removeStar(tx: Db, userId: number, projectId: number) {
   return true;
 }
 
-function starrersWhere(actor: Actor, projectId: number, search: string | undefined) {
+function starrersWhere(actor: Viewer, projectId: number, search: string | undefined) {
   const pattern = search ? containsPattern(search) : undefined;
   // GitLab's UsersStarProjectsFinder: only starrers whose profile the caller may see.
   return and(eq(stars.projectId, projectId), visibleProfilesFilter(actor), pattern ? or(ilike(users.username, pattern), ilike(users.name, pattern)) : undefined);
 }
 
-export function listStarrers(db: Db, actor: Actor, projectId: number, search: string | undefined, limit: number, offset: number) {
+export function listStarrers(db: Db, actor: Viewer, projectId: number, search: string | undefined, limit: number, offset: number) {
   return db
     .select({ starredSince: stars.createdAt, user: users })
     .from(stars)
@@ -210,7 +198,7 @@ export function listStarrers(db: Db, actor: Actor, projectId: number, search: st
     .offset(offset);
 }
 
-export async function countStarrers(db: Db, actor: Actor, projectId: number, search: string | undefined, limit: number) {
+export async function countStarrers(db: Db, actor: Viewer, projectId: number, search: string | undefined, limit: number) {
   const sub = db.select({ one: sql`1` }).from(stars).innerJoin(users, eq(users.id, stars.userId)).where(starrersWhere(actor, projectId, search)).limit(limit).as('c');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);
   return Number(row?.n ?? 0);
@@ -227,7 +215,7 @@ export async function addProjectMember(tx: Db, projectId: number, userId: number
  */
 export async function listProjectViewsPage(
   db: Db,
-  actor: Actor,
+  actor: Viewer,
   f: ProjectListFilter & { ids?: number[] | undefined; searchNamespaces?: boolean | undefined },
   page: { where: SQL | undefined; orderBy: SQL; limit: number },
 ) {
@@ -246,7 +234,7 @@ export async function listProjectViewsPage(
     )
     .orderBy(page.orderBy)
     .limit(page.limit);
-  return rows.map((row) => toView(actor, row));
+  return rows.map((row) => toView(row));
 }
 
 /**
@@ -254,7 +242,7 @@ export async function listProjectViewsPage(
  * one statement: each filter's readable projects numbered in the page's order (one window per filter, joined by
  * UNION ALL), the first `page.limit` of each kept. One list per filter, in the order asked.
  */
-export async function listProjectViewsPages(db: Db, actor: Actor, filters: readonly ProjectListFilter[], page: PageSql): Promise<ProjectView[][]> {
+export async function listProjectViewsPages(db: Db, actor: Viewer, filters: readonly ProjectListFilter[], page: PageSql): Promise<ProjectView[][]> {
   const branches = filters.map((f, i) =>
     singleParentLimit(
       db
@@ -284,7 +272,7 @@ export async function listProjectViewsPages(db: Db, actor: Actor, filters: reado
     .where(sql`${w.rn} <= ${page.limit}`)
     .orderBy(w.parent, w.rn);
   const lists = filters.map((): ProjectView[] => []);
-  for (const { parent, ...row } of found) lists[Number(parent)]!.push(toView(actor, row));
+  for (const { parent, ...row } of found) lists[Number(parent)]!.push(toView(row));
   return lists;
 }
 
@@ -303,7 +291,7 @@ export async function openIssuesCounts(db: Db, projectIds: readonly number[]) {
 }
 
 /** The projects the actor may read among `ids` (GraphQL loads a member's or an issue's project in one query). */
-export function findProjectViewsByIds(db: Db, actor: Actor, ids: readonly number[]) {
+export function findProjectViewsByIds(db: Db, actor: Viewer, ids: readonly number[]) {
   if (!ids.length) return Promise.resolve([]);
   return listProjectViewsPage(db, actor, { ids: [...ids] }, { where: undefined, orderBy: asc(projects.id), limit: ids.length });
 }

@@ -1,8 +1,7 @@
 // Personal and project snippets with their files. A snippet is read as a "view" (the row, its author, its project's
 // full path, the paths of its files in order) in one statement; lists apply the policy's visibility filter in SQL.
 import { and, desc, eq, gte, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import type { Actor } from '../../functions/lib/context.ts';
-import { projectAccessLevelSql, Visibility, visibleSnippetsFilter } from '../../functions/lib/policy.ts';
+import { projectAccessLevelSql, Visibility, visibleSnippetsFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import { byParent, rowNumber, singleParentLimit, type PageSql } from './window.ts';
 import { awardEmoji, namespaces, projects, snippetFiles, snippets, users, type SnippetRow } from '../schema/index.ts';
@@ -28,7 +27,7 @@ export type SnippetListFilter =
   | { kind: 'public' }
   | { kind: 'project'; projectId: number };
 
-function listWhere(actor: Actor, f: SnippetListFilter): SQL | undefined {
+function listWhere(actor: Viewer, f: SnippetListFilter): SQL | undefined {
   const personal = eq(snippets.type, 'PersonalSnippet');
   const scope =
     f.kind === 'author'
@@ -40,11 +39,11 @@ function listWhere(actor: Actor, f: SnippetListFilter): SQL | undefined {
 }
 
 /** GitLab's `fresh` order (created_at, newest first); ids grow with creation, and the indexes end in id. */
-export function listSnippetViews(db: Db, actor: Actor, f: SnippetListFilter, limit: number, offset: number): Promise<SnippetViewRow[]> {
+export function listSnippetViews(db: Db, actor: Viewer, f: SnippetListFilter, limit: number, offset: number): Promise<SnippetViewRow[]> {
   return viewQuery(db).where(listWhere(actor, f)).orderBy(desc(snippets.id)).limit(limit).offset(offset);
 }
 
-export async function countSnippets(db: Db, actor: Actor, f: SnippetListFilter, limit: number): Promise<number> {
+export async function countSnippets(db: Db, actor: Viewer, f: SnippetListFilter, limit: number): Promise<number> {
   const counted = db
     .select({ one: sql`1` })
     .from(snippets)
@@ -137,7 +136,7 @@ export async function deleteSnippet(db: Db, id: number): Promise<boolean> {
 // ---- GraphQL reads (Query.snippets, Snippet.blobs) ----
 
 /** A snippet with what its GraphQL type needs: the view, plus its project's facts for the policy (null for personal). */
-function factsQuery(db: Db, actor: Actor) {
+function factsQuery(db: Db, actor: Viewer) {
   return db
     .select({
       snippet: snippets,
@@ -168,7 +167,7 @@ export interface SnippetFinderFilter {
   visibilityLevel?: number | undefined;
 }
 
-function finderWhere(actor: Actor, f: SnippetFinderFilter): SQL | undefined {
+function finderWhere(actor: Viewer, f: SnippetFinderFilter): SQL | undefined {
   const personal = f.type === 'personal' || f.explore === true;
   return and(
     visibleSnippetsFilter(actor),
@@ -184,7 +183,7 @@ function finderWhere(actor: Actor, f: SnippetFinderFilter): SQL | undefined {
 }
 
 /** One keyset page of the snippets the actor may read (one statement: author, project facts and file paths joined). */
-export function listSnippetFactsPage(db: Db, actor: Actor, f: SnippetFinderFilter, page: { where: SQL | undefined; orderBy: SQL; limit: number }): Promise<SnippetFactsRow[]> {
+export function listSnippetFactsPage(db: Db, actor: Viewer, f: SnippetFinderFilter, page: { where: SQL | undefined; orderBy: SQL; limit: number }): Promise<SnippetFactsRow[]> {
   return factsQuery(db, actor).where(and(finderWhere(actor, f), page.where)).orderBy(page.orderBy).limit(page.limit);
 }
 
@@ -195,7 +194,7 @@ export function listSnippetFactsPage(db: Db, actor: Actor, f: SnippetFinderFilte
  */
 export async function listSnippetFactsPages(
   db: Db,
-  actor: Actor,
+  actor: Viewer,
   f: Omit<SnippetFinderFilter, 'authorId' | 'projectId'>,
   parent: 'authorId' | 'projectId',
   parentIds: readonly number[],
@@ -224,7 +223,7 @@ export async function listSnippetFactsPages(
 }
 
 /** One snippet by id with its facts (no visibility check: the caller asks the policy). */
-export async function findSnippetFacts(db: Db, actor: Actor, id: number): Promise<SnippetFactsRow | undefined> {
+export async function findSnippetFacts(db: Db, actor: Viewer, id: number): Promise<SnippetFactsRow | undefined> {
   const [row] = await factsQuery(db, actor).where(eq(snippets.id, id)).limit(1);
   return row;
 }

@@ -4,8 +4,7 @@
 // loaded for the whole page in one more statement by the issues query.
 import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import type { Actor } from '../../functions/lib/context.ts';
-import { visibleIssuesFilter, visibleProjectsFilter } from '../../functions/lib/policy.ts';
+import { visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import { issues, namespaces, notes, projects, todos, users } from '../schema/index.ts';
 
@@ -30,7 +29,7 @@ export interface TodoListFilter {
  * The owner's to-dos whose target they may read. Only issue targets are served (no other kind of to-do is created
  * here), so the target join is an inner join and the issue visibility filter of the policy decides the rest.
  */
-function listWhere(actor: Actor, f: TodoListFilter): SQL | undefined {
+function listWhere(actor: Viewer, f: TodoListFilter): SQL | undefined {
   return and(
     eq(todos.userId, f.userId),
     visibleIssuesFilter(actor) ?? visibleProjectsFilter(actor),
@@ -47,7 +46,7 @@ function listWhere(actor: Actor, f: TodoListFilter): SQL | undefined {
 /** The target join: only issue to-dos, with the issue's project and namespace (what the visibility filter reads). */
 const issueTarget = and(eq(todos.targetType, 'Issue'), eq(issues.id, todos.targetId));
 
-function countedQuery(db: Db, actor: Actor, f: TodoListFilter, limit: number) {
+function countedQuery(db: Db, actor: Viewer, f: TodoListFilter, limit: number) {
   return db
     .select({ one: sql`1` })
     .from(todos)
@@ -64,7 +63,7 @@ const noTotal = sql<number | null>`NULL`.mapWith((v) => (v == null ? null : Numb
  * A page of the owner's readable to-dos, newest first (GitLab orders by id desc). With `countLimit`, every row also
  * carries the number of matching to-dos (capped), computed once in the same statement.
  */
-export async function listTodoRows(db: Db, actor: Actor, f: TodoListFilter, limit: number, offset: number, countLimit?: number) {
+export async function listTodoRows(db: Db, actor: Viewer, f: TodoListFilter, limit: number, offset: number, countLimit?: number) {
   const total = countLimit
     ? sql<number | null>`(SELECT count(*) FROM (${countedQuery(db, actor, f, countLimit)}) counted)`.mapWith(Number)
     : noTotal;
@@ -84,7 +83,7 @@ export async function listTodoRows(db: Db, actor: Actor, f: TodoListFilter, limi
 
 export type TodoListRow = Awaited<ReturnType<typeof listTodoRows>>[number];
 
-export async function countTodos(db: Db, actor: Actor, f: TodoListFilter, limit: number): Promise<number> {
+export async function countTodos(db: Db, actor: Viewer, f: TodoListFilter, limit: number): Promise<number> {
   const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(countedQuery(db, actor, f, limit).as('counted'));
   return row?.n ?? 0;
 }

@@ -1,5 +1,5 @@
 import { and, asc, desc, eq, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
-import { AccessLevel, activeMembershipSql, Visibility } from '../../functions/lib/policy.ts';
+import { AccessLevel, activeMembershipSql, Visibility } from './access.ts';
 import type { Db } from '../client.ts';
 import { containsPattern } from './search.ts';
 import { emails, members, namespaces, projects, stars, users, type UserRow } from '../schema/index.ts';

@@ -1,20 +1,12 @@
 // THE permission module. Every "may this actor do that" question is answered here, from facts the queries load
-// (visibility, the actor's effective access level); services call assertCan() before acting, list queries use
-// the visibility filters below. Nothing else compares access levels.
-import { and, eq, gte, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
-import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { issueAssignees, issues, members, namespaces, projects, snippets, users } from '../../db/schema/index.ts';
+// (visibility, the actor's effective access level); services call assertCan() before acting. List queries use the
+// rules' SQL twins, which live beside the queries (db/queries/access.ts) so that db/queries never imports functions/.
+// Nothing else compares access levels.
+import { AccessLevel, isAdmin, seesInternal, Visibility } from '../../db/queries/access.ts';
 import type { Actor } from './context.ts';
 import { forbidden, notFound } from './errors.ts';
 
-export const AccessLevel = { NONE: 0, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50 } as const;
-export type AccessLevelValue = (typeof AccessLevel)[keyof typeof AccessLevel];
-export const ACCESS_LEVELS = [10, 20, 30, 40, 50] as const;
-
-export const Visibility = { private: 0, internal: 10, public: 20 } as const;
-export type VisibilityName = keyof typeof Visibility;
-export const VISIBILITY_NAMES = ['private', 'internal', 'public'] as const;
-export const visibilityName = (level: number): VisibilityName => (level >= 20 ? 'public' : level >= 10 ? 'internal' : 'private');
+export { ACCESS_LEVELS, AccessLevel, type AccessLevelValue, Visibility, VISIBILITY_NAMES, visibilityName, type VisibilityName } from '../../db/queries/access.ts';
 
 /** What the policy needs to know about a project, loaded with it in one query. */
 export interface ProjectFacts {
@@ -78,9 +70,6 @@ export type ProjectSnippetFacts = SnippetFacts & { project: ProjectFacts };
 type Subject = ProjectFacts | GroupFacts | UserFacts | IssueFacts | NoteFacts | SnippetFacts;
 
 const signedIn = (actor: Actor) => actor.user !== null;
-const isAdmin = (actor: Actor) => actor.user?.admin === true;
-/** External users see internal resources only where they are members (GitLab's external users). */
-const seesInternal = (actor: Actor) => signedIn(actor) && !actor.user!.external;
 
 function canReadProject(actor: Actor, p: ProjectFacts) {
   return isAdmin(actor) || p.visibilityLevel >= Visibility.public || (p.visibilityLevel >= Visibility.internal && seesInternal(actor)) || p.accessLevel >= AccessLevel.GUEST;
@@ -276,138 +265,5 @@ export function canDestroyMember(actor: Actor, source: ProjectFacts | GroupFacts
 
 export const isAdministrator = isAdmin;
 
-// ---- Access and visibility in SQL: the same rules as above, for queries that load facts or filter lists ----
-
-/** A membership that has not expired (GitLab: expires_at in the future or none). The one definition. */
-export const activeMembershipSql = sql`(${members.expiresAt} IS NULL OR ${members.expiresAt} > current_date)`;
-
-/** Ids of groups the user belongs to directly (not expired). */
-export const memberGroupIds = (userId: number) =>
-  sql`ARRAY(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Namespace' AND ${activeMembershipSql})`;
-
-/** Ids of projects the user belongs to directly (not expired), as a parenthesized subquery. */
-export const memberProjectIds = (userId: number) =>
-  sql`(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Project' AND ${activeMembershipSql})`;
-
-const nullableLevel = (v: unknown) => (v == null ? null : Number(v));
-
-/** The actor's direct membership level on the project whose id is `projectId` (null when none). */
-export const directProjectAccessSql = (actor: Actor, projectId: AnyPgColumn): SQL<number | null> =>
-  actor.user
-    ? sql`(SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.sourceType} = 'Project' AND ${members.sourceId} = ${projectId} AND ${members.userId} = ${actor.user.id} AND ${activeMembershipSql})`.mapWith(nullableLevel)
-    : sql`NULL`.mapWith(nullableLevel);
-
-/** The actor's level inherited through the groups in `traversalIds` (a namespace and its ancestors; null when none). */
-export const inheritedAccessSql = (actor: Actor, traversalIds: AnyPgColumn): SQL<number | null> =>
-  actor.user
-    ? sql`(SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${traversalIds}) AND ${members.userId} = ${actor.user.id} AND ${activeMembershipSql})`.mapWith(nullableLevel)
-    : sql`NULL`.mapWith(nullableLevel);
-
-/**
- * The actor's effective access level on a project: the higher of direct and inherited membership. Two separate
- * subqueries (not one with OR) so each is an index lookup on members (source_type, source_id, user_id). Defaults to
- * the `projects` row joined with its `namespaces` row; aliases may be passed (a fork's source).
- */
-export const projectAccessLevelSql = (actor: Actor, project: { id: AnyPgColumn } = projects, namespace: { traversalIds: AnyPgColumn } = namespaces): SQL<number> =>
-  actor.user
-    ? sql`GREATEST(COALESCE(${directProjectAccessSql(actor, project.id)}, 0), COALESCE(${inheritedAccessSql(actor, namespace.traversalIds)}, 0))`.mapWith(Number)
-    : sql`0`.mapWith(Number);
-
-/** Effective access from direct and inherited levels already loaded (the JS twin of projectAccessLevelSql). */
-export const effectiveLevel = (direct: number | null, inherited: number | null) => Math.max(direct ?? 0, inherited ?? 0);
-
-/** The actor's effective access level on the group row in scope (`namespaces`): membership of it or an ancestor. */
-export const groupAccessLevelSql = (actor: Actor): SQL<number> =>
-  actor.user ? sql`COALESCE(${inheritedAccessSql(actor, namespaces.traversalIds)}, 0)`.mapWith(Number) : sql`0`.mapWith(Number);
-
 /** Who may create projects in a personal namespace: its owner, and administrators. */
 export const canCreateInPersonalNamespace = (actor: Actor, ownerId: number | null) => isAdmin(actor) || (actor.user !== null && actor.user.id === ownerId);
-
-/** The SQL twin of user:read_profile for one user row given as SQL (its id and private_profile). */
-export const readsProfileSql = (actor: Actor, id: SQL, privateProfile: SQL): SQL =>
-  isAdmin(actor) ? sql`true` : actor.user ? sql`(NOT ${privateProfile} OR ${id} = ${actor.user.id})` : sql`NOT ${privateProfile}`;
-
-/** Users whose profile the actor may see in lists (private profiles only to themselves and admins). */
-export function visibleProfilesFilter(actor: Actor): SQL | undefined {
-  if (isAdmin(actor)) return undefined;
-  return actor.user ? or(eq(users.privateProfile, false), eq(users.id, actor.user.id)) : eq(users.privateProfile, false);
-}
-
-/** Whether the actor belongs to something below the group row in scope (a subgroup or one of their projects). */
-export const groupDescendantAccessSql = (actor: Actor): SQL<boolean> =>
-  actor.user
-    ? // Nested in an outer sql`(...)`: drizzle strips table names from a single-table select's top-level columns, and
-      // an unqualified "id" here would bind to the subqueries' rows instead of the outer namespace.
-      // Deleted subgroups and projects (deletion accepted, purge pending) grant nothing.
-      sql<boolean>`(${sql`EXISTS (SELECT 1 FROM ${namespaces} d WHERE ${namespaces.id} = ANY(d.traversal_ids) AND d.id <> ${namespaces.id} AND d.deleted_at IS NULL AND (d.id = ANY(${memberGroupIds(actor.user.id)}) OR EXISTS (SELECT 1 FROM ${projects} dp WHERE dp.namespace_id = d.id AND dp.deleted_at IS NULL AND dp.id IN ${memberProjectIds(actor.user.id)})))
-        OR EXISTS (SELECT 1 FROM ${projects} gp WHERE gp.namespace_id = ${namespaces.id} AND gp.deleted_at IS NULL AND gp.id IN ${memberProjectIds(actor.user.id)})`})`
-    : sql<boolean>`false`;
-
-/** Projects (joined with their namespace) the actor may read. */
-export function visibleProjectsFilter(actor: Actor): SQL | undefined {
-  const live = and(isNull(projects.deletedAt), isNull(namespaces.deletedAt));
-  if (isAdmin(actor)) return live;
-  if (!actor.user) return and(live, eq(projects.visibilityLevel, Visibility.public));
-  return and(
-    live,
-    or(
-      gte(projects.visibilityLevel, seesInternal(actor) ? Visibility.internal : Visibility.public),
-      inArray(projects.id, memberProjectIds(actor.user.id)),
-      sql`${namespaces.traversalIds} && ${memberGroupIds(actor.user.id)}`,
-    ),
-  );
-}
-
-/** Groups the actor may read. */
-export function visibleGroupsFilter(actor: Actor): SQL | undefined {
-  const live = and(eq(namespaces.kind, 'group'), isNull(namespaces.deletedAt));
-  if (isAdmin(actor)) return live;
-  if (!actor.user) return and(live, eq(namespaces.visibilityLevel, Visibility.public));
-  return and(
-    live,
-    or(
-      gte(namespaces.visibilityLevel, seesInternal(actor) ? Visibility.internal : Visibility.public),
-      sql`${namespaces.traversalIds} && ${memberGroupIds(actor.user.id)}`,
-      groupDescendantAccessSql(actor),
-    ),
-  );
-}
-
-/**
- * Issues (joined with their project and its namespace) the actor may read: the SQL twin of canReadIssue. Confidential
- * issues only for reporters and above, their author and their assignees.
- */
-export function visibleIssuesFilter(actor: Actor): SQL | undefined {
-  const readable = visibleProjectsFilter(actor);
-  if (isAdmin(actor)) return readable;
-  if (!actor.user) return and(readable, eq(issues.confidential, false));
-  const id = actor.user.id;
-  return and(
-    readable,
-    or(
-      eq(issues.confidential, false),
-      eq(issues.authorId, id),
-      // Aliased: an unqualified outer `id` (single-table selects) still means the issue's, as issue_assignees has none.
-      sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia WHERE ia.issue_id = ${issues.id} AND ia.user_id = ${id})`,
-      sql`${projectAccessLevelSql(actor)} >= ${AccessLevel.REPORTER}`,
-    ),
-  );
-}
-
-/**
- * Snippets (left-joined with their project and its namespace) the actor may read: the SQL twin of canReadSnippet.
- * Personal snippets: public, internal for signed-in non-external users, the author's own. Project snippets: the
- * project must be readable; then the same, plus everything for the project's members (guests and above).
- */
-export function visibleSnippetsFilter(actor: Actor): SQL | undefined {
-  const personal = isNull(snippets.projectId);
-  const readableProject = and(isNotNull(snippets.projectId), visibleProjectsFilter(actor));
-  if (isAdmin(actor)) return or(personal, readableProject);
-  const open = gte(snippets.visibilityLevel, seesInternal(actor) ? Visibility.internal : Visibility.public);
-  if (!actor.user) return and(open, or(personal, readableProject));
-  const own = eq(snippets.authorId, actor.user.id);
-  return or(
-    and(personal, or(open, own)),
-    and(readableProject, or(open, own, sql`${projectAccessLevelSql(actor)} >= ${AccessLevel.GUEST}`)),
-  );
-}
