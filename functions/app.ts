@@ -6,9 +6,9 @@ import { cors } from 'hono/cors';
 import { matchedRoutes } from 'hono/route';
 import type { DatabaseProvider, DbStats } from '../db/client.ts';
 import { type Env, parseConfig } from './env.ts';
-import { assertScopes, resolveActor } from './lib/auth.ts';
+import { assertScopes, READ_METHODS, resolveActor } from './lib/auth.ts';
 import { anonymous, type AppEnv, type Config, type RequestContext } from './lib/context.ts';
-import { ApiError, unauthorized } from './lib/errors.ts';
+import { DomainError, unauthorized } from './lib/errors.ts';
 import { log } from './lib/log.ts';
 import { applicationRoutes } from './applications/routes.ts';
 import { errorTrackingRoutes } from './error-tracking/routes.ts';
@@ -32,13 +32,13 @@ import { versionRoutes } from './version/routes.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { explorerRoutes } from './web/explorer/routes.ts';
 import { webRoutes } from './web/routes.ts';
+import { restError } from './rest-errors.ts';
 
 export interface AppDeps {
   /** The database for this environment (PGlite in-process, or Neon), chosen by the runtime's entry. */
   database: (env: Env) => DatabaseProvider;
 }
 
-const READ_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Whether a real endpoint (not only `use()` middleware or the catch-all) matches the request. */
 const isEndpoint = (c: Context<AppEnv>) => matchedRoutes(c).some((r) => r.method !== 'ALL');
 const PAGINATION_HEADERS = ['X-Page', 'X-Per-Page', 'X-Next-Page', 'X-Prev-Page', 'X-Total', 'X-Total-Pages', 'Link'];
@@ -131,10 +131,11 @@ export function createApp(deps: AppDeps) {
   app.notFound((c) => (c.req.path.startsWith('/api/') ? c.json({ error: '404 Not Found' }, 404) : c.text('404 Not Found', 404)));
 
   app.onError((error, c) => {
-    if (error instanceof ApiError) {
-      for (const [k, v] of Object.entries(error.headers)) c.header(k, v);
-      if (error.status === 304) return c.body(null, 304);
-      return c.json(error.body, error.status);
+    if (error instanceof DomainError) {
+      const { status, body, headers } = restError(error);
+      for (const [k, v] of Object.entries(headers ?? {})) c.header(k, v);
+      if (status === 304) return c.body(null, 304);
+      return c.json(body, status);
     }
     const requestId = c.var.ctx?.requestId;
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;

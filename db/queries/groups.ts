@@ -4,6 +4,7 @@
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { AccessLevel, activeMembershipSql, groupAccessLevelSql, groupDescendantAccessSql, memberGroupIds, visibleGroupsFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
+import { liveNamespaceByRef, type NamespaceLookup } from './namespaces.ts';
 import { containsPattern } from './search.ts';
 import { members, namespaces, projects } from '../schema/index.ts';
 
@@ -21,17 +22,11 @@ function viewColumns(actor: Viewer) {
 }
 
 /** A live group by id or full path (case-insensitive); visibility is the caller's business (policy). */
-export async function findGroupView(db: Db, actor: Viewer, ref: { id?: number | undefined; path?: string | undefined }) {
+export async function findGroupView(db: Db, actor: Viewer, ref: NamespaceLookup) {
   const [row] = await db
     .select(viewColumns(actor))
     .from(namespaces)
-    .where(
-      and(
-        ref.id !== undefined ? eq(namespaces.id, ref.id) : sql`lower(${namespaces.fullPath}) = lower(${ref.path!})`,
-        eq(namespaces.kind, 'group'),
-        isNull(namespaces.deletedAt),
-      ),
-    )
+    .where(liveNamespaceByRef(ref, 'group'))
     .limit(1);
   return row ? { ...row, fullName: row.fullName ?? row.namespace.name } : undefined;
 }
@@ -186,6 +181,9 @@ export async function hasSubgroupsAbove(db: Db, groupId: number, level: number) 
 /** Ids of the group and every live group below it. */
 export const selfAndDescendantIds = (groupId: number) =>
   sql`SELECT ${namespaces.id} FROM ${namespaces} WHERE ${groupId} = ANY(${namespaces.traversalIds}) AND ${namespaces.deletedAt} IS NULL`;
+
+/** The namespaces a project list looks in: the group alone, or with every live group below it. */
+export const namespaceScope = (groupId: number, withSubgroups: boolean): SQL => (withSubgroups ? selfAndDescendantIds(groupId) : sql`${groupId}`);
 
 /** Live groups by id, with what their entity and the policy need (GraphQL loads parents and projects' groups in one query). */
 export async function findGroupViewsByIds(db: Db, actor: Viewer, ids: readonly number[]) {

@@ -22,7 +22,7 @@ import {
 } from '../schema/index.ts';
 import { deleteNotesOf, insertNote } from './notes.ts';
 import { containsPattern } from './search.ts';
-import { byParent, rowNumber, singleParentLimit, type PageSql } from './window.ts';
+import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
 
 const author = alias(users, 'issue_author');
 const closer = alias(users, 'issue_closer');
@@ -437,7 +437,8 @@ export async function insertTodo(tx: Db, values: typeof todos.$inferInsert) {
  * `page.limit` rows of each project (row_number() over the project's rows); each row as the entity query loads it
  * (author and milestone joined), with `subscribed` for `subscriberId`. One list per project, in the order asked.
  */
-export async function listIssueViewsPages(db: Db, actor: Viewer, f: Omit<IssueListFilter, 'projectId'>, projectIds: readonly number[], page: PageSql, subscriberId?: number | null) {
+export async function listIssueViewsPages(db: Db, actor: Viewer, f: Omit<IssueListFilter, 'projectId'>, projectIds: readonly number[], keyset: KeysetPage, subscriberId?: number | null) {
+  const page = keysetSql(issues.id, keyset);
   if (!projectIds.length) return [];
   // The tables listWhere reads (as countedQuery), each row numbered within its project.
   const w = singleParentLimit(

@@ -6,7 +6,7 @@ import { issues, labelLinks, labels, namespaces, projects } from '../schema/inde
 import type { LabelRow } from '../schema/labels.ts';
 import { rows, textArray } from './raw.ts';
 import { containsPattern } from './search.ts';
-import { byParent, rowNumber, singleParentLimit, type PageSql } from './window.ts';
+import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
 
 /** GitLab's default colour for labels it creates on the fly (Label::DEFAULT_COLOR). */
 export const DEFAULT_LABEL_COLOR = '#6699cc';
@@ -232,7 +232,8 @@ const projectLabelSearch = (search: string | undefined) => (search ? fuzzySearch
  * A keyset page of own labels (GraphQL's Project.labels, optionally fuzzy-searched by title/description) for each of
  * several projects, in one statement (one list per project, in order).
  */
-export async function listProjectLabelsPages(db: Db, projectIds: readonly number[], search: string | undefined, page: PageSql): Promise<LabelRow[][]> {
+export async function listProjectLabelsPages(db: Db, projectIds: readonly number[], search: string | undefined, keyset: KeysetPage): Promise<LabelRow[][]> {
+  const page = keysetSql(labels.id, keyset);
   if (!projectIds.length) return [];
   const w = singleParentLimit(
     db

@@ -5,7 +5,7 @@ import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { AccessLevel, activeMembershipSql } from './access.ts';
 import type { Db } from '../client.ts';
 import { containsPattern } from './search.ts';
-import { rowNumber, singleParentLimit, type PageSql } from './window.ts';
+import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
 import { members, namespaces, users } from '../schema/index.ts';
 
 export interface MemberSource {
@@ -187,8 +187,9 @@ export async function listMembersPages(
   sources: readonly MemberSource[],
   relations: { direct: boolean; inherited: boolean },
   f: MemberFilter,
-  page: PageSql,
+  keyset: KeysetPage,
 ) {
+  const page = keysetSql(members.id, keyset);
   const branches = sources.flatMap((source, i) => {
     const scope = relationScope(source, relations);
     if (!scope) return [];

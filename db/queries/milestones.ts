@@ -5,7 +5,7 @@ import type { Db } from '../client.ts';
 import { milestones, namespaces, projects, type MilestoneRow } from '../schema/index.ts';
 import { fuzzySearch } from './labels.ts';
 import { rows } from './raw.ts';
-import { byParent, rowNumber, singleParentLimit, type PageSql } from './window.ts';
+import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
 
 export type MilestoneSource = { kind: 'project'; projectId: number; parentGroupId: number | null } | { kind: 'group'; groupId: number };
 
@@ -193,7 +193,8 @@ export async function deleteMilestone(tx: Db, source: MilestoneSource, id: numbe
  * A keyset page of own milestones (GraphQL's Project.milestones) for each of several projects, in one statement (one
  * list per project, in order).
  */
-export async function listProjectMilestonesPages(db: Db, projectIds: readonly number[], page: PageSql): Promise<MilestoneRow[][]> {
+export async function listProjectMilestonesPages(db: Db, projectIds: readonly number[], keyset: KeysetPage): Promise<MilestoneRow[][]> {
+  const page = keysetSql(milestones.id, keyset);
   if (!projectIds.length) return [];
   const w = singleParentLimit(
     db

@@ -1,11 +1,24 @@
 // Namespace (group or personal) lookups with the actor's access facts, for policy checks.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import { groupAccessLevelSql, groupDescendantAccessSql, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import { namespaces, projects } from '../schema/index.ts';
 
+export type NamespaceLookup = { id?: number | undefined; path?: string | undefined };
+
+/**
+ * THE predicate for "the live group (or namespace of `kind`, or any namespace) this ref names": by id, or by full
+ * path without regard to case, not deleted. The twin of projects' liveProjectByRef.
+ */
+export const liveNamespaceByRef = (ref: NamespaceLookup, kind?: 'group' | 'user'): SQL =>
+  and(
+    ref.id !== undefined ? eq(namespaces.id, ref.id) : sql`lower(${namespaces.fullPath}) = lower(${ref.path!})`,
+    kind ? eq(namespaces.kind, kind) : undefined,
+    isNull(namespaces.deletedAt),
+  )!;
+
 /** A live namespace by id or full path, with the actor's access (a personal namespace's owner holds Owner). */
-export async function findNamespaceView(db: Db, actor: Viewer, ref: { id?: number | undefined; path?: string | undefined }, kind?: 'group' | 'user') {
+export async function findNamespaceView(db: Db, actor: Viewer, ref: NamespaceLookup, kind?: 'group' | 'user') {
   const userId = actor.user?.id ?? 0;
   const [row] = await db
     .select({
@@ -14,13 +27,7 @@ export async function findNamespaceView(db: Db, actor: Viewer, ref: { id?: numbe
       hasDescendantAccess: groupDescendantAccessSql(actor),
     })
     .from(namespaces)
-    .where(
-      and(
-        ref.id !== undefined ? eq(namespaces.id, ref.id) : sql`lower(${namespaces.fullPath}) = lower(${ref.path!})`,
-        kind ? eq(namespaces.kind, kind) : undefined,
-        isNull(namespaces.deletedAt),
-      ),
-    )
+    .where(liveNamespaceByRef(ref, kind))
     .limit(1);
   return row;
 }

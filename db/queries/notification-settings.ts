@@ -8,6 +8,7 @@ import { groupAccessLevelSql, groupDescendantAccessSql, projectAccessLevelSql, t
 import type { Db } from '../client.ts';
 import { EMAIL_EVENTS, namespaces, notificationSettings, projects, type EmailEvent, type NotificationLevel } from '../schema/index.ts';
 import { rows } from './raw.ts';
+import { liveNamespaceByRef } from './namespaces.ts';
 import { liveProjectByRef } from './projects.ts';
 
 /** What a setting shows: the level and every event column (null: never set). */
@@ -23,14 +24,12 @@ const settingColumns = {
 
 type Ref = { id?: number | undefined; path?: string | undefined };
 
-/** The live project with the actor's effective access and the user's setting for it (null when none is stored). */
+/** The live project with its policy facts and the user's setting for it (null when none is stored). */
 export async function findProjectWithSetting(db: Db, actor: Viewer, userId: number, ref: Ref) {
   const [row] = await db
     .select({
       id: projects.id,
-      visibilityLevel: projects.visibilityLevel,
-      archived: projects.archived,
-      accessLevel: projectAccessLevelSql(actor),
+      facts: { visibilityLevel: projects.visibilityLevel, accessLevel: projectAccessLevelSql(actor), archived: projects.archived },
       setting: settingColumns,
     })
     .from(projects)
@@ -38,30 +37,22 @@ export async function findProjectWithSetting(db: Db, actor: Viewer, userId: numb
     .leftJoin(notificationSettings, and(eq(notificationSettings.userId, userId), eq(notificationSettings.projectId, projects.id)))
     .where(liveProjectByRef(ref))
     .limit(1);
-  return row ? { ...row, setting: row.setting as SettingValues | null } : undefined;
+  return row ? { id: row.id, facts: { kind: 'project' as const, ...row.facts }, setting: row.setting as SettingValues | null } : undefined;
 }
 
-/** The live group with the actor's access (own, inherited, below it) and the user's setting for it. */
+/** The live group with its policy facts (the actor's access: own, inherited, below it) and the user's setting for it. */
 export async function findGroupWithSetting(db: Db, actor: Viewer, userId: number, ref: Ref) {
   const [row] = await db
     .select({
       id: namespaces.id,
-      visibilityLevel: namespaces.visibilityLevel,
-      accessLevel: groupAccessLevelSql(actor),
-      hasDescendantAccess: groupDescendantAccessSql(actor),
+      facts: { visibilityLevel: namespaces.visibilityLevel, accessLevel: groupAccessLevelSql(actor), hasDescendantAccess: groupDescendantAccessSql(actor) },
       setting: settingColumns,
     })
     .from(namespaces)
     .leftJoin(notificationSettings, and(eq(notificationSettings.userId, userId), eq(notificationSettings.namespaceId, namespaces.id)))
-    .where(
-      and(
-        ref.id !== undefined ? eq(namespaces.id, ref.id) : sql`lower(${namespaces.fullPath}) = lower(${ref.path!})`,
-        eq(namespaces.kind, 'group'),
-        isNull(namespaces.deletedAt),
-      ),
-    )
+    .where(liveNamespaceByRef(ref, 'group'))
     .limit(1);
-  return row ? { ...row, setting: row.setting as SettingValues | null } : undefined;
+  return row ? { id: row.id, facts: { kind: 'group' as const, ...row.facts }, setting: row.setting as SettingValues | null } : undefined;
 }
 
 /** The user's global setting (both sources null), if one is stored. */

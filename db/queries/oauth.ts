@@ -3,7 +3,7 @@
 // updates is the lock that serialises concurrent exchanges (PostgreSQL re-checks the WHERE clause of an UPDATE
 // on the newest row version after waiting for a concurrent writer: READ COMMITTED "EvalPlanQual").
 // Raw SQL is used where Drizzle's builder cannot express a data-modifying CTE; every value is a bound parameter.
-import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { oauthAccessTokens, oauthGrants } from '../schema/index.ts';
 import { rows, textArray } from './raw.ts';

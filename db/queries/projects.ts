@@ -14,7 +14,7 @@ import {
   visibleProjectsFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import { containsPattern } from './search.ts';
-import { rowNumber, singleParentLimit, type PageSql } from './window.ts';
+import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
 import { issues, members, namespaces, projects, stars, users } from '../schema/index.ts';
 
 const sourceProject = alias(projects, 'source_project');
@@ -217,8 +217,9 @@ export async function listProjectViewsPage(
   db: Db,
   actor: Viewer,
   f: ProjectListFilter & { ids?: number[] | undefined; searchNamespaces?: boolean | undefined },
-  page: { where: SQL | undefined; orderBy: SQL; limit: number },
+  keyset: KeysetPage,
 ) {
+  const page = keysetSql(projects.id, keyset);
   const { ids, searchNamespaces, ...filter } = f;
   const pattern = searchNamespaces && filter.search ? containsPattern(filter.search) : undefined;
   const rows = await viewQuery(db, actor)
@@ -242,7 +243,8 @@ export async function listProjectViewsPage(
  * one statement: each filter's readable projects numbered in the page's order (one window per filter, joined by
  * UNION ALL), the first `page.limit` of each kept. One list per filter, in the order asked.
  */
-export async function listProjectViewsPages(db: Db, actor: Viewer, filters: readonly ProjectListFilter[], page: PageSql): Promise<ProjectView[][]> {
+export async function listProjectViewsPages(db: Db, actor: Viewer, filters: readonly ProjectListFilter[], keyset: KeysetPage): Promise<ProjectView[][]> {
+  const page = keysetSql(projects.id, keyset);
   const branches = filters.map((f, i) =>
     singleParentLimit(
       db
@@ -291,7 +293,8 @@ export async function openIssuesCounts(db: Db, projectIds: readonly number[]) {
 }
 
 /** The projects the actor may read among `ids` (GraphQL loads a member's or an issue's project in one query). */
-export function findProjectViewsByIds(db: Db, actor: Viewer, ids: readonly number[]) {
-  if (!ids.length) return Promise.resolve([]);
-  return listProjectViewsPage(db, actor, { ids: [...ids] }, { where: undefined, orderBy: asc(projects.id), limit: ids.length });
+export async function findProjectViewsByIds(db: Db, actor: Viewer, ids: readonly number[]) {
+  if (!ids.length) return [];
+  const rows = await viewQuery(db, actor).where(and(visibleProjectsFilter(actor), inArray(projects.id, [...ids])));
+  return rows.map((row) => toView(row));
 }

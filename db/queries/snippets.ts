@@ -3,7 +3,7 @@
 import { and, desc, eq, gte, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
 import { projectAccessLevelSql, Visibility, visibleSnippetsFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
-import { byParent, rowNumber, singleParentLimit, type PageSql } from './window.ts';
+import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
 import { awardEmoji, namespaces, projects, snippetFiles, snippets, users, type SnippetRow } from '../schema/index.ts';
 
 /** The paths of a snippet's files, in order (contents stay out: only raw endpoints read them). */
@@ -183,7 +183,8 @@ function finderWhere(actor: Viewer, f: SnippetFinderFilter): SQL | undefined {
 }
 
 /** One keyset page of the snippets the actor may read (one statement: author, project facts and file paths joined). */
-export function listSnippetFactsPage(db: Db, actor: Viewer, f: SnippetFinderFilter, page: { where: SQL | undefined; orderBy: SQL; limit: number }): Promise<SnippetFactsRow[]> {
+export function listSnippetFactsPage(db: Db, actor: Viewer, f: SnippetFinderFilter, keyset: KeysetPage): Promise<SnippetFactsRow[]> {
+  const page = keysetSql(snippets.id, keyset);
   return factsQuery(db, actor).where(and(finderWhere(actor, f), page.where)).orderBy(page.orderBy).limit(page.limit);
 }
 
@@ -198,8 +199,9 @@ export async function listSnippetFactsPages(
   f: Omit<SnippetFinderFilter, 'authorId' | 'projectId'>,
   parent: 'authorId' | 'projectId',
   parentIds: readonly number[],
-  page: PageSql,
+  keyset: KeysetPage,
 ): Promise<SnippetFactsRow[][]> {
+  const page = keysetSql(snippets.id, keyset);
   if (!parentIds.length) return [];
   const column = parent === 'authorId' ? snippets.authorId : snippets.projectId;
   // The tables factsQuery joins (finderWhere's visibility reads them), each row numbered within its parent.

@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { AccessLevel, activeMembershipSql, Visibility } from './access.ts';
 import type { Db } from '../client.ts';
+import { keysetSql, type KeysetPage } from './window.ts';
 import { containsPattern } from './search.ts';
 import { emails, members, namespaces, projects, stars, users, type UserRow } from '../schema/index.ts';
 import { markGroupDeleted } from './groups.ts';
@@ -94,8 +95,9 @@ export async function findUsersByIds(db: Db, ids: readonly number[]): Promise<Us
 export function listUsersPage(
   db: Db,
   f: UserListFilter & { ids?: readonly number[] | undefined; usernames?: readonly string[] | undefined },
-  page: { where: SQL | undefined; orderBy: SQL; limit: number },
+  keyset: KeysetPage,
 ) {
+  const page = keysetSql(users.id, keyset);
   return db
     .select()
     .from(users)

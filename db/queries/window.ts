@@ -1,7 +1,20 @@
 // Per-parent keyset pages in one statement (GraphQL connections nested under a list: one query for all parents).
 // A page is what a single-parent page query takes: the keyset condition, its ORDER BY and limit (+1); the batched
 // query keeps the first `limit` rows of each parent with row_number() over the parent's rows in that order.
-import { sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, desc, gt, lt, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+
+/**
+ * What a keyset page asks for, whatever the transport (GraphQL connections build it from cursors): rows strictly
+ * after/before the given ids, `limit` of them, read from the end (`reverse`) when paging backwards.
+ */
+export interface KeysetPage {
+  afterId: number | undefined;
+  beforeId: number | undefined;
+  limit: number;
+  /** Read from the end (`last`): the query orders the other way and the rows are turned back. */
+  reverse: boolean;
+  order: 'asc' | 'desc';
+}
 
 export interface PageSql {
   where: SQL | undefined;
@@ -32,4 +45,14 @@ export function byParent<T>(parents: readonly number[], rows: readonly T[], pare
     else groups.set(k, [row]);
   }
   return parents.map((p) => groups.get(p) ?? []);
+}
+
+/** A keyset page over an id column as SQL: the id condition, the ORDER BY (reversed when reading from the end), the limit. */
+export function keysetSql(column: AnyColumn, page: KeysetPage): PageSql {
+  const [after, before] = page.order === 'asc' ? [gt, lt] : [lt, gt];
+  return {
+    where: and(page.afterId !== undefined ? after(column, page.afterId) : undefined, page.beforeId !== undefined ? before(column, page.beforeId) : undefined),
+    orderBy: (page.order === 'asc') !== page.reverse ? asc(column) : desc(column),
+    limit: page.limit,
+  };
 }

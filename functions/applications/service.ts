@@ -70,6 +70,10 @@ export async function deleteApplication({ ctx, input }: Verb<{ id: number | null
   if (input.id === null || !(await q.deleteApplication(ctx.db, input.id))) throw notFound('Application');
 }
 
+/** The application an OAuth `client_id` names (the consent page and client authentication). */
+export const findApplicationByClientId = (ctx: RequestContext, clientId: string): Promise<OAuthApplicationRow | undefined> =>
+  q.findApplicationByUid(ctx.db, clientId);
+
 // ---- The signed-in user's own applications (pages) ----
 
 export const listOwnApplications = (ctx: RequestContext, userId: number) => q.listApplications(ctx.db, { ownerId: userId }, 1000, 0);

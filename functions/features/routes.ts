@@ -24,8 +24,8 @@ const setParams = validator('query', async (_value, c): Promise<SetFeatureParams
   const messages: string[] = [];
   if (!result.success) {
     const error = toValidationError(result.error.issues);
-    if (typeof error.body?.error !== 'string') throw error;
-    messages.push(error.body.error);
+    if (error.problem.kind !== 'params') throw error;
+    messages.push(...error.problem.params);
   }
   if (input.key !== undefined) for (const p of ACTOR_PARAMS) if (input[p] !== undefined) messages.push(`key, ${p} are mutually exclusive`);
   if (messages.length) throw paramErrors(messages);

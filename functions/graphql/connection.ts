@@ -1,9 +1,8 @@
 // Relay connections over keyset pages: `first`/`last`/`after`/`before` become one query of at most limit+1 rows
 // ordered by id, whatever the page; cursors are the opaque codec of lib/pagination.ts (base64 JSON of the ordering
 // values, as GitLab's keyset connection). hasNextPage/hasPreviousPage follow GitLab's Keyset::Connection.
-import { and, asc, desc, gt, lt, type AnyColumn, type SQL } from 'drizzle-orm';
 import { GraphQLError } from 'graphql';
-import { decodeCursor, encodeCursor } from '../lib/pagination.ts';
+import { decodeCursor, encodeCursor, type KeysetPage } from '../lib/pagination.ts';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -12,16 +11,6 @@ export interface ConnectionArgs {
   before?: string | null | undefined;
   first?: number | null | undefined;
   last?: number | null | undefined;
-}
-
-/** What a keyset query fetches: rows strictly after/before the cursors' ids, `limit` of them, `reverse`d when paging backwards. */
-export interface KeysetPage {
-  afterId: number | undefined;
-  beforeId: number | undefined;
-  limit: number;
-  /** Read from the end (`last`): the query orders the other way and the rows are turned back. */
-  reverse: boolean;
-  order: 'asc' | 'desc';
 }
 
 export interface Connection<T> {
@@ -45,15 +34,6 @@ function pageSize(args: ConnectionArgs) {
   }
   return Math.min(args.first ?? MAX_PAGE_SIZE, args.last ?? MAX_PAGE_SIZE, MAX_PAGE_SIZE);
 }
-
-/** The id condition of a keyset page over `column` (ordered `page.order`). */
-export function keysetWhere(column: AnyColumn, page: KeysetPage): SQL | undefined {
-  const [after, before] = page.order === 'asc' ? [gt, lt] : [lt, gt];
-  return and(page.afterId !== undefined ? after(column, page.afterId) : undefined, page.beforeId !== undefined ? before(column, page.beforeId) : undefined);
-}
-
-/** The ORDER BY of a keyset page: the connection's order, or its reverse when reading from the end. */
-export const keysetOrderBy = (column: AnyColumn, page: KeysetPage) => ((page.order === 'asc') !== page.reverse ? asc(column) : desc(column));
 
 /** One page of a connection ordered by id (`order`), fetched with one query. */
 export async function keysetConnection<T>(

@@ -2,8 +2,8 @@
 // its X-CSRF-Token, else anonymous), then yoga runs the operation(s).
 import { Hono } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
-import { resolveActor } from '../lib/auth.ts';
-import { ApiError } from '../lib/errors.ts';
+import { resolveActor, scopeDecision } from '../lib/auth.ts';
+import { isDomainError } from '../lib/errors.ts';
 import { graphqlServer } from './yoga.ts';
 
 export const graphqlRoutes = new Hono<AppEnv>();
@@ -14,13 +14,11 @@ graphqlRoutes.on(['GET', 'POST'], '/api/graphql', async (c) => {
     ctx.actor = await resolveActor(c, ctx);
   } catch (e) {
     // A token that matches nothing is 401 (GitLab's later controller: `render_error('Invalid token', status: :unauthorized)`).
-    if (e instanceof ApiError && e.status === 401) return c.json({ errors: [{ message: 'Invalid token' }] }, 401);
-    if (e instanceof ApiError && e.status === 403) return c.json({ errors: [{ message: 'API not accessible for user.' }] }, 403);
+    if (isDomainError(e, 'unauthorized')) return c.json({ errors: [{ message: 'Invalid token' }] }, 401);
+    if (isDomainError(e, 'forbidden')) return c.json({ errors: [{ message: 'API not accessible for user.' }] }, 403);
     throw e;
   }
-  // GraphQL takes `api` and `read_api` tokens (read_user, read_repository, ... do not reach it).
-  if (ctx.actor.via && ctx.actor.via !== 'session' && !ctx.actor.scopes.some((s) => s === 'api' || s === 'read_api')) {
-    return c.json({ errors: [{ message: 'Insufficient scope' }] }, 403);
-  }
+  // A token that may not even read through GraphQL is refused before parsing; writes are decided per operation (yoga.ts).
+  if (!scopeDecision(ctx.actor, 'read', { api: 'graphql' }).allowed) return c.json({ errors: [{ message: 'Insufficient scope' }] }, 403);
   return graphqlServer().fetch(c.req.raw, { ctx });
 });

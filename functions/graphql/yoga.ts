@@ -2,6 +2,7 @@
 // before execution, mutations refused to read-only tokens, errors masked as GitLab does. Hono mounts it (routes.ts).
 import { getOperationAST, GraphQLError, Kind, type OperationDefinitionNode } from 'graphql';
 import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
+import { scopeDecision } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { createGraphQLContext, type GraphQLContext } from './context.ts';
 import { maskError, RESOURCE_ACCESS_ERROR } from './errors.ts';
@@ -14,8 +15,9 @@ type ServerContext = { ctx: RequestContext };
 /** Root fields of an operation, by response key (for nulling them all). */
 const rootKeys = (op: OperationDefinitionNode) => op.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s.alias?.value ?? s.name.value] : []));
 
-/** Tokens need `api` for mutations (`read_api` reads only); sessions carry the user's full rights. */
-const mayWrite = (ctx: RequestContext) => !ctx.actor.via || ctx.actor.via === 'session' || ctx.actor.scopes.includes('api');
+/** The token scopes for this operation: a mutation writes (`read_api` tokens may not), anything else reads. */
+const scopesAllow = (ctx: RequestContext, op: OperationDefinitionNode) =>
+  scopeDecision(ctx.actor, op.operation === 'mutation' ? 'write' : 'read', { api: 'graphql' }).allowed;
 
 const limits: Plugin<GraphQLContext> = {
   onParams({ params, setResult }) {
@@ -32,7 +34,7 @@ const limits: Plugin<GraphQLContext> = {
       return;
     }
     context.complexity = { score: analysis.complexity, limit: limitsFor(context.ctx.actor).complexity };
-    if (op.operation === 'mutation' && !mayWrite(context.ctx)) {
+    if (!scopesAllow(context.ctx, op)) {
       const keys = rootKeys(op);
       setResultAndStopExecution({
         data: Object.fromEntries(keys.map((k) => [k, null])),

@@ -1,28 +1,23 @@
 // GraphQL over the groups domain: group, namespace, the Group and Namespace types and group members. Reads go
 // through the same finders as REST; the policy decides what is readable.
 import type { ProjectView } from '../../db/queries/projects.ts';
-import { findNamespaceView } from '../../db/queries/namespaces.ts';
 import { keysetConnection, type ConnectionArgs } from '../graphql/connection.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { orNull } from '../graphql/errors.ts';
 import type { Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
 import type { GroupModel, NamespaceModel } from '../graphql/models.ts';
-import { can, canCreateInPersonalNamespace, visibilityName, type GroupFacts } from '../lib/policy.ts';
+import { can, visibilityName } from '../lib/policy.ts';
+import { groupMemberParent } from '../members/reads.ts';
 import { memberConnection, memberFields, namespaceFullName } from '../projects/resolvers.ts';
 import { avatarUrl } from '../users/schemas.ts';
 import { groupWebUrl } from './schemas.ts';
-import { findGroup } from './service.ts';
+import { findReadableNamespace } from './reads.ts';
+import { findGroup, groupFacts } from './service.ts';
 import { renderPlainText } from '../lib/format.ts';
 
-const facts = (v: NamespaceModel): GroupFacts => ({ kind: 'group', visibilityLevel: v.namespace.visibilityLevel, accessLevel: v.accessLevel, hasDescendantAccess: v.hasDescendantAccess });
-
 /** A readable group by namespace id (a parent, a membership's group), batched; null when missing or hidden. */
-async function readableGroup(id: number | null, { ctx, loaders }: GraphQLContext): Promise<GroupModel | null> {
-  if (id === null) return null;
-  const group = await loaders.groupView.load(id);
-  return group && can(ctx.actor, 'group:read', facts(group)) ? group : null;
-}
+const readableGroup = (id: number | null, { loaders }: GraphQLContext): Promise<GroupModel | null> | null => (id === null ? null : loaders.groupView.load(id));
 
 /**
  * Projects of a namespace the actor may see, newest first (GitLab's keyset default, id desc), through the per-request
@@ -48,14 +43,7 @@ const namespaceFields = {
 export const groupResolvers: Resolvers = {
   Query: {
     group: (_root, { fullPath }, { ctx }) => orNull(() => findGroup(ctx, { path: fullPath })),
-    namespace: async (_root, { fullPath }, { ctx }) => {
-      const view = await findNamespaceView(ctx.db, ctx.actor, { path: fullPath });
-      if (!view) return null;
-      if (view.namespace.kind === 'group') return can(ctx.actor, 'group:read', facts(view)) ? view : null;
-      // NamespacePolicy's read_namespace on a personal namespace: its owner and administrators, the same rule as
-      // creating projects in it.
-      return canCreateInPersonalNamespace(ctx.actor, view.namespace.ownerId) ? view : null;
-    },
+    namespace: (_root, { fullPath }, { ctx }) => findReadableNamespace(ctx, fullPath),
   },
   Group: {
     ...namespaceFields,
@@ -64,13 +52,9 @@ export const groupResolvers: Resolvers = {
     webUrl: (g, _a, { ctx }) => groupWebUrl(ctx.config, g.namespace.fullPath),
     avatarUrl: (g, _a, { ctx }) => avatarUrl(ctx.config, g.namespace.avatarUrl),
     parent: (g, _a, context) => readableGroup(g.namespace.parentId, context),
-    userPermissions: (g, _a, { ctx }) => ({ readGroup: can(ctx.actor, 'group:read', facts(g)) }),
+    userPermissions: (g, _a, { ctx }) => ({ readGroup: can(ctx.actor, 'group:read', groupFacts(g)) }),
     projects: (g, args, context) => namespaceProjects(g, args, context),
-    groupMembers: (g, args, context) => {
-      if (!can(context.ctx.actor, 'group:read_members', facts(g))) return null;
-      const ns = g.namespace;
-      return memberConnection(context, { type: 'Namespace', id: ns.id, ancestorGroupIds: ns.traversalIds.filter((id) => id !== ns.id) }, args);
-    },
+    groupMembers: (g, args, context) => memberConnection(context, groupMemberParent(g), args),
   },
   Namespace: {
     ...namespaceFields,

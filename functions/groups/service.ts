@@ -1,5 +1,4 @@
 // Group verbs for REST (and later GraphQL): policy first, then the work; multi-row writes in one transaction.
-import { sql } from 'drizzle-orm';
 import * as q from '../../db/queries/groups.ts';
 import { listProjectViews } from '../../db/queries/projects.ts';
 import { fullPathTaken, lockFullPath } from '../../db/queries/namespaces.ts';
@@ -14,7 +13,7 @@ import type { CreateGroupInput, GroupProjectsInput, ListGroupsInput, UpdateGroup
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
-export const groupFacts = (v: q.GroupView): GroupFacts => ({
+export const groupFacts = (v: Pick<q.GroupView, 'namespace' | 'accessLevel' | 'hasDescendantAccess'>): GroupFacts => ({
   kind: 'group',
   visibilityLevel: v.namespace.visibilityLevel,
   accessLevel: v.accessLevel,
@@ -37,7 +36,7 @@ async function reload(ctx: RequestContext, id: number) {
 
 /** GroupDetail's `projects`: the group's own projects the actor can see, newest id first, at most 100. */
 export function detailProjects(ctx: RequestContext, groupId: number) {
-  return listProjectViews(ctx.db, ctx.actor, { namespaceIds: sql`${groupId}` }, { by: 'id', sort: 'desc' }, 100);
+  return listProjectViews(ctx.db, ctx.actor, { namespaceIds: q.namespaceScope(groupId, false) }, { by: 'id', sort: 'desc' }, 100);
 }
 
 /**
@@ -73,7 +72,7 @@ export async function listSubgroups({ ctx, input }: Verb<{ ref: Ref | null } & z
 export async function listGroupProjects({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof GroupProjectsInput>>) {
   const group = await findGroup(ctx, input.ref);
   const id = group.namespace.id;
-  const namespaceIds = input.include_subgroups ? q.selfAndDescendantIds(id) : sql`${id}`;
+  const namespaceIds = q.namespaceScope(id, input.include_subgroups === true);
   return listProjects({ ctx, input: { ...input, archived: input.archived ?? false }, scope: { namespaceIds } });
 }
 

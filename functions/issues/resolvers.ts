@@ -2,7 +2,6 @@
 // and Todo types (13.6 shapes). Reads go through the issues service (the same finder and list filter as REST, the
 // policy's SQL visibility); a page's associations come from per-request DataLoaders (one query per association).
 import { authorOrGhost } from '../users/ghost.ts';
-import type { IssueListFilter } from '../../db/queries/issues.ts';
 import type { LabelRow, UserRow } from '../../db/schema/index.ts';
 import { arrayConnection, keysetConnection, type ConnectionArgs } from '../graphql/connection.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
@@ -14,9 +13,9 @@ import { textColorFor } from '../labels/colors.ts';
 import { can } from '../lib/policy.ts';
 import { discussionsOf, notesOf } from '../notes/resolvers.ts';
 import { issueNoteable } from '../notes/service.ts';
-import { projectFacts } from '../projects/service.ts';
 import { TODO_ACTION_NAMES } from '../todos/schemas.ts';
 import { humanDuration, taskStatus } from './schemas.ts';
+import type { IssueFinderParams } from './filter.ts';
 import { findIssueById, issueFacts } from './service.ts';
 import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
 
@@ -36,23 +35,20 @@ interface IssueArgs extends ConnectionArgs {
   sort?: IssueSort | null;
 }
 
-/** The issues resolver's arguments as the REST list's filter (IssuesFinder's params). */
-function issueFilter(args: IssueArgs): Omit<IssueListFilter, 'projectId'> {
-  const f: Omit<IssueListFilter, 'projectId'> = {};
-  const iids = [...(args.iid != null ? [args.iid] : []), ...(args.iids ?? [])];
+/** The issues resolver's arguments as the REST list's parameters (IssuesFinder's params; filter.ts builds the filter). */
+function issueParams(args: IssueArgs): IssueFinderParams {
+  const p: IssueFinderParams = {};
   // An iid that is no number matches nothing.
-  if (args.iid != null || args.iids != null) f.iids = iids.flatMap((s) => iidOf(s) ?? []);
-  // `locked` is a merge request state: no issue has it.
-  if (args.state === 'locked') f.iids = [];
-  else if (args.state === 'opened' || args.state === 'closed') f.state = args.state;
+  if (args.iid != null || args.iids != null) p.iids = [...(args.iid != null ? [args.iid] : []), ...(args.iids ?? [])].flatMap((s) => iidOf(s) ?? []);
+  if (args.state != null) p.state = args.state;
   const labelNames = (args.labelName ?? []).filter((l): l is string => l != null);
-  if (labelNames.length) f.labels = labelNames;
+  if (labelNames.length) p.labels = labelNames;
   const milestone = (args.milestoneTitle ?? []).find((m): m is string => m != null);
-  if (milestone !== undefined) f.milestone = milestone;
-  if (args.assigneeUsername != null) f.assigneeUsername = args.assigneeUsername;
-  if (args.authorUsername != null) f.authorUsername = args.authorUsername;
-  if (args.search) f.search = args.search;
-  return f;
+  if (milestone !== undefined) p.milestone = milestone;
+  if (args.assigneeUsername != null) p.assignee_username = [args.assigneeUsername];
+  if (args.authorUsername != null) p.author_username = args.authorUsername;
+  if (args.search) p.search = args.search;
+  return p;
 }
 
 /**
@@ -60,13 +56,13 @@ function issueFilter(args: IssueArgs): Omit<IssueListFilter, 'projectId'> {
  * through per-request loaders, so the connection under each of a list of projects costs one query for all of them.
  */
 async function issueConnection({ loaders }: GraphQLContext, project: IssueModel['project'], args: IssueArgs) {
-  const filter = issueFilter(args);
+  const params = issueParams(args);
   const order = /asc$/i.test(args.sort ?? 'created_desc') ? 'asc' : 'desc';
   const parent = project.project.id;
   const connection = await keysetConnection<IssueModel>(args, order, (i) => i.view.issue.id, async (page) =>
-    (await loaders.issuePages.load({ parent, args: { filter, page } })).map((view) => ({ project, view })),
+    (await loaders.issuePages.load({ parent, args: { params, page } })).map((view) => ({ project, view })),
   );
-  return { ...connection, count: () => loaders.issueCounts.load({ parent, args: filter }) };
+  return { ...connection, count: () => loaders.issueCounts.load({ parent, args: params }) };
 }
 
 const milestoneOf = (i: IssueModel): MilestoneModel | null => {
@@ -121,22 +117,9 @@ export const issueResolvers: Resolvers = {
     emailsDisabled: () => false,
     blocked: () => false,
     updatedBy: (i, _a, { loaders }) => (i.view.issue.updatedById ? loaders.user.load(i.view.issue.updatedById) : null),
-    userDiscussionsCount: async (i, _a, { loaders }) => (await loaders.issueUserDiscussionsCount.load(i.view.issue.id))?.n ?? 0,
-    // Participable: the author, the assignees and the authors of the notes the actor may read, each once, among the
-    // users it may see.
-    participants: async (i, args, { ctx, loaders }) => {
-      const noteable = issueNoteable(i.project, i.view);
-      const seen = new Set<number>();
-      const users: UserRow[] = [];
-      for (const r of await loaders.issueParticipants.load(i.view.issue.id)) {
-        if (seen.has(r.user.id)) continue;
-        if (r.note && !can(ctx.actor, 'note:read', { kind: 'note', noteable: noteable.facts, authorId: r.note.authorId, system: false, confidential: r.note.confidential })) continue;
-        if (!can(ctx.actor, 'user:read', { kind: 'user', id: r.user.id, state: r.user.state, privateProfile: r.user.privateProfile })) continue;
-        seen.add(r.user.id);
-        users.push(r.user);
-      }
-      return arrayConnection(users, args, (u) => u.id);
-    },
+    userDiscussionsCount: (i, _a, { loaders }) => loaders.issueUserDiscussionsCount.load(i.view.issue.id),
+    // Participable (issues/reads.ts decides who the actor may see).
+    participants: async (i, args, { loaders }) => arrayConnection(await loaders.issueParticipants.load(i), args, (u) => u.id),
     state: (i) => i.view.issue.state,
     type: () => 'ISSUE',
     confidential: (i) => i.view.issue.confidential,
@@ -151,11 +134,11 @@ export const issueResolvers: Resolvers = {
       );
     },
     labels: async (i, args, { loaders }) => {
-      const rows = (await loaders.issueLabels.load(i.view.issue.id)).map((r) => r.label);
+      const rows = await loaders.issueLabels.load(i.view.issue.id);
       return { ...arrayConnection(rows, args, (l) => l.id), count: () => rows.length };
     },
     milestone: (i) => milestoneOf(i),
-    awardEmoji: async (i, args, { loaders }) => arrayConnection(await loaders.awards.load(`Issue:${i.view.issue.id}`), args, (a) => a.award.id),
+    awardEmoji: async (i, args, { loaders }) => arrayConnection(await loaders.awards.load({ type: 'Issue', id: i.view.issue.id }), args, (a) => a.award.id),
     createdAt: (i) => iso(i.view.issue.createdAt)!,
     updatedAt: (i) => iso(i.view.issue.updatedAt)!,
     closedAt: (i) => iso(i.view.issue.closedAt),
@@ -180,7 +163,7 @@ export const issueResolvers: Resolvers = {
       const facts = issueFacts(i.project, i.view);
       const update = can(ctx.actor, 'issue:update', facts);
       return {
-        adminIssue: can(ctx.actor, 'issue:read', facts) && can(ctx.actor, 'project:admin_issues', projectFacts(i.project)),
+        adminIssue: can(ctx.actor, 'issue:admin', facts),
         createDesign: false,
         createNote: can(ctx.actor, 'noteable:create_note', facts),
         destroyDesign: false,

@@ -1,6 +1,6 @@
 // Issue inputs (GitLab's lib/api/issues.rb parameters) and Entities::Issue (13.x).
-import type { IssueView, LabelJson, UserJson } from '../../db/queries/issues.ts';
-import { textColorFor } from '../labels/colors.ts';
+import type { IssueView, UserJson } from '../../db/queries/issues.ts';
+import { toLabelBasic } from '../labels/schemas.ts';
 import { toMilestone } from '../milestones/schemas.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { Config } from '../lib/context.ts';
@@ -8,7 +8,7 @@ import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { bool, dateTime, id, int, pathId, isoDate, modelRule, oneOf, str, text } from '../lib/validate.ts';
 import { toUserBasic } from '../users/schemas.ts';
-import { iso, renderPlainText } from '../lib/format.ts';
+import { iso } from '../lib/format.ts';
 
 /** `:issue_iid`: an integer (else 400 `issue_iid is invalid`); one no row can have is null (404). */
 export const IssuePath = { issue_iid: pathId() };
@@ -161,16 +161,6 @@ export function taskStatus(description: string | null) {
   const items = [...(description ?? '').matchAll(/^[ \t]*(?:[-*+]|\d+[.)])[ \t]+\[([ xX])\]/gm)];
   return { count: items.length, completed_count: items.filter((m) => m[1] !== ' ').length };
 }
-
-/** Entities::LabelBasic (`with_labels_details=true`). */
-const toLabelBasic = (l: LabelJson) => ({
-  id: l.id,
-  name: l.title,
-  color: l.color,
-  description: l.description,
-  description_html: renderPlainText(l.description),
-  text_color: textColorFor(l.color),
-});
 
 /** Entities::Issue; `subscribed` only on single issues (GitLab removed it from lists). */
 export function toIssue(v: IssueView, config: Config, options: { subscribed?: boolean; labelDetails?: boolean } = {}) {

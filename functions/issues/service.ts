@@ -10,12 +10,13 @@ import { recordEvent } from '../events/record.ts';
 import { findGroup } from '../groups/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { notFound, paramErrors, unauthorized } from '../lib/errors.ts';
+import { notFound, paramErrors } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, can, type IssueFacts } from '../lib/policy.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import type * as z from 'zod/mini';
 import { findProject, projectFacts } from '../projects/service.ts';
+import { issueFilter } from './filter.ts';
 import { createMentionTodos } from './mention-todos.ts';
 import { UPDATE_FIELDS, type CreateIssueInput, type ListIssuesParams, type UpdateIssueInput } from './schemas.ts';
 
@@ -63,8 +64,6 @@ async function reload(ctx: RequestContext, id: number) {
   return view;
 }
 
-/** GitLab's filter_params: who cannot admin the issue (below reporter) may not set these. */
-export const canAdminIssues = (ctx: RequestContext, project: ProjectView) => can(ctx.actor, 'project:admin_issues', projectFacts(project));
 const canSetCreatedAt = (ctx: RequestContext, project: ProjectView) => can(ctx.actor, 'project:set_issue_created_at', projectFacts(project));
 
 async function resolveAssignees(tx: Db, project: ProjectView, input: { assignee_ids?: number[] | undefined; assignee_id?: number | undefined }) {
@@ -94,7 +93,8 @@ export async function createIssue({ ctx, input }: Verb<{ project: Ref | null; pa
   const project = await findProject(ctx, input.project);
   assertCan(ctx.actor, 'project:create_issue', projectFacts(project));
   const p = input.params;
-  const admin = canAdminIssues(ctx, project);
+  // GitLab's filter_params: who cannot admin issues (below reporter) may not set assignees, milestone, due date, labels.
+  const admin = can(ctx.actor, 'project:admin_issues', projectFacts(project));
   // GitLab: created_at may be set by administrators and project owners only.
   const createdAt = p.created_at && canSetCreatedAt(ctx, project) ? p.created_at : undefined;
   const id = await ctx.transaction(async (tx) => {
@@ -135,8 +135,10 @@ export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: z.ou
   }
   const user = requireUser(ctx);
   const { project, view } = await findIssue(ctx, input);
-  assertCan(ctx.actor, 'issue:update', issueFacts(project, view));
-  const admin = canAdminIssues(ctx, project);
+  const facts = issueFacts(project, view);
+  assertCan(ctx.actor, 'issue:update', facts);
+  // GitLab's filter_params: who cannot admin the issue (below reporter) may not set these.
+  const admin = can(ctx.actor, 'issue:admin', facts);
   const projectId = project.project.id;
   await ctx.transaction(async (tx) => {
     const issue = await q.lockIssue(tx, view.issue.id);
@@ -203,50 +205,13 @@ export type IssueListSource = { kind: 'all' } | { kind: 'project'; ref: Ref | nu
 
 export async function listIssues({ ctx, input }: Verb<{ source: IssueListSource; params: ListIssuesParams }>) {
   const p = input.params;
-  const filter: q.IssueListFilter = {};
-  if (input.source.kind === 'project') filter.projectId = (await findProject(ctx, input.source.ref)).project.id;
-  if (input.source.kind === 'group') filter.groupId = (await findGroup(ctx, input.source.ref)).namespace.id;
-  // GET /issues: the caller's own issues unless scope=all (anonymous callers must ask for all).
-  const scope = (p.scope ?? (input.source.kind === 'all' ? 'created_by_me' : 'all')).replace(/-/g, '_');
-  const me = ctx.actor.user?.id;
-  if (scope !== 'all') {
-    if (me === undefined) {
-      if (input.source.kind === 'all') throw unauthorized();
-      return { fetch: async () => [], count: async () => 0 };
-    }
-    if (scope === 'created_by_me') filter.authorId = me;
-    else filter.assigneeId = me;
-  }
-  if (p.author_id !== undefined) {
-    if (filter.authorId !== undefined && filter.authorId !== p.author_id) return { fetch: async () => [], count: async () => 0 };
-    filter.authorId = p.author_id;
-  }
-  const assigneeId = p.assignee_id;
-  if (assigneeId !== undefined) {
-    if (typeof filter.assigneeId === 'number' && filter.assigneeId !== assigneeId) return { fetch: async () => [], count: async () => 0 };
-    if (filter.assigneeId === undefined) filter.assigneeId = assigneeId;
-  }
-  if (p.author_username !== undefined) filter.authorUsername = p.author_username;
-  if (p.assignee_username?.[0] !== undefined) filter.assigneeUsername = p.assignee_username[0];
-  if (p.state && p.state !== 'all') filter.state = p.state;
-  if (p.labels?.length) {
-    const only = p.labels.length === 1 ? p.labels[0]!.toLowerCase() : '';
-    filter.labels = only === 'none' ? 'none' : only === 'any' ? 'any' : p.labels;
-  }
-  if (p.milestone !== undefined) {
-    const m = p.milestone.toLowerCase();
-    filter.milestone = m === 'none' ? 'none' : m === 'any' ? 'any' : p.milestone;
-  }
-  if (p.search) filter.search = p.search;
-  if (p.in) filter.searchIn = p.in;
-  // GitLab: the instance and group lists leave archived projects out unless non_archived=false.
-  if (input.source.kind !== 'project' && p.non_archived !== false) filter.nonArchived = true;
-  if (p.iids) filter.iids = p.iids;
-  if (p.confidential !== undefined) filter.confidential = p.confidential;
-  if (p.created_after) filter.createdAfter = p.created_after;
-  if (p.created_before) filter.createdBefore = p.created_before;
-  if (p.updated_after) filter.updatedAfter = p.updated_after;
-  if (p.updated_before) filter.updatedBefore = p.updated_before;
+  // The source is found (404 when hidden) before the filter decides that nothing can match.
+  const source: Pick<q.IssueListFilter, 'projectId' | 'groupId'> = {};
+  if (input.source.kind === 'project') source.projectId = (await findProject(ctx, input.source.ref)).project.id;
+  if (input.source.kind === 'group') source.groupId = (await findGroup(ctx, input.source.ref)).namespace.id;
+  const where = issueFilter(ctx, input.source.kind, p);
+  if (!where) return { fetch: async () => [], count: async () => 0 };
+  const filter: q.IssueListFilter = { ...where, ...source };
   const order: q.IssueOrder = { by: p.order_by ?? 'created_at', sort: p.sort ?? 'desc' };
   // The page query carries the (capped) total, so paginate's count costs no second query unless the page is empty.
   let total: number | undefined;

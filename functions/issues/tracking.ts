@@ -3,10 +3,10 @@
 import * as q from '../../db/queries/issues.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { forbidden, notModified, validationFailed } from '../lib/errors.ts';
+import { notModified, validationFailed } from '../lib/errors.ts';
 import { assertCan } from '../lib/policy.ts';
 import { parseDuration } from './duration.ts';
-import { canAdminIssues, findIssue, issueFacts, type IssueRef } from './service.ts';
+import { findIssue, issueFacts, type IssueRef } from './service.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -14,8 +14,7 @@ type Verb<I> = { ctx: RequestContext; input: I };
 async function manageable(ctx: RequestContext, ref: IssueRef) {
   requireUser(ctx);
   const found = await findIssue(ctx, ref);
-  assertCan(ctx.actor, 'issue:update', issueFacts(found.project, found.view));
-  if (!canAdminIssues(ctx, found.project)) throw forbidden();
+  assertCan(ctx.actor, 'issue:admin', issueFacts(found.project, found.view));
   return found;
 }
 

@@ -54,16 +54,20 @@ export const UpdateGroupLabelInput = z.object({ new_name: z.optional(title()), c
 /** `:label_id` in paths: an id or a title (Hono has percent-decoded it). */
 export const LabelPath = { label_id: z.string() };
 
-/** Entities::Label (with its LabelBasic fields); counts only when listed `with_counts`. */
+/** Entities::LabelBasic: a label's own fields (also an issue's `labels` with `with_labels_details=true`). */
+export const toLabelBasic = (l: Pick<LabelRow, 'id' | 'title' | 'color' | 'description'>) => ({
+  id: l.id,
+  name: l.title,
+  color: l.color,
+  description: l.description,
+  description_html: renderPlainText(l.description),
+  text_color: textColorFor(l.color),
+});
+
+/** Entities::Label (LabelBasic and more); counts only when listed `with_counts`. */
 function toLabel(row: LabelWithCounts) {
-  const l = row.label;
   return {
-    id: l.id,
-    name: l.title,
-    color: l.color,
-    description: l.description,
-    description_html: renderPlainText(l.description),
-    text_color: textColorFor(l.color),
+    ...toLabelBasic(row.label),
     ...(row.openIssuesCount !== undefined
       ? { open_issues_count: row.openIssuesCount, closed_issues_count: row.closedIssuesCount ?? 0, open_merge_requests_count: 0 }
       : {}),

@@ -3,50 +3,24 @@
 // need the source to be visible, changes need admin_labels (reporters and above).
 import * as q from '../../db/queries/labels.ts';
 import type { LabelRow } from '../../db/schema/index.ts';
-import { findGroup, groupFacts } from '../groups/service.ts';
-import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { conflict, isUniqueViolation, notFound, paramErrors, validationFailed } from '../lib/errors.ts';
-import type { Ref } from '../lib/ids.ts';
-import { assertCan, type GroupFacts, type ProjectFacts } from '../lib/policy.ts';
-import { findProject, projectFacts } from '../projects/service.ts';
+import { assertCanOnSource, loadSource, type Source, type SourceInput } from '../sources/service.ts';
 import { isValidColor, normalizeColor } from './colors.ts';
 import { UPDATE_FIELDS } from './schemas.ts';
 
-export type SourceKind = 'project' | 'group';
-type Verb<I> = { ctx: RequestContext; input: { kind: SourceKind; ref: Ref | null } & I };
+type Verb<I> = { ctx: RequestContext; input: SourceInput & I };
 
-interface Source {
-  facts: ProjectFacts | GroupFacts;
-  /** The source's own labels only. */
-  own: q.LabelScope;
-  /** Its ancestor groups (nearest last), whose labels it sees. */
-  ancestors: number[];
-}
+/** The source's own labels only. */
+const own = (s: Source): q.LabelScope => (s.kind === 'project' ? { kind: 'project', projectId: s.id, groupIds: [] } : { kind: 'group', groupId: s.id, groupIds: [] });
 
-async function loadSource(ctx: RequestContext, kind: SourceKind, ref: Ref | null): Promise<Source> {
-  requireUser(ctx);
-  if (kind === 'project') {
-    const view = await findProject(ctx, ref);
-    const ancestors = view.namespace.kind === 'group' ? view.namespace.traversalIds : [];
-    return { facts: projectFacts(view), own: { kind: 'project', projectId: view.project.id, groupIds: [] }, ancestors };
-  }
-  const view = await findGroup(ctx, ref);
-  const ns = view.namespace;
-  return { facts: groupFacts(view), own: { kind: 'group', groupId: ns.id, groupIds: [] }, ancestors: ns.traversalIds.filter((id) => id !== ns.id) };
-}
-
-function assertAdmin(ctx: RequestContext, s: Source) {
-  if (s.facts.kind === 'project') assertCan(ctx.actor, 'project:admin_labels', s.facts);
-  else assertCan(ctx.actor, 'group:admin_labels', s.facts);
-}
-
-const withAncestors = (s: Source, include: boolean | undefined): q.LabelScope => ({ ...s.own, groupIds: include === false ? [] : s.ancestors });
+/** With the labels of its ancestor groups, which it sees (unless `include` is false). */
+const withAncestors = (s: Source, include: boolean | undefined): q.LabelScope => ({ ...own(s), groupIds: include === false ? [] : s.ancestorGroupIds });
 
 const labelNotFound = () => notFound('Label');
 
 export async function listLabels({ ctx, input }: Verb<{ withCounts?: boolean | undefined; includeAncestorGroups?: boolean | undefined; search?: string | undefined }>) {
-  const source = await loadSource(ctx, input.kind, input.ref);
+  const source = await loadSource(ctx, input);
   const scope = withAncestors(source, input.includeAncestorGroups);
   const filter = { search: input.search || undefined };
   return {
@@ -56,7 +30,7 @@ export async function listLabels({ ctx, input }: Verb<{ withCounts?: boolean | u
 }
 
 export async function getLabel({ ctx, input }: Verb<{ labelRef: string; includeAncestorGroups?: boolean | undefined }>) {
-  const source = await loadSource(ctx, input.kind, input.ref);
+  const source = await loadSource(ctx, input);
   const label = await q.findLabel(ctx.db, withAncestors(source, input.includeAncestorGroups), input.labelRef);
   if (!label) throw labelNotFound();
   return label;
@@ -79,8 +53,8 @@ export async function createLabel({
   ctx,
   input,
 }: Verb<{ name: string; color: string; description?: string | null | undefined; priority?: number | null | undefined }>): Promise<LabelRow> {
-  const source = await loadSource(ctx, input.kind, input.ref);
-  assertAdmin(ctx, source);
+  const source = await loadSource(ctx, input);
+  assertCanOnSource(ctx, 'admin_labels', source.facts);
   const scope = withAncestors(source, true);
   const title = input.name.trim();
   const color = normalizeColor(input.color);
@@ -113,11 +87,11 @@ export async function updateLabel({
   if (fields.every((f) => input[f] === undefined)) {
     throw paramErrors([`${fields.join(', ')} are missing, at least one parameter must be provided`]);
   }
-  const source = await loadSource(ctx, input.kind, input.ref);
-  assertAdmin(ctx, source);
+  const source = await loadSource(ctx, input);
+  assertCanOnSource(ctx, 'admin_labels', source.facts);
   // Label#title= ignores blank values: an empty new_name changes nothing.
   const title = input.new_name?.trim() || undefined;
-  const found = await q.findLabelForUpdate(ctx.db, source.own, input.labelRef, title && input.kind === 'project' ? { title, groupIds: source.ancestors } : undefined);
+  const found = await q.findLabelForUpdate(ctx.db, own(source), input.labelRef, title && input.kind === 'project' ? { title, groupIds: source.ancestorGroupIds } : undefined);
   if (!found) throw labelNotFound();
   const changes: Parameters<typeof q.updateLabel>[2] = {};
   const errors: Record<string, string[]> = {};
@@ -151,8 +125,8 @@ export async function updateLabel({
 }
 
 export async function deleteLabel({ ctx, input }: Verb<{ labelRef: string }>) {
-  const source = await loadSource(ctx, input.kind, input.ref);
-  assertAdmin(ctx, source);
-  const label = await q.findLabel(ctx.db, source.own, input.labelRef);
+  const source = await loadSource(ctx, input);
+  assertCanOnSource(ctx, 'admin_labels', source.facts);
+  const label = await q.findLabel(ctx.db, own(source), input.labelRef);
   if (!label || !(await q.deleteLabel(ctx.db, label.id))) throw labelNotFound();
 }

@@ -82,48 +82,71 @@ function assertActive(user: UserRow) {
 
 // ---- Scopes: the one table of which scopes reach which endpoints ----
 
-const READ_METHODS = new Set(['GET', 'HEAD']);
-const readOnly = (method: string) => READ_METHODS.has(method);
+/**
+ * GitLab's read requests: what `read_api` and `read_user` reach, what a session may send without its CSRF token, and
+ * what an anonymous caller may send to an endpoint (Grape's `authenticate_non_get!`). OPTIONS never gets this far:
+ * CORS answers it first.
+ */
+export const READ_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD']);
 
-/** One `allow_access_with_scope` registration: the scope, and the request methods it is good for. */
+/** What a request does: REST derives it from the HTTP method, GraphQL from the operation (query or mutation). */
+export type Access = 'read' | 'write';
+const accessOf = (method: string): Access => (READ_METHODS.has(method) ? 'read' : 'write');
+
+/** Where a token is used: a REST endpoint, by its path, or the GraphQL API. */
+export type Surface = { api: 'rest'; path: string } | { api: 'graphql' };
+
+/** One `allow_access_with_scope` registration: the scope, and whether it is good for reads only. */
 interface ScopeRule {
   scope: string;
-  when?: (method: string) => boolean;
+  readOnly?: true;
 }
 
-/** API::API's registrations, which every endpoint inherits. */
-const API_SCOPES: readonly ScopeRule[] = [{ scope: 'api' }, { scope: 'read_api', when: readOnly }];
+/** API::API's registrations, which every endpoint inherits (and all that GraphQL registers). */
+const API_SCOPES: readonly ScopeRule[] = [{ scope: 'api' }, { scope: 'read_api', readOnly: true }];
 
 /** Endpoint classes that register more (GitLab's API::Users, API::Events, API::Version). */
 const ENDPOINT_SCOPES: ReadonlyArray<{ path: RegExp; rules: readonly ScopeRule[] }> = [
   // API::Users: /user, /user/*, /users and /users/:id/* except what the projects and events classes serve there.
-  { path: /^\/api\/v4\/(user(\/.*)?|users(\/(?![^/]+\/(projects|starred_projects|events)(\/|$)).*)?)$/, rules: [{ scope: 'read_user', when: readOnly }] },
-  { path: /^\/api\/v4\/(events|users\/[^/]+\/events)$/, rules: [{ scope: 'read_user', when: readOnly }] },
+  { path: /^\/api\/v4\/(user(\/.*)?|users(\/(?![^/]+\/(projects|starred_projects|events)(\/|$)).*)?)$/, rules: [{ scope: 'read_user', readOnly: true }] },
+  { path: /^\/api\/v4\/(events|users\/[^/]+\/events)$/, rules: [{ scope: 'read_user', readOnly: true }] },
   { path: /^\/api\/v4\/version$/, rules: [{ scope: 'read_user' }] },
 ];
 
-/** The scopes registered for an endpoint, in GitLab's order: the endpoint class's first, then API::API's. */
-function registeredScopes(path: string): readonly ScopeRule[] {
-  const endpoint = ENDPOINT_SCOPES.find((e) => e.path.test(path));
+/** The scopes registered for a surface, in GitLab's order: a REST endpoint class's first, then API::API's. */
+function registeredScopes(surface: Surface): readonly ScopeRule[] {
+  if (surface.api === 'graphql') return API_SCOPES; // read_user, read_repository, ... do not reach GraphQL
+  const endpoint = ENDPOINT_SCOPES.find((e) => e.path.test(surface.path));
   return [...(endpoint?.rules ?? []), ...API_SCOPES];
 }
 
-/** The scopes that would let a token make this request. */
-export function scopesFor(method: string, path: string): string[] {
-  return registeredScopes(path)
-    .filter((r) => !r.when || r.when(method))
+const allowedScopes = (access: Access, surface: Surface) =>
+  registeredScopes(surface)
+    .filter((r) => access === 'read' || !r.readOnly)
     .map((r) => r.scope);
-}
+
+/** The scopes that would let a token make this REST request. */
+export const scopesFor = (method: string, path: string) => allowedScopes(accessOf(method), { api: 'rest', path });
+
+/** Allowed, or refused with every scope registered for the surface (GitLab names them all: `"scope":"read_user api read_api"`). */
+export type ScopeDecision = { allowed: true } | { allowed: false; registered: string[] };
 
 /**
- * 403 insufficient_scope unless the token holds a scope good for this request. As in GitLab, the error names every
- * scope registered for the endpoint (`"scope":"read_user api read_api"`), and a sudo request is checked for the
- * `sudo` scope only (in applySudo).
+ * The one scope check, for REST and GraphQL: whether the actor's token holds a scope good for `access` on `surface`.
+ * Sessions and anonymous callers carry no token (the policy alone decides for them). A REST sudo request is checked
+ * for the `sudo` scope only (in applySudo); GraphQL has no sudo of its own, so its token's scopes still count.
  */
+export function scopeDecision(actor: Actor, access: Access, surface: Surface): ScopeDecision {
+  if (!actor.via || actor.via === 'session' || (surface.api === 'rest' && actor.sudoFrom)) return { allowed: true };
+  const allowed = allowedScopes(access, surface);
+  if (actor.scopes.some((s) => allowed.includes(s))) return { allowed: true };
+  return { allowed: false, registered: registeredScopes(surface).map((r) => r.scope) };
+}
+
+/** REST's answer to a refused scope: 403 insufficient_scope. */
 export function assertScopes(actor: Actor, method: string, path: string) {
-  if (!actor.via || actor.via === 'session' || actor.sudoFrom) return; // sessions carry the user's full rights
-  const allowed = scopesFor(method, path);
-  if (!actor.scopes.some((s) => allowed.includes(s))) throw insufficientScope(registeredScopes(path).map((r) => r.scope));
+  const decision = scopeDecision(actor, accessOf(method), { api: 'rest', path });
+  if (!decision.allowed) throw insufficientScope(decision.registered);
 }
 
 // ---- Sudo ----

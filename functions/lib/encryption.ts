@@ -2,7 +2,7 @@
 // (the same code in workerd and Node). The key is the ENCRYPTION_KEY secret: 32 random bytes, base64. A stored
 // value is base64(iv ‖ ciphertext ‖ tag) with a fresh 96-bit IV per encryption. An optional `context` is bound as
 // GCM additional data, so a ciphertext copied to another row (another project) does not decrypt there.
-import { ApiError } from './errors.ts';
+import { unavailable } from './errors.ts';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -86,7 +86,7 @@ export async function requireEncryptionKey(configured: string | undefined): Prom
   try {
     return await importEncryptionKey(configured);
   } catch (error) {
-    if (error instanceof EncryptionKeyError) throw new ApiError(503, { message: `503 Service Unavailable - ${error.message}` });
+    if (error instanceof EncryptionKeyError) throw unavailable(error.message);
     throw error;
   }
 }

@@ -1,72 +1,130 @@
-// THE error module. Every failure a route can produce is an ApiError carrying its status and GitLab's exact body;
-// app.ts turns them into responses (REST) and the GraphQL layer maps them to its error model.
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
+// THE error module. Services throw a DomainError: a code (`not_found`, `forbidden`, `invalid`, `conflict`, ...) and
+// the GitLab wording it carries as data (the resource name, the reason, field -> messages, Grape's parameter
+// messages, the label GitLab puts before a model's inspected errors). Each transport maps it once and never reads
+// another's bodies: REST to GitLab's status, body and headers (functions/rest-errors.ts, from app.ts's onError),
+// GraphQL to its resource error or a payload's `errors` (graphql/errors.ts), the OAuth endpoints to RFC 6749
+// (oauth/errors.ts). The constructors below keep GitLab's names (`notFound('Issue')`, `forbidden()`, ...).
 
-export type ErrorBody = Record<string, unknown>;
+/** ActiveModel's `errors.messages`: attribute -> messages (`{ title: ["can't be blank"] }`; `base` for the record). */
+export type FieldErrors = Readonly<Record<string, readonly string[]>>;
 
-export class ApiError extends Error {
-  constructor(
-    readonly status: ContentfulStatusCode | 304,
-    readonly body: ErrorBody | null,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(typeof body?.message === 'string' ? body.message : typeof body?.error === 'string' ? body.error : `HTTP ${status}`);
+/** Refused input. `kind` says which GitLab construct refused it, so REST can word it as GitLab does. */
+type Invalid = { code: 'invalid' } & (
+  /** Model validation (`render_validation_error!`). */
+  | { kind: 'model'; fields: FieldErrors }
+  /** Model errors inspected into a message: `bad_request!("Note #{errors.messages}")` or `render_api_error!(...)`. */
+  | { kind: 'record'; label: string; fields: FieldErrors; via: 'bad_request' | 'render_api_error' }
+  /** Grape's parameter errors, in order. */
+  | { kind: 'params'; params: readonly string[] }
+  /** `bad_request!(reason)`; a bare `bad_request!` has no reason. */
+  | { kind: 'bad_request'; reason?: string }
+  /** A message of the service's own (`render_api_error!(message, 400)`). */
+  | { kind: 'message'; message: string }
+  /** A service response's full messages, one by one (the Snippets services). */
+  | { kind: 'service'; messages: readonly string[] }
+);
+
+/** Every failure a service reports, as data. */
+export type Problem =
+  /** `token`: the description for a token that is expired or revoked (RFC 6750's invalid_token). */
+  | { code: 'unauthorized'; token?: string }
+  /** `scopes`: a token without the scope for the request, and the scopes that would have been enough. */
+  | { code: 'forbidden'; reason?: string; scopes?: readonly string[] }
+  /** `record`: ActiveRecord::RecordNotFound (a `find_by!` missed), which GitLab words apart. */
+  | { code: 'not_found'; resource?: string; record?: true }
+  | Invalid
+  /** GitLab's `conflict!(message)`, the message a sentence or model errors. */
+  | { code: 'conflict'; message: string | FieldErrors }
+  /** The few records GitLab refuses with 422, their full messages. */
+  | { code: 'unprocessable'; messages: readonly string[] }
+  /** The resource changed after the caller's If-Unmodified-Since. */
+  | { code: 'precondition_failed' }
+  /** The request changed nothing (star an already starred project, ...). */
+  | { code: 'not_modified' }
+  /** Too many attempts; `retryAfter` in seconds. */
+  | { code: 'rate_limited'; retryAfter: number }
+  /** The instance is not configured for this (`reason` names the missing setting, never its value). */
+  | { code: 'unavailable'; reason: string }
+  /** A request this API does not serve in this form. */
+  | { code: 'unsupported'; message: string };
+
+export type ErrorCode = Problem['code'];
+
+export class DomainError<P extends Problem = Problem> extends Error {
+  constructor(readonly problem: P) {
+    super(problem.code);
   }
 }
 
-/** 401 `{"message":"401 Unauthorized"}` */
-export const unauthorized = () => new ApiError(401, { message: '401 Unauthorized' });
+/** Whether `e` is a DomainError with this code (its problem narrowed to the code's data). */
+export const isDomainError = <C extends ErrorCode>(e: unknown, code: C): e is DomainError<Extract<Problem, { code: C }>> =>
+  e instanceof DomainError && e.problem.code === code;
 
-/** 401 with an OAuth `invalid_token` body (expired or revoked tokens, as GitLab's APIGuard answers). */
-export const invalidToken = (description: string) =>
-  new ApiError(
-    401,
-    { error: 'invalid_token', error_description: description },
-    { 'WWW-Authenticate': `Bearer realm="The API", error="invalid_token", error_description="${description}"` },
-  );
+const fail = <P extends Problem>(problem: P) => new DomainError(problem);
 
-/** 403 insufficient_scope, naming the scopes that would have been enough. */
-export const insufficientScope = (scopes: readonly string[]) => {
-  const description = 'The request requires higher privileges than provided by the access token.';
-  return new ApiError(
-    403,
-    { error: 'insufficient_scope', error_description: description, scope: scopes.join(' ') },
-    { 'WWW-Authenticate': `Bearer realm="The API", error="insufficient_scope", error_description="${description}", scope="${scopes.join(' ')}"` },
-  );
-};
+/** REST: 401 `{"message":"401 Unauthorized"}` */
+export const unauthorized = () => fail({ code: 'unauthorized' });
 
-/** 403 `{"message":"403 Forbidden"}` or `403 Forbidden - <reason>` */
-export const forbidden = (reason?: string) => new ApiError(403, { message: reason ? `403 Forbidden - ${reason}` : '403 Forbidden' });
+/** An expired or revoked token (REST: 401 invalid_token, as GitLab's APIGuard answers). */
+export const invalidToken = (description: string) => fail({ code: 'unauthorized', token: description });
 
-/** 404 `{"message":"404 <Resource> Not Found"}`; with no resource `404 Not Found`. */
-export const notFound = (resource?: string) => new ApiError(404, { message: resource ? `404 ${resource} Not Found` : '404 Not Found' });
+/** A token without a scope good for the request, naming the scopes that would have been enough. */
+export const insufficientScope = (scopes: readonly string[]) => fail({ code: 'forbidden', scopes });
 
-/** 404 `{"message":"404 Not found"}`: GitLab's answer when a `find_by!` misses (ActiveRecord::RecordNotFound). */
-export const recordNotFound = () => new ApiError(404, { message: '404 Not found' });
+/** REST: 403 `{"message":"403 Forbidden"}` or `403 Forbidden - <reason>` */
+export const forbidden = (reason?: string) => fail({ code: 'forbidden', reason });
 
-/** 400 `{"message":"400 Bad request - <reason>"}` */
-export const badRequest = (reason: string) => new ApiError(400, { message: `400 Bad request - ${reason}` });
+/** REST: 404 `{"message":"404 <Resource> Not Found"}`; with no resource `404 Not Found`. */
+export const notFound = (resource?: string) => fail({ code: 'not_found', resource });
 
-/** 409 with a plain message (GitLab's `conflict!`). */
-export const conflict = (message: string | ErrorBody = '409 Conflict') => new ApiError(409, { message });
+/** REST: 404 `{"message":"404 Not found"}`: GitLab's answer when a `find_by!` misses (ActiveRecord::RecordNotFound). */
+export const recordNotFound = () => fail({ code: 'not_found', record: true });
 
-/** 400 model validation: `{"message":{"path":["has already been taken"]}}` (GitLab uses 400, never 422). */
-export const validationFailed = (errors: Record<string, string[]>) => new ApiError(400, { message: errors });
+/** REST: 400 `{"message":"400 Bad request - <reason>"}` (`400 Bad request` without one). */
+export const badRequest = (reason?: string) => fail({ code: 'invalid', kind: 'bad_request', reason });
 
-/** 400 Grape parameter errors, joined with ", ": `{"error":"name is missing, path is invalid"}`. */
-export const paramErrors = (messages: readonly string[]) => new ApiError(400, { error: messages.join(', ') });
+/** REST: 400 model validation `{"message":{"path":["has already been taken"]}}` (GitLab uses 400, never 422). */
+export const validationFailed = (fields: FieldErrors) => fail({ code: 'invalid', kind: 'model', fields });
 
-export const accepted = () => new ApiError(202, { message: '202 Accepted' });
+/**
+ * Model errors GitLab interpolates into a message after `label`. REST: 400, via `bad_request`
+ * `{"message":"400 Bad request - Note {:note=>[\"can't be blank\"]}"}`, via `render_api_error`
+ * `{"message":"Failed to create milestone {:title=>[...]}"}`.
+ */
+export const invalidRecord = (label: string, fields: FieldErrors, via: 'bad_request' | 'render_api_error') =>
+  fail({ code: 'invalid', kind: 'record', label, fields, via });
 
-export const notModified = () => new ApiError(304, null);
+/** Grape parameter errors. REST: 400, joined with ", ": `{"error":"name is missing, path is invalid"}`. */
+export const paramErrors = (params: readonly string[]) => fail({ code: 'invalid', kind: 'params', params });
+
+/** REST: 400 `{"message":"<message>"}` */
+export const invalidMessage = (message: string) => fail({ code: 'invalid', kind: 'message', message });
+
+/** A service's failure as full messages. REST: 400 `{"message":{"error":"<the messages as a sentence>"}}`. */
+export const serviceFailed = (messages: readonly string[]) => fail({ code: 'invalid', kind: 'service', messages });
+
+/** REST: 409 with the message (GitLab's `conflict!`). */
+export const conflict = (message: string | FieldErrors) => fail({ code: 'conflict', message });
+
+/** REST: 422 `{"message":"<the messages as a sentence>"}` */
+export const unprocessable = (messages: readonly string[]) => fail({ code: 'unprocessable', messages });
+
+export const notModified = () => fail({ code: 'not_modified' });
+
+/** REST: 429 with Retry-After. */
+export const rateLimited = (retryAfter: number) => fail({ code: 'rate_limited', retryAfter });
+
+/** REST: 503 `{"message":"503 Service Unavailable - <reason>"}` */
+export const unavailable = (reason: string) => fail({ code: 'unavailable', reason });
+
+/** REST: 405 `{"error":"<message>"}` */
+export const unsupported = (message: string) => fail({ code: 'unsupported', message });
 
 /** GitLab's destroy_conditionally!: 412 when the resource changed after the client's `If-Unmodified-Since`. */
 export function assertUnmodifiedSince(header: string | undefined, updatedAt: Date) {
   const since = header ? Date.parse(header) : Number.NaN;
-  if (!Number.isNaN(since) && updatedAt.getTime() > since) throw new ApiError(412, { message: '412 Precondition Failed' });
+  if (!Number.isNaN(since) && updatedAt.getTime() > since) throw fail({ code: 'precondition_failed' });
 }
-
-export const internalError = () => new ApiError(500, { message: '500 Internal Server Error' });
 
 /** Postgres unique violation (SQLSTATE 23505), whichever driver raised it. */
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
@@ -75,6 +133,11 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   }
   return false;
 }
+
+// ---- The OAuth endpoints' own errors ----
+// A refusal by the token, revoke, introspect and token-info endpoints is part of the OAuth protocol, not of a
+// service: it is thrown already in RFC 6749's words and only those endpoints' handler (oauth/errors.ts) renders it.
+// Keeping it out of Problem keeps the protocol's vocabulary (invalid_grant, invalid_client, ...) out of the domain.
 
 /** RFC 6749 error codes and Doorkeeper's descriptions for them. */
 export const OAUTH_ERROR_DESCRIPTIONS = {
@@ -90,6 +153,16 @@ export const OAUTH_ERROR_DESCRIPTIONS = {
 } as const;
 export type OAuthErrorCode = keyof typeof OAUTH_ERROR_DESCRIPTIONS;
 
+export class OAuthError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403,
+    readonly body: { error: OAuthErrorCode; error_description: string },
+    readonly headers: Record<string, string>,
+  ) {
+    super(body.error);
+  }
+}
+
 /**
  * An OAuth endpoint error: RFC 6749 JSON body, `Cache-Control: no-store`, and for 401s a `WWW-Authenticate`
  * challenge (`Basic` when the client used HTTP Basic, else `Bearer`).
@@ -102,5 +175,5 @@ export function oauthError(code: OAuthErrorCode, options: { status?: 400 | 401 |
     headers['WWW-Authenticate'] =
       options.challenge === 'Basic' ? 'Basic realm="OAuth"' : `Bearer realm="OAuth", error="${code}", error_description="${description}"`;
   }
-  return new ApiError(status, { error: code, error_description: description }, headers);
+  return new OAuthError(status, { error: code, error_description: description }, headers);
 }

@@ -2,9 +2,12 @@
 // X-Next-Page, X-Prev-Page, X-Total, X-Total-Pages, Link), and keyset pagination (Link rel="next" only).
 import type { Context } from 'hono';
 import type { AppEnv } from './context.ts';
-import { ApiError } from './errors.ts';
+import { unsupported } from './errors.ts';
 import * as z from 'zod/mini';
 import { int, oneOf } from './validate.ts';
+
+/** A keyset page as the read verbs take it (GraphQL connections build it from their cursors). */
+export type { KeysetPage } from '../../db/queries/window.ts';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;
@@ -84,7 +87,7 @@ export const keysetParams = {
 };
 
 /** 405 as GitLab answers for an ordering keyset pagination does not cover. */
-export const keysetUnsupported = () => new ApiError(405, { error: 'Keyset pagination is not yet available for this type of request' });
+export const keysetUnsupported = () => unsupported('Keyset pagination is not yet available for this type of request');
 
 /**
  * Keyset pagination by id (GitLab's `pagination=keyset` on /projects): the page is fetched with one extra row, and

@@ -67,7 +67,37 @@ export interface SnippetFacts {
 
 export type ProjectSnippetFacts = SnippetFacts & { project: ProjectFacts };
 
-type Subject = ProjectFacts | GroupFacts | UserFacts | IssueFacts | NoteFacts | SnippetFacts;
+/** A user's personal namespace (GitLab's Namespaces::UserNamespace). */
+export interface PersonalNamespaceFacts {
+  kind: 'personal_namespace';
+  ownerId: number | null;
+}
+
+/** What members belong to: a project or a group (whose read rule decides 404 vs 403 for member actions). */
+export type MemberSourceFacts = ProjectFacts | GroupFacts;
+
+/** One membership, for changing or removing it (GitLab's GroupMemberPolicy/ProjectMemberPolicy). */
+export interface MembershipFacts {
+  kind: 'membership';
+  source: MemberSourceFacts;
+  /** The member's own access level on the source. */
+  accessLevel: number;
+  /** The membership is the actor's own: members may leave by themselves. */
+  isSelf: boolean;
+  /** The only Owner left of the group (ancestors' owners count): nobody may change or remove it, admins included. */
+  lastOwner: boolean;
+  /** The owner of a personal project's namespace: nobody may change or remove it. */
+  namespaceOwner: boolean;
+}
+
+/** Granting `accessLevel` on the source; what the actor holds there is the source's `accessLevel`. */
+export interface GrantFacts {
+  kind: 'grant';
+  source: MemberSourceFacts;
+  accessLevel: number;
+}
+
+type Subject = ProjectFacts | GroupFacts | PersonalNamespaceFacts | UserFacts | IssueFacts | NoteFacts | SnippetFacts | MembershipFacts | GrantFacts;
 
 const signedIn = (actor: Actor) => actor.user !== null;
 
@@ -144,6 +174,17 @@ function canAward(actor: Actor, s: AwardableFacts): boolean {
   return canReadSnippet(actor, s) && s.project?.archived !== true;
 }
 
+const ownsNamespace = (actor: Actor, n: PersonalNamespaceFacts) => isAdmin(actor) || (actor.user !== null && actor.user.id === n.ownerId);
+
+const canReadSource = (actor: Actor, source: MemberSourceFacts) => (source.kind === 'project' ? canReadProject(actor, source) : canReadGroup(actor, source));
+
+/** admin_project_member (maintainers) and admin_group_member (owners). */
+const canAdminMembers = (actor: Actor, source: MemberSourceFacts) =>
+  canReadSource(actor, source) && level(actor, source) >= (source.kind === 'project' ? AccessLevel.MAINTAINER : AccessLevel.OWNER);
+
+/** Nobody grants, nor changes a member holding, more than they hold themselves (admins hold everything). */
+const holdsAtLeast = (actor: Actor, source: MemberSourceFacts, accessLevel: number) => isAdmin(actor) || accessLevel <= source.accessLevel;
+
 /** The catalog of actions. Each rule assumes nothing: read rights are part of every rule. */
 const rules = {
   'project:read': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
@@ -156,7 +197,7 @@ const rules = {
   // download_code (pushes, commits): anyone who reads a public or internal project; reporters and above of a private one.
   'project:download_code': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && (p.visibilityLevel >= Visibility.internal || level(a, p) >= AccessLevel.REPORTER),
   'project:read_members': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
-  'project:admin_members': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && level(a, p) >= AccessLevel.MAINTAINER,
+  'project:admin_members': (a: Actor, p: ProjectFacts) => canAdminMembers(a, p),
   // GitLab's :admin_operations (error tracking and other operations settings): maintainers.
   'project:admin_operations': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
   // Issues: anyone signed in who can read the project may open one (GitLab's create_issue on public and internal
@@ -177,6 +218,9 @@ const rules = {
   // update_issue: reporters and above, or the author (GitLab lets authors edit their own issues).
   'issue:update': (a: Actor, i: IssueFacts) =>
     canReadIssue(a, i) && signedIn(a) && (level(a, i.project) >= AccessLevel.REPORTER || a.user!.id === i.authorId),
+  // IssuePolicy's admin_issue (read_issue and the project's admin_issue): labels, assignees, milestone, due date,
+  // lock and time tracking on an existing issue.
+  'issue:admin': (a: Actor, i: IssueFacts) => canReadIssue(a, i) && signedIn(a) && level(a, i.project) >= AccessLevel.REPORTER,
   // destroy_issue: owners (and admins).
   'issue:delete': (a: Actor, i: IssueFacts) => canReadIssue(a, i) && level(a, i.project) >= AccessLevel.OWNER,
   // create_note: anyone signed in who can read the noteable, unless the project is archived or the discussion is
@@ -204,7 +248,18 @@ const rules = {
   'group:create_subgroup': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.MAINTAINER,
   'group:create_project': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.DEVELOPER,
   'group:read_members': (a: Actor, g: GroupFacts) => canReadGroup(a, g),
-  'group:admin_members': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
+  'group:admin_members': (a: Actor, g: GroupFacts) => canAdminMembers(a, g),
+  // Member#prevent_role_assignement? on create and update: admin_*_member, and no role above the actor's own.
+  'member:grant': (a: Actor, g: GrantFacts) => canAdminMembers(a, g.source) && holdsAtLeast(a, g.source, g.accessLevel),
+  // update_group_member/update_project_member: admin_*_member, never the last owner nor a personal namespace's owner,
+  // and (prevent_role_assignement?) never a member who holds more than the actor.
+  'member:update': (a: Actor, m: MembershipFacts) => !m.lastOwner && !m.namespaceOwner && canAdminMembers(a, m.source) && holdsAtLeast(a, m.source, m.accessLevel),
+  // destroy_group_member/destroy_project_member: as for updates, except that members may always leave by themselves.
+  'member:destroy': (a: Actor, m: MembershipFacts) =>
+    !m.lastOwner && !m.namespaceOwner && ((m.isSelf && signedIn(a) && canReadSource(a, m.source)) || (canAdminMembers(a, m.source) && holdsAtLeast(a, m.source, m.accessLevel))),
+  // NamespacePolicy on a personal namespace: its owner and administrators read it and create projects in it.
+  'personal_namespace:read': (a: Actor, n: PersonalNamespaceFacts) => ownsNamespace(a, n),
+  'personal_namespace:create_project': (a: Actor, n: PersonalNamespaceFacts) => ownsNamespace(a, n),
   'user:read': (_a: Actor, _u: UserFacts) => true,
   // read_user_profile: a private profile (and what it shows: activity, join date) for its owner and administrators.
   'user:read_profile': (a: Actor, u: UserFacts) => u.privateProfile !== true || isAdmin(a) || a.user?.id === u.id,
@@ -223,8 +278,28 @@ export function can<A extends Action>(actor: Actor, action: A, subject: SubjectO
   return (rules[action] as (a: Actor, s: Subject) => boolean)(actor, subject as Subject);
 }
 
-const readActionOf: Record<Subject['kind'], Action> = { project: 'project:read', group: 'group:read', user: 'user:read', issue: 'issue:read', note: 'note:read', snippet: 'snippet:read' };
-const notFoundName: Record<Subject['kind'], string> = { project: 'Project', group: 'Group', user: 'User', issue: 'Issue', note: 'Note', snippet: 'Snippet' };
+/** Memberships and grants have no read rule of their own: their source's decides whether they are seen. */
+const seenAs = (s: Subject) => (s.kind === 'membership' || s.kind === 'grant' ? s.source : s);
+type SeenSubject = ReturnType<typeof seenAs>;
+
+const readActionOf: Record<SeenSubject['kind'], Action> = {
+  project: 'project:read',
+  group: 'group:read',
+  personal_namespace: 'personal_namespace:read',
+  user: 'user:read',
+  issue: 'issue:read',
+  note: 'note:read',
+  snippet: 'snippet:read',
+};
+const notFoundName: Record<SeenSubject['kind'], string> = {
+  project: 'Project',
+  group: 'Group',
+  personal_namespace: 'Namespace',
+  user: 'User',
+  issue: 'Issue',
+  note: 'Note',
+  snippet: 'Snippet',
+};
 
 /**
  * Throws unless allowed: 404 when the actor cannot even see the subject (so existence does not leak), 403 when it
@@ -232,38 +307,9 @@ const notFoundName: Record<Subject['kind'], string> = { project: 'Project', grou
  */
 export function assertCan<A extends Action>(actor: Actor, action: A, subject: SubjectOf<A>): void {
   if (can(actor, action, subject)) return;
-  const s = subject as Subject;
+  const s = seenAs(subject as Subject);
   if (!can(actor, readActionOf[s.kind], s as never)) throw notFound(notFoundName[s.kind]);
   throw forbidden();
 }
 
-/** Whether the actor may grant `accessLevel`: nobody grants more than they hold (admins hold everything). */
-export function canGrant(actor: Actor, held: number, accessLevel: number) {
-  return isAdmin(actor) || accessLevel <= held;
-}
-
-/** What decides whether one membership may be changed or removed (GitLab's GroupMemberPolicy/ProjectMemberPolicy). */
-export interface MembershipFacts {
-  /** The membership is the actor's own: members may leave by themselves. */
-  isSelf: boolean;
-  /** The only Owner left of the group (ancestors' owners count): nobody may change or remove it, admins included. */
-  lastOwner: boolean;
-  /** The owner of a personal project's namespace: nobody may change or remove it. */
-  namespaceOwner: boolean;
-}
-
-const adminMembers = (actor: Actor, source: ProjectFacts | GroupFacts) =>
-  source.kind === 'project' ? can(actor, 'project:admin_members', source) : can(actor, 'group:admin_members', source);
-
-export function canUpdateMember(actor: Actor, source: ProjectFacts | GroupFacts, m: MembershipFacts) {
-  return !m.lastOwner && !m.namespaceOwner && adminMembers(actor, source);
-}
-
-export function canDestroyMember(actor: Actor, source: ProjectFacts | GroupFacts, m: MembershipFacts) {
-  return !m.lastOwner && !m.namespaceOwner && (adminMembers(actor, source) || (m.isSelf && signedIn(actor)));
-}
-
 export const isAdministrator = isAdmin;
-
-/** Who may create projects in a personal namespace: its owner, and administrators. */
-export const canCreateInPersonalNamespace = (actor: Actor, ownerId: number | null) => isAdmin(actor) || (actor.user !== null && actor.user.id === ownerId);

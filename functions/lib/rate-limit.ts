@@ -7,7 +7,7 @@ import type { Context } from 'hono';
 import { countEvent, resetCount } from '../../db/queries/rate-limits.ts';
 import type { AppEnv } from './context.ts';
 import type { RequestContext } from './context.ts';
-import { ApiError } from './errors.ts';
+import { rateLimited } from './errors.ts';
 
 export const ACCOUNT_FAILURE_LIMIT = 10;
 export const ACCOUNT_WINDOW_SECONDS = 600;
@@ -27,16 +27,10 @@ const accountKey = (key: AccountKey) => ('userId' in key ? `signin:user:${key.us
  */
 export const clientIp = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip') ?? 'unknown';
 
-/** 429 with Retry-After (seconds until the window ends). */
-export function tooManyRequests(resetAt: Date, body: Record<string, unknown> = { message: '429 Too Many Requests' }) {
-  const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
-  return new ApiError(429, body, { 'Retry-After': String(retryAfter) });
-}
-
-/** Counts an attempt from this IP; throws 429 past the limit. */
-export async function limitByIp(ctx: RequestContext, ip: string, body?: Record<string, unknown>) {
+/** Counts an attempt from this IP; past the limit throws rate_limited, retry after the seconds left in the window. */
+export async function limitByIp(ctx: RequestContext, ip: string) {
   const { count, resetAt } = await countEvent(ctx.db, `signin:ip:${ip}`, IP_WINDOW_SECONDS);
-  if (count > IP_ATTEMPT_LIMIT) throw tooManyRequests(resetAt, body);
+  if (count > IP_ATTEMPT_LIMIT) throw rateLimited(Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000)));
 }
 
 export const recordAttempt = (ctx: RequestContext, key: AccountKey) => countEvent(ctx.db, accountKey(key), ACCOUNT_WINDOW_SECONDS);

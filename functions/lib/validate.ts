@@ -8,7 +8,7 @@ import { zValidator } from '@hono/zod-validator';
 import type { Context } from 'hono';
 import { validator } from 'hono/validator';
 import * as z from 'zod/mini';
-import { paramErrors, validationFailed, ApiError } from './errors.ts';
+import { paramErrors, validationFailed } from './errors.ts';
 
 /** Separates two Grape messages carried by one zod issue. */
 const BOTH = '\u0000';
@@ -42,7 +42,7 @@ const grapeName = (path: PropertyKey[]) => path.map((p, i) => (i === 0 ? String(
  * Turns zod issues into GitLab's two 400 shapes: model validation (`{"message":{"name":["is too long ..."]}}`, for
  * string lengths and checks marked `model`) wins over Grape parameter errors (`{"error":"a is missing, b is invalid"}`).
  */
-export function toValidationError(issues: readonly z.core.$ZodIssue[]): ApiError {
+export function toValidationError(issues: readonly z.core.$ZodIssue[]) {
   const model: Record<string, string[]> = {};
   const grape: string[] = [];
   for (const issue of issues) {
@@ -67,9 +67,9 @@ const JSON_TYPE = /^application\/([\w.-]+\+)?json$/i;
  * message from the problem and resolution of its locale file, newlines and trailing space included.
  */
 export const invalidMessageBody = (format: string) =>
-  new ApiError(400, {
-    error: `\nProblem:\n  message body does not match declared format\nResolution:\n  when specifying ${format} as content-type, you must pass valid ${format} in the request's 'body' `,
-  });
+  paramErrors([
+    `\nProblem:\n  message body does not match declared format\nResolution:\n  when specifying ${format} as content-type, you must pass valid ${format} in the request's 'body' `,
+  ]);
 
 /** Query + body, as Grape sees them: arrays from `key[]=..`, repeated keys give the last value, body wins. */
 export async function readInput(c: Context): Promise<Record<string, unknown>> {

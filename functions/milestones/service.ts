@@ -9,17 +9,14 @@ import { countIssues, listIssueViews } from '../../db/queries/issues.ts';
 import * as q from '../../db/queries/milestones.ts';
 import type { MilestoneRow } from '../../db/schema/index.ts';
 import { detachEventTarget, recordEvent } from '../events/record.ts';
-import { findGroup, groupFacts } from '../groups/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { ApiError, isUniqueViolation, paramErrors, recordNotFound } from '../lib/errors.ts';
-import type { Ref } from '../lib/ids.ts';
-import { assertCan, type GroupFacts, type ProjectFacts } from '../lib/policy.ts';
-import { findProject, projectFacts } from '../projects/service.ts';
+import { invalidRecord, isUniqueViolation, paramErrors, recordNotFound } from '../lib/errors.ts';
+import type { GroupFacts, ProjectFacts } from '../lib/policy.ts';
+import { assertCanOnSource, loadSource, type SourceInput } from '../sources/service.ts';
 import { UPDATE_FIELDS, type MilestoneOwner } from './schemas.ts';
 
-export type SourceKind = 'project' | 'group';
-type Verb<I> = { ctx: RequestContext; input: { kind: SourceKind; ref: Ref | null } & I };
+type Verb<I> = { ctx: RequestContext; input: SourceInput & I };
 
 interface Source {
   facts: ProjectFacts | GroupFacts;
@@ -29,41 +26,19 @@ interface Source {
   ancestors: number[];
 }
 
-async function loadSource(ctx: RequestContext, kind: SourceKind, ref: Ref | null): Promise<Source> {
-  requireUser(ctx);
-  if (kind === 'project') {
-    const view = await findProject(ctx, ref);
-    const ns = view.namespace;
-    const isGroup = ns.kind === 'group';
-    return {
-      facts: projectFacts(view),
-      source: { kind: 'project', projectId: view.project.id, parentGroupId: isGroup ? ns.id : null },
-      owner: { fullPath: view.project.pathWithNamespace },
-      ancestors: isGroup ? ns.traversalIds : [],
-    };
-  }
-  const view = await findGroup(ctx, ref);
-  const ns = view.namespace;
-  return { facts: groupFacts(view), source: { kind: 'group', groupId: ns.id }, owner: { fullPath: ns.fullPath }, ancestors: ns.traversalIds.filter((id) => id !== ns.id) };
-}
-
-function assertAdmin(ctx: RequestContext, s: Source) {
-  if (s.facts.kind === 'project') assertCan(ctx.actor, 'project:admin_milestones', s.facts);
-  else assertCan(ctx.actor, 'group:admin_milestones', s.facts);
+/** The source (sources/service.ts) with what milestones need of it. */
+async function milestoneSource(ctx: RequestContext, input: SourceInput): Promise<Source> {
+  const s = await loadSource(ctx, input);
+  const source: q.MilestoneSource =
+    s.kind === 'project' ? { kind: 'project', projectId: s.id, parentGroupId: s.namespace.kind === 'group' ? s.namespace.id : null } : { kind: 'group', groupId: s.id };
+  return { facts: s.facts, source, owner: { fullPath: s.fullPath }, ancestors: s.ancestorGroupIds };
 }
 
 /** `parent.milestones.find(id)` misses: ActiveRecord's `404 Not found`. */
 const milestoneNotFound = recordNotFound;
 
-/** Rails' `errors.messages.inspect` (Ruby 2.7 Hash#inspect), as GitLab interpolates it into its message. */
-function rubyInspect(errors: Record<string, string[]>): string {
-  return `{${Object.entries(errors)
-    .map(([k, v]) => `:${k}=>[${v.map((m) => JSON.stringify(m)).join(', ')}]`)
-    .join(', ')}}`;
-}
-
 /** GitLab's `render_api_error!("Failed to create milestone #{milestone.errors.messages}", 400)`. */
-const failed = (verb: 'create' | 'update', errors: Record<string, string[]>) => new ApiError(400, { message: `Failed to ${verb} milestone ${rubyInspect(errors)}` });
+const failed = (verb: 'create' | 'update', errors: Record<string, string[]>) => invalidRecord(`Failed to ${verb} milestone`, errors, 'render_api_error');
 
 const TITLE_TAKEN = 'already being used for another group or project milestone.';
 const DATES = 'must be greater than start date';
@@ -82,7 +57,7 @@ export async function listMilestones({
   ctx,
   input,
 }: Verb<{ filter: q.MilestoneFilter; includeParents: boolean }>) {
-  const s = await loadSource(ctx, input.kind, input.ref);
+  const s = await milestoneSource(ctx, input);
   const own = s.source.kind === 'project' ? { projectIds: [s.source.projectId], groupIds: [] } : { projectIds: [], groupIds: [s.source.groupId] };
   // With parent milestones GitLab ignores iids (they are not unique across the sources).
   const scope = input.includeParents ? { projectIds: own.projectIds, groupIds: [...own.groupIds, ...s.ancestors] } : own;
@@ -95,7 +70,7 @@ export async function listMilestones({
 }
 
 export async function getMilestone({ ctx, input }: Verb<{ id: number | null }>): Promise<MilestoneWithOwner> {
-  const s = await loadSource(ctx, input.kind, input.ref);
+  const s = await milestoneSource(ctx, input);
   const milestone = input.id === null ? undefined : await q.findMilestone(ctx.db, s.source, input.id);
   if (!milestone) throw milestoneNotFound();
   return { milestone, owner: s.owner };
@@ -108,8 +83,8 @@ export async function createMilestone({
   input,
 }: Verb<{ title: string; description?: string | null | undefined; due_date?: string | null | undefined; start_date?: string | null | undefined }>): Promise<MilestoneWithOwner> {
   const user = requireUser(ctx);
-  const s = await loadSource(ctx, input.kind, input.ref);
-  assertAdmin(ctx, s);
+  const s = await milestoneSource(ctx, input);
+  assertCanOnSource(ctx, 'admin_milestones', s.facts);
   const title = input.title.trim();
   const errors: Record<string, string[]> = {};
   const t = titleErrors(title);
@@ -148,8 +123,8 @@ export async function updateMilestone({
 }>): Promise<MilestoneWithOwner> {
   if (UPDATE_FIELDS.every((f) => input[f] === undefined)) throw paramErrors([`${UPDATE_FIELDS.join(', ')} are missing, at least one parameter must be provided`]);
   const user = requireUser(ctx);
-  const s = await loadSource(ctx, input.kind, input.ref);
-  assertAdmin(ctx, s);
+  const s = await milestoneSource(ctx, input);
+  assertCanOnSource(ctx, 'admin_milestones', s.facts);
   const id = input.id;
   if (id === null) throw milestoneNotFound();
   // Timebox#title= ignores blank values: an empty title changes nothing.
@@ -192,8 +167,8 @@ export async function updateMilestone({
 /** Milestones::DestroyService: the milestone goes (its issues keep no milestone: the foreign key sets null). */
 export async function deleteMilestone({ ctx, input }: Verb<{ id: number | null }>): Promise<void> {
   const user = requireUser(ctx);
-  const s = await loadSource(ctx, input.kind, input.ref);
-  assertAdmin(ctx, s);
+  const s = await milestoneSource(ctx, input);
+  assertCanOnSource(ctx, 'admin_milestones', s.facts);
   const id = input.id;
   if (id === null) throw milestoneNotFound();
   await ctx.transaction(async (tx) => {

@@ -11,19 +11,16 @@ import type { Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
 import { scalars } from '../graphql/scalars.ts';
 import type { DiscussionModel, NoteModel } from '../graphql/models.ts';
-import { ApiError } from '../lib/errors.ts';
+import { isDomainError } from '../lib/errors.ts';
 import { can } from '../lib/policy.ts';
-import { createNoteById, findDiscussion, findNoteableById, noteFacts, type Noteable } from './service.ts';
+import { createNote, findDiscussion, findNoteableById, noteFacts, type Noteable } from './service.ts';
 import { iso, renderPlainText } from '../lib/format.ts';
 
 
 const DISCUSSION_ERROR = "The discussion does not exist or you don't have permission to perform this action";
 
 /** The noteable's notes the actor may read, oldest first (one query for all the noteables of a page). */
-async function readableNotes({ ctx, loaders }: GraphQLContext, noteable: Noteable): Promise<NoteView[]> {
-  const rows = await loaders.notes.load(`${noteable.key.type}:${noteable.key.id}`);
-  return rows.filter((r) => can(ctx.actor, 'note:read', noteFacts(noteable, r.note)));
-}
+const readableNotes = ({ loaders }: GraphQLContext, noteable: Noteable): Promise<NoteView[]> => loaders.notes.load(noteable);
 
 /** The readable notes grouped by discussion, in the order of their first notes. */
 async function discussions(context: GraphQLContext, noteable: Noteable): Promise<DiscussionModel[]> {
@@ -90,7 +87,7 @@ export const noteResolvers: Resolvers = {
       const admin = can(ctx.actor, 'note:admin', facts);
       return {
         adminNote: admin,
-        awardEmoji: !n.view.note.system && can(ctx.actor, 'awardable:award', facts),
+        awardEmoji: can(ctx.actor, 'awardable:award', facts),
         createNote: can(ctx.actor, 'noteable:create_note', n.noteable.facts),
         readNote: can(ctx.actor, 'note:read', facts),
         repositionNote: admin,
@@ -127,11 +124,11 @@ export const noteResolvers: Resolvers = {
           try {
             replyTo = (await findDiscussion(ctx, discussionId)).first;
           } catch (e) {
-            if (e instanceof ApiError && e.status === 404) throw new GraphQLError(DISCUSSION_ERROR);
+            if (isDomainError(e, 'not_found')) throw new GraphQLError(DISCUSSION_ERROR);
             throw e;
           }
         }
-        return createNoteById({ ctx, input: { noteable, params: { body: input.body, confidential: input.confidential ?? undefined }, replyTo } });
+        return createNote({ ctx, input: { noteable, params: { body: input.body, confidential: input.confidential ?? undefined }, replyTo } });
       });
       return { clientMutationId: input.clientMutationId, errors, note: value ? { noteable: value.noteable, view: value.view } : null };
     },

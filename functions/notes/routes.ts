@@ -27,7 +27,8 @@ for (const kind of ['issues', 'snippets'] as const) {
 
   noteRoutes.post(base, path(NoteablePath), params(CreateNoteInput), async (c) => {
     const { ctx } = c.var;
-    const { noteable, view } = await notes.createNote({ ctx, input: { noteable: ref(c.req.valid('param')), params: c.req.valid('query') } });
+    const found = await notes.findNoteable(ctx, ref(c.req.valid('param')));
+    const { noteable, view } = await notes.createNote({ ctx, input: { noteable: found, params: c.req.valid('query') } });
     return c.json(toNote(view.note, view.author, noteable.iid, ctx.config), 201);
   });
 

@@ -12,7 +12,7 @@ import { createMentionTodos } from '../issues/mention-todos.ts';
 import { findIssue, findIssueById, issueFacts } from '../issues/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { ApiError, badRequest, notFound, recordNotFound, validationFailed } from '../lib/errors.ts';
+import { invalidRecord, isDomainError, notFound, recordNotFound, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import { assertCan, can, type NoteableFacts, type NoteFacts } from '../lib/policy.ts';
@@ -38,12 +38,17 @@ export interface Noteable {
 export async function findNoteable(ctx: RequestContext, ref: NoteableRef): Promise<Noteable> {
   if (ref.kind === 'snippets') {
     const { project, snippet } = await findProjectSnippet(ctx, ref.project, ref.id);
-    const facts = projectFacts(project);
-    return { key: { type: 'Snippet', id: snippet.snippet.id }, project, facts: { ...snippetFacts(snippet.snippet, facts), project: facts }, iid: null };
+    return snippetNoteable(project, snippet.snippet);
   }
   const { project, view } = await findIssue(ctx, { project: ref.project, iid: ref.id });
   return issueNoteable(project, view);
 }
+
+/** A project snippet (already found readable) as a noteable. */
+export const snippetNoteable = (project: ProjectView, snippet: Parameters<typeof snippetFacts>[0] & { id: number }): Noteable => {
+  const facts = projectFacts(project);
+  return { key: { type: 'Snippet', id: snippet.id }, project, facts: { ...snippetFacts(snippet, facts), project: facts }, iid: null };
+};
 
 /** An issue (already found readable) as a noteable. */
 export const issueNoteable = (project: ProjectView, view: IssueView): Noteable => ({
@@ -85,7 +90,7 @@ export async function findDiscussion(ctx: RequestContext, discussionId: string) 
   const first = await q.findDiscussionFirstNote(ctx.db, discussionId);
   if (!first) throw notFound('Discussion');
   const found = await findNoteById(ctx, first.note.id).catch((e) => {
-    if (e instanceof ApiError && e.status === 404) throw notFound('Discussion');
+    if (isDomainError(e, 'not_found')) throw notFound('Discussion');
     throw e;
   });
   return { noteable: found.noteable, first: found.view };
@@ -99,13 +104,13 @@ export const noteFacts = (noteable: Noteable, n: q.NoteView['note']): NoteFacts 
   confidential: n.confidential,
 });
 
-/** Note#note's model rules: the validation message for a body, or null. */
-const bodyError = (body: string) => (body.trim() === '' ? "can't be blank" : body.length > NOTE_MAX ? `is too long (maximum is ${NOTE_MAX} characters)` : null);
-
-/** Note#note's model rules, in GitLab's bad_request wording (`Note {:note=>["can't be blank"]}`). */
-function checkBody(body: string, prefix: string) {
-  const error = bodyError(body);
-  if (error) throw badRequest(`${prefix} {:note=>[${JSON.stringify(error)}]}`);
+/**
+ * Note#note's model rules. GitLab's notes API words a failure as a bad request after `label`
+ * (`400 Bad request - Note {:note=>["can't be blank"]}`); GraphQL reads the same error as `Note can't be blank`.
+ */
+function checkBody(body: string, label: string) {
+  const error = body.trim() === '' ? "can't be blank" : body.length > NOTE_MAX ? `is too long (maximum is ${NOTE_MAX} characters)` : null;
+  if (error) throw invalidRecord(label, { note: [error] }, 'bad_request');
 }
 
 /** The mentioned users who may read the note (and so the noteable), at their level on the project. */
@@ -151,42 +156,23 @@ export async function getNote({ ctx, input }: Verb<{ noteable: NoteableRef; note
   return found;
 }
 
-export async function createNote({ ctx, input }: Verb<{ noteable: NoteableRef; params: z.output<typeof CreateNoteInput> }>) {
-  const user = requireUser(ctx);
-  const noteable = await findNoteable(ctx, input.noteable);
-  assertCan(ctx.actor, 'noteable:create_note', noteable.facts);
-  checkBody(input.params.body, 'Note');
-  return addNote(ctx, user, noteable, input.params, null);
-}
-
 /**
- * GraphQL's createNote: the noteable by global id, optionally a reply into one of its discussions (found readable
- * with findDiscussion first). Model failures are validation errors (`Note can't be blank`), not bad requests.
+ * Notes::CreateService, the one write of a comment for REST and GraphQL: on a noteable already found readable
+ * (findNoteable, findNoteableById), optionally a reply into one of its discussions (found readable with
+ * findDiscussion). The note, the noteable touched, `commented`, mention to-dos.
  */
-export async function createNoteById({
+export async function createNote({
   ctx,
   input,
-}: Verb<{ noteable: Noteable; params: { body: string; confidential?: boolean | undefined }; replyTo: q.NoteView | null }>) {
+}: Verb<{ noteable: Noteable; params: z.output<typeof CreateNoteInput>; replyTo?: q.NoteView | null }>) {
   const user = requireUser(ctx);
-  const noteable = input.noteable;
+  const { noteable, params: p, replyTo } = input;
   assertCan(ctx.actor, 'noteable:create_note', noteable.facts);
-  const error = bodyError(input.params.body);
-  if (error) throw validationFailed({ note: [error] });
-  const reply = input.replyTo;
-  if (reply && (reply.note.noteableType !== noteable.key.type || reply.note.noteableId !== noteable.key.id)) {
+  checkBody(p.body, 'Note');
+  if (replyTo && (replyTo.note.noteableType !== noteable.key.type || replyTo.note.noteableId !== noteable.key.id)) {
     throw validationFailed({ base: ['Discussion to reply to cannot be found'] });
   }
-  return addNote(ctx, user, noteable, input.params, reply ? reply.note.discussionId : null);
-}
-
-/** The one write of a comment: the note (or a reply), the noteable touched, `commented`, mention to-dos. */
-async function addNote(
-  ctx: RequestContext,
-  user: UserRow,
-  noteable: Noteable,
-  p: { body: string; confidential?: boolean | undefined; created_at?: z.output<typeof CreateNoteInput>['created_at'] },
-  discussionId: string | null,
-) {
+  const discussionId = replyTo ? replyTo.note.discussionId : null;
   const confidential = p.confidential === true && can(ctx.actor, 'noteable:create_confidential_note', noteable.facts);
   const createdAt = p.created_at && can(ctx.actor, 'noteable:set_note_created_at', noteable.facts) ? p.created_at : undefined;
   const projectId = noteable.project.project.id;

@@ -5,12 +5,10 @@ import * as q from '../../db/queries/notification-settings.ts';
 import type { NotificationLevel } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { ApiError, notFound, validationFailed } from '../lib/errors.ts';
-import type { Ref } from '../lib/ids.ts';
-import { assertCan } from '../lib/policy.ts';
+import { invalidMessage, validationFailed } from '../lib/errors.ts';
+import { readableSource, type SourceInput } from '../sources/service.ts';
 import { defaultSetting, emailEvents, isLevel, type SettingInput } from './schemas.ts';
 
-export type SourceKind = 'project' | 'group';
 type Verb<I> = { ctx: RequestContext; input: I };
 
 const GLOBAL_DEFAULT: NotificationLevel = 'participating';
@@ -23,7 +21,7 @@ const SOURCE_DEFAULT: NotificationLevel = 'global';
 function checkLevel(level: string | null | undefined): NotificationLevel | undefined {
   if (level === undefined) return undefined;
   if (level === null || level.trim() === '') throw validationFailed({ level: ["can't be blank"] });
-  if (!isLevel(level)) throw new ApiError(400, { message: `'${level}' is not a valid level` });
+  if (!isLevel(level)) throw invalidMessage(`'${level}' is not a valid level`);
   return level;
 }
 
@@ -69,29 +67,25 @@ export async function updateGlobalSetting({ ctx, input }: Verb<SettingInput>) {
 
 // ---- Groups and projects ----
 
-/** The source the user may read (404 `Project Not Found` / `Group Not Found` otherwise) with the user's setting. */
-async function loadSource(ctx: RequestContext, kind: SourceKind, ref: Ref | null) {
+/**
+ * The source the user may read (404 `Project Not Found` / `Group Not Found` otherwise) with the user's setting. One
+ * statement loads both (a GET costs one query after authentication), so only the source module's read rule is used.
+ */
+async function loadSource(ctx: RequestContext, { kind, ref }: SourceInput) {
   const user = requireUser(ctx);
-  if (kind === 'project') {
-    const row = ref ? await q.findProjectWithSetting(ctx.db, ctx.actor, user.id, ref) : undefined;
-    if (!row) throw notFound('Project');
-    assertCan(ctx.actor, 'project:read', { kind: 'project', visibilityLevel: row.visibilityLevel, accessLevel: row.accessLevel, archived: row.archived });
-    return { userId: user.id, target: { projectId: row.id }, setting: row.setting };
-  }
-  const row = ref ? await q.findGroupWithSetting(ctx.db, ctx.actor, user.id, ref) : undefined;
-  if (!row) throw notFound('Group');
-  assertCan(ctx.actor, 'group:read', { kind: 'group', visibilityLevel: row.visibilityLevel, accessLevel: row.accessLevel, hasDescendantAccess: row.hasDescendantAccess });
-  return { userId: user.id, target: { namespaceId: row.id }, setting: row.setting };
+  const find = kind === 'project' ? q.findProjectWithSetting : q.findGroupWithSetting;
+  const row = readableSource(ctx, kind, ref ? await find(ctx.db, ctx.actor, user.id, ref) : undefined);
+  return { userId: user.id, target: kind === 'project' ? { projectId: row.id } : { namespaceId: row.id }, setting: row.setting };
 }
 
-export async function getSourceSetting({ ctx, input }: Verb<{ kind: SourceKind; ref: Ref | null }>) {
-  const source = await loadSource(ctx, input.kind, input.ref);
+export async function getSourceSetting({ ctx, input }: Verb<SourceInput>) {
+  const source = await loadSource(ctx, input);
   return { setting: source.setting ?? defaultSetting(SOURCE_DEFAULT), events: emailEvents('source', ctx.config.instanceTier) };
 }
 
 /** Level and events in one upsert. A group or project level of `global` means "inherit". */
-export async function updateSourceSetting({ ctx, input }: Verb<{ kind: SourceKind; ref: Ref | null; params: SettingInput }>) {
-  const source = await loadSource(ctx, input.kind, input.ref);
+export async function updateSourceSetting({ ctx, input }: Verb<SourceInput & { params: SettingInput }>) {
+  const source = await loadSource(ctx, input);
   const events = emailEvents('source', ctx.config.instanceTier);
   const write = settingWrite(input.params, events);
   if (Object.keys(write).length === 0) return { setting: source.setting ?? defaultSetting(SOURCE_DEFAULT), events };

@@ -3,7 +3,7 @@
 // (client_secret_post), or client_id alone for public clients (none). Using two methods at once is invalid_request.
 import type { Context } from 'hono';
 import type { ClientRow } from '../../db/queries/oauth.ts';
-import { findApplicationByUid } from '../../db/queries/oauth.ts';
+import { findApplicationByClientId } from '../applications/service.ts';
 import type { AppEnv } from '../lib/context.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { constantTimeEqual, sha256Hex } from '../lib/crypto.ts';
@@ -76,7 +76,7 @@ export async function verifyClient(creds: ClientCredentials, client: ClientRow |
 
 /** Looks the client up and authenticates it (one query): for endpoints that need only the client. */
 export async function authenticateClient(ctx: RequestContext, creds: ClientCredentials): Promise<ClientRow> {
-  const app = creds.clientId ? await findApplicationByUid(ctx.db, creds.clientId) : undefined;
+  const app = creds.clientId ? await findApplicationByClientId(ctx, creds.clientId) : undefined;
   const row: ClientRow | undefined = app
     ? { app_id: app.id, uid: app.uid, secret_digest: app.secretDigest, confidential: app.confidential, app_scopes: app.scopes }
     : undefined;

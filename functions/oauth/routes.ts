@@ -6,12 +6,14 @@ import { cors } from 'hono/cors';
 import type { AppEnv } from '../lib/context.ts';
 import { oauthError } from '../lib/errors.ts';
 import { discoveryEndpoint } from './discovery.ts';
+import { oauthErrorResponse } from './errors.ts';
 import { introspectEndpoint } from './introspect.ts';
 import { revokeEndpoint } from './revoke.ts';
 import { tokenInfoEndpoint } from './token-info.ts';
 import { tokenEndpoint } from './token.ts';
 
 export const oauthRoutes = new Hono<AppEnv>();
+oauthRoutes.onError(oauthErrorResponse);
 
 // SPAs call these from other origins with no cookies (no credentials), as GitLab allows since 15.1.
 const spaCors = (methods: string[]) => cors({ origin: '*', allowMethods: methods, allowHeaders: ['Authorization', 'Content-Type'], maxAge: 7200 });

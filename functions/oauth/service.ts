@@ -1,9 +1,10 @@
 // The provider's verbs shared by the token endpoint and the consent page: authorization codes, token sets, and the
 // token response (RFC 6749 §5.1 with GitLab's `created_at`).
 import type { Context } from 'hono';
-import { insertGrant, insertTokens } from '../../db/queries/oauth.ts';
+import { hasMatchingToken, insertGrant, insertTokens } from '../../db/queries/oauth.ts';
 import type { Db } from '../../db/client.ts';
 import type { OAuthApplicationRow } from '../../db/schema/index.ts';
+import type { RequestContext } from '../lib/context.ts';
 import { randomToken, sha256Hex } from '../lib/crypto.ts';
 
 export const CODE_TTL_SECONDS = 600;
@@ -42,6 +43,14 @@ export async function createAuthorizationCode(args: {
     expiresAt: new Date(Date.now() + CODE_TTL_SECONDS * 1000),
   });
   return code;
+}
+
+/**
+ * Doorkeeper's `skip_authorization? || matching_token?`: trusted (admin-marked) applications, and applications the
+ * user already granted exactly these scopes, need no consent.
+ */
+export async function skipsConsent(ctx: RequestContext, application: Pick<OAuthApplicationRow, 'id' | 'trusted'>, userId: number, scopes: readonly string[]) {
+  return application.trusted || (await hasMatchingToken(ctx.db, application.id, userId, scopes));
 }
 
 /** Fresh plaintext tokens and the digests that are stored. */

@@ -1,43 +1,45 @@
 // GraphQL over the projects domain: project, projects and the Project type; project members and access levels (the
 // MemberInterface the groups domain shares). Reads go through the same finders as REST; the policy answers
 // userPermissions and who sees members.
-import type { MemberSource } from '../../db/queries/members.ts';
-import { listProjectViewsPage, type ProjectView } from '../../db/queries/projects.ts';
-import { projects } from '../../db/schema/index.ts';
-import { keysetConnection, keysetOrderBy, keysetWhere, type ConnectionArgs } from '../graphql/connection.ts';
+import type { ProjectView } from '../../db/queries/projects.ts';
+import { keysetConnection, type ConnectionArgs } from '../graphql/connection.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { orNull } from '../graphql/errors.ts';
 import type { AccessLevelEnum, Resolvers } from '../graphql/generated.ts';
 import { expectGlobalId, toGlobalId } from '../graphql/ids.ts';
 import type { MemberModel, NamespaceModel } from '../graphql/models.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { AccessLevel, can, isAdministrator, visibilityName } from '../lib/policy.ts';
+import { AccessLevel, can, visibilityName } from '../lib/policy.ts';
+import { projectMemberParent, type MemberParent } from '../members/reads.ts';
+import { projectsPage, type ProjectFinderParams } from './reads.ts';
 import { projectWebUrl } from './schemas.ts';
 import { findProject, projectFacts } from './service.ts';
 import { iso, renderPlainText } from '../lib/format.ts';
 
-type ProjectPageFilter = Parameters<typeof listProjectViewsPage>[2];
-
-/** A ProjectConnection page (Query.projects, Group.projects, Namespace.projects): readable projects, keyset by id. */
-export function projectConnection(ctx: RequestContext, args: ConnectionArgs, filter: ProjectPageFilter, order: 'asc' | 'desc') {
-  return keysetConnection<ProjectView>(args, order, (v) => v.project.id, (page) =>
-    listProjectViewsPage(ctx.db, ctx.actor, filter, { where: keysetWhere(projects.id, page), orderBy: keysetOrderBy(projects.id, page), limit: page.limit }),
-  );
+/** A ProjectConnection page (Query.projects): readable projects, keyset by id. */
+export function projectConnection(ctx: RequestContext, args: ConnectionArgs, params: ProjectFinderParams, order: 'asc' | 'desc') {
+  return keysetConnection<ProjectView>(args, order, (v) => v.project.id, (page) => projectsPage(ctx, params, page));
 }
 
 /**
- * A MemberInterfaceConnection/GroupMemberConnection page: memberships of the source, keyset by membership id, through
- * the per-request loader (the connection under each of a list of projects or groups: one query for all of them).
+ * A MemberInterfaceConnection/GroupMemberConnection page: memberships of the project or group, keyset by membership
+ * id, through the per-request loader (the connection under each of a list of projects or groups: one query for all
+ * of them); null when the actor may not see the members.
  */
-export function memberConnection(
-  { ctx, loaders }: GraphQLContext,
-  source: MemberSource,
+export async function memberConnection(
+  { loaders }: GraphQLContext,
+  parent: MemberParent,
   args: ConnectionArgs & { search?: string | null; relations?: readonly string[] | null },
 ) {
   const relations = args.relations ?? ['DIRECT', 'INHERITED'];
-  const rel = { direct: relations.includes('DIRECT'), inherited: relations.includes('INHERITED') };
-  const filter = { query: args.search || undefined, searchPrivateEmail: isAdministrator(ctx.actor) };
-  return keysetConnection<MemberModel>(args, 'asc', (m) => m.member.id, async (page) => [...(await loaders.memberPages.load({ parent: source, args: { relations: rel, filter, page } }))]);
+  const params = { relations: { direct: relations.includes('DIRECT'), inherited: relations.includes('INHERITED') }, search: args.search || undefined };
+  let hidden = false;
+  const connection = await keysetConnection<MemberModel>(args, 'asc', (m) => m.member.id, async (page) => {
+    const rows = await loaders.memberPages.load({ parent, args: { ...params, page } });
+    hidden = rows === null;
+    return rows ? [...rows] : [];
+  });
+  return hidden ? null : connection;
 }
 
 const ACCESS_LEVEL_ENUM: Record<number, AccessLevelEnum> = {
@@ -70,7 +72,7 @@ export function namespaceFullName(n: NamespaceModel, { loaders }: GraphQLContext
   const ns = n.namespace;
   if (n.fullName !== undefined) return n.fullName;
   if (ns.kind === 'user' || ns.parentId === null) return ns.name;
-  return loaders.namespaceFullName.load(ns.id).then((r) => r?.fullName ?? ns.name);
+  return loaders.namespaceFullName.load(ns.id).then((name) => name ?? ns.name);
 }
 
 /** The project's namespace as a Namespace value, without a query (its full name loads on demand). */
@@ -111,17 +113,9 @@ export const projectResolvers: Resolvers = {
     starCount: (v) => v.project.starCount,
     forksCount: (v) => v.forksCount,
     // OpenIssuesCountService: confidential issues count for reporters and above only.
-    openIssuesCount: async (v, _a, { ctx, loaders }) => {
-      const counts = await loaders.openIssuesCount.load(v.project.id);
-      if (!counts) return 0;
-      return can(ctx.actor, 'project:admin_issues', projectFacts(v)) ? counts.all : counts.public;
-    },
+    openIssuesCount: (v, _a, { loaders }) => loaders.openIssuesCount.load(v),
     namespace: (v, _a, { ctx }) => namespaceOf(v, ctx.actor.user?.id),
-    group: async (v, _a, { ctx, loaders }) => {
-      if (v.namespace.kind !== 'group') return null;
-      const group = await loaders.groupView.load(v.namespace.id);
-      return group && can(ctx.actor, 'group:read', { kind: 'group', visibilityLevel: group.namespace.visibilityLevel, accessLevel: group.accessLevel, hasDescendantAccess: group.hasDescendantAccess }) ? group : null;
-    },
+    group: (v, _a, { loaders }) => (v.namespace.kind === 'group' ? loaders.groupView.load(v.namespace.id) : null),
     // Every feature is enabled on every project here (REST's *_enabled say the same).
     issuesEnabled: () => true,
     mergeRequestsEnabled: () => true,
@@ -142,14 +136,7 @@ export const projectResolvers: Resolvers = {
         removeProject: can(ctx.actor, 'project:delete', p),
       };
     },
-    projectMembers: (v, args, context) => {
-      const { ctx } = context;
-      if (!can(ctx.actor, 'project:read_members', projectFacts(v))) return null;
-      const ns = v.namespace;
-      // The same source the members service builds: the project, inheriting from its group and the group's ancestors.
-      const source: MemberSource = { type: 'Project', id: v.project.id, ancestorGroupIds: ns.kind === 'group' ? ns.traversalIds : [] };
-      return memberConnection(context, source, args);
-    },
+    projectMembers: (v, args, context) => memberConnection(context, projectMemberParent(v), args),
   },
   MemberInterface: {
     __resolveType: (m) => (m.member.sourceType === 'Project' ? 'ProjectMember' : 'GroupMember'),

@@ -4,9 +4,10 @@ import * as q from '../../db/queries/projects.ts';
 import { recordEvent } from '../events/record.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { ApiError, conflict, isUniqueViolation, notFound, notModified, validationFailed } from '../lib/errors.ts';
+import { conflict, isDomainError, isUniqueViolation, notFound, notModified, paramErrors, validationFailed } from '../lib/errors.ts';
 import { parseRef, type Ref } from '../lib/ids.ts';
-import { AccessLevel, assertCan, can, canCreateInPersonalNamespace, Visibility, visibilityName, type ProjectFacts, type VisibilityName } from '../lib/policy.ts';
+import { keysetUnsupported } from '../lib/pagination.ts';
+import { AccessLevel, assertCan, can, Visibility, visibilityName, type ProjectFacts, type VisibilityName } from '../lib/policy.ts';
 import type * as z from 'zod/mini';
 import { findUser, requireAdmin } from '../users/service.ts';
 import { pathFromName, type CreateProjectInput, type ForkProjectInput, type ListProjectsInput, type UpdateProjectInput } from './schemas.ts';
@@ -37,7 +38,7 @@ async function reload(ctx: RequestContext, id: number) {
 export function listProjects({ ctx, input, scope = {} }: Verb<z.output<typeof ListProjectsInput>> & { scope?: q.ProjectListFilter }) {
   const keyset = input.pagination === 'keyset';
   const orderBy = input.order_by ?? (keyset ? 'id' : 'created_at');
-  if (keyset && orderBy !== 'id') throw new ApiError(405, { error: 'Keyset pagination is not yet available for this type of request' });
+  if (keyset && orderBy !== 'id') throw keysetUnsupported();
   const filter: q.ProjectListFilter = {
     ...scope,
     owned: input.owned,
@@ -76,7 +77,7 @@ async function targetNamespace(ctx: RequestContext, ref: Ref | null | undefined,
   const ns = view.namespace;
   const allowed =
     ns.kind === 'user'
-      ? canCreateInPersonalNamespace(ctx.actor, ns.ownerId)
+      ? can(ctx.actor, 'personal_namespace:create_project', { kind: 'personal_namespace', ownerId: ns.ownerId })
       : can(ctx.actor, 'group:create_project', { kind: 'group', visibilityLevel: ns.visibilityLevel, accessLevel: view.accessLevel, hasDescendantAccess: view.hasDescendantAccess });
   if (!allowed) throw onDenied();
   return view;
@@ -146,7 +147,7 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
 }
 
 function nameAndPath(input: { name?: string | undefined; path?: string | undefined }) {
-  if (!input.name && !input.path) throw new ApiError(400, { error: 'name, path are missing, at least one parameter must be provided' });
+  if (!input.name && !input.path) throw paramErrors(['name, path are missing, at least one parameter must be provided']);
   const path = input.path ?? pathFromName(input.name!);
   return { name: input.name ?? path, path };
 }
@@ -246,7 +247,7 @@ export async function forkProject({ ctx, input }: Verb<{ ref: Ref | null } & z.o
     );
   } catch (error) {
     // GitLab answers fork failures with 409 and the model errors.
-    if (error instanceof ApiError && error.status === 400 && typeof error.body?.message === 'object') throw conflict(error.body.message as Record<string, unknown>);
+    if (isDomainError(error, 'invalid') && error.problem.kind === 'model') throw conflict(error.problem.fields);
     throw error;
   }
 }

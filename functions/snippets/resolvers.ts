@@ -3,9 +3,8 @@
 // (author, project facts and file paths joined); the blobs' contents come from one DataLoader query per page; notes
 // and discussions are the notes domain's. createSnippet is the REST service verb.
 import { GraphQLError } from 'graphql';
-import { findSnippetFacts, listSnippetFactsPage, type SnippetFactsRow } from '../../db/queries/snippets.ts';
-import { snippets } from '../../db/schema/index.ts';
-import { arrayConnection, keysetConnection, keysetOrderBy, keysetWhere, type ConnectionArgs } from '../graphql/connection.ts';
+import type { SnippetFactsRow } from '../../db/queries/snippets.ts';
+import { arrayConnection, keysetConnection, type ConnectionArgs } from '../graphql/connection.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { mutation } from '../graphql/errors.ts';
 import type { Resolvers } from '../graphql/generated.ts';
@@ -13,20 +12,13 @@ import { toGlobalId } from '../graphql/ids.ts';
 import type { SnippetBlobModel } from '../graphql/models.ts';
 import type { Config } from '../lib/context.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { can, Visibility, visibilityName, type ProjectSnippetFacts, type SnippetFacts, type VisibilityName } from '../lib/policy.ts';
+import { can, visibilityName, type ProjectSnippetFacts, type VisibilityName } from '../lib/policy.ts';
 import { discussionsOf, notesOf } from '../notes/resolvers.ts';
-import type { Noteable } from '../notes/service.ts';
-import { projectFacts } from '../projects/service.ts';
+import { snippetNoteable as asNoteable, type Noteable } from '../notes/service.ts';
+import { readableSnippetById, snippetRowFacts, snippetsPage, type SnippetFinderParams } from './reads.ts';
 import { snippetWebUrl, toSnippet } from './schemas.ts';
-import { createSnippet, snippetFacts, SnippetServiceError, type SnippetOwner } from './service.ts';
+import { createSnippet, type SnippetOwner } from './service.ts';
 import { renderPlainText } from '../lib/format.ts';
-
-/** The policy's facts of a snippet row (its project's facts were loaded with it). */
-const factsOf = (s: SnippetFactsRow): SnippetFacts =>
-  snippetFacts(
-    s.snippet,
-    s.snippet.projectId === null ? null : { kind: 'project', visibilityLevel: s.projectVisibility ?? Visibility.private, accessLevel: s.projectAccess, archived: s.projectArchived ?? false },
-  );
 
 /** The files' raw URLs as REST's entity gives them (`/-/snippets/:id/raw/:ref/:path`), by path. */
 const rawUrls = (s: SnippetFactsRow, config: Config) => new Map(toSnippet(s, config).files.map((f) => [f.path, f.raw_url]));
@@ -48,8 +40,7 @@ async function snippetNoteable(s: SnippetFactsRow, { loaders }: GraphQLContext):
   if (s.snippet.projectId === null) return null;
   const project = await loaders.projectView.load(s.snippet.projectId);
   if (!project) return null;
-  const facts = projectFacts(project);
-  return { key: { type: 'Snippet', id: s.snippet.id }, project, facts: { ...snippetFacts(s.snippet, facts), project: facts }, iid: null };
+  return asNoteable(project, s.snippet);
 }
 
 interface FinderArgs extends ConnectionArgs {
@@ -61,21 +52,19 @@ interface FinderArgs extends ConnectionArgs {
   visibility?: VisibilityName | null | undefined;
 }
 
-const finderFilter = (args: FinderArgs) => ({
+const finderParams = (args: FinderArgs): SnippetFinderParams => ({
   ids: args.ids ?? undefined,
   authorId: args.authorId ?? undefined,
   projectId: args.projectId ?? undefined,
   type: args.type ?? undefined,
   explore: args.explore ?? undefined,
-  visibilityLevel: args.visibility != null ? Visibility[args.visibility] : undefined,
+  visibility: args.visibility ?? undefined,
 });
 
 /** SnippetsFinder through one keyset page, in its `fresh` order (newest first: ids follow creation). */
 function findSnippets(ctx: RequestContext, args: FinderArgs) {
-  const filter = finderFilter(args);
-  return keysetConnection<SnippetFactsRow>(args, 'desc', (s) => s.snippet.id, (page) =>
-    listSnippetFactsPage(ctx.db, ctx.actor, filter, { where: keysetWhere(snippets.id, page), orderBy: keysetOrderBy(snippets.id, page), limit: page.limit }),
-  );
+  const params = finderParams(args);
+  return keysetConnection<SnippetFactsRow>(args, 'desc', (s) => s.snippet.id, (page) => snippetsPage(ctx, params, page));
 }
 
 /**
@@ -83,8 +72,8 @@ function findSnippets(ctx: RequestContext, args: FinderArgs) {
  * under each of a list of users or projects, one query for all of them.
  */
 function findSnippetsOf({ loaders }: GraphQLContext, parent: 'authorId' | 'projectId', parentId: number, args: FinderArgs) {
-  const { authorId: _a, projectId: _p, ...filter } = finderFilter(args);
-  return keysetConnection<SnippetFactsRow>(args, 'desc', (s) => s.snippet.id, async (page) => [...(await loaders.snippetPages.load({ parent: parentId, args: { parent, filter, page } }))]);
+  const { authorId: _a, projectId: _p, ...params } = finderParams(args);
+  return keysetConnection<SnippetFactsRow>(args, 'desc', (s) => s.snippet.id, async (page) => [...(await loaders.snippetPages.load({ parent: parentId, args: { parent, params, page } }))]);
 }
 
 export const snippetResolvers: Resolvers = {
@@ -113,18 +102,9 @@ export const snippetResolvers: Resolvers = {
       }));
       // uploadedFiles (moving description attachments into the snippet) has nothing to move here: there are no uploads.
       const params = { title: input.title, description: input.description ?? null, visibility: input.visibilityLevel, actions };
-      const result = await mutation(async () => {
-        try {
-          return { view: await createSnippet({ ctx, input: { owner, params } }), errors: [] as string[] };
-        } catch (e) {
-          // errors_on_object: the model's full messages one by one.
-          if (e instanceof SnippetServiceError) return { view: null, errors: e.messages };
-          throw e;
-        }
-      });
-      const errors = result.errors.length ? result.errors : (result.value?.errors ?? []);
-      const created = result.value?.view;
-      const snippet = created ? ((await findSnippetFacts(ctx.db, ctx.actor, created.snippet.id)) ?? null) : null;
+      // errors_on_object: the model's full messages one by one (graphql/errors.ts).
+      const { value: created, errors } = await mutation(() => createSnippet({ ctx, input: { owner, params } }));
+      const snippet = created ? await readableSnippetById(ctx, created.snippet.id) : null;
       return { snippet, spam: false, errors, clientMutationId: input.clientMutationId ?? null };
     },
   },
@@ -160,7 +140,7 @@ export const snippetResolvers: Resolvers = {
       return noteable ? discussionsOf(context, noteable, args) : arrayConnection([], args, () => 0);
     },
     userPermissions: (s, _a, { ctx }) => {
-      const facts = factsOf(s);
+      const facts = snippetRowFacts(s);
       const admin = can(ctx.actor, 'snippet:update', facts);
       return {
         readSnippet: can(ctx.actor, 'snippet:read', facts),

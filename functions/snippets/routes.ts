@@ -5,7 +5,7 @@ import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
 import type { AppEnv } from '../lib/context.ts';
 import { requireUser } from '../lib/auth.ts';
-import { paramErrors, type ApiError } from '../lib/errors.ts';
+import { paramErrors } from '../lib/errors.ts';
 import { projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
@@ -41,8 +41,8 @@ const snippetParams = <S extends z.ZodMiniType>(schema: S, cross: (input: Record
     const result = await schema.safeParseAsync(input);
     const extra = cross(input);
     if (result.success && !extra.length) return result.data;
-    const base: ApiError | null = result.success ? null : toValidationError(result.error.issues);
-    const grape = typeof base?.body?.error === 'string' ? [base.body.error] : [];
+    const base = result.success ? null : toValidationError(result.error.issues);
+    const grape = base?.problem.kind === 'params' ? base.problem.params : [];
     // Grape's parameter errors win over model errors (as in toValidationError).
     if (grape.length || extra.length) throw paramErrors([...grape, ...extra]);
     throw base!;

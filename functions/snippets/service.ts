@@ -11,7 +11,7 @@ import type { ProjectView } from '../../db/queries/projects.ts';
 import type { SnippetRow } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { ApiError, assertUnmodifiedSince, notFound } from '../lib/errors.ts';
+import { assertUnmodifiedSince, notFound, serviceFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, can, Visibility, type ProjectFacts, type SnippetFacts, type VisibilityName } from '../lib/policy.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
@@ -104,23 +104,9 @@ export async function rawSnippet({ ctx, input }: Verb<{ owner: SnippetOwner; id:
 
 // ---- Writes ----
 
-/**
- * A failed Snippets service: `render_api_error!({ error: message }, 400)` where the message is the model's full
- * messages joined as a sentence; `messages` keeps them one by one (GraphQL's `errors_on_object`).
- */
-export class SnippetServiceError extends ApiError {
-  constructor(readonly messages: string[]) {
-    super(400, { message: { error: toSentence(messages) } });
-  }
-}
-const serviceError = (message: string) => new SnippetServiceError([message]);
+/** A failed Snippets service, the model's full messages (REST joins them as a sentence, GraphQL lists them). */
+const serviceError = (message: string) => serviceFailed([message]);
 const INVALID_ACTIONS = 'Snippet actions have invalid data';
-
-/** Array#to_sentence, as ActiveModel joins full messages. */
-function toSentence(messages: string[]) {
-  if (messages.length <= 2) return messages.join(' and ');
-  return `${messages.slice(0, -1).join(', ')}, and ${messages[messages.length - 1]}`;
-}
 
 const MAX = 255;
 
@@ -170,7 +156,7 @@ export async function createSnippet({ ctx, input }: Verb<{ owner: SnippetOwner; 
   // Snippet does not strip its title (no StripAttribute), so it is kept as given.
   const title = p.title;
   const errors = modelErrors(title, files[0]?.path, files[0]?.content ?? '');
-  if (errors.length) throw new SnippetServiceError(errors);
+  if (errors.length) throw serviceFailed(errors);
   assertUniquePaths(files, 'creating');
   // Personal snippets are private unless told otherwise; project snippets always name their visibility.
   const visibilityLevel = level(p.visibility ?? 'private');
@@ -256,7 +242,7 @@ export async function updateSnippet({ ctx, input }: Verb<{ owner: SnippetOwner; 
   const title = p.title;
   const fileName = p.file_name;
   const errors = modelErrors(title, fileName);
-  if (errors.length) throw new SnippetServiceError(errors);
+  if (errors.length) throw serviceFailed(errors);
   const changes: q.SnippetChanges = {
     title,
     description: p.description,
@@ -278,7 +264,7 @@ export async function updateSnippet({ ctx, input }: Verb<{ owner: SnippetOwner; 
       files = [{ path: fileName || first.path, content: p.content ?? first.content }, ...current.slice(1)];
     }
     const tooLong = modelErrors(undefined, files[0]!.path);
-    if (tooLong.length) throw new SnippetServiceError(tooLong);
+    if (tooLong.length) throw serviceFailed(tooLong);
     assertUniquePaths(files, 'updating');
     const snippet = await q.updateSnippet(tx, id, changes);
     if (!snippet) throw snippetNotFound();

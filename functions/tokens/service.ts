@@ -4,7 +4,7 @@ import { findUserByRef } from '../../db/queries/users.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { randomToken, sha256Hex } from '../lib/crypto.ts';
-import { ApiError, notFound, unauthorized } from '../lib/errors.ts';
+import { badRequest, notFound, recordNotFound, unauthorized, unprocessable } from '../lib/errors.ts';
 import { can, isAdministrator } from '../lib/policy.ts';
 import type * as z from 'zod/mini';
 import { findUserById, requireAdmin } from '../users/service.ts';
@@ -22,8 +22,8 @@ export const requireTokenAdmin = (ctx: RequestContext) => void requireAdmin(ctx)
 export async function createToken({ ctx, input }: Verb<{ userId: number | null } & z.output<typeof CreateTokenInput>>) {
   requireAdmin(ctx);
   const user = await findUserById(ctx, input.userId);
-  const errors = [input.name.trim() === '' ? "Name can't be blank" : null, input.scopes.length === 0 ? "Scopes can't be blank" : null].filter(Boolean);
-  if (errors.length) throw new ApiError(422, { message: errors.join(' and ') });
+  const errors = [input.name.trim() === '' ? "Name can't be blank" : null, input.scopes.length === 0 ? "Scopes can't be blank" : null].filter((e) => e !== null);
+  if (errors.length) throw unprocessable(errors);
   const token = randomToken('glpat-');
   const row = await q.insertPersonalAccessToken(ctx.db, {
     userId: user.id,
@@ -80,9 +80,9 @@ export async function getSelfToken({ ctx }: Verb<unknown>) {
 export async function revokeToken({ ctx, input }: Verb<{ id: number | null }>) {
   requireUser(ctx);
   const token = input.id === null ? undefined : await q.findPersonalAccessToken(ctx.db, input.id);
-  if (!token) throw new ApiError(404, { message: '404 Not found' });
+  if (!token) throw recordNotFound();
   if (!can(ctx.actor, 'user:read_tokens', { kind: 'user', id: token.userId, state: 'active' })) {
-    throw new ApiError(400, { message: '400 Bad request' });
+    throw badRequest();
   }
   await q.revokePersonalAccessToken(ctx.db, token.id);
 }

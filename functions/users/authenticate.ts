@@ -9,12 +9,12 @@ import { ACCOUNT_FAILURE_LIMIT, clearAttempts, limitByIp, recordAttempt } from '
 export type PasswordCheck = { ok: true; user: UserRow } | { ok: false; reason: 'invalid' | 'locked' };
 
 /**
- * Throws 429 (with `rateLimitBody`) when the IP is over its limit. A locked account answers `locked` without
+ * Throws rate_limited when the IP is over its limit. A locked account answers `locked` without
  * checking the password; a wrong password, an unknown login and a blocked user all answer `invalid` after the
  * same password-hash work.
  */
-export async function checkPassword(ctx: RequestContext, ip: string, login: string, password: string, rateLimitBody?: Record<string, unknown>): Promise<PasswordCheck> {
-  await limitByIp(ctx, ip, rateLimitBody);
+export async function checkPassword(ctx: RequestContext, ip: string, login: string, password: string): Promise<PasswordCheck> {
+  await limitByIp(ctx, ip);
   // A login no account can have (control characters, absurd length) is simply invalid; it never reaches the database.
   if (login.length > 255 || /[\u0000-\u001f\u007f]/.test(login)) return { ok: false, reason: 'invalid' };
   const [user] = await ctx.db

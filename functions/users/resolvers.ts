@@ -1,15 +1,15 @@
 // GraphQL over the users domain: currentUser, user, users and the User type (13.6 shapes). Reads go through the same
 // finders as REST; the policy answers userPermissions.
 import { GraphQLError } from 'graphql';
-import { listUsersPage } from '../../db/queries/users.ts';
-import { users, type UserRow } from '../../db/schema/index.ts';
-import { keysetConnection, keysetOrderBy, keysetWhere } from '../graphql/connection.ts';
+import type { UserRow } from '../../db/schema/index.ts';
+import { keysetConnection } from '../graphql/connection.ts';
 import { orNull } from '../graphql/errors.ts';
 import type { Resolvers } from '../graphql/generated.ts';
 import { expectGlobalId, toGlobalId } from '../graphql/ids.ts';
 import { can } from '../lib/policy.ts';
 import { avatarUrl, userWebUrl } from './schemas.ts';
-import { findUser, userListFilter } from './service.ts';
+import { usersPage } from './reads.ts';
+import { findUser } from './service.ts';
 
 export const userResolvers: Resolvers = {
   Query: {
@@ -22,10 +22,8 @@ export const userResolvers: Resolvers = {
       const ids = args.ids?.map((gid) => expectGlobalId(gid, ['User']).id as number);
       // created_* and updated_* both page by id here: ids follow creation order.
       const order = /asc$/i.test(args.sort ?? 'created_desc') ? 'asc' : 'desc';
-      const filter = { ...userListFilter(ctx, { search: args.search ?? undefined }), ids, usernames: args.usernames ?? undefined };
-      return keysetConnection<UserRow>(args, order, (u) => u.id, (page) =>
-        listUsersPage(ctx.db, filter, { where: keysetWhere(users.id, page), orderBy: keysetOrderBy(users.id, page), limit: page.limit }),
-      );
+      const params = { search: args.search ?? undefined, ids, usernames: args.usernames ?? undefined };
+      return keysetConnection<UserRow>(args, order, (u) => u.id, (page) => usersPage(ctx, params, page));
     },
   },
   User: {

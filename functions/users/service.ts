@@ -4,7 +4,7 @@ import type { UserRow } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { hashPassword, randomToken } from '../lib/crypto.ts';
-import { ApiError, assertUnmodifiedSince, conflict, forbidden, isUniqueViolation, notFound, unauthorized, validationFailed } from '../lib/errors.ts';
+import { assertUnmodifiedSince, conflict, forbidden, isUniqueViolation, notFound, unauthorized, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, isAdministrator } from '../lib/policy.ts';
 import type * as z from 'zod/mini';

@@ -5,7 +5,7 @@ import { Hono, type Context } from 'hono';
 import type { OAuthApplicationRow } from '../../db/schema/index.ts';
 import * as applications from '../applications/service.ts';
 import type { AppEnv } from '../lib/context.ts';
-import { ApiError } from '../lib/errors.ts';
+import { isDomainError } from '../lib/errors.ts';
 import { OAUTH_SCOPE_NAMES, OAUTH_SCOPES } from '../oauth/scopes.ts';
 import { ErrorPage, Flash, Layout } from './layout.tsx';
 import { field, pageUser, readForm, sessionCsrfOk, type PageUser } from './security.ts';
@@ -197,7 +197,7 @@ async function withUser(c: Context<AppEnv>, returnTo: string, fn: (u: PageUser, 
   try {
     return await fn(u, form);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return notFoundPage(c, u);
+    if (isDomainError(error, 'not_found')) return notFoundPage(c, u);
     throw error;
   }
 }

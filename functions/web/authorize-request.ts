@@ -1,10 +1,10 @@
 // The rules of an authorization request (GET /oauth/authorize and the consent forms' POSTs), in Doorkeeper's
 // order: client and redirect URI first, and while either is wrong nothing ever redirects (RFC 6749 §4.1.2.1,
 // security-bar §0.1); then response type, scope and PKCE, whose errors go back to the client's redirect URI.
-import { findApplicationByUid } from '../../db/queries/applications.ts';
 import type { OAuthApplicationRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { OAUTH_ERROR_DESCRIPTIONS, type OAuthErrorCode } from '../lib/errors.ts';
+import { findApplicationByClientId } from '../applications/service.ts';
 import { isFeatureEnabled } from '../features/evaluate.ts';
 import { repeatedDescription } from '../oauth/params.ts';
 import { parseScopes, resolveRequestedScopes } from '../oauth/scopes.ts';
@@ -57,7 +57,7 @@ export async function checkClient(
   repeated?: string,
 ): Promise<{ kind: 'page'; error: OAuthErrorCode | 'invalid_redirect_uri'; description: string } | { kind: 'ok'; app: OAuthApplicationRow; redirectUri: string }> {
   if (repeated === 'client_id' || repeated === 'redirect_uri') return { kind: 'page', error: 'invalid_request', description: repeatedDescription(repeated) };
-  const app = p.client_id && p.client_id.length <= 128 ? await findApplicationByUid(ctx.db, p.client_id) : undefined;
+  const app = p.client_id && p.client_id.length <= 128 ? await findApplicationByClientId(ctx, p.client_id) : undefined;
   if (!app) return { kind: 'page', error: 'invalid_client', description: PAGE_DESCRIPTIONS.missing_client };
   // Exact string comparison with a registered URI: no normalisation, no prefix matching.
   if (!p.redirect_uri || !app.redirectUris.includes(p.redirect_uri)) {

@@ -6,8 +6,7 @@ import type { AppEnv } from '../lib/context.ts';
 import { OAUTH_ERROR_DESCRIPTIONS } from '../lib/errors.ts';
 import { repeatedParameter } from '../oauth/params.ts';
 import { OAUTH_SCOPES } from '../oauth/scopes.ts';
-import { hasMatchingToken } from '../../db/queries/oauth.ts';
-import { createAuthorizationCode, issueImplicitToken, TOKEN_TYPE } from '../oauth/service.ts';
+import { createAuthorizationCode, issueImplicitToken, skipsConsent, TOKEN_TYPE } from '../oauth/service.ts';
 import { AUTHORIZE_FIELDS, checkAuthorizeRequest, checkClient, errorRedirect, formActionSource, withParams, type AuthorizeCheck, type AuthorizeParams } from './authorize-request.ts';
 import { ErrorPage, Layout } from './layout.tsx';
 import { cspString, field, pageUser, readForm, sessionCsrfOk, type PageUser } from './security.ts';
@@ -131,9 +130,7 @@ authorizePages.get('/oauth/authorize', async (c) => {
   if (!u) return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(authorizeUrl(p))}`, 302);
   if (check.kind === 'redirect') return c.redirect(check.location, 302);
   if (!u.user.confirmedAt) return errorPage(c, UNCONFIRMED_EMAIL, u);
-  // Doorkeeper's `skip_authorization? || matching_token?`: trusted (admin-marked) applications, and applications the
-  // user already granted exactly these scopes, need no consent.
-  if (check.app.trusted || (await hasMatchingToken(c.var.ctx.db, check.app.id, u.user.id, check.scopes))) return approve(c, u, check);
+  if (await skipsConsent(c.var.ctx, check.app, u.user.id, check.scopes)) return approve(c, u, check);
   // Browsers apply form-action to the redirect that follows the form submission: allow the client's origin.
   const source = formActionSource(check.redirectUri);
   c.header('Content-Security-Policy', cspString(source ? ["'self'", source] : ["'self'"]));

@@ -2,7 +2,7 @@
 // is unknown, the password wrong, the user blocked or the account locked (users/authenticate.ts).
 import { Hono } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
-import { ApiError } from '../lib/errors.ts';
+import { isDomainError } from '../lib/errors.ts';
 import { clientIp } from '../lib/rate-limit.ts';
 import { getCookie } from 'hono/cookie';
 import { endSession, SESSION_COOKIE, startSession } from '../lib/session.ts';
@@ -52,8 +52,8 @@ signIn.post('/users/sign_in', async (c) => {
   try {
     result = await checkPassword(c.var.ctx, clientIp(c), login, password);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 429) {
-      for (const [k, v] of Object.entries(error.headers)) c.header(k, v);
+    if (isDomainError(error, 'rate_limited')) {
+      c.header('Retry-After', String(error.problem.retryAfter));
       return c.html(<ErrorPage title="Too many requests" message="Too many sign-in attempts. Please wait a moment and try again." />, 429);
     }
     throw error;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../functions/lib/errors.ts';
+import { DomainError } from '../../functions/lib/errors.ts';
+import { restError } from '../../functions/rest-errors.ts';
 import { DecryptionError, decryptSecret, EncryptionKeyError, encryptSecret, importEncryptionKey, requireEncryptionKey } from '../../functions/lib/encryption.ts';
 
 const KEY = btoa(String.fromCharCode(...Array.from({ length: 32 }, (_, i) => i)));
@@ -61,10 +62,10 @@ describe('encryption (AES-256-GCM, base64(iv ‖ ciphertext))', () => {
 
   it('requireEncryptionKey: 503 naming the missing configuration (never its value)', async () => {
     const error = await requireEncryptionKey(undefined).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).status).toBe(503);
-    expect((error as ApiError).body).toEqual({ message: '503 Service Unavailable - ENCRYPTION_KEY is not configured' });
-    const invalid = (await requireEncryptionKey(btoa('short')).catch((e: unknown) => e)) as ApiError;
-    expect(invalid.body).toEqual({ message: '503 Service Unavailable - ENCRYPTION_KEY is not 32 bytes of base64' });
+    expect(error).toBeInstanceOf(DomainError);
+    expect(restError(error as DomainError).status).toBe(503);
+    expect(restError(error as DomainError).body).toEqual({ message: '503 Service Unavailable - ENCRYPTION_KEY is not configured' });
+    const invalid = (await requireEncryptionKey(btoa('short')).catch((e: unknown) => e)) as DomainError;
+    expect(restError(invalid).body).toEqual({ message: '503 Service Unavailable - ENCRYPTION_KEY is not 32 bytes of base64' });
   });
 });

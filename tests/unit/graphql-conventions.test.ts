@@ -6,7 +6,7 @@ import { arrayConnection } from '../../functions/graphql/connection.ts';
 import { maskError, RESOURCE_ACCESS_ERROR } from '../../functions/graphql/errors.ts';
 import { expectGlobalId, globalIdScalar, parseGlobalId, toGlobalId } from '../../functions/graphql/ids.ts';
 import { analyze } from '../../functions/graphql/limits.ts';
-import { ApiError, notFound } from '../../functions/lib/errors.ts';
+import { notFound, validationFailed } from '../../functions/lib/errors.ts';
 import { decodeCursor, encodeCursor } from '../../functions/lib/pagination.ts';
 
 describe('global ids', () => {
@@ -68,7 +68,7 @@ describe('error masking', () => {
     expect(logged).toContain('req-42');
     spy.mockRestore();
     errSpy.mockRestore();
-    expect(maskError(wrap(new ApiError(400, { message: { title: ["can't be blank"] } })), 'r').message).toBe("Title can't be blank");
+    expect(maskError(wrap(validationFailed({ title: ["can't be blank"] })), 'r').message).toBe("Title can't be blank");
   });
 });
 

@@ -5,10 +5,11 @@ import { idArray } from '../../functions/groups/schemas.ts';
 import { lookupId } from '../../functions/users/schemas.ts';
 import * as z from 'zod/mini';
 import { dateTime, toValidationError } from '../../functions/lib/validate.ts';
+import { restError } from '../../functions/rest-errors.ts';
 
 const errorOf = (schema: z.ZodMiniType, value: unknown) => {
   const result = z.object({ x: schema }).safeParse({ x: value });
-  return result.success ? null : toValidationError(result.error.issues).body;
+  return result.success ? null : restError(toValidationError(result.error.issues)).body;
 };
 
 describe('lookupId (numbers GitLab looks up with find_by)', () => {

@@ -2,16 +2,16 @@
 import { describe, expect, it } from 'vitest';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { Actor } from '../../functions/lib/context.ts';
-import { ApiError } from '../../functions/lib/errors.ts';
+import { DomainError } from '../../functions/lib/errors.ts';
+import { restError } from '../../functions/rest-errors.ts';
 import {
   AccessLevel,
   assertCan,
   can,
-  canDestroyMember,
-  canGrant,
-  canUpdateMember,
   visibilityName,
+  type GrantFacts,
   type GroupFacts,
+  type IssueFacts,
   type MembershipFacts,
   type ProjectFacts,
 } from '../../functions/lib/policy.ts';
@@ -37,6 +37,16 @@ const group = (visibility: keyof typeof V, accessLevel = 0, hasDescendantAccess 
   accessLevel,
   hasDescendantAccess,
 });
+/** A developer's membership of `source`, or one at `accessLevel`. */
+const membership = (source: ProjectFacts | GroupFacts, accessLevel: number = AccessLevel.DEVELOPER): MembershipFacts => ({
+  kind: 'membership',
+  source,
+  accessLevel,
+  isSelf: false,
+  lastOwner: false,
+  namespaceOwner: false,
+});
+const grant = (source: ProjectFacts | GroupFacts, accessLevel: number): GrantFacts => ({ kind: 'grant', source, accessLevel });
 
 describe('project:read', () => {
   it.each<[Who, keyof typeof V, number, boolean]>([
@@ -107,6 +117,36 @@ describe('group actions', () => {
   });
 });
 
+describe('issue:admin', () => {
+  const issue = (p: ProjectFacts, extra: Partial<IssueFacts> = {}): IssueFacts => ({ kind: 'issue', project: p, authorId: 1, assigneeIds: [], confidential: false, ...extra });
+  it.each<[string, Who, IssueFacts, boolean]>([
+    ['a reporter', 'user', issue(project('private', AccessLevel.REPORTER)), true],
+    ['a guest, though the author', 'user', issue(project('private', AccessLevel.GUEST)), false],
+    ['anonymous on a public project', 'anonymous', issue(project('public')), false],
+    ['a non-member of a private project', 'user', issue(project('private')), false],
+    ['an administrator', 'admin', issue(project('private')), true],
+    ['a reporter, on a confidential issue', 'user', issue(project('public', AccessLevel.REPORTER), { confidential: true, authorId: 9 }), true],
+  ])('%s: %s', (_title, who, i, expected) => expect(can(actors[who], 'issue:admin', i)).toBe(expected));
+
+  it('is narrower than issue:update (authors edit their own issues)', () => {
+    const own = issue(project('public', AccessLevel.GUEST));
+    expect([can(actors.user, 'issue:update', own), can(actors.user, 'issue:admin', own)]).toEqual([true, false]);
+  });
+});
+
+describe('personal namespaces', () => {
+  const ns = (ownerId: number | null) => ({ kind: 'personal_namespace' as const, ownerId });
+  it.each<[Who, number | null, boolean]>([
+    ['user', 1, true],
+    ['user', 2, false],
+    ['anonymous', null, false],
+    ['admin', 1, true],
+  ])('%s in the namespace of user %s: %s', (who, ownerId, expected) => {
+    expect(can(actors[who], 'personal_namespace:read', ns(ownerId))).toBe(expected);
+    expect(can(actors[who], 'personal_namespace:create_project', ns(ownerId))).toBe(expected);
+  });
+});
+
 describe('user actions', () => {
   const subject = (id: number) => ({ kind: 'user' as const, id, state: 'active' });
   it.each<[string, Who, number, boolean]>([
@@ -130,11 +170,11 @@ describe('assertCan: 404 when the subject is invisible, 403 when visible but not
     try {
       fn();
     } catch (e) {
-      return e instanceof ApiError ? { status: e.status, body: e.body } : e;
+      return e instanceof DomainError ? restError(e) : e;
     }
     return 'allowed';
   };
-  it.each<[string, Who, string, ProjectFacts | GroupFacts | { kind: 'user'; id: number; state: string }, unknown]>([
+  it.each<[string, Who, string, ProjectFacts | GroupFacts | { kind: 'user'; id: number; state: string } | MembershipFacts | GrantFacts, unknown]>([
     ['private project, no access', 'user', 'project:update', project('private'), { status: 404, body: { message: '404 Project Not Found' } }],
     ['public project, developer', 'user', 'project:update', project('public', AccessLevel.DEVELOPER), { status: 403, body: { message: '403 Forbidden' } }],
     ['internal project, anonymous', 'anonymous', 'project:read', project('internal'), { status: 404, body: { message: '404 Project Not Found' } }],
@@ -142,23 +182,51 @@ describe('assertCan: 404 when the subject is invisible, 403 when visible but not
     ['public group, maintainer', 'user', 'group:delete', group('public', AccessLevel.MAINTAINER), { status: 403, body: { message: '403 Forbidden' } }],
     ['user admin by a user', 'user', 'user:admin', { kind: 'user', id: 9, state: 'active' }, { status: 403, body: { message: '403 Forbidden' } }],
     ['maintainer updates', 'user', 'project:update', project('private', AccessLevel.MAINTAINER), 'allowed'],
+    // Memberships and grants are seen through their source.
+    ['member of an invisible project', 'user', 'member:update', membership(project('private')), { status: 404, body: { message: '404 Project Not Found' } }],
+    ['member of a visible group', 'user', 'member:destroy', membership(group('public', AccessLevel.DEVELOPER)), { status: 403, body: { message: '403 Forbidden' } }],
+    ['grant on an invisible group', 'external', 'member:grant', grant(group('internal'), AccessLevel.GUEST), { status: 404, body: { message: '404 Group Not Found' } }],
+    ['grant above what one holds', 'user', 'member:grant', grant(project('public', AccessLevel.MAINTAINER), AccessLevel.OWNER), { status: 403, body: { message: '403 Forbidden' } }],
   ])('%s', (_title, who, action, subject, expected) => {
     expect(thrown(() => assertCan(actors[who], action as 'project:update', subject as ProjectFacts))).toEqual(expected);
   });
 });
 
 describe('membership changes', () => {
-  const facts = (extra: Partial<MembershipFacts> = {}): MembershipFacts => ({ isSelf: false, lastOwner: false, namespaceOwner: false, ...extra });
-  it.each<[string, Who, GroupFacts, MembershipFacts, boolean, boolean]>([
+  type Membership = Pick<MembershipFacts, 'isSelf' | 'lastOwner' | 'namespaceOwner'>;
+  const facts = (extra: Partial<Membership> = {}): Membership => ({ isSelf: false, lastOwner: false, namespaceOwner: false, ...extra });
+  it.each<[string, Who, GroupFacts, Membership, boolean, boolean]>([
     ['an owner manages members', 'user', group('private', AccessLevel.OWNER), facts(), true, true],
     ['a maintainer of a group does not', 'user', group('public', AccessLevel.MAINTAINER), facts(), false, false],
     ['a member may leave but not change themselves', 'user', group('public', AccessLevel.DEVELOPER), facts({ isSelf: true }), false, true],
     ['nobody touches the last owner, admins included', 'admin', group('private'), facts({ lastOwner: true }), false, false],
     ['nor the owner of a personal namespace', 'admin', group('private'), facts({ namespaceOwner: true }), false, false],
   ])('%s', (_title, who, source, m, update, destroy) => {
-    expect(canUpdateMember(actors[who], source, m)).toBe(update);
-    expect(canDestroyMember(actors[who], source, m)).toBe(destroy);
+    const subject = { ...membership(source), ...m };
+    expect(can(actors[who], 'member:update', subject)).toBe(update);
+    expect(can(actors[who], 'member:destroy', subject)).toBe(destroy);
   });
+
+  it.each<[string, Who, MembershipFacts, boolean, boolean]>([
+    ['a project maintainer manages developers', 'user', membership(project('private', AccessLevel.MAINTAINER)), true, true],
+    ['but not a member who holds more', 'user', membership(project('private', AccessLevel.MAINTAINER), AccessLevel.OWNER), false, false],
+    ['a guest may leave but not change themselves', 'user', { ...membership(project('private', AccessLevel.GUEST), AccessLevel.GUEST), isSelf: true }, false, true],
+    ['an administrator changes anyone', 'admin', membership(group('private'), AccessLevel.OWNER), true, true],
+    ['a group maintainer does not', 'user', membership(group('private', AccessLevel.MAINTAINER), AccessLevel.GUEST), false, false],
+    ['nobody leaves a source they cannot see', 'user', { ...membership(project('private')), isSelf: true }, false, false],
+  ])('%s', (_title, who, m, update, destroy) => {
+    expect(can(actors[who], 'member:update', m)).toBe(update);
+    expect(can(actors[who], 'member:destroy', m)).toBe(destroy);
+  });
+});
+
+describe('member:grant', () => {
+  it.each<[string, Who, GrantFacts, boolean]>([
+    ['a group owner grants Owner', 'user', grant(group('private', AccessLevel.OWNER), AccessLevel.OWNER), true],
+    ['a group maintainer grants nothing', 'user', grant(group('private', AccessLevel.MAINTAINER), AccessLevel.GUEST), false],
+    ['a project developer grants nothing', 'user', grant(project('public', AccessLevel.DEVELOPER), AccessLevel.GUEST), false],
+    ['anonymous grants nothing', 'anonymous', grant(project('public'), AccessLevel.GUEST), false],
+  ])('%s', (_title, who, g, expected) => expect(can(actors[who], 'member:grant', g)).toBe(expected));
 });
 
 describe('canGrant and visibilityName', () => {
@@ -167,7 +235,9 @@ describe('canGrant and visibilityName', () => {
     ['user', AccessLevel.MAINTAINER, AccessLevel.MAINTAINER, true],
     ['user', AccessLevel.MAINTAINER, AccessLevel.OWNER, false],
     ['admin', 0, AccessLevel.OWNER, true],
-  ])('%s holding %i grants %i: %s', (who, held, level, expected) => expect(canGrant(actors[who], held, level)).toBe(expected));
+  ])('%s holding %i grants %i: %s', (who, held, level, expected) =>
+    expect(can(actors[who], 'member:grant', grant(project('private', held), level))).toBe(expected),
+  );
 
   it.each([
     [0, 'private'],

@@ -2,11 +2,12 @@
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { bool, id, int, intIn, invalidMessageBody, isoDate, modelRule, oneOf, str, text, toValidationError } from '../../functions/lib/validate.ts';
+import { restError } from '../../functions/rest-errors.ts';
 
 /** The 400 body a one-field schema gives for `value` (or the parsed value when valid). */
 function check(field: z.ZodMiniType, value: unknown): { ok: unknown } | { body: unknown } {
   const result = z.object({ f: field }).safeParse(value === undefined ? {} : { f: value });
-  return result.success ? { ok: (result.data as { f: unknown }).f } : { body: toValidationError(result.error.issues).body };
+  return result.success ? { ok: (result.data as { f: unknown }).f } : { body: restError(toValidationError(result.error.issues)).body };
 }
 const ok = (value: unknown) => ({ ok: value });
 const err = (error: string) => ({ body: { error: `f ${error}` } });
@@ -109,28 +110,28 @@ describe('toValidationError()', () => {
 
   it('joins Grape errors with ", " in field order and names nested fields with brackets', () => {
     const r = schema.safeParse({ path: 'a\u0000', visibility: 'secret', events: { new_note: 'x' } });
-    expect(toValidationError(r.error!.issues).body).toEqual({
+    expect(restError(toValidationError(r.error!.issues)).body).toEqual({
       error: 'name is missing, path is invalid, visibility does not have a valid value, events[new_note] is invalid',
     });
   });
 
   it('Grape errors win over model errors; model errors alone give {"message":{...}}', () => {
-    expect(toValidationError(schema.safeParse({ name: 'toolong', path: 'p', visibility: 'x', events: { new_note: true } }).error!.issues).body).toEqual({
+    expect(restError(toValidationError(schema.safeParse({ name: 'toolong', path: 'p', visibility: 'x', events: { new_note: true } }).error!.issues)).body).toEqual({
       error: 'visibility does not have a valid value',
     });
-    expect(toValidationError(schema.safeParse({ name: 'toolong', path: 'p', visibility: 'public', events: { new_note: true } }).error!.issues).body).toEqual({
+    expect(restError(toValidationError(schema.safeParse({ name: 'toolong', path: 'p', visibility: 'public', events: { new_note: true } }).error!.issues)).body).toEqual({
       message: { name: ['is too long (maximum is 5 characters)'] },
     });
   });
 
   it('answers 400 in both cases', () => {
-    expect(toValidationError(schema.safeParse({}).error!.issues).status).toBe(400);
+    expect(restError(toValidationError(schema.safeParse({}).error!.issues)).status).toBe(400);
   });
 });
 
 describe('invalidMessageBody()', () => {
   it('is Grape\'s composed InvalidMessageBody message', () => {
-    const error = invalidMessageBody('application/json');
+    const error = restError(invalidMessageBody('application/json'));
     expect(error.status).toBe(400);
     expect(error.body).toEqual({
       error:

@@ -9,9 +9,7 @@ import { checkPassword } from '../../users/authenticate.ts';
 import { authenticateClient, type ClientCredentials } from '../client-auth.ts';
 import { optionalParam, requiredParam } from '../params.ts';
 import { parseScopes, resolveRequestedScopes } from '../scopes.ts';
-import { issueTokens, NO_STORE, tokenResponse } from '../service.ts';
-
-export const RATE_LIMITED_BODY = { error: 'too_many_requests', error_description: 'Too many requests. Retry later.' };
+import { issueTokens, tokenResponse } from '../service.ts';
 
 export async function passwordGrant(c: Context<AppEnv>, input: Record<string, unknown>, creds: ClientCredentials) {
   const ctx = c.var.ctx;
@@ -22,13 +20,7 @@ export async function passwordGrant(c: Context<AppEnv>, input: Record<string, un
   const client = await authenticateClient(ctx, creds);
   const scopes = resolveRequestedScopes(parseScopes(optionalParam(input, 'scope')), client.app_scopes);
   if (!scopes) throw oauthError('invalid_scope');
-  let check;
-  try {
-    check = await checkPassword(ctx, clientIp(c), username, password, RATE_LIMITED_BODY);
-  } catch (e: any) {
-    if (e?.status === 429) Object.assign(e.headers, NO_STORE);
-    throw e;
-  }
+  const check = await checkPassword(ctx, clientIp(c), username, password);
   if (!check.ok) throw oauthError('invalid_grant');
   const issued = await issueTokens(ctx.db, { applicationId: client.app_id, userId: check.user.id, scopes });
   return tokenResponse(c, issued);
