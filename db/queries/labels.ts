@@ -105,8 +105,11 @@ export interface LabelFilter {
   search?: string | undefined;
 }
 
+/** LabelsFinder's search, for REST's lists and GraphQL's Project.labels alike. */
+const labelSearch = (search: string | undefined) => (search ? fuzzySearch(search, [labels.title, labels.description]) : undefined);
+
 function listWhere(scope: LabelScope, filter: LabelFilter) {
-  return and(scopeFilter(scope), filter.search ? fuzzySearch(filter.search, [labels.title, labels.description]) : undefined);
+  return and(scopeFilter(scope), labelSearch(filter.search));
 }
 
 /** Issue counts of a label in the scope (issues of the project, or of the group's projects), as the actor sees them. */
@@ -226,8 +229,6 @@ export async function deleteLabel(db: Db, id: number): Promise<boolean> {
   return deleted.length > 0;
 }
 
-const projectLabelSearch = (search: string | undefined) => (search ? fuzzySearch(search, [labels.title, labels.description]) : undefined);
-
 /**
  * A keyset page of own labels (GraphQL's Project.labels, optionally fuzzy-searched by title/description) for each of
  * several projects, in one statement (one list per project, in order).
@@ -239,7 +240,7 @@ export async function listProjectLabelsPages(db: Db, projectIds: readonly number
     db
       .select({ wid: sql<number>`${labels.id}`.as('wid'), rn: rowNumber(labels.projectId, page.orderBy) })
       .from(labels)
-      .where(and(inArray(labels.projectId, [...projectIds]), projectLabelSearch(search), page.where))
+      .where(and(inArray(labels.projectId, [...projectIds]), labelSearch(search), page.where))
       .$dynamic(),
     projectIds.length === 1,
     page,
@@ -259,7 +260,7 @@ export async function countProjectLabelsOfProjects(db: Db, projectIds: readonly 
   const found = await db
     .select({ projectId: labels.projectId, n: sql<number>`count(*)`.mapWith(Number) })
     .from(labels)
-    .where(and(inArray(labels.projectId, [...projectIds]), projectLabelSearch(search)))
+    .where(and(inArray(labels.projectId, [...projectIds]), labelSearch(search)))
     .groupBy(labels.projectId);
   const counts = new Map(found.map((r) => [r.projectId, r.n]));
   return projectIds.map((id) => counts.get(id) ?? 0);

@@ -27,16 +27,16 @@ export type SnippetListFilter =
   | { kind: 'public' }
   | { kind: 'project'; projectId: number };
 
-function listWhere(actor: Viewer, f: SnippetListFilter): SQL | undefined {
-  const personal = eq(snippets.type, 'PersonalSnippet');
-  const scope =
+/** A REST listing as SnippetsFinder's parameters: one filter (finderWhere) for REST and GraphQL. */
+const listWhere = (actor: Viewer, f: SnippetListFilter): SQL | undefined =>
+  finderWhere(
+    actor,
     f.kind === 'author'
-      ? and(personal, eq(snippets.authorId, f.authorId))
+      ? { type: 'personal', authorId: f.authorId }
       : f.kind === 'public'
-        ? and(personal, eq(snippets.visibilityLevel, 20))
-        : eq(snippets.projectId, f.projectId);
-  return and(scope, visibleSnippetsFilter(actor));
-}
+        ? { type: 'personal', visibilityLevel: Visibility.public }
+        : { projectId: f.projectId },
+  );
 
 /** GitLab's `fresh` order (created_at, newest first); ids grow with creation, and the indexes end in id. */
 export function listSnippetViews(db: Db, actor: Viewer, f: SnippetListFilter, limit: number, offset: number): Promise<SnippetViewRow[]> {

@@ -10,7 +10,7 @@ import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } fr
 import { sha256Hex } from './crypto.ts';
 import { getCookie } from 'hono/cookie';
 import { findOAuthTokenByDigest, markOAuthTokenUsed } from '../../db/queries/oauth-tokens.ts';
-import { tokenState } from '../oauth/token-state.ts';
+import { tokenState } from './token-state.ts';
 import { currentSession, SESSION_COOKIE, validCsrf } from './session.ts';
 
 /** Where a token was found. (A browser session is the fallback when no token is present.) */

@@ -256,7 +256,9 @@ const rules = {
   'member:update': (a: Actor, m: MembershipFacts) => !m.lastOwner && !m.namespaceOwner && canAdminMembers(a, m.source) && holdsAtLeast(a, m.source, m.accessLevel),
   // destroy_group_member/destroy_project_member: as for updates, except that members may always leave by themselves.
   'member:destroy': (a: Actor, m: MembershipFacts) =>
-    !m.lastOwner && !m.namespaceOwner && ((m.isSelf && signedIn(a) && canReadSource(a, m.source)) || (canAdminMembers(a, m.source) && holdsAtLeast(a, m.source, m.accessLevel))),
+    !m.lastOwner &&
+    !m.namespaceOwner &&
+    ((m.isSelf && signedIn(a) && canReadSource(a, m.source)) || (canAdminMembers(a, m.source) && holdsAtLeast(a, m.source, m.accessLevel))),
   // NamespacePolicy on a personal namespace: its owner and administrators read it and create projects in it.
   'personal_namespace:read': (a: Actor, n: PersonalNamespaceFacts) => ownsNamespace(a, n),
   'personal_namespace:create_project': (a: Actor, n: PersonalNamespaceFacts) => ownsNamespace(a, n),

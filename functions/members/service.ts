@@ -6,9 +6,9 @@ import { recordEvent } from '../events/record.ts';
 import { findUserByRef } from '../../db/queries/users.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { conflict, isUniqueViolation, notFound, recordNotFound, validationFailed } from '../lib/errors.ts';
-import { AccessLevel, assertCan, isAdministrator, type MemberSourceFacts, type MembershipFacts } from '../lib/policy.ts';
+import { AccessLevel, assertCan, type MemberSourceFacts, type MembershipFacts } from '../lib/policy.ts';
 import { assertCanOnSource, loadSource, type SourceInput, type SourceKind } from '../sources/service.ts';
-import { memberFilter } from './reads.ts';
+import { memberFilter, memberSourceOf } from './reads.ts';
 import { ACCESS_LEVEL_NAMES } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: SourceInput & I };
@@ -28,7 +28,7 @@ async function memberSource(ctx: RequestContext, input: SourceInput): Promise<So
   const s = await loadSource(ctx, input);
   return {
     facts: s.facts,
-    ref: { type: s.kind === 'project' ? 'Project' : 'Namespace', id: s.id, ancestorGroupIds: s.ancestorGroupIds },
+    ref: memberSourceOf(s),
     namespaceOwnerId: s.kind === 'project' && s.namespace.kind === 'user' ? s.namespace.ownerId : null,
     hierarchy: s.kind === 'group' ? s.namespace.traversalIds : null,
   };

@@ -10,7 +10,7 @@ import { oauthError } from '../lib/errors.ts';
 import { authenticateClient, readClientCredentials } from './client-auth.ts';
 import { optionalParam, readOAuthInput, requiredParam } from './params.ts';
 import { NO_STORE } from './service.ts';
-import { tokenState } from './token-state.ts';
+import { tokenState } from '../lib/token-state.ts';
 
 export async function introspectEndpoint(c: Context<AppEnv>) {
   const ctx = c.var.ctx;

@@ -6,7 +6,7 @@ import type { AppEnv } from '../lib/context.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import { oauthError } from '../lib/errors.ts';
 import { NO_STORE } from './service.ts';
-import { expiresInSeconds, tokenState } from './token-state.ts';
+import { expiresInSeconds, tokenState } from '../lib/token-state.ts';
 
 const invalid = (description: string) => oauthError('invalid_token', { description });
 

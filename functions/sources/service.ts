@@ -9,7 +9,7 @@ import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { notFound } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
-import { assertCan, type GroupFacts, type ProjectFacts } from '../lib/policy.ts';
+import { assertCan, can, type GroupFacts, type ProjectFacts } from '../lib/policy.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
 
 export type SourceKind = 'project' | 'group';
@@ -32,6 +32,7 @@ interface Located {
 
 export type Source = Located & ({ kind: 'project'; facts: ProjectFacts } | { kind: 'group'; facts: GroupFacts });
 
+/** A project already found readable (findProject, or a GraphQL parent), as a source. */
 export const projectSource = (view: ProjectView): Source => {
   const ns = view.namespace;
   return {
@@ -44,6 +45,7 @@ export const projectSource = (view: ProjectView): Source => {
   };
 };
 
+/** A group already found readable, as a source. */
 export const groupSource = (view: GroupView): Source => {
   const ns = view.namespace;
   return { kind: 'group', facts: groupFacts(view), id: ns.id, fullPath: ns.fullPath, namespace: ns, ancestorGroupIds: ns.traversalIds.filter((id) => id !== ns.id) };
@@ -72,3 +74,7 @@ export function assertCanOnSource(ctx: RequestContext, ability: SourceAbility, f
   if (facts.kind === 'project') assertCan(ctx.actor, `project:${ability}`, facts);
   else assertCan(ctx.actor, `group:${ability}`, facts);
 }
+
+/** assertCanOnSource's answer as a boolean (for batched reads that skip what the actor may not see). */
+export const canOnSource = (ctx: RequestContext, ability: SourceAbility, facts: ProjectFacts | GroupFacts) =>
+  facts.kind === 'project' ? can(ctx.actor, `project:${ability}`, facts) : can(ctx.actor, `group:${ability}`, facts);

@@ -8,7 +8,7 @@ import { api, testDb } from '../helpers/app.ts';
 import { createUser } from '../factories/users.ts';
 import { createApplication, issueCode, tokensOfApplication } from '../factories/oauth.ts';
 import { tokenPost } from './client.ts';
-import { tokenState } from '../../functions/oauth/token-state.ts';
+import { tokenState } from '../../functions/lib/token-state.ts';
 
 describe('concurrency', () => {
   it('20 parallel exchanges of one code: exactly one 200, and no second token set is valid', async () => {

@@ -1,7 +1,9 @@
 // effectiveNotificationLevel: project -> nearest group up the chain (stopping at the first level that is not
 // global) -> the user's global setting (participating by default). Levels are set through the HTTP API.
 import { describe, expect, it } from 'vitest';
+import type { DomainError } from '../../../functions/lib/errors.ts';
 import { effectiveNotificationLevel } from '../../../functions/notification-settings/effective-level.ts';
+import { restError } from '../../../functions/rest-errors.ts';
 import { createGroup } from '../../factories/groups.ts';
 import { createProject } from '../../factories/projects.ts';
 import { createUser } from '../../factories/users.ts';
@@ -63,6 +65,7 @@ describe('effectiveNotificationLevel', () => {
     expect(await effectiveNotificationLevel(ctx, user.id, project.id)).toBe('mention');
     await put(token, `/projects/${project.id}/notification_settings`, 'watch');
     expect(await effectiveNotificationLevel(ctx, user.id, project.id)).toBe('watch');
-    await expect(effectiveNotificationLevel(ctx, user.id, 2_000_000_000)).rejects.toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+    const missing = await effectiveNotificationLevel(ctx, user.id, 2_000_000_000).catch((e: DomainError) => e);
+    expect(restError(missing as DomainError)).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
   });
 });
