@@ -10,6 +10,7 @@ import { assertScopes, READ_METHODS, resolveActor } from './lib/auth.ts';
 import { anonymous, type AppEnv, type Config, type RequestContext } from './lib/context.ts';
 import { DomainError, unauthorized } from './lib/errors.ts';
 import { log } from './lib/log.ts';
+import { withNormalPath } from './lib/request-path.ts';
 import { applicationRoutes } from './applications/routes.ts';
 import { errorTrackingRoutes } from './error-tracking/routes.ts';
 import { eventRoutes } from './events/routes.ts';
@@ -27,6 +28,7 @@ import { snippetRoutes } from './snippets/routes.ts';
 import { notificationSettingRoutes } from './notification-settings/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
 import { tokenRoutes } from './tokens/routes.ts';
+import { uploadRoutes } from './uploads/routes.ts';
 import { userRoutes } from './users/routes.ts';
 import { versionRoutes } from './version/routes.ts';
 import { oauthRoutes } from './oauth/routes.ts';
@@ -96,7 +98,7 @@ export function createApp(deps: AppDeps) {
   const api = new Hono<AppEnv>();
   api.use('*', async (c, next) => {
     const ctx = c.var.ctx;
-    ctx.actor = await resolveActor(c, ctx);
+    ctx.actor = await resolveActor(c, ctx, 'rest');
     // GitLab's `authenticate_non_get!`: a write to an endpoint needs a signed-in caller before anything else is
     // looked at (an unknown route stays a 404).
     if (!ctx.actor.user && !READ_METHODS.has(c.req.method) && isEndpoint(c)) throw unauthorized();
@@ -124,6 +126,7 @@ export function createApp(deps: AppDeps) {
   api.all('*', (c) => c.json({ error: '404 Not Found' }, 404));
   app.route('/api/v4', api);
   app.route('/', graphqlRoutes);
+  app.route('/', uploadRoutes);
   app.route('/', explorerRoutes);
   app.route('/', oauthRoutes);
   app.route('/', webRoutes);
@@ -144,6 +147,9 @@ export function createApp(deps: AppDeps) {
     return c.json({ message: '500 Internal Server Error' }, 500);
   });
 
+  // Every runtime enters through fetch (app.request too): the path is made normal before the router sees it.
+  const route = app.fetch;
+  app.fetch = (request, env, executionCtx) => route(withNormalPath(request), env, executionCtx);
   return app;
 }
 

@@ -5,7 +5,7 @@ import type { ExecutionContext } from 'hono';
 import { neonProvider, type DatabaseProvider } from '../db/client.ts';
 import { createApp } from './app.ts';
 import type { Env } from './env.ts';
-import { runHousekeeping } from './housekeeping/service.ts';
+import { runScheduledWork } from './housekeeping/service.ts';
 import { log } from './lib/log.ts';
 
 /** The part of workerd's ScheduledController this entry uses. */
@@ -48,11 +48,7 @@ export default {
       return;
     }
     const database = databaseFor(env).open({ queries: 0, ms: 0 }, (p) => ctx.waitUntil(p));
-    try {
-      await runHousekeeping({ ctx: database });
-    } catch (error) {
-      log('error', 'housekeeping failed', { cron: event.cron, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
-      throw error; // the cron event is reported as failed
-    }
+    // A failure is rethrown: the cron event is reported as failed.
+    await runScheduledWork(database, event.cron);
   },
 };

@@ -5,6 +5,7 @@ import { pgliteProvider } from '../db/client.ts';
 import { openEmbedded } from '../db/local/embedded.ts';
 import { localEncryptionKey } from '../db/local/encryption-key.ts';
 import { createApp } from './app.ts';
+import { startLocalSchedule } from './local-schedule.ts';
 import { withExplorerAssets } from './web/explorer/node-assets.ts';
 import { parseConfig, type Env } from './env.ts';
 import { bootstrapRoot } from './users/bootstrap.ts';
@@ -25,6 +26,8 @@ const app = createApp({ database: () => provider });
 const fetch = withExplorerAssets((req) => app.fetch(req, env));
 
 const root = await bootstrapRoot(provider.open({ queries: 0, ms: 0 }, () => undefined).transaction);
+// The Worker's cron trigger, locally: purges, retention and membership expiry.
+const schedule = startLocalSchedule(provider);
 
 const server = serve({ fetch, port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
   console.log(`API listening on ${config.publicUrl}/api/v4 (port ${info.port}, data in ${dataDir})`);
@@ -40,6 +43,8 @@ const server = serve({ fetch, port, hostname: process.env.HOST ?? '127.0.0.1' },
 
 const stop = async () => {
   server.close();
+  // A run in progress finishes before the database closes under it.
+  await schedule.stop();
   await client.close();
   process.exit(0);
 };

@@ -128,25 +128,39 @@ export function visibleGroupsFilter(actor: Viewer): SQL | undefined {
 }
 
 /**
+ * Whether the actor may read what is confidential on the issue row in scope (joined with its project and namespace):
+ * reporters and above, the issue's author and its assignees. The confidential branch shared by canReadIssue and
+ * canReadNote (GitLab's IssuePolicy and NotePolicy's can_read_confidential).
+ */
+function readsConfidentialOfIssueSql(actor: Viewer): SQL {
+  if (isAdmin(actor)) return sql`true`;
+  if (!actor.user) return sql`false`;
+  const id = actor.user.id;
+  return or(
+    eq(issues.authorId, id),
+    // Aliased: an unqualified outer `id` (single-table selects) still means the issue's, as issue_assignees has none.
+    sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia WHERE ia.issue_id = ${issues.id} AND ia.user_id = ${id})`,
+    sql`${projectAccessLevelSql(actor)} >= ${AccessLevel.REPORTER}`,
+  )!;
+}
+
+/**
  * Issues (joined with their project and its namespace) the actor may read: the SQL twin of canReadIssue. Confidential
  * issues only for reporters and above, their author and their assignees.
  */
 export function visibleIssuesFilter(actor: Viewer): SQL | undefined {
   const readable = visibleProjectsFilter(actor);
   if (isAdmin(actor)) return readable;
-  if (!actor.user) return and(readable, eq(issues.confidential, false));
-  const id = actor.user.id;
-  return and(
-    readable,
-    or(
-      eq(issues.confidential, false),
-      eq(issues.authorId, id),
-      // Aliased: an unqualified outer `id` (single-table selects) still means the issue's, as issue_assignees has none.
-      sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia WHERE ia.issue_id = ${issues.id} AND ia.user_id = ${id})`,
-      sql`${projectAccessLevelSql(actor)} >= ${AccessLevel.REPORTER}`,
-    ),
-  );
+  return and(readable, or(eq(issues.confidential, false), readsConfidentialOfIssueSql(actor)));
 }
+
+/**
+ * Notes on the issue row in scope (joined with its project and namespace) the actor may read, the issue being
+ * readable: the SQL twin of canReadNote, for counters that must agree with the listing. `confidential` is the note's
+ * column; it comes first so that the membership subqueries run for confidential notes only.
+ */
+export const readableIssueNotesSql = (actor: Viewer, confidential: SQLWrapper): SQL =>
+  isAdmin(actor) ? sql`true` : sql`(NOT ${confidential} OR ${readsConfidentialOfIssueSql(actor)})`;
 
 /**
  * Snippets (left-joined with their project and its namespace) the actor may read: the SQL twin of canReadSnippet.

@@ -4,7 +4,7 @@
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { AccessLevel, activeMembershipSql, groupAccessLevelSql, groupDescendantAccessSql, memberGroupIds, visibleGroupsFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
-import { liveNamespaceByRef, type NamespaceLookup } from './namespaces.ts';
+import { deletedSuffix, liveNamespaceByRef, type NamespaceLookup } from './namespaces.ts';
 import { containsPattern } from './search.ts';
 import { members, namespaces, projects } from '../schema/index.ts';
 
@@ -145,11 +145,29 @@ export async function renameGroupPath(tx: Db, id: number, oldFullPath: string, p
 
 /**
  * Hides the group with every subgroup and project below it at once (the visibility filters look at each row's own
- * deleted_at); the housekeeping job purges them later.
+ * deleted_at) and frees their paths: the group's path takes deletedSuffix and every full path below it moves with
+ * that prefix (rows deleted earlier too); the housekeeping job purges them later. Namespaces first: their UPDATE waits
+ * for creates in progress in any of them (lockLiveNamespace), so the projects statement, with its own snapshot, moves
+ * what those creates committed. Nothing to do when the group's deletion was already accepted.
  */
 export async function markGroupDeleted(tx: Db, id: number) {
-  await tx.execute(sql`UPDATE projects SET deleted_at = now() WHERE deleted_at IS NULL AND namespace_id IN (SELECT id FROM namespaces WHERE ${id} = ANY(traversal_ids))`);
-  await tx.execute(sql`UPDATE namespaces SET deleted_at = now() WHERE deleted_at IS NULL AND ${id} = ANY(traversal_ids)`);
+  const suffix = deletedSuffix(id);
+  const [group] = await tx
+    .update(namespaces)
+    .set({ deletedAt: sql`now()`, path: sql`${namespaces.path} || ${suffix}`, fullPath: sql`${namespaces.fullPath} || ${suffix}`, updatedAt: sql`now()` })
+    .where(and(eq(namespaces.id, id), isNull(namespaces.deletedAt)))
+    .returning({ fullPath: namespaces.fullPath });
+  if (!group) return;
+  const newPrefix = group.fullPath;
+  const keep = newPrefix.length - suffix.length + 1; // substr() is 1-based: keep what follows the old prefix
+  await tx.execute(
+    sql`UPDATE namespaces SET deleted_at = coalesce(deleted_at, now()), full_path = ${newPrefix} || substr(full_path, ${keep}), updated_at = now()
+        WHERE ${id} = ANY(traversal_ids) AND id <> ${id}`,
+  );
+  await tx.execute(
+    sql`UPDATE projects SET deleted_at = coalesce(deleted_at, now()), path_with_namespace = ${newPrefix} || substr(path_with_namespace, ${keep}), updated_at = now()
+        WHERE namespace_id IN (SELECT id FROM namespaces WHERE ${id} = ANY(traversal_ids))`,
+  );
 }
 
 /** The group's own row, live or not (for a parent's visibility). */

@@ -2,7 +2,7 @@
 // labels, assignees and counters (json subqueries), so a page of issues costs one query whatever its size.
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { activeMembershipSql, projectReadersSql, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './access.ts';
+import { activeMembershipSql, projectReadersSql, readableIssueNotesSql, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import {
   awardEmoji,
@@ -47,7 +47,9 @@ export interface LabelJson {
 
 const labelsSql = sql<LabelJson[]>`(SELECT COALESCE(json_agg(json_build_object('id', l.id, 'title', l.title, 'color', l.color, 'description', l.description) ORDER BY l.title), '[]'::json) FROM ${labelLinks} ll JOIN ${labels} l ON l.id = ll.label_id WHERE ll.target_type = 'Issue' AND ll.target_id = ${issues.id})`;
 const assigneesSql = sql<UserJson[]>`(SELECT COALESCE(json_agg(json_build_object('id', u.id, 'name', u.name, 'username', u.username, 'state', u.state, 'avatarUrl', u.avatar_url) ORDER BY u.id), '[]'::json) FROM ${issueAssignees} ia JOIN ${users} u ON u.id = ia.user_id WHERE ia.issue_id = ${issues.id})`;
-const userNotesCountSql = sql<number>`(SELECT count(*) FROM ${notes} n WHERE n.noteable_type = 'Issue' AND n.noteable_id = ${issues.id} AND NOT n.system)`.mapWith(Number);
+/** The user (non-system) notes of the issue the actor may read: the count agrees with the notes listing. */
+const userNotesCountSql = (actor: Viewer) =>
+  sql<number>`(SELECT count(*) FROM ${notes} n WHERE n.noteable_type = 'Issue' AND n.noteable_id = ${issues.id} AND NOT n.system AND ${readableIssueNotesSql(actor, sql`n.confidential`)})`.mapWith(Number);
 const awardCountSql = (name: string) =>
   sql<number>`(SELECT count(*) FROM ${awardEmoji} ae WHERE ae.awardable_type = 'Issue' AND ae.awardable_id = ${issues.id} AND ae.name = ${name})`.mapWith(Number);
 
@@ -58,7 +60,7 @@ const subscribedSql = (userId: number) =>
     OR EXISTS (SELECT 1 FROM ${issueAssignees} ia2 WHERE ia2.issue_id = ${issues.id} AND ia2.user_id = ${userId})
     OR EXISTS (SELECT 1 FROM ${notes} n2 WHERE n2.noteable_type = 'Issue' AND n2.noteable_id = ${issues.id} AND n2.author_id = ${userId} AND NOT n2.system))`.mapWith(Boolean);
 
-function columns(subscriberId?: number | null) {
+function columns(actor: Viewer, subscriberId?: number | null) {
   return {
     issue: issues,
     projectPath: projects.pathWithNamespace,
@@ -68,7 +70,7 @@ function columns(subscriberId?: number | null) {
     milestoneGroupPath: milestoneGroup.fullPath,
     labels: labelsSql,
     assignees: assigneesSql,
-    userNotesCount: userNotesCountSql,
+    userNotesCount: userNotesCountSql(actor),
     upvotes: awardCountSql('thumbsup'),
     downvotes: awardCountSql('thumbsdown'),
     subscribed: subscriberId ? subscribedSql(subscriberId) : sql<boolean>`false`.mapWith(Boolean),
@@ -77,10 +79,13 @@ function columns(subscriberId?: number | null) {
 
 const noTotal = sql<number | null>`NULL`.mapWith((v) => (v == null ? null : Number(v)));
 
-/** The issue with everything its entity needs, in one SELECT; lists add their capped `total` column. */
-function baseQuery(db: Db, subscriberId?: number | null, total: SQL<number | null> = noTotal) {
+/**
+ * The issue with everything its entity needs as `actor` sees it (counters count what the actor may read), in one
+ * SELECT; lists add their capped `total` column.
+ */
+function baseQuery(db: Db, actor: Viewer, subscriberId?: number | null, total: SQL<number | null> = noTotal) {
   return db
-    .select({ ...columns(subscriberId), total })
+    .select({ ...columns(actor, subscriberId), total })
     .from(issues)
     .innerJoin(projects, eq(projects.id, issues.projectId))
     .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
@@ -94,20 +99,20 @@ function baseQuery(db: Db, subscriberId?: number | null, total: SQL<number | nul
 export type IssueView = Awaited<ReturnType<ReturnType<typeof baseQuery>['execute']>>[number];
 
 /** One issue of a project by iid (no visibility check: the service decides with the policy). */
-export async function findIssueView(db: Db, projectId: number, iid: number, subscriberId?: number | null): Promise<IssueView | undefined> {
-  const [row] = await baseQuery(db, subscriberId).where(and(eq(issues.projectId, projectId), eq(issues.iid, iid)));
+export async function findIssueView(db: Db, actor: Viewer, projectId: number, iid: number, subscriberId?: number | null): Promise<IssueView | undefined> {
+  const [row] = await baseQuery(db, actor, subscriberId).where(and(eq(issues.projectId, projectId), eq(issues.iid, iid)));
   return row;
 }
 
-export async function findIssueViewById(db: Db, id: number, subscriberId?: number | null): Promise<IssueView | undefined> {
-  const [row] = await baseQuery(db, subscriberId).where(eq(issues.id, id));
+export async function findIssueViewById(db: Db, actor: Viewer, id: number, subscriberId?: number | null): Promise<IssueView | undefined> {
+  const [row] = await baseQuery(db, actor, subscriberId).where(eq(issues.id, id));
   return row;
 }
 
 /** Issues by id, in one statement (no visibility check: the caller's query already decided); e.g. a page of to-do targets. */
-export async function findIssueViewsByIds(db: Db, ids: readonly number[]): Promise<IssueView[]> {
+export async function findIssueViewsByIds(db: Db, actor: Viewer, ids: readonly number[]): Promise<IssueView[]> {
   if (!ids.length) return [];
-  return baseQuery(db).where(inArray(issues.id, [...new Set(ids)]));
+  return baseQuery(db, actor).where(inArray(issues.id, [...new Set(ids)]));
 }
 
 export interface IssueListFilter {
@@ -201,7 +206,7 @@ export async function listIssueViews(db: Db, actor: Viewer, f: IssueListFilter, 
   const total = countLimit
     ? sql<number | null>`(SELECT count(*) FROM (${countedQuery(db, actor, f, countLimit)}) counted)`.mapWith(Number)
     : noTotal;
-  return baseQuery(db, null, total)
+  return baseQuery(db, actor, null, total)
     .where(listWhere(actor, f))
     .orderBy(dir(column), dir(issues.id))
     .limit(limit)
@@ -453,7 +458,7 @@ export async function listIssueViewsPages(db: Db, actor: Viewer, f: Omit<IssueLi
     projectIds.length === 1,
     page,
   ).as('w');
-  const rows = await baseQuery(db, subscriberId)
+  const rows = await baseQuery(db, actor, subscriberId)
     .innerJoin(w, eq(w.wid, issues.id))
     .where(sql`${w.rn} <= ${page.limit}`)
     .orderBy(issues.projectId, w.rn);
@@ -498,13 +503,26 @@ export async function findUserTodosOfIssues(db: Db, userId: number, issueIds: re
     .orderBy(asc(todos.id));
 }
 
-/** The number of distinct discussions of user (non-system) notes of each issue, in one grouped count (0: none). */
-export async function countUserDiscussionsOfIssues(db: Db, issueIds: readonly number[]) {
+/**
+ * The number of distinct discussions of user (non-system) notes the actor may read of each issue, in one grouped
+ * count (0: none). The issues were found readable; their project and namespace are joined for the notes' rule.
+ */
+export async function countUserDiscussionsOfIssues(db: Db, actor: Viewer, issueIds: readonly number[]) {
   if (!issueIds.length) return [];
   return db
     .select({ id: notes.noteableId, n: sql<number>`count(DISTINCT ${notes.discussionId})`.mapWith(Number) })
     .from(notes)
-    .where(and(eq(notes.noteableType, 'Issue'), inArray(notes.noteableId, [...new Set(issueIds)]), eq(notes.system, false)))
+    .innerJoin(issues, eq(issues.id, notes.noteableId))
+    .innerJoin(projects, eq(projects.id, issues.projectId))
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .where(
+      and(
+        eq(notes.noteableType, 'Issue'),
+        inArray(notes.noteableId, [...new Set(issueIds)]),
+        eq(notes.system, false),
+        readableIssueNotesSql(actor, notes.confidential),
+      ),
+    )
     .groupBy(notes.noteableId);
 }
 

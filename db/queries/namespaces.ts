@@ -40,6 +40,31 @@ export async function findPersonalNamespace(db: Db, userId: number) {
 }
 
 /**
+ * What a row's path (and a project's name) takes when its deletion is accepted, as GitLab's delayed deletion renames
+ * the pending row (`<path>-deleted-<id>`), so that the path is free at once while the row waits for the purge. '~'
+ * never appears in a path someone can ask for (usernames, group and project paths: letters, digits, '_', '-', '.')
+ * nor in a project name, so the renamed row never takes a real path or name; the row's id keeps it unique. A
+ * group's descendants keep their place below it (their full paths move with its prefix).
+ */
+export const deletedSuffix = (id: number) => `~deleted-${id}`;
+
+/**
+ * Locks the namespace a project or subgroup is being created in until the end of the transaction and returns its
+ * full path as of now (undefined when its deletion was accepted meanwhile). FOR SHARE: creates in one namespace do
+ * not wait for each other, but a deletion or rename of the namespace (an UPDATE of its row) waits for the create to
+ * commit and then moves or hides what it created, or the create waits for it and sees the new state. Without it, a
+ * project created in a group being deleted would keep the group's old path: hidden with its group, yet taken.
+ */
+export async function lockLiveNamespace(tx: Db, id: number): Promise<string | undefined> {
+  const [row] = await tx
+    .select({ fullPath: namespaces.fullPath })
+    .from(namespaces)
+    .where(and(eq(namespaces.id, id), isNull(namespaces.deletedAt)))
+    .for('share');
+  return row?.fullPath;
+}
+
+/**
  * Serializes every writer of one full path (project or group) until the end of the transaction: with the check in
  * fullPathTaken behind it, two creates racing for `group/x` cannot both succeed, whichever tables they write.
  */

@@ -18,6 +18,15 @@ const ofNoteable = (n: NoteableKey) => and(eq(notes.noteableType, n.type), eq(no
 const kindsFilter = (kinds: NoteKinds): SQL | undefined =>
   kinds === 'only_comments' ? eq(notes.system, false) : kinds === 'only_activity' ? eq(notes.system, true) : undefined;
 
+/** Which notes of one noteable a listing holds: GitLab's activity_filter, and confidential ones only when readable. */
+export interface NoteListFilter {
+  kinds: NoteKinds;
+  withConfidential: boolean;
+}
+
+const listWhere = (noteable: NoteableKey, f: NoteListFilter) =>
+  and(ofNoteable(noteable), kindsFilter(f.kinds), f.withConfidential ? undefined : eq(notes.confidential, false));
+
 const view = (db: Db, total: SQL<number | null> = sql<number | null>`NULL`) =>
   db
     .select({ note: notes, author: users, total: total.mapWith((v) => (v == null ? null : Number(v))) })
@@ -28,18 +37,18 @@ const view = (db: Db, total: SQL<number | null> = sql<number | null>`NULL`) =>
 export type NoteView = Awaited<ReturnType<ReturnType<typeof view>['execute']>>[number];
 
 /** A page of the noteable's notes with their authors and the total (capped at `countLimit`) in one statement. */
-export async function listNotes(db: Db, noteable: NoteableKey, kinds: NoteKinds, order: NoteOrder, limit: number, offset: number, countLimit: number) {
+export async function listNotes(db: Db, noteable: NoteableKey, f: NoteListFilter, order: NoteOrder, limit: number, offset: number, countLimit: number) {
   const column = order.by === 'updated_at' ? notes.updatedAt : notes.createdAt;
   const dir = order.sort === 'asc' ? asc : desc;
-  const where = and(ofNoteable(noteable), kindsFilter(kinds));
+  const where = listWhere(noteable, f);
   const total = sql<number | null>`(SELECT count(*) FROM (SELECT 1 FROM ${notes} WHERE ${where} LIMIT ${countLimit}) counted)`;
   return view(db, total).where(where).orderBy(dir(column), dir(notes.id)).limit(limit).offset(offset);
 }
 
-export async function countNotes(db: Db, noteable: NoteableKey, kinds: NoteKinds, limit: number): Promise<number> {
+export async function countNotes(db: Db, noteable: NoteableKey, f: NoteListFilter, limit: number): Promise<number> {
   const [row] = await db
     .select({ n: sql<number>`count(*)`.mapWith(Number) })
-    .from(db.select({ one: sql`1` }).from(notes).where(and(ofNoteable(noteable), kindsFilter(kinds))).limit(limit).as('counted'));
+    .from(db.select({ one: sql`1` }).from(notes).where(listWhere(noteable, f)).limit(limit).as('counted'));
   return row?.n ?? 0;
 }
 

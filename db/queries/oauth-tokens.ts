@@ -15,6 +15,14 @@ export async function findOAuthTokenByDigest(db: Db, digest: string) {
   return row;
 }
 
+/** Revokes every OAuth token of a user, and the authorization codes not yet exchanged. */
+export async function revokeOAuthOfUser(db: Db, userId: number) {
+  await db.execute(
+    sql`WITH codes AS (UPDATE oauth_grants SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL AND consumed_at IS NULL)
+        UPDATE oauth_access_tokens SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL`,
+  );
+}
+
 /** Records the first use of a token (ends the refresh grace of the token it replaced). */
 export async function markOAuthTokenUsed(db: Db, id: number) {
   await db.update(oauthAccessTokens).set({ firstUsedAt: sql`now()` }).where(and(eq(oauthAccessTokens.id, id), isNull(oauthAccessTokens.firstUsedAt)));

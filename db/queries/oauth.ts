@@ -3,9 +3,10 @@
 // updates is the lock that serialises concurrent exchanges (PostgreSQL re-checks the WHERE clause of an UPDATE
 // on the newest row version after waiting for a concurrent writer: READ COMMITTED "EvalPlanQual").
 // Raw SQL is used where Drizzle's builder cannot express a data-modifying CTE; every value is a bound parameter.
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { oauthAccessTokens, oauthGrants } from '../schema/index.ts';
+import { uncountEventsSql, type CountedEvent } from './rate-limits.ts';
 import { rows, textArray } from './raw.ts';
 
 export interface ClientRow {
@@ -67,17 +68,25 @@ export interface NewTokens {
 }
 
 /**
- * Consumes the code and inserts its token set in one statement. No row back: the code was consumed, revoked or
- * expired in the meantime (a concurrent exchange won).
+ * A CTE that takes back the brute-force counts of a request when its statement issued tokens (`issued`: a condition
+ * on the statement's other CTEs), so a success costs no round trip of its own. Nothing reads it, so PostgreSQL runs
+ * it after the main statement: the counters are locked after the token rows, in every statement that locks both.
  */
-export async function consumeCodeAndIssue(db: Db, grantId: number, t: NewTokens): Promise<IssuedRow | undefined> {
+const releasing = (counted: readonly CountedEvent[], issued: SQL) =>
+  counted.length ? sql`, released AS (${uncountEventsSql(counted, issued)})` : sql``;
+
+/**
+ * Consumes the code and inserts its token set in one statement, taking back the request's counts (`release`). No row
+ * back: the code was consumed, revoked or expired in the meantime (a concurrent exchange won).
+ */
+export async function consumeCodeAndIssue(db: Db, grantId: number, t: NewTokens, release: readonly CountedEvent[] = []): Promise<IssuedRow | undefined> {
   const [row] = await rows<IssuedRow>(
     db,
     sql`WITH g AS (
           UPDATE oauth_grants SET consumed_at = now()
           WHERE id = ${grantId} AND consumed_at IS NULL AND revoked_at IS NULL AND expires_at > now()
           RETURNING id, application_id, user_id, scopes
-        )
+        )${releasing(release, sql`EXISTS (SELECT 1 FROM g)`)}
         INSERT INTO oauth_access_tokens (token_digest, refresh_token_digest, application_id, user_id, scopes, expires_in, grant_id, lineage)
         SELECT ${t.tokenDigest}, ${t.refreshTokenDigest}, g.application_id, g.user_id, g.scopes, ${t.expiresIn}, g.id, ${t.lineage} FROM g
         RETURNING id, extract(epoch FROM created_at)::bigint::text AS created_at`,
@@ -106,19 +115,29 @@ export interface RefreshLookup extends ClientRow {
   revoked: boolean | null;
   /** revoked_at in microseconds since the epoch: the version stamp the rotation statement re-checks. */
   revoked_stamp: string | null;
-  has_active_child: boolean | null;
-  has_used_child: boolean | null;
+  retry_scopes: string[] | null;
   user_state: string | null;
 }
 
-export async function lookupClientAndRefreshToken(db: Db, uid: string, refreshDigest: string): Promise<RefreshLookup | undefined> {
+/**
+ * `retry_scopes`: while the token (alias `t`) has been rotated out but may still be presented as a retry of that
+ * exchange, the scopes of the set that replaced it; null otherwise. The conditions are the refresh grant's rule: a
+ * live successor, no successor ever used, and less than `graceSeconds` since the first rotation.
+ */
+const retryScopes = (graceSeconds: number) =>
+  sql`(SELECT c.scopes FROM oauth_access_tokens c
+        WHERE c.previous_token_id = t.id AND c.revoked_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM oauth_access_tokens u WHERE u.previous_token_id = t.id AND u.first_used_at IS NOT NULL)
+          AND (SELECT min(f.created_at) FROM oauth_access_tokens f WHERE f.previous_token_id = t.id) > now() - make_interval(secs => ${graceSeconds})
+        LIMIT 1) AS retry_scopes`;
+
+export async function lookupClientAndRefreshToken(db: Db, uid: string, refreshDigest: string, retryGraceSeconds: number): Promise<RefreshLookup | undefined> {
   const [row] = await rows<RefreshLookup>(
     db,
     sql`SELECT ${CLIENT_COLUMNS}, t.id AS token_id, t.application_id AS token_app_id, t.user_id, t.scopes, t.lineage, t.grant_id,
           t.revoked_at IS NOT NULL AS revoked,
           floor(extract(epoch FROM t.revoked_at) * 1000000)::bigint::text AS revoked_stamp,
-          EXISTS (SELECT 1 FROM oauth_access_tokens c WHERE c.previous_token_id = t.id AND c.revoked_at IS NULL) AS has_active_child,
-          EXISTS (SELECT 1 FROM oauth_access_tokens c WHERE c.previous_token_id = t.id AND c.first_used_at IS NOT NULL) AS has_used_child,
+          ${retryScopes(retryGraceSeconds)},
           u.state AS user_state
         FROM oauth_applications a
         LEFT JOIN oauth_access_tokens t ON t.refresh_token_digest = ${refreshDigest}
@@ -129,17 +148,22 @@ export async function lookupClientAndRefreshToken(db: Db, uid: string, refreshDi
 }
 
 /**
- * Rotates: revokes the old access token (and any unused token an earlier refresh of it issued, the grace retry),
- * records the old token's first use, and inserts the new set with the same lineage. The UPDATE of the old row only
- * matches while its `revoked_at` is still what the lookup saw, so of concurrent refreshes with one token exactly
- * one inserts; the others get no row back.
+ * Rotates: revokes the old access token (and, for a retry, the unused set the earlier rotation issued), records the
+ * old token's first use, and inserts the new set with the same lineage. The UPDATE of the old row only matches while
+ * its `revoked_at` is still what the lookup saw, so of concurrent refreshes with one token exactly one inserts; the
+ * others get no row back. A retry inserts only if it revoked the successor itself: a successor used or rotated by a
+ * concurrent request fails the re-checked `first_used_at IS NULL AND revoked_at IS NULL`, and nothing is issued, so
+ * the lineage never has two live sets. When it issues, it takes back the request's counts (`release`).
  */
 export async function rotateRefreshToken(
   db: Db,
-  args: { tokenId: number; revokedStamp: string | null; scopes: readonly string[] } & NewTokens,
+  args: { tokenId: number; revokedStamp: string | null; retry: boolean; scopes: readonly string[]; release?: readonly CountedEvent[] } & NewTokens,
 ): Promise<IssuedRow | undefined> {
   const stampMatches =
     args.revokedStamp === null ? sql`revoked_at IS NULL` : sql`floor(extract(epoch FROM revoked_at) * 1000000)::bigint::text = ${args.revokedStamp}`;
+  // The INSERT reads `superseded` in both cases (a first rotation has nothing to supersede), so every statement locks
+  // the token rows (the old one, then its successor) before the counters `releasing` takes back.
+  const issues = args.retry ? sql`EXISTS (SELECT 1 FROM superseded)` : sql`NOT EXISTS (SELECT 1 FROM superseded)`;
   const [row] = await rows<IssuedRow>(
     db,
     sql`WITH old AS (
@@ -148,11 +172,14 @@ export async function rotateRefreshToken(
             AND NOT EXISTS (SELECT 1 FROM oauth_access_tokens c WHERE c.previous_token_id = ${args.tokenId} AND c.first_used_at IS NOT NULL)
           RETURNING id, application_id, user_id, grant_id, lineage
         ), superseded AS (
-          UPDATE oauth_access_tokens c SET revoked_at = now() FROM old WHERE c.previous_token_id = old.id AND c.revoked_at IS NULL
-        )
+          UPDATE oauth_access_tokens c SET revoked_at = now() FROM old
+          WHERE c.previous_token_id = old.id AND c.revoked_at IS NULL AND c.first_used_at IS NULL
+          RETURNING c.id
+        )${releasing(args.release ?? [], sql`EXISTS (SELECT 1 FROM old) AND ${issues}`)}
         INSERT INTO oauth_access_tokens (token_digest, refresh_token_digest, application_id, user_id, scopes, expires_in, grant_id, lineage, previous_token_id)
         SELECT ${args.tokenDigest}, ${args.refreshTokenDigest}, old.application_id, old.user_id, ${textArray(args.scopes)}, ${args.expiresIn},
           old.grant_id, old.lineage, old.id FROM old
+        WHERE ${issues}
         RETURNING id, extract(epoch FROM created_at)::bigint::text AS created_at`,
   );
   return row;
@@ -191,8 +218,11 @@ export async function insertTokens(db: Db, values: typeof oauthAccessTokens.$inf
 
 // ---- revoke, introspect ----
 
-/** A token by the digest of its access token or of its refresh token, with its application's uid and its user. */
-export async function findTokenByAnyDigest(db: Db, digest: string, hint: 'access_token' | 'refresh_token' | undefined) {
+/**
+ * A token by the digest of its access token or of its refresh token, with its application's uid and its user;
+ * `retry_scopes` (see retryScopes) when a grace is given.
+ */
+export async function findTokenByAnyDigest(db: Db, digest: string, hint: 'access_token' | 'refresh_token' | undefined, retryGraceSeconds?: number) {
   const byAccess = sql`t.token_digest = ${digest}`;
   const byRefresh = sql`t.refresh_token_digest = ${digest}`;
   const where = hint === 'refresh_token' ? sql`${byRefresh} OR ${byAccess}` : sql`${byAccess} OR ${byRefresh}`;
@@ -208,8 +238,7 @@ export async function findTokenByAnyDigest(db: Db, digest: string, hint: 'access
     expires_in: number | null;
     expired: boolean;
     revoked: boolean;
-    has_active_child: boolean;
-    has_used_child: boolean;
+    retry_scopes: string[] | null;
     app_uid: string | null;
     username: string;
     user_state: string;
@@ -220,8 +249,7 @@ export async function findTokenByAnyDigest(db: Db, digest: string, hint: 'access
           extract(epoch FROM t.created_at)::bigint::text AS created_at, t.expires_in,
           (t.expires_in IS NOT NULL AND t.created_at + make_interval(secs => t.expires_in) <= now()) AS expired,
           (t.revoked_at IS NOT NULL AND t.revoked_at <= now()) AS revoked,
-          EXISTS (SELECT 1 FROM oauth_access_tokens c WHERE c.previous_token_id = t.id AND c.revoked_at IS NULL) AS has_active_child,
-          EXISTS (SELECT 1 FROM oauth_access_tokens c WHERE c.previous_token_id = t.id AND c.first_used_at IS NOT NULL) AS has_used_child,
+          ${retryGraceSeconds === undefined ? sql`NULL::text[] AS retry_scopes` : retryScopes(retryGraceSeconds)},
           a.uid AS app_uid, u.username, u.state AS user_state
         FROM oauth_access_tokens t JOIN users u ON u.id = t.user_id LEFT JOIN oauth_applications a ON a.id = t.application_id
         WHERE ${where} LIMIT 2`,

@@ -13,6 +13,7 @@ import {
   visibleProfilesFilter,
   visibleProjectsFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
+import { deletedSuffix } from './namespaces.ts';
 import { containsPattern } from './search.ts';
 import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
 import { issues, members, namespaces, projects, stars, users } from '../schema/index.ts';
@@ -161,9 +162,21 @@ export async function updateProject(tx: Db, id: number, values: Partial<typeof p
   return row!;
 }
 
-/** Hides the project at once; the housekeeping job purges its rows later. */
+/**
+ * Hides the project at once and frees its path and name (renamed with deletedSuffix, in the same statement); the
+ * housekeeping job purges its rows later.
+ */
 export async function markProjectDeleted(db: Db, id: number) {
-  await db.update(projects).set({ deletedAt: sql`now()` }).where(and(eq(projects.id, id), isNull(projects.deletedAt)));
+  const suffix = deletedSuffix(id);
+  await db
+    .update(projects)
+    .set({
+      deletedAt: sql`now()`,
+      path: sql`${projects.path} || ${suffix}`,
+      name: sql`${projects.name} || ${suffix}`,
+      pathWithNamespace: sql`${projects.pathWithNamespace} || ${suffix}`,
+    })
+    .where(and(eq(projects.id, id), isNull(projects.deletedAt)));
 }
 
 /** Adds a star; returns false when it was already there. The counter moves in the same statement batch. */

@@ -20,3 +20,8 @@ export async function findSessionByDigest(db: Db, digest: string) {
 export async function deleteSessionByDigest(db: Db, digest: string) {
   await db.delete(sessions).where(eq(sessions.digest, digest));
 }
+
+/** Signs a user out of every browser. */
+export async function deleteSessionsOfUser(db: Db, userId: number) {
+  await db.delete(sessions).where(eq(sessions.userId, userId));
+}

@@ -5,6 +5,7 @@ import { keysetSql, type KeysetPage } from './window.ts';
 import { containsPattern } from './search.ts';
 import { emails, members, namespaces, projects, stars, users, type UserRow } from '../schema/index.ts';
 import { markGroupDeleted } from './groups.ts';
+import { hasIdentity } from './identities.ts';
 
 /** By numeric id, or by username without regard to case. */
 export async function findUserByRef(db: Db, ref: string | number): Promise<UserRow | undefined> {
@@ -30,6 +31,8 @@ export interface UserListFilter {
   external?: boolean | undefined;
   createdAfter?: Date | undefined;
   createdBefore?: Date | undefined;
+  /** The user holding this uid at this provider (UsersFinder#by_external_identity). */
+  identity?: { provider: string; externUid: string } | undefined;
 }
 
 export type UserOrder = { by: 'id' | 'name' | 'username' | 'created_at' | 'updated_at'; sort: 'asc' | 'desc' } | { by: 'search_relevance' };
@@ -62,6 +65,7 @@ function userListWhere(f: UserListFilter): SQL | undefined {
     f.external === true ? eq(users.external, true) : f.external === false ? eq(users.external, false) : undefined,
     f.createdAfter ? gte(users.createdAt, f.createdAfter) : undefined,
     f.createdBefore ? lte(users.createdAt, f.createdBefore) : undefined,
+    f.identity ? hasIdentity(users.id, f.identity.provider, f.identity.externUid) : undefined,
   );
 }
 

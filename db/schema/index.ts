@@ -14,3 +14,5 @@ export * from './notes.ts';
 export * from './snippets.ts';
 export * from './collaboration.ts';
 export * from './events.ts';
+export * from './avatars.ts';
+export * from './identities.ts';

@@ -19,6 +19,8 @@ export const projects = pgTable(
     archived: boolean('archived').notNull().default(false),
     starCount: integer('star_count').notNull().default(0),
     forkedFromId: integer('forked_from_id'),
+    /** The uploaded avatar's path (`/uploads/-/system/project/avatar/<id>/<file>`); the bytes are in `avatars`. */
+    avatarUrl: text('avatar_url'),
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     ...timestamps,

@@ -1,6 +1,12 @@
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, date, index, integer, jsonb, pgTable, serial, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps } from './_columns.ts';
+
+/** One of a user's identities, in Entities::Identity's words. */
+export interface IdentityEntry {
+  provider: string;
+  extern_uid: string;
+}
 
 export const users = pgTable(
   'users',
@@ -31,6 +37,12 @@ export const users = pgTable(
     lastSignInAt: timestamp('last_sign_in_at', { withTimezone: true }),
     currentSignInAt: timestamp('current_sign_in_at', { withTimezone: true }),
     lastActivityOn: date('last_activity_on'),
+    /**
+     * The user's identities as the entities show them, oldest first: a copy of their `identities` rows (the source,
+     * with the uniqueness rules) refreshed in the same transaction as every change to them, so that the user's
+     * entities (GET /user among them) cost no query of their own.
+     */
+    identities: jsonb('identities').$type<IdentityEntry[]>().notNull().default(sql`'[]'::jsonb`),
     ...timestamps,
   },
   (t) => [

@@ -1,6 +1,7 @@
 // The one redirect URI rule, used by the admin API and the applications page (Doorkeeper's RedirectUriValidator
 // with this project's decisions, security-bar §7.4): absolute, no fragment, no script/data/file schemes, no control
-// characters. `http` is allowed (loopback and development clients); exact matching happens at /oauth/authorize.
+// characters. `http` is allowed (loopback and development clients). redirectUriMatches() is the comparison at
+// /oauth/authorize and /oauth/token alike.
 
 export const REDIRECT_URI_MESSAGES = {
   blank: "can't be blank",
@@ -43,4 +44,25 @@ export function parseRedirectUris(raw: string): { ok: true; uris: string[] } | {
   if (!uris.length) return { ok: false, errors: [REDIRECT_URI_MESSAGES.blank] };
   const errors = [...new Set(uris.map(redirectUriProblem).filter((m): m is string => m !== null))];
   return errors.length ? { ok: false, errors } : { ok: true, uris };
+}
+
+// RFC 8252 §7.3's loopback redirect: `http`, an IP literal (not `localhost`, §8.3), an optional canonical port, then
+// path and query compared as strings.
+const LOOPBACK = /^http:\/\/(127\.0\.0\.1|\[::1\])(?::([1-9][0-9]{0,4}))?([/?].*)?$/;
+
+function withoutLoopbackPort(uri: string): string | null {
+  const m = LOOPBACK.exec(uri);
+  if (!m || (m[2] !== undefined && Number(m[2]) > 65535)) return null;
+  return `http://${m[1]}${m[3] ?? ''}`;
+}
+
+/**
+ * Whether a redirect URI sent by a client is the registered one: simple string comparison (RFC 6749 §3.1.2.3,
+ * RFC 9700 §2.1), except that an IP-literal loopback URI may name any port on either side, since native apps listen
+ * on whatever port the system gives them (RFC 8252 §7.3). Doorkeeper's URIChecker.matches? serves both endpoints too.
+ */
+export function redirectUriMatches(presented: string, registered: string): boolean {
+  if (presented === registered) return true;
+  const loopback = withoutLoopbackPort(presented);
+  return loopback !== null && loopback === withoutLoopbackPort(registered);
 }

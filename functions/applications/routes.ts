@@ -1,6 +1,7 @@
 // Admin REST API for OAuth applications (GitLab `lib/api/applications.rb`).
 import { Hono } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
+import { noStore } from '../lib/no-store.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path } from '../lib/validate.ts';
@@ -11,7 +12,7 @@ import * as applications from './service.ts';
 
 export const applicationRoutes = new Hono<AppEnv>();
 
-applicationRoutes.post('/applications', adminOnly, params(CreateApplicationInput), async (c) => {
+applicationRoutes.post('/applications', noStore, adminOnly, params(CreateApplicationInput), async (c) => {
   const input = c.req.valid('query');
   const { row, secret } = await applications.createApplication({
     ctx: c.var.ctx,

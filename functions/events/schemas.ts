@@ -5,7 +5,7 @@ import { EVENT_ACTIONS } from '../../db/schema/index.ts';
 import type { Config } from '../lib/context.ts';
 import { keysetParams, paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { id, looseDate, oneOf, str } from '../lib/validate.ts';
+import { dateParam, id, oneOf, str } from '../lib/validate.ts';
 import { toNote } from '../notes/schemas.ts';
 import { toUserBasic } from '../users/schemas.ts';
 
@@ -27,8 +27,8 @@ const TARGET_TYPE_NAMES = Object.keys(TARGET_TYPE_FILTERS) as [keyof typeof TARG
 const listing = {
   action: z.optional(oneOf(ACTION_FILTERS)),
   target_type: z.optional(oneOf(TARGET_TYPE_NAMES)),
-  before: z.optional(looseDate()),
-  after: z.optional(looseDate()),
+  before: z.optional(dateParam()),
+  after: z.optional(dateParam()),
   sort: z.optional(oneOf(['asc', 'desc'])),
   ...paginationParams,
   ...keysetParams,

@@ -1,6 +1,6 @@
 // Parameters and entities of the Features API (GitLab `lib/api/features.rb`, `lib/api/entities/feature.rb`).
 import * as z from 'zod/mini';
-import { scalarStr } from '../lib/validate.ts';
+import { bool, scalarStr } from '../lib/validate.ts';
 import type { FeatureDefinition } from './definitions.ts';
 import { featureState, type FeatureGates } from './evaluate.ts';
 
@@ -16,6 +16,9 @@ export const SetFeatureInput = z.object({
   user: z.optional(text()),
   group: z.optional(text()),
   project: z.optional(text()),
+  // GitLab's `force` skips the check of a name against the YAML definitions, which only development and test
+  // instances enforce; a production instance (this one) takes any valid name, so it is validated and ignored.
+  force: z.optional(bool()),
 });
 export type SetFeatureParams = z.output<typeof SetFeatureInput>;
 

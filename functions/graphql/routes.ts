@@ -11,7 +11,7 @@ export const graphqlRoutes = new Hono<AppEnv>();
 graphqlRoutes.on(['GET', 'POST'], '/api/graphql', async (c) => {
   const ctx = c.var.ctx;
   try {
-    ctx.actor = await resolveActor(c, ctx);
+    ctx.actor = await resolveActor(c, ctx, 'graphql');
   } catch (e) {
     // A token that matches nothing is 401 (GitLab's later controller: `render_error('Invalid token', status: :unauthorized)`).
     if (isDomainError(e, 'unauthorized')) return c.json({ errors: [{ message: 'Invalid token' }] }, 401);

@@ -1,6 +1,6 @@
 // The schema's scalars: Time, ISO8601Date, JSON, UntrustedRegexp, and the typed global id scalars.
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
-import { isRealDate } from '../lib/validate.ts';
+import { isRealDate } from '../lib/dates.ts';
 import { globalIdScalar } from './ids.ts';
 
 const stringScalar = (name: string, description: string, check: (s: string) => boolean, message: (s: string) => string) => {

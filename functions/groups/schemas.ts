@@ -9,6 +9,7 @@ import { bool, id, int, modelRule, oneOf, str, text } from '../lib/validate.ts';
 import { ListProjectsInput, toProject } from '../projects/schemas.ts';
 import { avatarUrl, isValidPath, lookupId, PATH_MESSAGE } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
+import { avatarFile } from '../uploads/avatars.ts';
 
 // Gitlab::Regex.group_name_regex and its message (13.x).
 const GROUP_NAME = /^[\p{L}\p{N}\u00A9-\u{1F9FF}_][\p{L}\p{N}\p{Pd}\u00A9-\u{1F9FF}_(). ]*$/u;
@@ -48,6 +49,7 @@ const editable = {
   lfs_enabled: z.optional(bool()),
   request_access_enabled: z.optional(bool()),
   share_with_group_lock: z.optional(bool()),
+  avatar: z.optional(avatarFile()),
 };
 
 export const CreateGroupInput = z.object({

@@ -1,7 +1,7 @@
 // Group verbs for REST (and later GraphQL): policy first, then the work; multi-row writes in one transaction.
 import * as q from '../../db/queries/groups.ts';
 import { listProjectViews } from '../../db/queries/projects.ts';
-import { fullPathTaken, lockFullPath } from '../../db/queries/namespaces.ts';
+import { fullPathTaken, lockFullPath, lockLiveNamespace } from '../../db/queries/namespaces.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { isUniqueViolation, notFound, validationFailed } from '../lib/errors.ts';
@@ -9,6 +9,7 @@ import type { Ref } from '../lib/ids.ts';
 import { assertCan, isAdministrator, Visibility, visibilityName, type GroupFacts } from '../lib/policy.ts';
 import type * as z from 'zod/mini';
 import { listProjects } from '../projects/service.ts';
+import { assertAvatar, storeAvatar } from '../uploads/avatars.ts';
 import type { CreateGroupInput, GroupProjectsInput, ListGroupsInput, UpdateGroupInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
@@ -93,19 +94,25 @@ export async function createGroup({ ctx, input }: Verb<z.output<typeof CreateGro
   if (parent && level > parent.namespace.visibilityLevel) {
     throw validationFailed({ visibility_level: [visibilityMessage(level, `the parent group has a ${visibilityName(parent.namespace.visibilityLevel)} visibility.`)] });
   }
+  assertAvatar(input.avatar);
   const p = parent?.namespace;
-  const fullPath = p ? `${p.fullPath}/${input.path}` : input.path;
   try {
     const id = await ctx.transaction(async (tx) => {
+      // The parent as it is now, held until commit: its deletion or rename waits for this create, then moves it.
+      const parentPath = p ? await lockLiveNamespace(tx, p.id) : null;
+      if (parentPath === undefined) throw notFound('Group');
+      const fullPath = parentPath === null ? input.path : `${parentPath}/${input.path}`;
       // Top-level paths share one space with usernames; below a group, with the group's projects. The path lock
       // serializes this check with project creates and renames that want the same path.
       await lockFullPath(tx, fullPath);
       if (await fullPathTaken(tx, fullPath)) throw TAKEN();
-      return q.insertGroup(
+      const groupId = await q.insertGroup(
         tx,
-        { name: input.name, path: input.path, description: input.description ?? '', visibilityLevel: level, parent: p ? { id: p.id, fullPath: p.fullPath, traversalIds: p.traversalIds } : null },
+        { name: input.name, path: input.path, description: input.description ?? '', visibilityLevel: level, parent: p && parentPath ? { id: p.id, fullPath: parentPath, traversalIds: p.traversalIds } : null },
         user.id,
       );
+      if (input.avatar) await storeAvatar(tx, { kind: 'group', id: groupId }, input.avatar);
+      return groupId;
     });
     return reload(ctx, id);
   } catch (error) {
@@ -139,6 +146,7 @@ export async function updateGroup({ ctx, input }: Verb<{ ref: Ref | null } & z.o
     values.visibilityLevel = Visibility[input.visibility];
     await checkVisibility(ctx, group, values.visibilityLevel);
   }
+  assertAvatar(input.avatar);
   const rename = input.path !== undefined && input.path !== g.path ? input.path : undefined;
   const newFullPath = rename ? g.fullPath.slice(0, g.fullPath.length - g.path.length) + rename : undefined;
   try {
@@ -150,6 +158,7 @@ export async function updateGroup({ ctx, input }: Verb<{ ref: Ref | null } & z.o
       }
       if (Object.keys(values).length) await q.updateGroup(tx, g.id, values);
       if (rename && newFullPath) await q.renameGroupPath(tx, g.id, g.fullPath, rename, newFullPath);
+      if (input.avatar) await storeAvatar(tx, { kind: 'group', id: g.id }, input.avatar);
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw TAKEN();

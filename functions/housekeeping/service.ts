@@ -1,6 +1,7 @@
 // The scheduled housekeeping (Worker `scheduled()`, every 15 minutes): deletion accepted through the API (202,
 // `deleted_at` set, hidden at once) becomes final here, memberships past their expiry date are removed (a project
-// membership records its `expired` event in the same transaction), and events older than 2 years are deleted.
+// membership records its `expired` event in the same transaction), events older than 2 years are deleted, and
+// rate-limit counters whose window is long over (unknown logins and client ids would otherwise stay forever) go.
 import { sql } from 'drizzle-orm';
 import type { RequestContext } from '../lib/context.ts';
 import { log } from '../lib/log.ts';
@@ -11,6 +12,7 @@ import {
   purgeProjectsAndGroups,
 } from '../../db/queries/housekeeping.ts';
 import { deleteEventsBefore } from '../../db/queries/events.ts';
+import { deleteStaleCounters } from '../../db/queries/rate-limits.ts';
 import { recordEvents } from '../events/record.ts';
 
 export interface HousekeepingResult {
@@ -18,10 +20,13 @@ export interface HousekeepingResult {
   purgedGroups: number;
   expiredMemberships: number;
   expiredEvents: number;
+  staleRateLimits: number;
 }
 
 /** Events are kept 2 years (the spec's retention). */
 export const EVENT_RETENTION = sql`now() - interval '2 years'`;
+/** Rate-limit windows last 10 minutes at the most (lib/rate-limit.ts): a counter an hour old counts nothing. */
+export const RATE_LIMIT_RETENTION = sql`now() - interval '1 hour'`;
 /** Rows per retention batch: each batch is one short statement, so no long lock or transaction. */
 export const EVENT_RETENTION_BATCH = 5000;
 
@@ -58,7 +63,22 @@ export async function runHousekeeping({ ctx }: JobContext, options: { eventBatch
     return removed.length;
   });
   const expiredEvents = await expireOldEvents({ ctx }, options.eventBatchSize);
-  const result = { ...purged, expiredMemberships, expiredEvents };
+  const staleRateLimits = await deleteStaleCounters(ctx.db, RATE_LIMIT_RETENTION, 10_000);
+  const result = { ...purged, expiredMemberships, expiredEvents, staleRateLimits };
   log('info', 'housekeeping done', { ...result });
   return result;
+}
+
+/**
+ * The scheduled work, as every runtime triggers it: the Worker's cron (`scheduled()` in functions/index.ts) and the
+ * timer of `npm start` (functions/local-schedule.ts). A failure is logged with what triggered it, then rethrown for
+ * the trigger to report.
+ */
+export async function runScheduledWork(ctx: JobContext['ctx'], trigger: string): Promise<HousekeepingResult> {
+  try {
+    return await runHousekeeping({ ctx });
+  } catch (error) {
+    log('error', 'housekeeping failed', { cron: trigger, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    throw error;
+  }
 }

@@ -36,9 +36,9 @@ export async function labelsOfIssues(ctx: RequestContext, issueIds: readonly num
   return byParent(issueIds, await q.findLabelsOfIssues(ctx.db, issueIds), (r) => r.issueId).map((rows) => rows.map((r) => r.label));
 }
 
-/** The number of distinct discussions of user notes of each issue. */
+/** The number of distinct discussions of the user notes the actor may read, of each issue. */
 export async function userDiscussionCounts(ctx: RequestContext, issueIds: readonly number[]): Promise<number[]> {
-  const counts = new Map((await q.countUserDiscussionsOfIssues(ctx.db, issueIds)).map((r) => [r.id, r.n]));
+  const counts = new Map((await q.countUserDiscussionsOfIssues(ctx.db, ctx.actor, issueIds)).map((r) => [r.id, r.n]));
   return issueIds.map((id) => counts.get(id) ?? 0);
 }
 

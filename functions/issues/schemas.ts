@@ -6,7 +6,7 @@ import type { UserRow } from '../../db/schema/index.ts';
 import type { Config } from '../lib/context.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { bool, dateTime, id, int, pathId, isoDate, modelRule, oneOf, str, text } from '../lib/validate.ts';
+import { bool, dateParam, dateTime, id, int, pathId, modelRule, oneOf, str, text } from '../lib/validate.ts';
 import { toUserBasic } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
 
@@ -40,7 +40,7 @@ const optionalRef = () =>
 const dueDate = () =>
   z.pipe(
     z.transform((v: unknown) => (v === '' ? null : v)),
-    z.nullable(isoDate()),
+    z.nullable(dateParam()),
   );
 
 const TITLE_MAX = 255;

@@ -40,14 +40,14 @@ const groupIdsOf = (project: ProjectView) => (project.namespace.kind === 'group'
 /** The readable issue (404 `Issue Not Found` when missing or hidden), with its project. */
 export async function findIssue(ctx: RequestContext, ref: IssueRef, options: { subscribed?: boolean } = {}) {
   const project = await findProject(ctx, ref.project);
-  const view = ref.iid === null ? undefined : await q.findIssueView(ctx.db, project.project.id, ref.iid, options.subscribed ? ctx.actor.user?.id : null);
+  const view = ref.iid === null ? undefined : await q.findIssueView(ctx.db, ctx.actor, project.project.id, ref.iid, options.subscribed ? ctx.actor.user?.id : null);
   if (!view || !can(ctx.actor, 'issue:read', issueFacts(project, view))) throw issueNotFound();
   return { project, view };
 }
 
 /** The readable issue by its database id (GraphQL's IssueID), with its project: 404 as findIssue. */
 export async function findIssueById(ctx: RequestContext, id: number) {
-  const view = await q.findIssueViewById(ctx.db, id, ctx.actor.user?.id);
+  const view = await q.findIssueViewById(ctx.db, ctx.actor, id, ctx.actor.user?.id);
   if (!view) throw issueNotFound();
   const project = await findProject(ctx, { id: view.issue.projectId });
   if (!can(ctx.actor, 'issue:read', issueFacts(project, view))) throw issueNotFound();
@@ -59,7 +59,7 @@ export async function getIssue({ ctx, input }: Verb<IssueRef>) {
 }
 
 async function reload(ctx: RequestContext, id: number) {
-  const view = await q.findIssueViewById(ctx.db, id, ctx.actor.user?.id);
+  const view = await q.findIssueViewById(ctx.db, ctx.actor, id, ctx.actor.user?.id);
   if (!view) throw issueNotFound();
   return view;
 }

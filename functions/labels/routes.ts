@@ -1,4 +1,5 @@
-// Project and group labels: GET/POST /{projects,groups}/:id/labels, GET/PUT/DELETE .../labels/:label_id (id or title).
+// Project and group labels: GET/POST /{projects,groups}/:id/labels, GET/PUT/DELETE .../labels/:label_id (id or title),
+// and GitLab 13.x's PUT/DELETE .../labels naming the label in the body.
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { requireUser } from '../lib/auth.ts';
@@ -6,7 +7,20 @@ import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path } from '../lib/validate.ts';
-import { CreateLabelInput, GetLabelInput, LabelPath, ListLabelsInput, toGroupLabel, toProjectLabel, UpdateGroupLabelInput, UpdateProjectLabelInput } from './schemas.ts';
+import {
+  CreateLabelInput,
+  DeleteGroupLabelByBodyInput,
+  DeleteProjectLabelByBodyInput,
+  GetLabelInput,
+  LabelPath,
+  ListLabelsInput,
+  toGroupLabel,
+  toProjectLabel,
+  UpdateGroupLabelByBodyInput,
+  UpdateGroupLabelInput,
+  UpdateProjectLabelByBodyInput,
+  UpdateProjectLabelInput,
+} from './schemas.ts';
 import * as labels from './service.ts';
 
 export const labelRoutes = new Hono<AppEnv>();
@@ -18,11 +32,14 @@ const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 const SOURCES = [
-  { kind: 'project', prefix: '/projects', ref: projectRef, entity: toProjectLabel, Update: UpdateProjectLabelInput },
-  { kind: 'group', prefix: '/groups', ref: groupRef, entity: toGroupLabel, Update: UpdateGroupLabelInput },
+  { kind: 'project', prefix: '/projects', ref: projectRef, entity: toProjectLabel, Update: UpdateProjectLabelInput, UpdateByBody: UpdateProjectLabelByBodyInput, DeleteByBody: DeleteProjectLabelByBodyInput },
+  { kind: 'group', prefix: '/groups', ref: groupRef, entity: toGroupLabel, Update: UpdateGroupLabelInput, UpdateByBody: UpdateGroupLabelByBodyInput, DeleteByBody: DeleteGroupLabelByBodyInput },
 ] as const;
 
-for (const { kind, prefix, ref, entity, Update } of SOURCES) {
+/** The label a collection-form request names: GitLab's `params[:label_id] || params[:name]`, an id or a title alike. */
+const namedLabel = (input: { label_id?: number | undefined; name?: string | undefined }) => String(input.label_id ?? input.name);
+
+for (const { kind, prefix, ref, entity, Update, UpdateByBody, DeleteByBody } of SOURCES) {
   const SourcePath = z.object({ id: ref });
   const ItemPath = z.object({ id: ref, ...LabelPath });
   const base = `${prefix}/:id/labels`;
@@ -57,6 +74,17 @@ for (const { kind, prefix, ref, entity, Update } of SOURCES) {
   labelRoutes.delete(`${base}/:label_id`, authenticated, path(ItemPath), async (c) => {
     const { id, label_id } = c.req.valid('param');
     await labels.deleteLabel({ ctx: c.var.ctx, input: { kind, ref: id, labelRef: label_id } });
+    return c.body(null, 204);
+  });
+
+  labelRoutes.put(base, authenticated, path(SourcePath), params(UpdateByBody), async (c) => {
+    const { label_id, name, ...changes } = c.req.valid('query');
+    const label = await labels.updateLabel({ ctx: c.var.ctx, input: { kind, ref: c.req.valid('param').id, labelRef: namedLabel({ label_id, name }), ...changes } });
+    return c.json(entity(label));
+  });
+
+  labelRoutes.delete(base, authenticated, path(SourcePath), params(DeleteByBody), async (c) => {
+    await labels.deleteLabel({ ctx: c.var.ctx, input: { kind, ref: c.req.valid('param').id, labelRef: namedLabel(c.req.valid('query')) } });
     return c.body(null, 204);
   });
 }

@@ -4,7 +4,7 @@ import type { LabelRow } from '../../db/schema/index.ts';
 import type { LabelWithCounts } from '../../db/queries/labels.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { bool, int, str, text } from '../lib/validate.ts';
+import { atLeastOneOf, bool, exactlyOneOf, int, str, text } from '../lib/validate.ts';
 import { textColorFor } from './colors.ts';
 import { renderPlainText } from '../lib/format.ts';
 
@@ -39,17 +39,25 @@ export const CreateLabelInput = z.object({
   priority: z.optional(priority()),
 });
 
-/** Grape's at_least_one_of on updates: the fields, in its order (priority for project labels only). */
-export const UPDATE_FIELDS = ['new_name', 'color', 'description', 'priority'] as const;
+/** What an update may change (`label_update_params`; priority for project labels only), in Grape's order. */
+const groupUpdateFields = { new_name: z.optional(title()), color: z.optional(str(255)), description: z.optional(description()) };
+const projectUpdateFields = { ...groupUpdateFields, priority: z.optional(priority()) };
+/** Grape's at_least_one_of over them. */
+const someChange = (fields: Record<string, unknown>) => atLeastOneOf(Object.keys(fields));
 
-export const UpdateProjectLabelInput = z.object({
-  new_name: z.optional(title()),
-  color: z.optional(str(255)),
-  description: z.optional(description()),
-  priority: z.optional(priority()),
-});
+export const UpdateProjectLabelInput = z.object(projectUpdateFields).check(someChange(projectUpdateFields));
+export const UpdateGroupLabelInput = z.object(groupUpdateFields).check(someChange(groupUpdateFields));
 
-export const UpdateGroupLabelInput = z.object({ new_name: z.optional(title()), color: z.optional(str(255)), description: z.optional(description()) });
+/**
+ * The collection form GitLab 13.x still serves (deprecated in 12.4; python-gitlab's `label.save()` sends it):
+ * `PUT .../labels` naming the label in the body by `label_id` or `name`, after the update fields (Grape's order).
+ */
+const byIdOrName = { label_id: z.optional(int()), name: z.optional(title()) };
+export const UpdateProjectLabelByBodyInput = z.object({ ...byIdOrName, ...projectUpdateFields }).check(someChange(projectUpdateFields), exactlyOneOf(['label_id', 'name']));
+export const UpdateGroupLabelByBodyInput = z.object({ ...byIdOrName, ...groupUpdateFields }).check(someChange(groupUpdateFields), exactlyOneOf(['label_id', 'name']));
+/** `DELETE .../labels`: projects take `label_id` or `name`, groups `name` only. */
+export const DeleteProjectLabelByBodyInput = z.object(byIdOrName).check(exactlyOneOf(['label_id', 'name']));
+export const DeleteGroupLabelByBodyInput = z.object({ name: title() });
 
 /** `:label_id` in paths: an id or a title (Hono has percent-decoded it). */
 export const LabelPath = { label_id: z.string() };

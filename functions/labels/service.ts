@@ -4,10 +4,9 @@
 import * as q from '../../db/queries/labels.ts';
 import type { LabelRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { conflict, isUniqueViolation, notFound, paramErrors, validationFailed } from '../lib/errors.ts';
+import { conflict, isUniqueViolation, notFound, validationFailed } from '../lib/errors.ts';
 import { assertCanOnSource, loadSource, type Source, type SourceInput } from '../sources/service.ts';
 import { isValidColor, normalizeColor } from './colors.ts';
-import { UPDATE_FIELDS } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: SourceInput & I };
 
@@ -83,10 +82,6 @@ export async function updateLabel({
   ctx,
   input,
 }: Verb<{ labelRef: string; new_name?: string | undefined; color?: string | undefined; description?: string | null | undefined; priority?: number | null | undefined }>): Promise<LabelRow> {
-  const fields = input.kind === 'project' ? UPDATE_FIELDS : UPDATE_FIELDS.slice(0, 3);
-  if (fields.every((f) => input[f] === undefined)) {
-    throw paramErrors([`${fields.join(', ')} are missing, at least one parameter must be provided`]);
-  }
   const source = await loadSource(ctx, input);
   assertCanOnSource(ctx, 'admin_labels', source.facts);
   // Label#title= ignores blank values: an empty new_name changes nothing.

@@ -20,6 +20,9 @@ interface Credential {
   kinds: ReadonlyArray<'personal_access_token' | 'oauth_token'>;
 }
 
+/** The query parameters that carry a credential (kept out of every URL the service builds from the request's). */
+export const CREDENTIAL_QUERY_PARAMS = ['private_token', 'access_token', 'bearer_token'] as const;
+
 function findCredential(c: Context<AppEnv>): Credential | null {
   const header = c.req.header('private-token');
   if (header) return { value: header.trim(), kinds: ['personal_access_token'] };
@@ -65,13 +68,15 @@ const resolvers: Record<Credential['kinds'][number], TokenResolver> = {
 };
 
 /**
- * The browser session, as GitLab's API accepts it: for reads, or for writes that carry the session's CSRF token in
- * `X-CSRF-Token` (without one the request is treated as anonymous, never as an error).
+ * The browser session, as GitLab's API accepts it: for REST reads, or for REST writes and any GraphQL request that
+ * carry the session's CSRF token in `X-CSRF-Token` (without one the request is treated as anonymous, never as an
+ * error). GraphQL's GET is no exception: its method says nothing about what the operation reads, and GitLab's
+ * GraphqlController checks the token for every method.
  */
-async function sessionActor(c: Context<AppEnv>, ctx: RequestContext): Promise<Actor | null> {
+async function sessionActor(c: Context<AppEnv>, ctx: RequestContext, api: Surface['api']): Promise<Actor | null> {
   const session = await currentSession(c, ctx);
   if (!session) return null;
-  const safe = READ_METHODS.has(c.req.method) || (await validCsrf(session.value, c.req.header('x-csrf-token')));
+  const safe = (api === 'rest' && READ_METHODS.has(c.req.method)) || (await validCsrf(session.value, c.req.header('x-csrf-token')));
   return safe ? { user: session.user, scopes: [], via: 'session' } : null;
 }
 
@@ -161,8 +166,11 @@ async function applySudo(ctx: RequestContext, actor: Actor, ref: string): Promis
   return { ...actor, user: target, sudoFrom: actor.user };
 }
 
-/** Resolves the caller. A credential that matches nothing is a 401 even on public endpoints, as in GitLab. */
-export async function resolveActor(c: Context<AppEnv>, ctx: RequestContext): Promise<Actor> {
+/**
+ * Resolves the caller of the REST or the GraphQL API. A credential that matches nothing is a 401 even on public
+ * endpoints, as in GitLab.
+ */
+export async function resolveActor(c: Context<AppEnv>, ctx: RequestContext, api: Surface['api']): Promise<Actor> {
   const credential = findCredential(c);
   let actor = anonymous;
   if (credential) {
@@ -176,7 +184,7 @@ export async function resolveActor(c: Context<AppEnv>, ctx: RequestContext): Pro
     assertActive(found.user);
     actor = found;
   } else if (getCookie(c, SESSION_COOKIE)) {
-    const session = await sessionActor(c, ctx);
+    const session = await sessionActor(c, ctx, api);
     if (session?.user) {
       assertActive(session.user);
       actor = session;

@@ -31,6 +31,12 @@ export async function sha256Hex(value: string): Promise<string> {
   return toHex(await crypto.subtle.digest('SHA-256', encoder.encode(value)));
 }
 
+/** Hex HMAC-SHA256 of `message` under `key`: a value only a holder of the key can make. */
+export async function hmacSha256Hex(key: string, message: string): Promise<string> {
+  const hmacKey = await crypto.subtle.importKey('raw', encoder.encode(key), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return toHex(await crypto.subtle.sign('HMAC', hmacKey, encoder.encode(message)));
+}
+
 /** Constant-time equality of two strings: both sides are hashed first so lengths never leak. */
 export async function constantTimeEqual(a: string, b: string): Promise<boolean> {
   const [da, db] = await Promise.all([

@@ -5,6 +5,8 @@
 // GraphQL to its resource error or a payload's `errors` (graphql/errors.ts), the OAuth endpoints to RFC 6749
 // (oauth/errors.ts). The constructors below keep GitLab's names (`notFound('Issue')`, `forbidden()`, ...).
 
+import { NO_STORE } from './no-store.ts';
+
 /** ActiveModel's `errors.messages`: attribute -> messages (`{ title: ["can't be blank"] }`; `base` for the record). */
 export type FieldErrors = Readonly<Record<string, readonly string[]>>;
 
@@ -170,7 +172,7 @@ export class OAuthError extends Error {
 export function oauthError(code: OAuthErrorCode, options: { status?: 400 | 401 | 403; description?: string; challenge?: 'Basic' | 'Bearer' } = {}) {
   const status = options.status ?? (code === 'invalid_client' || code === 'invalid_token' ? 401 : 400);
   const description = options.description ?? OAUTH_ERROR_DESCRIPTIONS[code];
-  const headers: Record<string, string> = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+  const headers: Record<string, string> = { ...NO_STORE };
   if (status === 401) {
     headers['WWW-Authenticate'] =
       options.challenge === 'Basic' ? 'Basic realm="OAuth"' : `Bearer realm="OAuth", error="${code}", error_description="${description}"`;

@@ -1,6 +1,7 @@
 // Every array response goes through here: offset pagination with GitLab's headers (X-Page, X-Per-Page,
 // X-Next-Page, X-Prev-Page, X-Total, X-Total-Pages, Link), and keyset pagination (Link rel="next" only).
 import type { Context } from 'hono';
+import { CREDENTIAL_QUERY_PARAMS } from './auth.ts';
 import type { AppEnv } from './context.ts';
 import { unsupported } from './errors.ts';
 import * as z from 'zod/mini';
@@ -31,11 +32,14 @@ export function pageRequest(input: { page?: number | undefined; per_page?: numbe
   return { page: input.page ?? 1, perPage: Math.min(input.per_page ?? DEFAULT_PER_PAGE, MAX_PER_PAGE) };
 }
 
-/** The request's URL on the public base, with `overrides` merged into its query (other parameters kept). */
+/**
+ * The request's URL on the public base, with `overrides` merged into its query (other parameters kept). Credentials
+ * are left out, as GitLab does: a Link URL ends up in logs, histories and shared links.
+ */
 function pageUrl(c: Context<AppEnv>, overrides: Record<string, string>, remove: readonly string[] = []): string {
   const url = new URL(c.req.url);
   const query = new URLSearchParams(url.search);
-  for (const key of remove) query.delete(key);
+  for (const key of [...CREDENTIAL_QUERY_PARAMS, ...remove]) query.delete(key);
   for (const [k, v] of Object.entries(overrides)) query.set(k, v);
   return `${c.var.ctx.config.publicUrl}${url.pathname}?${query.toString()}`;
 }

@@ -1,10 +1,14 @@
-// Brute-force limits for sign-in and the password grant, in the database so every isolate sees the same counters:
+// Brute-force limits for sign-in, the password grant and OAuth client authentication, in the database so every isolate
+// sees the same counters:
 //  - per account: more than 10 attempts without a success in 10 minutes lock the account for the rest of the window
 //    (attempts are counted before the password is checked, so parallel guesses cannot race past it; unknown usernames are
 //    counted the same way, so the answer never tells whether an account exists);
-//  - per client IP: at most 30 attempts a minute, then 429 with Retry-After.
+//  - per client IP: at most 30 attempts a minute, then 429 with Retry-After;
+//  - OAuth clients (/oauth/token, /oauth/revoke, /oauth/introspect): at most 30 failed requests a minute per client IP
+//    and per client id, then 429 with Retry-After. Each request is counted before any secret is compared and a success
+//    takes its count back, so only failures (of client authentication or of the grant) add up.
 import type { Context } from 'hono';
-import { countEvent, resetCount } from '../../db/queries/rate-limits.ts';
+import { countEvent, countEvents, resetCount, uncountEvents, type CountedEvent } from '../../db/queries/rate-limits.ts';
 import type { AppEnv } from './context.ts';
 import type { RequestContext } from './context.ts';
 import { rateLimited } from './errors.ts';
@@ -13,6 +17,8 @@ export const ACCOUNT_FAILURE_LIMIT = 10;
 export const ACCOUNT_WINDOW_SECONDS = 600;
 export const IP_ATTEMPT_LIMIT = 30;
 export const IP_WINDOW_SECONDS = 60;
+export const CLIENT_FAILURE_LIMIT = 30;
+export const CLIENT_WINDOW_SECONDS = 60;
 
 /**
  * The account's counter: by user id once the login names a user (its username and its email share one counter), by
@@ -27,11 +33,26 @@ const accountKey = (key: AccountKey) => ('userId' in key ? `signin:user:${key.us
  */
 export const clientIp = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip') ?? 'unknown';
 
+const secondsUntil = (resetAt: Date) => Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+
 /** Counts an attempt from this IP; past the limit throws rate_limited, retry after the seconds left in the window. */
 export async function limitByIp(ctx: RequestContext, ip: string) {
   const { count, resetAt } = await countEvent(ctx.db, `signin:ip:${ip}`, IP_WINDOW_SECONDS);
-  if (count > IP_ATTEMPT_LIMIT) throw rateLimited(Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000)));
+  if (count > IP_ATTEMPT_LIMIT) throw rateLimited(secondsUntil(resetAt));
 }
+
+/** Counts an OAuth client request against its IP and the client id it names (null: none named), in one upsert. */
+export const countClientAttempt = (ctx: RequestContext, ip: string, clientId: string | null) =>
+  countEvents(ctx.db, [`oauth:ip:${ip}`, ...(clientId === null ? [] : [`oauth:client:${clientId}`])], CLIENT_WINDOW_SECONDS);
+
+/** Past either limit throws rate_limited, retry after the last of the exceeded windows ends. */
+export function assertClientUnderLimit(counted: readonly CountedEvent[]) {
+  const over = counted.filter((e) => e.count > CLIENT_FAILURE_LIMIT);
+  if (over.length) throw rateLimited(Math.max(...over.map((e) => secondsUntil(e.resetAt))));
+}
+
+/** A successful request takes its count back. */
+export const releaseClientAttempt = (ctx: RequestContext, counted: readonly CountedEvent[]) => uncountEvents(ctx.db, counted);
 
 export const recordAttempt = (ctx: RequestContext, key: AccountKey) => countEvent(ctx.db, accountKey(key), ACCOUNT_WINDOW_SECONDS);
 export const clearAttempts = (ctx: RequestContext, key: AccountKey) => resetCount(ctx.db, accountKey(key));

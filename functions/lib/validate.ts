@@ -8,6 +8,7 @@ import { zValidator } from '@hono/zod-validator';
 import type { Context } from 'hono';
 import { validator } from 'hono/validator';
 import * as z from 'zod/mini';
+import { isRealDate, parseDate } from './dates.ts';
 import { paramErrors, validationFailed } from './errors.ts';
 
 /** Separates two Grape messages carried by one zod issue. */
@@ -99,8 +100,9 @@ export async function readInput(c: Context): Promise<Record<string, unknown>> {
     const form = await c.req.formData().catch(() => {
       throw invalidMessageBody(mediaType);
     });
-    // Later values win, as in Rack; files are not parameters of this API.
-    form.forEach((v, k) => typeof v === 'string' && add(k, v));
+    // Later values win, as in Rack. A file part reaches the schema as the File itself (Grape's `type: File`, e.g.
+    // `avatar`); under any other parameter's type it is `is invalid`.
+    form.forEach((v, k) => add(k, v));
   }
   return input;
 }
@@ -134,7 +136,6 @@ export const int = () =>
 /** A database id: a positive integer (zero and negatives are `does not have a valid value`). */
 export const id = () => z.pipe(int(), z.int().check(z.minimum(1), z.maximum(2_147_483_647)));
 
-/** Boolean with Grape's string forms (true/false, 1/0, yes/no, t/f, on/off). */
 /**
  * A numeric path segment (Grape's `type: Integer`): anything else is 400 `<name> is invalid`; a number no row can
  * have is null, for the caller's 404.
@@ -152,6 +153,10 @@ export const pathId = () =>
     }),
   );
 
+/**
+ * Boolean with Grape's string forms (true/false, 1/0, yes/no, t/f, on/off): the one boolean rule of every parameter,
+ * form field included; anything else is `<name> is invalid`.
+ */
 export const bool = () =>
   z.pipe(
     z.transform((v: unknown) => {
@@ -203,31 +208,17 @@ export const intIn = <const T extends readonly number[]>(values: T) =>
 /** One of a fixed list: anything else is `does not have a valid value`. */
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values);
 
-/** Whether `YYYY-MM-DD` names a real calendar day in years 1..9999 (no rolling 02-31 over into March). */
-export function isRealDate(s: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(s);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  if (y < 1 || mo < 1 || mo > 12 || d < 1) return false;
-  const date = new Date(0);
-  date.setUTCFullYear(y, mo - 1, d);
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
-
-/** A date `YYYY-MM-DD` (kept as the string): the one date rule of the API. */
-export const isoDate = () => z.string().check(z.refine(isRealDate, { message: 'is invalid' }));
-
 /**
- * A date as Grape's `type: Date` parses it in the events filters (`after=2016-12-1`): one- or two-digit month and
- * day, normalized to `YYYY-MM-DD`.
+ * A date parameter (Grape's `Date`, and the `String` dates GitLab casts into date columns), read as lib/dates.ts reads
+ * Ruby's Date.parse and normalised to `YYYY-MM-DD`: `2020-01-01T00:00:00Z` is `2020-01-01`; what names no day is
+ * `<param> is invalid`.
  */
-export const looseDate = () =>
+export const dateParam = () =>
   z.pipe(
     z.string(),
     z.transform((s, ctx) => {
-      const m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(s.trim());
-      const day = m ? `${m[1]}-${m[2]!.padStart(2, '0')}-${m[3]!.padStart(2, '0')}` : '';
-      if (!isRealDate(day)) {
+      const day = parseDate(s);
+      if (day === null) {
         ctx.issues.push({ code: 'invalid_format', format: 'date', input: s, message: 'is invalid' });
         return z.NEVER;
       }
@@ -252,6 +243,44 @@ export const dateTime = () =>
       }
       return d;
     }),
+  );
+
+/**
+ * Grape's `at_least_one_of` on an object's keys: `{"error":"a, b are missing, at least one parameter must be
+ * provided"}`. Runs even when a field failed (Grape reports every rule), where the failed field still counts as given.
+ */
+export const atLeastOneOf = (keys: readonly string[]) =>
+  z.superRefine(
+    (v: Record<string, unknown>, ctx) => {
+      if (keys.every((k) => v?.[k] === undefined)) {
+        ctx.issues.push({ code: 'custom', message: 'are missing, at least one parameter must be provided', path: [keys.join(', ')], input: v });
+      }
+    },
+    { when: () => true },
+  );
+
+/** Grape's `exactly_one_of`: none given is `a, b are missing, exactly one parameter must be provided`; more than one, `a, b are mutually exclusive` (those given). */
+export const exactlyOneOf = (keys: readonly string[]) =>
+  z.superRefine(
+    (v: Record<string, unknown>, ctx) => {
+      const given = keys.filter((k) => v?.[k] !== undefined);
+      if (given.length === 1) return;
+      const [path, message] = given.length ? [given, 'are mutually exclusive'] : [keys, 'are missing, exactly one parameter must be provided'];
+      ctx.issues.push({ code: 'custom', message, path: [path.join(', ')], input: v });
+    },
+    { when: () => true },
+  );
+
+/** Grape's `all_or_none_of`: `{"error":"a, b provide all or none of parameters"}`. */
+export const allOrNoneOf = (keys: readonly string[]) =>
+  z.superRefine(
+    (v: Record<string, unknown>, ctx) => {
+      const given = keys.filter((k) => v?.[k] !== undefined).length;
+      if (given > 0 && given < keys.length) {
+        ctx.issues.push({ code: 'custom', message: 'provide all or none of parameters', path: [keys.join(', ')], input: v });
+      }
+    },
+    { when: () => true },
   );
 
 /** A model-level check (GitLab's ActiveRecord validations): reported as `{"message":{"field":["..."]}}`. */

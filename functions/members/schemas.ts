@@ -5,15 +5,15 @@ import { accessLevel, idArray } from '../groups/schemas.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import { AccessLevel } from '../lib/policy.ts';
 import * as z from 'zod/mini';
-import { isoDate, str } from '../lib/validate.ts';
+import { dateParam, str } from '../lib/validate.ts';
 import { lookupId, toUserBasic } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
 
-/** `expires_at`: YYYY-MM-DD; an empty value (or JSON null) clears it. */
+/** `expires_at`: a date (a date-time names its date); an empty value (or JSON null) clears it. */
 const expiresAt = () =>
   z.pipe(
     z.transform((v: unknown) => (v === '' ? null : v)),
-    z.nullable(isoDate()),
+    z.nullable(dateParam()),
   );
 
 export const ListMembersInput = z.object({

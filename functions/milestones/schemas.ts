@@ -4,15 +4,15 @@ import type { MilestoneRow } from '../../db/schema/index.ts';
 import type { Config } from '../lib/context.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { bool, int, isoDate, oneOf, str, text } from '../lib/validate.ts';
+import { bool, dateParam, int, oneOf, str, text } from '../lib/validate.ts';
 import { iso } from '../lib/format.ts';
 
-/** A date `YYYY-MM-DD`; an empty value (or JSON null) clears it. */
+/** A date (lib/validate.ts's dateParam: `2020-01-01`, `2020-01-01T00:00:00Z`...); an empty value (or JSON null) clears it. */
 const optionalDate = () =>
   z.optional(
     z.pipe(
       z.transform((v: unknown) => (v === '' ? null : v)),
-      z.nullable(isoDate()),
+      z.nullable(dateParam()),
     ),
   );
 

@@ -128,16 +128,20 @@ export async function listNotes({ ctx, input }: Verb<{ noteable: NoteableRef; pa
   const noteable = await findNoteable(ctx, input.noteable);
   const p = input.params;
   const order: q.NoteOrder = { by: p.order_by, sort: p.sort };
+  // On a readable noteable, note:read depends on a note only through its confidentiality: one decision for the whole
+  // list, applied in SQL, so that X-Total counts only what is shown and pages are full (GitLab drops unreadable notes
+  // after paginating, which lets the total reveal hidden notes).
+  const hidden: NoteFacts = { kind: 'note', noteable: noteable.facts, authorId: null, system: false, confidential: true };
+  const filter: q.NoteListFilter = { kinds: p.activity_filter, withConfidential: can(ctx.actor, 'note:read', hidden) };
   let total: number | undefined;
   return {
     noteable,
     fetch: async (limit: number, offset: number) => {
-      const rows = await q.listNotes(ctx.db, noteable.key, p.activity_filter, order, limit, offset, COUNT_LIMIT + 1);
+      const rows = await q.listNotes(ctx.db, noteable.key, filter, order, limit, offset, COUNT_LIMIT + 1);
       if (rows[0]) total = rows[0].total ?? 0;
-      // As GitLab, unreadable (confidential) notes are dropped after pagination: a page may hold fewer.
-      return rows.filter((r) => can(ctx.actor, 'note:read', noteFacts(noteable, r.note)));
+      return rows;
     },
-    count: (limit: number) => (total !== undefined ? Promise.resolve(Math.min(total, limit)) : q.countNotes(ctx.db, noteable.key, p.activity_filter, limit)),
+    count: (limit: number) => (total !== undefined ? Promise.resolve(Math.min(total, limit)) : q.countNotes(ctx.db, noteable.key, filter, limit)),
   };
 }
 

@@ -17,11 +17,11 @@ const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /**
- * The PUT parameters (query, form or JSON, as lib/validate.ts `params()` merges them). The schema depends on the
- * instance tier (`new_epic` exists on premium and ultimate only), so it is chosen per request.
+ * The PUT parameters (query, form or JSON, as lib/validate.ts `params()` merges them), parsed after authentication
+ * (GitLab's `before { authenticate! }`).
  */
 async function settingParams(c: Context<AppEnv>, kind: SettingKind): Promise<SettingInput> {
-  return (await parseParams(c, settingInputSchema(kind, c.var.ctx.config.instanceTier))) as SettingInput;
+  return (await parseParams(c, settingInputSchema(kind))) as SettingInput;
 }
 
 notificationSettingRoutes.get('/notification_settings', authenticated, async (c) => {

@@ -21,11 +21,13 @@ export function emailEvents(kind: SettingKind, tier: Tier): readonly EmailEvent[
 /**
  * PUT parameters, in Grape's declaration order (level, notification_email, then the events). `level` is a plain
  * string here: GitLab checks it in the model (the enum), after the source is found. JSON null leaves a value as Grape
- * passes it on (a null level fails the model's presence check; a null event is stored as unset).
+ * passes it on (a null level fails the model's presence check; a null event is stored as unset). Every email event is
+ * declared, as the contract takes one Boolean per event on each setting, so each is validated alike; the service
+ * writes only the events the setting has on this instance's tier (a valid `new_epic` elsewhere is ignored).
  */
-function settingInput(kind: SettingKind, tier: Tier) {
-  const events = Object.fromEntries(emailEvents(kind, tier).map((e) => [e, z.optional(z.nullable(bool()))])) as {
-    [K in EmailEvent]?: z.ZodMiniOptional<z.ZodMiniNullable<ReturnType<typeof bool>>>;
+function settingInput(kind: SettingKind) {
+  const events = Object.fromEntries(EMAIL_EVENTS.map((e) => [e, z.optional(z.nullable(bool()))])) as {
+    [K in EmailEvent]: z.ZodMiniOptional<z.ZodMiniNullable<ReturnType<typeof bool>>>;
   };
   return z.object({
     level: z.optional(z.nullable(scalarStr(255))),
@@ -39,13 +41,12 @@ export type SettingInput = {
   notification_email?: string | null | undefined;
 } & { [K in EmailEvent]?: boolean | null | undefined };
 
-const SCHEMAS = new Map<string, ReturnType<typeof settingInput>>();
+const SCHEMAS = new Map<SettingKind, ReturnType<typeof settingInput>>();
 
-/** The PUT schema for a kind of setting on this instance's tier (built once per combination). */
-export function settingInputSchema(kind: SettingKind, tier: Tier) {
-  const key = `${kind}:${tier}`;
-  let schema = SCHEMAS.get(key);
-  if (!schema) SCHEMAS.set(key, (schema = settingInput(kind, tier)));
+/** The PUT schema for a kind of setting (built on first use). */
+export function settingInputSchema(kind: SettingKind) {
+  let schema = SCHEMAS.get(kind);
+  if (!schema) SCHEMAS.set(kind, (schema = settingInput(kind)));
   return schema;
 }
 

@@ -25,7 +25,7 @@ function checkLevel(level: string | null | undefined): NotificationLevel | undef
   return level;
 }
 
-/** The level and the events of this setting kind that were given (unknown keys never reach here). */
+/** The level and the given events this setting has (a validated event it does not have, e.g. new_epic on free, is dropped). */
 function settingWrite(input: SettingInput, events: readonly string[]): q.SettingWrite {
   const write: Record<string, unknown> = {};
   const level = checkLevel(input.level);

@@ -8,6 +8,7 @@ import type { AppEnv } from '../lib/context.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { constantTimeEqual, sha256Hex } from '../lib/crypto.ts';
 import { oauthError } from '../lib/errors.ts';
+import { passThrottle } from './throttle.ts';
 
 export interface ClientCredentials {
   clientId: string | null;
@@ -58,8 +59,10 @@ export function readClientCredentials(c: Context<AppEnv>, input: Record<string, 
 /**
  * Checks the credentials against the client row the caller looked up (null when the client id is unknown).
  * Confidential clients need their secret; public clients authenticate with their id (a secret, if sent, must match).
+ * Nothing is compared before the request has been counted by the brute-force throttle (throttle.ts).
  */
-export async function verifyClient(creds: ClientCredentials, client: ClientRow | undefined | null): Promise<ClientRow> {
+export async function verifyClient(ctx: RequestContext, creds: ClientCredentials, client: ClientRow | undefined | null): Promise<ClientRow> {
+  await passThrottle(ctx);
   const fail = () => oauthError('invalid_client', creds.method === 'basic' ? { challenge: 'Basic' } : {});
   if (!creds.clientId || !client) {
     // Spend the same digest work as a real check, so an unknown client id costs what a wrong secret does.
@@ -80,5 +83,5 @@ export async function authenticateClient(ctx: RequestContext, creds: ClientCrede
   const row: ClientRow | undefined = app
     ? { app_id: app.id, uid: app.uid, secret_digest: app.secretDigest, confidential: app.confidential, app_scopes: app.scopes }
     : undefined;
-  return verifyClient(creds, row);
+  return verifyClient(ctx, creds, row);
 }

@@ -4,11 +4,12 @@
 import type { Context } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { isDomainError, OAuthError } from '../lib/errors.ts';
-import { NO_STORE } from './service.ts';
+import { NO_STORE } from '../lib/no-store.ts';
 
 export function oauthErrorResponse(error: Error, c: Context<AppEnv>): Response {
   if (error instanceof OAuthError) return c.json(error.body, error.status, error.headers);
-  // The password grant's brute-force limit (users/authenticate.ts), in Doorkeeper's words.
+  // The brute-force limits (the password grant's in users/authenticate.ts, the clients' in throttle.ts), in
+  // Doorkeeper's words.
   if (isDomainError(error, 'rate_limited')) {
     return c.json({ error: 'too_many_requests', error_description: 'Too many requests. Retry later.' }, 429, { ...NO_STORE, 'Retry-After': String(error.problem.retryAfter) });
   }

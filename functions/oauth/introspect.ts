@@ -9,7 +9,9 @@ import { sha256Hex } from '../lib/crypto.ts';
 import { oauthError } from '../lib/errors.ts';
 import { authenticateClient, readClientCredentials } from './client-auth.ts';
 import { optionalParam, readOAuthInput, requiredParam } from './params.ts';
-import { NO_STORE } from './service.ts';
+import { REFRESH_RETRY_GRACE_SECONDS } from './service.ts';
+import { NO_STORE } from '../lib/no-store.ts';
+import { passThrottle } from './throttle.ts';
 import { tokenState } from '../lib/token-state.ts';
 
 export async function introspectEndpoint(c: Context<AppEnv>) {
@@ -20,13 +22,14 @@ export async function introspectEndpoint(c: Context<AppEnv>) {
   const digest = await sha256Hex(token);
   const requester = creds.clientId ? (await authenticateClient(ctx, creds)).app_id : await bearerApplication(c, digest);
   const hint = optionalParam(input, 'token_type_hint');
-  const found = await findTokenByAnyDigest(ctx.db, digest, hint === 'refresh_token' ? 'refresh_token' : undefined);
+  const found = await findTokenByAnyDigest(ctx.db, digest, hint === 'refresh_token' ? 'refresh_token' : undefined, REFRESH_RETRY_GRACE_SECONDS);
   const inactive = () => c.json({ active: false }, 200, NO_STORE);
   if (!found || found.application_id !== requester || found.user_state !== 'active') return inactive();
   const isAccess = found.token_digest === digest;
   if (isAccess && (found.revoked || found.expired)) return inactive();
-  // A refresh token is live until revoked, or while superseded within its grace (refresh-token.ts).
-  if (!isAccess && found.revoked && !(found.has_active_child && !found.has_used_child)) return inactive();
+  // A refresh token is live until revoked, and after its rotation while it may still be presented as a retry
+  // (grants/refresh-token.ts).
+  if (!isAccess && found.revoked && found.retry_scopes === null) return inactive();
   const iat = Number(found.created_at);
   return c.json(
     {
@@ -45,11 +48,13 @@ export async function introspectEndpoint(c: Context<AppEnv>) {
 
 /**
  * The application of the access token in `Authorization: Bearer`, which must be active and not the token being
- * introspected (Doorkeeper's rule: a token cannot vouch for itself). No credentials at all: invalid_request.
+ * introspected (Doorkeeper's rule: a token cannot vouch for itself). No credentials at all: 401 invalid_client with
+ * a challenge (RFC 7662 §2.1 requires authorization; RFC 6749 §5.2 words the refusal).
  */
 async function bearerApplication(c: Context<AppEnv>, introspectedDigest: string): Promise<number | null> {
+  await passThrottle(c.var.ctx);
   const bearer = /^bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
-  if (!bearer) throw oauthError('invalid_request', { description: 'Request needs to be authorized with client credentials.' });
+  if (!bearer) throw oauthError('invalid_client', { challenge: 'Basic' });
   const digest = await sha256Hex(bearer[1]!);
   const found = digest === introspectedDigest ? undefined : await findOAuthTokenByDigest(c.var.ctx.db, digest);
   if (!found || found.user.state !== 'active' || tokenState(found.token) !== 'active') {

@@ -5,6 +5,7 @@ import { oauthError } from '../lib/errors.ts';
 import { readInput } from '../lib/validate.ts';
 
 export async function readOAuthInput(c: Context<AppEnv>): Promise<Record<string, unknown>> {
+  if (!decodable(new URL(c.req.url).search.slice(1)) || !decodable(await formText(c))) throw oauthError('invalid_request');
   let input: Record<string, unknown>;
   try {
     input = await readInput(c);
@@ -14,6 +15,25 @@ export async function readOAuthInput(c: Context<AppEnv>): Promise<Record<string,
   const repeated = repeatedParameter(c.req.queries(), await formNames(c));
   if (repeated) throw oauthError('invalid_request', { description: repeatedDescription(repeated) });
   return input;
+}
+
+/** An x-www-form-urlencoded body as sent ('' for other bodies); hono caches it for the form parse that follows. */
+async function formText(c: Context<AppEnv>): Promise<string> {
+  const type = (c.req.header('content-type') ?? '').toLowerCase();
+  return c.req.method !== 'GET' && type.startsWith('application/x-www-form-urlencoded') ? c.req.text() : '';
+}
+
+/**
+ * Whether every name and value of a urlencoded string decodes: a stray `%` (`co%zzde`) or escapes that are not UTF-8
+ * make the request malformed, where the WHATWG parser would keep the `%` or substitute U+FFFD and carry on.
+ */
+function decodable(encoded: string): boolean {
+  try {
+    for (const part of encoded.split('&')) decodeURIComponent(part.replace(/\+/g, ' '));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** The names of a form body's fields, one entry per occurrence (hono caches the parsed body readInput read). */

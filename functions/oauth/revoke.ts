@@ -8,7 +8,7 @@ import { sha256Hex } from '../lib/crypto.ts';
 import { oauthError } from '../lib/errors.ts';
 import { authenticateClient, readClientCredentials } from './client-auth.ts';
 import { optionalParam, readOAuthInput, requiredParam } from './params.ts';
-import { NO_STORE } from './service.ts';
+import { NO_STORE } from '../lib/no-store.ts';
 
 export async function revokeEndpoint(c: Context<AppEnv>) {
   const ctx = c.var.ctx;

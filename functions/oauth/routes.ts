@@ -3,12 +3,17 @@
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
+import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../lib/context.ts';
 import { oauthError } from '../lib/errors.ts';
+import { clientIp } from '../lib/rate-limit.ts';
+import { readClientCredentials } from './client-auth.ts';
 import { discoveryEndpoint } from './discovery.ts';
 import { oauthErrorResponse } from './errors.ts';
 import { introspectEndpoint } from './introspect.ts';
+import { readOAuthInput } from './params.ts';
 import { revokeEndpoint } from './revoke.ts';
+import { settleAttempt, startAttempt } from './throttle.ts';
 import { tokenInfoEndpoint } from './token-info.ts';
 import { tokenEndpoint } from './token.ts';
 
@@ -27,8 +32,16 @@ oauthRoutes.use('/oauth/token', smallBody);
 oauthRoutes.use('/oauth/revoke', smallBody);
 oauthRoutes.use('/oauth/introspect', smallBody);
 
-oauthRoutes.post('/oauth/token', tokenEndpoint);
+// The brute-force throttle (throttle.ts) of the endpoints that authenticate clients. A malformed request is refused
+// before it is counted: it cannot be a guess.
+const throttled = createMiddleware<AppEnv>(async (c, next) => {
+  startAttempt(c.var.ctx, clientIp(c), readClientCredentials(c, await readOAuthInput(c)).clientId);
+  await next();
+  await settleAttempt(c.var.ctx, c.res.ok);
+});
+
+oauthRoutes.post('/oauth/token', throttled, tokenEndpoint);
 oauthRoutes.get('/oauth/token/info', tokenInfoEndpoint);
-oauthRoutes.post('/oauth/revoke', revokeEndpoint);
-oauthRoutes.post('/oauth/introspect', introspectEndpoint);
+oauthRoutes.post('/oauth/revoke', throttled, revokeEndpoint);
+oauthRoutes.post('/oauth/introspect', throttled, introspectEndpoint);
 oauthRoutes.get('/.well-known/oauth-authorization-server', discoveryEndpoint);

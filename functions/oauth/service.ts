@@ -3,16 +3,18 @@
 import type { Context } from 'hono';
 import { hasMatchingToken, insertGrant, insertTokens } from '../../db/queries/oauth.ts';
 import type { Db } from '../../db/client.ts';
-import type { OAuthApplicationRow } from '../../db/schema/index.ts';
+import type { OAuthApplicationRow, UserRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { randomToken, sha256Hex } from '../lib/crypto.ts';
 
 export const CODE_TTL_SECONDS = 600;
 export const ACCESS_TOKEN_TTL_SECONDS = 7200;
+/** How long after its rotation a refresh token may be presented again as a retry (grants/refresh-token.ts). */
+export const REFRESH_RETRY_GRACE_SECONDS = 60;
 /** The spec (and issue 3) show `bearer`; Doorkeeper 5 answers `Bearer`. RFC 6749 makes it case-insensitive. */
 export const TOKEN_TYPE = 'bearer';
 
-export const NO_STORE = { 'Cache-Control': 'no-store', Pragma: 'no-cache' } as const;
+import { NO_STORE } from '../lib/no-store.ts';
 
 /**
  * Creates an authorization code (Doorkeeper's access grant) for a consented request; returns the plaintext code,
@@ -44,6 +46,13 @@ export async function createAuthorizationCode(args: {
   });
   return code;
 }
+
+/**
+ * The one rule for whom OAuth grants anything, on the consent page and in the password grant: an account whose
+ * email is confirmed. GitLab's GlobalPolicy calls an unconfirmed user `inactive` and prevents `:log_in`, so its
+ * consent page shows `unconfirmed_email` and its password grant finds no resource owner (Doorkeeper: invalid_grant).
+ */
+export const canBeGranted = (user: Pick<UserRow, 'confirmedAt'>) => user.confirmedAt !== null;
 
 /**
  * Doorkeeper's `skip_authorization? || matching_token?`: trusted (admin-marked) applications, and applications the

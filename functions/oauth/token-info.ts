@@ -5,7 +5,7 @@ import { findOAuthTokenByDigest, markOAuthTokenUsed } from '../../db/queries/oau
 import type { AppEnv } from '../lib/context.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import { oauthError } from '../lib/errors.ts';
-import { NO_STORE } from './service.ts';
+import { NO_STORE } from '../lib/no-store.ts';
 import { expiresInSeconds, tokenState } from '../lib/token-state.ts';
 
 const invalid = (description: string) => oauthError('invalid_token', { description });

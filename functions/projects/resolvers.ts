@@ -13,6 +13,7 @@ import { AccessLevel, can, visibilityName } from '../lib/policy.ts';
 import { projectMemberParent, type MemberParent } from '../members/reads.ts';
 import { projectsPage, type ProjectFinderParams } from './reads.ts';
 import { projectWebUrl } from './schemas.ts';
+import { avatarUrl } from '../users/schemas.ts';
 import { findProject, projectFacts } from './service.ts';
 import { iso, renderPlainText } from '../lib/format.ts';
 
@@ -105,8 +106,7 @@ export const projectResolvers: Resolvers = {
     webUrl: (v, _a, { ctx }) => projectWebUrl(ctx.config, v.project),
     httpUrlToRepo: (v, _a, { ctx }) => `${ctx.config.publicUrl}/${v.project.pathWithNamespace}.git`,
     sshUrlToRepo: (v, _a, { ctx }) => `git@${new URL(ctx.config.publicUrl).hostname}:${v.project.pathWithNamespace}.git`,
-    // Projects carry no avatar here (REST answers null too).
-    avatarUrl: () => null,
+    avatarUrl: (v, _a, { ctx }) => avatarUrl(ctx.config, v.project.avatarUrl),
     createdAt: (v) => iso(v.project.createdAt),
     lastActivityAt: (v) => iso(v.project.lastActivityAt),
     archived: (v) => v.project.archived,

@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { bool, id, intIn, modelRule, oneOf, str, text } from '../lib/validate.ts';
 import { avatarUrl, isValidPath, toUserBasic } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
+import { avatarFile } from '../uploads/avatars.ts';
 
 export const PROJECT_PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
 const NAME_MESSAGE = "can contain only letters, digits, emojis, '_', '.', dash, space. It must start with letter, digit, emoji or '_'.";
@@ -23,6 +24,7 @@ const editable = {
   description: z.optional(text(2000)),
   visibility: z.optional(oneOf(VISIBILITY_NAMES)),
   default_branch: z.optional(str(255)),
+  avatar: z.optional(avatarFile()),
 };
 
 export const CreateProjectInput = z.object({
@@ -111,7 +113,7 @@ export function toBasicProject(p: ProjectRow, ns: NamespaceRow, config: Config, 
     http_url_to_repo: `${config.publicUrl}/${p.pathWithNamespace}.git`,
     web_url: projectWebUrl(config, p),
     readme_url: null,
-    avatar_url: null,
+    avatar_url: avatarUrl(config, p.avatarUrl),
     forks_count: forksCount,
     star_count: p.starCount,
     last_activity_at: iso(p.lastActivityAt),

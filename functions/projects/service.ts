@@ -1,5 +1,5 @@
 // Project verbs, shared by REST and (later) GraphQL.
-import { findNamespaceView, findPersonalNamespace, fullPathTaken, lockFullPath, type NamespaceView } from '../../db/queries/namespaces.ts';
+import { findNamespaceView, findPersonalNamespace, fullPathTaken, lockFullPath, lockLiveNamespace, type NamespaceView } from '../../db/queries/namespaces.ts';
 import * as q from '../../db/queries/projects.ts';
 import { recordEvent } from '../events/record.ts';
 import { requireUser } from '../lib/auth.ts';
@@ -9,6 +9,7 @@ import { parseRef, type Ref } from '../lib/ids.ts';
 import { keysetUnsupported } from '../lib/pagination.ts';
 import { AccessLevel, assertCan, can, Visibility, visibilityName, type ProjectFacts, type VisibilityName } from '../lib/policy.ts';
 import type * as z from 'zod/mini';
+import { assertAvatar, copyAvatar, storeAvatar, type AvatarUpload } from '../uploads/avatars.ts';
 import { findUser, requireAdmin } from '../users/service.ts';
 import { pathFromName, type CreateProjectInput, type ForkProjectInput, type ListProjectsInput, type UpdateProjectInput } from './schemas.ts';
 
@@ -110,15 +111,20 @@ interface NewProject {
   visibility?: VisibilityName | undefined;
   defaultBranch?: string | undefined;
   forkedFromId?: number | undefined;
+  avatar?: AvatarUpload | undefined;
 }
 
 /** Creates the project (and its owner's membership in a personal namespace) in one transaction. */
 async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace'], p: NewProject, ownerId: number) {
   const visibility = Visibility[p.visibility ?? 'private'];
   checkVisibility(visibility, ns);
-  const fullPath = `${ns.fullPath}/${p.path}`;
+  assertAvatar(p.avatar);
   try {
     const row = await ctx.transaction(async (tx) => {
+      // The namespace as it is now, held until commit: its deletion or rename waits for this create, then moves it.
+      const namespacePath = await lockLiveNamespace(tx, ns.id);
+      if (namespacePath === undefined) throw namespaceNotValid();
+      const fullPath = `${namespacePath}/${p.path}`;
       // Projects and subgroups share the path space: lock the path, then check both.
       await lockFullPath(tx, fullPath);
       if (await fullPathTaken(tx, fullPath)) throw pathTaken();
@@ -135,6 +141,8 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
       });
       // The owner of a personal namespace owns its projects; group projects inherit the group's members.
       if (ns.kind === 'user') await q.addProjectMember(tx, project.id, ownerId, AccessLevel.OWNER, ctx.actor.user!.id);
+      if (p.avatar) await storeAvatar(tx, { kind: 'project', id: project.id }, p.avatar);
+      if (p.forkedFromId) await copyAvatar(tx, { kind: 'project', id: p.forkedFromId }, { kind: 'project', id: project.id });
       // GitLab's Projects::CreateService records `created` (forks go through it too); the personal owner's
       // membership records no `joined` (ProjectMember skips the namespace holder).
       await recordEvent(tx, { action: 'created', authorId: ownerId, projectId: project.id });
@@ -154,7 +162,8 @@ function nameAndPath(input: { name?: string | undefined; path?: string | undefin
 
 export async function createProject({ ctx, input }: Verb<z.output<typeof CreateProjectInput>>) {
   const ns = await targetNamespace(ctx, input.namespace_id, namespaceNotValid);
-  return insertProject(ctx, ns.namespace, { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch }, requireUser(ctx).id);
+  const p = { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch, avatar: input.avatar };
+  return insertProject(ctx, ns.namespace, p, requireUser(ctx).id);
 }
 
 /** Administrators create a project in another user's personal namespace. */
@@ -163,7 +172,8 @@ export async function createProjectForUser({ ctx, input }: Verb<{ userRef: Ref |
   const owner = await findUser(ctx, input.userRef);
   const ns = await findPersonalNamespace(ctx.db, owner.id);
   if (!ns) throw notFound('Namespace');
-  return insertProject(ctx, ns, { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch }, owner.id);
+  const p = { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch, avatar: input.avatar };
+  return insertProject(ctx, ns, p, owner.id);
 }
 
 export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof UpdateProjectInput>>) {
@@ -177,17 +187,25 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & z
     values.visibilityLevel = Visibility[input.visibility];
     checkVisibility(values.visibilityLevel, view.namespace);
   }
+  assertAvatar(input.avatar);
   const renamed = input.path !== undefined && input.path.toLowerCase() !== view.project.path.toLowerCase();
   if (input.path !== undefined) {
     values.path = input.path;
     values.pathWithNamespace = `${view.namespace.fullPath}/${input.path}`;
   }
   try {
-    if (renamed) {
+    if (renamed || input.avatar) {
       await ctx.transaction(async (tx) => {
-        await lockFullPath(tx, values.pathWithNamespace!);
-        if (await fullPathTaken(tx, values.pathWithNamespace!, { projectId: view.project.id })) throw pathTaken();
+        if (renamed) {
+          // The namespace as it is now, held against a delete that would move its paths (and leave ours behind).
+          const namespacePath = await lockLiveNamespace(tx, view.namespace.id);
+          if (namespacePath === undefined) throw notFound('Project');
+          values.pathWithNamespace = `${namespacePath}/${input.path}`;
+          await lockFullPath(tx, values.pathWithNamespace);
+          if (await fullPathTaken(tx, values.pathWithNamespace!, { projectId: view.project.id })) throw pathTaken();
+        }
         await q.updateProject(tx, view.project.id, values);
+        if (input.avatar) await storeAvatar(tx, { kind: 'project', id: view.project.id }, input.avatar);
       });
     } else await q.updateProject(ctx.db, view.project.id, values);
   } catch (error) {

@@ -13,7 +13,7 @@ type Verb<I> = { ctx: RequestContext; input: I };
 
 /** The page's targets in one statement; a to-do whose issue vanished meanwhile is left out. */
 async function withTargets(ctx: RequestContext, rows: q.TodoListRow[]): Promise<TodoView[]> {
-  const views = new Map((await findIssueViewsByIds(ctx.db, rows.map((r) => r.todo.targetId))).map((v) => [v.issue.id, v]));
+  const views = new Map((await findIssueViewsByIds(ctx.db, ctx.actor, rows.map((r) => r.todo.targetId))).map((v) => [v.issue.id, v]));
   return rows.flatMap((r) => {
     const issue = views.get(r.todo.targetId);
     return issue ? [{ todo: r.todo, project: { project: r.project, namespace: r.namespace }, author: r.author, noteBody: r.noteBody, issue }] : [];

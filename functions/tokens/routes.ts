@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import type { AppEnv } from '../lib/context.ts';
+import { noStore } from '../lib/no-store.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path } from '../lib/validate.ts';
@@ -23,7 +24,7 @@ const mayListTokens = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 // GitLab 13.6: `segment ':user_id'` with `requires :user_id, type: Integer` (a username is `user_id is invalid`).
-tokenRoutes.post('/users/:user_id/personal_access_tokens', adminOnly, path(z.object({ user_id: lookupId() })), params(CreateTokenInput), async (c) => {
+tokenRoutes.post('/users/:user_id/personal_access_tokens', noStore, adminOnly, path(z.object({ user_id: lookupId() })), params(CreateTokenInput), async (c) => {
   const { row, token } = await tokens.createToken({ ctx: c.var.ctx, input: { userId: c.req.valid('param').user_id, ...c.req.valid('query') } });
   return c.json(toNewToken(row, token), 201);
 });

@@ -28,6 +28,7 @@ export const GHOST_USER: UserRow = {
   lastSignInAt: null,
   currentSignInAt: null,
   lastActivityOn: null,
+  identities: [],
   createdAt: EPOCH,
   updatedAt: EPOCH,
 };

@@ -19,6 +19,7 @@ import {
   UserIdPath,
 } from './schemas.ts';
 import * as users from './service.ts';
+import { deleteIdentity } from './delete-identity.ts';
 
 export const userRoutes = new Hono<AppEnv>();
 
@@ -75,4 +76,10 @@ userRoutes.post(`/users/${USER_ID_ROUTE}/block`, signedIn, path(UserIdPath), asy
 
 userRoutes.post(`/users/${USER_ID_ROUTE}/unblock`, signedIn, path(UserIdPath), async (c) => {
   return c.json(await users.unblockUser({ ctx: c.var.ctx, input: { id: c.req.valid('param').id } }), 201);
+});
+
+userRoutes.delete(`/users/${USER_ID_ROUTE}/identities/:provider`, signedIn, path(UserIdPath), async (c) => {
+  const input = { id: c.req.valid('param').id, provider: c.req.param('provider'), ifUnmodifiedSince: c.req.header('if-unmodified-since') };
+  await deleteIdentity({ ctx: c.var.ctx, input });
+  return c.body(null, 204);
 });

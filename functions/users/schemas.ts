@@ -2,14 +2,15 @@
 // Parameters are checked in two layers, as GitLab does: Grape-level types and presence here (`{"error":...}`,
 // before any permission check), ActiveRecord-level rules in `modelErrors` (`{"message":{...}}`, after the
 // administrator check and the uniqueness checks, which GitLab answers with 409 first).
-import type { UserRow } from '../../db/schema/index.ts';
+import type { IdentityEntry, UserRow } from '../../db/schema/index.ts';
 import type { Config } from '../lib/context.ts';
 import type { Actor } from '../lib/context.ts';
 import { can } from '../lib/policy.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { bool, dateTime, id, int, oneOf, str, text } from '../lib/validate.ts';
+import { allOrNoneOf, atLeastOneOf, bool, dateTime, id, int, oneOf, str, text } from '../lib/validate.ts';
 import { iso } from '../lib/format.ts';
+import { avatarFile } from '../uploads/avatars.ts';
 
 // GitLab's namespace path rule (usernames and group/project paths share it).
 export const PATH_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
@@ -58,18 +59,13 @@ const profileFields = {
   external: z.optional(bool()),
   private_profile: z.optional(bool()),
   admin: z.optional(bool()),
+  // An identity (see allOrNoneOf) and an avatar: administrators set them on create and update alike.
+  provider: z.optional(attr()),
+  extern_uid: z.optional(attr()),
+  avatar: z.optional(avatarFile()),
 };
 
-/** Grape's `at_least_one_of`: `{"error":"a, b are missing, at least one parameter must be provided"}`. */
-const atLeastOneOf = (keys: readonly string[]) =>
-  z.superRefine(
-    (v: Record<string, unknown>, ctx) => {
-      if (keys.every((k) => v?.[k] === undefined)) {
-        ctx.issues.push({ code: 'custom', message: 'are missing, at least one parameter must be provided', path: [keys.join(', ')], input: v });
-      }
-    },
-    { when: () => true },
-  );
+const IDENTITY_KEYS = ['extern_uid', 'provider'];
 
 export const CreateUserInput = z
   .object({
@@ -84,7 +80,7 @@ export const CreateUserInput = z
     confirm: z.optional(bool()),
     ...profileFields,
   })
-  .check(atLeastOneOf(['password', 'reset_password', 'force_random_password']));
+  .check(atLeastOneOf(['password', 'reset_password', 'force_random_password']), allOrNoneOf(IDENTITY_KEYS));
 
 export const UpdateUserInput = z.object({
   email: z.optional(attr()),
@@ -93,10 +89,13 @@ export const UpdateUserInput = z.object({
   name: z.optional(attr()),
   username: z.optional(attr()),
   ...profileFields,
-});
+}).check(allOrNoneOf(IDENTITY_KEYS));
 
 export const ListUsersInput = z.object({
   username: z.optional(str(255)),
+  /** With `provider`: the user holding this uid there (administrators). */
+  extern_uid: z.optional(attr()),
+  provider: z.optional(attr()),
   search: z.optional(str(255)),
   active: z.optional(bool()),
   external: z.optional(bool()),
@@ -106,7 +105,7 @@ export const ListUsersInput = z.object({
   order_by: z._default(oneOf(['id', 'name', 'username', 'created_at', 'updated_at']), 'id'),
   sort: z._default(oneOf(['asc', 'desc']), 'desc'),
   ...paginationParams,
-});
+}).check(allOrNoneOf(IDENTITY_KEYS));
 
 export const DeleteUserInput = z.object({ hard_delete: z.optional(bool()) });
 
@@ -198,7 +197,13 @@ export function toUser(u: UserRow, config: Config, viewer: Actor) {
   };
 }
 
-/** Entities::UserPublic: what a user sees of themselves. */
+/** Entities::Identity; EE adds `saml_provider_id` (group SAML, a paid feature: always null here). */
+function toIdentity(i: IdentityEntry, config: Config) {
+  const identity = { provider: i.provider, extern_uid: i.extern_uid };
+  return config.instanceTier === 'free' ? identity : { ...identity, saml_provider_id: null };
+}
+
+/** Entities::UserPublic: what a user sees of themselves (`identities`: theirs, oldest first). */
 export function toUserPublic(u: UserRow, config: Config, viewer: Actor) {
   return {
     ...toUser(u, config, viewer),
@@ -210,7 +215,7 @@ export function toUserPublic(u: UserRow, config: Config, viewer: Actor) {
     color_scheme_id: 1,
     projects_limit: u.projectsLimit,
     current_sign_in_at: iso(u.currentSignInAt),
-    identities: [],
+    identities: u.identities.map((i) => toIdentity(i, config)),
     can_create_group: u.canCreateGroup,
     can_create_project: u.projectsLimit > 0,
     two_factor_enabled: false,

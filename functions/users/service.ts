@@ -1,5 +1,8 @@
 // User verbs for REST and GraphQL alike: policy first, then the work, one transaction when it writes several rows.
+import { revokeOAuthOfUser } from '../../db/queries/oauth-tokens.ts';
+import { deleteSessionsOfUser } from '../../db/queries/sessions.ts';
 import * as q from '../../db/queries/users.ts';
+import type { Db } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -8,6 +11,8 @@ import { assertUnmodifiedSince, conflict, forbidden, isUniqueViolation, notFound
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, isAdministrator } from '../lib/policy.ts';
 import type * as z from 'zod/mini';
+import { avatarErrors, storeAvatar } from '../uploads/avatars.ts';
+import { identityErrors, rethrowIdentityTaken, writeIdentity } from './identities.ts';
 import { modelErrors, type CreateUserInput, type ListUsersInput, type UpdateUserInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
@@ -58,6 +63,8 @@ export function userListFilter(
 export function listUsers({ ctx, input }: Verb<z.output<typeof ListUsersInput>>) {
   const admin = isAdministrator(ctx.actor);
   if (input.external && !admin) requireAdmin(ctx);
+  const byIdentity = input.extern_uid && input.provider ? { provider: input.provider, externUid: input.extern_uid } : undefined;
+  if (byIdentity) requireAdmin(ctx);
   if (!ctx.actor.user && !input.username) throw forbidden('Not authorized to access /api/v4/users');
   const filter = userListFilter(ctx, {
     username: input.username,
@@ -67,6 +74,7 @@ export function listUsers({ ctx, input }: Verb<z.output<typeof ListUsersInput>>)
     external: input.external,
     createdAfter: input.created_after,
     createdBefore: input.created_before,
+    identity: byIdentity,
   });
   const searching = input.search !== undefined && input.search.trim() !== '';
   const order: q.UserOrder = admin ? { by: input.order_by, sort: input.sort } : searching ? { by: 'search_relevance' } : { by: 'id', sort: 'desc' };
@@ -95,9 +103,13 @@ function rethrowConflict(error: unknown): never {
   throw error;
 }
 
-/** The model's validations, with public_email ("is not an email you own") checked against the user's emails. */
+/**
+ * The model's validations, with public_email ("is not an email you own") checked against the user's emails, and
+ * those of the avatar and the identity it comes with.
+ */
 async function assertValid(ctx: RequestContext, input: z.output<typeof UpdateUserInput>, user?: UserRow) {
-  const errors = modelErrors(input);
+  const errors: Record<string, string[]> = { ...modelErrors(input), ...(await identityErrors(ctx, input, user?.id)) };
+  if (input.avatar && avatarErrors(input.avatar).length) errors.avatar = avatarErrors(input.avatar);
   const publicEmail = input.public_email;
   if (publicEmail) {
     const owned = user ? await q.ownsEmail(ctx.db, user.id, publicEmail) : publicEmail.toLowerCase() === input.email?.toLowerCase();
@@ -133,6 +145,14 @@ function externalLimits(input: z.output<typeof UpdateUserInput>) {
   return {};
 }
 
+/** The identity and the avatar a create or an update brings, in its transaction; the user's row as it then is. */
+async function writeIdentityAndAvatar(tx: Db, user: UserRow, input: z.output<typeof UpdateUserInput>): Promise<UserRow> {
+  if (input.provider === undefined && !input.avatar) return user;
+  await writeIdentity(tx, user.id, input);
+  if (input.avatar) await storeAvatar(tx, { kind: 'user', id: user.id }, input.avatar);
+  return (await q.findUserByRef(tx, user.id))!;
+}
+
 /** POST /users: 201 UserWithAdmin. A missing password is random (force_random_password / reset_password). */
 export async function createUser({ ctx, input }: Verb<z.output<typeof CreateUserInput>>) {
   requireAdmin(ctx);
@@ -141,8 +161,8 @@ export async function createUser({ ctx, input }: Verb<z.output<typeof CreateUser
   const passwordHash = await hashPassword(input.password ?? randomToken());
   const confirmed = input.skip_confirmation ?? (input.confirm === undefined ? false : !input.confirm);
   try {
-    return await ctx.transaction((tx) =>
-      q.insertUserWithNamespace(tx, {
+    return await ctx.transaction(async (tx) => {
+      const user = await q.insertUserWithNamespace(tx, {
         ...stripUndefined(profileValues(input)),
         ...externalLimits(input),
         username: input.username,
@@ -150,9 +170,11 @@ export async function createUser({ ctx, input }: Verb<z.output<typeof CreateUser
         email: input.email,
         passwordHash,
         confirmedAt: confirmed ? new Date() : null,
-      }),
-    );
+      });
+      return writeIdentityAndAvatar(tx, user, input);
+    });
   } catch (error) {
+    rethrowIdentityTaken(error);
     rethrowConflict(error);
   }
 }
@@ -171,8 +193,14 @@ export async function updateUser({ ctx, input }: Verb<{ id: number | null } & z.
     ...(input.password !== undefined ? { passwordHash: await hashPassword(input.password) } : {}),
   };
   try {
-    return await ctx.transaction((tx) => q.updateUser(tx, user.id, values));
+    return await ctx.transaction(async (tx) => {
+      const updated = await q.updateUser(tx, user.id, values);
+      // A new password signs the user out of every browser (GitLab), with the change or not at all.
+      if (input.password !== undefined) await deleteSessionsOfUser(tx, user.id);
+      return writeIdentityAndAvatar(tx, updated, input);
+    });
   } catch (error) {
+    rethrowIdentityTaken(error);
     rethrowConflict(error);
   }
 }
@@ -193,13 +221,21 @@ export async function deleteUser({ ctx, input }: Verb<{ id: number | null; hard_
   });
 }
 
-/** Block: 201 `true`; already blocked: 201 `null`. The caller cannot block themselves (GitLab's later rule). */
+/**
+ * Block: 201 `true`; already blocked: 201 `null`. The caller cannot block themselves (GitLab's later rule). The block
+ * signs the user out of every browser and revokes their OAuth tokens in the same transaction (personal access tokens
+ * are refused while the account is blocked and work again after unblocking, as in GitLab).
+ */
 export async function blockUser({ ctx, input }: Verb<{ id: number | null }>) {
   const admin = requireAdmin(ctx);
   const user = await findUserById(ctx, input.id);
   if (user.id === admin.id) throw forbidden('The API initiating user cannot be blocked by the API');
   if (user.state === 'blocked') return null;
-  await q.updateUser(ctx.db, user.id, { state: 'blocked' });
+  await ctx.transaction(async (tx) => {
+    await q.updateUser(tx, user.id, { state: 'blocked' });
+    await deleteSessionsOfUser(tx, user.id);
+    await revokeOAuthOfUser(tx, user.id);
+  });
   return true;
 }
 

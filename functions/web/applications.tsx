@@ -6,13 +6,14 @@ import type { OAuthApplicationRow } from '../../db/schema/index.ts';
 import * as applications from '../applications/service.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { isDomainError } from '../lib/errors.ts';
+import { bool } from '../lib/validate.ts';
 import { OAUTH_SCOPE_NAMES, OAUTH_SCOPES } from '../oauth/scopes.ts';
 import { ErrorPage, Flash, Layout } from './layout.tsx';
 import { field, pageUser, readForm, sessionCsrfOk, type PageUser } from './security.ts';
 
 export const applicationPages = new Hono<AppEnv>();
 
-const FIELD_LABELS: Record<string, string> = { name: 'Name', redirect_uri: 'Redirect URI', scopes: 'Scopes' };
+const FIELD_LABELS: Record<string, string> = { name: 'Name', redirect_uri: 'Redirect URI', scopes: 'Scopes', confidential: 'Confidential' };
 
 type FormValues = { name: string; redirectUri: string; confidential: boolean; scopes: string[] };
 const EMPTY_FORM: FormValues = { name: '', redirectUri: '', confidential: true, scopes: [] };
@@ -209,16 +210,19 @@ applicationPages.get('/oauth/applications', (c) =>
 applicationPages.post('/oauth/applications', (c) =>
   withUser(c, '/oauth/applications', async (u, form) => {
     const scopes = form['doorkeeper_application[scopes][]'];
+    // The API's boolean rule (lib/validate.ts); an unchecked box sends nothing, which is false.
+    const confidential = bool().safeParse(field(form, 'doorkeeper_application[confidential]') ?? false);
     const values: FormValues = {
       name: field(form, 'doorkeeper_application[name]') ?? '',
       redirectUri: field(form, 'doorkeeper_application[redirect_uri]') ?? '',
-      confidential: ['1', 'true', 'on'].includes(field(form, 'doorkeeper_application[confidential]') ?? ''),
+      confidential: confidential.data ?? EMPTY_FORM.confidential,
       scopes: scopes === undefined ? [] : Array.isArray(scopes) ? scopes : [scopes],
     };
     const checked = applications.applicationErrors(values);
-    if (checked.errors) {
+    const errors = confidential.success ? checked.errors : { ...checked.errors, confidential: ['is invalid'] };
+    if (errors) {
       const apps = await applications.listOwnApplications(c.var.ctx, u.user.id);
-      return c.html(<ListPage u={u} apps={apps} values={values} errors={checked.errors} />, 400);
+      return c.html(<ListPage u={u} apps={apps} values={values} errors={errors} />, 400);
     }
     const { row, secret } = await applications.registerApplication(c.var.ctx, values, u.user.id);
     return c.html(<ShowPage u={u} app={row} secret={secret} notice="The application was created successfully." />, 201);

@@ -4,6 +4,7 @@
 import type { OAuthApplicationRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { OAUTH_ERROR_DESCRIPTIONS, type OAuthErrorCode } from '../lib/errors.ts';
+import { redirectUriMatches } from '../applications/redirect-uri.ts';
 import { findApplicationByClientId } from '../applications/service.ts';
 import { isFeatureEnabled } from '../features/evaluate.ts';
 import { repeatedDescription } from '../oauth/params.ts';
@@ -29,12 +30,38 @@ export type AuthorizeCheck =
       nonce: string | null;
     };
 
-/** Appends parameters to a redirect URI: to its query (`?` or `&` as needed) or, for the implicit flow, the fragment. */
+/** The name of one `name=value` piece of a form-encoded component; null when its encoding is broken. */
+function pieceName(piece: string): string | null {
+  try {
+    return decodeURIComponent(piece.split('=', 1)[0]!.replace(/\+/g, ' '));
+  } catch {
+    return null;
+  }
+}
+
+/** `component` (a query or fragment without its `?`/`#`) with `params` added: a piece of the same name is dropped. */
+function merge(component: string | undefined, params: [string, string][]): string {
+  const names = new Set(params.map(([k]) => k));
+  // The registered pieces are kept byte for byte (re-encoding would change what the client registered).
+  const kept = (component ?? '').split('&').filter((piece) => piece !== '' && !names.has(pieceName(piece) ?? ''));
+  return [...kept, new URLSearchParams(params).toString()].filter(Boolean).join('&');
+}
+
+/**
+ * The authorization response: `params` added to the redirect URI's query or, for the implicit flow, its fragment.
+ * The registered URI's own query is retained (RFC 6749 §3.1.2), but a parameter of the response replaces one of the
+ * same name there instead of appearing twice (§3.1: no parameter more than once).
+ */
 export function withParams(uri: string, params: Record<string, string | undefined>, inFragment = false): string {
-  const encoded = new URLSearchParams(Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined)).toString();
-  if (inFragment) return `${uri}#${encoded}`;
-  const separator = !uri.includes('?') ? '?' : uri.endsWith('?') || uri.endsWith('&') ? '' : '&';
-  return `${uri}${separator}${encoded}`;
+  const entries = Object.entries(params).filter((e): e is [string, string] => e[1] !== undefined);
+  const hash = uri.indexOf('#');
+  const beforeHash = hash < 0 ? uri : uri.slice(0, hash);
+  const fragment = hash < 0 ? undefined : uri.slice(hash + 1);
+  if (inFragment) return `${beforeHash}#${merge(fragment, entries)}`;
+  const question = beforeHash.indexOf('?');
+  const base = question < 0 ? beforeHash : beforeHash.slice(0, question);
+  const query = question < 0 ? undefined : beforeHash.slice(question + 1);
+  return `${base}?${merge(query, entries)}${fragment === undefined ? '' : `#${fragment}`}`;
 }
 
 /** The redirect for an OAuth error, with `state` exactly as sent. */
@@ -48,10 +75,10 @@ const PAGE_DESCRIPTIONS = {
 };
 
 /**
- * Validates client and redirect URI only (enough for a Deny). `repeated` is a parameter the request carried more
- * than once (RFC 6749 §3.1): a repeated client_id or redirect_uri cannot be trusted to redirect to.
+ * Validates client and redirect URI, the checks whose failure is never redirected. `repeated` is a parameter the
+ * request carried more than once (RFC 6749 §3.1): a repeated client_id or redirect_uri cannot be trusted to redirect to.
  */
-export async function checkClient(
+async function checkClient(
   ctx: RequestContext,
   p: AuthorizeParams,
   repeated?: string,
@@ -59,11 +86,12 @@ export async function checkClient(
   if (repeated === 'client_id' || repeated === 'redirect_uri') return { kind: 'page', error: 'invalid_request', description: repeatedDescription(repeated) };
   const app = p.client_id && p.client_id.length <= 128 ? await findApplicationByClientId(ctx, p.client_id) : undefined;
   if (!app) return { kind: 'page', error: 'invalid_client', description: PAGE_DESCRIPTIONS.missing_client };
-  // Exact string comparison with a registered URI: no normalisation, no prefix matching.
-  if (!p.redirect_uri || !app.redirectUris.includes(p.redirect_uri)) {
+  // Exact string comparison with a registered URI (but for a loopback port): no normalisation, no prefix matching.
+  const presented = p.redirect_uri;
+  if (!presented || !app.redirectUris.some((registered) => redirectUriMatches(presented, registered))) {
     return { kind: 'page', error: 'invalid_redirect_uri', description: PAGE_DESCRIPTIONS.invalid_redirect_uri };
   }
-  return { kind: 'ok', app, redirectUri: p.redirect_uri };
+  return { kind: 'ok', app, redirectUri: presented };
 }
 
 export async function checkAuthorizeRequest(ctx: RequestContext, p: AuthorizeParams, repeated?: string): Promise<AuthorizeCheck> {

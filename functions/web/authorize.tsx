@@ -1,15 +1,17 @@
 // The consent page: GET /oauth/authorize shows it, POST /oauth/authorize approves, POST /oauth/authorize/deny (or a
-// `decision=deny` field) refuses. The POSTs re-check every parameter from the submitted fields: the page is never
-// trusted (a tampered form asking for more scopes than the application has gets invalid_scope).
+// `decision=deny` field) refuses. The POSTs re-check every parameter from the submitted fields (a tampered form
+// asking for more scopes than the application has gets invalid_scope), and decide only with the token the page
+// was rendered with for exactly that request (consent-token.ts): what is issued is what the user saw.
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { OAUTH_ERROR_DESCRIPTIONS } from '../lib/errors.ts';
 import { repeatedParameter } from '../oauth/params.ts';
 import { OAUTH_SCOPES } from '../oauth/scopes.ts';
-import { createAuthorizationCode, issueImplicitToken, skipsConsent, TOKEN_TYPE } from '../oauth/service.ts';
-import { AUTHORIZE_FIELDS, checkAuthorizeRequest, checkClient, errorRedirect, formActionSource, withParams, type AuthorizeCheck, type AuthorizeParams } from './authorize-request.ts';
+import { canBeGranted, createAuthorizationCode, issueImplicitToken, skipsConsent, TOKEN_TYPE } from '../oauth/service.ts';
+import { AUTHORIZE_FIELDS, checkAuthorizeRequest, errorRedirect, formActionSource, withParams, type AuthorizeCheck, type AuthorizeParams } from './authorize-request.ts';
+import { consentToken, consentTokenOk } from './consent-token.ts';
 import { ErrorPage, Layout } from './layout.tsx';
-import { cspString, field, pageUser, readForm, sessionCsrfOk, type PageUser } from './security.ts';
+import { cspString, field, pageUser, readForm, type PageUser } from './security.ts';
 
 export const authorizePages = new Hono<AppEnv>();
 
@@ -21,7 +23,7 @@ const HiddenFields = ({ p }: { p: AuthorizeParams }) => (
   </>
 );
 
-const ConsentPage = ({ u, request, p }: { u: PageUser; request: Approved; p: AuthorizeParams }) => (
+const ConsentPage = ({ u, request, p, token }: { u: PageUser; request: Approved; p: AuthorizeParams; token: string }) => (
   <Layout title="Authorize application" user={{ username: u.user.username, csrf: u.csrf }}>
     <h1>
       Authorize <span id="application_name">{request.app.name}</span> to use your account?
@@ -51,14 +53,14 @@ const ConsentPage = ({ u, request, p }: { u: PageUser; request: Approved; p: Aut
     </ul>
     <div class="actions">
       <form method="post" action="/oauth/authorize/deny">
-        <input type="hidden" name="authenticity_token" value={u.csrf} />
+        <input type="hidden" name="authenticity_token" value={token} />
         <HiddenFields p={p} />
         <button type="submit" name="decision" value="deny">
           Deny
         </button>
       </form>
       <form method="post" action="/oauth/authorize">
-        <input type="hidden" name="authenticity_token" value={u.csrf} />
+        <input type="hidden" name="authenticity_token" value={token} />
         <HiddenFields p={p} />
         <button type="submit" name="decision" value="authorize">
           Authorize
@@ -129,12 +131,12 @@ authorizePages.get('/oauth/authorize', async (c) => {
   const u = await pageUser(c);
   if (!u) return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(authorizeUrl(p))}`, 302);
   if (check.kind === 'redirect') return c.redirect(check.location, 302);
-  if (!u.user.confirmedAt) return errorPage(c, UNCONFIRMED_EMAIL, u);
+  if (!canBeGranted(u.user)) return errorPage(c, UNCONFIRMED_EMAIL, u);
   if (await skipsConsent(c.var.ctx, check.app, u.user.id, check.scopes)) return approve(c, u, check);
   // Browsers apply form-action to the redirect that follows the form submission: allow the client's origin.
   const source = formActionSource(check.redirectUri);
   c.header('Content-Security-Policy', cspString(source ? ["'self'", source] : ["'self'"]));
-  return c.html(<ConsentPage u={u} request={check} p={p} />);
+  return c.html(<ConsentPage u={u} request={check} p={p} token={await consentToken(u.session, check)} />);
 });
 
 async function decide(c: Context<AppEnv>, deny: boolean) {
@@ -143,16 +145,16 @@ async function decide(c: Context<AppEnv>, deny: boolean) {
   const repeated = AUTHORIZE_FIELDS.find((k) => Array.isArray(form[k]));
   const u = await pageUser(c);
   if (!u) return c.redirect(`/users/sign_in?return_to=${encodeURIComponent(authorizeUrl(p))}`, 302);
-  if (!(await sessionCsrfOk(c, u.session, form))) return forbiddenPage(c);
-  if (deny || field(form, 'decision') === 'deny') {
-    const client = await checkClient(c.var.ctx, p, repeated);
-    if (client.kind !== 'ok') return errorPage(c, client, u);
-    return c.redirect(errorRedirect(client.redirectUri, 'access_denied', p.state, p.response_type === 'token', OAUTH_ERROR_DESCRIPTIONS.access_denied), 302);
-  }
+  // A request that fails its checks is answered as GET /oauth/authorize would answer it, and issues nothing; one
+  // that passes them is decided only with the token of the page that displayed exactly this request.
   const check = await checkAuthorizeRequest(c.var.ctx, p, repeated);
   if (check.kind === 'page') return errorPage(c, check, u);
   if (check.kind === 'redirect') return c.redirect(check.location, 302);
-  if (!u.user.confirmedAt) return errorPage(c, UNCONFIRMED_EMAIL, u);
+  if (!(await consentTokenOk(u.session, check, field(form, 'authenticity_token')))) return forbiddenPage(c);
+  if (deny || field(form, 'decision') === 'deny') {
+    return c.redirect(errorRedirect(check.redirectUri, 'access_denied', check.state, check.responseType === 'token', OAUTH_ERROR_DESCRIPTIONS.access_denied), 302);
+  }
+  if (!canBeGranted(u.user)) return errorPage(c, UNCONFIRMED_EMAIL, u);
   return approve(c, u, check);
 }
 

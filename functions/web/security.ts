@@ -2,10 +2,10 @@
 // one rule for where a sign-in may send the browser back to.
 import type { Context } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import { createMiddleware } from 'hono/factory';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from '../lib/context.ts';
 import { constantTimeEqual, randomToken } from '../lib/crypto.ts';
+import { noStore } from '../lib/no-store.ts';
 import { csrfTokenFor, currentSession, validCsrf } from '../lib/session.ts';
 
 export const CSP_DIRECTIVES = {
@@ -32,11 +32,7 @@ export const pageHeaders = [
     crossOriginOpenerPolicy: 'same-origin',
     overwrite: false,
   }),
-  createMiddleware<AppEnv>(async (c, next) => {
-    await next();
-    c.res.headers.set('Cache-Control', 'no-store');
-    c.res.headers.set('Pragma', 'no-cache');
-  }),
+  noStore,
 ] as const;
 
 /** The signed-in user with the session's CSRF token, or null. */

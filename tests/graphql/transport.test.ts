@@ -52,6 +52,17 @@ describe('POST /api/graphql', () => {
     expect(ok.body).toEqual({ data: { currentUser: { username: user.username } } });
   });
 
+  it('over GET too, a browser session counts only with its X-CSRF-Token', async () => {
+    const { user } = await createUser();
+    const value = randomToken();
+    await insertSession(testDb().db, { digest: await sha256Hex(value), userId: user.id, expiresAt: new Date(Date.now() + 3600_000) });
+    const cookie = `${SESSION_COOKIE}=${value}`;
+    const get = (headers: Record<string, string>) => request('GET', '/api/graphql', { query: { query: '{ currentUser { username } }' }, headers });
+    expect((await get({ cookie })).body).toEqual({ data: { currentUser: null } });
+    expect((await get({ cookie, 'x-csrf-token': 'forged' })).body).toEqual({ data: { currentUser: null } });
+    expect((await get({ cookie, 'x-csrf-token': await csrfTokenFor(value) })).body).toEqual({ data: { currentUser: { username: user.username } } });
+  });
+
   it('a mutation over GET is refused', async () => {
     const res = await request('GET', '/api/graphql', { query: { query: 'mutation { __typename }' } });
     expect(res.status).toBe(405);

@@ -35,6 +35,8 @@ export interface RequestOptions {
   body?: unknown;
   /** form-encoded body instead of JSON */
   form?: Record<string, string>;
+  /** multipart/form-data body (files as Blob/File), instead of JSON */
+  multipart?: FormData;
   query?: Record<string, string | number | boolean | string[]>;
   headers?: Record<string, string>;
   /** Configuration for this request only, merged over testEnv (e.g. `{ INSTANCE_TIER: 'premium' }`). */
@@ -48,6 +50,13 @@ export interface TestResponse<T = any> {
   headers: Headers;
 }
 
+let clientIps = 0;
+/**
+ * Each request comes from an address of its own unless the test names one (`CF-Connecting-IP`): the per-IP limits
+ * count only what a test means them to, and never what concurrently running test files send.
+ */
+const anotherClientIp = () => `198.18.${Math.floor(clientIps / 250) % 250}.${(clientIps++ % 250) + 1}-${process.pid}`;
+
 /** One request through the app; `body` is the parsed JSON (or null when empty / not JSON). */
 export async function request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
   if (!app) throw new Error('test app not started');
@@ -57,9 +66,12 @@ export async function request<T = any>(method: string, path: string, options: Re
     else url.searchParams.set(k, String(v));
   }
   const headers = new Headers(options.headers);
+  if (!headers.has('cf-connecting-ip')) headers.set('cf-connecting-ip', anotherClientIp());
   if (options.token) headers.set('PRIVATE-TOKEN', options.token);
-  let body: string | undefined;
-  if (options.form) {
+  let body: string | FormData | undefined;
+  if (options.multipart) {
+    body = options.multipart; // Request sets the multipart Content-Type with its boundary
+  } else if (options.form) {
     headers.set('content-type', 'application/x-www-form-urlencoded');
     body = new URLSearchParams(options.form).toString();
   } else if (options.body !== undefined) {
@@ -123,7 +135,9 @@ export async function appFetch(input: RequestInfo | URL, init?: RequestInit): Pr
   if (!app) throw new Error('test app not started');
   const pending: Promise<unknown>[] = [];
   const executionCtx = { waitUntil: (p: Promise<unknown>) => void pending.push(p), passThroughOnException() {}, props: {} };
-  const res = await app.fetch(new Request(input, init), testEnv, executionCtx);
+  const req = new Request(input, init);
+  if (!req.headers.has('cf-connecting-ip')) req.headers.set('cf-connecting-ip', anotherClientIp());
+  const res = await app.fetch(req, testEnv, executionCtx);
   await Promise.allSettled(pending);
   return res;
 }

@@ -3,16 +3,22 @@
 // per-IP sign-in limit of one test never spills into another.
 import { hashPassword } from '../../functions/lib/crypto.ts';
 import { createUser, unique, type UserOptions } from '../factories/users.ts';
-import { request, type TestResponse } from './app.ts';
+import { request, TEST_PUBLIC_URL, type TestResponse } from './app.ts';
 
 let ipCounter = 0;
+type HeaderValues = Record<string, string | undefined>;
 
 export class Browser {
   readonly cookies = new Map<string, string>();
   readonly ip = `198.51.100.${(ipCounter++ % 250) + 1}-${unique('ip')}`;
 
-  async request(method: string, path: string, options: { form?: Record<string, string> | [string, string][]; headers?: Record<string, string> } = {}): Promise<TestResponse> {
-    const headers: Record<string, string> = { 'cf-connecting-ip': this.ip, ...options.headers };
+  async request(method: string, path: string, options: { form?: Record<string, string> | [string, string][]; headers?: HeaderValues } = {}): Promise<TestResponse> {
+    // A form POST from one of our own pages carries what a browser sends with it; a test that sets Origin or
+    // Sec-Fetch-Site itself (undefined: absent) describes the whole browsing context (another site, an old browser).
+    const own = options.headers && ('origin' in options.headers || 'sec-fetch-site' in options.headers);
+    const site = method !== 'GET' && !own ? { origin: TEST_PUBLIC_URL, 'sec-fetch-site': 'same-origin' } : {};
+    const headers: Record<string, string> = { 'cf-connecting-ip': this.ip };
+    for (const [k, v] of Object.entries({ ...site, ...options.headers })) if (v !== undefined) headers[k] = v;
     const cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
     if (cookie) headers.cookie = cookie;
     // Repeated fields (checkbox groups) go as [name, value] pairs: request() hands them to URLSearchParams as is.
@@ -30,8 +36,8 @@ export class Browser {
     return res;
   }
 
-  get = (path: string, headers?: Record<string, string>) => this.request('GET', path, headers ? { headers } : {});
-  post = (path: string, form: Record<string, string> | [string, string][], headers?: Record<string, string>) => this.request('POST', path, { form, ...(headers ? { headers } : {}) });
+  get = (path: string, headers?: HeaderValues) => this.request('GET', path, headers ? { headers } : {});
+  post = (path: string, form: Record<string, string> | [string, string][], headers?: HeaderValues) => this.request('POST', path, { form, ...(headers ? { headers } : {}) });
 
   /** Signs in through the page (GET for the form's token, then POST). */
   async signIn(login: string, password: string, returnTo?: string) {

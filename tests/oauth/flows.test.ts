@@ -248,7 +248,7 @@ describe('revoke, introspect, token info', () => {
     expect(refreshInfo).toMatchObject({ active: true, client_id: app.uid });
     expect(refreshInfo.exp).toBeUndefined();
     const noClient = await request('POST', '/oauth/introspect', { form: { token: tokens.access_token } });
-    expect([noClient.status, noClient.body.error]).toEqual([400, 'invalid_request']);
+    expect([noClient.status, noClient.body.error]).toEqual([401, 'invalid_client']);
   });
 
   it("revokes a token set; another client's token and unknown tokens answer 200 and change nothing", async () => {

@@ -1,7 +1,7 @@
 // lib/validate.ts: Grape's coercions and messages, as table tests (pure: no app, no database).
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { bool, id, int, intIn, invalidMessageBody, isoDate, modelRule, oneOf, str, text, toValidationError } from '../../functions/lib/validate.ts';
+import { bool, id, int, intIn, dateParam, invalidMessageBody, modelRule, oneOf, str, text, toValidationError } from '../../functions/lib/validate.ts';
 import { restError } from '../../functions/rest-errors.ts';
 
 /** The 400 body a one-field schema gives for `value` (or the parsed value when valid). */
@@ -89,7 +89,7 @@ describe('text()', () => {
   ])('%j -> %j', (input, expected) => expect(check(text(), input)).toEqual(expected));
 });
 
-describe('oneOf(), intIn(), isoDate(), modelRule()', () => {
+describe('oneOf(), intIn(), dateParam(), modelRule()', () => {
   it.each([
     [oneOf(['asc', 'desc']), 'asc', ok('asc')],
     [oneOf(['asc', 'desc']), 'ASC', err('does not have a valid value')],
@@ -98,9 +98,9 @@ describe('oneOf(), intIn(), isoDate(), modelRule()', () => {
     [intIn([10, 20, 30] as const), '20', ok(20)],
     [intIn([10, 20, 30] as const), 25, err('does not have a valid value')],
     [intIn([10, 20, 30] as const), 'x', err('is invalid')],
-    [isoDate(), '2020-02-29', ok('2020-02-29')],
-    [isoDate(), '2020-13-01', err('is invalid')],
-    [isoDate(), '2020-1-1', err('is invalid')],
+    [dateParam(), '2020-02-29', ok('2020-02-29')],
+    [dateParam(), '2020-13-01', err('is invalid')],
+    [dateParam(), '2020-1-1', ok('2020-01-01')],
     [z.string().check(modelRule((s: string) => s.length > 2, 'is too short')), 'ab', model('is too short')],
   ])('%#', (schema, input, expected) => expect(check(schema as z.ZodMiniType, input)).toEqual(expected));
 });

@@ -9,6 +9,7 @@ import { oauthError } from '../../lib/errors.ts';
 import { verifyClient, type ClientCredentials } from '../client-auth.ts';
 import { optionalParam, requiredParam } from '../params.ts';
 import { newTokenPair, tokenResponse } from '../service.ts';
+import { handOverCount } from '../throttle.ts';
 
 const VERIFIER = /^[A-Za-z0-9\-._~]{43,128}$/;
 
@@ -25,7 +26,7 @@ export async function authorizationCodeGrant(c: Context<AppEnv>, input: Record<s
   const redirectUri = requiredParam(input, 'redirect_uri');
   const verifier = optionalParam(input, 'code_verifier');
   const row = creds.clientId ? await lookupClientAndCode(ctx.db, creds.clientId, await sha256Hex(code)) : undefined;
-  const client = await verifyClient(creds, row);
+  const client = await verifyClient(ctx, creds, row);
   const invalidGrant = () => oauthError('invalid_grant');
 
   if (!row || row.grant_id === null || row.grant_app_id !== client.app_id) throw invalidGrant();
@@ -34,8 +35,10 @@ export async function authorizationCodeGrant(c: Context<AppEnv>, input: Record<s
     throw invalidGrant();
   }
   if (row.grant_revoked || row.expired || row.user_state !== 'active') throw invalidGrant();
-  // Exact string comparison (security-bar §0.1): no normalisation of case, slashes or query.
-  if (row.redirect_uri !== redirectUri) throw invalidGrant();
+  // RFC 6749 §4.1.3: identical to the redirect_uri of the authorization request the code was issued for (which
+  // /oauth/authorize matched against the registered URIs, a loopback IP literal's port aside). Not the looser
+  // authorize-time rule: a code for one loopback port is no good on another.
+  if (row.redirect_uri === null || redirectUri !== row.redirect_uri) throw invalidGrant();
   if (row.code_challenge) {
     if (verifier === null) throw oauthError('invalid_request', { description: 'Missing required parameter: code_verifier.' });
     const computed = row.code_challenge_method === 'S256' ? await s256(verifier) : verifier;
@@ -46,7 +49,7 @@ export async function authorizationCodeGrant(c: Context<AppEnv>, input: Record<s
   }
 
   const pair = await newTokenPair();
-  const issued = await consumeCodeAndIssue(ctx.db, row.grant_id, pair);
+  const issued = await consumeCodeAndIssue(ctx.db, row.grant_id, pair, await handOverCount(ctx));
   if (!issued) {
     // A concurrent exchange consumed it first: this one is a replay.
     await revokeGrantLineage(ctx.db, row.grant_id);

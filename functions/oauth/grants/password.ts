@@ -9,7 +9,7 @@ import { checkPassword } from '../../users/authenticate.ts';
 import { authenticateClient, type ClientCredentials } from '../client-auth.ts';
 import { optionalParam, requiredParam } from '../params.ts';
 import { parseScopes, resolveRequestedScopes } from '../scopes.ts';
-import { issueTokens, tokenResponse } from '../service.ts';
+import { canBeGranted, issueTokens, tokenResponse } from '../service.ts';
 
 export async function passwordGrant(c: Context<AppEnv>, input: Record<string, unknown>, creds: ClientCredentials) {
   const ctx = c.var.ctx;
@@ -21,7 +21,7 @@ export async function passwordGrant(c: Context<AppEnv>, input: Record<string, un
   const scopes = resolveRequestedScopes(parseScopes(optionalParam(input, 'scope')), client.app_scopes);
   if (!scopes) throw oauthError('invalid_scope');
   const check = await checkPassword(ctx, clientIp(c), username, password);
-  if (!check.ok) throw oauthError('invalid_grant');
+  if (!check.ok || !canBeGranted(check.user)) throw oauthError('invalid_grant');
   const issued = await issueTokens(ctx.db, { applicationId: client.app_id, userId: check.user.id, scopes });
   return tokenResponse(c, issued);
 }

@@ -106,7 +106,9 @@ describe('GET /applications', () => {
   it('lists applications without secrets, paginated', async () => {
     const { token } = await createAdmin();
     const created = await api.post('/applications', { token, body: valid() });
-    const res = await api.get('/applications', { token, query: { per_page: 100 } });
+    // Oldest first: the new application is on the last page (other files add applications to the same database).
+    const first = await api.get('/applications', { token, query: { per_page: 100 } });
+    const res = await api.get('/applications', { token, query: { per_page: 100, page: first.headers.get('x-total-pages')! } });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-per-page')).toBe('100');
     const entry = res.body.find((a: any) => a.id === created.body.id);

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { api, TEST_PUBLIC_URL } from '../../helpers/app.ts';
 import { createAdmin, createUser, unique } from '../../factories/users.ts';
+import { createProject } from '../../factories/projects.ts';
 
 async function fiveUsers() {
   const tag = unique('page');
@@ -80,5 +81,30 @@ describe('offset pagination (/users, per_page=2)', () => {
     expect(negative.status).toBe(400);
     expect(negative.body).toEqual({ error: 'page does not have a valid value' });
     expect((await api.get('/users', { token, query: { page: 'two' } })).body).toEqual({ error: 'page is invalid' });
+  });
+});
+
+// GitLab leaves credentials out of the pagination links it builds: a Link URL is logged and shared like any URL.
+describe('credentials in the query string never reach Link', () => {
+  it('private_token and access_token are stripped; the other parameters are kept (offset and keyset)', async () => {
+    const { token } = await createUser();
+    await createProject(token);
+    await createProject(token);
+    for (const credential of ['private_token', 'access_token']) {
+      const res = await api.get('/projects', { query: { [credential]: token, owned: true, per_page: 1 } });
+      expect(res.status).toBe(200);
+      const link = res.headers.get('link')!;
+      expect(link).toContain('rel="next"');
+      expect(link).not.toContain(token);
+      expect(link).not.toContain(credential);
+      expect(link).toContain(`<${TEST_PUBLIC_URL}/api/v4/projects?owned=true&per_page=1&page=2>; rel="next"`);
+
+      const keyset = await api.get('/projects', { query: { [credential]: token, owned: true, per_page: 1, pagination: 'keyset', order_by: 'id' } });
+      expect(keyset.status).toBe(200);
+      const next = keyset.headers.get('link')!;
+      expect(next).toMatch(/^<[^>]*owned=true[^>]*>; rel="next"$/);
+      expect(next).not.toContain(token);
+      expect(next).not.toContain(credential);
+    }
   });
 });

@@ -164,10 +164,12 @@ describe('PUT /notification_settings', () => {
     expect(await globalRows(user.id)).toHaveLength(0);
   });
 
-  it('new_epic is not a global parameter: accepted and ignored on every tier', async () => {
+  it('new_epic is not a global event: validated as a Boolean, then ignored, on every tier', async () => {
     const { user, token } = await createUser();
     for (const tier of ['free', 'premium'] as const) {
-      const res = await api.put('/notification_settings', { token, query: { level: 'custom', new_epic: 'maybe' }, env: { INSTANCE_TIER: tier } });
+      const invalid = await api.put('/notification_settings', { token, query: { level: 'custom', new_epic: 'maybe' }, env: { INSTANCE_TIER: tier } });
+      expect(invalid).toMatchObject({ status: 400, body: { error: 'new_epic is invalid' } });
+      const res = await api.put('/notification_settings', { token, query: { level: 'custom', new_epic: 'true' }, env: { INSTANCE_TIER: tier } });
       expect(res.status).toBe(200);
       expect(res.body.events).not.toHaveProperty('new_epic');
     }

@@ -143,10 +143,11 @@ for (const kind of ['groups', 'projects'] as Kind[]) {
       expect((await api.put(url(s.id(kind)), { token: guest.token, query: { level: 'disabled' } })).body).toEqual({ level: 'disabled' });
     });
 
-    it('new_epic: accepted and ignored on the free tier; shown and stored on premium and ultimate', async () => {
+    it('new_epic: validated and ignored on the free tier; shown and stored on premium and ultimate', async () => {
       const s = await sources();
       const token = s.owner.token;
-      const free = await api.put(url(s.id(kind)), { token, query: { level: 'custom', new_epic: 'maybe' } });
+      expect(await api.put(url(s.id(kind)), { token, query: { level: 'custom', new_epic: 'maybe' } })).toMatchObject({ status: 400, body: { error: 'new_epic is invalid' } });
+      const free = await api.put(url(s.id(kind)), { token, query: { level: 'custom', new_epic: 'true' } });
       expect(free.status).toBe(200);
       expect(Object.keys(free.body.events)).toEqual(EVENT_KEYS);
       expect((await rowsFor(s.owner.user.id, kind, s.id(kind)))[0]!.new_epic).toBeNull();

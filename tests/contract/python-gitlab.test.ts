@@ -1,0 +1,73 @@
+// python-gitlab (Debian's python3-gitlab, unmodified) against a served instance, for the calls it shapes its own way:
+// feature flags (`POST /features//NAME`, `GET /features/`: GitLab's router squeezes the slashes) and `label.save()`
+// (`PUT .../labels` with the name in the body, GitLab 13.x's collection form). Skipped where python3-gitlab is
+// not installed (`.ci/run` installs it).
+import { execFile, spawnSync } from 'node:child_process';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGroup } from '../factories/groups.ts';
+import { createProject } from '../factories/projects.ts';
+import { createAdmin, unique } from '../factories/users.ts';
+import { serveTestApp } from '../helpers/app.ts';
+
+const PYTHON = '/usr/bin/python3';
+const available = spawnSync(PYTHON, ['-c', 'import gitlab'], { stdio: 'ignore' }).status === 0;
+
+/**
+ * Runs `script` with `gl` (a python-gitlab client for the served instance) and `args`; returns what it prints as JSON.
+ * Asynchronously: the served app answers from this same process.
+ */
+async function python(url: string, token: string, script: string, args: Record<string, unknown>): Promise<any> {
+  const prelude = `import json, sys, gitlab\nargs = json.loads(sys.argv[1])\ngl = gitlab.Gitlab(${JSON.stringify(url)}, private_token=${JSON.stringify(token)})\n`;
+  const { stdout } = await promisify(execFile)(PYTHON, ['-c', prelude + script, JSON.stringify(args)], { encoding: 'utf8', timeout: 60_000 });
+  return JSON.parse(stdout);
+}
+
+describe.skipIf(!available)('python-gitlab against a served instance', () => {
+  let server: Awaited<ReturnType<typeof serveTestApp>>;
+  beforeAll(async () => {
+    server = await serveTestApp();
+  });
+  afterAll(() => server.close());
+
+  it('feature flags: set, list, delete', async () => {
+    const { token } = await createAdmin();
+    const name = unique('flag_');
+    const out = await python(
+      server.url,
+      token,
+      `feature = gl.features.set(args['name'], True)
+listed = [f.name for f in gl.features.list(all=True)]
+gl.features.delete(args['name'])
+after = [f.name for f in gl.features.list(all=True)]
+print(json.dumps({'state': feature.state, 'listed': args['name'] in listed, 'after': args['name'] in after}))`,
+      { name },
+    );
+    expect(out).toEqual({ state: 'on', listed: true, after: false });
+  });
+
+  it('label.save() on project and group labels, then label.delete()', async () => {
+    const { token } = await createAdmin();
+    const group = await createGroup(token);
+    const project = await createProject(token, { namespaceId: group.id });
+    const out = await python(
+      server.url,
+      token,
+      `project = gl.projects.get(args['project'])
+label = project.labels.create({'name': 'bug', 'color': '#FF0000'})
+label.new_name = 'defect'
+label.description = 'd'
+label.save()
+saved = project.labels.get(label.id)
+label.delete()
+group = gl.groups.get(args['group'])
+glabel = group.labels.create({'name': 'g-bug', 'color': '#00FF00'})
+glabel.color = '#0000FF'
+glabel.save()
+print(json.dumps({'project': [saved.name, saved.description], 'left': len(project.labels.list(include_ancestor_groups=False)),
+  'group': [group.labels.get(glabel.id).color]}))`,
+      { project: project.id, group: group.id },
+    );
+    expect(out).toEqual({ project: ['defect', 'd'], left: 0, group: ['#0000FF'] });
+  });
+});
