@@ -45,6 +45,13 @@ export interface AppDeps {
 const isEndpoint = (c: Context<AppEnv>) => matchedRoutes(c).some((r) => r.method !== 'ALL');
 const PAGINATION_HEADERS = ['X-Page', 'X-Per-Page', 'X-Next-Page', 'X-Prev-Page', 'X-Total', 'X-Total-Pages', 'Link'];
 
+/** `db;dur=3.1;desc="5 queries, 2 round trips, ws"`: database time, statements, round trips, a WebSocket opened. */
+function serverTiming(stats: DbStats) {
+  const rt = stats.roundTrips ?? 0;
+  const desc = `${stats.queries} ${stats.queries === 1 ? 'query' : 'queries'}, ${rt} round ${rt === 1 ? 'trip' : 'trips'}${stats.ws ? ', ws' : ''}`;
+  return `db;dur=${stats.ms.toFixed(1)};desc="${desc}"`;
+}
+
 export function createApp(deps: AppDeps) {
   const app = new Hono<AppEnv>();
   let cached: { env: Env; config: Config } | undefined;
@@ -56,7 +63,7 @@ export function createApp(deps: AppDeps) {
   // Request id, security headers, Server-Timing; the per-request context.
   app.use('*', async (c, next) => {
     const requestId = c.req.header('x-request-id')?.match(/^[\w-]{1,64}$/)?.[0] ?? crypto.randomUUID();
-    const stats: DbStats = { queries: 0, ms: 0 };
+    const stats: DbStats = { queries: 0, ms: 0, roundTrips: 0, ws: false };
     const env = (c.env ?? {}) as Env;
     const config = configFor(env);
     const waitUntil = (p: Promise<unknown>) => {
@@ -67,14 +74,14 @@ export function createApp(deps: AppDeps) {
       }
     };
     const database = deps.database(env).open(stats, waitUntil);
-    const ctx: RequestContext = { requestId, config, db: database.db, transaction: database.transaction, actor: anonymous, stats, waitUntil, memo: new Map() };
+    const ctx: RequestContext = { requestId, config, db: database.db, batch: database.batch, transaction: database.transaction, actor: anonymous, stats, waitUntil, memo: new Map() };
     c.set('ctx', ctx);
     await next();
     c.res.headers.set('X-Request-Id', requestId);
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
     // GitLab's API default; the web pages set DENY themselves (and keep it).
     if (!c.res.headers.has('X-Frame-Options')) c.res.headers.set('X-Frame-Options', 'SAMEORIGIN');
-    c.res.headers.set('Server-Timing', `db;dur=${stats.ms.toFixed(1)};desc="${stats.queries} ${stats.queries === 1 ? 'query' : 'queries'}"`);
+    c.res.headers.set('Server-Timing', serverTiming(stats));
   });
 
   // SPAs on other origins call the API with bearer tokens; cookies are never sent cross-origin (no credentials).

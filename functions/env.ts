@@ -11,6 +11,11 @@ export const EnvSchema = z.object({
   /** Instance tier: gates tier-only fields such as `new_epic`. */
   INSTANCE_TIER: z._default(z.enum(['free', 'premium', 'ultimate']), 'free'),
   /**
+   * GitLab's offset_pagination_limit (default 50,000; 0 turns it off): offset pagination past it on a listing that
+   * offers keyset pagination (projects, events) answers 405 pointing to keyset pagination.
+   */
+  OFFSET_PAGINATION_LIMIT: z.optional(z.union([z.string().check(z.regex(/^\d+$/)), z.int().check(z.minimum(0))])),
+  /**
    * Secret: 32 random bytes, base64, the AES-GCM key for secrets the service must read back (error-tracking auth
    * tokens). `npm start` generates and keeps one under `.data/`.
    */
@@ -22,8 +27,17 @@ export const EnvSchema = z.object({
 
 export type Env = z.input<typeof EnvSchema>;
 
+/** GitLab's default plan limit (`plan_limits.offset_pagination_limit`). */
+export const DEFAULT_OFFSET_PAGINATION_LIMIT = 50_000;
+
 export function parseConfig(env: Env): Config & z.output<typeof EnvSchema> {
   const parsed = EnvSchema.parse(env);
-  return { ...parsed, publicUrl: parsed.PUBLIC_URL.replace(/\/+$/, ''), instanceTier: parsed.INSTANCE_TIER, encryptionKey: parsed.ENCRYPTION_KEY };
+  return {
+    ...parsed,
+    publicUrl: parsed.PUBLIC_URL.replace(/\/+$/, ''),
+    instanceTier: parsed.INSTANCE_TIER,
+    encryptionKey: parsed.ENCRYPTION_KEY,
+    offsetPaginationLimit: parsed.OFFSET_PAGINATION_LIMIT === undefined ? DEFAULT_OFFSET_PAGINATION_LIMIT : Number(parsed.OFFSET_PAGINATION_LIMIT),
+  };
 }
 

@@ -37,6 +37,11 @@ export async function insertEvent(db: Db, { push, ...event }: NewEvent): Promise
   );
 }
 
+/** An event without push payload as a statement for a batch; its target id may be SQL (a `currval` in the batch). */
+export function insertEventStatement(db: Db, event: Omit<NewEvent, 'push' | 'targetId'> & { targetId: number | SQL | null }) {
+  return db.insert(events).values(event as typeof events.$inferInsert);
+}
+
 /** Several events in one statement (the housekeeping job's `expired` events). Push events go through insertEvent. */
 export async function insertEvents(db: Db, list: Omit<NewEvent, 'push'>[]): Promise<void> {
   if (list.length) await db.insert(events).values(list);
@@ -218,6 +223,36 @@ function visibilitySql(actor: Viewer): SQL {
 
 const eventsFrom = sql`${events}`;
 
+/**
+ * The same rule as visibilitySql, for scans that read thousands of events (a deep offset, the capped count): each
+ * project's (or group's) verdict is computed once instead of once per event. `hashed`: events with their project and
+ * namespace LEFT JOINed under the unaliased names the policy's fragments reference (the planner hashes projects; no
+ * order is kept, so for the count only). `ordered`: LATERAL subqueries kept apart by OFFSET 0, so the only plan is a
+ * nested loop over the ordered scan of events, which the planner memoizes per project; it keeps the id order and
+ * stops at LIMIT.
+ */
+function visibleScanSql(actor: Viewer, kind: 'hashed' | 'ordered'): { from: SQL; where: SQL } {
+  const project = visibleProjectsFilter(actor) ?? sql`true`;
+  const group = visibleGroupsFilter(actor) ?? sql`true`;
+  if (kind === 'hashed') {
+    return {
+      from: sql`${events} LEFT JOIN ${projects} ON ${projects.id} = ${events.projectId}
+        LEFT JOIN ${namespaces} ON ${namespaces.id} = COALESCE(${projects.namespaceId}, ${events.groupId})`,
+      where: sql`(CASE WHEN ${events.projectId} IS NOT NULL
+          THEN ${projects.id} IS NOT NULL AND ${namespaces.id} IS NOT NULL AND COALESCE(${project}, false)
+        WHEN ${events.groupId} IS NOT NULL
+          THEN ${namespaces.id} IS NOT NULL AND COALESCE(${group}, false)
+        ELSE false END)`,
+    };
+  }
+  return {
+    from: sql`${events}
+      LEFT JOIN LATERAL (SELECT ${project} AS ok FROM ${projects} JOIN ${namespaces} ON ${namespaces.id} = ${projects.namespaceId} WHERE ${projects.id} = ${events.projectId} OFFSET 0) vp ON true
+      LEFT JOIN LATERAL (SELECT ${group} AS ok FROM ${namespaces} WHERE ${namespaces.id} = ${events.groupId} OFFSET 0) vg ON true`,
+    where: sql`(CASE WHEN ${events.projectId} IS NOT NULL THEN COALESCE(vp.ok, false) WHEN ${events.groupId} IS NOT NULL THEN COALESCE(vg.ok, false) ELSE false END)`,
+  };
+}
+
 type Raw = Record<string, unknown>;
 const num = (v: unknown) => (v == null ? null : Number(v));
 const bool = (v: unknown) => v === true || v === 't' || v === 'true';
@@ -326,9 +361,21 @@ export function eventPageSql(actor: Viewer, source: EventSource, filter: EventFi
     pageSql = sql`SELECT x.id FROM ${auth} CROSS JOIN LATERAL (${scan(sql`${events.id} AS id`, page.limit + page.offset, true)}) x
       ORDER BY x.id ${dir} LIMIT ${page.limit} OFFSET ${page.offset}`;
     countSql = sql`SELECT count(*) FROM (SELECT 1 FROM ${auth} CROSS JOIN LATERAL (${scan(sql`1`, page.countLimit, false)}) x LIMIT ${page.countLimit}) c`;
-  } else {
+  } else if (source.kind === 'project') {
     pageSql = sql`SELECT ${events.id} AS id FROM ${eventsFrom} WHERE ${where} ORDER BY ${events.id} ${dir} LIMIT ${page.limit} OFFSET ${page.offset}`;
     countSql = sql`SELECT count(*) FROM (${scan(sql`1`, page.countLimit, false)}) c`;
+  } else {
+    // A first page (or a keyset page) checks the few rows the ordered scan stops at with the scalar subqueries; a deep
+    // offset and the count (up to 10,001 rows, on every full page) check each project once (bench:events, 1M events
+    // on PGlite, p50: page 1 29 -> 15 ms, page=500 at per_page=100 113 -> 65 ms).
+    const scanWhere = (v: { where: SQL }) => sql.join([sourceSql(actor, source), v.where, ...filterSql(filter)], sql` AND `);
+    const ordered = visibleScanSql(actor, 'ordered');
+    const hashed = visibleScanSql(actor, 'hashed');
+    pageSql =
+      page.offset > 0
+        ? sql`SELECT ${events.id} AS id FROM ${ordered.from} WHERE ${scanWhere(ordered)} ORDER BY ${events.id} ${dir} LIMIT ${page.limit} OFFSET ${page.offset}`
+        : sql`SELECT ${events.id} AS id FROM ${eventsFrom} WHERE ${where} ORDER BY ${events.id} ${dir} LIMIT ${page.limit} OFFSET ${page.offset}`;
+    countSql = sql`SELECT count(*) FROM (SELECT 1 FROM ${hashed.from} WHERE ${scanWhere(hashed)} LIMIT ${page.countLimit}) c`;
   }
   const total =
     page.perPage === null

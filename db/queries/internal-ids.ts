@@ -8,10 +8,24 @@ import { internalIds } from '../schema/index.ts';
 export type IidSource = { projectId: number } | { namespaceId: number };
 
 export async function nextIid(db: Db, usage: 'issues' | 'milestones', source: IidSource): Promise<number> {
-  const [row] = await db
+  const [row] = await nextIidStatement(db, usage, source);
+  return row!.value;
+}
+
+/**
+ * nextIid as a statement for a batch (`ctx.batch`); later statements of the batch read the value with
+ * `currentIidSql` (the upsert holds the counter's row lock until the batch commits, so the value is this batch's).
+ */
+export function nextIidStatement(db: Db, usage: 'issues' | 'milestones', source: IidSource) {
+  return db
     .insert(internalIds)
     .values({ usage, lastValue: 1, ...('projectId' in source ? { projectId: source.projectId } : { namespaceId: source.namespaceId }) })
     .onConflictDoUpdate({ target: [internalIds.usage, internalIds.projectId, internalIds.namespaceId], set: { lastValue: sql`${internalIds.lastValue} + 1` } })
     .returning({ value: internalIds.lastValue });
-  return row!.value;
 }
+
+/** The counter nextIidStatement just advanced, read in the same batch. */
+export const currentIidSql = (usage: 'issues' | 'milestones', source: IidSource) =>
+  sql<number>`(SELECT ${internalIds.lastValue} FROM ${internalIds} WHERE ${internalIds.usage} = ${usage} AND ${
+    'projectId' in source ? sql`${internalIds.projectId} = ${source.projectId} AND ${internalIds.namespaceId} IS NULL` : sql`${internalIds.namespaceId} = ${source.namespaceId} AND ${internalIds.projectId} IS NULL`
+  })`;

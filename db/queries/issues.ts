@@ -21,6 +21,7 @@ import {
   users,
 } from '../schema/index.ts';
 import { deleteNotesOf, insertNote } from './notes.ts';
+import { liveProjectByRef, type ProjectLookup } from './projects.ts';
 import { containsPattern } from './search.ts';
 import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
 
@@ -99,6 +100,17 @@ function baseQuery(db: Db, actor: Viewer, subscriberId?: number | null, total: S
 export type IssueView = Awaited<ReturnType<ReturnType<typeof baseQuery>['execute']>>[number];
 
 /** One issue of a project by iid (no visibility check: the service decides with the policy). */
+/** One issue by the live project's ref (id or full path) and iid, as a statement for a batch beside the project's. */
+export const issueViewByProjectRefQuery = (db: Db, actor: Viewer, ref: ProjectLookup, iid: number, subscriberId?: number | null) =>
+  baseQuery(db, actor, subscriberId).where(and(liveProjectByRef(ref), eq(issues.iid, iid)));
+
+/** The id of the issue this session inserted last: what the later statements of a creating batch point at. */
+export const lastIssueIdSql = () => sql<number>`currval(pg_get_serial_sequence('issues', 'id'))`;
+
+/** The issue this session inserted last (`currval`): the read that ends a creating batch. */
+export const lastInsertedIssueViewQuery = (db: Db, actor: Viewer, subscriberId?: number | null) =>
+  baseQuery(db, actor, subscriberId).where(eq(issues.id, lastIssueIdSql()));
+
 export async function findIssueView(db: Db, actor: Viewer, projectId: number, iid: number, subscriberId?: number | null): Promise<IssueView | undefined> {
   const [row] = await baseQuery(db, actor, subscriberId).where(and(eq(issues.projectId, projectId), eq(issues.iid, iid)));
   return row;
@@ -220,6 +232,52 @@ export async function countIssues(db: Db, actor: Viewer, f: IssueListFilter, lim
 
 // ---- Writes (inside the caller's transaction) ----
 
+/** insertIssue as a statement for a batch, its iid SQL (the counter the batch advanced). */
+export function insertIssueStatement(db: Db, values: Omit<typeof issues.$inferInsert, 'iid' | 'milestoneId'> & { iid: SQL<number>; milestoneId: SQL<number | null> | null }) {
+  return db.insert(issues).values(values as unknown as typeof issues.$inferInsert);
+}
+
+/**
+ * The links of an issue a batch just inserted (its id SQL): the assignable users among those asked for
+ * (assignableUsersQuery) with their "assigned" to-dos (a new issue has none pending), and the mention to-dos; as
+ * statements for that batch (none when there is nothing to link).
+ */
+export function newIssueLinkStatements(
+  db: Db,
+  issue: { id: SQL<number>; projectId: number },
+  authorId: number,
+  assignees: ReturnType<typeof assignableUsersQuery> | null,
+  mentions: ReadonlyArray<{ userId: number; direct: boolean }>,
+  noteId?: SQL<number>,
+) {
+  const statements = [];
+  if (assignees) {
+    statements.push(db.execute(sql`INSERT INTO ${issueAssignees} (issue_id, user_id) SELECT ${issue.id}, a.id FROM (${assignees}) a ORDER BY a.id ON CONFLICT DO NOTHING`));
+    statements.push(
+      db.execute(
+        sql`INSERT INTO ${todos} (user_id, author_id, project_id, target_type, target_id, action)
+          SELECT ia.user_id, ${authorId}, ${issue.projectId}, 'Issue', ia.issue_id, ${TODO_ASSIGNED} FROM ${issueAssignees} ia WHERE ia.issue_id = ${issue.id} ORDER BY ia.user_id`,
+      ),
+    );
+  }
+  if (mentions.length) {
+    statements.push(
+      db.insert(todos).values(
+        mentions.map((m) => ({
+          userId: m.userId,
+          authorId,
+          projectId: issue.projectId,
+          targetType: 'Issue' as const,
+          targetId: issue.id as unknown as number,
+          action: m.direct ? TODO_DIRECTLY_ADDRESSED : TODO_MENTIONED,
+          noteId: (noteId ?? null) as unknown as number | null,
+        })),
+      ),
+    );
+  }
+  return statements;
+}
+
 export async function insertIssue(tx: Db, values: typeof issues.$inferInsert) {
   const [row] = await tx.insert(issues).values(values).returning();
   return row!;
@@ -280,19 +338,31 @@ export async function findLabelIdsByTitle(db: Db, projectId: number, groupIds: r
 export async function assignableUserIds(db: Db, project: { id: number; visibilityLevel: number; traversalIds: number[] }, userIds: readonly number[]): Promise<number[]> {
   const ids = [...new Set(userIds)].filter((id) => id >= 1 && id <= 2_147_483_647);
   if (!ids.length) return [];
+  return (await assignableUsersQuery(db, project, ids)).map((r) => r.id);
+}
+
+/** assignableUserIds as a statement (ordered by id), for a batch or to insert from (newIssueLinkStatements). */
+export function assignableUsersQuery(db: Db, project: { id: number; visibilityLevel: number; traversalIds: number[] }, userIds: readonly number[]) {
+  const ids = [...new Set(userIds)].filter((id) => id >= 1 && id <= 2_147_483_647);
   const groupIds = project.traversalIds.map(Number);
   const source = or(
     and(eq(members.sourceType, 'Project'), eq(members.sourceId, project.id)),
     groupIds.length ? and(eq(members.sourceType, 'Namespace'), inArray(members.sourceId, groupIds)) : undefined,
   );
   const memberIds = db.select({ id: members.userId }).from(members).where(and(inArray(members.userId, ids), source, activeMembershipSql));
-  const rows = await db
+  return db
     .select({ id: users.id })
     .from(users)
     .where(and(inArray(users.id, ids), eq(users.state, 'active'), projectReadersSql(project.visibilityLevel, memberIds)))
     .orderBy(users.id);
-  return rows.map((r) => r.id);
 }
+
+/** findIssueMilestone as SQL for the issue a batch inserts: the milestone's id, or NULL when it is not one of these. */
+export const issueMilestoneIdSql = (milestoneId: number, projectId: number, groupIds: readonly number[]) =>
+  sql<number | null>`(SELECT ${milestones.id} FROM ${milestones} WHERE ${and(
+    eq(milestones.id, milestoneId),
+    groupIds.length ? or(eq(milestones.projectId, projectId), inArray(milestones.groupId, [...groupIds])) : eq(milestones.projectId, projectId),
+  )})`;
 
 /** A milestone of the project or of one of its ancestor groups (GitLab ignores any other). */
 export async function findIssueMilestone(db: Db, milestoneId: number, projectId: number, groupIds: readonly number[]) {
@@ -348,31 +418,37 @@ export async function insertSystemNote(tx: Db, issue: { id: number; projectId: n
  */
 export async function usersWithProjectLevels(db: Db, project: { id: number; traversalIds: number[] }, usernames: readonly string[]) {
   if (!usernames.length) return [];
-  const found = await db
-    .select()
+  return usersWithProjectLevelsQuery(db, project, usernames);
+}
+
+/**
+ * usersWithProjectLevels for the live project named by `ref` (id or path), as a statement for the batch that reads
+ * the project itself (no rows when there is no such project); usernames must not be empty.
+ */
+export function usersWithProjectLevelsByRefQuery(db: Db, ref: ProjectLookup, usernames: readonly string[]) {
+  const level = sql<number>`COALESCE((SELECT max(m.access_level) FROM ${members} m WHERE m.user_id = ${users.id}
+    AND ((m.source_type = 'Project' AND m.source_id = ${projects.id})
+      OR (${namespaces.kind} = 'group' AND m.source_type = 'Namespace' AND m.source_id = ANY(${namespaces.traversalIds})))
+    AND (m.expires_at IS NULL OR m.expires_at > current_date)), 0)`.mapWith(Number);
+  return db
+    .select({ user: users, accessLevel: level })
+    .from(users)
+    .innerJoin(projects, sql`true`)
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .where(and(liveProjectByRef(ref), inArray(sql`lower(${users.username})`, [...usernames].slice(0, 100)), eq(users.state, 'active')));
+}
+
+/** usersWithProjectLevels as a statement for a batch (usernames must not be empty). */
+export function usersWithProjectLevelsQuery(db: Db, project: { id: number; traversalIds: number[] }, usernames: readonly string[]) {
+  const groupIds = project.traversalIds.map(Number);
+  // One statement: each active user with the highest active membership level on the project or its groups (0: none).
+  const level = sql<number>`COALESCE((SELECT max(m.access_level) FROM ${members} m WHERE m.user_id = "users"."id"
+    AND ((m.source_type = 'Project' AND m.source_id = ${project.id})${groupIds.length ? sql` OR (m.source_type = 'Namespace' AND m.source_id IN (${sql.join(groupIds.map((id) => sql`${id}`), sql`, `)}))` : sql``})
+    AND (m.expires_at IS NULL OR m.expires_at > current_date)), 0)`.mapWith(Number);
+  return db
+    .select({ user: users, accessLevel: level })
     .from(users)
     .where(and(inArray(sql`lower(${users.username})`, [...usernames].slice(0, 100)), eq(users.state, 'active')));
-  if (!found.length) return [];
-  const groupIds = project.traversalIds.map(Number);
-  const levels = await db
-    .select({ userId: members.userId, level: sql<number>`max(${members.accessLevel})`.mapWith(Number) })
-    .from(members)
-    .where(
-      and(
-        inArray(
-          members.userId,
-          found.map((u) => u.id),
-        ),
-        or(
-          and(eq(members.sourceType, 'Project'), eq(members.sourceId, project.id)),
-          groupIds.length ? and(eq(members.sourceType, 'Namespace'), inArray(members.sourceId, groupIds)) : undefined,
-        ),
-        activeMembershipSql,
-      ),
-    )
-    .groupBy(members.userId);
-  const byUser = new Map(levels.map((l) => [l.userId, l.level]));
-  return found.map((user) => ({ user, accessLevel: byUser.get(user.id) ?? 0 }));
 }
 
 export const TODO_MENTIONED = 2;

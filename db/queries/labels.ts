@@ -78,6 +78,32 @@ export async function findOrCreateProjectLabels(db: Db, projectId: number, title
   return wanted.flatMap((t) => byTitle.get(t) ?? []);
 }
 
+/**
+ * findOrCreateProjectLabels then linking them to a target, as two statements for a batch (`ctx.batch`) whose target
+ * id may be SQL (e.g. the `currval` of the row the batch inserted): the missing labels are inserted (a concurrent
+ * insert of the same title is waited for by ON CONFLICT), then the second statement, with a fresh snapshot, links
+ * what is available by title (the project's label, else the nearest ancestor group's).
+ */
+export function findOrCreateLabelLinkStatements(db: Db, projectId: number, titles: readonly string[], target: { type: 'Issue'; id: SQL }) {
+  const wanted = [...new Set(titles)].filter((t) => t.length > 0);
+  return [
+    db.execute(
+      sql`WITH existing AS (${availableByTitle(projectId, wanted)})
+        INSERT INTO labels (project_id, title, color)
+        SELECT ${projectId}, w.title, ${DEFAULT_LABEL_COLOR}
+        FROM unnest(${textArray(wanted)}) AS w(title)
+        WHERE EXISTS (SELECT 1 FROM projects WHERE id = ${projectId})
+          AND NOT EXISTS (SELECT 1 FROM existing e WHERE e.title = w.title)
+        ON CONFLICT (project_id, title) WHERE project_id IS NOT NULL DO NOTHING`,
+    ),
+    db.execute(
+      sql`INSERT INTO label_links (label_id, target_type, target_id)
+        SELECT a.id, ${target.type}, ${target.id} FROM (${availableByTitle(projectId, wanted)}) a
+        ON CONFLICT DO NOTHING`,
+    ),
+  ] as const;
+}
+
 // ---- The labels API (project and group labels) ----
 
 

@@ -66,6 +66,29 @@ export async function findNoteById(db: Db, id: number): Promise<NoteView | undef
 /** 40 hex characters, as GitLab's discussion ids (SecureRandom.hex(20)); encoded here because db/queries imports nothing from functions/. */
 export const newDiscussionId = () => Array.from(crypto.getRandomValues(new Uint8Array(20)), (b) => b.toString(16).padStart(2, '0')).join('');
 
+/** The id of the note this session inserted last: what the later statements of a creating batch point at. */
+export const lastNoteIdSql = () => sql<number>`currval(pg_get_serial_sequence('notes', 'id'))`;
+
+/**
+ * Creating a note as statements for a batch (`ctx.batch`): a reply first turns its discussion's first note into a
+ * DiscussionNote; the note is inserted and its noteable touched with the note's created_at (Note belongs_to
+ * noteable, touch: true). Later statements of the batch point at the note with lastNoteIdSql.
+ */
+export function insertNoteStatements(db: Db, values: Omit<typeof notes.$inferInsert, 'discussionId' | 'type'>, noteable: NoteableKey, replyTo: string | null) {
+  const table = noteable.type === 'Issue' ? issues : snippets;
+  return [
+    ...(replyTo ? [db.update(notes).set({ type: 'DiscussionNote' }).where(and(eq(notes.discussionId, replyTo), isNull(notes.type)))] : []),
+    db.insert(notes).values(replyTo ? { ...values, type: 'DiscussionNote', discussionId: replyTo } : { ...values, discussionId: newDiscussionId() }),
+    db
+      .update(table)
+      .set({ updatedAt: sql`(SELECT ${notes.createdAt} FROM ${notes} WHERE ${notes.id} = ${lastNoteIdSql()})` })
+      .where(eq(table.id, noteable.id)),
+  ];
+}
+
+/** The note this session inserted last, with its author: the read that ends a creating batch. */
+export const lastInsertedNoteViewQuery = (db: Db) => view(db).where(eq(notes.id, lastNoteIdSql()));
+
 export async function insertNote(tx: Db, values: Omit<typeof notes.$inferInsert, 'discussionId'>) {
   const [row] = await tx
     .insert(notes)

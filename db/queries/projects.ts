@@ -78,9 +78,13 @@ export const liveProjectByRef = (ref: ProjectLookup): SQL =>
 
 /** The live project named by id or full path (case-insensitive), with everything its entity and policy need. */
 export async function findProjectView(db: Db, actor: Viewer, ref: ProjectLookup) {
-  const [row] = await viewQuery(db, actor).where(liveProjectByRef(ref)).limit(1);
+  const [row] = await projectViewQuery(db, actor, ref);
   return row ? toView(row) : undefined;
 }
+
+/** findProjectView as a statement for a batch (`ctx.batch`); its rows go through `toProjectView`. */
+export const projectViewQuery = (db: Db, actor: Viewer, ref: ProjectLookup) => viewQuery(db, actor).where(liveProjectByRef(ref)).limit(1);
+export const toProjectView = (row: ViewRow) => toView(row);
 
 export interface ProjectListFilter {
   owned?: boolean | undefined;

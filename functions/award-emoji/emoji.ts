@@ -1,10 +1,28 @@
-// Award emoji names: GitLab's Gitlab::Emoji (13.x, gemojione) through the maintained `gemoji` package. Only the names
-// are kept (built once, on first use); gemoji lists GitLab's common names too, as aliases (`+1` and `thumbsup`).
-import { gemoji } from 'gemoji';
+// Award emoji names: GitLab's Gitlab::Emoji (13.x, gemojione) through the maintained `gemoji` package; gemoji lists
+// GitLab's common names too, as aliases (`+1` and `thumbsup`). What is used of it (emoji, description, names) is
+// generated into emoji-data.ts as one string (db/local/emoji-data.mjs; gemoji's module is a 196 KiB object literal
+// that every cold start would parse and build) and read into a map on first use, once per isolate.
+import { EMOJI_DATA } from './emoji-data.ts';
 
-let names: ReadonlySet<string> | undefined;
+interface Gemoji {
+  emoji: string;
+  description: string;
+  names: string[];
+}
 
-const knownNames = () => (names ??= new Set(gemoji.flatMap((g) => g.names)));
+let byName: ReadonlyMap<string, Gemoji> | undefined;
+
+/** Every gemoji name to its emoji (built on first use). */
+function emojiByName(): ReadonlyMap<string, Gemoji> {
+  if (byName) return byName;
+  const map = new Map<string, Gemoji>();
+  for (const line of EMOJI_DATA.split('\n')) {
+    const [emoji, description, names] = line.split('\t') as [string, string, string];
+    const g: Gemoji = { emoji, description, names: names.split(' ') };
+    for (const n of g.names) map.set(n, g);
+  }
+  return (byName = map);
+}
 
 /**
  * GitLab's normalize_emoji_name: the aliases GitLab stores under another name. Issue upvotes/downvotes count
@@ -15,7 +33,7 @@ const ALIASES: Readonly<Record<string, string>> = { '+1': 'thumbsup', '-1': 'thu
 export const normalizeEmojiName = (name: string) => ALIASES[name] ?? name;
 
 /** Whether `name` (as given, before normalization) names a known emoji; whitespace and control characters never do. */
-export const isEmojiName = (name: string) => knownNames().has(name);
+export const isEmojiName = (name: string) => emojiByName().has(name);
 
 export interface EmojiInfo {
   /** The emoji itself (its unicode characters). */
@@ -25,8 +43,6 @@ export interface EmojiInfo {
   unicode: string;
   unicodeVersion: string;
 }
-
-let byName: ReadonlyMap<string, (typeof gemoji)[number]> | undefined;
 
 /**
  * The Unicode version that introduced an emoji's first code point. gemoji carries no version, so this is a compact
@@ -58,8 +74,7 @@ const versionOf = (codePoint: number) => VERSIONS.find(([from, to]) => codePoint
 
 /** What GraphQL's AwardEmoji shows of a (stored, normalized) emoji name; null for a name gemoji does not know. */
 export function emojiInfo(name: string): EmojiInfo | null {
-  byName ??= new Map(gemoji.flatMap((g) => g.names.map((n) => [n, g] as const)));
-  const g = byName.get(name);
+  const g = emojiByName().get(name);
   if (!g) return null;
   const points = [...g.emoji].map((c) => c.codePointAt(0)!).filter((cp) => cp !== 0xfe0f);
   return {

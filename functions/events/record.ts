@@ -1,7 +1,9 @@
 // THE way an event is written (DESIGN.md "Events"): services that perform an action GitLab records call
-// recordEvent with their transaction, so the event exists exactly when the change does. Nothing else inserts events.
+// recordEvent with their transaction, or put eventStatement in their batch (ctx.batch), so the event exists exactly
+// when the change does. Nothing else inserts events.
 import type { Db } from '../../db/client.ts';
-import { clearEventTargets, insertEvent, insertEvents } from '../../db/queries/events.ts';
+import type { SQL } from 'drizzle-orm';
+import { clearEventTargets, insertEvent, insertEventStatement, insertEvents } from '../../db/queries/events.ts';
 import { EVENT_ACTIONS, type EventAction } from '../../db/schema/index.ts';
 
 /** GitLab's PushEventPayload fields (action: created/removed/pushed; ref_type: branch/tag). */
@@ -46,6 +48,21 @@ export async function recordEvent(tx: Db, e: RecordedEvent): Promise<void> {
           refCount: e.push.refCount ?? null,
         }
       : undefined,
+  });
+}
+
+/**
+ * recordEvent as a statement for a batch (`ctx.batch`): the event is written by the batch that makes the change, so
+ * it exists exactly when the change does. The target id may be SQL (the `currval` of the row the batch inserted).
+ */
+export function eventStatement(db: Db, e: Omit<RecordedEvent, 'push' | 'target'> & { target?: { type: string; id: number | SQL } | null }) {
+  return insertEventStatement(db, {
+    action: EVENT_ACTIONS[e.action],
+    authorId: e.authorId,
+    projectId: e.projectId ?? null,
+    groupId: e.groupId ?? null,
+    targetType: e.target?.type ?? null,
+    targetId: e.target?.id ?? null,
   });
 }
 

@@ -3,7 +3,7 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { requireUser } from '../lib/auth.ts';
 import { projectRef, userRef } from '../lib/ids.ts';
-import { pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
+import { assertOffsetWithinLimit, pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path } from '../lib/validate.ts';
 import { ListEventsInput, ListOwnEventsInput, toEvent, type ListEventsParams } from './schemas.ts';
@@ -13,6 +13,9 @@ export const eventRoutes = new Hono<AppEnv>();
 
 async function respond(c: Context<AppEnv>, listing: EventListing, input: ListEventsParams) {
   const { ctx } = c.var;
+  // Events are a large table with keyset pagination: the same offset cap as GitLab's projects (GitLab itself pages
+  // events by offset without a cap; the cap bounds what a deep offset page costs).
+  if (input.pagination !== 'keyset') assertOffsetWithinLimit(c, input, 'Event');
   const list = listEvents({ ctx, input: { listing, params: input } });
   const rows = list.keyset
     ? await paginateKeyset(c, list.perPage, list.sort, (limit) => list.fetch(limit, 0), (r) => r.id)

@@ -4,7 +4,11 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { resolveActor, scopeDecision } from '../lib/auth.ts';
 import { isDomainError } from '../lib/errors.ts';
-import { graphqlServer } from './yoga.ts';
+
+// The GraphQL server (graphql-js, yoga, the schema and every resolver) is loaded on the first GraphQL request and
+// kept for the isolate: the bundle still carries it, but a REST-only isolate never evaluates it (cold start).
+let server: Promise<typeof import('./yoga.ts')> | undefined;
+const loadServer = () => (server ??= import('./yoga.ts'));
 
 export const graphqlRoutes = new Hono<AppEnv>();
 
@@ -20,5 +24,6 @@ graphqlRoutes.on(['GET', 'POST'], '/api/graphql', async (c) => {
   }
   // A token that may not even read through GraphQL is refused before parsing; writes are decided per operation (yoga.ts).
   if (!scopeDecision(ctx.actor, 'read', { api: 'graphql' }).allowed) return c.json({ errors: [{ message: 'Insufficient scope' }] }, 403);
+  const { graphqlServer } = await loadServer();
   return graphqlServer().fetch(c.req.raw, { ctx });
 });

@@ -61,7 +61,16 @@ const masking: Plugin<GraphQLContext> = {
 
 function build() {
   return createYoga<ServerContext, GraphQLContext>({
-    schema: createSchema<GraphQLContext & ServerContext>({ typeDefs, resolvers: mergeResolvers() as never }),
+    // The SDL is fixed at build time and checked by tests/unit/graphql-schema.test.ts (validateSDL and
+    // validateSchema): a fresh isolate skips both checks on its first GraphQL request, and the resolvers are set on
+    // the schema just built instead of on a copy of it (cold start).
+    schema: createSchema<GraphQLContext & ServerContext>({
+      typeDefs,
+      resolvers: mergeResolvers() as never,
+      assumeValidSDL: true,
+      assumeValid: true,
+      updateResolversInPlace: true,
+    }),
     graphqlEndpoint: '/api/graphql',
     landingPage: false,
     graphiql: false,

@@ -21,18 +21,32 @@ export interface MentionSource {
 }
 
 export async function createMentionTodos(tx: Db, s: MentionSource) {
-  const now = mentionedUsernames(...s.texts);
-  const old = s.before ? mentionedUsernames(...s.before).all : new Set<string>();
-  const fresh = [...now.all].filter((u) => !old.has(u));
-  if (!fresh.length) return;
+  await insertMentionTodos(tx, s.issue, s.authorId, await mentionTodoUsers(tx, s), s.noteId);
+}
+
+/**
+ * The reads of createMentionTodos alone (who gets a to-do, and whether directly addressed), for a write that then
+ * inserts them in its batch (insertMentionTodosStatement); no statement when nothing new is mentioned.
+ */
+export async function mentionTodoUsers(db: Db, s: Omit<MentionSource, 'issue' | 'authorId' | 'noteId'>) {
+  const fresh = freshMentions(s.texts, s.before);
+  if (!fresh.names.length) return [];
   const traversalIds = s.project.namespace.kind === 'group' ? s.project.namespace.traversalIds : [];
-  const candidates = await usersWithProjectLevels(tx, { id: s.project.project.id, traversalIds }, fresh);
-  const readers = candidates.filter(({ user, accessLevel }) => s.mayRead(user, accessLevel));
-  await insertMentionTodos(
-    tx,
-    s.issue,
-    s.authorId,
-    readers.map(({ user }) => ({ userId: user.id, direct: now.direct.has(user.username.toLowerCase()) })),
-    s.noteId,
-  );
+  return mentionReaders(fresh, await usersWithProjectLevels(db, { id: s.project.project.id, traversalIds }, fresh.names), s.mayRead);
+}
+
+/** The usernames newly mentioned (lower case), and which of all mentioned are directly addressed. */
+export function freshMentions(texts: MentionSource['texts'], before?: MentionSource['before']) {
+  const now = mentionedUsernames(...texts);
+  const old = before ? mentionedUsernames(...before).all : new Set<string>();
+  return { names: [...now.all].filter((u) => !old.has(u)), direct: now.direct };
+}
+
+/** Of the candidates read for freshMentions' names (usersWithProjectLevels), who gets a to-do and how. */
+export function mentionReaders(
+  fresh: ReturnType<typeof freshMentions>,
+  candidates: ReadonlyArray<{ user: UserRow; accessLevel: number }>,
+  mayRead: MentionSource['mayRead'],
+) {
+  return candidates.filter(({ user, accessLevel }) => mayRead(user, accessLevel)).map(({ user }) => ({ userId: user.id, direct: fresh.direct.has(user.username.toLowerCase()) }));
 }

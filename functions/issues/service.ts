@@ -1,12 +1,13 @@
 // Issue verbs (GitLab's lib/api/issues.rb with Issues::{Create,Update,Close,Reopen}Service): policy first, one
-// transaction per write, the event recorded in it (opened -> created, closed, reopened).
+// batch (create) or transaction (update: it locks the issue) per write, the event recorded in it (opened -> created,
+// closed, reopened).
 import type { Db } from '../../db/client.ts';
-import { nextIid } from '../../db/queries/internal-ids.ts';
+import { currentIidSql, nextIidStatement } from '../../db/queries/internal-ids.ts';
 import * as q from '../../db/queries/issues.ts';
-import { findOrCreateProjectLabels } from '../../db/queries/labels.ts';
-import type { ProjectView } from '../../db/queries/projects.ts';
+import { findOrCreateLabelLinkStatements, findOrCreateProjectLabels } from '../../db/queries/labels.ts';
+import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
 import type { IssueRow, UserRow } from '../../db/schema/index.ts';
-import { recordEvent } from '../events/record.ts';
+import { eventStatement, recordEvent } from '../events/record.ts';
 import { findGroup } from '../groups/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -15,9 +16,9 @@ import type { Ref } from '../lib/ids.ts';
 import { assertCan, can, type IssueFacts } from '../lib/policy.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import type * as z from 'zod/mini';
-import { findProject, projectFacts } from '../projects/service.ts';
+import { findProject, projectFacts, readableProject } from '../projects/service.ts';
 import { issueFilter } from './filter.ts';
-import { createMentionTodos } from './mention-todos.ts';
+import { createMentionTodos, freshMentions, mentionReaders } from './mention-todos.ts';
 import { UPDATE_FIELDS, type CreateIssueInput, type ListIssuesParams, type UpdateIssueInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
@@ -38,11 +39,31 @@ export const issueFacts = (project: ProjectView, v: q.IssueView): IssueFacts => 
 const groupIdsOf = (project: ProjectView) => (project.namespace.kind === 'group' ? project.namespace.traversalIds : []);
 
 /** The readable issue (404 `Issue Not Found` when missing or hidden), with its project. */
-export async function findIssue(ctx: RequestContext, ref: IssueRef, options: { subscribed?: boolean } = {}) {
-  const project = await findProject(ctx, ref.project);
-  const view = ref.iid === null ? undefined : await q.findIssueView(ctx.db, ctx.actor, project.project.id, ref.iid, options.subscribed ? ctx.actor.user?.id : null);
+export async function findIssue(ctx: RequestContext, ref: IssueRef, options: { subscribed?: boolean; mentions?: readonly string[] } = {}) {
+  const subscriberId = options.subscribed ? ctx.actor.user?.id : null;
+  let project: ProjectView;
+  let view: q.IssueView | undefined;
+  /** The users named in `options.mentions`, with their levels on the project (usersWithProjectLevels). */
+  let mentioned: Awaited<ReturnType<typeof q.usersWithProjectLevels>> = [];
+  if (ref.project && ref.iid !== null) {
+    // The project and the issue (and who a text about to be written mentions) in one round trip; the project's rule
+    // (404/403) is still applied first.
+    const projectRef = ref.project;
+    const iid = ref.iid;
+    const names = options.mentions ?? [];
+    const [projectRows, issueRows, mentionRows] = await ctx.batch((db) => [
+      projectViewQuery(db, ctx.actor, projectRef),
+      q.issueViewByProjectRefQuery(db, ctx.actor, projectRef, iid, subscriberId),
+      ...(names.length ? [q.usersWithProjectLevelsByRefQuery(db, projectRef, names)] : []),
+    ]);
+    project = readableProject(ctx, projectRows[0] ? toProjectView(projectRows[0]) : undefined);
+    view = issueRows[0];
+    mentioned = (mentionRows as typeof mentioned | undefined) ?? [];
+  } else {
+    project = await findProject(ctx, ref.project);
+  }
   if (!view || !can(ctx.actor, 'issue:read', issueFacts(project, view))) throw issueNotFound();
-  return { project, view };
+  return { project, view, mentioned };
 }
 
 /** The readable issue by its database id (GraphQL's IssueID), with its project: 404 as findIssue. */
@@ -66,10 +87,14 @@ async function reload(ctx: RequestContext, id: number) {
 
 const canSetCreatedAt = (ctx: RequestContext, project: ProjectView) => can(ctx.actor, 'project:set_issue_created_at', projectFacts(project));
 
-async function resolveAssignees(tx: Db, project: ProjectView, input: { assignee_ids?: number[] | undefined; assignee_id?: number | undefined }) {
-  const wanted = input.assignee_ids ?? (input.assignee_id !== undefined ? (input.assignee_id ? [input.assignee_id] : []) : undefined);
+type AssigneeInput = { assignee_ids?: number[] | undefined; assignee_id?: number | undefined };
+const wantedAssignees = (input: AssigneeInput) => input.assignee_ids ?? (input.assignee_id !== undefined ? (input.assignee_id ? [input.assignee_id] : []) : undefined);
+const assignableScope = (project: ProjectView) => ({ id: project.project.id, visibilityLevel: project.project.visibilityLevel, traversalIds: groupIdsOf(project) });
+
+async function resolveAssignees(tx: Db, project: ProjectView, input: AssigneeInput) {
+  const wanted = wantedAssignees(input);
   if (wanted === undefined) return undefined;
-  return q.assignableUserIds(tx, { id: project.project.id, visibilityLevel: project.project.visibilityLevel, traversalIds: groupIdsOf(project) }, wanted);
+  return q.assignableUserIds(tx, assignableScope(project), wanted);
 }
 
 /** The policy's view of a user mentioned in the issue, at `accessLevel` on its project. */
@@ -90,42 +115,63 @@ async function resolveMilestone(tx: Db, project: ProjectView, milestoneId: numbe
 
 export async function createIssue({ ctx, input }: Verb<{ project: Ref | null; params: z.output<typeof CreateIssueInput> }>) {
   const user = requireUser(ctx);
-  const project = await findProject(ctx, input.project);
-  assertCan(ctx.actor, 'project:create_issue', projectFacts(project));
   const p = input.params;
+  const description = p.description ?? null;
+  // Who is mentioned is read with the project, in one round trip (the project's rule still decides first).
+  const fresh = freshMentions([p.title, description]);
+  let project: ProjectView;
+  let candidates: Awaited<ReturnType<typeof q.usersWithProjectLevels>> = [];
+  if (input.project && fresh.names.length) {
+    const ref = input.project;
+    const [projectRows, candidateRows] = await ctx.batch((db) => [projectViewQuery(db, ctx.actor, ref), q.usersWithProjectLevelsByRefQuery(db, ref, fresh.names)]);
+    project = readableProject(ctx, projectRows[0] ? toProjectView(projectRows[0]) : undefined);
+    candidates = candidateRows;
+  } else {
+    project = await findProject(ctx, input.project);
+  }
+  assertCan(ctx.actor, 'project:create_issue', projectFacts(project));
   // GitLab's filter_params: who cannot admin issues (below reporter) may not set assignees, milestone, due date, labels.
   const admin = can(ctx.actor, 'project:admin_issues', projectFacts(project));
   // GitLab: created_at may be set by administrators and project owners only.
   const createdAt = p.created_at && canSetCreatedAt(ctx, project) ? p.created_at : undefined;
-  const id = await ctx.transaction(async (tx) => {
-    const projectId = project.project.id;
-    const assignees = admin ? await resolveAssignees(tx, project, p) : undefined;
-    const milestoneId = admin ? await resolveMilestone(tx, project, p.milestone_id) : undefined;
-    const iid = await nextIid(tx, 'issues', { projectId });
-    const issue = await q.insertIssue(tx, {
+  const projectId = project.project.id;
+  // No lock and no decision between the statements (db/client.ts's rule): ONE batch allocates the iid (the counter's
+  // row lock serializes concurrent creates until the batch commits), inserts the issue with its milestone (if it is
+  // the project's or an ancestor group's), the assignable assignees and their to-dos, the labels, the mention to-dos
+  // and the event, and reads the issue back. Who of the mentioned may read the issue is the policy's decision
+  // (lib/policy.ts), taken on the candidates read with the project; assignees matter to it only on a confidential
+  // issue, whose assignable assignees are then read first (one more round trip).
+  const confidential = p.confidential ?? false;
+  const wanted = admin ? wantedAssignees(p) : undefined;
+  const assignable = wanted === undefined ? null : q.assignableUsersQuery(ctx.db, assignableScope(project), wanted);
+  let mentions: ReturnType<typeof mentionReaders> = [];
+  if (candidates.length) {
+    const assigned = confidential && assignable && wanted?.length ? (await assignable).map((a) => a.id) : [];
+    mentions = mentionReaders(fresh, candidates, issueReader(project, { authorId: user.id, confidential } as IssueRow, assigned));
+  }
+  const milestoneId = admin && p.milestone_id ? q.issueMilestoneIdSql(p.milestone_id, projectId, groupIdsOf(project)) : null;
+  const issueId = q.lastIssueIdSql();
+  const results = await ctx.batch((db) => [
+    nextIidStatement(db, 'issues', { projectId }),
+    q.insertIssueStatement(db, {
       projectId,
-      iid,
+      iid: currentIidSql('issues', { projectId }),
       authorId: user.id,
       title: p.title,
-      description: p.description ?? null,
-      confidential: p.confidential ?? false,
-      milestoneId: milestoneId ?? null,
+      description,
+      confidential,
+      milestoneId,
       dueDate: admin ? (p.due_date ?? null) : null,
       ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
-    });
-    if (assignees?.length) {
-      await q.setAssignees(tx, issue.id, assignees, true);
-      await q.insertAssignmentTodos(tx, issue, user.id, assignees);
-    }
-    await createMentionTodos(tx, { project, issue, authorId: user.id, texts: [issue.title, issue.description], mayRead: issueReader(project, issue, assignees ?? []) });
-    if (admin && p.labels?.length) {
-      const labels = await findOrCreateProjectLabels(tx, projectId, p.labels);
-      await q.setLabelLinks(tx, issue.id, labels.map((l) => l.id), true);
-    }
-    await recordEvent(tx, { action: 'created', authorId: user.id, projectId, target: { type: 'Issue', id: issue.id } });
-    return issue.id;
-  });
-  return reload(ctx, id);
+    }),
+    ...q.newIssueLinkStatements(db, { id: issueId, projectId }, user.id, assignable, mentions),
+    ...(admin && p.labels?.length ? findOrCreateLabelLinkStatements(db, projectId, p.labels, { type: 'Issue', id: issueId }) : []),
+    eventStatement(db, { action: 'created', authorId: user.id, projectId, target: { type: 'Issue', id: issueId } }),
+    q.lastInsertedIssueViewQuery(db, ctx.actor, ctx.actor.user?.id),
+  ]);
+  const [view] = results[results.length - 1] as q.IssueView[];
+  if (!view) throw issueNotFound();
+  return view;
 }
 
 export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: z.output<typeof UpdateIssueInput> }>) {

@@ -22,12 +22,18 @@ export interface Config {
   instanceTier: 'free' | 'premium' | 'ultimate';
   /** ENCRYPTION_KEY (base64), when configured. */
   encryptionKey: string | undefined;
+  /** OFFSET_PAGINATION_LIMIT: the largest page * per_page offset pagination serves where keyset is offered (0: none). */
+  offsetPaginationLimit: number;
 }
 
 export interface RequestContext {
   requestId: string;
   config: Config;
+  /** Single statements (one round trip each on the production driver). */
   db: Db;
+  /** Atomic writes known in full before they run: one round trip, no WebSocket (rule: db/client.ts header). */
+  batch: Database['batch'];
+  /** Interactive transactions (locks, read-your-write decisions): opens a WebSocket on the production driver. */
   transaction: Database['transaction'];
   actor: Actor;
   stats: DbStats;

@@ -90,6 +90,27 @@ export const keysetParams = {
   pagination: z.optional(oneOf(['offset', 'keyset'])),
 };
 
+/**
+ * GitLab's offset cap (API::Helpers::PaginationStrategies#offset_paginator) on a listing that offers keyset
+ * pagination: when `page * per_page` (the parameters as sent, per_page default 20, before the clamp to 100) exceeds
+ * the limit (OFFSET_PAGINATION_LIMIT, GitLab's plan limit offset_pagination_limit, default 50,000; 0 turns it off),
+ * 405 `{"error":"Offset pagination has a maximum allowed offset of 50000 for requests that return objects of type
+ * Project. Remaining records can be retrieved using keyset pagination."}`. `type` is the class GitLab names.
+ */
+export function assertOffsetWithinLimit(
+  c: Context<AppEnv>,
+  input: { page?: number | undefined; per_page?: number | undefined },
+  type: 'Project' | 'Event',
+): void {
+  const limit = c.var.ctx.config.offsetPaginationLimit;
+  if (limit > 0 && (input.page ?? 1) * (input.per_page ?? DEFAULT_PER_PAGE) > limit) {
+    throw unsupported(
+      `Offset pagination has a maximum allowed offset of ${limit} for requests that return objects of type ${type}. ` +
+        'Remaining records can be retrieved using keyset pagination.',
+    );
+  }
+}
+
 /** 405 as GitLab answers for an ordering keyset pagination does not cover. */
 export const keysetUnsupported = () => unsupported('Keyset pagination is not yet available for this type of request');
 

@@ -1,14 +1,16 @@
 // Note verbs (GitLab's lib/api/notes.rb with Notes::{Create,Update,Destroy}Service): the notes API wants a signed-in
 // user; the noteable is found (and must be readable) first, then the policy decides about the note. Creating a
-// comment records `commented` (target: the note) in the same transaction, touches the noteable and gives to-dos to
+// comment records `commented` (target: the note) in the same batch, touches the noteable and gives to-dos to
 // those it mentions.
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { IssueView } from '../../db/queries/issues.ts';
 import * as q from '../../db/queries/notes.ts';
 import { findSnippetProjectId } from '../../db/queries/snippets.ts';
 import type { UserRow } from '../../db/schema/index.ts';
-import { recordEvent } from '../events/record.ts';
-import { createMentionTodos } from '../issues/mention-todos.ts';
+import { sql } from 'drizzle-orm';
+import { newIssueLinkStatements } from '../../db/queries/issues.ts';
+import { eventStatement } from '../events/record.ts';
+import { createMentionTodos, freshMentions, mentionReaders, mentionTodoUsers } from '../issues/mention-todos.ts';
 import { findIssue, findIssueById, issueFacts } from '../issues/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -32,16 +34,22 @@ export interface Noteable {
   facts: NoteableFacts;
   /** The issue's iid (noteable_iid), null for snippets. */
   iid: number | null;
+  /** Read with the noteable (findNoteable's `mentionsIn`): the users that text mentions, with their project levels. */
+  mentioned?: { text: string; candidates: Awaited<ReturnType<typeof findIssue>>['mentioned'] };
 }
 
-/** The readable noteable (404 `Issue Not Found` / `Snippet Not Found` otherwise). */
-export async function findNoteable(ctx: RequestContext, ref: NoteableRef): Promise<Noteable> {
+/**
+ * The readable noteable (404 `Issue Not Found` / `Snippet Not Found` otherwise). `mentionsIn`: the body of a note
+ * about to be created on it, whose mentioned users are read in the same round trip as an issue (for createNote).
+ */
+export async function findNoteable(ctx: RequestContext, ref: NoteableRef, options: { mentionsIn?: string } = {}): Promise<Noteable> {
   if (ref.kind === 'snippets') {
     const { project, snippet } = await findProjectSnippet(ctx, ref.project, ref.id);
     return snippetNoteable(project, snippet.snippet);
   }
-  const { project, view } = await findIssue(ctx, { project: ref.project, iid: ref.id });
-  return issueNoteable(project, view);
+  const text = options.mentionsIn;
+  const { project, view, mentioned } = await findIssue(ctx, { project: ref.project, iid: ref.id }, { mentions: text === undefined ? [] : freshMentions([text]).names });
+  return { ...issueNoteable(project, view), ...(text === undefined ? {} : { mentioned: { text, candidates: mentioned } }) };
 }
 
 /** A project snippet (already found readable) as a noteable. */
@@ -180,34 +188,33 @@ export async function createNote({
   const confidential = p.confidential === true && can(ctx.actor, 'noteable:create_confidential_note', noteable.facts);
   const createdAt = p.created_at && can(ctx.actor, 'noteable:set_note_created_at', noteable.facts) ? p.created_at : undefined;
   const projectId = noteable.project.project.id;
-  const id = await ctx.transaction(async (tx) => {
-    const values = {
-      noteableType: noteable.key.type,
-      noteableId: noteable.key.id,
-      projectId,
-      authorId: user.id,
-      body: p.body,
-      confidential,
-      ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
-    };
-    const note = discussionId ? await q.insertReplyNote(tx, values, discussionId) : await q.insertNote(tx, values);
-    // The noteable's updated_at follows its notes (Note belongs_to noteable, touch: true).
-    await q.touchNoteable(tx, noteable.key, note.createdAt);
-    await recordEvent(tx, { action: 'commented', authorId: user.id, projectId, target: { type: 'Note', id: note.id } });
-    // Notes on snippets make no to-dos (Note#can_create_todo?).
-    if (noteable.key.type === 'Issue') {
-      await createMentionTodos(tx, {
-        project: noteable.project,
-        issue: { id: noteable.key.id, projectId },
-        authorId: user.id,
-        texts: [note.body],
-        noteId: note.id,
-        mayRead: noteReader(noteable, note),
-      });
-    }
-    return note.id;
-  });
-  const view = await q.findNoteById(ctx.db, id);
+  // No lock and no decision between the statements (db/client.ts's rule): who gets a mention to-do is read first
+  // (notes on snippets make none: Note#can_create_todo?), then ONE batch inserts the note, touches the noteable,
+  // records `commented`, inserts the to-dos and reads the note back.
+  const mayRead = noteReader(noteable, { confidential });
+  const mentions =
+    noteable.key.type !== 'Issue'
+      ? []
+      : noteable.mentioned?.text === p.body
+        ? mentionReaders(freshMentions([p.body]), noteable.mentioned.candidates, mayRead)
+        : await mentionTodoUsers(ctx.db, { project: noteable.project, texts: [p.body], mayRead });
+  const values = {
+    noteableType: noteable.key.type,
+    noteableId: noteable.key.id,
+    projectId,
+    authorId: user.id,
+    body: p.body,
+    confidential,
+    ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
+  };
+  const noteId = q.lastNoteIdSql();
+  const results = await ctx.batch((db) => [
+    ...q.insertNoteStatements(db, values, noteable.key, discussionId),
+    eventStatement(db, { action: 'commented', authorId: user.id, projectId, target: { type: 'Note', id: noteId } }),
+    ...newIssueLinkStatements(db, { id: sql<number>`${noteable.key.id}`, projectId }, user.id, null, mentions, noteId),
+    q.lastInsertedNoteViewQuery(db),
+  ]);
+  const [view] = results[results.length - 1] as q.NoteView[];
   return { noteable, view: view! };
 }
 

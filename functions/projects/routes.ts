@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { projectRef, userRef } from '../lib/ids.ts';
-import { pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
+import { assertOffsetWithinLimit, pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path } from '../lib/validate.ts';
 import { CreateProjectInput, ForkProjectInput, ListProjectsInput, StarrersInput, toBasicProject, toStarrer, toProject, toProjectWithAccess, UpdateProjectInput } from './schemas.ts';
@@ -15,6 +15,8 @@ const ProjectPath = z.object({ id: projectRef });
 /** Lists: ProjectWithAccess for signed-in callers, BasicProjectDetails for anonymous ones or `simple=true`. */
 async function presentList(c: Context<AppEnv>, input: z.output<typeof ListProjectsInput>, list: ReturnType<typeof projects.listProjects>) {
   const { ctx } = c.var;
+  // GitLab's present_projects paginates with strategies: offset pages past the limit are refused, keyset is offered.
+  if (!list.keyset) assertOffsetWithinLimit(c, input, 'Project');
   const rows: ProjectView[] = list.keyset
     ? await paginateKeyset(c, pageRequest(input).perPage, input.sort, (limit) => list.fetch(limit, 0), (v) => v.project.id)
     : await paginate(c, pageRequest(input), list.fetch, list.count);

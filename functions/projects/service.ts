@@ -24,7 +24,11 @@ export const projectFacts = (v: q.ProjectView): ProjectFacts => ({
 
 /** The project the actor may read, or 404 `Project Not Found` (also for projects that exist but are hidden). */
 export async function findProject(ctx: RequestContext, ref: Ref | null) {
-  const view = ref ? await q.findProjectView(ctx.db, ctx.actor, ref) : undefined;
+  return readableProject(ctx, ref ? await q.findProjectView(ctx.db, ctx.actor, ref) : undefined);
+}
+
+/** findProject's rule on a project view already read (e.g. in a batch with what the request needs from it). */
+export function readableProject(ctx: RequestContext, view: q.ProjectView | undefined) {
   if (!view) throw notFound('Project');
   assertCan(ctx.actor, 'project:read', projectFacts(view));
   return view;

@@ -1,6 +1,6 @@
 // The in-process client: requests go through the Hono app's fetch, exactly as HTTP would, with no server.
 import { createApp, type App } from '../../functions/app.ts';
-import type { Db } from '../../db/client.ts';
+import type { Database } from '../../db/client.ts';
 import type { Env } from '../../functions/env.ts';
 import { openTestDatabase, type TestDatabase } from './db.ts';
 
@@ -24,7 +24,7 @@ export async function stopTestApp() {
 }
 
 /** A Drizzle handle on the test database, for factories (no HTTP, no query counting). */
-export function testDb(): { db: Db; transaction: <T>(fn: (tx: Db) => Promise<T>) => Promise<T> } {
+export function testDb(): Database {
   if (!database) throw new Error('test app not started');
   return database.provider.open({ queries: 0, ms: 0 }, () => undefined);
 }
@@ -101,7 +101,7 @@ export const api = {
   delete: <T = any>(path: string, o?: RequestOptions) => request<T>('DELETE', `/api/v4${path}`, o),
 };
 
-/** Number of queries a response reports in Server-Timing (`db;dur=..;desc="N queries"`). */
+/** Number of queries a response reports in Server-Timing (`db;dur=..;desc="N queries, R round trips[, ws]"`). */
 export function queryCount(res: TestResponse): number {
   const m = /desc="(\d+) quer/.exec(res.headers.get('server-timing') ?? '');
   if (!m) throw new Error(`no Server-Timing db entry: ${res.headers.get('server-timing')}`);
@@ -140,4 +140,16 @@ export async function appFetch(input: RequestInfo | URL, init?: RequestInit): Pr
   const res = await app.fetch(req, testEnv, executionCtx);
   await Promise.allSettled(pending);
   return res;
+}
+
+/**
+ * The database figures a response reports in Server-Timing (`db;dur=3.1;desc="5 queries, 2 round trips, ws"`):
+ * statements, round trips (an HTTP request or a whole batch, a statement on a WebSocket session, opening it) and
+ * whether a WebSocket session was opened.
+ */
+export function dbTiming(res: TestResponse): { queries: number; roundTrips: number; ws: boolean; ms: number } {
+  const header = res.headers.get('server-timing') ?? '';
+  const m = /db;dur=([\d.]+);desc="(\d+) quer(?:y|ies), (\d+) round trips?(, ws)?"/.exec(header);
+  if (!m) throw new Error(`no Server-Timing db entry: ${header}`);
+  return { ms: Number(m[1]), queries: Number(m[2]), roundTrips: Number(m[3]), ws: Boolean(m[4]) };
 }

@@ -12,7 +12,7 @@ describe('Worker (workerd, Neon drivers, PostgreSQL)', () => {
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({ version: '13.6.0', revision: 'edge' });
     expect(res.headers.get('x-request-id')).toBeTruthy();
-    expect(res.headers.get('server-timing')).toMatch(/^db;dur=[\d.]+;desc="\d+ quer(y|ies)"$/);
+    expect(res.headers.get('server-timing')).toMatch(/^db;dur=[\d.]+;desc="\d+ quer(y|ies), \d+ round trips?(, ws)?"$/);
   });
 
   it('GET /user answers 200 with the token owner', async () => {

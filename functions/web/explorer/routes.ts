@@ -2,7 +2,6 @@
 // page works offline). A signed-in browser gets its session's CSRF token in the request headers, so its queries and
 // mutations run as the user (without it GraphQL treats a session as anonymous).
 import { Hono } from 'hono';
-import { renderGraphiQL } from 'graphql-yoga';
 import type { AppEnv } from '../../lib/context.ts';
 import { csrfTokenFor, currentSession } from '../../lib/session.ts';
 
@@ -25,9 +24,14 @@ const DEFAULT_QUERY = `# GitLab's GraphQL API. Press the run button (or Ctrl-Ent
 
 export const explorerRoutes = new Hono<AppEnv>();
 
+// graphql-yoga is loaded with the page, not at module top level: importing it evaluates all of yoga (cold start).
+let yoga: Promise<typeof import('graphql-yoga')> | undefined;
+const loadYoga = () => (yoga ??= import('graphql-yoga'));
+
 explorerRoutes.get(EXPLORER_PATH, async (c) => {
   const session = await currentSession(c, c.var.ctx);
   const headers = session ? JSON.stringify({ 'X-CSRF-Token': await csrfTokenFor(session.value) }) : undefined;
+  const { renderGraphiQL } = await loadYoga();
   const html = renderGraphiQL({ endpoint: '/api/graphql', title: 'GraphiQL', defaultQuery: DEFAULT_QUERY, ...(headers ? { headers } : {}) })
     .replace(CDN, EXPLORER_ASSETS)
     .replace(FAVICON, 'data:,');

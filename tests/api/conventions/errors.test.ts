@@ -73,7 +73,7 @@ describe('unexpected errors', () => {
         throw new Error(`connect ECONNREFUSED ${secret}`);
       },
     });
-    const provider: DatabaseProvider = { open: () => ({ db: failing, transaction: () => Promise.reject(new Error(secret)) }) };
+    const provider: DatabaseProvider = { open: () => ({ db: failing, batch: () => Promise.reject(new Error(secret)), transaction: () => Promise.reject(new Error(secret)) }) };
     const app = createApp({ database: () => provider });
     const logged: string[] = [];
     vi.spyOn(console, 'error').mockImplementation((line: string) => void logged.push(line));
@@ -110,10 +110,10 @@ describe('headers on every response', () => {
       expect(res.headers.get('x-request-id')).toMatch(/^[\w-]{1,64}$/);
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
       expect(res.headers.get('x-frame-options')).toBe('SAMEORIGIN');
-      expect(res.headers.get('server-timing')).toMatch(/^db;dur=\d+(\.\d)?;desc="\d+ quer(y|ies)"$/);
+      expect(res.headers.get('server-timing')).toMatch(/^db;dur=\d+(\.\d)?;desc="\d+ quer(y|ies), \d+ round trips?(, ws)?"$/);
     }
-    expect(responses[0]!.headers.get('server-timing')).toMatch(/desc="1 query"$/);
-    expect(responses[3]!.headers.get('server-timing')).toMatch(/desc="0 queries"$/);
+    expect(responses[0]!.headers.get('server-timing')).toMatch(/desc="1 query, 1 round trip"$/);
+    expect(responses[3]!.headers.get('server-timing')).toMatch(/desc="0 queries, 0 round trips"$/);
     expect(responses[0]!.headers.get('content-type')).toMatch(/^application\/json/);
   });
 

@@ -18,7 +18,7 @@ export async function listedFeature(token: string, name: string) {
 
 /** A RequestContext on the test database, for calling isFeatureEnabled directly. */
 export function createRequestContextForTest(): RequestContext & { executed: () => number } {
-  const { db, transaction } = testDb();
+  const { db, batch, transaction } = testDb();
   let executed = 0;
   const counted = new Proxy(db, {
     get(target, prop) {
@@ -31,6 +31,7 @@ export function createRequestContextForTest(): RequestContext & { executed: () =
     requestId: 'test',
     config: {} as RequestContext['config'],
     db: counted,
+    batch,
     transaction: transaction as RequestContext['transaction'],
     actor: anonymous,
     stats: { queries: 0, ms: 0 },

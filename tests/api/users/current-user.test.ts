@@ -94,10 +94,10 @@ describe('GET /user', () => {
     const { token } = await createUser();
     // The first use of a token also records last_used_at (a second, background statement); later uses within
     // ten minutes cost the one lookup.
-    expect((await api.get('/user', { token })).headers.get('server-timing')).toMatch(/desc="2 queries"$/);
+    expect((await api.get('/user', { token })).headers.get('server-timing')).toMatch(/desc="2 queries, 2 round trips"$/);
     const res = await api.get('/user', { token, headers: { 'x-request-id': 'abc-123' } });
     expect(res.headers.get('x-request-id')).toBe('abc-123');
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(res.headers.get('server-timing')).toMatch(/^db;dur=\d+(\.\d)?;desc="1 query"$/);
+    expect(res.headers.get('server-timing')).toMatch(/^db;dur=\d+(\.\d)?;desc="1 query, 1 round trip"$/);
   });
 });
