@@ -29,11 +29,12 @@ const COMPATIBILITY_DATE = /compatibility_date\s*=\s*"([^"]+)"/.exec(readFileSyn
 
 /**
  * The cold-start ceiling `npm run build` enforces: CPU of a fresh isolate's first REST request above the hello
- * Worker's, in ms. Set from the measurement (2026-11-24, 2 vCPU Xeon, 1.25 MiB raw bundle: +82 ms, 6.5x hello; of
- * it about 30 ms is V8 compiling the bundle's bytes, measured with a never-called copy of the bundle) plus room for
- * noise. It catches regressions while the goal (STARTUP_GOAL_MS, issue 13) is not met yet.
+ * Worker's, in ms. Set from the measurement (2026-11-24, 2 vCPU Xeon, 1.25 MiB raw bundle: +82 to +88 ms on an
+ * idle machine, 6.5x hello; of it about 30 ms is V8 compiling the bundle's bytes, measured with a never-called copy
+ * of the bundle) plus room for noise: medians moved by about 10 ms between runs, and CI must not go red on noise.
+ * It catches regressions while the goal (STARTUP_GOAL_MS, issue 13) is not met yet; lower it as the goal nears.
  */
-export const STARTUP_BUDGET_MS = 100;
+export const STARTUP_BUDGET_MS = 120;
 /** The goal: <= 40 ms CPU above hello on the first request. */
 export const STARTUP_GOAL_MS = 40;
 
