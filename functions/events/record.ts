@@ -28,14 +28,19 @@ export interface RecordedEvent {
   push?: PushPayload;
 }
 
+/** The stored row of an event (push payloads aside): its action's number, its author, where, and its target. */
+const eventRow = <Id>(e: Omit<RecordedEvent, 'push' | 'target'> & { target?: { type: string; id: Id } | null }) => ({
+  action: EVENT_ACTIONS[e.action],
+  authorId: e.authorId,
+  projectId: e.projectId ?? null,
+  groupId: e.groupId ?? null,
+  targetType: e.target?.type ?? null,
+  targetId: e.target?.id ?? null,
+});
+
 export async function recordEvent(tx: Db, e: RecordedEvent): Promise<void> {
   await insertEvent(tx, {
-    action: EVENT_ACTIONS[e.action],
-    authorId: e.authorId,
-    projectId: e.projectId ?? null,
-    groupId: e.groupId ?? null,
-    targetType: e.target?.type ?? null,
-    targetId: e.target?.id ?? null,
+    ...eventRow(e),
     push: e.push
       ? {
           commitCount: e.push.commitCount,
@@ -56,29 +61,12 @@ export async function recordEvent(tx: Db, e: RecordedEvent): Promise<void> {
  * it exists exactly when the change does. The target id may be SQL (the `currval` of the row the batch inserted).
  */
 export function eventStatement(db: Db, e: Omit<RecordedEvent, 'push' | 'target'> & { target?: { type: string; id: number | SQL } | null }) {
-  return insertEventStatement(db, {
-    action: EVENT_ACTIONS[e.action],
-    authorId: e.authorId,
-    projectId: e.projectId ?? null,
-    groupId: e.groupId ?? null,
-    targetType: e.target?.type ?? null,
-    targetId: e.target?.id ?? null,
-  });
+  return insertEventStatement(db, eventRow(e));
 }
 
 /** Several events without push payloads in one statement (the housekeeping job's `expired` events), in `tx`. */
 export async function recordEvents(tx: Db, list: readonly Omit<RecordedEvent, 'push'>[]): Promise<void> {
-  await insertEvents(
-    tx,
-    list.map((e) => ({
-      action: EVENT_ACTIONS[e.action],
-      authorId: e.authorId,
-      projectId: e.projectId ?? null,
-      groupId: e.groupId ?? null,
-      targetType: e.target?.type ?? null,
-      targetId: e.target?.id ?? null,
-    })),
-  );
+  await insertEvents(tx, list.map((e) => eventRow(e)));
 }
 
 /** A target that is gone for good: its events keep their type and lose the id (GitLab's Milestones::DestroyService). */
