@@ -2,8 +2,9 @@
 // (production), `.dev.vars` (wrangler dev) or the process environment (npm start); vars from wrangler.toml.
 import * as z from 'zod/mini';
 import type { Config } from './lib/context.ts';
+import { schema, type Input, type Output } from './lib/validate.ts';
 
-export const EnvSchema = z.object({
+export const EnvSchema = schema(() => z.object({
   /** Postgres connection string (Neon in production). Secret. Not needed by `npm start` (embedded database). */
   DATABASE_URL: z.optional(z.string()),
   /** The public base URL clients use (custom domain); web_url, avatar_url and Link headers are built from it. */
@@ -23,15 +24,15 @@ export const EnvSchema = z.object({
   /** Local development and tests only: stand-ins for Neon's WebSocket and HTTP endpoints. */
   NEON_WS_PROXY: z.optional(z.string()),
   NEON_HTTP_ENDPOINT: z.optional(z.string()),
-});
+}));
 
-export type Env = z.input<typeof EnvSchema>;
+export type Env = Input<typeof EnvSchema>;
 
 /** GitLab's default plan limit (`plan_limits.offset_pagination_limit`). */
 export const DEFAULT_OFFSET_PAGINATION_LIMIT = 50_000;
 
-export function parseConfig(env: Env): Config & z.output<typeof EnvSchema> {
-  const parsed = EnvSchema.parse(env);
+export function parseConfig(env: Env): Config & Output<typeof EnvSchema> {
+  const parsed = EnvSchema().parse(env);
   return {
     ...parsed,
     publicUrl: parsed.PUBLIC_URL.replace(/\/+$/, ''),

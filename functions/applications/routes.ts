@@ -4,13 +4,14 @@ import type { AppEnv } from '../lib/context.ts';
 import { noStore } from '../lib/no-store.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { params, path } from '../lib/validate.ts';
+import { params, path, schema } from '../lib/validate.ts';
 import { adminOnly } from '../users/admin-only.ts';
 import { lookupId } from '../users/schemas.ts';
 import { CreateApplicationInput, ListApplicationsInput, toApplication, toApplicationWithSecret } from './schemas.ts';
 import * as applications from './service.ts';
 
 export const applicationRoutes = new Hono<AppEnv>();
+const ApplicationPath = schema(() => z.object({ id: lookupId() }));
 
 applicationRoutes.post('/applications', noStore, adminOnly, params(CreateApplicationInput), async (c) => {
   const input = c.req.valid('query');
@@ -28,7 +29,7 @@ applicationRoutes.get('/applications', adminOnly, params(ListApplicationsInput),
   return c.json(rows.map(toApplication));
 });
 
-applicationRoutes.delete('/applications/:id', adminOnly, path(z.object({ id: lookupId() })), async (c) => {
+applicationRoutes.delete('/applications/:id', adminOnly, path(ApplicationPath), async (c) => {
   await applications.deleteApplication({ ctx: c.var.ctx, input: c.req.valid('param') });
   return c.body(null, 204);
 });

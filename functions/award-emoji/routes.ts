@@ -8,18 +8,21 @@ import type { AppEnv } from '../lib/context.ts';
 import { projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { params, path, pathId } from '../lib/validate.ts';
+import { params, path, pathId, schema, type Output, type Schema } from '../lib/validate.ts';
 import { CreateAwardInput, ListAwardsInput, toAwardEmoji } from './schemas.ts';
 import * as awards from './service.ts';
 import type { AwardableRef } from './service.ts';
 
 export const awardEmojiRoutes = new Hono<AppEnv>();
 
-type Project = z.output<typeof projectRef>;
+type Project = Output<typeof projectRef>;
 
-/** One awardable's routes: its path, the path parameters' schema, and how they name the awardable. */
-function mount<S extends z.ZodMiniObject>(base: string, shape: S, toRef: (p: z.output<S>) => AwardableRef) {
-  const AwardPath = z.extend(shape, { award_id: pathId() });
+/**
+ * One awardable's routes: its path, the path parameters' schema (a lib/validate.ts builder, built on the first
+ * request), and how they name the awardable.
+ */
+function mount<S extends z.ZodMiniObject>(base: string, shape: Schema<S>, toRef: (p: z.output<S>) => AwardableRef) {
+  const AwardPath = schema(() => z.extend(shape(), { award_id: pathId() }));
 
   awardEmojiRoutes.get(base, path(shape), params(ListAwardsInput), async (c) => {
     const { ctx } = c.var;
@@ -48,10 +51,10 @@ function mount<S extends z.ZodMiniObject>(base: string, shape: S, toRef: (p: z.o
   });
 }
 
-const IssuePath = z.object({ id: projectRef, issue_iid: pathId() });
-const IssueNotePath = z.object({ id: projectRef, issue_iid: pathId(), note_id: pathId() });
-const SnippetPath = z.object({ id: projectRef, snippet_id: pathId() });
-const SnippetNotePath = z.object({ id: projectRef, snippet_id: pathId(), note_id: pathId() });
+const IssuePath = schema(() => z.object({ id: projectRef(), issue_iid: pathId() }));
+const IssueNotePath = schema(() => z.object({ id: projectRef(), issue_iid: pathId(), note_id: pathId() }));
+const SnippetPath = schema(() => z.object({ id: projectRef(), snippet_id: pathId() }));
+const SnippetNotePath = schema(() => z.object({ id: projectRef(), snippet_id: pathId(), note_id: pathId() }));
 
 const issue = (project: Project, iid: number | null) => ({ kind: 'issues' as const, project, id: iid });
 const snippet = (project: Project, id: number | null) => ({ kind: 'snippets' as const, project, id });

@@ -12,11 +12,11 @@ import { isUniqueViolation, notFound, recordNotFound, unauthorized, validationFa
 import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import { can, type AwardableFacts } from '../lib/policy.ts';
-import type * as z from 'zod/mini';
 import { findNote, findNoteById, type NoteableRef } from '../notes/service.ts';
 import { projectFacts } from '../projects/service.ts';
 import { findProjectSnippet, findSnippet, snippetFacts } from '../snippets/service.ts';
 import { isEmojiName, normalizeEmojiName } from './emoji.ts';
+import type { Output } from '../lib/validate.ts';
 import type { CreateAwardInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
@@ -124,7 +124,7 @@ const invalidName = () => validationFailed({ name: ['is not a valid emoji name']
  * same name by the same user is refused by the table's unique constraint (so concurrent requests make one row), with
  * GitLab's `404 Award Emoji Name has already been taken Not Found`.
  */
-export async function createAward({ ctx, input }: Verb<{ awardable: AwardableRef; params: z.output<typeof CreateAwardInput> }>) {
+export async function createAward({ ctx, input }: Verb<{ awardable: AwardableRef; params: Output<typeof CreateAwardInput> }>) {
   const awardable = await findAwardable(ctx, input.awardable);
   return award(ctx, awardable, input.params.name, () => notFound('Award Emoji Name has already been taken'));
 }

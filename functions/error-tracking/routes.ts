@@ -2,12 +2,12 @@ import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { projectRef } from '../lib/ids.ts';
 import * as z from 'zod/mini';
-import { parseParams, path } from '../lib/validate.ts';
+import { parseParams, path, schema } from '../lib/validate.ts';
 import { PatchSettingInput, PutSettingInput, toErrorTrackingSetting } from './schemas.ts';
 import * as settings from './service.ts';
 
 export const errorTrackingRoutes = new Hono<AppEnv>();
-const ProjectPath = z.object({ id: projectRef });
+const ProjectPath = schema(() => z.object({ id: projectRef() }));
 const SETTINGS = '/projects/:id/error_tracking/settings';
 
 // Parameters are read after authorization (parseParams), not by a validator middleware: GitLab declares
@@ -23,13 +23,13 @@ errorTrackingRoutes.get(SETTINGS, path(ProjectPath), async (c) => {
 errorTrackingRoutes.patch(SETTINGS, path(ProjectPath), async (c) => {
   const { ctx } = c.var;
   const target = await settings.authorizeSettings(ctx, c.req.valid('param').id);
-  const row = await settings.patchSetting({ ctx, input: { target, ...(await parseParams(c, PatchSettingInput)) } });
+  const row = await settings.patchSetting({ ctx, input: { target, ...(await parseParams(c, PatchSettingInput())) } });
   return c.json(toErrorTrackingSetting(row));
 });
 
 errorTrackingRoutes.put(SETTINGS, path(ProjectPath), async (c) => {
   const { ctx } = c.var;
   const target = await settings.authorizeSettings(ctx, c.req.valid('param').id);
-  const row = await settings.putSetting({ ctx, input: { target, ...(await parseParams(c, PutSettingInput)) } });
+  const row = await settings.putSetting({ ctx, input: { target, ...(await parseParams(c, PutSettingInput())) } });
   return c.json(toErrorTrackingSetting(row));
 });

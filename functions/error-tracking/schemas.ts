@@ -2,7 +2,7 @@
 // `tracker_external_url` in place of GitLab's `sentry_external_url`).
 import type { ErrorTrackingSettingRow } from '../../db/schema/index.ts';
 import * as z from 'zod/mini';
-import { bool, str } from '../lib/validate.ts';
+import { bool, schema, str, type Output } from '../lib/validate.ts';
 import { trackerExternalUrl } from './api-url.ts';
 
 const isBlank = (v: unknown) => v === null || (typeof v === 'string' && v.trim() === '');
@@ -27,10 +27,10 @@ const clearable = (max: number) =>
   );
 
 /** PATCH: `requires :active, type: Boolean, allow_blank: false`; `optional :integrated, type: Boolean`. */
-export const PatchSettingInput = z.object({
+export const PatchSettingInput = schema(() => z.object({
   active: requiredBool(),
   integrated: z.optional(bool()),
-});
+}));
 
 /**
  * PUT (GitLab 15.10+): `requires :active` and `requires :integrated`, as GitLab's PUT declares them. GitLab's PUT
@@ -40,15 +40,15 @@ export const PatchSettingInput = z.object({
  * `active`/`integrated` (what @gitbeaker's ErrorTrackingSettings.create sends) switches flags without losing the
  * connection. The api_url's own length limit is GitLab's (255); the token's is generous (trackers' tokens vary).
  */
-export const PutSettingInput = z.object({
+export const PutSettingInput = schema(() => z.object({
   active: requiredBool(),
   integrated: requiredBool(),
   api_url: clearable(255),
   token: clearable(2000),
-});
+}));
 
-export type PatchSetting = z.output<typeof PatchSettingInput>;
-export type PutSetting = z.output<typeof PutSettingInput>;
+export type PatchSetting = Output<typeof PatchSettingInput>;
+export type PutSetting = Output<typeof PutSettingInput>;
 
 /** Entities::ErrorTracking::ProjectSetting: the spec's field order, then `integrated`. The token is never shown. */
 export function toErrorTrackingSetting(row: ErrorTrackingSettingRow) {

@@ -5,11 +5,13 @@ import { requireUser } from '../lib/auth.ts';
 import { projectRef, userRef } from '../lib/ids.ts';
 import { assertOffsetWithinLimit, pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { params, path } from '../lib/validate.ts';
+import { params, path, schema } from '../lib/validate.ts';
 import { ListEventsInput, ListOwnEventsInput, toEvent, type ListEventsParams } from './schemas.ts';
 import { listEvents, visibleToActor, type EventListing } from './service.ts';
 
 export const eventRoutes = new Hono<AppEnv>();
+const UserPath = schema(() => z.object({ id: userRef() }));
+const ProjectPath = schema(() => z.object({ id: projectRef() }));
 
 async function respond(c: Context<AppEnv>, listing: EventListing, input: ListEventsParams) {
   const { ctx } = c.var;
@@ -37,10 +39,10 @@ eventRoutes.get(
   },
 );
 
-eventRoutes.get('/users/:id/events', path(z.object({ id: userRef })), params(ListEventsInput), (c) =>
+eventRoutes.get('/users/:id/events', path(UserPath), params(ListEventsInput), (c) =>
   respond(c, { kind: 'user', ref: c.req.valid('param').id }, c.req.valid('query')),
 );
 
-eventRoutes.get('/projects/:id/events', path(z.object({ id: projectRef })), params(ListEventsInput), (c) =>
+eventRoutes.get('/projects/:id/events', path(ProjectPath), params(ListEventsInput), (c) =>
   respond(c, { kind: 'project', ref: c.req.valid('param').id }, c.req.valid('query')),
 );

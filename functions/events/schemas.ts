@@ -5,7 +5,7 @@ import { EVENT_ACTIONS } from '../../db/schema/index.ts';
 import type { Config } from '../lib/context.ts';
 import { keysetParams, paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { dateParam, id, oneOf, str } from '../lib/validate.ts';
+import { dateParam, id, oneOf, schema, str, type Output } from '../lib/validate.ts';
 import { toNote } from '../notes/schemas.ts';
 import { toUserBasic } from '../users/schemas.ts';
 
@@ -24,22 +24,22 @@ export const TARGET_TYPE_FILTERS = {
 } as const;
 const TARGET_TYPE_NAMES = Object.keys(TARGET_TYPE_FILTERS) as [keyof typeof TARGET_TYPE_FILTERS, ...(keyof typeof TARGET_TYPE_FILTERS)[]];
 
-const listing = {
+const listing = () => ({
   action: z.optional(oneOf(ACTION_FILTERS)),
   target_type: z.optional(oneOf(TARGET_TYPE_NAMES)),
   before: z.optional(dateParam()),
   after: z.optional(dateParam()),
   sort: z.optional(oneOf(['asc', 'desc'])),
-  ...paginationParams,
-  ...keysetParams,
+  ...paginationParams(),
+  ...keysetParams(),
   id_after: z.optional(id()),
   id_before: z.optional(id()),
-};
+});
 
-export const ListEventsInput = z.object(listing);
+export const ListEventsInput = schema(() => z.object(listing()));
 /** `GET /events`: `scope=all` widens to every project the caller is authorized for (other values are ignored, as GitLab). */
-export const ListOwnEventsInput = z.object({ ...listing, scope: z.optional(str(255)) });
-export type ListEventsParams = z.output<typeof ListEventsInput>;
+export const ListOwnEventsInput = schema(() => z.object({ ...listing(), scope: z.optional(str(255)) }));
+export type ListEventsParams = Output<typeof ListEventsInput>;
 
 const A = EVENT_ACTIONS;
 /** PushEventPayload actions and ref types as stored. */

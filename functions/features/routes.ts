@@ -5,14 +5,14 @@ import type { AppEnv } from '../lib/context.ts';
 import { paramErrors } from '../lib/errors.ts';
 import { pageRequest, paginate, paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { params, readInput, toValidationError } from '../lib/validate.ts';
+import { params, readInput, schema, toValidationError } from '../lib/validate.ts';
 import { adminOnly } from '../users/admin-only.ts';
 import { ACTOR_PARAMS, SetFeatureInput, toFeature, toFeatureDefinition, type SetFeatureParams } from './schemas.ts';
 import * as features from './service.ts';
 
 export const featureRoutes = new Hono<AppEnv>();
 
-const ListInput = z.object({ ...paginationParams });
+const ListInput = schema(() => z.object({ ...paginationParams() }));
 
 /**
  * The POST parameters (query, form or JSON), with Grape's messages: the schema's, then one
@@ -20,7 +20,7 @@ const ListInput = z.object({ ...paginationParams });
  */
 const setParams = validator('query', async (_value, c): Promise<SetFeatureParams> => {
   const input = await readInput(c);
-  const result = SetFeatureInput.safeParse(input);
+  const result = SetFeatureInput().safeParse(input);
   const messages: string[] = [];
   if (!result.success) {
     const error = toValidationError(result.error.issues);

@@ -1,6 +1,6 @@
 // Parameters and entities of the Features API (GitLab `lib/api/features.rb`, `lib/api/entities/feature.rb`).
 import * as z from 'zod/mini';
-import { bool, scalarStr } from '../lib/validate.ts';
+import { bool, scalarStr, schema, type Output } from '../lib/validate.ts';
 import type { FeatureDefinition } from './definitions.ts';
 import { featureState, type FeatureGates } from './evaluate.ts';
 
@@ -9,7 +9,7 @@ import { featureState, type FeatureGates } from './evaluate.ts';
 const text = () => scalarStr(255);
 
 /** POST /features/:name. `key` is mutually exclusive with each actor parameter (checked by the route). */
-export const SetFeatureInput = z.object({
+export const SetFeatureInput = schema(() => z.object({
   value: text(),
   key: z.optional(text()),
   feature_group: z.optional(text()),
@@ -19,8 +19,8 @@ export const SetFeatureInput = z.object({
   // GitLab's `force` skips the check of a name against the YAML definitions, which only development and test
   // instances enforce; a production instance (this one) takes any valid name, so it is validated and ignored.
   force: z.optional(bool()),
-});
-export type SetFeatureParams = z.output<typeof SetFeatureInput>;
+}));
+export type SetFeatureParams = Output<typeof SetFeatureInput>;
 
 /** The actor parameters, in the order of GitLab's `mutually_exclusive :key, ...` declarations. */
 export const ACTOR_PARAMS = ['feature_group', 'user', 'group', 'project'] as const;

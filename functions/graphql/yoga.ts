@@ -1,7 +1,7 @@
 // The GraphQL server: graphql-yoga with the schema built once per isolate (on first use), GitLab's limits checked
 // before execution, mutations refused to read-only tokens, errors masked as GitLab does. Hono mounts it (routes.ts).
 import { getOperationAST, GraphQLError, Kind, type OperationDefinitionNode } from 'graphql';
-import { createSchema, createYoga, type Plugin } from 'graphql-yoga';
+import { createYoga, type Plugin } from 'graphql-yoga';
 import { scopeDecision } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { createGraphQLContext, type GraphQLContext } from './context.ts';
@@ -9,6 +9,7 @@ import { maskError, RESOURCE_ACCESS_ERROR } from './errors.ts';
 import { typeDefs } from './generated.ts';
 import { analyze, limitError, limitsFor, MAX_QUERY_LENGTH } from './limits.ts';
 import { mergeResolvers } from './resolvers.ts';
+import { executableSchema } from './schema.ts';
 
 type ServerContext = { ctx: RequestContext };
 
@@ -61,16 +62,9 @@ const masking: Plugin<GraphQLContext> = {
 
 function build() {
   return createYoga<ServerContext, GraphQLContext>({
-    // The SDL is fixed at build time and checked by tests/unit/graphql-schema.test.ts (validateSDL and
-    // validateSchema): a fresh isolate skips both checks on its first GraphQL request, and the resolvers are set on
-    // the schema just built instead of on a copy of it (cold start).
-    schema: createSchema<GraphQLContext & ServerContext>({
-      typeDefs,
-      resolvers: mergeResolvers() as never,
-      assumeValidSDL: true,
-      assumeValid: true,
-      updateResolversInPlace: true,
-    }),
+    // The SDL is fixed at build time and checked by tests/unit/graphql-schema.test.ts (validateSchema): a fresh
+    // isolate skips the checks on its first GraphQL request (cold start).
+    schema: executableSchema(typeDefs, mergeResolvers() as Record<string, unknown>),
     graphqlEndpoint: '/api/graphql',
     landingPage: false,
     graphiql: false,

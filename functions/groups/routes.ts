@@ -4,13 +4,13 @@ import { requireUser } from '../lib/auth.ts';
 import { groupRef } from '../lib/ids.ts';
 import { pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { params, path } from '../lib/validate.ts';
+import { params, path, schema } from '../lib/validate.ts';
 import { toBasicProject, toProject } from '../projects/schemas.ts';
 import { CreateGroupInput, GetGroupInput, GroupProjectsInput, ListGroupsInput, toGroup, toGroupDetail, UpdateGroupInput } from './schemas.ts';
 import * as groups from './service.ts';
 
 export const groupRoutes = new Hono<AppEnv>();
-const GroupPath = z.object({ id: groupRef });
+const GroupPath = schema(() => z.object({ id: groupRef() }));
 
 /** GitLab's `authenticate_non_get!`: writes need a user before parameters are even looked at. */
 const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {

@@ -5,7 +5,7 @@ import type { Config } from '../lib/context.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import { ACCESS_LEVELS, VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
 import * as z from 'zod/mini';
-import { bool, id, int, modelRule, oneOf, str, text } from '../lib/validate.ts';
+import { bool, id, int, modelRule, oneOf, schema, str, text } from '../lib/validate.ts';
 import { ListProjectsInput, toProject } from '../projects/schemas.ts';
 import { avatarUrl, isValidPath, lookupId, PATH_MESSAGE } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
@@ -42,7 +42,7 @@ export const idArray = () =>
     z.array(z.number()).check(z.refine((ids: number[]) => ids.every((n) => id().safeParse(n).success), { message: 'does not have a valid value' })),
   );
 
-const editable = {
+const editable = () => ({
   description: z.optional(text(2000)),
   visibility: z.optional(oneOf(VISIBILITY_NAMES)),
   // Accepted as GitLab does; this service keeps GitLab's defaults for them.
@@ -50,21 +50,21 @@ const editable = {
   request_access_enabled: z.optional(bool()),
   share_with_group_lock: z.optional(bool()),
   avatar: z.optional(avatarFile()),
-};
+});
 
-export const CreateGroupInput = z.object({
+export const CreateGroupInput = schema(() => z.object({
   name: groupName(),
   path: groupPath(),
   // JSON null means no parent, as Grape treats a nil Integer. Otherwise the parent's reference, looked up (an id
   // no group can have is `{ id: null }`: 404 Group Not Found).
   parent_id: z.optional(z.union([z.null(), z.pipe(lookupId(), z.transform((id) => ({ id })))])),
-  ...editable,
-});
+  ...editable(),
+}));
 
-export const UpdateGroupInput = z.object({ name: z.optional(groupName()), path: z.optional(groupPath()), ...editable });
+export const UpdateGroupInput = schema(() => z.object({ name: z.optional(groupName()), path: z.optional(groupPath()), ...editable() }));
 
-export const ListGroupsInput = z.object({
-  ...paginationParams,
+export const ListGroupsInput = schema(() => z.object({
+  ...paginationParams(),
   statistics: z.optional(bool()),
   skip_groups: z.optional(idArray()),
   all_available: z.optional(bool()),
@@ -74,14 +74,14 @@ export const ListGroupsInput = z.object({
   sort: z._default(oneOf(['asc', 'desc']), 'asc'),
   min_access_level: z.optional(accessLevel()),
   top_level_only: z.optional(bool()),
-});
+}));
 
-export const GetGroupInput = z.object({ with_projects: z._default(bool(), true) });
+export const GetGroupInput = schema(() => z.object({ with_projects: z._default(bool(), true) }));
 
-export const GroupProjectsInput = z.extend(ListProjectsInput, {
+export const GroupProjectsInput = schema(() => z.extend(ListProjectsInput(), {
   include_subgroups: z.optional(bool()),
   with_shared: z.optional(bool()),
-});
+}));
 
 
 export const groupWebUrl = (config: Config, fullPath: string) => `${config.publicUrl}/groups/${fullPath}`;

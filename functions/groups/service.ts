@@ -7,7 +7,7 @@ import type { RequestContext } from '../lib/context.ts';
 import { isUniqueViolation, notFound, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, isAdministrator, Visibility, visibilityName, type GroupFacts } from '../lib/policy.ts';
-import type * as z from 'zod/mini';
+import type { Output } from '../lib/validate.ts';
 import { listProjects } from '../projects/service.ts';
 import { assertAvatar, storeAvatar } from '../uploads/avatars.ts';
 import type { CreateGroupInput, GroupProjectsInput, ListGroupsInput, UpdateGroupInput } from './schemas.ts';
@@ -44,7 +44,7 @@ export function detailProjects(ctx: RequestContext, groupId: number) {
  * GitLab's find_groups: anonymous callers see public groups; administrators every group; other users, unless
  * `all_available=true`, only the groups around their memberships. `owned`/`min_access_level` narrow further.
  */
-export function listGroups({ ctx, input, parentId }: Verb<z.output<typeof ListGroupsInput>> & { parentId?: number }) {
+export function listGroups({ ctx, input, parentId }: Verb<Output<typeof ListGroupsInput>> & { parentId?: number }) {
   const user = ctx.actor.user;
   const allAvailable = input.all_available ?? isAdministrator(ctx.actor);
   const filter: q.GroupListFilter = {
@@ -64,13 +64,13 @@ export function listGroups({ ctx, input, parentId }: Verb<z.output<typeof ListGr
   };
 }
 
-export async function listSubgroups({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof ListGroupsInput>>) {
+export async function listSubgroups({ ctx, input }: Verb<{ ref: Ref | null } & Output<typeof ListGroupsInput>>) {
   const parent = await findGroup(ctx, input.ref);
   return listGroups({ ctx, input, parentId: parent.namespace.id });
 }
 
 /** The group's projects through the projects list (same filters and orderings); archived ones only on request. */
-export async function listGroupProjects({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof GroupProjectsInput>>) {
+export async function listGroupProjects({ ctx, input }: Verb<{ ref: Ref | null } & Output<typeof GroupProjectsInput>>) {
   const group = await findGroup(ctx, input.ref);
   const id = group.namespace.id;
   const namespaceIds = q.namespaceScope(id, input.include_subgroups === true);
@@ -80,7 +80,7 @@ export async function listGroupProjects({ ctx, input }: Verb<{ ref: Ref | null }
 const visibilityMessage = (level: number, reason: string) => `${visibilityName(level)} is not allowed since ${reason}`;
 const TAKEN = () => validationFailed({ path: ['has already been taken'] });
 
-export async function createGroup({ ctx, input }: Verb<z.output<typeof CreateGroupInput>>) {
+export async function createGroup({ ctx, input }: Verb<Output<typeof CreateGroupInput>>) {
   const user = requireUser(ctx);
   let parent: q.GroupView | undefined;
   if (input.parent_id != null) {
@@ -134,7 +134,7 @@ async function checkVisibility(ctx: RequestContext, group: q.GroupView, level: n
   if (errors.length) throw validationFailed({ visibility_level: errors });
 }
 
-export async function updateGroup({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof UpdateGroupInput>>) {
+export async function updateGroup({ ctx, input }: Verb<{ ref: Ref | null } & Output<typeof UpdateGroupInput>>) {
   requireUser(ctx);
   const group = await findGroup(ctx, input.ref);
   assertCan(ctx.actor, 'group:update', groupFacts(group));

@@ -3,7 +3,7 @@ import type { AppEnv } from '../lib/context.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { params, path } from '../lib/validate.ts';
+import { params, path, schema } from '../lib/validate.ts';
 import { requireUser } from '../lib/auth.ts';
 import { toTodo } from '../todos/schemas.ts';
 import { CreateIssueInput, DurationInput, IssuePath, ListIssuesInput, toIssue, toTimeStats, UpdateIssueInput } from './schemas.ts';
@@ -12,9 +12,9 @@ import * as tracking from './tracking.ts';
 
 export const issueRoutes = new Hono<AppEnv>();
 
-const ProjectPath = z.object({ id: projectRef });
-const GroupPath = z.object({ id: groupRef });
-const SingleIssuePath = z.object({ id: projectRef, ...IssuePath });
+const ProjectPath = schema(() => z.object({ id: projectRef() }));
+const GroupPath = schema(() => z.object({ id: groupRef() }));
+const SingleIssuePath = schema(() => z.object({ id: projectRef(), ...IssuePath() }));
 
 issueRoutes.get('/issues', params(ListIssuesInput), async (c) => {
   const { ctx } = c.var;

@@ -6,12 +6,12 @@ import type { UserRow } from '../../db/schema/index.ts';
 import type { Config } from '../lib/context.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { bool, dateParam, dateTime, id, int, pathId, modelRule, oneOf, str, text } from '../lib/validate.ts';
+import { bool, dateParam, dateTime, id, int, pathId, modelRule, oneOf, schema, str, text, type Output } from '../lib/validate.ts';
 import { toUserBasic } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
 
 /** `:issue_iid`: an integer (else 400 `issue_iid is invalid`); one no row can have is null (404). */
-export const IssuePath = { issue_iid: pathId() };
+export const IssuePath = () => ({ issue_iid: pathId() });
 
 /** Comma-separated titles (or an array of them), trimmed, empties dropped. */
 const labelList = () =>
@@ -48,7 +48,7 @@ const TITLE_MAX = 255;
 const title = () => z.pipe(str(TITLE_MAX), z.string().check(modelRule((s: string) => s.trim() !== '', "can't be blank")));
 const DESCRIPTION_MAX = 1_048_576;
 
-const issueFields = {
+const issueFields = () => ({
   description: z.optional(z.nullable(text(DESCRIPTION_MAX))),
   confidential: z.optional(bool()),
   assignee_ids: z.optional(idList()),
@@ -56,13 +56,13 @@ const issueFields = {
   milestone_id: z.optional(optionalRef()),
   labels: z.optional(labelList()),
   due_date: z.optional(dueDate()),
-};
-
-export const CreateIssueInput = z.object({
-  title: title(),
-  ...issueFields,
-  created_at: z.optional(dateTime()),
 });
+
+export const CreateIssueInput = schema(() => z.object({
+  title: title(),
+  ...issueFields(),
+  created_at: z.optional(dateTime()),
+}));
 
 export const UPDATE_FIELDS = [
   'assignee_id',
@@ -80,20 +80,20 @@ export const UPDATE_FIELDS = [
   'title',
 ] as const;
 
-export const UpdateIssueInput = z.object({
+export const UpdateIssueInput = schema(() => z.object({
   title: z.optional(title()),
-  ...issueFields,
+  ...issueFields(),
   add_labels: z.optional(labelList()),
   remove_labels: z.optional(labelList()),
   state_event: z.optional(oneOf(['close', 'reopen'])),
   discussion_locked: z.optional(bool()),
   created_at: z.optional(dateTime()),
-});
+}));
 
 const noneAny = (v: string) => (v.toLowerCase() === 'none' ? 'none' : v.toLowerCase() === 'any' ? 'any' : v);
 
-export const ListIssuesInput = z.object({
-  ...paginationParams,
+export const ListIssuesInput = schema(() => z.object({
+  ...paginationParams(),
   state: z.optional(oneOf(['opened', 'closed', 'all'])),
   labels: z.optional(labelList()),
   milestone: z.optional(str(255)),
@@ -125,8 +125,8 @@ export const ListIssuesInput = z.object({
   updated_before: z.optional(dateTime()),
   order_by: z.optional(oneOf(['created_at', 'updated_at'])),
   sort: z.optional(oneOf(['asc', 'desc'])),
-});
-export type ListIssuesParams = z.output<typeof ListIssuesInput>;
+}));
+export type ListIssuesParams = Output<typeof ListIssuesInput>;
 
 // ---- Entities ----
 
@@ -219,4 +219,4 @@ export function toTimeStats(i: { timeEstimate: number; totalTimeSpent: number })
 }
 
 /** `duration` of the time-tracking endpoints (required). */
-export const DurationInput = z.object({ duration: str(100) });
+export const DurationInput = schema(() => z.object({ duration: str(100) }));

@@ -15,7 +15,7 @@ import { notFound, paramErrors } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, can, type IssueFacts } from '../lib/policy.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
-import type * as z from 'zod/mini';
+import type { Output } from '../lib/validate.ts';
 import { findProject, projectFacts, readableProject } from '../projects/service.ts';
 import { issueFilter } from './filter.ts';
 import { createMentionTodos, freshMentions, mentionReaders } from './mention-todos.ts';
@@ -113,7 +113,7 @@ async function resolveMilestone(tx: Db, project: ProjectView, milestoneId: numbe
   return (await q.findIssueMilestone(tx, milestoneId, project.project.id, groupIdsOf(project)))?.id ?? null;
 }
 
-export async function createIssue({ ctx, input }: Verb<{ project: Ref | null; params: z.output<typeof CreateIssueInput> }>) {
+export async function createIssue({ ctx, input }: Verb<{ project: Ref | null; params: Output<typeof CreateIssueInput> }>) {
   const user = requireUser(ctx);
   const p = input.params;
   const description = p.description ?? null;
@@ -174,7 +174,7 @@ export async function createIssue({ ctx, input }: Verb<{ project: Ref | null; pa
   return view;
 }
 
-export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: z.output<typeof UpdateIssueInput> }>) {
+export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: Output<typeof UpdateIssueInput> }>) {
   const p = input.params;
   if (!UPDATE_FIELDS.some((f) => p[f] !== undefined)) {
     throw paramErrors([`${UPDATE_FIELDS.join(', ')} are missing, at least one parameter must be provided`]);

@@ -6,7 +6,7 @@ import { requireUser } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { params, path } from '../lib/validate.ts';
+import { params, path, schema } from '../lib/validate.ts';
 import {
   CreateLabelInput,
   DeleteGroupLabelByBodyInput,
@@ -40,8 +40,8 @@ const SOURCES = [
 const namedLabel = (input: { label_id?: number | undefined; name?: string | undefined }) => String(input.label_id ?? input.name);
 
 for (const { kind, prefix, ref, entity, Update, UpdateByBody, DeleteByBody } of SOURCES) {
-  const SourcePath = z.object({ id: ref });
-  const ItemPath = z.object({ id: ref, ...LabelPath });
+  const SourcePath = schema(() => z.object({ id: ref() }));
+  const ItemPath = schema(() => z.object({ id: ref(), ...LabelPath() }));
   const base = `${prefix}/:id/labels`;
 
   labelRoutes.get(base, authenticated, path(SourcePath), params(ListLabelsInput), async (c) => {
@@ -83,7 +83,7 @@ for (const { kind, prefix, ref, entity, Update, UpdateByBody, DeleteByBody } of 
     return c.json(entity(label));
   });
 
-  labelRoutes.delete(base, authenticated, path(SourcePath), params(DeleteByBody), async (c) => {
+  labelRoutes.delete(base, authenticated, path(SourcePath), params<ReturnType<typeof DeleteByBody>>(DeleteByBody), async (c) => {
     await labels.deleteLabel({ ctx: c.var.ctx, input: { kind, ref: c.req.valid('param').id, labelRef: namedLabel(c.req.valid('query')) } });
     return c.body(null, 204);
   });

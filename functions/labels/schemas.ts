@@ -4,7 +4,7 @@ import type { LabelRow } from '../../db/schema/index.ts';
 import type { LabelWithCounts } from '../../db/queries/labels.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { atLeastOneOf, bool, exactlyOneOf, int, str, text } from '../lib/validate.ts';
+import { atLeastOneOf, bool, exactlyOneOf, int, schema, str, text } from '../lib/validate.ts';
 import { textColorFor } from './colors.ts';
 import { renderPlainText } from '../lib/format.ts';
 
@@ -18,49 +18,61 @@ const priority = () =>
     z.nullable(int()),
   );
 
-export const ListLabelsInput = z.object({
-  ...paginationParams,
+export const ListLabelsInput = schema(() => z.object({
+  ...paginationParams(),
   with_counts: z.optional(bool()),
   include_ancestor_groups: z.optional(bool()),
   /** Group labels only; accepted as GitLab does (descendants are not listed). */
   include_descendant_groups: z.optional(bool()),
   only_group_labels: z.optional(bool()),
   search: z.optional(str(255)),
-});
+}));
 
-export const GetLabelInput = z.object({
+export const GetLabelInput = schema(() => z.object({
   include_ancestor_groups: z.optional(bool()),
-});
+}));
 
-export const CreateLabelInput = z.object({
+export const CreateLabelInput = schema(() => z.object({
   name: title(),
   color: str(255),
   description: z.optional(description()),
   priority: z.optional(priority()),
-});
+}));
 
 /** What an update may change (`label_update_params`; priority for project labels only), in Grape's order. */
-const groupUpdateFields = { new_name: z.optional(title()), color: z.optional(str(255)), description: z.optional(description()) };
-const projectUpdateFields = { ...groupUpdateFields, priority: z.optional(priority()) };
+const groupUpdateFields = () => ({ new_name: z.optional(title()), color: z.optional(str(255)), description: z.optional(description()) });
+const projectUpdateFields = () => ({ ...groupUpdateFields(), priority: z.optional(priority()) });
 /** Grape's at_least_one_of over them. */
 const someChange = (fields: Record<string, unknown>) => atLeastOneOf(Object.keys(fields));
 
-export const UpdateProjectLabelInput = z.object(projectUpdateFields).check(someChange(projectUpdateFields));
-export const UpdateGroupLabelInput = z.object(groupUpdateFields).check(someChange(groupUpdateFields));
+export const UpdateProjectLabelInput = schema(() => {
+  const fields = projectUpdateFields();
+  return z.object(fields).check(someChange(fields));
+});
+export const UpdateGroupLabelInput = schema(() => {
+  const fields = groupUpdateFields();
+  return z.object(fields).check(someChange(fields));
+});
 
 /**
  * The collection form GitLab 13.x still serves (deprecated in 12.4; python-gitlab's `label.save()` sends it):
  * `PUT .../labels` naming the label in the body by `label_id` or `name`, after the update fields (Grape's order).
  */
-const byIdOrName = { label_id: z.optional(int()), name: z.optional(title()) };
-export const UpdateProjectLabelByBodyInput = z.object({ ...byIdOrName, ...projectUpdateFields }).check(someChange(projectUpdateFields), exactlyOneOf(['label_id', 'name']));
-export const UpdateGroupLabelByBodyInput = z.object({ ...byIdOrName, ...groupUpdateFields }).check(someChange(groupUpdateFields), exactlyOneOf(['label_id', 'name']));
+const byIdOrName = () => ({ label_id: z.optional(int()), name: z.optional(title()) });
+export const UpdateProjectLabelByBodyInput = schema(() => {
+  const fields = projectUpdateFields();
+  return z.object({ ...byIdOrName(), ...fields }).check(someChange(fields), exactlyOneOf(['label_id', 'name']));
+});
+export const UpdateGroupLabelByBodyInput = schema(() => {
+  const fields = groupUpdateFields();
+  return z.object({ ...byIdOrName(), ...fields }).check(someChange(fields), exactlyOneOf(['label_id', 'name']));
+});
 /** `DELETE .../labels`: projects take `label_id` or `name`, groups `name` only. */
-export const DeleteProjectLabelByBodyInput = z.object(byIdOrName).check(exactlyOneOf(['label_id', 'name']));
-export const DeleteGroupLabelByBodyInput = z.object({ name: title() });
+export const DeleteProjectLabelByBodyInput = schema(() => z.object(byIdOrName()).check(exactlyOneOf(['label_id', 'name'])));
+export const DeleteGroupLabelByBodyInput = schema(() => z.object({ name: title() }));
 
 /** `:label_id` in paths: an id or a title (Hono has percent-decoded it). */
-export const LabelPath = { label_id: z.string() };
+export const LabelPath = () => ({ label_id: z.string() });
 
 /** Entities::LabelBasic: a label's own fields (also an issue's `labels` with `with_labels_details=true`). */
 export const toLabelBasic = (l: Pick<LabelRow, 'id' | 'title' | 'color' | 'description'>) => ({

@@ -18,10 +18,10 @@ export const COUNT_LIMIT = 10_000;
 const positive = () => z.optional(z.pipe(int(), z.int().check(z.minimum(1))));
 
 /** `page` and `per_page` (zero or negative: 400; over 100: clamped, as Kaminari does). */
-export const paginationParams = {
+export const paginationParams = () => ({
   page: positive(),
   per_page: positive(),
-};
+});
 
 export interface PageRequest {
   page: number;
@@ -86,9 +86,9 @@ export async function paginate<T>(
 
 // ---- Keyset ----
 
-export const keysetParams = {
+export const keysetParams = () => ({
   pagination: z.optional(oneOf(['offset', 'keyset'])),
-};
+});
 
 /**
  * GitLab's offset cap (API::Helpers::PaginationStrategies#offset_paginator) on a listing that offers keyset

@@ -4,7 +4,7 @@ import { requireUser } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { params, path } from '../lib/validate.ts';
+import { params, path, schema } from '../lib/validate.ts';
 import { AddMemberInput, ListMembersInput, MemberUserPath, toMember, UpdateMemberInput } from './schemas.ts';
 import * as members from './service.ts';
 
@@ -22,8 +22,8 @@ const SOURCES = [
 ] as const;
 
 for (const { kind, prefix, ref } of SOURCES) {
-  const SourcePath = z.object({ id: ref });
-  const MemberPath = z.object({ id: ref, ...MemberUserPath });
+  const SourcePath = schema(() => z.object({ id: ref() }));
+  const MemberPath = schema(() => z.object({ id: ref(), ...MemberUserPath() }));
   const base = `${prefix}/:id/members`;
 
   // `/members/all` is registered before `/members/:user_id`, which would otherwise take "all" as a user id.

@@ -5,7 +5,7 @@ import { accessLevel, idArray } from '../groups/schemas.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import { AccessLevel } from '../lib/policy.ts';
 import * as z from 'zod/mini';
-import { dateParam, str } from '../lib/validate.ts';
+import { dateParam, schema, str } from '../lib/validate.ts';
 import { lookupId, toUserBasic } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
 
@@ -16,29 +16,29 @@ const expiresAt = () =>
     z.nullable(dateParam()),
   );
 
-export const ListMembersInput = z.object({
-  ...paginationParams,
+export const ListMembersInput = schema(() => z.object({
+  ...paginationParams(),
   query: z.optional(str(255)),
   user_ids: z.optional(idArray()),
-});
+}));
 
 /**
  * Grape declares user_id before access_level: missing both reads "user_id is missing, access_level is missing".
  * `user_id` is looked up (404 User Not Found when nobody has it), so ids no row can have are null, not a 500.
  */
-export const AddMemberInput = z.object({
+export const AddMemberInput = schema(() => z.object({
   user_id: lookupId(),
   access_level: accessLevel(),
   expires_at: z.optional(expiresAt()),
-});
+}));
 
-export const UpdateMemberInput = z.object({
+export const UpdateMemberInput = schema(() => z.object({
   access_level: accessLevel(),
   expires_at: z.optional(expiresAt()),
-});
+}));
 
 /** `:user_id` in paths: any integer (GitLab looks it up and answers 404 when nothing matches; null: no row can match). */
-export const MemberUserPath = { user_id: lookupId() };
+export const MemberUserPath = () => ({ user_id: lookupId() });
 
 
 /** Entities::Member */

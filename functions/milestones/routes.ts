@@ -7,7 +7,7 @@ import { requireUser } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { paginationParams, pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { params, path } from '../lib/validate.ts';
+import { params, path, schema, type Output } from '../lib/validate.ts';
 import { CreateMilestoneInput, ListGroupMilestonesInput, ListProjectMilestonesInput, MilestonePath, toMilestone, UpdateMilestoneInput } from './schemas.ts';
 import * as milestones from './service.ts';
 
@@ -24,16 +24,16 @@ const SOURCES = [
   { kind: 'group', prefix: '/groups', ref: groupRef, List: ListGroupMilestonesInput },
 ] as const;
 
-const Pagination = z.object(paginationParams);
+const Pagination = schema(() => z.object(paginationParams()));
 
 for (const { kind, prefix, ref, List } of SOURCES) {
-  const SourcePath = z.object({ id: ref });
-  const ItemPath = z.object({ id: ref, ...MilestonePath });
+  const SourcePath = schema(() => z.object({ id: ref() }));
+  const ItemPath = schema(() => z.object({ id: ref(), ...MilestonePath() }));
   const base = `${prefix}/:id/milestones`;
 
-  milestoneRoutes.get(base, authenticated, path(SourcePath), params(List), async (c) => {
+  milestoneRoutes.get(base, authenticated, path(SourcePath), params<ReturnType<typeof List>>(List), async (c) => {
     const { ctx } = c.var;
-    const input = c.req.valid('query') as z.output<typeof ListProjectMilestonesInput> & z.output<typeof ListGroupMilestonesInput>;
+    const input = c.req.valid('query') as Output<typeof ListProjectMilestonesInput> & Output<typeof ListGroupMilestonesInput>;
     const includeParents = Boolean(input.include_parent_milestones || input.include_parent_group_milestones || input.include_ancestors);
     const list = await milestones.listMilestones({
       ctx,

@@ -4,7 +4,7 @@ import type { MilestoneRow } from '../../db/schema/index.ts';
 import type { Config } from '../lib/context.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { bool, dateParam, int, oneOf, str, text } from '../lib/validate.ts';
+import { bool, dateParam, int, oneOf, schema, str, text } from '../lib/validate.ts';
 import { iso } from '../lib/format.ts';
 
 /** A date (lib/validate.ts's dateParam: `2020-01-01`, `2020-01-01T00:00:00Z`...); an empty value (or JSON null) clears it. */
@@ -23,53 +23,53 @@ const iids = () =>
     z.array(int()),
   );
 
-const listParams = {
-  ...paginationParams,
+const listParams = () => ({
+  ...paginationParams(),
   state: z.optional(oneOf(['active', 'closed', 'all'])),
   iids: z.optional(iids()),
   title: z.optional(str(255)),
   search: z.optional(str(255)),
-};
+});
 
-export const ListProjectMilestonesInput = z.object({
-  ...listParams,
+export const ListProjectMilestonesInput = schema(() => z.object({
+  ...listParams(),
   include_parent_milestones: z.optional(bool()),
   /** The name in GitLab 13.x; include_parent_milestones is its newer spelling. */
   include_parent_group_milestones: z.optional(bool()),
-});
+}));
 
-export const ListGroupMilestonesInput = z.object({
-  ...listParams,
+export const ListGroupMilestonesInput = schema(() => z.object({
+  ...listParams(),
   include_parent_milestones: z.optional(bool()),
   include_ancestors: z.optional(bool()),
-});
+}));
 
 /** Titles are checked against 255 characters as a model error; this only bounds the request. */
 const title = () => str(10_000);
-const optionalFields = {
+const optionalFields = () => ({
   description: z.optional(z.nullable(text(65_535))),
   due_date: optionalDate(),
   start_date: optionalDate(),
-};
+});
 
-export const CreateMilestoneInput = z.object({ title: title(), ...optionalFields });
+export const CreateMilestoneInput = schema(() => z.object({ title: title(), ...optionalFields() }));
 
-export const UpdateMilestoneInput = z.object({
+export const UpdateMilestoneInput = schema(() => z.object({
   title: z.optional(title()),
   state_event: z.optional(oneOf(['close', 'activate'])),
-  ...optionalFields,
-});
+  ...optionalFields(),
+}));
 
 /** Grape's at_least_one_of on updates. */
 export const UPDATE_FIELDS = ['title', 'description', 'start_date', 'due_date', 'state_event'] as const;
 
 /** `:milestone_id`: GitLab's global id (Integer); ids no row can have resolve to not found. */
-export const MilestonePath = {
+export const MilestonePath = () => ({
   milestone_id: z.pipe(
     z.string().check(z.regex(/^\d+$/)),
     z.transform((v) => (Number(v) <= 2_147_483_647 ? Number(v) : null)),
   ),
-};
+});
 
 const today = () => new Date().toISOString().slice(0, 10);
 

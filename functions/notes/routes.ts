@@ -3,19 +3,19 @@ import type { AppEnv } from '../lib/context.ts';
 import { projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { params, path, pathId } from '../lib/validate.ts';
+import { params, path, pathId, schema, type Output } from '../lib/validate.ts';
 import { CreateNoteInput, ListNotesInput, toNote, UpdateNoteInput } from './schemas.ts';
 import * as notes from './service.ts';
 
 export const noteRoutes = new Hono<AppEnv>();
 
-const NoteablePath = z.object({ id: projectRef, noteable_id: pathId() });
-const NotePath = z.object({ id: projectRef, noteable_id: pathId(), note_id: pathId() });
+const NoteablePath = schema(() => z.object({ id: projectRef(), noteable_id: pathId() }));
+const NotePath = schema(() => z.object({ id: projectRef(), noteable_id: pathId(), note_id: pathId() }));
 
 // The same five endpoints for issues (by iid) and project snippets (by id), as GitLab's noteable loop.
 for (const kind of ['issues', 'snippets'] as const) {
   const base = `/projects/:id/${kind}/:noteable_id/notes`;
-  const ref = (p: { id: z.output<typeof projectRef>; noteable_id: number | null }) => ({ kind, project: p.id, id: p.noteable_id });
+  const ref = (p: { id: Output<typeof projectRef>; noteable_id: number | null }) => ({ kind, project: p.id, id: p.noteable_id });
 
   noteRoutes.get(base, path(NoteablePath), params(ListNotesInput), async (c) => {
     const { ctx } = c.var;

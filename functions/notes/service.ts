@@ -18,7 +18,7 @@ import { invalidRecord, isDomainError, notFound, recordNotFound, validationFaile
 import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import { assertCan, can, type NoteableFacts, type NoteFacts } from '../lib/policy.ts';
-import type * as z from 'zod/mini';
+import type { Output } from '../lib/validate.ts';
 import { projectFacts } from '../projects/service.ts';
 import { findProjectSnippet, snippetFacts } from '../snippets/service.ts';
 import { NOTE_MAX, type CreateNoteInput, type ListNotesInput, type UpdateNoteInput } from './schemas.ts';
@@ -131,7 +131,7 @@ const noteReader = (noteable: Noteable, note: Pick<NoteFacts, 'confidential'>) =
     confidential: note.confidential,
   });
 
-export async function listNotes({ ctx, input }: Verb<{ noteable: NoteableRef; params: z.output<typeof ListNotesInput> }>) {
+export async function listNotes({ ctx, input }: Verb<{ noteable: NoteableRef; params: Output<typeof ListNotesInput> }>) {
   requireUser(ctx);
   const noteable = await findNoteable(ctx, input.noteable);
   const p = input.params;
@@ -176,7 +176,7 @@ export async function getNote({ ctx, input }: Verb<{ noteable: NoteableRef; note
 export async function createNote({
   ctx,
   input,
-}: Verb<{ noteable: Noteable; params: z.output<typeof CreateNoteInput>; replyTo?: q.NoteView | null }>) {
+}: Verb<{ noteable: Noteable; params: Output<typeof CreateNoteInput>; replyTo?: q.NoteView | null }>) {
   const user = requireUser(ctx);
   const { noteable, params: p, replyTo } = input;
   assertCan(ctx.actor, 'noteable:create_note', noteable.facts);
@@ -218,7 +218,7 @@ export async function createNote({
   return { noteable, view: view! };
 }
 
-export async function updateNote({ ctx, input }: Verb<{ noteable: NoteableRef; noteId: number | null; params: z.output<typeof UpdateNoteInput> }>) {
+export async function updateNote({ ctx, input }: Verb<{ noteable: NoteableRef; noteId: number | null; params: Output<typeof UpdateNoteInput> }>) {
   const user = requireUser(ctx);
   const { noteable, view, facts } = await findNote(ctx, input.noteable, input.noteId);
   assertCan(ctx.actor, 'note:admin', facts);

@@ -4,7 +4,7 @@ import type { AppEnv } from '../lib/context.ts';
 import { requireUser } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import * as z from 'zod/mini';
-import { parseParams, path } from '../lib/validate.ts';
+import { parseParams, path, schema } from '../lib/validate.ts';
 import { settingInputSchema, toGlobalNotificationSetting, toNotificationSetting, type SettingInput, type SettingKind } from './schemas.ts';
 import * as settings from './service.ts';
 
@@ -41,7 +41,7 @@ const SOURCES = [
 ] as const;
 
 for (const { kind, prefix, ref } of SOURCES) {
-  const SourcePath = z.object({ id: ref });
+  const SourcePath = schema(() => z.object({ id: ref() }));
   const route = `${prefix}/:id/notification_settings`;
 
   notificationSettingRoutes.get(route, authenticated, path(SourcePath), async (c) => {

@@ -5,15 +5,16 @@ import type { AppEnv } from '../lib/context.ts';
 import { projectRef, userRef } from '../lib/ids.ts';
 import { assertOffsetWithinLimit, pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { params, path } from '../lib/validate.ts';
+import { params, path, schema, type Output } from '../lib/validate.ts';
 import { CreateProjectInput, ForkProjectInput, ListProjectsInput, StarrersInput, toBasicProject, toStarrer, toProject, toProjectWithAccess, UpdateProjectInput } from './schemas.ts';
 import * as projects from './service.ts';
 
 export const projectRoutes = new Hono<AppEnv>();
-const ProjectPath = z.object({ id: projectRef });
+const ProjectPath = schema(() => z.object({ id: projectRef() }));
+const UserPath = schema(() => z.object({ user_id: userRef() }));
 
 /** Lists: ProjectWithAccess for signed-in callers, BasicProjectDetails for anonymous ones or `simple=true`. */
-async function presentList(c: Context<AppEnv>, input: z.output<typeof ListProjectsInput>, list: ReturnType<typeof projects.listProjects>) {
+async function presentList(c: Context<AppEnv>, input: Output<typeof ListProjectsInput>, list: ReturnType<typeof projects.listProjects>) {
   const { ctx } = c.var;
   // GitLab's present_projects paginates with strategies: offset pages past the limit are refused, keyset is offered.
   if (!list.keyset) assertOffsetWithinLimit(c, input, 'Project');
@@ -40,7 +41,7 @@ projectRoutes.post('/projects', params(CreateProjectInput), async (c) => {
   return c.json(toProject(await projects.createProject({ ctx, input: c.req.valid('query') }), ctx.config), 201);
 });
 
-projectRoutes.post('/projects/user/:user_id', path(z.object({ user_id: userRef })), params(CreateProjectInput), async (c) => {
+projectRoutes.post('/projects/user/:user_id', path(UserPath), params(CreateProjectInput), async (c) => {
   const { ctx } = c.var;
   const view = await projects.createProjectForUser({ ctx, input: { userRef: c.req.valid('param').user_id, ...c.req.valid('query') } });
   return c.json(toProject(view, ctx.config), 201);

@@ -6,7 +6,7 @@ import { keysetParams, paginationParams } from '../lib/pagination.ts';
 import { ACCESS_LEVELS, VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
 import { parseRef } from '../lib/ids.ts';
 import * as z from 'zod/mini';
-import { bool, id, intIn, modelRule, oneOf, str, text } from '../lib/validate.ts';
+import { bool, id, intIn, modelRule, oneOf, schema, str, text } from '../lib/validate.ts';
 import { avatarUrl, isValidPath, toUserBasic } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
 import { avatarFile } from '../uploads/avatars.ts';
@@ -20,25 +20,25 @@ const projectName = () => z.pipe(str(255), z.string().check(modelRule((s: string
 /** `namespace_id`/`namespace`: a numeric id or a full path; null when it cannot name anything (out of range). */
 const namespaceRef = () => z.pipe(str(1000), z.transform((s: string) => parseRef(s)));
 
-const editable = {
+const editable = () => ({
   description: z.optional(text(2000)),
   visibility: z.optional(oneOf(VISIBILITY_NAMES)),
   default_branch: z.optional(str(255)),
   avatar: z.optional(avatarFile()),
-};
+});
 
-export const CreateProjectInput = z.object({
+export const CreateProjectInput = schema(() => z.object({
   name: z.optional(projectName()),
   path: z.optional(projectPath()),
   namespace_id: z.optional(namespaceRef()),
-  ...editable,
+  ...editable(),
   // Accepted for compatibility and ignored: repositories arrive with a later issue.
   initialize_with_readme: z.optional(bool()),
-});
+}));
 
-export const UpdateProjectInput = z.object({ name: z.optional(projectName()), path: z.optional(projectPath()), ...editable });
+export const UpdateProjectInput = schema(() => z.object({ name: z.optional(projectName()), path: z.optional(projectPath()), ...editable() }));
 
-export const ForkProjectInput = z.object({
+export const ForkProjectInput = schema(() => z.object({
   namespace: z.optional(namespaceRef()),
   namespace_id: z.optional(namespaceRef()),
   namespace_path: z.optional(str(1000)),
@@ -46,13 +46,13 @@ export const ForkProjectInput = z.object({
   path: z.optional(projectPath()),
   description: z.optional(text(2000)),
   visibility: z.optional(oneOf(VISIBILITY_NAMES)),
-});
+}));
 
 const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
 
-export const ListProjectsInput = z.object({
-  ...paginationParams,
-  ...keysetParams,
+export const ListProjectsInput = schema(() => z.object({
+  ...paginationParams(),
+  ...keysetParams(),
   order_by: z.optional(oneOf(ORDER_BY)),
   sort: z._default(oneOf(['asc', 'desc']), 'desc'),
   archived: z.optional(bool()),
@@ -66,9 +66,9 @@ export const ListProjectsInput = z.object({
   min_access_level: z.optional(intIn(ACCESS_LEVELS)),
   id_after: z.optional(id()),
   id_before: z.optional(id()),
-});
+}));
 
-export const StarrersInput = z.object({ ...paginationParams, search: z.optional(str(255)) });
+export const StarrersInput = schema(() => z.object({ ...paginationParams(), search: z.optional(str(255)) }));
 
 /** GitLab derives a path from a name: lower case, runs of other characters become '-'. */
 export const pathFromName = (name: string) =>

@@ -7,8 +7,8 @@ import type { RequestContext } from '../lib/context.ts';
 import { conflict, isDomainError, isUniqueViolation, notFound, notModified, paramErrors, validationFailed } from '../lib/errors.ts';
 import { parseRef, type Ref } from '../lib/ids.ts';
 import { keysetUnsupported } from '../lib/pagination.ts';
+import type { Output } from '../lib/validate.ts';
 import { AccessLevel, assertCan, can, Visibility, visibilityName, type ProjectFacts, type VisibilityName } from '../lib/policy.ts';
-import type * as z from 'zod/mini';
 import { assertAvatar, copyAvatar, storeAvatar, type AvatarUpload } from '../uploads/avatars.ts';
 import { findUser, requireAdmin } from '../users/service.ts';
 import { pathFromName, type CreateProjectInput, type ForkProjectInput, type ListProjectsInput, type UpdateProjectInput } from './schemas.ts';
@@ -40,7 +40,7 @@ async function reload(ctx: RequestContext, id: number) {
   return view;
 }
 
-export function listProjects({ ctx, input, scope = {} }: Verb<z.output<typeof ListProjectsInput>> & { scope?: q.ProjectListFilter }) {
+export function listProjects({ ctx, input, scope = {} }: Verb<Output<typeof ListProjectsInput>> & { scope?: q.ProjectListFilter }) {
   const keyset = input.pagination === 'keyset';
   const orderBy = input.order_by ?? (keyset ? 'id' : 'created_at');
   if (keyset && orderBy !== 'id') throw keysetUnsupported();
@@ -164,14 +164,14 @@ function nameAndPath(input: { name?: string | undefined; path?: string | undefin
   return { name: input.name ?? path, path };
 }
 
-export async function createProject({ ctx, input }: Verb<z.output<typeof CreateProjectInput>>) {
+export async function createProject({ ctx, input }: Verb<Output<typeof CreateProjectInput>>) {
   const ns = await targetNamespace(ctx, input.namespace_id, namespaceNotValid);
   const p = { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch, avatar: input.avatar };
   return insertProject(ctx, ns.namespace, p, requireUser(ctx).id);
 }
 
 /** Administrators create a project in another user's personal namespace. */
-export async function createProjectForUser({ ctx, input }: Verb<{ userRef: Ref | null } & z.output<typeof CreateProjectInput>>) {
+export async function createProjectForUser({ ctx, input }: Verb<{ userRef: Ref | null } & Output<typeof CreateProjectInput>>) {
   requireAdmin(ctx);
   const owner = await findUser(ctx, input.userRef);
   const ns = await findPersonalNamespace(ctx.db, owner.id);
@@ -180,7 +180,7 @@ export async function createProjectForUser({ ctx, input }: Verb<{ userRef: Ref |
   return insertProject(ctx, ns, p, owner.id);
 }
 
-export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof UpdateProjectInput>>) {
+export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & Output<typeof UpdateProjectInput>>) {
   const view = await findProject(ctx, input.ref);
   assertCan(ctx.actor, 'project:update', projectFacts(view));
   const values: Parameters<typeof q.updateProject>[2] = {};
@@ -244,7 +244,7 @@ export async function listStarrers({ ctx, input }: Verb<{ ref: Ref | null; searc
   };
 }
 
-export async function forkProject({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof ForkProjectInput>>) {
+export async function forkProject({ ctx, input }: Verb<{ ref: Ref | null } & Output<typeof ForkProjectInput>>) {
   requireUser(ctx);
   const source = await findProject(ctx, input.ref);
   assertCan(ctx.actor, 'project:fork', projectFacts(source));
@@ -274,7 +274,7 @@ export async function forkProject({ ctx, input }: Verb<{ ref: Ref | null } & z.o
   }
 }
 
-export async function listForks({ ctx, input }: Verb<{ ref: Ref | null } & z.output<typeof ListProjectsInput>>) {
+export async function listForks({ ctx, input }: Verb<{ ref: Ref | null } & Output<typeof ListProjectsInput>>) {
   const view = await findProject(ctx, input.ref);
   return listProjects({ ctx, input, scope: { forkedFromId: view.project.id } });
 }

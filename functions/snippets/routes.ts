@@ -9,7 +9,7 @@ import { paramErrors } from '../lib/errors.ts';
 import { projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { params, path, pathId, readInput, toValidationError } from '../lib/validate.ts';
+import { params, path, pathId, readInput, schema, toValidationError, type Output, type Schema } from '../lib/validate.ts';
 import {
   createParamErrors,
   CreatePersonalSnippetInput,
@@ -35,10 +35,10 @@ const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
  * Validates the merged parameters with the field schema and the cross-parameter rules (given, mutually_exclusive,
  * exactly_one_of, allow_blank) together, so one 400 lists every Grape message, as Grape does.
  */
-const snippetParams = <S extends z.ZodMiniType>(schema: S, cross: (input: Record<string, unknown>) => string[]) =>
+const snippetParams = <S extends z.ZodMiniType>(fields: Schema<S>, cross: (input: Record<string, unknown>) => string[]) =>
   validator('query', async (_value, c): Promise<z.output<S>> => {
     const input = await readInput(c);
-    const result = await schema.safeParseAsync(input);
+    const result = await fields().safeParseAsync(input);
     const extra = cross(input);
     if (result.success && !extra.length) return result.data;
     const base = result.success ? null : toValidationError(result.error.issues);
@@ -48,10 +48,12 @@ const snippetParams = <S extends z.ZodMiniType>(schema: S, cross: (input: Record
     throw base!;
   });
 
-const SnippetPath = z.object({ id: pathId() });
-const ProjectPath = z.object({ id: projectRef });
-const ProjectSnippetPath = z.object({ id: projectRef, ...SnippetIdPath });
-const FilePath = { ref: z.string(), file_path: z.string() };
+const SnippetPath = schema(() => z.object({ id: pathId() }));
+const ProjectPath = schema(() => z.object({ id: projectRef() }));
+const ProjectSnippetPath = schema(() => z.object({ id: projectRef(), ...SnippetIdPath() }));
+const FilePath = () => ({ ref: z.string(), file_path: z.string() });
+const SnippetFilePath = schema(() => z.object({ id: pathId(), ...FilePath() }));
+const ProjectSnippetFilePath = schema(() => z.object({ id: projectRef(), ...SnippetIdPath(), ...FilePath() }));
 
 /** The raw endpoints: text/plain, shown inline under the file's name (GitLab's send_git_blob). */
 function raw(c: Context<AppEnv>, file: { path: string; content: string }) {
@@ -92,7 +94,7 @@ snippetRoutes.get('/snippets/:id/raw', path(SnippetPath), async (c) => {
   return raw(c, file);
 });
 
-snippetRoutes.get('/snippets/:id/files/:ref/:file_path/raw', path(z.object({ id: pathId(), ...FilePath })), async (c) => {
+snippetRoutes.get('/snippets/:id/files/:ref/:file_path/raw', path(SnippetFilePath), async (c) => {
   const { id, file_path } = c.req.valid('param');
   const file = await snippets.rawSnippet({ ctx: c.var.ctx, input: { owner: personal, id, path: file_path } });
   return raw(c, file);
@@ -118,7 +120,7 @@ snippetRoutes.delete('/snippets/:id', authenticated, path(SnippetPath), async (c
 // ---- Project snippets ----
 
 const base = '/projects/:id/snippets';
-const ofProject = (ref: z.output<typeof projectRef>): SnippetOwner => ({ kind: 'project', ref });
+const ofProject = (ref: Output<typeof projectRef>): SnippetOwner => ({ kind: 'project', ref });
 
 snippetRoutes.get(base, path(ProjectPath), params(ListSnippetsInput), async (c) => {
   const { ctx } = c.var;
@@ -141,7 +143,7 @@ snippetRoutes.get(`${base}/:snippet_id/raw`, path(ProjectSnippetPath), async (c)
   return raw(c, file);
 });
 
-snippetRoutes.get(`${base}/:snippet_id/files/:ref/:file_path/raw`, path(z.object({ id: projectRef, ...SnippetIdPath, ...FilePath })), async (c) => {
+snippetRoutes.get(`${base}/:snippet_id/files/:ref/:file_path/raw`, path(ProjectSnippetFilePath), async (c) => {
   const { id, snippet_id, file_path } = c.req.valid('param');
   const file = await snippets.rawSnippet({ ctx: c.var.ctx, input: { owner: ofProject(id), id: snippet_id, path: file_path } });
   return raw(c, file);

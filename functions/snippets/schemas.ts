@@ -5,14 +5,14 @@ import type { Config } from '../lib/context.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import { VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
 import * as z from 'zod/mini';
-import { oneOf, pathId, scalarStr, text } from '../lib/validate.ts';
+import { oneOf, pathId, scalarStr, schema, text, type Output } from '../lib/validate.ts';
 import { toUserBasic } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
 
 /** `:snippet_id` / `:id` of a snippet: Grape's Integer (not a number: 400 `is invalid`; out of range: not found). */
-export const SnippetIdPath = { snippet_id: pathId() };
+export const SnippetIdPath = () => ({ snippet_id: pathId() });
 
-export const ListSnippetsInput = z.object(paginationParams);
+export const ListSnippetsInput = schema(() => z.object(paginationParams()));
 
 /**
  * Request bounds only: the model's own limits (title 255) are checked by the service and answered as GitLab's
@@ -26,39 +26,39 @@ const visibility = () => oneOf(VISIBILITY_NAMES);
 /** Grape's `allow_blank: false`: blank (after trimming, as `present?`) is `is empty`. */
 const blank = (v: unknown) => typeof v === 'string' && v.trim() === '';
 
-const CreateFile = z.object({ file_path: filePath(), content: content() });
+const CreateFile = () => z.object({ file_path: filePath(), content: content() });
 
-const createFields = {
+const createFields = () => ({
   title: title(),
   description: z.optional(z.nullable(text(1024 * 1024))),
-  files: z.optional(z.array(CreateFile)),
+  files: z.optional(z.array(CreateFile())),
   content: z.optional(content()),
   file_name: z.optional(filePath()),
-};
+});
 
-export const CreatePersonalSnippetInput = z.object({ ...createFields, visibility: z.optional(visibility()) });
+export const CreatePersonalSnippetInput = schema(() => z.object({ ...createFields(), visibility: z.optional(visibility()) }));
 /** Project snippets require `visibility`. */
-export const CreateProjectSnippetInput = z.object({ ...createFields, visibility: visibility() });
+export const CreateProjectSnippetInput = schema(() => z.object({ ...createFields(), visibility: visibility() }));
 
 export const SNIPPET_FILE_ACTIONS = ['create', 'update', 'delete', 'move'] as const;
-const UpdateFile = z.object({
+const UpdateFile = () => z.object({
   action: oneOf(SNIPPET_FILE_ACTIONS),
   content: z.optional(content()),
   file_path: z.optional(filePath()),
   previous_path: z.optional(filePath()),
 });
 
-export const UpdateSnippetInput = z.object({
+export const UpdateSnippetInput = schema(() => z.object({
   content: z.optional(content()),
   description: z.optional(z.nullable(text(1024 * 1024))),
   file_name: z.optional(filePath()),
   title: z.optional(title()),
   visibility: z.optional(visibility()),
-  files: z.optional(z.array(UpdateFile)),
-});
+  files: z.optional(z.array(UpdateFile())),
+}));
 
-export type CreateSnippetParams = z.output<typeof CreatePersonalSnippetInput>;
-export type UpdateSnippetParams = z.output<typeof UpdateSnippetInput>;
+export type CreateSnippetParams = Output<typeof CreatePersonalSnippetInput>;
+export type UpdateSnippetParams = Output<typeof UpdateSnippetInput>;
 
 /** Helpers::SnippetsHelpers' file_path validator (Gitlab::Utils.check_path_traversal!). */
 const traverses = (p: string) => /(^|[\\/])\.\.([\\/]|$)/.test(p) || p.startsWith('/');

@@ -15,7 +15,7 @@ export const todoRoutes = new Hono<AppEnv>();
 todoRoutes.get('/todos', async (c) => {
   const { ctx } = c.var;
   requireUser(ctx);
-  const input = await parseParams(c, ListTodosInput);
+  const input = await parseParams(c, ListTodosInput());
   const list = await todos.listTodos({ ctx, input });
   const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
   return c.json(rows.map((r) => toTodo(r, ctx.config)));

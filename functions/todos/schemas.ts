@@ -5,7 +5,7 @@ import type { Config } from '../lib/context.ts';
 import { toIssue } from '../issues/schemas.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { int, oneOf, pathId } from '../lib/validate.ts';
+import { int, oneOf, pathId, schema, type Output } from '../lib/validate.ts';
 import { toBasicProject } from '../projects/schemas.ts';
 import { toUserBasic } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
@@ -41,19 +41,19 @@ export const TODO_TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignMan
 /** A non-negative 32-bit integer (`author_id=0` means "no author" in TodosFinder). */
 const ref = () => z.pipe(int(), z.int().check(z.minimum(0), z.maximum(2_147_483_647)));
 
-export const ListTodosInput = z.object({
-  ...paginationParams,
+export const ListTodosInput = schema(() => z.object({
+  ...paginationParams(),
   action: z.optional(oneOf(ACTION_FILTER_NAMES)),
   author_id: z.optional(ref()),
   project_id: z.optional(ref()),
   group_id: z.optional(ref()),
   state: z.optional(oneOf(['pending', 'done'])),
   type: z.optional(oneOf(TODO_TYPES)),
-});
-export type ListTodosParams = z.output<typeof ListTodosInput>;
+}));
+export type ListTodosParams = Output<typeof ListTodosInput>;
 
 /** `:id` of a to-do: an integer (else 400 `id is invalid`, Grape's Integer); one no row can have is null (404). */
-export const TodoPath = z.object({ id: pathId() });
+export const TodoPath = schema(() => z.object({ id: pathId() }));
 
 // ---- Entity ----
 

@@ -4,14 +4,15 @@ import type { AppEnv } from '../lib/context.ts';
 import { noStore } from '../lib/no-store.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { params, path } from '../lib/validate.ts';
+import { params, path, schema } from '../lib/validate.ts';
 import { lookupId } from '../users/schemas.ts';
 import { CreateTokenInput, ListTokensInput, toNewToken, toToken } from './schemas.ts';
 import * as tokens from './service.ts';
 
 export const tokenRoutes = new Hono<AppEnv>();
 // Looked up: ids no token can have (out of the integer range) are tokens that do not exist.
-const TokenPath = z.object({ id: lookupId() });
+const TokenPath = schema(() => z.object({ id: lookupId() }));
+const UserPath = schema(() => z.object({ user_id: lookupId() }));
 
 // GitLab's `before` blocks run ahead of parameter validation: who may call comes first.
 const adminOnly = createMiddleware<AppEnv>(async (c, next) => {
@@ -24,7 +25,7 @@ const mayListTokens = createMiddleware<AppEnv>(async (c, next) => {
 });
 
 // GitLab 13.6: `segment ':user_id'` with `requires :user_id, type: Integer` (a username is `user_id is invalid`).
-tokenRoutes.post('/users/:user_id/personal_access_tokens', noStore, adminOnly, path(z.object({ user_id: lookupId() })), params(CreateTokenInput), async (c) => {
+tokenRoutes.post('/users/:user_id/personal_access_tokens', noStore, adminOnly, path(UserPath), params(CreateTokenInput), async (c) => {
   const { row, token } = await tokens.createToken({ ctx: c.var.ctx, input: { userId: c.req.valid('param').user_id, ...c.req.valid('query') } });
   return c.json(toNewToken(row, token), 201);
 });

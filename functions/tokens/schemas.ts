@@ -1,7 +1,7 @@
 import type { PersonalAccessTokenRow } from '../../db/schema/index.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { dateParam, id, str } from '../lib/validate.ts';
+import { dateParam, id, schema, str } from '../lib/validate.ts';
 
 /** Gitlab::Auth.all_available_scopes (13.6): what a personal access token may carry. OpenID scopes are OAuth's. */
 export const PAT_SCOPES = ['api', 'read_user', 'read_api', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'sudo'] as const;
@@ -30,14 +30,14 @@ const scopes = () =>
     z.transform((v): string[] => [...new Set(v as string[])]),
   );
 
-export const CreateTokenInput = z.object({
+export const CreateTokenInput = schema(() => z.object({
   name: str(255),
   scopes: scopes(),
   // Grape's `Date`: lib/validate.ts's one date rule.
   expires_at: z.optional(dateParam()),
-});
+}));
 
-export const ListTokensInput = z.object({ user_id: z.optional(id()), ...paginationParams });
+export const ListTokensInput = schema(() => z.object({ user_id: z.optional(id()), ...paginationParams() }));
 
 const today = () => new Date().toISOString().slice(0, 10);
 

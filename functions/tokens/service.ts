@@ -6,8 +6,8 @@ import type { RequestContext } from '../lib/context.ts';
 import { randomToken, sha256Hex } from '../lib/crypto.ts';
 import { badRequest, notFound, recordNotFound, unauthorized, unprocessable } from '../lib/errors.ts';
 import { can, isAdministrator } from '../lib/policy.ts';
-import type * as z from 'zod/mini';
 import { findUserById, requireAdmin } from '../users/service.ts';
+import type { Output } from '../lib/validate.ts';
 import type { CreateTokenInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
@@ -19,7 +19,7 @@ export const requireTokenAdmin = (ctx: RequestContext) => void requireAdmin(ctx)
  * POST /users/:id/personal_access_tokens (admin). Model failures are GitLab's 422 with the sentence of full
  * messages (`{"message":"Name can't be blank"}`), one of the few 422s of the API.
  */
-export async function createToken({ ctx, input }: Verb<{ userId: number | null } & z.output<typeof CreateTokenInput>>) {
+export async function createToken({ ctx, input }: Verb<{ userId: number | null } & Output<typeof CreateTokenInput>>) {
   requireAdmin(ctx);
   const user = await findUserById(ctx, input.userId);
   const errors = [input.name.trim() === '' ? "Name can't be blank" : null, input.scopes.length === 0 ? "Scopes can't be blank" : null].filter((e) => e !== null);

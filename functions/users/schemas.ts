@@ -8,7 +8,7 @@ import type { Actor } from '../lib/context.ts';
 import { can } from '../lib/policy.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { allOrNoneOf, atLeastOneOf, bool, dateTime, id, int, oneOf, str, text } from '../lib/validate.ts';
+import { allOrNoneOf, atLeastOneOf, bool, dateTime, id, int, oneOf, schema, str, text } from '../lib/validate.ts';
 import { iso } from '../lib/format.ts';
 import { avatarFile } from '../uploads/avatars.ts';
 
@@ -39,12 +39,12 @@ export const lookupId = () =>
 
 // `/users/:id` takes a number only (GitLab's route requirement `id: /[0-9]*/`): a username matches no route.
 export const USER_ID_ROUTE = ':id{[0-9]+}';
-export const UserIdPath = z.object({ id: lookupId() });
+export const UserIdPath = schema(() => z.object({ id: lookupId() }));
 
 // Free-form string attributes: Grape only checks the type; lengths are model rules (see modelErrors).
 const attr = () => str(100_000);
 
-const profileFields = {
+const profileFields = () => ({
   bio: z.optional(text(100_000)),
   location: z.optional(attr()),
   public_email: z.optional(attr()),
@@ -63,11 +63,11 @@ const profileFields = {
   provider: z.optional(attr()),
   extern_uid: z.optional(attr()),
   avatar: z.optional(avatarFile()),
-};
+});
 
 const IDENTITY_KEYS = ['extern_uid', 'provider'];
 
-export const CreateUserInput = z
+export const CreateUserInput = schema(() => z
   .object({
     email: attr(),
     password: z.optional(attr()),
@@ -78,20 +78,20 @@ export const CreateUserInput = z
     force_random_password: z.optional(bool()),
     /** Deprecated in v4 (`confirm=false` is `skip_confirmation=true`); still accepted. */
     confirm: z.optional(bool()),
-    ...profileFields,
+    ...profileFields(),
   })
-  .check(atLeastOneOf(['password', 'reset_password', 'force_random_password']), allOrNoneOf(IDENTITY_KEYS));
+  .check(atLeastOneOf(['password', 'reset_password', 'force_random_password']), allOrNoneOf(IDENTITY_KEYS)));
 
-export const UpdateUserInput = z.object({
+export const UpdateUserInput = schema(() => z.object({
   email: z.optional(attr()),
   password: z.optional(attr()),
   skip_reconfirmation: z.optional(bool()),
   name: z.optional(attr()),
   username: z.optional(attr()),
-  ...profileFields,
-}).check(allOrNoneOf(IDENTITY_KEYS));
+  ...profileFields(),
+}).check(allOrNoneOf(IDENTITY_KEYS)));
 
-export const ListUsersInput = z.object({
+export const ListUsersInput = schema(() => z.object({
   username: z.optional(str(255)),
   /** With `provider`: the user holding this uid there (administrators). */
   extern_uid: z.optional(attr()),
@@ -104,10 +104,10 @@ export const ListUsersInput = z.object({
   created_before: z.optional(dateTime()),
   order_by: z._default(oneOf(['id', 'name', 'username', 'created_at', 'updated_at']), 'id'),
   sort: z._default(oneOf(['asc', 'desc']), 'desc'),
-  ...paginationParams,
-}).check(allOrNoneOf(IDENTITY_KEYS));
+  ...paginationParams(),
+}).check(allOrNoneOf(IDENTITY_KEYS)));
 
-export const DeleteUserInput = z.object({ hard_delete: z.optional(bool()) });
+export const DeleteUserInput = schema(() => z.object({ hard_delete: z.optional(bool()) }));
 
 type ModelInput = Partial<Record<'email' | 'password' | 'name' | 'username' | 'bio' | 'location' | 'website_url' | 'organization' | 'job_title', string>> & {
   projects_limit?: number | undefined;

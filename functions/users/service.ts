@@ -10,7 +10,7 @@ import { hashPassword, randomToken } from '../lib/crypto.ts';
 import { assertUnmodifiedSince, conflict, forbidden, isUniqueViolation, notFound, unauthorized, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, isAdministrator } from '../lib/policy.ts';
-import type * as z from 'zod/mini';
+import type { Output } from '../lib/validate.ts';
 import { avatarErrors, storeAvatar } from '../uploads/avatars.ts';
 import { identityErrors, rethrowIdentityTaken, writeIdentity } from './identities.ts';
 import { modelErrors, type CreateUserInput, type ListUsersInput, type UpdateUserInput } from './schemas.ts';
@@ -60,7 +60,7 @@ export function userListFilter(
  * GET /users. Anonymous callers must name a `username`; `external=true` is for administrators; everyone else
  * never sees external users and gets GitLab's fixed order (id, or search relevance), as UsersFinder does in 13.x.
  */
-export function listUsers({ ctx, input }: Verb<z.output<typeof ListUsersInput>>) {
+export function listUsers({ ctx, input }: Verb<Output<typeof ListUsersInput>>) {
   const admin = isAdministrator(ctx.actor);
   if (input.external && !admin) requireAdmin(ctx);
   const byIdentity = input.extern_uid && input.provider ? { provider: input.provider, externUid: input.extern_uid } : undefined;
@@ -107,7 +107,7 @@ function rethrowConflict(error: unknown): never {
  * The model's validations, with public_email ("is not an email you own") checked against the user's emails, and
  * those of the avatar and the identity it comes with.
  */
-async function assertValid(ctx: RequestContext, input: z.output<typeof UpdateUserInput>, user?: UserRow) {
+async function assertValid(ctx: RequestContext, input: Output<typeof UpdateUserInput>, user?: UserRow) {
   const errors: Record<string, string[]> = { ...modelErrors(input), ...(await identityErrors(ctx, input, user?.id)) };
   if (input.avatar && avatarErrors(input.avatar).length) errors.avatar = avatarErrors(input.avatar);
   const publicEmail = input.public_email;
@@ -118,7 +118,7 @@ async function assertValid(ctx: RequestContext, input: z.output<typeof UpdateUse
   if (Object.keys(errors).length) throw validationFailed(errors);
 }
 
-function profileValues(input: z.output<typeof UpdateUserInput>) {
+function profileValues(input: Output<typeof UpdateUserInput>) {
   return {
     name: input.name,
     bio: input.bio,
@@ -139,14 +139,14 @@ function profileValues(input: z.output<typeof UpdateUserInput>) {
  * User#ensure_user_rights_and_limits: external users can create neither groups nor projects; turning a user back
  * into a regular one restores the defaults unless the request sets them.
  */
-function externalLimits(input: z.output<typeof UpdateUserInput>) {
+function externalLimits(input: Output<typeof UpdateUserInput>) {
   if (input.external === true) return { canCreateGroup: false, projectsLimit: 0 };
   if (input.external === false) return { canCreateGroup: input.can_create_group ?? true, projectsLimit: input.projects_limit ?? DEFAULT_PROJECTS_LIMIT };
   return {};
 }
 
 /** The identity and the avatar a create or an update brings, in its transaction; the user's row as it then is. */
-async function writeIdentityAndAvatar(tx: Db, user: UserRow, input: z.output<typeof UpdateUserInput>): Promise<UserRow> {
+async function writeIdentityAndAvatar(tx: Db, user: UserRow, input: Output<typeof UpdateUserInput>): Promise<UserRow> {
   if (input.provider === undefined && !input.avatar) return user;
   await writeIdentity(tx, user.id, input);
   if (input.avatar) await storeAvatar(tx, { kind: 'user', id: user.id }, input.avatar);
@@ -154,7 +154,7 @@ async function writeIdentityAndAvatar(tx: Db, user: UserRow, input: z.output<typ
 }
 
 /** POST /users: 201 UserWithAdmin. A missing password is random (force_random_password / reset_password). */
-export async function createUser({ ctx, input }: Verb<z.output<typeof CreateUserInput>>) {
+export async function createUser({ ctx, input }: Verb<Output<typeof CreateUserInput>>) {
   requireAdmin(ctx);
   await assertUnique(ctx, input);
   await assertValid(ctx, input);
@@ -180,7 +180,7 @@ export async function createUser({ ctx, input }: Verb<z.output<typeof CreateUser
 }
 
 /** PUT /users/:id: 200 UserWithAdmin. */
-export async function updateUser({ ctx, input }: Verb<{ id: number | null } & z.output<typeof UpdateUserInput>>) {
+export async function updateUser({ ctx, input }: Verb<{ id: number | null } & Output<typeof UpdateUserInput>>) {
   requireAdmin(ctx);
   const user = await findUserById(ctx, input.id);
   await assertUnique(ctx, input, user.id);

@@ -9,14 +9,21 @@
 // evaluates a module Worker's top level when it loads the config) and the first request; the hello Worker pays the
 // same process start, so the difference is what the bundle costs a fresh isolate. Medians are reported.
 //
-// The requests need no database (DATABASE_URL points at a closed port and no statement is sent):
+// The probes:
 // - rest: GET /api/v4/projects?visibility=bogus: the CORS/body-limit middleware, the REST router, the actor
-//   (anonymous), the route's query validator (zod) and GitLab's 400 body;
+//   (anonymous), the route's query validator (zod) and GitLab's 400 body. No statement is sent;
+// - rest-db: GET /api/v4/projects with an unknown PRIVATE-TOKEN: the same plus the production database path (the
+//   Neon driver and drizzle-orm/neon-http loaded, the token looked up over Neon's HTTP protocol) and GitLab's 401.
+//   NEON_HTTP_ENDPOINT points at a stub in this process that answers every statement with no rows, so the figure is
+//   the Worker's CPU, not a database's. What most first requests do, so this is the one `npm run build` holds to the
+//   ceiling;
 // - graphql: POST /api/graphql { metadata { version } } anonymously: the Yoga instance and the GraphQL schema.
 //
 // exported: measureStartup() (the figures), report() (the printed table, for `npm run bench`), checkStartupBudget()
 // (`tsx tests/bench/startup.ts --check`, the last step of `npm run build`).
 import { spawn, spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, copyFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir, cpus } from 'node:os';
@@ -28,13 +35,14 @@ const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const COMPATIBILITY_DATE = /compatibility_date\s*=\s*"([^"]+)"/.exec(readFileSync(join(ROOT, 'wrangler.toml'), 'utf8'))?.[1] ?? '2026-10-20';
 
 /**
- * The cold-start ceiling `npm run build` enforces: CPU of a fresh isolate's first REST request above the hello
- * Worker's, in ms. Set from the measurement (2026-11-24, 2 vCPU Xeon, 1.25 MiB raw bundle: +82 to +88 ms on an
- * idle machine, 6.5x hello; of it about 30 ms is V8 compiling the bundle's bytes, measured with a never-called copy
- * of the bundle) plus room for noise: medians moved by about 10 ms between runs, and CI must not go red on noise.
- * It catches regressions while the goal (STARTUP_GOAL_MS, issue 13) is not met yet; lower it as the goal nears.
+ * The cold-start ceiling `npm run build` enforces: CPU of a fresh isolate's first request that reaches the database
+ * (the rest-db probe) above the hello Worker's, in ms. Set from the measurement (2026-11-24, 2 vCPU Xeon, 1.11 MiB raw
+ * bundle: +80 to +83 ms on an idle machine, 6.4x hello, was +98 before schemas were built lazily; of it about 30 ms
+ * is V8 compiling the bundle's bytes, measured with a never-called copy of the bundle) plus room for noise: medians
+ * move by about 10 ms between runs, and CI must not go red on noise. It catches regressions while the goal
+ * (STARTUP_GOAL_MS, issue 13) is not met; lower it as the goal nears.
  */
-export const STARTUP_BUDGET_MS = 120;
+export const STARTUP_BUDGET_MS = 100;
 /** The goal: <= 40 ms CPU above hello on the first request. */
 export const STARTUP_GOAL_MS = 40;
 
@@ -48,8 +56,11 @@ export interface Probe {
   status: number;
 }
 
+const UNKNOWN_TOKEN = 'glpat-benchstartup0000000';
+
 export const PROBES: Probe[] = [
   { name: 'rest', method: 'GET', path: '/api/v4/projects?visibility=bogus', status: 400 },
+  { name: 'rest-db', method: 'GET', path: '/api/v4/projects', headers: { 'private-token': UNKNOWN_TOKEN }, status: 401 },
   {
     name: 'graphql',
     method: 'POST',
@@ -114,7 +125,7 @@ function config(dir: string, moduleFile: string, bindings: Record<string, string
     file,
     `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [ (name = "main", worker = .w) ],
+  services = [ (name = "main", worker = .w), (name = "internet", network = (allow = ["public", "private", "local"])) ],
   sockets = [ (name = "http", address = "127.0.0.1:0", http = (), service = "main") ],
 );
 const w :Workerd.Worker = (
@@ -163,6 +174,26 @@ async function coldRequest(bin: string, configFile: string, probe: Probe): Promi
   }
 }
 
+/**
+ * Neon's HTTP `/sql` endpoint as far as the rest-db probe needs it: every statement (or batch) answers no rows, in
+ * the wire format db/local/neon-http-shim.ts documents.
+ */
+async function emptyNeonEndpoint(): Promise<{ url: string; close: () => Promise<void> }> {
+  const empty = { fields: [], rows: [], command: 'SELECT', rowCount: 0, rowAsArray: true };
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      const parsed = JSON.parse(body || '{}') as { queries?: unknown[] };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(parsed.queries ? { results: parsed.queries.map(() => empty) } : empty));
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/sql`, close: () => new Promise((r) => server.close(() => r())) };
+}
+
 function newestSource(dir: string): number {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -196,6 +227,7 @@ export async function measureStartup(options: { runs?: number; bundle?: string; 
   const probes = options.probes ?? PROBES;
   const bin = workerdBinary();
   const dir = mkdtempSync(join(tmpdir(), 'bench-startup-'));
+  const neonStub = await emptyNeonEndpoint();
   try {
     writeFileSync(join(dir, 'hello.js'), "export default { fetch() { return new Response('ok'); } };\n");
     copyFileSync(bundle, join(dir, 'worker.js'));
@@ -204,6 +236,7 @@ export async function measureStartup(options: { runs?: number; bundle?: string; 
       DATABASE_URL: 'postgresql://bench:bench@127.0.0.1:9/bench',
       PUBLIC_URL: 'http://127.0.0.1',
       INSTANCE_TIER: 'free',
+      NEON_HTTP_ENDPOINT: neonStub.url,
     });
     const raw = readFileSync(bundle);
     const hello: Sample[] = [];
@@ -239,6 +272,7 @@ export async function measureStartup(options: { runs?: number; bundle?: string; 
     }
     return figures;
   } finally {
+    await neonStub.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -257,7 +291,7 @@ export function printFigures(f: StartupFigures): void {
       `${label} ${ms(w.startupCpuMs)} ${ms(w.cpuMs)} ${ms(w.wallMs)} ${`+${w.aboveHelloCpuMs.toFixed(1)} ms`.padStart(10)} ${`${w.ratioCpu.toFixed(1)}x`.padStart(6)} ${`+${w.aboveHelloWallMs.toFixed(1)} ms`.padStart(10)}`,
     );
   }
-  console.log(`first REST request above hello: ceiling ${f.budgetMs} ms CPU (enforced by npm run build), goal ${STARTUP_GOAL_MS} ms`);
+  console.log(`first database request (rest-db) above hello: ceiling ${f.budgetMs} ms CPU (enforced by npm run build), goal ${STARTUP_GOAL_MS} ms`);
 }
 
 /** For `npm run bench`: measures and prints. */
@@ -267,15 +301,15 @@ export async function report(): Promise<StartupFigures> {
   return figures;
 }
 
-/** For `npm run build`: true when the first REST request of a fresh isolate stays within the budget. */
+/** For `npm run build`: true when the first database request of a fresh isolate stays within the budget. */
 export async function checkStartupBudget(bundle: string, runs = 5): Promise<boolean> {
   // A second measurement before failing: a busy machine (CI runs the build after the suites) can spike one run.
   for (let attempt = 1; ; attempt++) {
-    const figures = await measureStartup({ bundle, runs, probes: PROBES.filter((p) => p.name === 'rest') });
+    const figures = await measureStartup({ bundle, runs, probes: PROBES.filter((p) => p.name === 'rest-db') });
     printFigures(figures);
-    const above = figures.worker.rest!.aboveHelloCpuMs;
+    const above = figures.worker['rest-db']!.aboveHelloCpuMs;
     if (above <= STARTUP_BUDGET_MS) return true;
-    console.error(`startup: the first REST request costs ${above.toFixed(1)} ms CPU above hello, over the ${STARTUP_BUDGET_MS} ms ceiling`);
+    console.error(`startup: the first database request costs ${above.toFixed(1)} ms CPU above hello, over the ${STARTUP_BUDGET_MS} ms ceiling`);
     if (attempt === 2) return false;
   }
 }

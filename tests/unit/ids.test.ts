@@ -15,7 +15,7 @@ describe('projectRef (id, or a path with a slash)', () => {
     ['-1', null],
     ['bad/\u0000path', null],
     [`a/${'x'.repeat(1000)}`, null],
-  ])('%j -> %j', (input, expected) => expect(projectRef.parse(input)).toEqual(expected));
+  ])('%j -> %j', (input, expected) => expect(projectRef().parse(input)).toEqual(expected));
 });
 
 describe('groupRef and userRef (id, or any path)', () => {
@@ -26,8 +26,8 @@ describe('groupRef and userRef (id, or any path)', () => {
     ['0', null],
     ['tab\tname', null],
   ])('%j -> %j', (input, expected) => {
-    expect(groupRef.parse(input)).toEqual(expected);
-    expect(userRef.parse(input)).toEqual(expected);
+    expect(groupRef().parse(input)).toEqual(expected);
+    expect(userRef().parse(input)).toEqual(expected);
     expect(parseRef(input)).toEqual(expected);
   });
 });

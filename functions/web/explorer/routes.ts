@@ -24,14 +24,14 @@ const DEFAULT_QUERY = `# GitLab's GraphQL API. Press the run button (or Ctrl-Ent
 
 export const explorerRoutes = new Hono<AppEnv>();
 
-// graphql-yoga is loaded with the page, not at module top level: importing it evaluates all of yoga (cold start).
-let yoga: Promise<typeof import('graphql-yoga')> | undefined;
-const loadYoga = () => (yoga ??= import('graphql-yoga'));
+// GraphiQL's page is loaded with the page, not at module top level: importing it evaluates all of yoga (cold start).
+let graphiql: Promise<typeof import('./graphiql.ts')> | undefined;
+const loadGraphiQL = () => (graphiql ??= import('./graphiql.ts'));
 
 explorerRoutes.get(EXPLORER_PATH, async (c) => {
   const session = await currentSession(c, c.var.ctx);
   const headers = session ? JSON.stringify({ 'X-CSRF-Token': await csrfTokenFor(session.value) }) : undefined;
-  const { renderGraphiQL } = await loadYoga();
+  const { renderGraphiQL } = await loadGraphiQL();
   const html = renderGraphiQL({ endpoint: '/api/graphql', title: 'GraphiQL', defaultQuery: DEFAULT_QUERY, ...(headers ? { headers } : {}) })
     .replace(CDN, EXPLORER_ASSETS)
     .replace(FAVICON, 'data:,');
