@@ -235,13 +235,14 @@ function visibleScanSql(actor: Viewer, kind: 'hashed' | 'ordered'): { from: SQL;
   const project = visibleProjectsFilter(actor) ?? sql`true`;
   const group = visibleGroupsFilter(actor) ?? sql`true`;
   if (kind === 'hashed') {
+    // Each side of the CASE is a hashed subplan: the policy runs once per project (group) to build the set of
+    // visible ids, and each event costs one hash probe.
     return {
-      from: sql`${events} LEFT JOIN ${projects} ON ${projects.id} = ${events.projectId}
-        LEFT JOIN ${namespaces} ON ${namespaces.id} = COALESCE(${projects.namespaceId}, ${events.groupId})`,
+      from: sql`${events}`,
       where: sql`(CASE WHEN ${events.projectId} IS NOT NULL
-          THEN ${projects.id} IS NOT NULL AND ${namespaces.id} IS NOT NULL AND COALESCE(${project}, false)
+          THEN ${events.projectId} IN (SELECT ${projects.id} FROM ${projects} JOIN ${namespaces} ON ${namespaces.id} = ${projects.namespaceId} WHERE ${project})
         WHEN ${events.groupId} IS NOT NULL
-          THEN ${namespaces.id} IS NOT NULL AND COALESCE(${group}, false)
+          THEN ${events.groupId} IN (SELECT ${namespaces.id} FROM ${namespaces} WHERE ${group})
         ELSE false END)`,
     };
   }
