@@ -20,7 +20,7 @@ const nodeProject = {
 export default defineConfig({
   test: {
     projects: [
-      { resolve, test: { ...nodeProject, name: 'node', include: ['tests/{unit,api,oauth,graphql,web,contract}/**/*.test.ts'], exclude: INSTANCE_WIDE } },
+      { resolve, test: { ...nodeProject, name: 'node', include: ['tests/{unit,api,oauth,graphql,web,contract,repositories}/**/*.test.ts'], exclude: INSTANCE_WIDE } },
       { resolve, test: { ...nodeProject, name: 'node-instance', include: INSTANCE_WIDE } },
       './tests/workers/vitest.config.ts',
     ],
