@@ -16,3 +16,4 @@ export * from './collaboration.ts';
 export * from './events.ts';
 export * from './avatars.ts';
 export * from './identities.ts';
+export * from './repositories.ts';

@@ -1,0 +1,141 @@
+// Repositories, object pools and refs. Object ids cross this module as git prints them (40 lowercase hex digits)
+// and become bytes inside the statement (`decode(..., 'hex')`): every driver binds text alike, and no caller needs
+// to know the storage form. The object and derived-row writes are in repository-objects.ts, the reads in
+// repository-reads.ts.
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import { gitRefs, objectPools, repositories } from '../schema/index.ts';
+import { rows } from './raw.ts';
+
+/** An object id parameter (40 hex digits) as bytea. */
+export const oidParam = (oid: string): SQL => sql`decode(${oid}, 'hex')`;
+
+/** bytea as bytes, whichever driver read it (bytes, or the `\x…` hex text a driver may leave unparsed). */
+export function toBytes(value: unknown): Uint8Array {
+  if (value instanceof Uint8Array) return Uint8Array.from(value);
+  if (typeof value !== 'string') throw new Error(`not a bytea value: ${typeof value}`);
+  const hex = value.startsWith('\\x') ? value.slice(2) : value;
+  const bytes = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return bytes;
+}
+
+/** Creates the repository of a new project with a pool of its own, in one statement; answers `{ pool_id }`. */
+const createRepositorySql = (projectId: number) => sql`WITH pool AS (INSERT INTO ${objectPools} DEFAULT VALUES RETURNING id)
+  INSERT INTO ${repositories} (project_id, pool_id) SELECT ${projectId}, id FROM pool RETURNING pool_id`;
+
+/** The creation as a statement of the project's creating batch. */
+export const createRepositoryQuery = (db: Db, projectId: number) => db.execute(createRepositorySql(projectId));
+
+/** Creates the repository of a project; returns its (new) pool's id. */
+export async function createRepository(db: Db, projectId: number): Promise<number> {
+  const [row] = await rows<{ pool_id: number }>(db, createRepositorySql(projectId));
+  return Number(row!.pool_id);
+}
+
+/**
+ * The statements that make `projectId` a fork of `sourceId`'s repository: it joins the source's pool (no object is
+ * copied, whatever the repository's size) and gets a copy of the source's refs and HEAD. Two statements of one
+ * batch: the refs' foreign key needs the repository row first.
+ */
+export const forkRepositoryQueries = (db: Db, sourceId: number, projectId: number) =>
+  [
+    db.execute(sql`INSERT INTO ${repositories} (project_id, pool_id, default_branch)
+      SELECT ${projectId}, pool_id, default_branch FROM ${repositories} WHERE project_id = ${sourceId}`),
+    db.execute(sql`INSERT INTO ${gitRefs} (project_id, name, oid) SELECT ${projectId}, name, oid FROM ${gitRefs} WHERE project_id = ${sourceId}`),
+  ] as const;
+
+export interface RepositoryInfo {
+  poolId: number;
+  defaultBranch: string | null;
+}
+
+export async function findRepository(db: Db, projectId: number): Promise<RepositoryInfo | undefined> {
+  const [row] = await db
+    .select({ poolId: repositories.poolId, defaultBranch: repositories.defaultBranch })
+    .from(repositories)
+    .where(eq(repositories.projectId, projectId));
+  return row;
+}
+
+export const setDefaultBranchQuery = (db: Db, projectId: number, branch: string | null) =>
+  db.update(repositories).set({ defaultBranch: branch }).where(eq(repositories.projectId, projectId));
+
+/**
+ * Deletes the given pools (every pool, without ids) that no repository uses any more, their objects and derived
+ * rows with them (cascade): what project deletion runs after the project's rows have gone, so objects a fork still
+ * reaches are never removed. A fork joining the pool at the same moment is safe: its repository row's foreign key
+ * (no cascade) makes one of the two statements fail rather than leave a repository without its pool.
+ */
+export async function deleteUnusedPools(db: Db, poolIds?: readonly number[]): Promise<number[]> {
+  if (poolIds && !poolIds.length) return [];
+  const only = poolIds ? sql`AND p.id IN (${sql.join(poolIds.map((id) => sql`${id}`), sql`, `)})` : sql``;
+  const deleted = await rows<{ id: number }>(
+    db,
+    sql`DELETE FROM ${objectPools} p WHERE NOT EXISTS (SELECT 1 FROM ${repositories} r WHERE r.pool_id = p.id) ${only} RETURNING p.id`,
+  );
+  return deleted.map((r) => Number(r.id));
+}
+
+export interface RefRow {
+  name: string;
+  oid: string;
+}
+
+/** The project's refs under `prefix` (`refs/heads/`, `refs/tags/`, or '' for all), by name. */
+export async function listRefs(db: Db, projectId: number, prefix = ''): Promise<RefRow[]> {
+  return rows<RefRow>(
+    db,
+    sql`SELECT name, encode(oid, 'hex') AS oid FROM ${gitRefs}
+        WHERE project_id = ${projectId} AND left(name, ${prefix.length}) = ${prefix} ORDER BY name`,
+  );
+}
+
+export async function findRef(db: Db, projectId: number, name: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ oid: sql<string>`encode(${gitRefs.oid}, 'hex')` })
+    .from(gitRefs)
+    .where(and(eq(gitRefs.projectId, projectId), eq(gitRefs.name, name)));
+  return row?.oid;
+}
+
+/** SQLSTATE of git_ref_conflict() (migration 0006): a ref was not where a compare-and-swap expected it. */
+export const REF_CONFLICT_SQLSTATE = 'GL409';
+
+/** Whether `error` (or an error it wraps: drizzle wraps the driver's) is a failed ref compare-and-swap. */
+export function isRefConflict(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === REF_CONFLICT_SQLSTATE) return true;
+  }
+  return false;
+}
+
+export interface RefUpdate {
+  projectId: number;
+  /** Full name: refs/heads/main, refs/tags/v1. */
+  name: string;
+  /** Where the ref must be now: null when it must not exist (creation). */
+  old: string | null;
+  /** Where it goes: null deletes it. */
+  new: string | null;
+}
+
+/**
+ * A ref compare-and-swap as ONE statement for the end of a write's batch: it creates (old null), moves (old to new)
+ * or deletes (new null) the ref only if it is where `old` says, and otherwise raises REF_CONFLICT_SQLSTATE, so the
+ * batch (the objects and derived rows written with it too) rolls back. Racing writers are serialized by the row
+ * (or, for a creation, the key) lock: under READ COMMITTED (the default of Neon's HTTP transactions, PGlite and
+ * PostgreSQL; a stricter level would fail the loser with 40001 instead) the loser re-reads the committed ref, finds
+ * it moved, and fails.
+ */
+export function updateRefQuery(db: Db, u: RefUpdate) {
+  if (u.old === null && u.new === null) throw new Error('a ref update needs an old or a new object id');
+  const change =
+    u.old === null
+      ? sql`INSERT INTO ${gitRefs} (project_id, name, oid) VALUES (${u.projectId}, ${u.name}, ${oidParam(u.new!)}) ON CONFLICT DO NOTHING RETURNING 1`
+      : u.new === null
+        ? sql`DELETE FROM ${gitRefs} WHERE project_id = ${u.projectId} AND name = ${u.name} AND oid = ${oidParam(u.old)} RETURNING 1`
+        : sql`UPDATE ${gitRefs} SET oid = ${oidParam(u.new)} WHERE project_id = ${u.projectId} AND name = ${u.name} AND oid = ${oidParam(u.old)} RETURNING 1`;
+  return db.execute(sql`WITH changed AS (${change})
+    SELECT CASE WHEN EXISTS (SELECT 1 FROM changed) THEN 1 ELSE git_ref_conflict(${u.name}) END AS ok`);
+}

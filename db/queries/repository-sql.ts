@@ -1,0 +1,107 @@
+// The SQL the repository reads (repository-reads.ts) are built from: CTEs that resolve a revision and walk a path
+// inside the reading statement itself, and the columns of a commit row.
+import { sql, type SQL } from 'drizzle-orm';
+import { gitCommits, gitObjects, gitRefs, gitTreeEntries, repositories } from '../schema/index.ts';
+
+const FULL_OID = /^[0-9a-f]{40}$/;
+const ABBREVIATED_OID = /^[0-9a-f]{4,39}$/;
+
+/**
+ * CTEs `repo` (the project's pool and HEAD) and `target` (pool_id, commit_oid, tree_oid: the commit `rev` names,
+ * annotated tags peeled), in git's order of precedence (gitrevisions(7)): a full object id, then `refs/<rev>` (and
+ * `rev` itself when it is a full ref), `refs/tags/<rev>`, `refs/heads/<rev>`, then a unique abbreviated commit id.
+ * A tag and a branch of one name: the tag wins, as with git.
+ */
+export function revisionCtes(projectId: number, rev: string): SQL {
+  const candidates: SQL[] = [];
+  const ref = (rank: number, name: SQL) => sql`SELECT ${rank}::int AS rank, r.oid FROM ${gitRefs} r WHERE r.project_id = ${projectId} AND r.name = ${name}`;
+  if (FULL_OID.test(rev)) {
+    candidates.push(sql`SELECT 0 AS rank, o.oid FROM ${gitObjects} o, repo WHERE o.pool_id = repo.pool_id AND o.oid = decode(${rev}, 'hex')`);
+  }
+  if (rev === 'HEAD') candidates.push(ref(1, sql`(SELECT 'refs/heads/' || default_branch FROM repo)`));
+  if (rev.startsWith('refs/')) candidates.push(ref(1, sql`${rev}`));
+  if (rev) candidates.push(ref(2, sql`${`refs/${rev}`}`), ref(3, sql`${`refs/tags/${rev}`}`), ref(4, sql`${`refs/heads/${rev}`}`));
+  if (ABBREVIATED_OID.test(rev)) {
+    // The range of ids the prefix covers, bounds padded with 0s and fs: the primary key's index answers it.
+    candidates.push(sql`SELECT 5 AS rank, (array_agg(a.oid))[1] FROM (
+        SELECT c.oid FROM ${gitCommits} c, repo WHERE c.pool_id = repo.pool_id
+          AND c.oid BETWEEN decode(${rev.padEnd(40, '0')}, 'hex') AND decode(${rev.padEnd(40, 'f')}, 'hex') LIMIT 2) a
+      HAVING count(*) = 1`);
+  }
+  if (!candidates.length) candidates.push(sql`SELECT 0 AS rank, NULL::bytea AS oid WHERE false`);
+  return sql`repo AS (SELECT pool_id, default_branch FROM ${repositories} WHERE project_id = ${projectId}),
+    picked AS (SELECT oid FROM (${sql.join(candidates, sql` UNION ALL `)}) c ORDER BY rank LIMIT 1),
+    peeled(oid, depth) AS (
+      SELECT oid, 0 FROM picked
+      UNION ALL
+      -- An annotated tag's body starts with "object <40 hex digits>\\n": follow it (a tag may name a tag).
+      SELECT decode(convert_from(substring(o.data FROM 8 FOR 40), 'SQL_ASCII'), 'hex'), p.depth + 1
+      FROM peeled p JOIN repo ON true JOIN ${gitObjects} o ON o.pool_id = repo.pool_id AND o.oid = p.oid AND o.type = 4
+      WHERE p.depth < 10
+    ),
+    target AS (SELECT c.pool_id, c.oid AS commit_oid, c.tree_oid FROM peeled p JOIN repo ON true
+      JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = p.oid LIMIT 1)`;
+}
+
+/** A path's components as bytes ('' and '/' name the root; empty components are dropped, as git does). */
+export function pathSegments(path: string | Uint8Array): Uint8Array[] {
+  const bytes = typeof path === 'string' ? new TextEncoder().encode(path) : path;
+  const out: Uint8Array[] = [];
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i === bytes.length || bytes[i] === 0x2f) {
+      if (i > start) out.push(bytes.slice(start, i));
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+/** CTE `walk(depth, mode, oid)`: from the target's root tree down `segments`, one row per level found. */
+export function walkCte(segments: readonly Uint8Array[]): SQL {
+  const names = segments.length ? sql`ARRAY[${sql.join(segments.map((s) => sql`${s}::bytea`), sql`, `)}]` : sql`'{}'::bytea[]`;
+  return sql`walk(depth, mode, oid) AS (
+      SELECT 0, '40000'::text, t.tree_oid FROM target t
+      UNION ALL
+      SELECT w.depth + 1, e.mode, e.oid FROM walk w JOIN target t ON true
+        JOIN ${gitTreeEntries} e ON e.pool_id = t.pool_id AND e.tree_oid = w.oid AND e.name = (${names})[w.depth + 1]
+      WHERE w.depth < ${segments.length}::int
+    )`;
+}
+
+/** Columns of a commit row (alias `c`), ids as hex and times as epoch seconds. */
+export const commitColumns = sql`encode(c.oid, 'hex') AS oid, encode(c.tree_oid, 'hex') AS tree_oid,
+  ARRAY(SELECT encode(p, 'hex') FROM unnest(c.parent_oids) WITH ORDINALITY AS u(p, n) ORDER BY n) AS parent_oids, c.generation,
+  c.author_name, c.author_email, extract(epoch FROM c.authored_at)::float8 AS authored_at, c.author_tz,
+  c.committer_name, c.committer_email, extract(epoch FROM c.committed_at)::float8 AS committed_at, c.committer_tz,
+  c.title, c.message`;
+
+export interface CommitInfo {
+  oid: string;
+  treeOid: string;
+  parentOids: string[];
+  generation: number;
+  author: { name: string; email: string; time: number; tz: string };
+  committer: { name: string; email: string; time: number; tz: string };
+  title: string;
+  message: string;
+}
+
+export type CommitSqlRow = Record<'oid' | 'tree_oid' | 'author_name' | 'author_email' | 'author_tz' | 'committer_name' | 'committer_email' | 'committer_tz' | 'title' | 'message', string> & {
+  parent_oids: string[];
+  generation: number;
+  authored_at: number;
+  committed_at: number;
+};
+
+export const toCommit = (r: CommitSqlRow): CommitInfo => ({
+  oid: r.oid,
+  treeOid: r.tree_oid,
+  parentOids: r.parent_oids,
+  generation: Number(r.generation),
+  author: { name: r.author_name, email: r.author_email, time: Number(r.authored_at), tz: r.author_tz },
+  committer: { name: r.committer_name, email: r.committer_email, time: Number(r.committed_at), tz: r.committer_tz },
+  title: r.title,
+  message: r.message,
+});
+
