@@ -26,6 +26,8 @@ import { labelRoutes } from './labels/routes.ts';
 import { memberRoutes } from './members/routes.ts';
 import { milestoneRoutes } from './milestones/routes.ts';
 import { snippetRoutes } from './snippets/routes.ts';
+import { repositoryReadRoutes } from './repositories/routes.ts';
+import { repositoryWriteRoutes } from './repositories/write-routes.ts';
 import { notificationSettingRoutes } from './notification-settings/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
 import { tokenRoutes } from './tokens/routes.ts';
@@ -133,6 +135,8 @@ export function createApp(deps: AppDeps) {
   api.route('/', labelRoutes);
   api.route('/', milestoneRoutes);
   api.route('/', snippetRoutes);
+  api.route('/', repositoryReadRoutes);
+  api.route('/', repositoryWriteRoutes);
   api.all('*', (c) => c.json({ error: '404 Not Found' }, 404));
   app.route('/api/v4', api);
   app.route('/', graphqlRoutes);

@@ -16,6 +16,8 @@ export const EnvSchema = schema(() => z.object({
    * offers keyset pagination (projects, events) answers 405 pointing to keyset pagination.
    */
   OFFSET_PAGINATION_LIMIT: z.optional(z.union([z.string().check(z.regex(/^\d+$/)), z.int().check(z.minimum(0))])),
+  /** The largest file (bytes) a commit, the files API or a push may write; default 10 MB (10485760). */
+  MAX_FILE_SIZE: z.optional(z.union([z.string().check(z.regex(/^\d+$/)), z.int().check(z.minimum(0))])),
   /**
    * Secret: 32 random bytes, base64, the AES-GCM key for secrets the service must read back (error-tracking auth
    * tokens). `npm start` generates and keeps one under `.data/`.
@@ -38,6 +40,7 @@ export function parseConfig(env: Env): Config & Output<typeof EnvSchema> {
     publicUrl: parsed.PUBLIC_URL.replace(/\/+$/, ''),
     instanceTier: parsed.INSTANCE_TIER,
     encryptionKey: parsed.ENCRYPTION_KEY,
+    maxFileSize: parsed.MAX_FILE_SIZE === undefined ? undefined : Number(parsed.MAX_FILE_SIZE),
     offsetPaginationLimit: parsed.OFFSET_PAGINATION_LIMIT === undefined ? DEFAULT_OFFSET_PAGINATION_LIMIT : Number(parsed.OFFSET_PAGINATION_LIMIT),
   };
 }

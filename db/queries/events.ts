@@ -25,7 +25,12 @@ export async function insertEvent(db: Db, { push, ...event }: NewEvent): Promise
     await db.insert(events).values(event);
     return;
   }
-  await db.execute(
+  await insertPushEventStatement(db, { ...event, push });
+}
+
+/** A push event and its payload as ONE statement, for the batch that moves the ref (or for insertEvent). */
+export function insertPushEventStatement(db: Db, { push, ...event }: NewEvent & { push: NonNullable<NewEvent['push']> }) {
+  return db.execute(
     sql`WITH e AS (
           INSERT INTO events (project_id, group_id, author_id, action, target_type, target_id)
           VALUES (${event.projectId ?? null}, ${event.groupId ?? null}, ${event.authorId}, ${event.action}, ${event.targetType ?? null}, ${event.targetId ?? null})

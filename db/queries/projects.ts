@@ -16,7 +16,7 @@ import type { Db } from '../client.ts';
 import { deletedSuffix } from './namespaces.ts';
 import { containsPattern } from './search.ts';
 import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
-import { issues, members, namespaces, projects, stars, users } from '../schema/index.ts';
+import { gitCommits, gitRefs, gitTreeEntries, issues, members, namespaces, projects, repositories, stars, users } from '../schema/index.ts';
 
 const sourceProject = alias(projects, 'source_project');
 const sourceNamespace = alias(namespaces, 'source_namespace');
@@ -34,8 +34,28 @@ function viewColumns(actor: Viewer) {
     // read is left out of the entity. CASE skips the subqueries on every row that is no fork.
     forkedFromReadable: sql<boolean>`CASE WHEN ${sourceProject.id} IS NULL THEN false ELSE COALESCE(${visibleProjectsFilter(actor, sourceProject, sourceNamespace) ?? sql`true`}, false) END`.mapWith(Boolean),
     forksCount: sql<number>`(SELECT count(*) FROM ${projects} f WHERE f.forked_from_id = ${projects.id} AND f.deleted_at IS NULL)`.mapWith(Number),
+    repository: repositoryFactsColumns(),
   };
 }
+
+/**
+ * What the project entity says about its repository, as GitLab 13.6 computes it: `default_branch` is the
+ * repository's HEAD (Project#default_branch reads repository.root_ref, nil while it is empty), `empty_repo` is "no
+ * branch" (Repository#has_visible_content?), and the README is the root of the default branch's first blob named
+ * README* (Gitlab::FileDetector's readme pattern), one with a markup extension first (Tree#readme prefers
+ * previewable ones). Three small subqueries per row, each on a primary key.
+ */
+const repositoryFactsColumns = () => ({
+  defaultBranch: sql<string | null>`(SELECT r.default_branch FROM ${repositories} r WHERE r.project_id = ${projects.id})`,
+  empty: sql<boolean>`NOT EXISTS (SELECT 1 FROM ${gitRefs} g WHERE g.project_id = ${projects.id} AND left(g.name, 11) = 'refs/heads/')`.mapWith(Boolean),
+  readmePath: sql<string | null>`(SELECT encode(e.name, 'escape') FROM ${repositories} r
+    JOIN ${gitRefs} g ON g.project_id = r.project_id AND g.name = 'refs/heads/' || r.default_branch
+    JOIN ${gitCommits} c ON c.pool_id = r.pool_id AND c.oid = g.oid
+    JOIN ${gitTreeEntries} e ON e.pool_id = r.pool_id AND e.tree_oid = c.tree_oid
+    WHERE r.project_id = ${projects.id} AND ltrim(e.mode, '0') NOT IN ('40000', '160000')
+      AND encode(e.name, 'escape') ~* '^readme'
+    ORDER BY encode(e.name, 'escape') !~* '[.](md|markdown|mdown|mkd|mkdn|rdoc|adoc|asciidoc|ad|textile|rst|org|creole|wiki|mediawiki|pod|rmd)$', e.name LIMIT 1)`,
+});
 
 function viewQuery(db: Db, actor: Viewer) {
   return db

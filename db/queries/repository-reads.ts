@@ -165,6 +165,9 @@ export interface LogOptions {
   path?: string | Uint8Array | undefined;
   /** Follow first parents only (`git log --first-parent`). */
   firstParent?: boolean | undefined;
+  /** Only commits committed at or after / at or before (`git log --since/--until`: the committer date). */
+  since?: Date | undefined;
+  until?: Date | undefined;
   limit: number;
   offset: number;
 }
@@ -175,7 +178,7 @@ export interface LogOptions {
  * resolve. With a path, a commit is listed when its changes against its first parent touch the path (merges count
  * their first parent's side only: simpler than git's history simplification, and the same on linear history).
  */
-export async function logPage(db: Db, a: LogOptions): Promise<{ commitOid: string; commits: CommitInfo[] } | undefined> {
+export async function logPage(db: Db, a: LogOptions): Promise<{ commitOid: string; commits: CommitInfo[]; total: number | undefined } | undefined> {
   const parents = a.firstParent ? sql`c.parent_oids[1:1]` : sql`c.parent_oids`;
   let touches = sql``;
   if (a.path !== undefined) {
@@ -184,7 +187,9 @@ export async function logPage(db: Db, a: LogOptions): Promise<{ commitOid: strin
     touches = sql`AND EXISTS (SELECT 1 FROM ${gitCommitPaths} cp WHERE cp.pool_id = c.pool_id AND cp.commit_oid = c.oid
       AND (cp.path = ${path}::bytea OR (cp.path >= ${path}::bytea || decode('2f', 'hex') AND cp.path < ${path}::bytea || decode('30', 'hex'))))`;
   }
-  const found = await rows<CommitSqlRow & { head: string }>(
+  if (a.since) touches = sql`${touches} AND c.committed_at >= ${a.since.toISOString()}::timestamptz`;
+  if (a.until) touches = sql`${touches} AND c.committed_at <= ${a.until.toISOString()}::timestamptz`;
+  const found = await rows<CommitSqlRow & { head: string; total: number | string | null }>(
     db,
     sql`WITH RECURSIVE ${revisionCtes(a.projectId, a.rev)},
       -- Each step looks its commits up by primary key in a scalar subquery: a join here is planned once for a small
@@ -196,7 +201,8 @@ export async function logPage(db: Db, a: LogOptions): Promise<{ commitOid: strin
         FROM ancestors a CROSS JOIN LATERAL unnest(a.parents) AS p(oid)
       )
       SELECT encode(t.commit_oid, 'hex') AS head, page.* FROM target t LEFT JOIN LATERAL (
-        SELECT ${commitColumns}, c.committed_at AS order_at FROM ancestors a JOIN ${gitCommits} c ON c.pool_id = t.pool_id AND c.oid = a.oid
+        -- The total is counted before LIMIT (the page's pagination headers), in the same statement.
+        SELECT ${commitColumns}, c.committed_at AS order_at, count(*) OVER () AS total FROM ancestors a JOIN ${gitCommits} c ON c.pool_id = t.pool_id AND c.oid = a.oid
         WHERE true ${touches}
         ORDER BY c.committed_at DESC, c.generation DESC, c.oid LIMIT ${a.limit}::int OFFSET ${a.offset}::int
       ) page ON true
@@ -204,7 +210,8 @@ export async function logPage(db: Db, a: LogOptions): Promise<{ commitOid: strin
   );
   const first = found[0];
   if (!first) return undefined;
-  return { commitOid: first.head, commits: found.filter((r) => r.oid !== null).map(toCommit) };
+  // An empty page (past the end) cannot tell the total: undefined.
+  return { commitOid: first.head, commits: found.filter((r) => r.oid !== null).map(toCommit), total: first.total === null ? undefined : Number(first.total) };
 }
 
 export interface RefWithCommit {

@@ -3,7 +3,7 @@
 // when the change does. Nothing else inserts events.
 import type { Db } from '../../db/client.ts';
 import type { SQL } from 'drizzle-orm';
-import { clearEventTargets, insertEvent, insertEventStatement, insertEvents } from '../../db/queries/events.ts';
+import { clearEventTargets, insertEvent, insertEventStatement, insertEvents, insertPushEventStatement } from '../../db/queries/events.ts';
 import { EVENT_ACTIONS, type EventAction } from '../../db/schema/index.ts';
 
 /** GitLab's PushEventPayload fields (action: created/removed/pushed; ref_type: branch/tag). */
@@ -38,22 +38,25 @@ const eventRow = <Id>(e: Omit<RecordedEvent, 'push' | 'target'> & { target?: { t
   targetId: e.target?.id ?? null,
 });
 
+/** A push payload as stored (push_event_payloads' numbers for action and ref type). */
+const pushRow = (push: PushPayload) => ({
+  commitCount: push.commitCount,
+  action: { created: 0, removed: 1, pushed: 2 }[push.action],
+  refType: { branch: 0, tag: 1 }[push.refType],
+  commitFrom: push.commitFrom,
+  commitTo: push.commitTo,
+  ref: push.ref,
+  commitTitle: push.commitTitle,
+  refCount: push.refCount ?? null,
+});
+
 export async function recordEvent(tx: Db, e: RecordedEvent): Promise<void> {
-  await insertEvent(tx, {
-    ...eventRow(e),
-    push: e.push
-      ? {
-          commitCount: e.push.commitCount,
-          action: { created: 0, removed: 1, pushed: 2 }[e.push.action],
-          refType: { branch: 0, tag: 1 }[e.push.refType],
-          commitFrom: e.push.commitFrom,
-          commitTo: e.push.commitTo,
-          ref: e.push.ref,
-          commitTitle: e.push.commitTitle,
-          refCount: e.push.refCount ?? null,
-        }
-      : undefined,
-  });
+  await insertEvent(tx, { ...eventRow(e), push: e.push ? pushRow(e.push) : undefined });
+}
+
+/** A push event (with its payload) as a statement for the batch that moves the ref: it exists exactly when the ref moved. */
+export function pushEventStatement(db: Db, e: Omit<RecordedEvent, 'target'> & { push: PushPayload }) {
+  return insertPushEventStatement(db, { ...eventRow(e), push: pushRow(e.push) });
 }
 
 /**

@@ -116,6 +116,8 @@ const ENDPOINT_SCOPES: ReadonlyArray<{ path: RegExp; rules: readonly ScopeRule[]
   { path: /^\/api\/v4\/(user(\/.*)?|users(\/(?![^/]+\/(projects|starred_projects|events)(\/|$)).*)?)$/, rules: [{ scope: 'read_user', readOnly: true }] },
   { path: /^\/api\/v4\/(events|users\/[^/]+\/events)$/, rules: [{ scope: 'read_user', readOnly: true }] },
   { path: /^\/api\/v4\/version$/, rules: [{ scope: 'read_user' }] },
+  // API::Files: `allow_access_with_scope :read_repository, if: get? || head?` (the other repository classes do not).
+  { path: /^\/api\/v4\/projects\/[^/]+\/repository\/files\/[^/]+(\/raw|\/blame)?$/, rules: [{ scope: 'read_repository', readOnly: true }] },
 ];
 
 /** The scopes registered for a surface, in GitLab's order: a REST endpoint class's first, then API::API's. */

@@ -196,6 +196,11 @@ const rules = {
     canReadProject(a, p) && signedIn(a) && (p.visibilityLevel >= Visibility.internal || level(a, p) >= AccessLevel.REPORTER),
   // download_code (pushes, commits): anyone who reads a public or internal project; reporters and above of a private one.
   'project:download_code': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && (p.visibilityLevel >= Visibility.internal || level(a, p) >= AccessLevel.REPORTER),
+  // push_code (commits, files, branches): developers and above, never into an archived project. Which branches a
+  // developer may push to is the protected-branch rule on top of this (the default branch is protected as GitLab's
+  // default_branch_protection 2: maintainers only): 'project:push_to_protected_branch'.
+  'project:push_code': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:push_to_protected_branch': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.MAINTAINER,
   'project:read_members': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
   'project:admin_members': (a: Actor, p: ProjectFacts) => canAdminMembers(a, p),
   // GitLab's :admin_operations (error tracking and other operations settings): maintainers.

@@ -22,7 +22,7 @@ async function presentList(c: Context<AppEnv>, input: Output<typeof ListProjects
     ? await paginateKeyset(c, pageRequest(input).perPage, input.sort, (limit) => list.fetch(limit, 0), (v) => v.project.id)
     : await paginate(c, pageRequest(input), list.fetch, list.count);
   const simple = input.simple || !ctx.actor.user;
-  return c.json(rows.map((v) => (simple ? toBasicProject(v.project, v.namespace, ctx.config, v.forksCount) : toProjectWithAccess(v, ctx.config))));
+  return c.json(rows.map((v) => (simple ? toBasicProject(v.project, v.namespace, ctx.config, v.forksCount, v.repository) : toProjectWithAccess(v, ctx.config))));
 }
 
 projectRoutes.get('/projects', params(ListProjectsInput), (c) => {

@@ -32,7 +32,7 @@ export const CreateProjectInput = schema(() => z.object({
   path: z.optional(projectPath()),
   namespace_id: z.optional(namespaceRef()),
   ...editable(),
-  // Accepted for compatibility and ignored: repositories arrive with a later issue.
+  // A first commit with README.md on the default branch (functions/repositories/initial-commit.ts).
   initialize_with_readme: z.optional(bool()),
 }));
 
@@ -96,7 +96,18 @@ export function toNamespaceBasic(ns: NamespaceRow, config: Config) {
 }
 
 /** Entities::BasicProjectDetails: what anonymous callers and `simple=true` get in lists. */
-export function toBasicProject(p: ProjectRow, ns: NamespaceRow, config: Config, forksCount: number) {
+/** What the entity says about the repository (db/queries/projects.ts's repository facts); absent: an empty one. */
+export interface RepositoryFacts {
+  defaultBranch: string | null;
+  empty: boolean;
+  readmePath: string | null;
+}
+
+/** `readme_url`: Project#readme_url, `<web_url>/-/blob/<default branch>/<readme path>`, null without a README. */
+const readmeUrl = (config: Config, p: Pick<ProjectRow, 'pathWithNamespace'>, r: RepositoryFacts | undefined) =>
+  r && !r.empty && r.defaultBranch && r.readmePath ? `${projectWebUrl(config, p)}/-/blob/${r.defaultBranch}/${r.readmePath}` : null;
+
+export function toBasicProject(p: ProjectRow, ns: NamespaceRow, config: Config, forksCount: number, repository?: RepositoryFacts) {
   const host = new URL(config.publicUrl).hostname;
   return {
     id: p.id,
@@ -106,13 +117,15 @@ export function toBasicProject(p: ProjectRow, ns: NamespaceRow, config: Config, 
     path: p.path,
     path_with_namespace: p.pathWithNamespace,
     created_at: iso(p.createdAt),
-    default_branch: p.defaultBranch,
+    // Project#default_branch: the repository's HEAD, nil while the repository is empty (callers without the
+    // repository's facts, e.g. a fork's source, show the stored column).
+    default_branch: repository ? (repository.empty ? null : repository.defaultBranch) : p.defaultBranch,
     tag_list: [] as string[],
     topics: [] as string[],
     ssh_url_to_repo: `git@${host}:${p.pathWithNamespace}.git`,
     http_url_to_repo: `${config.publicUrl}/${p.pathWithNamespace}.git`,
     web_url: projectWebUrl(config, p),
-    readme_url: null,
+    readme_url: readmeUrl(config, p, repository),
     avatar_url: avatarUrl(config, p.avatarUrl),
     forks_count: forksCount,
     star_count: p.starCount,
@@ -130,7 +143,7 @@ export function toProject(v: ProjectView, config: Config) {
   const p = v.project;
   const base = `${config.publicUrl}/api/v4/projects/${p.id}`;
   const entity: Record<string, unknown> = {
-    ...toBasicProject(p, v.namespace, config, v.forksCount),
+    ...toBasicProject(p, v.namespace, config, v.forksCount, v.repository),
     _links: {
       self: base,
       issues: `${base}/issues`,
@@ -141,7 +154,7 @@ export function toProject(v: ProjectView, config: Config) {
       members: `${base}/members`,
     },
     packages_enabled: true,
-    empty_repo: true,
+    empty_repo: v.repository.empty,
     archived: p.archived,
     visibility: visibilityName(p.visibilityLevel),
     ...(v.owner ? { owner: toUserBasic(v.owner as UserRow, config) } : {}),

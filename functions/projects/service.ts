@@ -1,6 +1,7 @@
 // Project verbs, shared by REST and (later) GraphQL.
 import { findNamespaceView, findPersonalNamespace, fullPathTaken, lockFullPath, lockLiveNamespace, type NamespaceView } from '../../db/queries/namespaces.ts';
 import * as q from '../../db/queries/projects.ts';
+import { findRef, setDefaultBranchQuery } from '../../db/queries/repositories.ts';
 import { recordEvent } from '../events/record.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -10,6 +11,7 @@ import { keysetUnsupported } from '../lib/pagination.ts';
 import type { Output } from '../lib/validate.ts';
 import { AccessLevel, assertCan, can, Visibility, visibilityName, type ProjectFacts, type VisibilityName } from '../lib/policy.ts';
 import { assertAvatar, copyAvatar, storeAvatar, type AvatarUpload } from '../uploads/avatars.ts';
+import { createProjectRepository, DEFAULT_BRANCH, prepareReadme } from '../repositories/initial-commit.ts';
 import { findUser, requireAdmin } from '../users/service.ts';
 import { pathFromName, type CreateProjectInput, type ForkProjectInput, type ListProjectsInput, type UpdateProjectInput } from './schemas.ts';
 
@@ -116,6 +118,7 @@ interface NewProject {
   defaultBranch?: string | undefined;
   forkedFromId?: number | undefined;
   avatar?: AvatarUpload | undefined;
+  initializeWithReadme?: boolean | undefined;
 }
 
 /** Creates the project (and its owner's membership in a personal namespace) in one transaction. */
@@ -123,6 +126,11 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
   const visibility = Visibility[p.visibility ?? 'private'];
   checkVisibility(visibility, ns);
   assertAvatar(p.avatar);
+  const creator = ctx.actor.user!;
+  // The README commit's objects are built (hashed) before the transaction, which only writes them.
+  const readme = p.initializeWithReadme && !p.forkedFromId
+    ? await prepareReadme({ name: p.name, description: p.description ?? '', branch: p.defaultBranch ?? DEFAULT_BRANCH, author: creator })
+    : undefined;
   try {
     const row = await ctx.transaction(async (tx) => {
       // The namespace as it is now, held until commit: its deletion or rename waits for this create, then moves it.
@@ -140,7 +148,7 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
         pathWithNamespace: fullPath,
         description: p.description ?? '',
         visibilityLevel: visibility,
-        defaultBranch: p.defaultBranch ?? null,
+        defaultBranch: readme?.branch ?? p.defaultBranch ?? null,
         forkedFromId: p.forkedFromId ?? null,
       });
       // The owner of a personal namespace owns its projects; group projects inherit the group's members.
@@ -150,6 +158,8 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
       // GitLab's Projects::CreateService records `created` (forks go through it too); the personal owner's
       // membership records no `joined` (ProjectMember skips the namespace holder).
       await recordEvent(tx, { action: 'created', authorId: ownerId, projectId: project.id });
+      // Every project has a repository, made with it (a fork's shares its source's objects).
+      await createProjectRepository(tx, { projectId: project.id, forkedFromId: p.forkedFromId, readme, authorId: creator.id });
       return project;
     });
     return reload(ctx, row.id);
@@ -166,7 +176,7 @@ function nameAndPath(input: { name?: string | undefined; path?: string | undefin
 
 export async function createProject({ ctx, input }: Verb<Output<typeof CreateProjectInput>>) {
   const ns = await targetNamespace(ctx, input.namespace_id, namespaceNotValid);
-  const p = { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch, avatar: input.avatar };
+  const p = { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch, avatar: input.avatar, initializeWithReadme: input.initialize_with_readme };
   return insertProject(ctx, ns.namespace, p, requireUser(ctx).id);
 }
 
@@ -176,7 +186,7 @@ export async function createProjectForUser({ ctx, input }: Verb<{ userRef: Ref |
   const owner = await findUser(ctx, input.userRef);
   const ns = await findPersonalNamespace(ctx.db, owner.id);
   if (!ns) throw notFound('Namespace');
-  const p = { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch, avatar: input.avatar };
+  const p = { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch, avatar: input.avatar, initializeWithReadme: input.initialize_with_readme };
   return insertProject(ctx, ns, p, owner.id);
 }
 
@@ -214,6 +224,13 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & O
     } else await q.updateProject(ctx.db, view.project.id, values);
   } catch (error) {
     rethrowTaken(error);
+  }
+  // Projects::UpdateService#after_update: a changed default branch moves the repository's HEAD (what the entity's
+  // default_branch shows), when that branch exists.
+  if (input.default_branch !== undefined && input.default_branch !== view.repository.defaultBranch) {
+    if ((await findRef(ctx.db, view.project.id, `refs/heads/${input.default_branch}`)) !== undefined) {
+      await setDefaultBranchQuery(ctx.db, view.project.id, input.default_branch);
+    }
   }
   return reload(ctx, view.project.id);
 }

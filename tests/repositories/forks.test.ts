@@ -1,14 +1,14 @@
-// Forks share their source's object pool: forking adds O(1) rows (the repository row, plus a copy of the refs)
-// whatever the repository's size, and deleting a project never removes objects another repository reaches; the
-// pool goes with the last repository that uses it.
+// Forks share their source's object pool: forking (POST /projects/:id/fork, which runs forkRepositoryQueries in the
+// fork's write) adds O(1) rows (the repository row, plus a copy of the refs) whatever the repository's size, and
+// deleting a project never removes objects another repository reaches; the pool goes with the last repository that
+// uses it.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deleteUnusedPools, findRef, findRepository, forkRepositoryQueries } from '../../db/queries/repositories.ts';
+import { deleteUnusedPools, findRef, findRepository } from '../../db/queries/repositories.ts';
 import { logPage, readPath } from '../../db/queries/repository-reads.ts';
 import { applyWrite, prepareWrite } from '../../functions/repositories/store.ts';
-import { createProject } from '../factories/projects.ts';
-import { testDb } from '../helpers/app.ts';
-import { count, measured, nested, ObjectBuilder, projectWithRepository } from './store-support.ts';
+import { api, testDb } from '../helpers/app.ts';
+import { count, nested, ObjectBuilder, projectWithRepository } from './store-support.ts';
 
 const DEEP = 'd1/d2/d3/d4/d5/d6/d7/d8/d9/d10/deep.txt';
 
@@ -22,6 +22,14 @@ const poolRows = async (poolId: number) => ({
   entries: await count('git_tree_entries', `pool_id = ${poolId}`),
   paths: await count('git_commit_paths', `pool_id = ${poolId}`),
 });
+
+/** Forks `projectId` through the API, as its owner. */
+async function fork(projectId: number, token: string): Promise<{ id: number }> {
+  const name = `fork-${projectId}-${Math.random().toString(36).slice(2, 9)}`;
+  const res = await api.post(`/projects/${projectId}/fork`, { token, body: { name, path: name } });
+  expect(res.status, res.text).toBe(201);
+  return res.body as { id: number };
+}
 
 beforeAll(async () => {
   source = await projectWithRepository();
@@ -37,29 +45,25 @@ beforeAll(async () => {
 
 describe('forking', () => {
   it('joins the source pool, adding the repository row and a copy of the refs only', async () => {
-    const fork = await createProject(source.token);
     const before = { repositories: await count('repositories', 'true'), refs: await count('git_refs', 'true'), pool: await poolRows(source.poolId) };
-    const { queries, roundTrips } = await measured((d) => d.batch((db) => forkRepositoryQueries(db, source.projectId, fork.id)));
-    expect(queries).toBe(2);
-    expect(roundTrips).toBe(1);
+    const forked = await fork(source.projectId, source.token);
     expect(await count('repositories', 'true')).toBe(before.repositories + 1);
     expect(await count('git_refs', 'true')).toBe(before.refs + 2);
     expect(await poolRows(source.poolId)).toEqual(before.pool);
-    expect((await findRepository(testDb().db, fork.id))?.poolId).toBe(source.poolId);
+    expect((await findRepository(testDb().db, forked.id))?.poolId).toBe(source.poolId);
 
-    const file = await readPath(testDb().db, { projectId: fork.id, rev: 'v1', path: DEEP });
+    const file = await readPath(testDb().db, { projectId: forked.id, rev: 'v1', path: DEEP });
     expect(new TextDecoder().decode((file as { data: Uint8Array }).data)).toBe('deep\n');
   });
 
   it("writes a fork's commits to the shared pool without moving the source's refs", async () => {
-    const fork = await createProject(source.token);
-    await testDb().batch((db) => forkRepositoryQueries(db, source.projectId, fork.id));
+    const forked = await fork(source.projectId, source.token);
     const b = new ObjectBuilder();
     const next = await b.commit(await b.tree({ 'only-in-fork.txt': 'fork\n' }), [head], 'Fork work\n', 1_700_000_100);
-    await applyWrite(testDb(), source.poolId, await prepareWrite(b.take()), [{ projectId: fork.id, name: 'refs/heads/main', old: head, new: next }]);
-    expect(await findRef(testDb().db, fork.id, 'refs/heads/main')).toBe(next);
+    await applyWrite(testDb(), source.poolId, await prepareWrite(b.take()), [{ projectId: forked.id, name: 'refs/heads/main', old: head, new: next }]);
+    expect(await findRef(testDb().db, forked.id, 'refs/heads/main')).toBe(next);
     expect(await findRef(testDb().db, source.projectId, 'refs/heads/main')).toBe(head);
-    expect((await logPage(testDb().db, { projectId: fork.id, rev: 'main', limit: 10, offset: 0 }))?.commits.map((x) => x.oid)).toEqual([next, head]);
+    expect((await logPage(testDb().db, { projectId: forked.id, rev: 'main', limit: 10, offset: 0 }))?.commits.map((x) => x.oid)).toEqual([next, head]);
     expect((await logPage(testDb().db, { projectId: source.projectId, rev: 'main', limit: 10, offset: 0 }))?.commits.map((x) => x.oid)).toEqual([head]);
   });
 });
@@ -70,8 +74,7 @@ describe('deleting', () => {
     const b = new ObjectBuilder();
     const commit = await b.commit(await b.tree(nested(10, 'deep.txt', 'kept\n')), [], 'Initial\n', 1_700_000_000);
     await applyWrite(testDb(), owner.poolId, await prepareWrite(b.take()), [{ projectId: owner.projectId, name: 'refs/heads/main', old: null, new: commit }]);
-    const fork = await createProject(owner.token);
-    await testDb().batch((db) => forkRepositoryQueries(db, owner.projectId, fork.id));
+    const forked = await fork(owner.projectId, owner.token);
     const rowsBefore = await poolRows(owner.poolId);
 
     // The source's rows go (as the housekeeping purge deletes a project): its repository and refs cascade.
@@ -80,10 +83,10 @@ describe('deleting', () => {
     expect(await count('git_refs', `project_id = ${owner.projectId}`)).toBe(0);
     expect(await deleteUnusedPools(testDb().db, [owner.poolId])).toEqual([]);
     expect(await poolRows(owner.poolId)).toEqual(rowsBefore);
-    const file = await readPath(testDb().db, { projectId: fork.id, rev: 'main', path: DEEP });
+    const file = await readPath(testDb().db, { projectId: forked.id, rev: 'main', path: DEEP });
     expect(new TextDecoder().decode((file as { data: Uint8Array }).data)).toBe('kept\n');
 
-    await testDb().db.execute(sql`DELETE FROM projects WHERE id = ${fork.id}`);
+    await testDb().db.execute(sql`DELETE FROM projects WHERE id = ${forked.id}`);
     expect(await deleteUnusedPools(testDb().db, [owner.poolId])).toEqual([owner.poolId]);
     expect(await poolRows(owner.poolId)).toEqual({ objects: 0, commits: 0, entries: 0, paths: 0 });
     expect(await count('object_pools', `id = ${owner.poolId}`)).toBe(0);

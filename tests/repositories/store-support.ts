@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 import { neonProvider, pgliteProvider, type Database, type DbStats } from '../../db/client.ts';
-import { createRepository } from '../../db/queries/repositories.ts';
+import { findRepository } from '../../db/queries/repositories.ts';
 import { rows } from '../../db/queries/raw.ts';
 import { encodeCommit, type Signature } from '../../functions/repositories/git/commit.ts';
 import { encodeTree, type TreeEntry } from '../../functions/repositories/git/tree.ts';
@@ -40,7 +40,9 @@ export async function measured<T>(fn: (database: Database) => Promise<T>): Promi
 export async function projectWithRepository(): Promise<{ projectId: number; poolId: number; token: string }> {
   const { token } = await createUser();
   const project = await createProject(token);
-  return { projectId: project.id, poolId: await createRepository(testDb().db, project.id), token };
+  // Creating a project creates its repository (functions/projects/service.ts); the store writes into its pool.
+  const repository = await findRepository(testDb().db, project.id);
+  return { projectId: project.id, poolId: repository!.poolId, token };
 }
 
 export async function count(table: string, where: string): Promise<number> {

@@ -1,0 +1,45 @@
+// Commit reads (GitLab 13.6 lib/api/commits.rb): the log page and a single commit. The project is one statement and
+// the page one more (repository-reads.ts resolves the revision and counts the total inside it), so a page of 100
+// commits costs 3 queries with the token's.
+import { logPage, resolveRevision } from '../../db/queries/repository-reads.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { notFound } from '../lib/errors.ts';
+import type { Ref } from '../lib/ids.ts';
+import type { CommitView } from './entities.ts';
+import type { ListCommitsParams } from './schemas.ts';
+import { commitView, projectFor, type RepositoryProject } from './service.ts';
+
+type Verb<I> = { ctx: RequestContext; input: I };
+
+export interface CommitPage {
+  commits: CommitView[];
+  /** Every commit the listing has; undefined when the page (past the end) could not tell. */
+  total: number | undefined;
+}
+
+/**
+ * GET repository/commits: `ref_name` or the default branch (HEAD), `path`, `since`/`until` (the committer date, as
+ * git's --since/--until), `first_parent`. A ref that names nothing lists nothing (GitLab answers `[]`, as for an
+ * empty repository). Gaps: `all` lists the default branch's history only (no walk from every ref yet), `order=topo`
+ * is the default order, and `with_stats` stats need the diff machinery.
+ */
+export async function listCommits({ ctx, input }: Verb<{ project: Ref | null; params: ListCommitsParams }>) {
+  const found = await projectFor(ctx, input.project, 'project:download_code');
+  const p = input.params;
+  // Grape's `params[:ref_name].presence`: a blank ref name is the default branch.
+  const rev = !p.all && p.ref_name?.trim() ? p.ref_name : 'HEAD';
+  const fetch = async (limit: number, offset: number): Promise<CommitPage> => {
+    const page = await logPage(ctx.db, { projectId: found.context.projectId, rev, path: p.path || undefined, firstParent: p.first_parent, since: p.since, until: p.until, limit, offset });
+    if (!page) return { commits: [], total: 0 };
+    return { commits: page.commits.map(commitView), total: page.total };
+  };
+  return { ...found, fetch };
+}
+
+/** GET repository/commits/:sha: any revision GitLab's `project.commit(sha)` takes; 404 `Commit Not Found`. */
+export async function getCommit({ ctx, input }: Verb<{ project: Ref | null; sha: string }>): Promise<RepositoryProject & { commit: CommitView }> {
+  const found = await projectFor(ctx, input.project, 'project:download_code');
+  const info = await resolveRevision(ctx.db, found.context.projectId, input.sha);
+  if (!info) throw notFound('Commit');
+  return { ...found, commit: commitView(info) };
+}

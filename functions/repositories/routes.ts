@@ -1,0 +1,145 @@
+// The read half of the repository REST API (GitLab 13.6: branches.rb, commits.rb, repositories.rb, files.rb,
+// tags.rb). Names in the path (branch, sha, file_path) arrive URL-encoded (`%2F` for a slash) and Hono decodes them.
+import { Hono, type Context } from 'hono';
+import * as z from 'zod/mini';
+import type { AppEnv } from '../lib/context.ts';
+import { paramErrors } from '../lib/errors.ts';
+import { projectRef } from '../lib/ids.ts';
+import { pageRequest, paginate } from '../lib/pagination.ts';
+import { params, path, schema } from '../lib/validate.ts';
+import { fileHeaders, toBlob, toBranch, toCommit, toCommitDetail, toFile, toTag, toTreeObject } from './entities.ts';
+import { GetCommitInput, GetFileInput, ListBranchesInput, ListCommitsInput, ListTagsInput, TreeInput } from './schemas.ts';
+import { getCommit, listCommits } from './reads-commits.ts';
+import { getBlob, getFile, listTree } from './reads-files.ts';
+import { getBranch, listBranches, listTags } from './reads-refs.ts';
+
+export const repositoryReadRoutes = new Hono<AppEnv>();
+
+const ProjectPath = schema(() => z.object({ id: projectRef() }));
+const BranchPath = schema(() => z.object({ id: projectRef(), branch: z.string() }));
+const ShaPath = schema(() => z.object({ id: projectRef(), sha: z.string() }));
+const FilePath = schema(() => z.object({ id: projectRef(), file_path: z.string() }));
+const RawFileInput = schema(() => z.object({ ref: z.optional(GetFileInput().shape.ref) }));
+
+const base = '/projects/:id/repository';
+
+/** A list already in memory, paginated with GitLab's headers (Kaminari.paginate_array). */
+const paginateArray = <T>(c: Context<AppEnv>, input: { page?: number | undefined; per_page?: number | undefined }, all: readonly T[]) =>
+  paginate(c, pageRequest(input), async (limit, offset) => all.slice(offset, offset + limit), async () => all.length);
+
+repositoryReadRoutes.get(`${base}/branches`, path(ProjectPath), params(ListBranchesInput), async (c) => {
+  const input = c.req.valid('query');
+  const found = await listBranches({ ctx: c.var.ctx, input: { project: c.req.valid('param').id, params: input } });
+  const page = await paginateArray(c, input, found.branches);
+  return c.json(page.map((b) => toBranch(b, found.context)));
+});
+
+repositoryReadRoutes.get(`${base}/branches/:branch`, path(BranchPath), async (c) => {
+  const { id, branch } = c.req.valid('param');
+  const found = await getBranch({ ctx: c.var.ctx, input: { project: id, branch } });
+  return c.json(toBranch(found.branch, found.context));
+});
+
+repositoryReadRoutes.get(`${base}/tags`, path(ProjectPath), params(ListTagsInput), async (c) => {
+  const input = c.req.valid('query');
+  const found = await listTags({ ctx: c.var.ctx, input: { project: c.req.valid('param').id, params: input } });
+  const page = await paginateArray(c, input, found.tags);
+  return c.json(page.map((t) => toTag(t, found.context)));
+});
+
+repositoryReadRoutes.get(`${base}/commits`, path(ProjectPath), params(ListCommitsInput), async (c) => {
+  const input = c.req.valid('query');
+  const list = await listCommits({ ctx: c.var.ctx, input: { project: c.req.valid('param').id, params: input } });
+  // The page's statement counts the total too; only a page past the end asks for it again.
+  let total: number | undefined;
+  const page = await paginate(
+    c,
+    pageRequest(input),
+    async (limit, offset) => {
+      const p = await list.fetch(limit, offset);
+      total = p.total;
+      return p.commits;
+    },
+    async () => total ?? (await list.fetch(1, 0)).total ?? 0,
+  );
+  // with_stats: Entities::CommitWithStats needs diff stats, not computed yet (the plain entity is sent).
+  return c.json(page.map((commit) => toCommit(commit, list.context)));
+});
+
+repositoryReadRoutes.get(`${base}/commits/:sha`, path(ShaPath), params(GetCommitInput), async (c) => {
+  const { id, sha } = c.req.valid('param');
+  const found = await getCommit({ ctx: c.var.ctx, input: { project: id, sha } });
+  // `stats` (default true) needs diff stats, not computed yet: left out rather than wrong.
+  return c.json(toCommitDetail(found.commit, found.context, null));
+});
+
+repositoryReadRoutes.get(`${base}/tree`, path(ProjectPath), params(TreeInput), async (c) => {
+  const input = c.req.valid('query');
+  const list = await listTree({ ctx: c.var.ctx, input: { project: c.req.valid('param').id, params: input } });
+  let total = 0;
+  const page = await paginate(
+    c,
+    pageRequest(input),
+    async (limit, offset) => {
+      const p = await list.fetch(limit, offset);
+      total = p.total;
+      return p.entries;
+    },
+    async () => total,
+  );
+  return c.json(page.map(toTreeObject));
+});
+
+/**
+ * send_git_blob: text/plain, inline with the blob's name (ActionDispatch's ContentDisposition: an ASCII fallback
+ * and the UTF-8 name; none for a blob read by id, which has no name). GitLab's Workhorse may sniff another type for
+ * some content (images); this always answers text/plain.
+ */
+function sendBlob(c: Context<AppEnv>, name: string | null, content: Uint8Array, extra: Record<string, string> = {}) {
+  const ascii = name?.replace(/[^\x20-\x7e]|["\\]/g, '_');
+  const headers: Record<string, string> = {
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Disposition': name === null ? 'inline' : `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    ...extra,
+  };
+  return c.body(content as Uint8Array<ArrayBuffer>, 200, headers);
+}
+
+/** Helpers#no_cache_headers. */
+const NO_CACHE = { 'Cache-Control': 'no-cache, no-store', Pragma: 'no-cache', Expires: 'Fri, 01 Jan 1990 00:00:00 GMT' };
+
+repositoryReadRoutes.get(`${base}/blobs/:sha`, path(ShaPath), async (c) => {
+  const { id, sha } = c.req.valid('param');
+  const { blob } = await getBlob({ ctx: c.var.ctx, input: { project: id, sha } });
+  return c.json(toBlob(blob));
+});
+
+repositoryReadRoutes.get(`${base}/blobs/:sha/raw`, path(ShaPath), async (c) => {
+  const { id, sha } = c.req.valid('param');
+  const { blob } = await getBlob({ ctx: c.var.ctx, input: { project: id, sha } });
+  return sendBlob(c, null, blob.content, NO_CACHE);
+});
+
+/**
+ * The `file_path: true` validator (Gitlab::Utils.check_path_traversal!): a `..` segment is 400 `file_path should
+ * be a valid file path`.
+ */
+function filePath(raw: string): string {
+  if (raw.split('/').includes('..')) throw paramErrors(['file_path should be a valid file path']);
+  return raw;
+}
+
+// GET and HEAD (Hono answers HEAD with the GET route's headers and no body): `ref` required.
+repositoryReadRoutes.get(`${base}/files/:file_path`, path(FilePath), params(GetFileInput), async (c) => {
+  const { id, file_path } = c.req.valid('param');
+  const file = await getFile({ ctx: c.var.ctx, input: { project: id, path: filePath(file_path), ref: c.req.valid('query').ref } });
+  for (const [name, value] of Object.entries(fileHeaders(file))) c.header(name, value);
+  return c.json(toFile(file));
+});
+
+// `ref` optional here (13.6): the default branch when left out.
+repositoryReadRoutes.get(`${base}/files/:file_path/raw`, path(FilePath), params(RawFileInput), async (c) => {
+  const { id, file_path } = c.req.valid('param');
+  const file = await getFile({ ctx: c.var.ctx, input: { project: id, path: filePath(file_path), ref: c.req.valid('query').ref } });
+  return sendBlob(c, file.path.slice(file.path.lastIndexOf('/') + 1), file.content, { ...NO_CACHE, ...fileHeaders(file) });
+});

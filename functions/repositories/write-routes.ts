@@ -1,0 +1,62 @@
+// The write half of the repository REST API (GitLab 13.6: commits.rb, branches.rb, files.rb). Paths arrive
+// URL-encoded (`%2F` in a branch or file path) and Hono decodes them.
+import { Hono } from 'hono';
+import * as z from 'zod/mini';
+import type { AppEnv } from '../lib/context.ts';
+import { projectRef } from '../lib/ids.ts';
+import { params, path, schema } from '../lib/validate.ts';
+import { createBranch, deleteBranch, deleteMergedBranches } from './branches.ts';
+import { createCommit } from './create-commit.ts';
+import { toBranch, toCommitDetail, toFileCommit } from './entities.ts';
+import { writeFile } from './files.ts';
+import { CreateBranchInput, CreateCommitInput, CreateFileInput, DeleteFileInput, UpdateFileInput } from './schemas.ts';
+
+export const repositoryWriteRoutes = new Hono<AppEnv>();
+
+const ProjectPath = schema(() => z.object({ id: projectRef() }));
+const BranchPath = schema(() => z.object({ id: projectRef(), branch: z.string() }));
+const FilePath = schema(() => z.object({ id: projectRef(), file_path: z.string() }));
+
+const base = '/projects/:id/repository';
+
+repositoryWriteRoutes.post(`${base}/commits`, path(ProjectPath), params(CreateCommitInput), async (c) => {
+  const input = c.req.valid('query');
+  const found = await createCommit({ ctx: c.var.ctx, input: { project: c.req.valid('param').id, params: input } });
+  // `stats` (default true) needs diff stats, which the read side does not compute yet either: left out, not wrong.
+  return c.json(toCommitDetail(found.commit, found.context, null), 201);
+});
+
+repositoryWriteRoutes.post(`${base}/branches`, path(ProjectPath), params(CreateBranchInput), async (c) => {
+  const { branch, ref } = c.req.valid('query');
+  const found = await createBranch({ ctx: c.var.ctx, input: { project: c.req.valid('param').id, branch, ref } });
+  return c.json(toBranch(found.branch, found.context), 201);
+});
+
+repositoryWriteRoutes.delete(`${base}/branches/:branch`, path(BranchPath), async (c) => {
+  const { id, branch } = c.req.valid('param');
+  await deleteBranch({ ctx: c.var.ctx, input: { project: id, branch } });
+  return c.body(null, 204);
+});
+
+repositoryWriteRoutes.delete(`${base}/merged_branches`, path(ProjectPath), async (c) => {
+  await deleteMergedBranches({ ctx: c.var.ctx, input: { project: c.req.valid('param').id } });
+  return c.json({ message: '202 Accepted' }, 202);
+});
+
+repositoryWriteRoutes.post(`${base}/files/:file_path`, path(FilePath), params(CreateFileInput), async (c) => {
+  const { id, file_path } = c.req.valid('param');
+  const body = await writeFile({ ctx: c.var.ctx, input: { project: id, filePath: file_path, action: 'create', params: c.req.valid('query') } });
+  return c.json(toFileCommit(body), 201);
+});
+
+repositoryWriteRoutes.put(`${base}/files/:file_path`, path(FilePath), params(UpdateFileInput), async (c) => {
+  const { id, file_path } = c.req.valid('param');
+  const body = await writeFile({ ctx: c.var.ctx, input: { project: id, filePath: file_path, action: 'update', params: c.req.valid('query') } });
+  return c.json(toFileCommit(body), 200);
+});
+
+repositoryWriteRoutes.delete(`${base}/files/:file_path`, path(FilePath), params(DeleteFileInput), async (c) => {
+  const { id, file_path } = c.req.valid('param');
+  await writeFile({ ctx: c.var.ctx, input: { project: id, filePath: file_path, action: 'delete', params: c.req.valid('query') } });
+  return c.body(null, 204);
+});
