@@ -5,6 +5,7 @@
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { gitRefs, objectPools, repositories } from '../schema/index.ts';
+import { protectionRulesSql } from './protected-branches.ts';
 import { rows } from './raw.ts';
 
 /** An object id parameter (40 hex digits) as bytea. */
@@ -33,29 +34,33 @@ export async function createRepository(db: Db, projectId: number): Promise<numbe
   return Number(row!.pool_id);
 }
 
-/**
- * The statements that make `projectId` a fork of `sourceId`'s repository: it joins the source's pool (no object is
- * copied, whatever the repository's size) and gets a copy of the source's refs and HEAD. Two statements of one
- * batch: the refs' foreign key needs the repository row first.
- */
-export const forkRepositoryQueries = (db: Db, sourceId: number, projectId: number) =>
-  [
-    db.execute(sql`INSERT INTO ${repositories} (project_id, pool_id, default_branch)
-      SELECT ${projectId}, pool_id, default_branch FROM ${repositories} WHERE project_id = ${sourceId}`),
-    db.execute(sql`INSERT INTO ${gitRefs} (project_id, name, oid) SELECT ${projectId}, name, oid FROM ${gitRefs} WHERE project_id = ${sourceId}`),
-  ] as const;
+/** A protected branch as the push check reads it (access levels: Gitlab::Access numbers). */
+export interface ProtectionRule {
+  name: string;
+  push: number;
+  merge: number;
+}
 
 export interface RepositoryInfo {
   poolId: number;
   defaultBranch: string | null;
+  /** The project's protected branches, read with the row (a write's permission check needs them anyway). */
+  protectedBranches: ProtectionRule[];
 }
 
 export async function findRepository(db: Db, projectId: number): Promise<RepositoryInfo | undefined> {
   const [row] = await db
-    .select({ poolId: repositories.poolId, defaultBranch: repositories.defaultBranch })
+    .select({
+      poolId: repositories.poolId,
+      defaultBranch: repositories.defaultBranch,
+      protectedBranches: sql<ProtectionRule[] | string>`${protectionRulesSql(projectId)}`,
+    })
     .from(repositories)
     .where(eq(repositories.projectId, projectId));
-  return row;
+  if (!row) return undefined;
+  // json arrives parsed from every driver we use; a driver leaving it as text is parsed here rather than trusted.
+  const rules = typeof row.protectedBranches === 'string' ? (JSON.parse(row.protectedBranches) as ProtectionRule[]) : row.protectedBranches;
+  return { ...row, protectedBranches: rules };
 }
 
 export const setDefaultBranchQuery = (db: Db, projectId: number, branch: string | null) =>

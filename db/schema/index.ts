@@ -17,3 +17,4 @@ export * from './events.ts';
 export * from './avatars.ts';
 export * from './identities.ts';
 export * from './repositories.ts';
+export * from './protected-branches.ts';

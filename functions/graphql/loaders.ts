@@ -14,6 +14,7 @@ import { projectMilestonePages } from '../milestones/reads.ts';
 import { noteableKey, readableNotesOf } from '../notes/reads.ts';
 import type { Noteable } from '../notes/service.ts';
 import { namespaceProjectPages, openIssuesCounts, readableProjectsByIds } from '../projects/reads.ts';
+import { commitAuthorsByEmail, lastCommitsOf, repositoriesOf, treesOf, type TreeKey } from '../repositories/reads.ts';
 import { filesOfSnippets, snippetPagesOf, type SnippetFinderParams } from '../snippets/reads.ts';
 import { usersByIds } from '../users/reads.ts';
 import type { ProjectModel } from './models.ts';
@@ -106,6 +107,15 @@ export function createLoaders(ctx: RequestContext) {
     ),
     /** A snippet's files with their contents, in order, by snippet id. */
     snippetFiles: each((ids: readonly number[]) => filesOfSnippets(ctx, ids)),
+    // ---- Repositories (functions/repositories/reads.ts) ----
+    /** Project.repository by project (null where the actor may not read the code). */
+    repository: each((views: readonly ProjectModel[]) => repositoriesOf(ctx, views), (v) => v.project.id),
+    /** Repository.tree by (project, ref, path, recursive): the whole listing, once per distinct key. */
+    tree: each((keys: readonly TreeKey[]) => treesOf(ctx, keys), (k) => stableKey({ project: k.repo.projectId, ref: k.ref, path: k.path, recursive: k.recursive })),
+    /** Tree.lastCommit by (project, commit, path). */
+    lastCommit: each((keys: ReadonlyArray<{ projectId: number; commitOid: string; path: string }>) => lastCommitsOf(ctx, keys), stableKey),
+    /** Commit.author by the commit's author email (case-insensitive: the verb lower-cases). */
+    commitAuthor: each((emails: readonly string[]) => commitAuthorsByEmail(ctx, emails), (e) => e.toLowerCase()),
   };
 }
 

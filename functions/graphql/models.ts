@@ -71,3 +71,8 @@ export interface SnippetBlobModel {
 /** Connections with GitLab's `count`, computed only when asked. */
 export type IssueConnectionModel = Connection<IssueModel> & { count: () => number | Promise<number> };
 export type LabelConnectionModel = Connection<LabelModel> & { count: () => number | Promise<number> };
+
+// Repositories (functions/repositories/reads.ts defines them next to the verbs that build them).
+export type { BranchModel, CommitModel, RepositoryModel, TreeEntryModel, TreeModel } from '../repositories/reads.ts';
+/** No pipeline exists until CI does: Commit.pipelines is always empty, latestPipeline always null. */
+export type PipelineModel = never;

@@ -7,10 +7,11 @@ import { versionResolvers } from '../version/resolvers.ts';
 import { issueResolvers } from '../issues/resolvers.ts';
 import { noteResolvers } from '../notes/resolvers.ts';
 import { awardEmojiResolvers } from '../award-emoji/resolvers.ts';
+import { repositoryResolvers } from '../repositories/resolvers.ts';
 import type { Resolvers } from './generated.ts';
 import { scalars } from './scalars.ts';
 
-const parts: Resolvers[] = [versionResolvers, userResolvers, projectResolvers, groupResolvers, snippetResolvers, issueResolvers, noteResolvers, awardEmojiResolvers];
+const parts: Resolvers[] = [versionResolvers, userResolvers, projectResolvers, groupResolvers, snippetResolvers, issueResolvers, noteResolvers, awardEmojiResolvers, repositoryResolvers];
 
 /** Root types merged field by field; each type belongs to one domain. */
 export function mergeResolvers(): Resolvers {

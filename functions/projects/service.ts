@@ -1,6 +1,8 @@
 // Project verbs, shared by REST and (later) GraphQL.
 import { findNamespaceView, findPersonalNamespace, fullPathTaken, lockFullPath, lockLiveNamespace, type NamespaceView } from '../../db/queries/namespaces.ts';
+import { forkProjectQueries, namespaceIsLive } from '../../db/queries/project-forks.ts';
 import * as q from '../../db/queries/projects.ts';
+import { EVENT_ACTIONS } from '../../db/schema/index.ts';
 import { findRef, setDefaultBranchQuery } from '../../db/queries/repositories.ts';
 import { recordEvent } from '../events/record.ts';
 import { requireUser } from '../lib/auth.ts';
@@ -10,7 +12,7 @@ import { parseRef, type Ref } from '../lib/ids.ts';
 import { keysetUnsupported } from '../lib/pagination.ts';
 import type { Output } from '../lib/validate.ts';
 import { AccessLevel, assertCan, can, Visibility, visibilityName, type ProjectFacts, type VisibilityName } from '../lib/policy.ts';
-import { assertAvatar, copyAvatar, storeAvatar, type AvatarUpload } from '../uploads/avatars.ts';
+import { assertAvatar, storeAvatar, type AvatarUpload } from '../uploads/avatars.ts';
 import { createProjectRepository, DEFAULT_BRANCH, prepareReadme } from '../repositories/initial-commit.ts';
 import { findUser, requireAdmin } from '../users/service.ts';
 import { pathFromName, type CreateProjectInput, type ForkProjectInput, type ListProjectsInput, type UpdateProjectInput } from './schemas.ts';
@@ -116,7 +118,6 @@ interface NewProject {
   description?: string | undefined;
   visibility?: VisibilityName | undefined;
   defaultBranch?: string | undefined;
-  forkedFromId?: number | undefined;
   avatar?: AvatarUpload | undefined;
   initializeWithReadme?: boolean | undefined;
 }
@@ -128,7 +129,7 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
   assertAvatar(p.avatar);
   const creator = ctx.actor.user!;
   // The README commit's objects are built (hashed) before the transaction, which only writes them.
-  const readme = p.initializeWithReadme && !p.forkedFromId
+  const readme = p.initializeWithReadme
     ? await prepareReadme({ name: p.name, description: p.description ?? '', branch: p.defaultBranch ?? DEFAULT_BRANCH, author: creator })
     : undefined;
   try {
@@ -149,17 +150,15 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
         description: p.description ?? '',
         visibilityLevel: visibility,
         defaultBranch: readme?.branch ?? p.defaultBranch ?? null,
-        forkedFromId: p.forkedFromId ?? null,
       });
       // The owner of a personal namespace owns its projects; group projects inherit the group's members.
       if (ns.kind === 'user') await q.addProjectMember(tx, project.id, ownerId, AccessLevel.OWNER, ctx.actor.user!.id);
       if (p.avatar) await storeAvatar(tx, { kind: 'project', id: project.id }, p.avatar);
-      if (p.forkedFromId) await copyAvatar(tx, { kind: 'project', id: p.forkedFromId }, { kind: 'project', id: project.id });
-      // GitLab's Projects::CreateService records `created` (forks go through it too); the personal owner's
+      // GitLab's Projects::CreateService records `created` (forks too: project-forks.ts); the personal owner's
       // membership records no `joined` (ProjectMember skips the namespace holder).
       await recordEvent(tx, { action: 'created', authorId: ownerId, projectId: project.id });
-      // Every project has a repository, made with it (a fork's shares its source's objects).
-      await createProjectRepository(tx, { projectId: project.id, forkedFromId: p.forkedFromId, readme, authorId: creator.id });
+      // Every project has a repository, made with it.
+      await createProjectRepository(tx, { projectId: project.id, readme, authorId: creator.id });
       return project;
     });
     return reload(ctx, row.id);
@@ -261,35 +260,57 @@ export async function listStarrers({ ctx, input }: Verb<{ ref: Ref | null; searc
   };
 }
 
+/**
+ * POST /projects/:id/fork: the source (one read), the target namespace (one read), then the whole write as one batch
+ * of two statements (db/queries/project-forks.ts: locks, then every row the fork needs, its repository's refs
+ * included, in one data-modifying statement) and the fork as GET answers it: a constant number of queries whatever
+ * the repository's size.
+ */
 export async function forkProject({ ctx, input }: Verb<{ ref: Ref | null } & Output<typeof ForkProjectInput>>) {
-  requireUser(ctx);
+  const user = requireUser(ctx);
   const source = await findProject(ctx, input.ref);
   assertCan(ctx.actor, 'project:fork', projectFacts(source));
   // The first of namespace_id, namespace, namespace_path that was given (a given but unusable one is not skipped).
   const nsRef = input.namespace_id !== undefined ? input.namespace_id : input.namespace !== undefined ? input.namespace : input.namespace_path !== undefined ? parseRef(input.namespace_path) : undefined;
   const target = await targetNamespace(ctx, nsRef, targetNamespaceNotFound);
-  // A fork is never more visible than its source.
-  const visibility = Math.min(input.visibility ? Visibility[input.visibility] : source.project.visibilityLevel, source.project.visibilityLevel);
+  const ns = target.namespace;
+  // A fork is never more visible than its source, nor than its group.
+  const wanted = Math.min(input.visibility ? Visibility[input.visibility] : source.project.visibilityLevel, source.project.visibilityLevel);
+  const visibility = Math.min(wanted, ns.kind === 'group' ? ns.visibilityLevel : Visibility.public);
   try {
-    return await insertProject(
-      ctx,
-      target.namespace,
-      {
+    const [, inserted] = await ctx.batch((db) =>
+      forkProjectQueries(db, {
+        sourceId: source.project.id,
+        namespaceId: ns.id,
+        personal: ns.kind === 'user',
+        ownerId: user.id,
+        creatorId: user.id,
         name: input.name ?? source.project.name,
         path: input.path ?? source.project.path,
         description: input.description ?? source.project.description,
-        visibility: visibilityName(Math.min(visibility, target.namespace.kind === 'group' ? target.namespace.visibilityLevel : Visibility.public)),
-        defaultBranch: source.project.defaultBranch ?? undefined,
-        forkedFromId: source.project.id,
-      },
-      requireUser(ctx).id,
+        visibilityLevel: visibility,
+        defaultBranch: source.project.defaultBranch ?? null,
+        createdAction: EVENT_ACTIONS.created,
+      }),
     );
+    const [row] = resultRows<{ id: number }>(inserted);
+    // Nothing written: the namespace went away (its lock found no live row) or the path is taken (the same answers
+    // as a create's transaction gives).
+    if (!row) throw (await namespaceIsLive(ctx.db, ns.id)) ? pathTaken() : namespaceNotValid();
+    return await reload(ctx, Number(row.id));
   } catch (error) {
     // GitLab answers fork failures with 409 and the model errors.
-    if (isDomainError(error, 'invalid') && error.problem.kind === 'model') throw conflict(error.problem.fields);
-    throw error;
+    try {
+      rethrowTaken(error);
+    } catch (mapped) {
+      if (isDomainError(mapped, 'invalid') && mapped.problem.kind === 'model') throw conflict(mapped.problem.fields);
+      throw mapped;
+    }
   }
 }
+
+/** Rows of a batch's `execute` result, whichever driver ran it (as db/queries/raw.ts's `rows`). */
+const resultRows = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 export async function listForks({ ctx, input }: Verb<{ ref: Ref | null } & Output<typeof ListProjectsInput>>) {
   const view = await findProject(ctx, input.ref);

@@ -6,7 +6,7 @@ import type { RequestContext } from '../lib/context.ts';
 import { invalidMessage, notFound } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { commitToBranch } from './commits.ts';
-import { canPushToBranch, isProtectedBranch } from './push-access.ts';
+import { canMergeToBranch, canPushToBranch, isProtectedBranch } from './push-access.ts';
 import { isValidBranchName } from './ref-names.ts';
 import { refConflict, writeRefs, type RefMove } from './ref-write.ts';
 import { getBranch } from './reads-refs.ts';
@@ -42,11 +42,18 @@ export async function createBranch({ ctx, input }: Verb<{ project: Ref | null; b
     if (!canPushToBranch(ctx, found.facts, repository, 'master')) throw invalidMessage('You are not allowed to push code to protected branches on this project.');
     await commitToBranch(ctx, repository, { branch: 'master', message: 'Add README.md', actions: [{ action: 'create', file_path: 'README.md', content: '', encoding: 'text' }] });
     repository.defaultBranch = 'master';
+    repository.protectedBranches = [...repository.protectedBranches, { name: 'master', push: 40, merge: 40 }];
   }
   if (!isValidBranchName(input.branch)) throw invalidMessage('Branch name is invalid');
   const [existing, target] = await Promise.all([findRef(ctx.db, repository.projectId, `${HEADS}${input.branch}`), resolveRevision(ctx.db, repository.projectId, input.ref)]);
   if (existing !== undefined) throw invalidMessage('Branch already exists');
   if (!target) throw invalidMessage(`Invalid reference name: ${input.ref}`);
+  // Gitlab::Checks::BranchCheck#protected_branch_creation_checks (the pre-receive hook, run once the ref resolved):
+  // a branch a protection rule covers is created only by who may merge into it. (Its other check, that the commit
+  // is already on a protected branch, is not made here.)
+  if (isProtectedBranch(repository, input.branch) && !canMergeToBranch(ctx, found.facts, repository, input.branch)) {
+    throw invalidMessage('You are not allowed to create protected branches on this project.');
+  }
   // A branch whose name is taken between the check and the write loses the compare-and-swap (old: absent).
   try {
     await writeRefs(ctx, {

@@ -1,10 +1,11 @@
 // A new project's repository, written inside the project-creating transaction (projects/service.ts), so a project
-// never exists without one: a repository with a pool of its own, or for a fork the source's pool and a copy of its
-// refs (no object copied: O(1) rows whatever the size). `initialize_with_readme` adds GitLab 13.6's first commit
+// never exists without one: a repository with a pool of its own (a fork's joins its source's pool in the fork's own
+// statement, db/queries/project-forks.ts). `initialize_with_readme` adds GitLab 13.6's first commit
 // (Projects::CreateService#create_readme: README.md "# <name>\n\n<description>", message "Initial commit", on the
 // default branch, authored by the creator) with its push event, as a push through Files::CreateService records one.
 import type { Db } from '../../db/client.ts';
-import { createRepository, forkRepositoryQueries, setDefaultBranchQuery, updateRefQuery } from '../../db/queries/repositories.ts';
+import { createRepository, setDefaultBranchQuery, updateRefQuery } from '../../db/queries/repositories.ts';
+import { protectDefaultBranchQuery } from '../../db/queries/protected-branches.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { recordEvent } from '../events/record.ts';
 import { toPushPayload } from './entities.ts';
@@ -40,12 +41,8 @@ export async function prepareReadme(p: { name: string; description: string; bran
   return { branch: p.branch, write, commitOid: write.oids[2]!, message };
 }
 
-/** Creates the repository of `projectId` in `tx`: a fork's (joining `forkedFromId`'s pool) or a new one. */
-export async function createProjectRepository(tx: Db, a: { projectId: number; forkedFromId?: number | undefined; readme?: Readme | undefined; authorId: number }) {
-  if (a.forkedFromId) {
-    for (const statement of forkRepositoryQueries(tx, a.forkedFromId, a.projectId)) await statement;
-    return;
-  }
+/** Creates the repository of a new project in `tx` (a fork's is written with the fork: db/queries/project-forks.ts). */
+export async function createProjectRepository(tx: Db, a: { projectId: number; readme?: Readme | undefined; authorId: number }) {
   const poolId = await createRepository(tx, a.projectId);
   const readme = a.readme;
   if (!readme) return;
@@ -53,6 +50,7 @@ export async function createProjectRepository(tx: Db, a: { projectId: number; fo
   const ref = `refs/heads/${readme.branch}`;
   await updateRefQuery(tx, { projectId: a.projectId, name: ref, old: null, new: readme.commitOid });
   await setDefaultBranchQuery(tx, a.projectId, readme.branch);
+  await protectDefaultBranchQuery(tx, a.projectId, readme.branch);
   await recordEvent(tx, {
     action: 'pushed',
     authorId: a.authorId,

@@ -1,15 +1,55 @@
-// Who may move which branch: Gitlab::UserAccess#can_push_to_branch? under the instance's default_branch_protection 2
-// (the default branch is protected, maintainers push to it; developers push to every other branch). GitLab 13.6's
-// ProtectedBranch.protected? also protects every branch of an EMPTY repository when the default branch is protected
-// (`return true if project.empty_repo? && project.default_branch_protected?`): the first push needs a maintainer.
+// Who may move which branch: Gitlab::UserAccess#can_push_to_branch? over the project's protected branches (the
+// protected_branches table; the default branch gets its row when it is created, default_branch_protection 2).
+// GitLab 13.6's ProtectedBranch.protected? also protects every branch of an EMPTY repository when the default
+// branch is protected (`return true if project.empty_repo? && project.default_branch_protected?`): the first push
+// needs a maintainer. Every branch write (files, commits, branch creation and deletion) and the Branch entity's
+// protected/developers_can_*/can_push ask here; tags are not branches and have no protection yet.
+import type { ProtectionRule } from '../../db/queries/repositories.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { can, type ProjectFacts } from '../lib/policy.ts';
+import { AccessLevel, can, isAdministrator, type ProjectFacts } from '../lib/policy.ts';
 import type { RepositoryInfo } from './service.ts';
 
-/** Whether `branch` is protected: the default branch, or any branch while the repository has none. */
-export const isProtectedBranch = (repository: RepositoryInfo, branch: string) => repository.defaultBranch === null || repository.defaultBranch === branch;
+/** ProtectedRefMatcher: an exact name, or a pattern whose `*` matches any run of characters (`/` included). */
+export function matchesBranch(pattern: string, branch: string): boolean {
+  if (!pattern.includes('*')) return pattern === branch;
+  const regex = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*?');
+  return new RegExp(`^${regex}$`, 's').test(branch);
+}
 
+const rulesFor = (repository: RepositoryInfo, branch: string): ProtectionRule[] => repository.protectedBranches.filter((r) => matchesBranch(r.name, branch));
+
+/** Whether `branch` is protected: a rule matches it, or the repository has no branch yet. */
+export const isProtectedBranch = (repository: RepositoryInfo, branch: string) => repository.defaultBranch === null || rulesFor(repository, branch).length > 0;
+
+/**
+ * ProtectedBranchAccess#check_access: "No one" (0) stops everybody, administrators included; otherwise an
+ * administrator passes, and anyone else needs push_code and a role at least the level (30 developers, 40
+ * maintainers, 60 administrators only). The policy module answers the role question, so no level is read here.
+ */
+function passes(ctx: RequestContext, facts: ProjectFacts, level: number): boolean {
+  if (level === AccessLevel.NONE) return false;
+  if (isAdministrator(ctx.actor)) return true;
+  if (level <= AccessLevel.DEVELOPER) return can(ctx.actor, 'project:push_code', facts);
+  if (level <= AccessLevel.MAINTAINER) return can(ctx.actor, 'project:push_to_protected_branch', facts);
+  return false;
+}
+
+/** Gitlab::UserAccess#can_push_to_branch?: push_code, then any matching rule's push level (any one suffices). */
 export function canPushToBranch(ctx: RequestContext, facts: ProjectFacts, repository: RepositoryInfo, branch: string): boolean {
   if (!can(ctx.actor, 'project:push_code', facts)) return false;
-  return !isProtectedBranch(repository, branch) || can(ctx.actor, 'project:push_to_protected_branch', facts);
+  if (repository.defaultBranch === null) return can(ctx.actor, 'project:push_to_protected_branch', facts);
+  const rules = rulesFor(repository, branch);
+  return !rules.length || rules.some((r) => passes(ctx, facts, r.push));
+}
+
+/** ProtectedBranch.developers_can?(:push|:merge): some matching rule grants developers that action. */
+export function developersCan(repository: RepositoryInfo, branch: string, action: 'push' | 'merge'): boolean {
+  return rulesFor(repository, branch).some((r) => r[action] === AccessLevel.DEVELOPER);
+}
+
+/** Gitlab::UserAccess#can_merge_to_branch?: as pushing, with the rules' merge levels (creating a protected branch). */
+export function canMergeToBranch(ctx: RequestContext, facts: ProjectFacts, repository: RepositoryInfo, branch: string): boolean {
+  if (!can(ctx.actor, 'project:push_code', facts)) return false;
+  const rules = rulesFor(repository, branch);
+  return !rules.length || rules.some((r) => passes(ctx, facts, r.merge));
 }

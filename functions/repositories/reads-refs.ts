@@ -7,7 +7,7 @@ import { notFound } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { decodeTag } from './git/tag.ts';
 import type { BranchView, TagView } from './entities.ts';
-import { canPushToBranch, isProtectedBranch } from './push-access.ts';
+import { canPushToBranch, developersCan, isProtectedBranch } from './push-access.ts';
 import type { ListBranchesParams, ListTagsParams } from './schemas.ts';
 import { commitView, repositoryFor } from './service.ts';
 
@@ -30,9 +30,8 @@ export function nameFilter(search: string | undefined): (name: string) => boolea
 const shortName = (ref: string, prefix: string) => ref.slice(prefix.length);
 
 /**
- * The project's branches as Entities::Branch sees them. Protection and who may push are push-access.ts's rule (the
- * default branch, "fully protected": maintainers push and merge, so developers_can_* are false; unprotected
- * branches have no ProtectedBranch either, so false too) until protected branches are stored. `merged`: the tip is
+ * The project's branches as Entities::Branch sees them. Protection, developers_can_push/merge and who may push are
+ * push-access.ts's rule over the project's protected branches (read with the repository row). `merged`: the tip is
  * in the default branch's history and is not its tip (Repository#merged_branch_names rejects branches at the root
  * ref's commit); only branches with a lower generation can be, so the history is read only when one exists.
  */
@@ -57,8 +56,8 @@ async function branchViews(ctx: RequestContext, project: Ref | null, only?: (nam
       commit: commitView(r.commit),
       merged: head !== undefined && r.commit.oid !== head.oid && history.has(r.commit.oid),
       protected: isProtectedBranch(found.repository, name),
-      developersCanPush: false,
-      developersCanMerge: false,
+      developersCanPush: developersCan(found.repository, name, 'push'),
+      developersCanMerge: developersCan(found.repository, name, 'merge'),
       canPush: canPushToBranch(ctx, found.facts, found.repository, name),
       default: isDefault,
     };

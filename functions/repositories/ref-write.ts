@@ -1,10 +1,11 @@
 // The one write every repository verb ends with: new objects (if any), the ref compare-and-swaps, the push events
-// for those refs and any row that must change with them (the repository's HEAD on its first branch), as ONE batch:
-// one round trip, all or nothing. store.ts's applyWrite does the objects and refs; this adds what GitLab records
-// with a push, so a lost race leaves neither objects nor an event behind.
+// for those refs and any row that must change with them (the repository's HEAD on its first branch and that
+// branch's protection), as ONE batch: one round trip, all or nothing. store.ts's applyWrite does the objects and
+// refs; this adds what GitLab records with a push, so a lost race leaves neither objects nor an event behind.
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client.ts';
 import { isRefConflict, setDefaultBranchQuery, updateRefQuery, type RefUpdate } from '../../db/queries/repositories.ts';
+import { protectDefaultBranchQuery } from '../../db/queries/protected-branches.ts';
 import { pushEventStatement } from '../events/record.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { invalidMessage } from '../lib/errors.ts';
@@ -33,7 +34,8 @@ export async function writeRefs(ctx: RequestContext, w: RefWrite): Promise<void>
   const statements = (db: Db): BatchItem<'pg'>[] => [
     ...(w.write ? writeStatements(db, w.poolId, w.write) : []),
     ...refs.map((u) => updateRefQuery(db, u)),
-    ...(w.head ? [setDefaultBranchQuery(db, w.head.projectId, w.head.branch)] : []),
+    // The first branch becomes the default branch and, as Projects::ProtectDefaultBranchService does, protected.
+    ...(w.head ? [setDefaultBranchQuery(db, w.head.projectId, w.head.branch), protectDefaultBranchQuery(db, w.head.projectId, w.head.branch)] : []),
     ...refs.map((u) =>
       pushEventStatement(db, {
         action: 'pushed',

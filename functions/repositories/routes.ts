@@ -7,11 +7,13 @@ import { paramErrors } from '../lib/errors.ts';
 import { projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import { params, path, schema } from '../lib/validate.ts';
-import { fileHeaders, toBlob, toBranch, toCommit, toCommitDetail, toFile, toTag, toTreeObject } from './entities.ts';
+import { fileHeaders, toBlob, toBranch, toCommit, toCommitDetail, toCommitWithStats, toFile, toTag, toTreeObject } from './entities.ts';
 import { GetCommitInput, GetFileInput, ListBranchesInput, ListCommitsInput, ListTagsInput, TreeInput } from './schemas.ts';
 import { getCommit, listCommits } from './reads-commits.ts';
 import { getBlob, getFile, listTree } from './reads-files.ts';
 import { getBranch, listBranches, listTags } from './reads-refs.ts';
+import { CommitDiffInput, CompareInput, MergeBaseInput } from './diff-schemas.ts';
+import { commitDiff, commitStats, compareRefs, findMergeBase } from './reads-diffs.ts';
 
 export const repositoryReadRoutes = new Hono<AppEnv>();
 
@@ -62,15 +64,37 @@ repositoryReadRoutes.get(`${base}/commits`, path(ProjectPath), params(ListCommit
     },
     async () => total ?? (await list.fetch(1, 0)).total ?? 0,
   );
-  // with_stats: Entities::CommitWithStats needs diff stats, not computed yet (the plain entity is sent).
-  return c.json(page.map((commit) => toCommit(commit, list.context)));
+  if (!input.with_stats) return c.json(page.map((commit) => toCommit(commit, list.context)));
+  // Entities::CommitWithStats: the page's stats in one more statement (reads-diffs.ts).
+  const stats = await commitStats(c.var.ctx.db, list.context.projectId, page);
+  return c.json(page.map((commit, i) => toCommitWithStats(commit, stats[i]!, list.context)));
 });
 
 repositoryReadRoutes.get(`${base}/commits/:sha`, path(ShaPath), params(GetCommitInput), async (c) => {
   const { id, sha } = c.req.valid('param');
   const found = await getCommit({ ctx: c.var.ctx, input: { project: id, sha } });
-  // `stats` (default true) needs diff stats, not computed yet: left out rather than wrong.
-  return c.json(toCommitDetail(found.commit, found.context, null));
+  const [stats] = c.req.valid('query').stats ? await commitStats(c.var.ctx.db, found.context.projectId, [found.commit]) : [null];
+  return c.json(toCommitDetail(found.commit, found.context, stats ?? null));
+});
+
+// Kaminari.paginate_array over every diff of the commit.
+repositoryReadRoutes.get(`${base}/commits/:sha/diff`, path(ShaPath), params(CommitDiffInput), async (c) => {
+  const { id, sha } = c.req.valid('param');
+  const found = await commitDiff({ ctx: c.var.ctx, input: { project: id, sha } });
+  return c.json(await paginateArray(c, c.req.valid('query'), found.diffs));
+});
+
+/** Entities::Compare: `commit` is the newest of `commits` (oldest first); compare_timeout is false (no limits). */
+repositoryReadRoutes.get(`${base}/compare`, path(ProjectPath), params(CompareInput), async (c) => {
+  const { from, to, straight } = c.req.valid('query');
+  const { compare, context } = await compareRefs({ ctx: c.var.ctx, input: { project: c.req.valid('param').id, from, to, straight } });
+  const commits = compare.commits.map((commit) => toCommit(commit, context));
+  return c.json({ commit: commits.at(-1) ?? null, commits, diffs: compare.diffs, compare_timeout: false, compare_same_ref: compare.same });
+});
+
+repositoryReadRoutes.get(`${base}/merge_base`, path(ProjectPath), params(MergeBaseInput), async (c) => {
+  const found = await findMergeBase({ ctx: c.var.ctx, input: { project: c.req.valid('param').id, refs: c.req.valid('query').refs } });
+  return c.json(toCommit(found.commit, found.context));
 });
 
 repositoryReadRoutes.get(`${base}/tree`, path(ProjectPath), params(TreeInput), async (c) => {

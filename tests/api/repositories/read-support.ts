@@ -1,6 +1,7 @@
 // Repository content for the read tests, written straight through the store (as tests/repositories/store.test.ts
 // does): commits on branches, tags, the default branch. Each test file builds its own projects.
 import { createRepository, findRef, findRepository, setDefaultBranchQuery } from '../../../db/queries/repositories.ts';
+import { protectDefaultBranchQuery } from '../../../db/queries/protected-branches.ts';
 import { encodeTag } from '../../../functions/repositories/git/tag.ts';
 import { hashObject } from '../../../functions/repositories/git/oid.ts';
 import { applyWrite, prepareWrite } from '../../../functions/repositories/store.ts';
@@ -20,6 +21,8 @@ export class RepoWriter {
     const db = testDb().db;
     const poolId = (await findRepository(db, projectId))?.poolId ?? (await createRepository(db, projectId));
     await setDefaultBranchQuery(db, projectId, defaultBranch);
+    // What a first push does with the default branch (Projects::ProtectDefaultBranchService).
+    await protectDefaultBranchQuery(db, projectId, defaultBranch);
     return new RepoWriter(projectId, poolId);
   }
 

@@ -66,6 +66,8 @@ describe('POST /projects/:id/repository/commits', () => {
       committer_email: owner.email,
       committed_date: expect.any(String),
       web_url: `${TEST_PUBLIC_URL}/${fx.project.path_with_namespace}/-/commit/${(res.body as { id: string }).id}`,
+      // `stats` defaults to true (lib/api/commits.rb: `present commit_detail, ..., stats: params[:stats]`).
+      stats: { additions: 3, deletions: 0, total: 3 },
       status: null,
       project_id: fx.project.id,
       last_pipeline: null,

@@ -1,0 +1,187 @@
+// GraphQL over the repositories domain (GitLab 13.6): Project.repository, Repository.tree, Tree's connections, the
+// entry types, Commit, Branch, commitCreate and createBranch. Reads go through reads.ts (per-request loaders: one
+// statement per tree, never per entry); the mutations call the REST write verbs, so policy, validation, limits and
+// push events are theirs.
+import { arrayConnection } from '../graphql/connection.ts';
+import { mutation } from '../graphql/errors.ts';
+import type { CommitAction, CommitCreateInput, Resolvers } from '../graphql/generated.ts';
+import { toGlobalId } from '../graphql/ids.ts';
+import type { TreeEntryModel } from '../graphql/models.ts';
+import { DomainError, invalidMessage } from '../lib/errors.ts';
+import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
+import { toValidationError } from '../lib/validate.ts';
+import { avatarUrl } from '../users/schemas.ts';
+import { createBranch } from './branches.ts';
+import { createCommit } from './create-commit.ts';
+import { commitTitle, commitWebUrl, type CommitView } from './entities.ts';
+import { repositoryLocation, type CommitModel, type RepositoryLocation } from './reads.ts';
+import { CreateCommitInput, type CreateCommitParams } from './schemas.ts';
+import { projectFor } from './service.ts';
+
+/** A web URL's path (GitLab's `web_path`: the URL helpers' `_path`, relative root included). */
+const pathOf = (url: string) => new URL(url).pathname;
+
+/**
+ * `blob`/`tree` web URL of an entry at the tree's commit, `<project>/-/<kind>/<sha>/<path>` (TreeEntryPresenter and
+ * BlobPresenter: project_tree_url / project_blob_url of `File.join(commit_id, path)`).
+ */
+const entryUrl = (e: TreeEntryModel, kind: 'blob' | 'tree') => `${e.repo.projectWebUrl}/-/${kind}/${e.commitOid}/${e.path}`;
+
+/**
+ * Commit#title and #description: a full title of 100 characters or more is cut at a word before 81 with `…`, and
+ * the description is then the whole message; otherwise the description is what follows the first line.
+ */
+function titleAndDescription(message: string): { title: string; description: string | null } {
+  const full = commitTitle(message);
+  if (full.length < 100) {
+    const rest = message.split('\n').slice(1);
+    return { title: full, description: rest.length ? rest.join('\n').replace(/\n$/, '') : null };
+  }
+  // ActiveSupport's truncate(81, separator: ' ', omission: '…'): the last space at or before index 80.
+  const space = full.lastIndexOf(' ', 80);
+  return { title: `${full.slice(0, space > 0 ? space : 80)}…`, description: message };
+}
+
+const commitModel = (repo: RepositoryLocation, view: CommitView): CommitModel => ({ repo, view });
+
+/**
+ * commitCreate's input as POST repository/commits' parameters, parsed by that route's schema: the rules of an
+ * action (what each mode requires, what it ignores, the encoding's default) are the REST API's, written once.
+ */
+function commitParams(input: CommitCreateInput): CreateCommitParams {
+  const parsed = CreateCommitInput().safeParse({
+    branch: input.branch,
+    commit_message: input.message,
+    // Files::MultiService gets `start_branch: start_branch || branch`: absent is the branch itself.
+    start_branch: input.startBranch ?? undefined,
+    actions: input.actions.map((a: CommitAction) => ({
+      action: a.action.toLowerCase(),
+      file_path: a.filePath,
+      previous_path: a.previousPath ?? undefined,
+      content: a.content ?? undefined,
+      encoding: a.encoding?.toLowerCase(),
+      last_commit_id: a.lastCommitId ?? undefined,
+      execute_filemode: a.executeFilemode ?? undefined,
+    })),
+  });
+  if (!parsed.success) throw toValidationError(parsed.error.issues);
+  return parsed.data;
+}
+
+/**
+ * GitLab authorizes these mutations with `push_code` on the project first (a missing project or a refusal: the
+ * top-level resource error); what the services then refuse, a protected branch included, is the payload's `errors`.
+ * The write verbs check the branch rule themselves and throw `forbidden` with its words: that one is a refusal here.
+ */
+async function write<T>(run: () => Promise<T>): Promise<{ value: T | null; errors: string[] }> {
+  return mutation(async () => {
+    try {
+      return await run();
+    } catch (e) {
+      if (e instanceof DomainError && e.problem.code === 'forbidden' && e.problem.reason) throw invalidMessage(e.problem.reason);
+      throw e;
+    }
+  });
+}
+
+export const repositoryResolvers: Resolvers = {
+  Project: {
+    repository: (project, _a, { loaders }) => loaders.repository.load(project),
+  },
+  Repository: {
+    rootRef: (r) => r.rootRef,
+    exists: (r) => r.exists,
+    empty: (r) => r.empty,
+    // TreeResolver: nothing to list in a repository that does not exist.
+    tree: (r, args, { loaders }) =>
+      r.exists ? loaders.tree.load({ repo: r.repo, ref: args.ref ?? 'head', path: args.path ?? '', recursive: args.recursive ?? false }) : null,
+  },
+  Tree: {
+    lastCommit: async (t, _a, { loaders }) => {
+      const view = await loaders.lastCommit.load({ projectId: t.repo.projectId, commitOid: t.commitOid, path: t.path });
+      return view && commitModel(t.repo, view);
+    },
+    trees: (t, args) => arrayConnection(t.entries.filter((e) => e.type === 'tree'), args, (e) => e.position),
+    blobs: (t, args) => arrayConnection(t.entries.filter((e) => e.type === 'blob'), args, (e) => e.position),
+    submodules: (t, args) => arrayConnection(t.entries.filter((e) => e.type === 'commit'), args, (e) => e.position),
+  },
+  // Entry fields (Types::Tree::EntryType): `sha` is the object's id (`method: :id`, whatever its description says).
+  TreeEntry: {
+    id: (e) => toGlobalId('Gitlab::Graphql::Representation::TreeEntry', e.oid),
+    sha: (e) => e.oid,
+    name: (e) => e.name,
+    path: (e) => e.path,
+    flatPath: (e) => e.flatPath,
+    type: (e) => e.type,
+    webUrl: (e) => entryUrl(e, 'tree'),
+    webPath: (e) => pathOf(entryUrl(e, 'tree')),
+  },
+  Blob: {
+    id: (e) => toGlobalId('Gitlab::Graphql::Representation::TreeEntry', e.oid),
+    sha: (e) => e.oid,
+    name: (e) => e.name,
+    path: (e) => e.path,
+    flatPath: (e) => e.flatPath,
+    type: (e) => e.type,
+    mode: (e) => e.mode.padStart(6, '0'),
+    // No LFS store: no blob is an LFS pointer here.
+    lfsOid: () => null,
+    webUrl: (e) => entryUrl(e, 'blob'),
+    webPath: (e) => pathOf(entryUrl(e, 'blob')),
+  },
+  Submodule: {
+    id: (e) => toGlobalId('Gitlab::Graphql::Representation::SubmoduleTreeEntry', e.oid),
+    sha: (e) => e.oid,
+    name: (e) => e.name,
+    path: (e) => e.path,
+    flatPath: (e) => e.flatPath,
+    type: (e) => e.type,
+    // Both come from .gitmodules' URL, which is not read yet: null, as GitLab answers for a URL it cannot map.
+    webUrl: () => null,
+    treeUrl: () => null,
+  },
+  Entry: {
+    __resolveType: (e) => (e.type === 'tree' ? 'TreeEntry' : e.type === 'commit' ? 'Submodule' : 'Blob'),
+  },
+  Commit: {
+    id: (c) => toGlobalId('CommitPresenter', c.view.oid),
+    sha: (c) => c.view.oid,
+    title: (c) => titleAndDescription(c.view.message).title,
+    titleHtml: (c) => renderPlainLine(titleAndDescription(c.view.message).title),
+    description: (c) => titleAndDescription(c.view.message).description,
+    descriptionHtml: (c) => renderPlainText(titleAndDescription(c.view.message).description),
+    message: (c) => c.view.message,
+    authoredDate: (c) => iso(c.view.authoredAt),
+    authorName: (c) => c.view.authorName,
+    author: (c, _a, { loaders }) => loaders.commitAuthor.load(c.view.authorEmail),
+    // The author's own avatar when the email is a user's; no external avatar service is asked.
+    authorAvatar: async (c, _a, { ctx, loaders }) => avatarUrl(ctx.config, (await loaders.commitAuthor.load(c.view.authorEmail))?.avatarUrl),
+    webUrl: (c) => commitWebUrl(c.repo, c.view.oid),
+    webPath: (c) => pathOf(commitWebUrl(c.repo, c.view.oid)),
+    // Signatures are not verified yet; CI does not exist yet: no pipelines.
+    signatureHtml: () => null,
+    pipelines: (_c, args) => ({ ...arrayConnection<never>([], args, () => 0), count: 0 }),
+    latestPipeline: () => null,
+  },
+  Branch: {
+    name: (b) => b.name,
+    commit: (b) => commitModel(b.repo, b.commit),
+  },
+  Mutation: {
+    commitCreate: async (_root, { input }, { ctx }) => {
+      const project = { path: input.projectPath };
+      const { value, errors } = await write(async () => {
+        await projectFor(ctx, project, 'project:push_code');
+        return createCommit({ ctx, input: { project, params: commitParams(input) } });
+      });
+      const commit = value ? commitModel({ ...value.context, fullPath: value.project.project.pathWithNamespace }, value.commit) : null;
+      return { commit, errors, clientMutationId: input.clientMutationId ?? null };
+    },
+    createBranch: async (_root, { input }, { ctx }) => {
+      const project = { path: input.projectPath };
+      const { value, errors } = await write(() => createBranch({ ctx, input: { project, branch: input.name, ref: input.ref } }));
+      const branch = value ? { repo: repositoryLocation(ctx, value.project), name: value.branch.name, commit: value.branch.commit } : null;
+      return { branch, errors, clientMutationId: input.clientMutationId ?? null };
+    },
+  },
+};
