@@ -94,9 +94,10 @@ export async function changedPaths(db: Db, projectId: number, pairs: readonly Tr
 
 /**
  * Each step of an ancestry walk looks its commit up by primary key in a scalar subquery (as logPage does: a join
- * in the recursive term may be planned as a scan of git_commits at every step).
+ * in the recursive term may be planned as a scan of git_commits at every step). `name` is one of these constants:
+ * it is spliced into the SQL as an identifier, so it never comes from a request.
  */
-const ancestorsCte = (name: string, starts: readonly string[]) =>
+const ancestorsCte = (name: 'left_side' | 'right_side' | 'from_side' | 'to_side', starts: readonly string[]) =>
   sql`${sql.raw(name)}(oid, parents, generation) AS (
       SELECT c.oid, c.parent_oids, c.generation FROM ${gitCommits} c
       WHERE c.pool_id = (SELECT pool_id FROM repo) AND c.oid IN (${sql.join(starts.map(oidParam), sql`, `)})
