@@ -33,7 +33,7 @@ function invalidBody(p: Extract<Problem, { code: 'invalid' }>): Record<string, u
     case 'bad_request':
       return { message: badRequestMessage(p.reason) };
     case 'message':
-      return { message: p.message };
+      return { message: p.message, ...p.details };
     case 'service':
       return { message: { error: toSentence(p.messages) } };
   }

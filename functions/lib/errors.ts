@@ -20,8 +20,11 @@ type Invalid = { code: 'invalid' } & (
   | { kind: 'params'; params: readonly string[] }
   /** `bad_request!(reason)`; a bare `bad_request!` has no reason. */
   | { kind: 'bad_request'; reason?: string }
-  /** A message of the service's own (`render_api_error!(message, 400)`). */
-  | { kind: 'message'; message: string }
+  /**
+   * A message of the service's own (`render_api_error!(message, 400)`); `details` are the other keys of a hash
+   * GitLab renders beside it (`{ message:, error_code:, dry_run: }` from a failed cherry-pick).
+   */
+  | { kind: 'message'; message: string; details?: Readonly<Record<string, string>> }
   /** A service response's full messages, one by one (the Snippets services). */
   | { kind: 'service'; messages: readonly string[] }
 );
@@ -100,7 +103,8 @@ export const invalidRecord = (label: string, fields: FieldErrors, via: 'bad_requ
 export const paramErrors = (params: readonly string[]) => fail({ code: 'invalid', kind: 'params', params });
 
 /** REST: 400 `{"message":"<message>"}` */
-export const invalidMessage = (message: string) => fail({ code: 'invalid', kind: 'message', message });
+export const invalidMessage = (message: string, details?: Readonly<Record<string, string>>) =>
+  fail({ code: 'invalid', kind: 'message', message, ...(details ? { details } : {}) });
 
 /** A service's failure as full messages. REST: 400 `{"message":{"error":"<the messages as a sentence>"}}`. */
 export const serviceFailed = (messages: readonly string[]) => fail({ code: 'invalid', kind: 'service', messages });

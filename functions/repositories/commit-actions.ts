@@ -49,15 +49,15 @@ export function splitPath(path: string): Uint8Array[] {
 }
 
 /** The directories whose entries the actions need: every directory above each path (and each path, which may be one). */
-export function touchedDirs(actions: readonly FileAction[]): Uint8Array[] {
+export const touchedDirs = (actions: readonly FileAction[]) => dirsAlong(actions.flatMap((a) => (a.previousPath ? [a.path, a.previousPath] : [a.path])));
+
+/** Every directory above each path, and each path itself (it may be one), once each. */
+export function dirsAlong(paths: readonly Uint8Array[][]): Uint8Array[] {
   const seen = new Map<string, Uint8Array>();
-  for (const a of actions) {
-    for (const path of [a.path, a.previousPath]) {
-      if (!path) continue;
-      for (let depth = 1; depth <= path.length; depth++) {
-        const k = path.slice(0, depth).map(key).join('/');
-        if (!seen.has(k)) seen.set(k, bytesOf(k));
-      }
+  for (const path of paths) {
+    for (let depth = 1; depth <= path.length; depth++) {
+      const k = path.slice(0, depth).map(key).join('/');
+      if (!seen.has(k)) seen.set(k, bytesOf(k));
     }
   }
   return [...seen.values()];
@@ -71,7 +71,8 @@ export interface AppliedActions {
   objects: GitObject[];
 }
 
-export async function applyActions(current: readonly DirEntryRow[], actions: readonly FileAction[]): Promise<AppliedActions> {
+/** A tree being edited: the touched directories' entries, changed in place, then rebuilt by `build`. */
+export function treeEditor(current: readonly DirEntryRow[]) {
   const dirs = new Map<string, Dir>([['', new Map()]]);
   for (const e of current) {
     const d = key(e.dir);
@@ -79,11 +80,6 @@ export async function applyActions(current: readonly DirEntryRow[], actions: rea
     dirs.get(d)!.set(key(e.name), { mode: e.mode, oid: e.oid });
   }
   const dirty = new Set<string>();
-  const blobs: GitObject[] = [];
-  const blobOid = async (content: Uint8Array) => {
-    blobs.push({ type: 'blob', body: content });
-    return hashObject('blob', content);
-  };
 
   /** The directory holding `path`, created (with its parents) when `create` is set; undefined if missing. */
   const parentOf = (path: Uint8Array[], create: boolean): Dir | undefined => {
@@ -108,6 +104,7 @@ export async function applyActions(current: readonly DirEntryRow[], actions: rea
     return dirs.get(dirKey);
   };
   const dirKeyOf = (path: Uint8Array[]) => path.slice(0, -1).map(key).join('/');
+  /** The file (blob, symlink or submodule) at `path`; undefined if none; ActionError if a directory is there. */
   const existing = (path: Uint8Array[]) => {
     const entry = parentOf(path, false)?.get(key(path[path.length - 1]!));
     if (!entry) return undefined;
@@ -125,6 +122,20 @@ export async function applyActions(current: readonly DirEntryRow[], actions: rea
   const remove = (path: Uint8Array[]) => {
     parentOf(path, false)!.delete(key(path[path.length - 1]!));
     dirty.add(dirKeyOf(path));
+  };
+  const build = () => {
+    dirty.add(''); // the root is always written out: its id is the commit's tree
+    return rebuild(dirs, dirty);
+  };
+  return { existing, put, remove, build };
+}
+
+export async function applyActions(current: readonly DirEntryRow[], actions: readonly FileAction[]): Promise<AppliedActions> {
+  const { existing, put, remove, build } = treeEditor(current);
+  const blobs: GitObject[] = [];
+  const blobOid = async (content: Uint8Array) => {
+    blobs.push({ type: 'blob', body: content });
+    return hashObject('blob', content);
   };
 
   for (const a of actions) {
@@ -161,8 +172,7 @@ export async function applyActions(current: readonly DirEntryRow[], actions: rea
       }
     }
   }
-  dirty.add(''); // the root is always written out: its id is the commit's tree
-  const built = await rebuild(dirs, dirty);
+  const built = await build();
   return { treeOid: built.treeOid, objects: [...blobs, ...built.trees] };
 }
 

@@ -1,5 +1,5 @@
 // Diffs as GitLab 13.6 shows them (Entities::Diff over Gitlab::Git::Diff, which Gitaly's CommitDiff fills from
-// `git diff --find-renames=30%`): the changed paths of two trees (db/queries/repository-diffs.ts, one statement),
+// `git diff --find-renames=50%`): the changed paths of two trees (db/queries/repository-diffs.ts, one statement),
 // renames paired (diff-renames.ts), each file's hunks rendered (diff-text.ts); and a commit's stats from them.
 import type { ChangedPath, DiffSide } from '../../db/queries/repository-diffs.ts';
 import { detectRenames, type FileChange } from './diff-renames.ts';

@@ -56,8 +56,26 @@ export function commitTime(at: Date, tz: string): string {
 // ---- Commits ----
 
 /** Commit#full_title: the message's first line (up to `\r` or `\n`), or "No commit message" when it is blank. */
-export function commitTitle(message: string): string {
+export function fullTitle(message: string): string {
   return message.trim() === '' ? 'No commit message' : message.split(/[\r\n]/, 1)[0]!;
+}
+
+/**
+ * Commit#title, what REST's `title` and GraphQL's `title` show: the full title, or from 100 characters on,
+ * ActiveSupport's truncate(81, separator: ' ', omission: '…'): cut at the last space at or before index 80.
+ */
+export function commitTitle(message: string): string {
+  const full = fullTitle(message);
+  if (full.length < 100) return full;
+  const space = full.lastIndexOf(' ', 80);
+  return `${full.slice(0, space === -1 ? 80 : space)}…`;
+}
+
+/** Commit#description: the message after the title's line (chomped), the whole message when the title was cut. */
+export function commitDescription(message: string): string | null {
+  if (fullTitle(message).length >= 100) return message;
+  const newline = message.indexOf('\n');
+  return newline === -1 ? null : message.slice(newline + 1).replace(/\r?\n$/, '');
 }
 
 /** Commit#short_id: `id[0..MIN_SHA_LENGTH]`, the first 8 characters. */

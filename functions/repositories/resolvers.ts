@@ -13,7 +13,7 @@ import { toValidationError } from '../lib/validate.ts';
 import { avatarUrl } from '../users/schemas.ts';
 import { createBranch } from './branches.ts';
 import { createCommit } from './create-commit.ts';
-import { commitTitle, commitWebUrl, type CommitView } from './entities.ts';
+import { commitDescription, commitTitle, commitWebUrl, type CommitView } from './entities.ts';
 import { repositoryLocation, type CommitModel, type RepositoryLocation } from './reads.ts';
 import { CreateCommitInput, type CreateCommitParams } from './schemas.ts';
 import { projectFor } from './service.ts';
@@ -26,21 +26,6 @@ const pathOf = (url: string) => new URL(url).pathname;
  * BlobPresenter: project_tree_url / project_blob_url of `File.join(commit_id, path)`).
  */
 const entryUrl = (e: TreeEntryModel, kind: 'blob' | 'tree') => `${e.repo.projectWebUrl}/-/${kind}/${e.commitOid}/${e.path}`;
-
-/**
- * Commit#title and #description: a full title of 100 characters or more is cut at a word before 81 with `…`, and
- * the description is then the whole message; otherwise the description is what follows the first line.
- */
-function titleAndDescription(message: string): { title: string; description: string | null } {
-  const full = commitTitle(message);
-  if (full.length < 100) {
-    const rest = message.split('\n').slice(1);
-    return { title: full, description: rest.length ? rest.join('\n').replace(/\n$/, '') : null };
-  }
-  // ActiveSupport's truncate(81, separator: ' ', omission: '…'): the last space at or before index 80.
-  const space = full.lastIndexOf(' ', 80);
-  return { title: `${full.slice(0, space > 0 ? space : 80)}…`, description: message };
-}
 
 const commitModel = (repo: RepositoryLocation, view: CommitView): CommitModel => ({ repo, view });
 
@@ -146,10 +131,10 @@ export const repositoryResolvers: Resolvers = {
   Commit: {
     id: (c) => toGlobalId('CommitPresenter', c.view.oid),
     sha: (c) => c.view.oid,
-    title: (c) => titleAndDescription(c.view.message).title,
-    titleHtml: (c) => renderPlainLine(titleAndDescription(c.view.message).title),
-    description: (c) => titleAndDescription(c.view.message).description,
-    descriptionHtml: (c) => renderPlainText(titleAndDescription(c.view.message).description),
+    title: (c) => commitTitle(c.view.message),
+    titleHtml: (c) => renderPlainLine(commitTitle(c.view.message)),
+    description: (c) => commitDescription(c.view.message),
+    descriptionHtml: (c) => renderPlainText(commitDescription(c.view.message)),
     message: (c) => c.view.message,
     authoredDate: (c) => iso(c.view.authoredAt),
     authorName: (c) => c.view.authorName,

@@ -163,6 +163,10 @@ export type CreateCommitParams = Output<typeof CreateCommitInput>;
 /** GET repository/commits/:sha (`stats`, default true). */
 export const GetCommitInput = schema(() => z.object({ stats: flag(true) }));
 
+/** POST repository/commits/:sha/cherry_pick and /revert: `requires :branch, allow_blank: false`, `dry_run` (13.3). */
+export const CommitChangeInput = schema(() => z.object({ branch: present(), dry_run: flag(false) }));
+export type CommitChangeParams = Output<typeof CommitChangeInput>;
+
 // ---- lib/api/files.rb ----
 
 /** GET (and HEAD) repository/files/:file_path and /blame: `requires :ref, allow_blank: false`. */

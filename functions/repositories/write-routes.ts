@@ -6,16 +6,18 @@ import type { AppEnv } from '../lib/context.ts';
 import { projectRef } from '../lib/ids.ts';
 import { params, path, schema } from '../lib/validate.ts';
 import { createBranch, deleteBranch, deleteMergedBranches } from './branches.ts';
+import { changeCommit, type ChangeKind } from './commit-change.ts';
 import { createCommit } from './create-commit.ts';
-import { toBranch, toCommitDetail, toFileCommit } from './entities.ts';
+import { toBranch, toCommit, toCommitDetail, toFileCommit } from './entities.ts';
 import { writeFile } from './files.ts';
 import { commitStats } from './reads-diffs.ts';
-import { CreateBranchInput, CreateCommitInput, CreateFileInput, DeleteFileInput, UpdateFileInput } from './schemas.ts';
+import { CommitChangeInput, CreateBranchInput, CreateCommitInput, CreateFileInput, DeleteFileInput, UpdateFileInput } from './schemas.ts';
 
 export const repositoryWriteRoutes = new Hono<AppEnv>();
 
 const ProjectPath = schema(() => z.object({ id: projectRef() }));
 const BranchPath = schema(() => z.object({ id: projectRef(), branch: z.string() }));
+const ShaPath = schema(() => z.object({ id: projectRef(), sha: z.string() }));
 const FilePath = schema(() => z.object({ id: projectRef(), file_path: z.string() }));
 
 const base = '/projects/:id/repository';
@@ -27,6 +29,16 @@ repositoryWriteRoutes.post(`${base}/commits`, path(ProjectPath), params(CreateCo
   const [stats] = input.stats ? await commitStats(c.var.ctx.db, found.context.projectId, [found.commit]) : [null];
   return c.json(toCommitDetail(found.commit, found.context, stats ?? null), 201);
 });
+
+// cherry_pick and revert: 201 with Entities::Commit, or 200 `{"dry_run":"success"}` for a dry run.
+for (const kind of ['cherry_pick', 'revert'] as const satisfies readonly ChangeKind[]) {
+  repositoryWriteRoutes.post(`${base}/commits/:sha/${kind}`, path(ShaPath), params(CommitChangeInput), async (c) => {
+    const { id, sha } = c.req.valid('param');
+    const found = await changeCommit({ ctx: c.var.ctx, input: { project: id, sha, kind, params: c.req.valid('query') } });
+    if (found.result.dryRun) return c.json({ dry_run: 'success' }, 200);
+    return c.json(toCommit(found.result.commit, found.context), 201);
+  });
+}
 
 repositoryWriteRoutes.post(`${base}/branches`, path(ProjectPath), params(CreateBranchInput), async (c) => {
   const { branch, ref } = c.req.valid('query');

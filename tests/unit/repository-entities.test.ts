@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type * as z from 'zod/mini';
 import {
   commitTime,
+  commitDescription,
   commitTitle,
   fileHeaders,
   pushCommitTitle,
@@ -154,6 +155,16 @@ describe('Entities::Commit and friends', () => {
     [' \n\t\n', 'No commit message'],
     ['\nstarts with a newline', ''],
   ])('title (Commit#full_title) of %j is %j', (message, title) => expect(commitTitle(message)).toBe(title));
+
+  it('title (Commit#title) cuts a full title of 100 characters or more at the last space up to index 80, with …', () => {
+    const words = `${'word '.repeat(19)}tail ends here`; // 109 characters; spaces at 4, 9, ..., 94
+    expect(commitTitle(`${words}\n\nbody`)).toBe(`${'word '.repeat(15)}word…`);
+    expect(commitTitle('x'.repeat(99))).toBe('x'.repeat(99));
+    expect(commitTitle('x'.repeat(100))).toBe(`${'x'.repeat(80)}…`);
+    expect(commitDescription(`${words}\n\nbody`)).toBe(`${words}\n\nbody`);
+    expect(commitDescription('subject\n\nbody\n')).toBe('\nbody');
+    expect(commitDescription('subject')).toBeNull();
+  });
 
   it('message is the stored message, unchanged', () => {
     expect(toCommit({ ...created, message: 'subject\n\nbody\n' }, repo)).toMatchObject({ title: 'subject', message: 'subject\n\nbody\n' });

@@ -37,6 +37,7 @@ describe.runIf(hasGit())('diffs agree with git', () => {
     await put('logo.bin', new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2, 3]));
     await put('moved.txt', lines(20));
     await put('similar.txt', lines(10, 'similar'));
+    await put('half.txt', lines(10, 'half'));
     await put('script.sh', 'echo hi\n');
     await put('gone.txt', 'bye\n');
     await put('kind.txt', 'a file\n');
@@ -52,6 +53,9 @@ describe.runIf(hasGit())('diffs agree with git', () => {
     await run('mv', 'moved.txt', 'src/moved.txt');
     await run('mv', 'similar.txt', 'renamed.txt');
     await put('renamed.txt', lines(10, 'similar').replace('similar 5\n', 'changed 5\n'));
+    // About 40% alike: a rename at Gitaly's 30%, a deletion and an addition at git's 50%.
+    await unlink(join(work, 'half.txt'));
+    await put('halved.txt', `${lines(4, 'half')}${lines(6, 'other')}`);
     await chmod(join(work, 'script.sh'), 0o755);
     await symlink('notes.txt', join(work, 'link'));
     await unlink(join(work, 'kind.txt'));
@@ -104,6 +108,10 @@ describe.runIf(hasGit())('diffs agree with git', () => {
     });
     expect(moves.find((e) => e.new_path === 'script.sh')).toMatchObject({ a_mode: '100644', b_mode: '100755', diff: '' });
     expect(moves.find((e) => e.new_path === 'renamed.txt')).toMatchObject({ old_path: 'similar.txt', renamed_file: true });
+    expect(moves.filter((e) => e.new_path === 'halved.txt' || e.old_path === 'half.txt').map((e) => [e.old_path, e.new_path, e.renamed_file])).toEqual([
+      ['half.txt', 'half.txt', false],
+      ['halved.txt', 'halved.txt', false],
+    ]);
   });
 
   it('compare: from the merge base by default, straight on request; commits oldest first', async () => {
@@ -139,7 +147,7 @@ describe.runIf(hasGit())('diffs agree with git', () => {
 
   it('stats: git numstat totals on commits/:sha, the log with_stats', async () => {
     const numstat = async (sha: string) => {
-      const out = await git(work, 'show', '--format=', '--numstat', '--find-renames=30%', sha);
+      const out = await git(work, 'show', '--format=', '--numstat', '--find-renames=50%', sha);
       let additions = 0;
       let deletions = 0;
       for (const line of out.split('\n').filter(Boolean)) {

@@ -26,9 +26,9 @@ export async function loadGitRepository(work: string, projectId: number, branche
   await applyWrite(testDb(), poolId, await prepareWrite(await readGitObjects(work)), refs);
 }
 
-/** `git diff` between two revisions (Gitaly's flags: --find-renames=30%, full index) as GitLab's entries. */
+/** `git diff` between two revisions (renames at git's default 50%, full index) as GitLab's entries. */
 export async function gitDiffEntries(work: string, ...revs: string[]): Promise<Entry[]> {
-  const out = (await runGit(work, ['diff', '--no-color', '--no-ext-diff', '--full-index', '--find-renames=30%', ...revs])).stdout.toString();
+  const out = (await runGit(work, ['diff', '--no-color', '--no-ext-diff', '--full-index', '--find-renames=50%', ...revs])).stdout.toString();
   const entries: Entry[] = [];
   for (const part of out.split(/^(?=diff --git )/m).filter(Boolean)) {
     const lines = part.split('\n');
