@@ -2,7 +2,7 @@
 // walked (WITH RECURSIVE over git_tree_entries), a tree listed, a log page ordered, all inside the same statement.
 // Each read takes the project and a revision as the API does (a branch, a tag, a full ref, HEAD, a full or
 // abbreviated commit id), so a file at depth 10 costs one query after the project's.
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { gitCommitPaths, gitCommits, gitObjects, gitRefs, gitTreeEntries, repositories } from '../schema/index.ts';
 import { rows } from './raw.ts';
@@ -160,7 +160,8 @@ function joinPath(segments: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
 
 export interface LogOptions {
   projectId: number;
-  rev: string;
+  /** The revision to walk from; null walks from every ref (`git log --all`). */
+  rev: string | null;
   /** Only commits that changed this file, or anything below this directory (`git log -- path`). */
   path?: string | Uint8Array | undefined;
   /** Follow first parents only (`git log --first-parent`). */
@@ -172,38 +173,69 @@ export interface LogOptions {
   offset: number;
 }
 
+/** `git log -- path`, --since, --until as a condition on `c`, a row of git_commits. */
+export function logFilter(a: Pick<LogOptions, 'path' | 'since' | 'until'>): SQL {
+  let where = sql`true`;
+  if (a.path !== undefined) {
+    const path = joinPath(pathSegments(a.path));
+    // The path itself or anything below it: the byte range path/ .. path0 ('0' follows '/').
+    where = sql`${where} AND EXISTS (SELECT 1 FROM ${gitCommitPaths} cp WHERE cp.pool_id = c.pool_id AND cp.commit_oid = c.oid
+      AND (cp.path = ${path}::bytea OR (cp.path >= ${path}::bytea || decode('2f', 'hex') AND cp.path < ${path}::bytea || decode('30', 'hex'))))`;
+  }
+  if (a.since) where = sql`${where} AND c.committed_at >= ${a.since.toISOString()}::timestamptz`;
+  if (a.until) where = sql`${where} AND c.committed_at <= ${a.until.toISOString()}::timestamptz`;
+  return where;
+}
+
+/**
+ * `repo`, `target` (pool_id, commit_oid: null for --all) and `ancestors(oid, parents)`: every commit reachable from
+ * the revision, or from every ref (annotated tags peeled) for --all. Each step looks its commits up by primary key
+ * in a scalar subquery: a join here is planned once for a small work table and may scan git_commits at every step
+ * (seconds over a long history).
+ */
+export function logCtes(a: Pick<LogOptions, 'projectId' | 'rev'>, parents: SQL): SQL {
+  const step = sql`SELECT p.oid, (SELECT ${parents} FROM ${gitCommits} c WHERE c.pool_id = (SELECT pool_id FROM repo) AND c.oid = p.oid)
+        FROM ancestors a CROSS JOIN LATERAL unnest(a.parents) AS p(oid)`;
+  if (a.rev !== null) {
+    return sql`${revisionCtes(a.projectId, a.rev)},
+      ancestors(oid, parents) AS (
+        SELECT c.oid, ${parents} FROM target t JOIN ${gitCommits} c ON c.pool_id = t.pool_id AND c.oid = t.commit_oid
+        UNION
+        ${step}
+      )`;
+  }
+  return sql`repo AS (SELECT pool_id FROM ${repositories} WHERE project_id = ${a.projectId}),
+    target AS (SELECT pool_id, NULL::bytea AS commit_oid FROM repo),
+    tips(oid, depth) AS (
+      SELECT r.oid, 0 FROM ${gitRefs} r WHERE r.project_id = ${a.projectId}
+      UNION ALL
+      -- An annotated tag's body starts with "object <40 hex digits>\\n": follow it.
+      SELECT decode(convert_from(substring(o.data FROM 8 FOR 40), 'SQL_ASCII'), 'hex'), t.depth + 1
+      FROM tips t JOIN repo ON true JOIN ${gitObjects} o ON o.pool_id = repo.pool_id AND o.oid = t.oid AND o.type = 4
+      WHERE t.depth < 10
+    ),
+    ancestors(oid, parents) AS (
+      SELECT c.oid, ${parents} FROM tips p JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = p.oid
+      UNION
+      ${step}
+    )`;
+}
+
 /**
  * A page of `git log rev [-- path]`: the commits reachable from the one `rev` names, newest committed first (then
  * highest generation: a child before its parent committed in the same second), undefined when the revision does not
  * resolve. With a path, a commit is listed when its changes against its first parent touch the path (merges count
  * their first parent's side only: simpler than git's history simplification, and the same on linear history).
  */
-export async function logPage(db: Db, a: LogOptions): Promise<{ commitOid: string; commits: CommitInfo[]; total: number | undefined } | undefined> {
+export async function logPage(db: Db, a: LogOptions): Promise<{ commitOid: string | null; commits: CommitInfo[]; total: number | undefined } | undefined> {
   const parents = a.firstParent ? sql`c.parent_oids[1:1]` : sql`c.parent_oids`;
-  let touches = sql``;
-  if (a.path !== undefined) {
-    const path = joinPath(pathSegments(a.path));
-    // The path itself or anything below it: the byte range path/ .. path0 ('0' follows '/').
-    touches = sql`AND EXISTS (SELECT 1 FROM ${gitCommitPaths} cp WHERE cp.pool_id = c.pool_id AND cp.commit_oid = c.oid
-      AND (cp.path = ${path}::bytea OR (cp.path >= ${path}::bytea || decode('2f', 'hex') AND cp.path < ${path}::bytea || decode('30', 'hex'))))`;
-  }
-  if (a.since) touches = sql`${touches} AND c.committed_at >= ${a.since.toISOString()}::timestamptz`;
-  if (a.until) touches = sql`${touches} AND c.committed_at <= ${a.until.toISOString()}::timestamptz`;
-  const found = await rows<CommitSqlRow & { head: string; total: number | string | null }>(
+  const found = await rows<CommitSqlRow & { head: string | null; total: number | string | null }>(
     db,
-    sql`WITH RECURSIVE ${revisionCtes(a.projectId, a.rev)},
-      -- Each step looks its commits up by primary key in a scalar subquery: a join here is planned once for a small
-      -- work table and may scan git_commits at every step (seconds over a long history).
-      ancestors(oid, parents) AS (
-        SELECT c.oid, ${parents} FROM target t JOIN ${gitCommits} c ON c.pool_id = t.pool_id AND c.oid = t.commit_oid
-        UNION
-        SELECT p.oid, (SELECT ${parents} FROM ${gitCommits} c WHERE c.pool_id = (SELECT pool_id FROM repo) AND c.oid = p.oid)
-        FROM ancestors a CROSS JOIN LATERAL unnest(a.parents) AS p(oid)
-      )
+    sql`WITH RECURSIVE ${logCtes(a, parents)}
       SELECT encode(t.commit_oid, 'hex') AS head, page.* FROM target t LEFT JOIN LATERAL (
         -- The total is counted before LIMIT (the page's pagination headers), in the same statement.
         SELECT ${commitColumns}, c.committed_at AS order_at, count(*) OVER () AS total FROM ancestors a JOIN ${gitCommits} c ON c.pool_id = t.pool_id AND c.oid = a.oid
-        WHERE true ${touches}
+        WHERE ${logFilter(a)}
         ORDER BY c.committed_at DESC, c.generation DESC, c.oid LIMIT ${a.limit}::int OFFSET ${a.offset}::int
       ) page ON true
       ORDER BY page.order_at DESC, page.generation DESC, page.oid`,

@@ -12,7 +12,8 @@ const ABBREVIATED_OID = /^[0-9a-f]{4,39}$/;
  * `rev` itself when it is a full ref), `refs/tags/<rev>`, `refs/heads/<rev>`, then a unique abbreviated commit id.
  * A tag and a branch of one name: the tag wins, as with git.
  */
-export function revisionCtes(projectId: number, rev: string): SQL {
+export function revisionCtes(projectId: number, revision: string): SQL {
+  const { name: rev, steps } = parseRevision(revision);
   const candidates: SQL[] = [];
   const ref = (rank: number, name: SQL) => sql`SELECT ${rank}::int AS rank, r.oid FROM ${gitRefs} r WHERE r.project_id = ${projectId} AND r.name = ${name}`;
   if (FULL_OID.test(rev)) {
@@ -39,8 +40,44 @@ export function revisionCtes(projectId: number, rev: string): SQL {
       FROM peeled p JOIN repo ON true JOIN ${gitObjects} o ON o.pool_id = repo.pool_id AND o.oid = p.oid AND o.type = 4
       WHERE p.depth < 10
     ),
-    target AS (SELECT c.pool_id, c.oid AS commit_oid, c.tree_oid FROM peeled p JOIN repo ON true
-      JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = p.oid LIMIT 1)`;
+    ${steps.length ? sql`named` : sql`target`} AS (SELECT c.pool_id, c.oid AS commit_oid, c.tree_oid FROM peeled p JOIN repo ON true
+      JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = p.oid LIMIT 1)${steps.length ? stepsCtes(steps) : sql``}`;
+}
+
+/**
+ * gitrevisions(7)'s ancestry suffixes: `rev~n` is the n-th first-parent ancestor (`~` alone: 1), `rev^n` the n-th
+ * parent (`^` alone: 1, `^0` the commit itself), `^{}` and `^{commit}` peel to the commit (every revision here is
+ * peeled already). Ref names cannot hold `~` or `^` (git-check-ref-format), so the first one starts the suffixes.
+ * Each step is a parent index (0: the commit itself). A suffix git would refuse leaves the whole text a name
+ * (which then names nothing).
+ */
+export function parseRevision(rev: string): { name: string; steps: number[] } {
+  const at = rev.search(/[~^]/);
+  if (at <= 0) return { name: rev, steps: [] };
+  const steps: number[] = [];
+  const suffix = /~(\d*)|\^\{(?:commit)?\}|\^(\d*)/y;
+  suffix.lastIndex = at;
+  while (suffix.lastIndex < rev.length) {
+    const m = suffix.exec(rev);
+    if (!m) return { name: rev, steps: [] };
+    if (m[1] !== undefined) steps.push(...Array<number>(m[1] === '' ? 1 : Math.min(Number(m[1]), 10_000)).fill(1));
+    else if (m[2] !== undefined) steps.push(m[2] === '' ? 1 : Number(m[2]));
+  }
+  return { name: rev.slice(0, at), steps };
+}
+
+/** The walk from the named commit along `steps` (one primary-key lookup each), ending in `target`. */
+function stepsCtes(steps: readonly number[]): SQL {
+  const list = sql`ARRAY[${sql.join(steps.map((n) => sql`${n}`), sql`, `)}]::int[]`;
+  return sql`, stepped(i, oid) AS (
+      SELECT 0, commit_oid FROM named
+      UNION ALL
+      SELECT s.i + 1, CASE WHEN (${list})[s.i + 1] = 0 THEN s.oid ELSE (SELECT c.parent_oids[(${list})[s.i + 1]] FROM ${gitCommits} c
+        WHERE c.pool_id = (SELECT pool_id FROM repo) AND c.oid = s.oid) END
+      FROM stepped s WHERE s.i < ${steps.length}::int AND s.oid IS NOT NULL
+    ),
+    target AS (SELECT c.pool_id, c.oid AS commit_oid, c.tree_oid FROM stepped s JOIN repo ON true
+      JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = s.oid WHERE s.i = ${steps.length}::int)`;
 }
 
 /** A path's components as bytes ('' and '/' name the root; empty components are dropped, as git does). */

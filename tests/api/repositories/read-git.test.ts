@@ -93,4 +93,35 @@ describe.runIf(hasGit())('repository reads agree with git', () => {
     const script = (await get('/files/run.sh/raw', { ref: 'topic' })).text;
     expect(script).toBe(`${await git(work, 'show', 'topic:run.sh')}\n`);
   });
+
+  it('revision expressions (~n, ^n, ^0, ^{commit}) name the commit git rev-parse names; a bad suffix names nothing', async () => {
+    for (const rev of ['main~1', 'main^', 'main~1^2', 'main^1~1', 'HEAD~2', 'main^0', 'main^{commit}', 'main~', 'topic~1']) {
+      const res = await get(`/commits/${encodeURIComponent(rev)}`);
+      expect([rev, res.status, res.body.id]).toEqual([rev, 200, await git(work, 'rev-parse', rev)]);
+    }
+    const tree = (await get('/tree', { ref: 'main~1^2' })).body as { name: string }[];
+    expect(tree.map((e) => e.name).sort()).toEqual((await git(work, 'ls-tree', '--name-only', 'main~1^2')).split('\n').sort());
+    const log = (await get('/commits', { ref_name: 'main~1', per_page: '100' })).body as { id: string }[];
+    expect(log.map((c) => c.id).join('\n')).toBe(await git(work, 'log', '--format=%H', 'main~1'));
+    for (const rev of ['main~99', 'main^2', 'main^{tree}', 'main~x']) {
+      expect([rev, (await get(`/commits/${encodeURIComponent(rev)}`)).status]).toEqual([rev, 404]);
+    }
+  });
+
+  it('all=true walks every ref (git log --all); order=topo is git --topo-order, also with all, first_parent and path', async () => {
+    const ids = async (query: Record<string, string>) => ((await get('/commits', { per_page: '100', ...query })).body as { id: string }[]).map((c) => c.id).join('\n');
+    expect(await ids({ all: 'true', ref_name: 'nope' })).toBe(await git(work, 'log', '--all', '--format=%H'));
+    const topo = await git(work, 'log', '--topo-order', '--format=%H', 'main');
+    expect(topo).not.toBe(await git(work, 'log', '--format=%H', 'main'));
+    expect(await ids({ order: 'topo' })).toBe(topo);
+    expect(await ids({ order: 'topo', all: 'true' })).toBe(await git(work, 'log', '--all', '--topo-order', '--format=%H'));
+    expect(await ids({ order: 'topo', first_parent: 'true' })).toBe(await git(work, 'log', '--first-parent', '--topo-order', '--format=%H', 'main'));
+    expect(await ids({ order: 'topo', path: 'README.md' })).toBe(await git(work, 'log', '--topo-order', '--format=%H', 'main', '--', 'README.md'));
+    // Pages of the topological order, with GitLab's headers.
+    const first = await get('/commits', { order: 'topo', per_page: '2' });
+    const second = await get('/commits', { order: 'topo', per_page: '2', page: '2' });
+    expect([...first.body, ...second.body].map((c: { id: string }) => c.id)).toEqual(topo.split('\n').slice(0, 4));
+    expect(first.headers.get('x-total')).toBe(String(topo.split('\n').length));
+    expect(second.headers.get('x-page')).toBe('2');
+  });
 });
