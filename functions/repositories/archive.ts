@@ -1,0 +1,50 @@
+// GET repository/archive (GitLab 13.6 repositories.rb `archive`, Workhorse's SendArchive, Gitaly's GetArchive): the
+// tree of a revision as `git archive` writes it (tar, tar.gz, tar.bz2, zip), streamed. `path` (one directory or file
+// of the tree) is GitLab 14.4's parameter, taken here as 14.4 takes it; a 13.6 server would ignore it. Loaded lazily
+// by archive-routes.ts: the writers and fflate cost a cold start nothing until an archive is asked for.
+import { archiveListing, readObjectSlice } from '../../db/queries/repository-archive.ts';
+import { readObjects } from '../../db/queries/repository-reads.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { notFound } from '../lib/errors.ts';
+import type { Ref } from '../lib/ids.ts';
+import { bzip2Stream } from './archive-bzip2.ts';
+import { archiveHeaders, archivePrefix, type ArchiveFormat } from './archive-names.ts';
+import { archiveStream, type BlobSource } from './archive-stream.ts';
+import { TarArchiveWriter } from './archive-tar.ts';
+import { ZipArchiveWriter } from './archive-zip.ts';
+import { projectFor } from './service.ts';
+
+type Verb<I> = { ctx: RequestContext; input: I };
+
+/** tar.gz as `git archive --format=tar | gzip -c -n` (the platform's gzip), tar.bz2 through bzip2. */
+function compressed(tar: ReadableStream<Uint8Array>, format: ArchiveFormat): ReadableStream<Uint8Array> {
+  // The DOM typings give CompressionStream a writable of BufferSource, which Uint8Array is: only the types differ.
+  if (format === 'tar.gz') return tar.pipeThrough(new CompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>);
+  if (format === 'tar.bz2') return tar.pipeThrough(bzip2Stream());
+  return tar;
+}
+
+/**
+ * The archive of the commit `sha` names (any revision; the default branch when left out), restricted to `path` when
+ * given. `download_code` on the project first; then 404 `File Not Found` when the revision names no commit (an empty
+ * repository too) or, where Gitaly would refuse the request ("path doesn't exist"), when the path is not in its tree.
+ */
+export async function downloadArchive({ ctx, input }: Verb<{ project: Ref | null; sha: string | undefined; path: string | undefined; format: ArchiveFormat }>) {
+  const found = await projectFor(ctx, input.project, 'project:download_code');
+  const projectId = found.context.projectId;
+  const listing = await archiveListing(ctx.db, { projectId, rev: input.sha ?? 'HEAD', path: input.path ?? '' });
+  if (!listing || !listing.found) throw notFound('File');
+  const prefix = archivePrefix({ projectPath: found.project.project.path, ref: input.sha ?? listing.defaultBranch ?? '', commitOid: listing.commitOid, path: input.path });
+  const source: BlobSource = {
+    read: async (oids) => new Map((await readObjects(ctx.db, projectId, oids)).map((o) => [o.oid, o.data])),
+    slice: (oid, offset, length) => readObjectSlice(ctx.db, projectId, oid, offset, length),
+  };
+  const writer = input.format === 'zip' ? new ZipArchiveWriter(listing.commitOid, listing.committedAt) : new TarArchiveWriter(listing.commitOid, listing.committedAt);
+  const plan = { prefix: new TextEncoder().encode(prefix), treeOid: listing.treeOid, entries: listing.entries };
+  return {
+    headers: archiveHeaders(`${prefix}.${input.format}`, input.format),
+    // Built on demand: a HEAD request answers the headers and must not start the reads (a compression stream pulls
+    // from its source as soon as it is piped).
+    open: () => compressed(archiveStream(plan, writer, source), input.format),
+  };
+}
