@@ -29,6 +29,7 @@ import { snippetRoutes } from './snippets/routes.ts';
 import { repositoryReadRoutes } from './repositories/routes.ts';
 import { repositoryWriteRoutes } from './repositories/write-routes.ts';
 import { refRoutes } from './repositories/ref-routes.ts';
+import { commitCommentRoutes } from './repositories/commit-comments-routes.ts';
 import { repositoryArchiveRoutes } from './repositories/archive-routes.ts';
 import { notificationSettingRoutes } from './notification-settings/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
@@ -140,6 +141,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', repositoryReadRoutes);
   api.route('/', repositoryWriteRoutes);
   api.route('/', refRoutes);
+  api.route('/', commitCommentRoutes);
   api.route('/', repositoryArchiveRoutes);
   api.all('*', (c) => c.json({ error: '404 Not Found' }, 404));
   app.route('/api/v4', api);

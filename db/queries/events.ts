@@ -120,7 +120,8 @@ export interface EventListRow {
     system: boolean;
     confidential: boolean;
     noteableType: string;
-    noteableId: number;
+    /** Null for notes on commits. */
+    noteableId: number | null;
     createdAt: string;
     updatedAt: string;
     author: { id: number; username: string; name: string; state: string; avatarUrl: string | null } | null;
@@ -143,7 +144,7 @@ export interface EventPage {
   rows: EventListRow[];
 }
 
-const NOTE_TYPES = ['Note', 'DiscussionNote', 'DiffNote'];
+const NOTE_TYPES = ['Note', 'DiscussionNote', 'DiffNote', 'LegacyDiffNote'];
 const SNIPPET_TYPES = ['Snippet', 'ProjectSnippet', 'PersonalSnippet'];
 const list = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
 /** ISO 8601 with milliseconds in UTC, as GitLab renders times. */
@@ -309,7 +310,7 @@ function toRow(r: Raw): EventListRow {
             system: bool(r.note_system),
             confidential: bool(r.note_confidential),
             noteableType: String(r.note_noteable_type),
-            noteableId: Number(r.note_noteable_id),
+            noteableId: num(r.note_noteable_id),
             createdAt: String(r.note_created_at),
             updatedAt: String(r.note_updated_at),
             author: userOf(r, 'note_author'),

@@ -1,19 +1,33 @@
-// Notes of one noteable (an issue or a snippet): the page with its authors in one statement, and the writes.
+// Notes of one noteable (an issue, a snippet or a commit): the page with its authors in one statement, and the writes.
 import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { awardEmoji, issues, notes, snippets, users } from '../schema/index.ts';
+import { awardEmoji, issues, notes, snippets, users, type NoteRow } from '../schema/index.ts';
 
-export type NoteableType = 'Issue' | 'Snippet';
-export interface NoteableKey {
-  type: NoteableType;
-  id: number;
-}
+export type NoteableType = 'Issue' | 'Snippet' | 'Commit';
+/** Issues and snippets are rows (by id); a commit is named by its SHA within the project whose notes these are. */
+export type NoteableKey = { type: 'Issue' | 'Snippet'; id: number } | { type: 'Commit'; projectId: number; commitId: string };
+
+/** The noteable a stored note is on. */
+export const keyOfNote = (n: Pick<NoteRow, 'noteableType' | 'noteableId' | 'projectId' | 'commitId'>): NoteableKey | null =>
+  n.noteableType === 'Commit'
+    ? n.projectId !== null && n.commitId !== null
+      ? { type: 'Commit', projectId: n.projectId, commitId: n.commitId }
+      : null
+    : (n.noteableType === 'Issue' || n.noteableType === 'Snippet') && n.noteableId !== null
+      ? { type: n.noteableType, id: n.noteableId }
+      : null;
+
+/** One string per noteable (`Issue:1`, `Commit:7:<sha>`): what batches and caches key on. */
+export const noteableKeyString = (k: NoteableKey) => (k.type === 'Commit' ? `Commit:${k.projectId}:${k.commitId}` : `${k.type}:${k.id}`);
 
 export type NoteOrder = { by: 'created_at' | 'updated_at'; sort: 'asc' | 'desc' };
 /** GitLab's activity_filter: all notes, comments only (no system notes), or system notes only. */
 export type NoteKinds = 'all_notes' | 'only_comments' | 'only_activity';
 
-const ofNoteable = (n: NoteableKey) => and(eq(notes.noteableType, n.type), eq(notes.noteableId, n.id));
+const ofNoteable = (n: NoteableKey) =>
+  n.type === 'Commit'
+    ? and(eq(notes.noteableType, 'Commit'), eq(notes.projectId, n.projectId), eq(notes.commitId, n.commitId))
+    : and(eq(notes.noteableType, n.type), eq(notes.noteableId, n.id));
 
 const kindsFilter = (kinds: NoteKinds): SQL | undefined =>
   kinds === 'only_comments' ? eq(notes.system, false) : kinds === 'only_activity' ? eq(notes.system, true) : undefined;
@@ -72,17 +86,23 @@ export const lastNoteIdSql = () => sql<number>`currval(pg_get_serial_sequence('n
 /**
  * Creating a note as statements for a batch (`ctx.batch`): a reply first turns its discussion's first note into a
  * DiscussionNote; the note is inserted and its noteable touched with the note's created_at (Note belongs_to
- * noteable, touch: true). Later statements of the batch point at the note with lastNoteIdSql.
+ * noteable, touch: true; a commit is no row and is not touched). Later statements of the batch point at the note
+ * with lastNoteIdSql. `values.type` is the note's class when it is not a reply (a commit's LegacyDiffNote).
  */
-export function insertNoteStatements(db: Db, values: Omit<typeof notes.$inferInsert, 'discussionId' | 'type'>, noteable: NoteableKey, replyTo: string | null) {
-  const table = noteable.type === 'Issue' ? issues : snippets;
+export function insertNoteStatements(db: Db, values: Omit<typeof notes.$inferInsert, 'discussionId'>, noteable: NoteableKey, replyTo: string | null) {
+  const touch =
+    noteable.type === 'Commit'
+      ? []
+      : [
+          db
+            .update(noteable.type === 'Issue' ? issues : snippets)
+            .set({ updatedAt: sql`(SELECT ${notes.createdAt} FROM ${notes} WHERE ${notes.id} = ${lastNoteIdSql()})` })
+            .where(eq((noteable.type === 'Issue' ? issues : snippets).id, noteable.id)),
+        ];
   return [
     ...(replyTo ? [db.update(notes).set({ type: 'DiscussionNote' }).where(and(eq(notes.discussionId, replyTo), isNull(notes.type)))] : []),
     db.insert(notes).values(replyTo ? { ...values, type: 'DiscussionNote', discussionId: replyTo } : { ...values, discussionId: newDiscussionId() }),
-    db
-      .update(table)
-      .set({ updatedAt: sql`(SELECT ${notes.createdAt} FROM ${notes} WHERE ${notes.id} = ${lastNoteIdSql()})` })
-      .where(eq(table.id, noteable.id)),
+    ...touch,
   ];
 }
 
@@ -107,8 +127,9 @@ export async function deleteNote(tx: Db, id: number) {
   await tx.delete(notes).where(eq(notes.id, id));
 }
 
-/** A new note touches its noteable's updated_at. */
+/** A new note touches its noteable's updated_at (a commit is no row: Note#touch_noteable skips it). */
 export async function touchNoteable(tx: Db, noteable: NoteableKey, at: Date) {
+  if (noteable.type === 'Commit') return;
   const table = noteable.type === 'Issue' ? issues : snippets;
   await tx.update(table).set({ updatedAt: at }).where(eq(table.id, noteable.id));
 }
@@ -123,9 +144,13 @@ export async function deleteNotesOf(tx: Db, noteable: NoteableKey) {
 /** The notes of several noteables (oldest first, as GitLab's `fresh`) with their authors, in one statement. */
 export async function findNotesOfNoteables(db: Db, keys: readonly NoteableKey[]): Promise<NoteView[]> {
   if (!keys.length) return [];
-  const byType = new Map<NoteableType, number[]>();
-  for (const k of keys) byType.set(k.type, [...(byType.get(k.type) ?? []), k.id]);
-  const where = or(...[...byType].map(([type, ids]) => and(eq(notes.noteableType, type), inArray(notes.noteableId, [...new Set(ids)]))));
+  const byType = new Map<'Issue' | 'Snippet', number[]>();
+  const commits: SQL[] = [];
+  for (const k of keys) {
+    if (k.type === 'Commit') commits.push(ofNoteable(k)!);
+    else byType.set(k.type, [...(byType.get(k.type) ?? []), k.id]);
+  }
+  const where = or(...[...byType].map(([type, ids]) => and(eq(notes.noteableType, type), inArray(notes.noteableId, [...new Set(ids)]))), ...commits);
   return view(db).where(where).orderBy(asc(notes.createdAt), asc(notes.id));
 }
 

@@ -1,7 +1,8 @@
-// Notes (comments and system notes) on issues, snippets and, later, merge requests and commits: GitLab's notes, with
-// `type` its STI class (null for a plain Note, 'DiscussionNote', 'DiffNote') and `discussion_id` grouping replies.
+// Notes (comments and system notes) on issues, snippets, commits and, later, merge requests: GitLab's notes, with
+// `type` its STI class (null for a plain Note, 'DiscussionNote', 'DiffNote', 'LegacyDiffNote') and `discussion_id`
+// grouping replies. A commit is no row: its notes name it by `commit_id` within their project, as GitLab's do.
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
 import { timestamps } from './_columns.ts';
 import { projects } from './projects.ts';
 import { users } from './users.ts';
@@ -11,12 +12,17 @@ export const notes = pgTable(
   {
     id: serial('id').primaryKey(),
     noteableType: text('noteable_type').$type<'Issue' | 'Snippet' | 'MergeRequest' | 'Commit'>().notNull(),
-    noteableId: integer('noteable_id').notNull(),
+    /** The issue's or snippet's id; null for notes on commits (GitLab's `noteable_id`, not validated for commits). */
+    noteableId: integer('noteable_id'),
+    /** Notes on commits: the commit's full SHA (Note.for_commit_id); null otherwise. */
+    commitId: text('commit_id'),
     /** Null for notes on personal snippets. */
     projectId: integer('project_id').references(() => projects.id, { onDelete: 'cascade' }),
     authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
     body: text('body').notNull(),
-    type: text('type').$type<'DiscussionNote' | 'DiffNote'>(),
+    type: text('type').$type<'DiscussionNote' | 'DiffNote' | 'LegacyDiffNote'>(),
+    /** A LegacyDiffNote's line on its commit's diff: GitLab's line code, `<SHA-1 of the path>_<old line>_<new line>`. */
+    lineCode: text('line_code'),
     /** 40 hex characters; the first note of a discussion sets it, replies share it. */
     discussionId: text('discussion_id').notNull(),
     system: boolean('system').notNull().default(false),
@@ -32,6 +38,13 @@ export const notes = pgTable(
     index('notes_discussion_id_idx').on(t.discussionId),
     index('notes_author_id_idx').on(t.authorId),
     index('notes_project_id_idx').on(t.projectId).where(sql`${t.projectId} IS NOT NULL`),
+    // A commit's notes, oldest first (`commit.notes.order(:created_at)`).
+    index('notes_commit_idx').on(t.projectId, t.commitId, t.createdAt, t.id).where(sql`${t.commitId} IS NOT NULL`),
+    // Notes on commits name their commit (and project) instead of a noteable row; every other note names its row.
+    check(
+      'notes_noteable_key',
+      sql`CASE WHEN ${t.noteableType} = 'Commit' THEN ${t.commitId} IS NOT NULL AND ${t.projectId} IS NOT NULL AND ${t.noteableId} IS NULL ELSE ${t.noteableId} IS NOT NULL AND ${t.commitId} IS NULL END`,
+    ),
   ],
 );
 

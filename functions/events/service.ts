@@ -79,7 +79,7 @@ export function listEvents({ ctx, input }: { ctx: RequestContext; input: { listi
   };
 }
 
-const NOTE_TYPES = new Set(['Note', 'DiscussionNote', 'DiffNote']);
+const NOTE_TYPES = new Set(['Note', 'DiscussionNote', 'DiffNote', 'LegacyDiffNote']);
 const SNIPPET_TYPES = new Set(['Snippet', 'ProjectSnippet', 'PersonalSnippet']);
 
 function issueFacts(project: ProjectFacts, issue: NonNullable<q.EventListRow['issue']>): IssueFacts {
@@ -94,6 +94,8 @@ function snippetFacts(project: ProjectFacts, snippet: NonNullable<q.EventListRow
 function noteableFacts(project: ProjectFacts, row: q.EventListRow): NoteableFacts | null {
   if (row.note?.noteableType === 'Issue') return row.issue && issueFacts(project, row.issue);
   if (row.note?.noteableType === 'Snippet') return row.snippet && snippetFacts(project, row.snippet);
+  // A commit note's event is shown under download_code (Event#capability for commit notes).
+  if (row.note?.noteableType === 'Commit') return { kind: 'commit', project };
   return null;
 }
 

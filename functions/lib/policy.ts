@@ -43,8 +43,14 @@ export interface IssueFacts {
   discussionLocked?: boolean;
 }
 
-/** What can carry notes: issues and project snippets (merge requests join later). */
-export type NoteableFacts = IssueFacts | ProjectSnippetFacts;
+/** A commit of a project: CommitPolicy delegates everything to the project (read_commit is download_code). */
+export interface CommitFacts {
+  kind: 'commit';
+  project: ProjectFacts;
+}
+
+/** What can carry notes: issues, project snippets and commits (merge requests join later). */
+export type NoteableFacts = IssueFacts | ProjectSnippetFacts | CommitFacts;
 
 /** A note with the facts of what it is on. */
 export interface NoteFacts {
@@ -97,7 +103,7 @@ export interface GrantFacts {
   accessLevel: number;
 }
 
-type Subject = ProjectFacts | GroupFacts | PersonalNamespaceFacts | UserFacts | IssueFacts | NoteFacts | SnippetFacts | MembershipFacts | GrantFacts;
+type Subject = ProjectFacts | GroupFacts | PersonalNamespaceFacts | UserFacts | IssueFacts | NoteFacts | SnippetFacts | CommitFacts | MembershipFacts | GrantFacts;
 
 const signedIn = (actor: Actor) => actor.user !== null;
 
@@ -142,7 +148,11 @@ function canReadIssue(actor: Actor, i: IssueFacts) {
   return level(actor, i.project) >= AccessLevel.REPORTER || (id !== undefined && (id === i.authorId || i.assigneeIds.includes(id)));
 }
 
-const canReadNoteable = (actor: Actor, n: NoteableFacts) => (n.kind === 'issue' ? canReadIssue(actor, n) : canReadSnippet(actor, n));
+/** download_code: anyone who reads a public or internal project; reporters and above of a private one. */
+const canDownloadCode = (actor: Actor, p: ProjectFacts) => canReadProject(actor, p) && (p.visibilityLevel >= Visibility.internal || level(actor, p) >= AccessLevel.REPORTER);
+
+const canReadNoteable = (actor: Actor, n: NoteableFacts) =>
+  n.kind === 'issue' ? canReadIssue(actor, n) : n.kind === 'commit' ? canDownloadCode(actor, n.project) : canReadSnippet(actor, n);
 
 /**
  * GitLab's read_note: the noteable must be readable; a confidential note only for reporters and above and the
@@ -153,7 +163,8 @@ function canReadNote(actor: Actor, n: NoteFacts) {
   if (!n.confidential) return true;
   const id = actor.user?.id;
   const assignees = n.noteable.kind === 'issue' ? n.noteable.assigneeIds : [];
-  return level(actor, n.noteable.project) >= AccessLevel.REPORTER || (id !== undefined && (id === n.noteable.authorId || assignees.includes(id)));
+  const authorId = n.noteable.kind === 'commit' ? null : n.noteable.authorId;
+  return level(actor, n.noteable.project) >= AccessLevel.REPORTER || (id !== undefined && (id === authorId || assignees.includes(id)));
 }
 
 /** IssuablePolicy: a locked discussion takes no comments (nor edits, nor awards) from non-members. */
@@ -168,8 +179,8 @@ export type AwardableFacts = IssueFacts | NoteFacts | SnippetFacts;
  */
 function canAward(actor: Actor, s: AwardableFacts): boolean {
   if (!signedIn(actor)) return false;
-  // System notes are not emoji-awardable (Note#emoji_awardable?).
-  if (s.kind === 'note') return canReadNote(actor, s) && !s.system && canAward(actor, s.noteable);
+  // System notes are not emoji-awardable (Note#emoji_awardable?); a commit is not Awardable, nor its notes here.
+  if (s.kind === 'note') return canReadNote(actor, s) && !s.system && s.noteable.kind !== 'commit' && canAward(actor, s.noteable);
   if (s.kind === 'issue') return canReadIssue(actor, s) && !s.project.archived && !lockedOut(actor, s);
   return canReadSnippet(actor, s) && s.project?.archived !== true;
 }
@@ -195,7 +206,7 @@ const rules = {
   'project:fork': (a: Actor, p: ProjectFacts) =>
     canReadProject(a, p) && signedIn(a) && (p.visibilityLevel >= Visibility.internal || level(a, p) >= AccessLevel.REPORTER),
   // download_code (pushes, commits): anyone who reads a public or internal project; reporters and above of a private one.
-  'project:download_code': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && (p.visibilityLevel >= Visibility.internal || level(a, p) >= AccessLevel.REPORTER),
+  'project:download_code': (a: Actor, p: ProjectFacts) => canDownloadCode(a, p),
   // push_code (commits, files, branches): developers and above, never into an archived project. Which branches a
   // developer may push to is the protected-branch rule on top of this (the default branch is protected as GitLab's
   // default_branch_protection 2: maintainers only): 'project:push_to_protected_branch'.
@@ -229,8 +240,9 @@ const rules = {
   // destroy_issue: owners (and admins).
   'issue:delete': (a: Actor, i: IssueFacts) => canReadIssue(a, i) && level(a, i.project) >= AccessLevel.OWNER,
   // create_note: anyone signed in who can read the noteable, unless the project is archived or the discussion is
-  // locked to members.
-  'noteable:create_note': (a: Actor, n: NoteableFacts) => canReadNoteable(a, n) && signedIn(a) && !n.project.archived && !lockedOut(a, n),
+  // locked to members. A commit comment (commits.rb) is checked for download_code only: archived projects take them.
+  'noteable:create_note': (a: Actor, n: NoteableFacts) =>
+    canReadNoteable(a, n) && signedIn(a) && (n.kind === 'commit' || !n.project.archived) && !lockedOut(a, n),
   // Backdating a note (`created_at`): project owners and administrators, as for issues.
   'noteable:set_note_created_at': (a: Actor, n: NoteableFacts) => canReadNoteable(a, n) && signedIn(a) && level(a, n.project) >= AccessLevel.OWNER,
   // Marking a note confidential: those who may read confidential notes anyway (reporters and above).
@@ -285,8 +297,8 @@ export function can<A extends Action>(actor: Actor, action: A, subject: SubjectO
   return (rules[action] as (a: Actor, s: Subject) => boolean)(actor, subject as Subject);
 }
 
-/** Memberships and grants have no read rule of their own: their source's decides whether they are seen. */
-const seenAs = (s: Subject) => (s.kind === 'membership' || s.kind === 'grant' ? s.source : s);
+/** Memberships and grants have no read rule of their own: their source's decides whether they are seen; a commit's, its project's. */
+const seenAs = (s: Subject) => (s.kind === 'membership' || s.kind === 'grant' ? s.source : s.kind === 'commit' ? s.project : s);
 type SeenSubject = ReturnType<typeof seenAs>;
 
 const readActionOf: Record<SeenSubject['kind'], Action> = {

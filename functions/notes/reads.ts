@@ -1,18 +1,20 @@
 // Batched note reads (GraphQL's Noteable.notes/discussions under a page of issues or snippets): one query for every
 // noteable asked, the notes the actor may not read dropped by the policy, as the REST list drops them.
-import { findNotesOfNoteables, type NoteableKey, type NoteView } from '../../db/queries/notes.ts';
+import { findNotesOfNoteables, keyOfNote, noteableKeyString, type NoteableKey, type NoteView } from '../../db/queries/notes.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { can } from '../lib/policy.ts';
 import { noteFacts, type Noteable } from './service.ts';
 
 /** One string per noteable (`Issue:1`): what batches and caches key on. */
-export const noteableKey = (k: NoteableKey) => `${k.type}:${k.id}`;
+export const noteableKey = (k: NoteableKey) => noteableKeyString(k);
 
 /** The readable notes of each noteable, oldest first, with their authors. */
 export async function readableNotesOf(ctx: RequestContext, noteables: readonly Noteable[]): Promise<NoteView[][]> {
   const byKey = new Map<string, NoteView[]>();
   for (const r of await findNotesOfNoteables(ctx.db, noteables.map((n) => n.key))) {
-    const k = noteableKey({ type: r.note.noteableType as NoteableKey['type'], id: r.note.noteableId });
+    const key = keyOfNote(r.note);
+    if (!key) continue;
+    const k = noteableKey(key);
     byKey.set(k, [...(byKey.get(k) ?? []), r]);
   }
   return noteables.map((n) => (byKey.get(noteableKey(n.key)) ?? []).filter((r) => can(ctx.actor, 'note:read', noteFacts(n, r.note))));

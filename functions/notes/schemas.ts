@@ -40,7 +40,8 @@ export interface NoteShape {
   system: boolean;
   confidential: boolean;
   noteableType: string;
-  noteableId: number;
+  /** Null for notes on commits (GitLab keeps no noteable row for a commit). */
+  noteableId: number | null;
   createdAt: Date | string;
   updatedAt: Date | string;
 }

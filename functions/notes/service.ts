@@ -1,7 +1,7 @@
 // Note verbs (GitLab's lib/api/notes.rb with Notes::{Create,Update,Destroy}Service): the notes API wants a signed-in
 // user; the noteable is found (and must be readable) first, then the policy decides about the note. Creating a
 // comment records `commented` (target: the note) in the same batch, touches the noteable and gives to-dos to
-// those it mentions.
+// those it mentions. Commits are noteables too (commits.rb's comments, functions/repositories/commit-comments.ts).
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { IssueView } from '../../db/queries/issues.ts';
 import * as q from '../../db/queries/notes.ts';
@@ -32,7 +32,7 @@ export interface Noteable {
   key: q.NoteableKey;
   project: ProjectView;
   facts: NoteableFacts;
-  /** The issue's iid (noteable_iid), null for snippets. */
+  /** The issue's iid (noteable_iid), null for snippets and commits. */
   iid: number | null;
   /** Read with the noteable (findNoteable's `mentionsIn`): the users that text mentions, with their project levels. */
   mentioned?: { text: string; candidates: Awaited<ReturnType<typeof findIssue>>['mentioned'] };
@@ -57,6 +57,17 @@ export const snippetNoteable = (project: ProjectView, snippet: Parameters<typeof
   const facts = projectFacts(project);
   return { key: { type: 'Snippet', id: snippet.id }, project, facts: { ...snippetFacts(snippet, facts), project: facts }, iid: null };
 };
+
+/** A noteable commit: named by its full id within the project whose notes these are. */
+export type CommitNoteable = Noteable & { key: Extract<q.NoteableKey, { type: 'Commit' }> };
+
+/** A commit of the project (already found, under download_code) as a noteable: its notes are the project's. */
+export const commitNoteable = (project: ProjectView, commitId: string): CommitNoteable => ({
+  key: { type: 'Commit', projectId: project.project.id, commitId },
+  project,
+  facts: { kind: 'commit', project: projectFacts(project) },
+  iid: null,
+});
 
 /** An issue (already found readable) as a noteable. */
 export const issueNoteable = (project: ProjectView, view: IssueView): Noteable => ({
@@ -86,8 +97,9 @@ export async function findNoteableById(ctx: RequestContext, gid: { type: string;
 /** A readable note by its database id (GraphQL's NoteID, AwardableID), with its noteable: 404 `Note Not Found` otherwise. */
 export async function findNoteById(ctx: RequestContext, id: number) {
   const view = await q.findNoteById(ctx.db, id);
-  if (!view || (view.note.noteableType !== 'Issue' && view.note.noteableType !== 'Snippet')) throw notFound('Note');
-  const noteable = await findNoteableById(ctx, { type: view.note.noteableType, id: view.note.noteableId });
+  const key = view && q.keyOfNote(view.note);
+  if (!view || !key || key.type === 'Commit') throw notFound('Note');
+  const noteable = await findNoteableById(ctx, key);
   const facts = noteFacts(noteable, view.note);
   if (!can(ctx.actor, 'note:read', facts)) throw notFound('Note');
   return { noteable, view, facts };
@@ -112,13 +124,17 @@ export const noteFacts = (noteable: Noteable, n: q.NoteView['note']): NoteFacts 
   confidential: n.confidential,
 });
 
+/** How an endpoint words a note that fails the model's rules: the label and GitLab's helper that interpolates them. */
+export type NoteFailure = { label: string; via: 'bad_request' | 'render_api_error' };
+
 /**
  * Note#note's model rules. GitLab's notes API words a failure as a bad request after `label`
- * (`400 Bad request - Note {:note=>["can't be blank"]}`); GraphQL reads the same error as `Note can't be blank`.
+ * (`400 Bad request - Note {:note=>["can't be blank"]}`), commits.rb with render_api_error! (`Failed to save note
+ * {...}`); GraphQL reads the same error as `Note can't be blank`.
  */
-function checkBody(body: string, label: string) {
+function checkBody(body: string, { label, via }: NoteFailure) {
   const error = body.trim() === '' ? "can't be blank" : body.length > NOTE_MAX ? `is too long (maximum is ${NOTE_MAX} characters)` : null;
-  if (error) throw invalidRecord(label, { note: [error] }, 'bad_request');
+  if (error) throw invalidRecord(label, { note: [error] }, via);
 }
 
 /** The mentioned users who may read the note (and so the noteable), at their level on the project. */
@@ -168,20 +184,24 @@ export async function getNote({ ctx, input }: Verb<{ noteable: NoteableRef; note
   return found;
 }
 
+const sameNoteable = (a: q.NoteableKey | null, b: q.NoteableKey) => a !== null && q.noteableKeyString(a) === q.noteableKeyString(b);
+
 /**
  * Notes::CreateService, the one write of a comment for REST and GraphQL: on a noteable already found readable
- * (findNoteable, findNoteableById), optionally a reply into one of its discussions (found readable with
- * findDiscussion). The note, the noteable touched, `commented`, mention to-dos.
+ * (findNoteable, findNoteableById, commitNoteable), optionally a reply into one of its discussions (found readable
+ * with findDiscussion). The note, the noteable touched, `commented`, mention to-dos. `failure`: how the endpoint
+ * words a note the model refuses (the notes API's by default). `diffLine`: a commit comment placed on a line of the
+ * commit's diff, stored as GitLab's LegacyDiffNote with its line code.
  */
 export async function createNote({
   ctx,
   input,
-}: Verb<{ noteable: Noteable; params: Output<typeof CreateNoteInput>; replyTo?: q.NoteView | null }>) {
-  const user = requireUser(ctx);
+}: Verb<{ noteable: Noteable; params: Output<typeof CreateNoteInput>; replyTo?: q.NoteView | null; failure?: NoteFailure; diffLine?: { lineCode: string } | null }>) {
   const { noteable, params: p, replyTo } = input;
+  const user = requireUser(ctx);
   assertCan(ctx.actor, 'noteable:create_note', noteable.facts);
-  checkBody(p.body, 'Note');
-  if (replyTo && (replyTo.note.noteableType !== noteable.key.type || replyTo.note.noteableId !== noteable.key.id)) {
+  checkBody(p.body, input.failure ?? { label: 'Note', via: 'bad_request' });
+  if (replyTo && !sameNoteable(q.keyOfNote(replyTo.note), noteable.key)) {
     throw validationFailed({ base: ['Discussion to reply to cannot be found'] });
   }
   const discussionId = replyTo ? replyTo.note.discussionId : null;
@@ -192,26 +212,32 @@ export async function createNote({
   // (notes on snippets make none: Note#can_create_todo?), then ONE batch inserts the note, touches the noteable,
   // records `commented`, inserts the to-dos and reads the note back.
   const mayRead = noteReader(noteable, { confidential });
+  // Gap: GitLab gives to-dos for mentions in commit comments too; to-dos have no commit target here yet.
+  const key = noteable.key;
   const mentions =
-    noteable.key.type !== 'Issue'
+    key.type !== 'Issue'
       ? []
       : noteable.mentioned?.text === p.body
         ? mentionReaders(freshMentions([p.body]), noteable.mentioned.candidates, mayRead)
         : await mentionTodoUsers(ctx.db, { project: noteable.project, texts: [p.body], mayRead });
+  const diffLine = input.diffLine ?? null;
+  const type = diffLine ? ('LegacyDiffNote' as const) : undefined;
   const values = {
-    noteableType: noteable.key.type,
-    noteableId: noteable.key.id,
+    noteableType: key.type,
+    ...(key.type === 'Commit' ? { noteableId: null, commitId: key.commitId } : { noteableId: key.id }),
     projectId,
     authorId: user.id,
     body: p.body,
     confidential,
+    ...(diffLine ? { type, lineCode: diffLine.lineCode } : {}),
     ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
   };
   const noteId = q.lastNoteIdSql();
   const results = await ctx.batch((db) => [
-    ...q.insertNoteStatements(db, values, noteable.key, discussionId),
-    eventStatement(db, { action: 'commented', authorId: user.id, projectId, target: { type: 'Note', id: noteId } }),
-    ...newIssueLinkStatements(db, { id: sql<number>`${noteable.key.id}`, projectId }, user.id, null, mentions, noteId),
+    ...q.insertNoteStatements(db, values, key, discussionId),
+    // The event's target_type is the note's class (EventCreateService#create_record_event).
+    eventStatement(db, { action: 'commented', authorId: user.id, projectId, target: { type: type ?? 'Note', id: noteId } }),
+    ...(key.type === 'Issue' ? newIssueLinkStatements(db, { id: sql<number>`${key.id}`, projectId }, user.id, null, mentions, noteId) : []),
     q.lastInsertedNoteViewQuery(db),
   ]);
   const [view] = results[results.length - 1] as q.NoteView[];
@@ -223,17 +249,18 @@ export async function updateNote({ ctx, input }: Verb<{ noteable: NoteableRef; n
   const { noteable, view, facts } = await findNote(ctx, input.noteable, input.noteId);
   assertCan(ctx.actor, 'note:admin', facts);
   const p = input.params;
-  if (p.body !== undefined) checkBody(p.body, 'Failed to save note');
+  if (p.body !== undefined) checkBody(p.body, { label: 'Failed to save note', via: 'bad_request' });
   const confidential = p.confidential !== undefined && can(ctx.actor, 'noteable:create_confidential_note', noteable.facts) ? p.confidential : undefined;
   if (p.body === undefined && confidential === undefined) return { noteable, view };
   const note = view.note;
   await ctx.transaction(async (tx) => {
     const now = new Date();
     await q.updateNote(tx, note.id, { body: p.body, confidential, updatedAt: now, updatedById: user.id });
-    if (p.body !== undefined && noteable.key.type === 'Issue') {
+    const key = noteable.key;
+    if (p.body !== undefined && key.type === 'Issue') {
       await createMentionTodos(tx, {
         project: noteable.project,
-        issue: { id: noteable.key.id, projectId: noteable.project.project.id },
+        issue: { id: key.id, projectId: noteable.project.project.id },
         authorId: user.id,
         texts: [p.body],
         before: [note.body],
