@@ -233,10 +233,13 @@ export async function logPage(db: Db, a: LogOptions): Promise<{ commitOid: strin
     db,
     sql`WITH RECURSIVE ${logCtes(a, parents)}
       SELECT encode(t.commit_oid, 'hex') AS head, page.* FROM target t LEFT JOIN LATERAL (
-        -- The total is counted before LIMIT (the page's pagination headers), in the same statement.
-        SELECT ${commitColumns}, c.committed_at AS order_at, count(*) OVER () AS total FROM ancestors a JOIN ${gitCommits} c ON c.pool_id = t.pool_id AND c.oid = a.oid
-        WHERE ${logFilter(a)}
-        ORDER BY c.committed_at DESC, c.generation DESC, c.oid LIMIT ${a.limit}::int OFFSET ${a.offset}::int
+        -- The page is cut on the sort keys alone (the total counted before LIMIT, for the pagination headers, in the
+        -- same statement); only its own rows are then read out whole: a deep page does not format every row above it.
+        SELECT ${commitColumns}, p.order_at, p.total FROM (
+          SELECT c.oid, c.committed_at AS order_at, count(*) OVER () AS total FROM ancestors a JOIN ${gitCommits} c ON c.pool_id = t.pool_id AND c.oid = a.oid
+          WHERE ${logFilter(a)}
+          ORDER BY c.committed_at DESC, c.generation DESC, c.oid LIMIT ${a.limit}::int OFFSET ${a.offset}::int
+        ) p JOIN ${gitCommits} c ON c.pool_id = t.pool_id AND c.oid = p.oid
       ) page ON true
       ORDER BY page.order_at DESC, page.generation DESC, page.oid`,
   );
