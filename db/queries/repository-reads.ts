@@ -84,6 +84,18 @@ export async function readObjects(db: Db, projectId: number, oids: readonly stri
   return found.map((r) => ({ oid: r.oid, type: Number(r.type), size: Number(r.size), data: toBytes(r.data) }));
 }
 
+/** The blobs among `oids` of at most `maxSize` bytes, with their bodies (LFS pointers are small files). */
+export async function smallBlobs(db: Db, projectId: number, oids: readonly string[], maxSize: number): Promise<Array<{ oid: string; data: Uint8Array }>> {
+  if (!oids.length) return [];
+  const found = await rows<{ oid: string; data: unknown }>(
+    db,
+    sql`SELECT encode(o.oid, 'hex') AS oid, o.data FROM ${repositories} r
+      JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid IN (${sql.join(oids.map(oidParam), sql`, `)}) AND o.type = 3 AND o.size <= ${maxSize}::int
+      WHERE r.project_id = ${projectId}`,
+  );
+  return found.map((r) => ({ oid: r.oid, data: toBytes(r.data) }));
+}
+
 export interface TreeEntryInfo {
   /** From the repository's root, as bytes (a name need not be UTF-8). */
   path: Uint8Array;

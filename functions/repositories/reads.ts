@@ -4,7 +4,7 @@
 // directories' flat paths, never one per entry; a tree's last commit one log statement; the authors of any number of
 // commits one statement.
 import { findRepositoryStates, findUsersByAnyEmail, flatPathSuffixes } from '../../db/queries/repository-batch.ts';
-import { logPage, treePage } from '../../db/queries/repository-reads.ts';
+import { logPage, smallBlobs, treePage } from '../../db/queries/repository-reads.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -132,6 +132,29 @@ export function lastCommitsOf(ctx: RequestContext, keys: ReadonlyArray<{ project
       return info ? commitView(info) : null;
     }),
   );
+}
+
+/** Gitaly's GetLFSPointers reads no blob larger than this: a pointer file is a few lines. */
+const LFS_POINTER_MAX_SIZE = 200;
+
+/**
+ * Blob.lfsOid by (project, blob): the sha256 an LFS pointer names (Blob#lfs_oid: text starting with git-lfs's
+ * version key, the id after `sha256:`), null for any other blob. One statement per project, small blobs only.
+ */
+export async function lfsOidsOf(ctx: RequestContext, keys: ReadonlyArray<{ projectId: number; oid: string }>): Promise<Array<string | null>> {
+  const byProject = new Map<number, string[]>();
+  for (const k of keys) byProject.set(k.projectId, [...(byProject.get(k.projectId) ?? []), k.oid]);
+  const found = new Map<string, string>();
+  await Promise.all(
+    [...byProject].map(async ([projectId, oids]) => {
+      for (const blob of await smallBlobs(ctx.db, projectId, [...new Set(oids)], LFS_POINTER_MAX_SIZE)) {
+        const text = new TextDecoder().decode(blob.data);
+        const oid = text.startsWith('version https://git-lfs.github.com/spec') ? /sha256:([0-9a-f]{64})/.exec(text)?.[1] : undefined;
+        if (oid) found.set(`${projectId}:${blob.oid}`, oid);
+      }
+    }),
+  );
+  return keys.map((k) => found.get(`${k.projectId}:${k.oid}`) ?? null);
 }
 
 /** The users commits name as their authors, by email (Commit#author: User.find_by_any_email), null when none. */

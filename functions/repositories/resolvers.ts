@@ -109,8 +109,7 @@ export const repositoryResolvers: Resolvers = {
     flatPath: (e) => e.flatPath,
     type: (e) => e.type,
     mode: (e) => e.mode.padStart(6, '0'),
-    // No LFS store: no blob is an LFS pointer here.
-    lfsOid: () => null,
+    lfsOid: (e, _a, { loaders }) => loaders.lfsOid.load({ projectId: e.repo.projectId, oid: e.oid }),
     webUrl: (e) => entryUrl(e, 'blob'),
     webPath: (e) => pathOf(entryUrl(e, 'blob')),
   },

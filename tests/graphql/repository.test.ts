@@ -178,6 +178,20 @@ describe('Project.repository', () => {
     expect(counts[1]).toBe(counts[0]);
   });
 
+  it("Blob.lfsOid: the sha256 an LFS pointer file names (Blob#lfs_oid), null for other blobs", async () => {
+    const oid = 'b'.repeat(64);
+    const fx = await projectWith({
+      'big.bin': `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize 123456\n`,
+      'plain.txt': `oid sha256:${oid}\n`,
+      'broken.bin': 'version https://git-lfs.github.com/spec/v1\noid sha256:short\n',
+      'long.txt': `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\n${'x'.repeat(200)}`,
+    });
+    const res = await gql(TREE_QUERY, { token: fx.owner.token, variables: { p: fx.project.path_with_namespace } });
+    expect(res.body.errors).toBeUndefined();
+    const blobs = res.body.data.project.repository.tree.blobs.nodes as { name: string; lfsOid: string | null }[];
+    expect(Object.fromEntries(blobs.map((b) => [b.name, b.lfsOid]))).toEqual({ 'big.bin': oid, 'broken.bin': null, 'long.txt': null, 'plain.txt': null });
+  });
+
   it('budget: a tree query costs the same number of queries for 3 and 60 entries', async () => {
     const small: TreeSpec = { 'a.txt': 'a', d: { 'b.txt': 'b' }, vendor: { mode: '160000', oid: SUBMODULE_OID } };
     const large: TreeSpec = {};
@@ -194,7 +208,7 @@ describe('Project.repository', () => {
     console.log(`tree budget: ${counts[0]} queries for 3 entries, ${counts[1]} for 60`);
     expect(counts[1]).toBe(counts[0]);
     // The token, the project, the repository row, the tree listing, its directories' flat paths, the last commit,
-    // the commit's author by email.
-    expect(counts[0]).toBeLessThanOrEqual(7);
+    // the commit's author by email, the blobs' LFS pointers.
+    expect(counts[0]).toBeLessThanOrEqual(8);
   });
 });
