@@ -1,7 +1,8 @@
 // The scheduled housekeeping (Worker `scheduled()`, every 15 minutes): deletion accepted through the API (202,
 // `deleted_at` set, hidden at once) becomes final here, memberships past their expiry date are removed (a project
-// membership records its `expired` event in the same transaction), events older than 2 years are deleted, and
-// rate-limit counters whose window is long over (unknown logins and client ids would otherwise stay forever) go.
+// membership records its `expired` event in the same transaction), events older than 2 years are deleted,
+// rate-limit counters whose window is long over (unknown logins and client ids would otherwise stay forever) go, and
+// object pools no repository uses any more (a purged project's, once no fork shares it) go with their objects.
 import { sql } from 'drizzle-orm';
 import type { RequestContext } from '../lib/context.ts';
 import { log } from '../lib/log.ts';
@@ -13,6 +14,7 @@ import {
 } from '../../db/queries/housekeeping.ts';
 import { deleteEventsBefore } from '../../db/queries/events.ts';
 import { deleteStaleCounters } from '../../db/queries/rate-limits.ts';
+import { deleteUnusedPools } from '../../db/queries/repositories.ts';
 import { recordEvents } from '../events/record.ts';
 
 export interface HousekeepingResult {
@@ -21,6 +23,7 @@ export interface HousekeepingResult {
   expiredMemberships: number;
   expiredEvents: number;
   staleRateLimits: number;
+  unusedPools: number;
 }
 
 /** Events are kept 2 years (the spec's retention). */
@@ -64,7 +67,9 @@ export async function runHousekeeping({ ctx }: JobContext, options: { eventBatch
   });
   const expiredEvents = await expireOldEvents({ ctx }, options.eventBatchSize);
   const staleRateLimits = await deleteStaleCounters(ctx.db, RATE_LIMIT_RETENTION, 10_000);
-  const result = { ...purged, expiredMemberships, expiredEvents, staleRateLimits };
+  // After the purge's commit: a pool a fork still uses keeps its repository row and is never touched.
+  const unusedPools = (await deleteUnusedPools(ctx.db)).length;
+  const result = { ...purged, expiredMemberships, expiredEvents, staleRateLimits, unusedPools };
   log('info', 'housekeeping done', { ...result });
   return result;
 }

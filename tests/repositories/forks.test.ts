@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { deleteUnusedPools, findRef, findRepository } from '../../db/queries/repositories.ts';
 import { logPage, readPath } from '../../db/queries/repository-reads.ts';
 import { applyWrite, prepareWrite } from '../../functions/repositories/store.ts';
+import { runHousekeeping } from '../../functions/housekeeping/service.ts';
 import { api, testDb } from '../helpers/app.ts';
 import { count, nested, ObjectBuilder, projectWithRepository } from './store-support.ts';
 
@@ -96,5 +97,24 @@ describe('deleting', () => {
     const other = await projectWithRepository();
     expect(await deleteUnusedPools(testDb().db, [other.poolId])).toEqual([]);
     expect(await count('object_pools', `id = ${other.poolId}`)).toBe(1);
+  });
+
+  it('housekeeping: purging a deleted project keeps the pool its fork uses; purging the fork too deletes the pool', async () => {
+    const owner = await projectWithRepository();
+    const b = new ObjectBuilder();
+    const commit = await b.commit(await b.tree({ 'a.txt': 'a\n' }), [], 'One\n', 1_700_000_000);
+    await applyWrite(testDb(), owner.poolId, await prepareWrite(b.take()), [{ projectId: owner.projectId, name: 'refs/heads/main', old: null, new: commit }]);
+    const forked = await fork(owner.projectId, owner.token);
+    const before = await poolRows(owner.poolId);
+    expect((await api.delete(`/projects/${owner.projectId}`, { token: owner.token })).status).toBe(202);
+    const first = await runHousekeeping({ ctx: testDb() });
+    expect(first.purgedProjects).toBeGreaterThanOrEqual(1);
+    expect(await count('projects', `id = ${owner.projectId}`)).toBe(0);
+    expect(await poolRows(owner.poolId)).toEqual(before);
+    expect((await api.delete(`/projects/${forked.id}`, { token: owner.token })).status).toBe(202);
+    const second = await runHousekeeping({ ctx: testDb() });
+    expect(second.unusedPools).toBeGreaterThanOrEqual(1);
+    expect(await count('object_pools', `id = ${owner.poolId}`)).toBe(0);
+    expect(await poolRows(owner.poolId)).toEqual({ objects: 0, commits: 0, entries: 0, paths: 0 });
   });
 });
