@@ -113,7 +113,7 @@ export function toBasicProject(p: ProjectRow, ns: NamespaceRow, config: Config, 
     id: p.id,
     description: p.description,
     name: p.name,
-    name_with_namespace: `${namespaceHumanName(ns)} / ${p.name}`,
+    name_with_namespace: nameWithNamespace(p, ns),
     path: p.path,
     path_with_namespace: p.pathWithNamespace,
     created_at: iso(p.createdAt),
@@ -137,6 +137,9 @@ export function toBasicProject(p: ProjectRow, ns: NamespaceRow, config: Config, 
 // Group names nest as "Parent / Child" in name_with_namespace; the stored full name is not kept separately, so the
 // path stands in for ancestors' names.
 const namespaceHumanName = (ns: NamespaceRow) => (ns.kind === 'user' ? ns.name : ns.fullPath.split('/').slice(0, -1).concat(ns.name).join(' / '));
+
+/** Project#full_name / name_with_namespace: "Namespace / Project". */
+export const nameWithNamespace = (p: Pick<ProjectRow, 'name'>, ns: NamespaceRow) => `${namespaceHumanName(ns)} / ${p.name}`;
 
 /** Entities::Project */
 export function toProject(v: ProjectView, config: Config) {

@@ -27,6 +27,8 @@ export interface CommitRequest {
   authorName?: string | undefined;
   authorEmail?: string | undefined;
   force?: boolean | undefined;
+  /** The project the start branch or sha is read in (`start_project`: the fork's source; the same pool). */
+  startProjectId?: number | undefined;
   /**
    * The refusal for a stale `last_commit_id`: Files::MultiService#validate_file_status! says "The file has changed
    * since you started editing it: <path>" (commits API, the default), Files::UpdateService "You are attempting to
@@ -65,10 +67,12 @@ export async function commitToBranch(ctx: RequestContext, repository: Repository
   const empty = repository.defaultBranch === null;
   // commits.rb: `attrs[:start_branch] ||= attrs[:branch_name] unless attrs[:start_sha]`.
   const startBranch = req.startSha === undefined ? (req.startBranch ?? req.branch) : undefined;
-  const differentBranch = req.startSha !== undefined || startBranch !== req.branch;
+  const startProjectId = req.startProjectId ?? repository.projectId;
+  // Commits::CreateService#different_branch?: another start branch, a start sha, or another start project.
+  const differentBranch = req.startSha !== undefined || startBranch !== req.branch || startProjectId !== repository.projectId;
   const start = empty ? undefined : req.startSha ?? `refs/heads/${startBranch}`;
   const [base, current] = await Promise.all([
-    start === undefined ? undefined : readTouchedDirs(ctx.db, repository.projectId, start, touchedDirs(actions)),
+    start === undefined ? undefined : readTouchedDirs(ctx.db, startProjectId, start, touchedDirs(actions)),
     differentBranch && !empty ? findRef(ctx.db, repository.projectId, `refs/heads/${req.branch}`) : undefined,
   ]);
   if (start !== undefined && !base) {

@@ -132,6 +132,42 @@ describe('POST /projects/:id/repository/commits', () => {
     expect(await history(fx, 'feature')).toEqual(['Again', 'Initial commit']);
   });
 
+  it("start_project: a fork commits onto a branch started from its source's branch; any other project is 403, an unreadable one 404", async () => {
+    const fx = await setup();
+    const forkName = `fork-${Math.random().toString(36).slice(2, 8)}`;
+    const forked = await api.post(`/projects/${fx.project.id}/fork`, { token: fx.owner.token, body: { name: forkName, path: forkName, namespace_path: (fx.owner.user as { username: string }).username } });
+    expect(forked.status, forked.text).toBe(201);
+    const fork = forked.body as { id: number };
+    // The source moves on after the fork: the fork does not have this commit.
+    const later = await commit(fx, fx.owner.token, { branch: 'master', commit_message: 'Later', actions: [{ action: 'create', file_path: 'later.txt', content: 'l' }] });
+    const res = await api.post(`/projects/${fork.id}/repository/commits`, {
+      token: fx.owner.token,
+      body: { branch: 'from-source', start_branch: 'master', start_project: fx.project.id, commit_message: 'On top of the source', actions: [{ action: 'create', file_path: 'fork.txt', content: 'f' }] },
+    });
+    expect(res.status, res.text).toBe(201);
+    expect((res.body as { parent_ids: string[] }).parent_ids).toEqual([(later.body as { id: string }).id]);
+    const files = (await api.get(`/projects/${fork.id}/repository/tree`, { token: fx.owner.token, query: { ref: 'from-source' } })).body as { name: string }[];
+    expect(files.map((f) => f.name).sort()).toEqual(['README.md', 'fork.txt', 'later.txt']);
+    // By path too; the source itself is no fork of the fork.
+    const byPath = await api.post(`/projects/${fork.id}/repository/commits`, {
+      token: fx.owner.token,
+      body: { branch: 'by-path', start_branch: 'master', start_project: fx.project.path_with_namespace, commit_message: 'm', actions: [{ action: 'create', file_path: 'p.txt', content: 'p' }] },
+    });
+    expect(byPath.status, byPath.text).toBe(201);
+    const other = await api.post('/projects', { token: fx.owner.token, body: { name: `other-${Date.now()}` } });
+    const notSource = await api.post(`/projects/${fork.id}/repository/commits`, {
+      token: fx.owner.token,
+      body: { branch: 'x', start_project: other.body.id, commit_message: 'm', actions: [{ action: 'create', file_path: 'x.txt', content: 'x' }] },
+    });
+    const otherName = `${(fx.owner.user as { name: string }).name} / ${other.body.name}`;
+    expect([notSource.status, notSource.body]).toEqual([403, { message: `403 Forbidden - Project is not included in the fork network for ${otherName}` }]);
+    const unknown = await api.post(`/projects/${fork.id}/repository/commits`, {
+      token: fx.owner.token,
+      body: { branch: 'x', start_project: 999_999_999, commit_message: 'm', actions: [{ action: 'create', file_path: 'x.txt', content: 'x' }] },
+    });
+    expect([unknown.status, unknown.body]).toEqual([404, { message: '404 Project Not Found' }]);
+  });
+
   it('a developer may not push to the default (protected) branch; a reporter to none', async () => {
     const fx = await setup();
     const body = { branch: 'master', commit_message: 'x', actions: [{ action: 'create', file_path: 'x.txt', content: 'x' }] };
