@@ -31,6 +31,7 @@ import { repositoryWriteRoutes } from './repositories/write-routes.ts';
 import { refRoutes } from './repositories/ref-routes.ts';
 import { commitCommentRoutes } from './repositories/commit-comments-routes.ts';
 import { repositoryArchiveRoutes } from './repositories/archive-routes.ts';
+import { repositoryHistoryRoutes } from './repositories/history-routes.ts';
 import { notificationSettingRoutes } from './notification-settings/routes.ts';
 import { projectRoutes } from './projects/routes.ts';
 import { tokenRoutes } from './tokens/routes.ts';
@@ -143,6 +144,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', refRoutes);
   api.route('/', commitCommentRoutes);
   api.route('/', repositoryArchiveRoutes);
+  api.route('/', repositoryHistoryRoutes);
   api.all('*', (c) => c.json({ error: '404 Not Found' }, 404));
   app.route('/api/v4', api);
   app.route('/', graphqlRoutes);

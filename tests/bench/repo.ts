@@ -120,12 +120,14 @@ interface Row {
   name: string;
   p50: number;
   p99: number;
+  db: number;
   queries: string;
   roundTrips: string;
 }
 const pick = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
 async function measure(name: string, run: (i: number) => Response | Promise<Response>, iterations = ITERATIONS): Promise<Row> {
   const times: number[] = [];
+  const dbTimes: number[] = [];
   let desc = '';
   for (let i = 0; i < iterations; i++) {
     const start = performance.now();
@@ -133,10 +135,13 @@ async function measure(name: string, run: (i: number) => Response | Promise<Resp
     const text = await res.text();
     times.push(performance.now() - start);
     if (res.status >= 400) throw new Error(`${name}: ${res.status} ${text}`);
-    desc = /db;[^,]*desc="([^"]*)"/.exec(res.headers.get('server-timing') ?? '')?.[1] ?? '';
+    const timing = res.headers.get('server-timing') ?? '';
+    desc = /db;[^,]*desc="([^"]*)"/.exec(timing)?.[1] ?? '';
+    dbTimes.push(Number(/db;dur=([\d.]+)/.exec(timing)?.[1] ?? 0));
   }
   times.sort((a, b) => a - b);
-  return { name, p50: pick(times, 0.5), p99: pick(times, 0.99), queries: /(\d+) quer/.exec(desc)?.[1] ?? '-', roundTrips: /(\d+) round trip/.exec(desc)?.[1] ?? '-' };
+  dbTimes.sort((a, b) => a - b);
+  return { name, p50: pick(times, 0.5), p99: pick(times, 0.99), db: pick(dbTimes, 0.5), queries: /(\d+) quer/.exec(desc)?.[1] ?? '-', roundTrips: /(\d+) round trip/.exec(desc)?.[1] ?? '-' };
 }
 
 const repo = `/projects/${project.id}/repository`;
@@ -160,7 +165,7 @@ await client.close();
 
 console.log(`\nnpm run bench:repo — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`);
 console.log(`${COMMITS} commits, ${files.length} files (seeded in ${seeded.toFixed(0)} s); ${ITERATIONS} iterations a read (${WRITES} a write), in-process PGlite\n`);
-console.log('request'.padEnd(30), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'queries'.padStart(8), 'trips'.padStart(8), 'x /version'.padStart(11));
+console.log('request'.padEnd(30), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'db p50'.padStart(8), 'queries'.padStart(8), 'trips'.padStart(8), 'x /version'.padStart(11));
 for (const r of rows) {
-  console.log(r.name.padEnd(30), r.p50.toFixed(2).padStart(8), r.p99.toFixed(2).padStart(8), r.queries.padStart(8), r.roundTrips.padStart(8), `${(r.p50 / version.p50).toFixed(1)}x`.padStart(11));
+  console.log(r.name.padEnd(30), r.p50.toFixed(2).padStart(8), r.p99.toFixed(2).padStart(8), r.db.toFixed(1).padStart(8), r.queries.padStart(8), r.roundTrips.padStart(8), `${(r.p50 / version.p50).toFixed(1)}x`.padStart(11));
 }
