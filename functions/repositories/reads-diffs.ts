@@ -4,9 +4,10 @@
 // one for the trees and blobs (db/queries/repository-diffs.ts).
 import { changedPaths, commitsBetween, mergeBase, type TreePair } from '../../db/queries/repository-diffs.ts';
 import { resolveRevision } from '../../db/queries/repository-reads.ts';
+import { findRepository } from '../../db/queries/repositories.ts';
 import type { Db } from '../../db/client.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { invalidMessage, notFound } from '../lib/errors.ts';
+import { invalidMessage, isDomainError, notFound } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { diffStats, renderDiffs, type DiffEntry, type RenderedDiff } from './diffs.ts';
 import type { CommitStatsView, CommitView } from './entities.ts';
@@ -48,18 +49,38 @@ export interface CompareResult {
  * GET repository/compare (CompareService, Gitlab::Git::Compare): the commits of `from..to` oldest first, and the
  * diff from `from` (`straight`) or from the merge base of the two (`from...to`, the default) to `to`. A ref that
  * names no commit: 404 `Ref Not Found`. Two unrelated histories have no merge base: their diff is taken from
- * `from` itself.
+ * `from` itself. With `from_project_id`, `from` is read in that project, which must be of the project's fork network
+ * (MergeRequestTargetProjectFinder: readable, its code downloadable, not archived; a fork network is an object pool
+ * here), else 400 `Target project id:<from_project_id> is not a fork of project id:<id>`.
  */
-export async function compareRefs({ ctx, input }: Verb<{ project: Ref | null; from: string; to: string; straight: boolean }>) {
+export async function compareRefs({ ctx, input }: Verb<{ project: Ref | null; from: string; to: string; straight: boolean; fromProjectId?: number | undefined }>) {
   const found = await projectFor(ctx, input.project, 'project:download_code');
   const projectId = found.context.projectId;
-  const [from, to] = await Promise.all([resolveRevision(ctx.db, projectId, input.from.trim()), resolveRevision(ctx.db, projectId, input.to.trim())]);
+  let fromProjectId = projectId;
+  if (input.fromProjectId !== undefined && input.fromProjectId !== projectId) {
+    if (!(await inForkNetwork(ctx, projectId, input.fromProjectId))) {
+      throw invalidMessage(`Target project id:${input.fromProjectId} is not a fork of project id:${input.project?.id ?? input.project?.path ?? ''}`);
+    }
+    fromProjectId = input.fromProjectId;
+  }
+  const [from, to] = await Promise.all([resolveRevision(ctx.db, fromProjectId, input.from.trim()), resolveRevision(ctx.db, projectId, input.to.trim())]);
   if (!from || !to) throw notFound('Ref');
   if (from.oid === to.oid) return { ...found, compare: { commits: [], diffs: [], same: true } satisfies CompareResult };
   const between = await commitsBetween(ctx.db, projectId, from.oid, to.oid);
   const base = input.straight ? from.oid : (between.mergeBase ?? from.oid);
   const [diffs] = await diffsOf(ctx.db, projectId, [{ oldCommit: base, newCommit: to.oid }]);
   return { ...found, compare: { commits: between.commits.map(commitView), diffs: diffs!.map((d) => d.entry), same: false } satisfies CompareResult };
+}
+
+/** Whether `otherId` is a project of `projectId`'s fork network the actor may compare from (same object pool). */
+async function inForkNetwork(ctx: RequestContext, projectId: number, otherId: number): Promise<boolean> {
+  const other = await projectFor(ctx, { id: otherId }, 'project:download_code').catch((error: unknown) => {
+    if (isDomainError(error, 'not_found') || isDomainError(error, 'forbidden')) return null;
+    throw error;
+  });
+  if (!other || other.project.project.archived) return false;
+  const [mine, theirs] = await Promise.all([findRepository(ctx.db, projectId), findRepository(ctx.db, otherId)]);
+  return mine !== undefined && theirs !== undefined && mine.poolId === theirs.poolId;
 }
 
 /**

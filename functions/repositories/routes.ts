@@ -86,8 +86,8 @@ repositoryReadRoutes.get(`${base}/commits/:sha/diff`, path(ShaPath), params(Comm
 
 /** Entities::Compare: `commit` is the newest of `commits` (oldest first); compare_timeout is false (no limits). */
 repositoryReadRoutes.get(`${base}/compare`, path(ProjectPath), params(CompareInput), async (c) => {
-  const { from, to, straight } = c.req.valid('query');
-  const { compare, context } = await compareRefs({ ctx: c.var.ctx, input: { project: c.req.valid('param').id, from, to, straight } });
+  const { from, to, straight, from_project_id: fromProjectId } = c.req.valid('query');
+  const { compare, context } = await compareRefs({ ctx: c.var.ctx, input: { project: c.req.valid('param').id, from, to, straight, fromProjectId } });
   const commits = compare.commits.map((commit) => toCommit(commit, context));
   return c.json({ commit: commits.at(-1) ?? null, commits, diffs: compare.diffs, compare_timeout: false, compare_same_ref: compare.same });
 });

@@ -33,17 +33,14 @@ const present = () =>
 const flag = (fallback: boolean) => z._default(bool(), fallback);
 
 /**
- * A project given by id or full path in a parameter: JSON numbers are ids, and a reference that cannot name a
- * project is null (the route's 404). `from_project_id` is looked up only when `present?` (blank: not given);
- * `start_project` whenever it is truthy in Ruby (an empty string included: 404).
+ * `start_project` (`types: [Integer, String]`): a project by id or full path; JSON numbers are ids, and a reference
+ * that cannot name a project is null (the route's 404). Looked up whenever it is truthy in Ruby (an empty string
+ * included: 404).
  */
-const projectParam = (blankIsAbsent: boolean) =>
+const projectParam = () =>
   z.optional(
     z.pipe(
-      z.transform((v: unknown): unknown => {
-        if (v === null || (blankIsAbsent && typeof v === 'string' && v.trim() === '')) return undefined;
-        return typeof v === 'number' ? String(v) : v;
-      }),
+      z.transform((v: unknown): unknown => (v === null ? undefined : typeof v === 'number' ? String(v) : v)),
       z.optional(projectRef()),
     ),
   );
@@ -145,7 +142,7 @@ export const CreateCommitInput = schema(() =>
     start_branch: optionalString(),
     start_sha: optionalString(),
     // `types: [Integer, String]`.
-    start_project: projectParam(false),
+    start_project: projectParam(),
     author_email: optionalString(),
     author_name: optionalString(),
     stats: flag(true),
@@ -210,14 +207,6 @@ export const TreeInput = schema(() => z.object({
 }));
 export type TreeParams = Output<typeof TreeInput>;
 
-/** GET repository/compare (`from_project_id`: find_project! when present, else the project itself). */
-export const CompareInput = schema(() => z.object({
-  from: string(),
-  to: string(),
-  from_project_id: projectParam(true),
-  straight: flag(false),
-}));
-export type CompareParams = Output<typeof CompareInput>;
 
 // ---- lib/api/tags.rb ----
 

@@ -23,8 +23,8 @@ import {
   type FileView,
   type RepositoryContext,
 } from '../../functions/repositories/entities.ts';
+import { CompareInput } from '../../functions/repositories/diff-schemas.ts';
 import {
-  CompareInput,
   CreateBranchInput,
   CreateCommitInput,
   CreateFileInput,
@@ -478,9 +478,10 @@ describe('parameters: Grape\'s 400 bodies', () => {
     expect(parse(ListCommitsInput, { since: '2020-01-01T00:00:00Z', all: 'true' })).toEqual({ ok: { since: new Date('2020-01-01T00:00:00Z'), all: true, order: 'default' } });
     expect(parse(TreeInput, { path: 'files/html', ref: 'main' })).toEqual({ ok: { ref: 'main', path: 'files/html', recursive: false } });
     expect(parse(ListTagsInput, {})).toEqual({ ok: { sort: 'desc', order_by: 'updated' } });
-    expect(parse(CompareInput, { from: 'main', to: 'feature', from_project_id: 'group/fork' })).toEqual({ ok: { from: 'main', to: 'feature', from_project_id: { path: 'group/fork' }, straight: false } });
-    // from_project_id only when present?; start_project whenever given (an empty one names no project: null, 404).
-    expect(parse(CompareInput, { from: 'a', to: 'b', from_project_id: ' ' })).toEqual({ ok: { from: 'a', to: 'b', straight: false } });
+    // from_project_id is `type: Integer` (blank: not given); start_project whenever given (an empty one names no project: null, 404).
+    expect(parse(CompareInput, { from: 'main', to: 'feature', from_project_id: '12' })).toEqual({ ok: { from: 'main', to: 'feature', from_project_id: 12, straight: false } });
+    expect(parse(CompareInput, { from: 'main', to: 'feature', from_project_id: 'group/fork' })).toEqual(error('from_project_id is invalid'));
+    expect(parse(CompareInput, { from: 'a', to: 'b', from_project_id: '' })).toEqual({ ok: { from: 'a', to: 'b', straight: false } });
     expect(parse(CreateCommitInput, { ...commit, start_project: '' })).toMatchObject({ ok: { start_project: null } });
     expect(parse(GetCommitInput, {})).toEqual({ ok: { stats: true } });
   });

@@ -92,6 +92,37 @@ describe('stats and compare budgets', () => {
   });
 });
 
+describe('GET repository/compare from_project_id', () => {
+  it("from in the fork's source (the fork network), to in the fork; another project is 400 as GitLab words it", async () => {
+    const forkName = `fork-${Math.random().toString(36).slice(2, 8)}`;
+    const forked = await api.post(`/projects/${id}/fork`, { token, body: { name: forkName, path: forkName } });
+    expect(forked.status, forked.text).toBe(201);
+    const fork = forked.body as { id: number };
+    const created = await api.post(`/projects/${fork.id}/repository/commits`, {
+      token,
+      body: { branch: 'feature', start_branch: 'main', commit_message: 'In the fork', actions: [{ action: 'create', file_path: 'fork.txt', content: 'f\n' }] },
+    });
+    expect(created.status, created.text).toBe(201);
+    // The source moves on: `main` read in the source is not the fork's `main`.
+    const moved = await api.post(`/projects/${id}/repository/commits`, { token, body: { branch: 'main', commit_message: 'In the source', actions: [{ action: 'create', file_path: 'src.txt', content: 's\n' }] } });
+    expect(moved.status, moved.text).toBe(201);
+    const res = await api.get(`/projects/${fork.id}/repository/compare`, { token, query: { from: 'main', to: 'feature', from_project_id: String(id) } });
+    expect(res.status, res.text).toBe(200);
+    expect(res.body.commits.map((c: { title: string }) => c.title)).toEqual(['In the fork']);
+    expect(res.body.diffs.map((d: { new_path: string }) => d.new_path)).toEqual(['fork.txt']);
+    const straight = await api.get(`/projects/${fork.id}/repository/compare`, { token, query: { from: 'main', to: 'feature', from_project_id: String(id), straight: 'true' } });
+    expect(straight.body.diffs.map((d: { new_path: string; deleted_file: boolean }) => [d.new_path, d.deleted_file])).toEqual([['fork.txt', false], ['src.txt', true]]);
+    // The other way round: the source compares from its fork.
+    const back = await api.get(`/projects/${id}/repository/compare`, { token, query: { from: 'feature', to: 'main', from_project_id: String(fork.id) } });
+    expect(back.body.commits.map((c: { title: string }) => c.title)).toEqual(['In the source']);
+    const other = await createProject(token);
+    const refused = await api.get(`/projects/${fork.id}/repository/compare`, { token, query: { from: 'main', to: 'feature', from_project_id: String(other.id) } });
+    expect([refused.status, refused.body]).toEqual([400, { message: `Target project id:${other.id} is not a fork of project id:${fork.id}` }]);
+    const bad = await api.get(`/projects/${fork.id}/repository/compare`, { token, query: { from: 'main', to: 'feature', from_project_id: 'x' } });
+    expect([bad.status, bad.body]).toEqual([400, { error: 'from_project_id is invalid' }]);
+  });
+});
+
 describe('POST repository/commits stats and access', () => {
   it('the created commit carries its stats unless stats=false', async () => {
     const owner = await createUser();
