@@ -283,3 +283,30 @@ export async function listRefCommits(db: Db, projectId: number, prefix: string):
   );
   return found.map((r) => ({ name: r.ref_name, oid: r.ref_oid, commit: r.oid === null ? null : toCommit(r) }));
 }
+
+/**
+ * The first `maxBytes` bytes of the blob named `name` at the root of each (project, commit)'s tree (`.gitmodules`
+ * for submodule links), one statement for any number of commits; a pair without such a blob is absent.
+ */
+export async function rootBlobsAt(
+  db: Db,
+  pairs: ReadonlyArray<{ projectId: number; commitOid: string }>,
+  name: string,
+  maxBytes: number,
+): Promise<Array<{ projectId: number; commitOid: string; data: Uint8Array }>> {
+  if (!pairs.length) return [];
+  const keys = sql.join(
+    pairs.map((p) => sql`(${p.projectId}::int, ${oidParam(p.commitOid)})`),
+    sql`, `,
+  );
+  const found = await rows<{ project_id: number; commit_oid: string; data: unknown }>(
+    db,
+    sql`SELECT k.project_id, encode(k.oid, 'hex') AS commit_oid, substring(o.data FROM 1 FOR ${maxBytes}::int) AS data
+      FROM (VALUES ${keys}) AS k(project_id, oid)
+      JOIN ${repositories} r ON r.project_id = k.project_id
+      JOIN ${gitCommits} c ON c.pool_id = r.pool_id AND c.oid = k.oid
+      JOIN ${gitTreeEntries} e ON e.pool_id = r.pool_id AND e.tree_oid = c.tree_oid AND e.name = ${new TextEncoder().encode(name)}::bytea
+      JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid = e.oid AND o.type = 3`,
+  );
+  return found.map((r) => ({ projectId: Number(r.project_id), commitOid: r.commit_oid, data: toBytes(r.data) }));
+}

@@ -14,7 +14,7 @@ import { projectMilestonePages } from '../milestones/reads.ts';
 import { noteableKey, readableNotesOf } from '../notes/reads.ts';
 import type { Noteable } from '../notes/service.ts';
 import { namespaceProjectPages, openIssuesCounts, readableProjectsByIds } from '../projects/reads.ts';
-import { commitAuthorsByEmail, lastCommitsOf, lfsOidsOf, repositoriesOf, treesOf, type TreeKey } from '../repositories/reads.ts';
+import { commitAuthorsByEmail, gitmodulesOf, lastCommitsOf, lfsOidsOf, repositoriesOf, treesOf, type TreeKey } from '../repositories/reads.ts';
 import { filesOfSnippets, snippetPagesOf, type SnippetFinderParams } from '../snippets/reads.ts';
 import { usersByIds } from '../users/reads.ts';
 import type { ProjectModel } from './models.ts';
@@ -116,6 +116,8 @@ export function createLoaders(ctx: RequestContext) {
     lastCommit: each((keys: ReadonlyArray<{ projectId: number; commitOid: string; path: string }>) => lastCommitsOf(ctx, keys), stableKey),
     /** Blob.lfsOid by (project, blob): every blob of a page in one statement. */
     lfsOid: each((keys: ReadonlyArray<{ projectId: number; oid: string }>) => lfsOidsOf(ctx, keys), stableKey),
+    /** Submodule urls by path from `.gitmodules` by (project, commit): every tree of a request in one statement. */
+    gitmodules: each((keys: ReadonlyArray<{ projectId: number; commitOid: string }>) => gitmodulesOf(ctx, keys), stableKey),
     /** Commit.author by the commit's author email (case-insensitive: the verb lower-cases). */
     commitAuthor: each((emails: readonly string[]) => commitAuthorsByEmail(ctx, emails), (e) => e.toLowerCase()),
   };

@@ -2,9 +2,9 @@
 // applies the policy the REST reads apply (`download_code`). Project.repository under a list of projects is one
 // statement; a tree is one listing statement per distinct (project, ref, path, recursive), plus one for its
 // directories' flat paths, never one per entry; a tree's last commit one log statement; the authors of any number of
-// commits one statement.
+// commits one statement; the `.gitmodules` of any number of trees (their submodules' links) one statement.
 import { findRepositoryStates, findUsersByAnyEmail, flatPathSuffixes } from '../../db/queries/repository-batch.ts';
-import { logPage, smallBlobs, treePage } from '../../db/queries/repository-reads.ts';
+import { logPage, rootBlobsAt, smallBlobs, treePage } from '../../db/queries/repository-reads.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -13,6 +13,7 @@ import { projectFacts } from '../projects/service.ts';
 import { projectWebUrl } from '../projects/schemas.ts';
 import type { CommitView, RepositoryContext } from './entities.ts';
 import { commitView } from './service.ts';
+import { parseGitmodules } from './submodule-links.ts';
 
 /** Where a repository's URLs hang (web URLs and paths) and which project it is. */
 export interface RepositoryLocation extends RepositoryContext {
@@ -155,6 +156,24 @@ export async function lfsOidsOf(ctx: RequestContext, keys: ReadonlyArray<{ proje
     }),
   );
   return keys.map((k) => found.get(`${k.projectId}:${k.oid}`) ?? null);
+}
+
+/** How much of `.gitmodules` GitLab reads (Gitlab::Git::Blob::MAX_DATA_DISPLAY_SIZE, 10 MiB). */
+const GITMODULES_MAX_SIZE = 10 * 1024 * 1024;
+
+/**
+ * Submodule urls by path from the `.gitmodules` at the root of each (project, commit): a tree's commit, so every
+ * submodule of a listing (whatever the directory listed) reads the same file, as Repository#submodule_urls_for
+ * reads it at `tree.sha`. Null where the commit has no such blob. The keys come from trees the actor was allowed to
+ * list (`download_code`, checked by repositoriesOf): no policy of its own. One statement for all the keys.
+ */
+export async function gitmodulesOf(
+  ctx: RequestContext,
+  keys: ReadonlyArray<{ projectId: number; commitOid: string }>,
+): Promise<Array<Map<string, string | undefined> | null>> {
+  const found = await rootBlobsAt(ctx.db, keys, '.gitmodules', GITMODULES_MAX_SIZE);
+  const parsed = new Map(found.map((f) => [`${f.projectId}:${f.commitOid}`, parseGitmodules(utf8.decode(f.data))]));
+  return keys.map((k) => parsed.get(`${k.projectId}:${k.commitOid}`) ?? null);
 }
 
 /** The users commits name as their authors, by email (Commit#author: User.find_by_any_email), null when none. */

@@ -3,6 +3,7 @@
 // statement per tree, never per entry); the mutations call the REST write verbs, so policy, validation, limits and
 // push events are theirs.
 import { arrayConnection } from '../graphql/connection.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
 import { mutation } from '../graphql/errors.ts';
 import type { CommitAction, CommitCreateInput, Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
@@ -17,6 +18,7 @@ import { commitDescription, commitTitle, commitWebUrl, type CommitView } from '.
 import { repositoryLocation, type CommitModel, type RepositoryLocation } from './reads.ts';
 import { CreateCommitInput, type CreateCommitParams } from './schemas.ts';
 import { projectFor } from './service.ts';
+import { instanceOf, submoduleLinks, type SubmoduleLinks } from './submodule-links.ts';
 
 /** A web URL's path (GitLab's `web_path`: the URL helpers' `_path`, relative root included). */
 const pathOf = (url: string) => new URL(url).pathname;
@@ -28,6 +30,15 @@ const pathOf = (url: string) => new URL(url).pathname;
 const entryUrl = (e: TreeEntryModel, kind: 'blob' | 'tree') => `${e.repo.projectWebUrl}/-/${kind}/${e.commitOid}/${e.path}`;
 
 const commitModel = (repo: RepositoryLocation, view: CommitView): CommitModel => ({ repo, view });
+
+/**
+ * A submodule's links (Gitlab::SubmoduleLinks#for at the tree's commit): the `.gitmodules` of every tree the
+ * request lists is read in one statement, by the loader.
+ */
+async function submoduleLinksOf(e: TreeEntryModel, { ctx, loaders }: GraphQLContext): Promise<SubmoduleLinks> {
+  const urls = await loaders.gitmodules.load({ projectId: e.repo.projectId, commitOid: e.commitOid });
+  return submoduleLinks({ id: e.oid, url: urls?.get(e.path), projectPath: e.repo.fullPath, instance: instanceOf(ctx.config.publicUrl) });
+}
 
 /**
  * commitCreate's input as POST repository/commits' parameters, parsed by that route's schema: the rules of an
@@ -120,9 +131,9 @@ export const repositoryResolvers: Resolvers = {
     path: (e) => e.path,
     flatPath: (e) => e.flatPath,
     type: (e) => e.type,
-    // Both come from .gitmodules' URL, which is not read yet: null, as GitLab answers for a URL it cannot map.
-    webUrl: () => null,
-    treeUrl: () => null,
+    // SubmoduleTreeEntry: the first and the last of the helper's [web, tree] for the url .gitmodules gives the path.
+    webUrl: async (e, _a, context) => (await submoduleLinksOf(e, context)).web,
+    treeUrl: async (e, _a, context) => (await submoduleLinksOf(e, context)).tree,
   },
   Entry: {
     __resolveType: (e) => (e.type === 'tree' ? 'TreeEntry' : e.type === 'commit' ? 'Submodule' : 'Blob'),

@@ -91,6 +91,96 @@ describe('Project.repository', () => {
     ]);
   });
 
+  it("Submodule.webUrl/treeUrl: the url .gitmodules gives the entry's path, as SubmoduleHelper maps it", async () => {
+    const owner = await createUser();
+    const project = await createProject(owner.token);
+    const [namespace] = project.path_with_namespace.split('/');
+    const oids = ['1', '2', '3', '4', '5', '6'].map((c) => c.repeat(40));
+    const gitmodules = [
+      '# submodules',
+      '[submodule "self-https"]',
+      `\tpath = libs/self-https`,
+      `\turl = ${TEST_PUBLIC_URL}/group/sub/lib.git`,
+      '[submodule "self-ssh"]',
+      '\tpath = libs/self-ssh',
+      `\turl = git@${new URL(TEST_PUBLIC_URL).hostname}:group/lib`,
+      '[submodule "relative"]',
+      '\tpath = relative',
+      '\turl = ../other.git ',
+      '[submodule "github"]',
+      '\tpath = github',
+      '\turl = https://github.com/gitlab-org/gitlab-foss.git',
+      '[submodule "elsewhere"]',
+      '\tpath = elsewhere',
+      '\turl = https://git.example.org/team/repo.git',
+      '',
+    ].join('\n');
+    const repo = await RepoWriter.open(project.id, 'main');
+    await repo.commit(
+      'main',
+      {
+        '.gitmodules': gitmodules,
+        libs: { 'self-https': { mode: '160000', oid: oids[0]! }, 'self-ssh': { mode: '160000', oid: oids[1]! } },
+        relative: { mode: '160000', oid: oids[2]! },
+        github: { mode: '160000', oid: oids[3]! },
+        elsewhere: { mode: '160000', oid: oids[4]! },
+        missing: { mode: '160000', oid: oids[5]! },
+      },
+      'Submodules\n',
+      T0,
+    );
+    const query = `query($p: ID!, $path: String, $recursive: Boolean) { project(fullPath: $p) { repository { tree(path: $path, recursive: $recursive) {
+      submodules { nodes { path sha webUrl treeUrl } } } } } }`;
+    const run = (variables: Record<string, unknown>) => gql(query, { token: owner.token, variables: { p: project.path_with_namespace, ...variables } });
+
+    const res = await run({ recursive: true });
+    expect(res.body.errors).toBeUndefined();
+    expect(res.body.data.project.repository.tree.submodules.nodes).toEqual([
+      { path: 'elsewhere', sha: oids[4], webUrl: 'https://git.example.org/team/repo.git', treeUrl: null },
+      { path: 'github', sha: oids[3], webUrl: 'https://github.com/gitlab-org/gitlab-foss', treeUrl: `https://github.com/gitlab-org/gitlab-foss/tree/${oids[3]}` },
+      { path: 'libs/self-https', sha: oids[0], webUrl: '/group/sub/lib', treeUrl: `/group/sub/lib/-/tree/${oids[0]}` },
+      { path: 'libs/self-ssh', sha: oids[1], webUrl: '/group/lib', treeUrl: `/group/lib/-/tree/${oids[1]}` },
+      { path: 'missing', sha: oids[5], webUrl: null, treeUrl: null },
+      { path: 'relative', sha: oids[2], webUrl: `/${namespace}/other`, treeUrl: `/${namespace}/other/-/tree/${oids[2]}` },
+    ]);
+
+    // A directory's listing reads the root's .gitmodules too (the entries' paths are the repository's).
+    const libs = await run({ path: 'libs' });
+    expect(libs.body.data.project.repository.tree.submodules.nodes.map((n: { webUrl: string }) => n.webUrl)).toEqual(['/group/sub/lib', '/group/lib']);
+  });
+
+  it('budget: the links of any number of submodules, in trees of several commits, cost one statement', async () => {
+    const counts: number[] = [];
+    const withLinks = 'webUrl treeUrl';
+    const query = (fields: string) => `query($p: ID!) { project(fullPath: $p) { repository {
+      root: tree(ref: "main") { submodules { nodes { sha ${fields} } } }
+      other: tree(ref: "other", path: "d") { submodules { nodes { sha ${fields} } } } } } }`;
+    for (const n of [1, 8]) {
+      const spec: TreeSpec = { d: { inner: { mode: '160000', oid: SUBMODULE_OID } } };
+      const sections: string[] = ['[submodule "d/inner"]', 'path = d/inner', 'url = ../inner.git'];
+      for (let i = 0; i < n; i++) {
+        spec[`m${i}`] = { mode: '160000', oid: SUBMODULE_OID };
+        sections.push(`[submodule "m${i}"]`, `path = m${i}`, `url = https://github.com/org/m${i}.git`);
+      }
+      spec['.gitmodules'] = `${sections.join('\n')}\n`;
+      const fx = await projectWith(spec);
+      // Another branch, another commit: its tree's .gitmodules is read in the same statement.
+      await fx.repo.commit('other', { ...spec, '.gitmodules': `${sections.join('\n').replace('../inner.git', 'https://gitlab.com/org/inner.git')}\n` }, 'Other\n', T0);
+      const run = (fields: string) => gql(query(fields), { token: fx.owner.token, variables: { p: fx.project.path_with_namespace } });
+      const res = await run(withLinks);
+      expect(res.body.errors).toBeUndefined();
+      const { root, other } = res.body.data.project.repository;
+      expect(root.submodules.nodes).toHaveLength(n);
+      expect(root.submodules.nodes[n - 1]).toEqual({ sha: SUBMODULE_OID, webUrl: `https://github.com/org/m${n - 1}`, treeUrl: `https://github.com/org/m${n - 1}/tree/${SUBMODULE_OID}` });
+      expect(other.submodules.nodes).toEqual([{ sha: SUBMODULE_OID, webUrl: 'https://gitlab.com/org/inner', treeUrl: `https://gitlab.com/org/inner/tree/${SUBMODULE_OID}` }]);
+      const without = await run('');
+      expect(queryCount(res) - queryCount(without)).toBe(1);
+      counts.push(queryCount(res));
+    }
+    console.log(`submodule budget: ${counts[0]} queries for 1 submodule per tree, ${counts[1]} for 8`);
+    expect(counts[1]).toBe(counts[0]);
+  });
+
   it('tree(path, ref, recursive): a directory, every entry below it, the last commit that touched it; an unknown ref is null', async () => {
     const fx = await projectWith({ 'README.md': 'one\n', src: { 'a.ts': 'a\n', lib: { 'b.ts': 'b\n' } } });
     const second = await fx.repo.commit('main', { 'README.md': 'two\n', src: { 'a.ts': 'a\n', lib: { 'b.ts': 'b\n' } } }, 'Change the README\n', T0 + 60);
@@ -208,7 +298,7 @@ describe('Project.repository', () => {
     console.log(`tree budget: ${counts[0]} queries for 3 entries, ${counts[1]} for 60`);
     expect(counts[1]).toBe(counts[0]);
     // The token, the project, the repository row, the tree listing, its directories' flat paths, the last commit,
-    // the commit's author by email, the blobs' LFS pointers.
-    expect(counts[0]).toBeLessThanOrEqual(8);
+    // the commit's author by email, the blobs' LFS pointers, the submodules' .gitmodules.
+    expect(counts[0]).toBeLessThanOrEqual(9);
   });
 });
