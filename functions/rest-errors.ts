@@ -65,7 +65,7 @@ export function restError({ problem: p }: DomainError): RestError {
     case 'conflict':
       return { status: 409, body: { message: p.message } };
     case 'unprocessable':
-      return { status: 422, body: { message: toSentence(p.messages) } };
+      return { status: 422, body: { message: p.list ? [...p.messages] : toSentence(p.messages) } };
     case 'precondition_failed':
       return { status: 412, body: { message: '412 Precondition Failed' } };
     case 'not_modified':

@@ -6,6 +6,7 @@ import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { gitRefs, objectPools, repositories } from '../schema/index.ts';
 import { protectionRulesSql } from './protected-branches.ts';
+import { tagProtectionRulesSql } from './protected-tags.ts';
 import { rows } from './raw.ts';
 
 /** An object id parameter (40 hex digits) as bytea. */
@@ -41,11 +42,19 @@ export interface ProtectionRule {
   merge: number;
 }
 
+/** A protected tag as the tag checks read it (`create`: the Gitlab::Access number allowed to create it). */
+export interface TagProtectionRule {
+  name: string;
+  create: number;
+}
+
 export interface RepositoryInfo {
   poolId: number;
   defaultBranch: string | null;
   /** The project's protected branches, read with the row (a write's permission check needs them anyway). */
   protectedBranches: ProtectionRule[];
+  /** The project's protected tags, read with the row likewise. */
+  protectedTags: TagProtectionRule[];
 }
 
 export async function findRepository(db: Db, projectId: number): Promise<RepositoryInfo | undefined> {
@@ -54,13 +63,15 @@ export async function findRepository(db: Db, projectId: number): Promise<Reposit
       poolId: repositories.poolId,
       defaultBranch: repositories.defaultBranch,
       protectedBranches: sql<ProtectionRule[] | string>`${protectionRulesSql(projectId)}`,
+      protectedTags: sql<TagProtectionRule[] | string>`${tagProtectionRulesSql(projectId)}`,
     })
     .from(repositories)
     .where(eq(repositories.projectId, projectId));
   if (!row) return undefined;
   // json arrives parsed from every driver we use; a driver leaving it as text is parsed here rather than trusted.
   const rules = typeof row.protectedBranches === 'string' ? (JSON.parse(row.protectedBranches) as ProtectionRule[]) : row.protectedBranches;
-  return { ...row, protectedBranches: rules };
+  const tagRules = typeof row.protectedTags === 'string' ? (JSON.parse(row.protectedTags) as TagProtectionRule[]) : row.protectedTags;
+  return { ...row, protectedBranches: rules, protectedTags: tagRules };
 }
 
 export const setDefaultBranchQuery = (db: Db, projectId: number, branch: string | null) =>

@@ -18,3 +18,4 @@ export * from './avatars.ts';
 export * from './identities.ts';
 export * from './repositories.ts';
 export * from './protected-branches.ts';
+export * from './protected-tags.ts';

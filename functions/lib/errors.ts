@@ -40,8 +40,8 @@ export type Problem =
   | Invalid
   /** GitLab's `conflict!(message)`, the message a sentence or model errors. */
   | { code: 'conflict'; message: string | FieldErrors }
-  /** The few records GitLab refuses with 422, their full messages. */
-  | { code: 'unprocessable'; messages: readonly string[] }
+  /** The few records GitLab refuses with 422, their full messages (`list`: the array itself, not one sentence). */
+  | { code: 'unprocessable'; messages: readonly string[]; list?: true }
   /** The resource changed after the caller's If-Unmodified-Since. */
   | { code: 'precondition_failed' }
   /** The request changed nothing (star an already starred project, ...). */
@@ -112,8 +112,9 @@ export const serviceFailed = (messages: readonly string[]) => fail({ code: 'inva
 /** REST: 409 with the message (GitLab's `conflict!`). */
 export const conflict = (message: string | FieldErrors) => fail({ code: 'conflict', message });
 
-/** REST: 422 `{"message":"<the messages as a sentence>"}` */
-export const unprocessable = (messages: readonly string[]) => fail({ code: 'unprocessable', messages });
+/** REST: 422 `{"message":"<the messages as a sentence>"}`; `'list'`: `{"message":[...]}` (render_api_error!(full_messages, 422)). */
+export const unprocessable = (messages: readonly string[], as?: 'list') =>
+  fail(as === 'list' ? { code: 'unprocessable', messages, list: true } : { code: 'unprocessable', messages });
 
 export const notModified = () => fail({ code: 'not_modified' });
 

@@ -42,7 +42,8 @@ export async function getProtection({ ctx, input }: Verb<{ project: Ref | null; 
 export async function protectBranch({ ctx, input }: Verb<{ project: Ref | null; params: ProtectBranchParams }>) {
   const projectId = await adminProject(ctx, input.project);
   const p = input.params;
-  if (!p.name.trim()) throw unprocessable(["Name can't be blank"]);
+  // render_api_error!(protected_branch.errors.full_messages, 422): the messages as an array.
+  if (!p.name.trim()) throw unprocessable(["Name can't be blank"], 'list');
   const exists = () => conflict(`Protected branch '${p.name}' already exists`);
   if (await findProtectedBranch(ctx.db, projectId, p.name)) throw exists();
   const row = await insertProtectedBranch(ctx.db, {

@@ -3,7 +3,8 @@
 // GitLab 13.6's ProtectedBranch.protected? also protects every branch of an EMPTY repository when the default
 // branch is protected (`return true if project.empty_repo? && project.default_branch_protected?`): the first push
 // needs a maintainer. Every branch write (files, commits, branch creation and deletion) and the Branch entity's
-// protected/developers_can_*/can_push ask here; tags are not branches and have no protection yet.
+// protected/developers_can_*/can_push ask here. Protected tags (the protected_tags table) are ruled here too:
+// Gitlab::UserAccess#can_create_tag? with ProtectedTag::CreateAccessLevel, for tag creation and the Tag entity.
 import type { ProtectionRule } from '../../db/queries/repositories.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { AccessLevel, can, isAdministrator, type ProjectFacts } from '../lib/policy.ts';
@@ -52,4 +53,20 @@ export function canMergeToBranch(ctx: RequestContext, facts: ProjectFacts, repos
   if (!can(ctx.actor, 'project:push_code', facts)) return false;
   const rules = rulesFor(repository, branch);
   return !rules.length || rules.some((r) => passes(ctx, facts, r.merge));
+}
+
+const tagRulesFor = (repository: RepositoryInfo, tag: string) => repository.protectedTags.filter((r) => matchesBranch(r.name, tag));
+
+/** ProtectedTag.protected?: some protected tag (a name or a `*` pattern) matches `tag`. */
+export const isProtectedTag = (repository: RepositoryInfo, tag: string) => tagRulesFor(repository, tag).length > 0;
+
+/**
+ * Gitlab::UserAccess#can_create_tag?: a protected tag needs a matching rule whose create level the caller passes
+ * (ProtectedTag::CreateAccessLevel#check_access: "No one" stops everybody, administrators included); any other tag
+ * needs admin_tag, which the policy calls push_code.
+ */
+export function canCreateTag(ctx: RequestContext, facts: ProjectFacts, repository: RepositoryInfo, tag: string): boolean {
+  if (!can(ctx.actor, 'project:push_code', facts)) return false;
+  const rules = tagRulesFor(repository, tag);
+  return !rules.length || rules.some((r) => passes(ctx, facts, r.create));
 }

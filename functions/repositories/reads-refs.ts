@@ -7,7 +7,7 @@ import { notFound } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { decodeTag } from './git/tag.ts';
 import type { BranchView, TagView } from './entities.ts';
-import { canPushToBranch, developersCan, isProtectedBranch } from './push-access.ts';
+import { canPushToBranch, developersCan, isProtectedBranch, isProtectedTag } from './push-access.ts';
 import type { ListBranchesParams, ListTagsParams } from './schemas.ts';
 import { commitView, repositoryFor } from './service.ts';
 
@@ -104,7 +104,7 @@ export async function listTags({ ctx, input }: Verb<{ project: Ref | null; param
     messages.set(o.oid, new TextDecoder().decode(decodeTag(o.data).message));
   }
   const tags = refs.map(
-    (r): TagView => ({ name: shortName(r.name, 'refs/tags/'), message: messages.get(r.oid) ?? '', targetOid: r.oid, commit: commitView(r.commit), protected: false }),
+    (r): TagView => ({ name: shortName(r.name, 'refs/tags/'), message: messages.get(r.oid) ?? '', targetOid: r.oid, commit: commitView(r.commit), protected: isProtectedTag(found.repository, shortName(r.name, 'refs/tags/')) }),
   );
   const sign = p.sort === 'asc' ? 1 : -1;
   const key = (t: TagView) => (p.order_by === 'name' ? t.name : t.commit.committedAt.getTime());

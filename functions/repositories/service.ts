@@ -1,6 +1,6 @@
 // What every repository verb (read or write) starts with: the project under the policy's rule for the action, and
 // its repository. Shared by the read verbs (reads-*.ts) and the write verbs; kept small on purpose.
-import { findRepository, type ProtectionRule } from '../../db/queries/repositories.ts';
+import { findRepository, type ProtectionRule, type TagProtectionRule } from '../../db/queries/repositories.ts';
 import type { CommitInfo } from '../../db/queries/repository-sql.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -27,6 +27,8 @@ export interface RepositoryInfo {
   defaultBranch: string | null;
   /** The project's protected branches (push-access.ts reads them). */
   protectedBranches: ProtectionRule[];
+  /** The project's protected tags (push-access.ts reads them). */
+  protectedTags: TagProtectionRule[];
 }
 
 /**
@@ -50,7 +52,7 @@ export async function repositoryFor(
 ): Promise<RepositoryProject & { repository: RepositoryInfo }> {
   const found = await projectFor(ctx, ref, action);
   const row = await findRepository(ctx.db, found.project.project.id);
-  return { ...found, repository: { projectId: found.project.project.id, poolId: row?.poolId ?? null, defaultBranch: row?.defaultBranch ?? null, protectedBranches: row?.protectedBranches ?? [] } };
+  return { ...found, repository: { projectId: found.project.project.id, poolId: row?.poolId ?? null, defaultBranch: row?.defaultBranch ?? null, protectedBranches: row?.protectedBranches ?? [], protectedTags: row?.protectedTags ?? [] } };
 }
 
 /** A stored commit row (times in epoch seconds) as the serializers' CommitView. */

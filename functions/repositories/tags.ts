@@ -1,7 +1,8 @@
 // Tag writes and the single-tag read, as GitLab 13.6's lib/api/tags.rb with Tags::CreateService and
 // Tags::DestroyService (authorize_admin_tag: developers and up, what the policy calls push_code). A tag is a ref
-// under refs/tags/ moved by compare-and-swap, with its push event (ref_type "tag") in the same batch. Protected
-// tags are not stored yet: every tag reads `protected: false` and no tag push is refused for protection.
+// under refs/tags/ moved by compare-and-swap, with its push event (ref_type "tag") in the same batch. Protected tags
+// are checked as 13.6's pre-receive Gitlab::Checks::TagCheck checks them (push-access.ts has the rule); the services
+// turn its refusal into a 400 with the check's message, as they do any Gitlab::Git::PreReceiveError.
 import { findRef } from '../../db/queries/repositories.ts';
 import { resolveRevision } from '../../db/queries/repository-reads.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -9,6 +10,7 @@ import { invalidMessage, notFound } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import type { TagView } from './entities.ts';
 import { encodeTag } from './git/tag.ts';
+import { canCreateTag, isProtectedTag } from './push-access.ts';
 import { isValidBranchName } from './ref-names.ts';
 import { writeRefs } from './ref-write.ts';
 import { listTags } from './reads-refs.ts';
@@ -49,6 +51,8 @@ export async function createTag({ ctx, input }: Verb<{ project: Ref | null; para
   const [target, existing] = await Promise.all([resolveRevision(ctx.db, repository.projectId, p.ref), findRef(ctx.db, repository.projectId, name)]);
   if (!target || repository.poolId === null) throw invalidMessage(`Target ${p.ref} is invalid`);
   if (existing !== undefined) throw invalidMessage(`Tag ${p.tag_name} already exists`);
+  // TagCheck#protected_tag_checks: a matching protected tag needs its create level (can_create_tag?).
+  if (!canCreateTag(ctx, found.facts, repository, p.tag_name)) throw invalidMessage('You are not allowed to create this tag as it is protected.');
 
   const message = p.message?.replace(RUBY_STRIP, '') ?? '';
   const user = ctx.actor.user!;
@@ -68,13 +72,15 @@ export async function createTag({ ctx, input }: Verb<{ project: Ref | null; para
     if (error instanceof RefConflictError) throw invalidMessage(`Tag ${p.tag_name} already exists`);
     throw error;
   }
-  const tag: TagView = { name: p.tag_name, message, targetOid: oid, commit: commitView(target), protected: false };
+  const tag: TagView = { name: p.tag_name, message, targetOid: oid, commit: commitView(target), protected: isProtectedTag(repository, p.tag_name) };
   return { ...found, tag };
 }
 
 /**
- * DELETE repository/tags/:tag_name: 404 `Tag Not Found` when absent; the ref is removed by compare-and-swap (a tag
- * deleted meanwhile is not found either) with a `removed` push event.
+ * DELETE repository/tags/:tag_name: 404 `Tag Not Found` when absent; a tag matching a protected tag is refused for
+ * everybody, maintainers and administrators too (13.6's TagCheck: "Protected tags cannot be deleted.", a 400 from
+ * Tags::DestroyService); otherwise the ref is removed by compare-and-swap (a tag deleted meanwhile is not found
+ * either) with a `removed` push event.
  */
 export async function deleteTag({ ctx, input }: Verb<{ project: Ref | null; tag: string }>) {
   const found = await repositoryFor(ctx, input.project, 'project:push_code');
@@ -82,6 +88,7 @@ export async function deleteTag({ ctx, input }: Verb<{ project: Ref | null; tag:
   const name = `${TAGS}${input.tag}`;
   const oid = repository.poolId === null ? undefined : await findRef(ctx.db, repository.projectId, name);
   if (oid === undefined) throw notFound('Tag');
+  if (isProtectedTag(repository, input.tag)) throw invalidMessage('Protected tags cannot be deleted.');
   try {
     await writeRefs(ctx, { poolId: repository.poolId!, refs: [{ projectId: repository.projectId, name, old: oid, new: null, commitCount: 0, lastCommitMessage: null }] });
   } catch (error) {

@@ -106,7 +106,7 @@ describe('POST /projects/:id/protected_branches', () => {
   const refusals: [string, Record<string, unknown>, number, unknown][] = [
     ['an already protected name', { name: 'master' }, 409, { message: "Protected branch 'master' already exists" }],
     ['no name', {}, 400, { error: 'name is missing' }],
-    ['a blank name', { name: '' }, 422, { message: "Name can't be blank" }],
+    ['a blank name', { name: '' }, 422, { message: ["Name can't be blank"] }],
     ['an unknown push level', { name: 'x', push_access_level: 20 }, 400, { error: 'push_access_level does not have a valid value' }],
     ['an unknown merge level', { name: 'x', merge_access_level: 50 }, 400, { error: 'merge_access_level does not have a valid value' }],
     ['a non-numeric level', { name: 'x', push_access_level: 'dev' }, 400, { error: 'push_access_level is invalid' }],
