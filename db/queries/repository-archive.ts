@@ -6,7 +6,7 @@ import type { Db } from '../client.ts';
 import { gitCommits, gitObjects, gitTreeEntries, repositories } from '../schema/index.ts';
 import { rows } from './raw.ts';
 import { isTreeModeSql } from './repository-objects.ts';
-import { pathSegments, revisionCtes, walkCte } from './repository-sql.ts';
+import { joinPath, pathSegments, revisionCtes, walkCte } from './repository-sql.ts';
 import { oidParam, toBytes } from './repositories.ts';
 
 export interface ArchiveEntryRow {
@@ -73,8 +73,8 @@ export async function archiveListing(db: Db, a: { projectId: number; rev: string
   const first = found[0];
   if (!first) return undefined;
   const levels = found.filter((r) => r.depth !== null);
-  const base = segments.map((_s, i) => joinSegments(segments.slice(0, i + 1)));
-  const prefix = depth ? joinSegments([...segments, new Uint8Array()]) : new Uint8Array();
+  const base = segments.map((_s, i) => joinPath(segments.slice(0, i + 1)));
+  const prefix = depth ? joinPath([...segments, new Uint8Array()]) : new Uint8Array();
   const entries: ArchiveEntryRow[] = [];
   for (const r of found) {
     if (r.oid === null || r.mode === null) continue;
@@ -93,17 +93,6 @@ export async function readObjectSlice(db: Db, projectId: number, oid: string, of
   );
   if (!row) throw new Error(`object ${oid} vanished from the pool`);
   return toBytes(row.data);
-}
-
-function joinSegments(segments: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(segments.reduce((n, s) => n + s.length + 1, -1));
-  let at = 0;
-  for (const s of segments) {
-    if (at) out[at++] = 0x2f;
-    out.set(s, at);
-    at += s.length;
-  }
-  return out;
 }
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array {

@@ -7,7 +7,7 @@ import type { Db } from '../client.ts';
 import { gitCommitPaths, gitCommits, gitObjects, gitTreeEntries } from '../schema/index.ts';
 import { rows } from './raw.ts';
 import { isTreeModeSql } from './repository-objects.ts';
-import { commitColumns, pathSegments, revisionCtes, toCommit, type CommitInfo, type CommitSqlRow } from './repository-sql.ts';
+import { commitColumns, joinPath, pathSegments, revisionCtes, toCommit, type CommitInfo, type CommitSqlRow } from './repository-sql.ts';
 import { toBytes } from './repositories.ts';
 
 /**
@@ -31,18 +31,6 @@ export interface BlameHistory {
 }
 
 const alias = (i: number) => sql.raw(`e${i}`);
-
-/** The path as git_commit_paths stores it: the segments joined by '/'. */
-function joinSegments(segments: readonly Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(Math.max(0, segments.reduce((n, s) => n + s.length + 1, -1)));
-  let at = 0;
-  for (const s of segments) {
-    if (at) out[at++] = 0x2f;
-    out.set(s, at);
-    at += s.length;
-  }
-  return out;
-}
 
 /**
  * The id of the file (a blob or a symlink; not a directory or a submodule) at `segments` below the tree `tree`
@@ -68,7 +56,7 @@ function fileAt(tree: SQL, segments: readonly Uint8Array[]): SQL {
  */
 export async function blameHistory(db: Db, a: { projectId: number; rev: string; path: string }): Promise<BlameHistory | undefined> {
   const segments = pathSegments(a.path);
-  const path = joinSegments(segments);
+  const path = joinPath(segments);
   const pool = sql`(SELECT pool_id FROM repo)`;
   const touched = (oid: SQL) => sql`EXISTS (SELECT 1 FROM ${gitCommitPaths} cp WHERE cp.pool_id = ${pool} AND cp.commit_oid = ${oid} AND cp.path = ${path}::bytea)`;
   const treeOf = (oid: SQL) => sql`(SELECT c.tree_oid FROM ${gitCommits} c WHERE c.pool_id = ${pool} AND c.oid = ${oid})`;

@@ -7,7 +7,7 @@ import type { Db } from '../client.ts';
 import { gitCommitPaths, gitCommits, gitObjects, gitRefs, gitTreeEntries, repositories } from '../schema/index.ts';
 import { rows } from './raw.ts';
 import { isTreeModeSql } from './repository-objects.ts';
-import { commitColumns, pathSegments, revisionCtes, toCommit, walkCte, type CommitInfo, type CommitSqlRow } from './repository-sql.ts';
+import { commitColumns, joinPath, pathSegments, revisionCtes, toCommit, walkCte, type CommitInfo, type CommitSqlRow } from './repository-sql.ts';
 import { oidParam, toBytes } from './repositories.ts';
 
 /** The commit `rev` names in the project's repository (undefined: no such branch, tag or commit). */
@@ -157,17 +157,6 @@ export async function treePage(
     .filter((r) => r.oid !== null)
     .map((r) => ({ path: toBytes(r.path), name: toBytes(r.name), mode: r.mode!, oid: r.oid!, type: (['tree', 'blob', 'commit'] as const)[Number(r.kind)]! }));
   return { commitOid: first.commit_oid, total: Number(first.total), entries };
-}
-
-function joinPath(segments: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(segments.reduce((n, s) => n + s.length + 1, -1));
-  let at = 0;
-  for (const s of segments) {
-    if (at) out[at++] = 0x2f;
-    out.set(s, at);
-    at += s.length;
-  }
-  return out;
 }
 
 export interface LogOptions {

@@ -80,6 +80,18 @@ function stepsCtes(steps: readonly number[]): SQL {
       JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = s.oid WHERE s.i = ${steps.length}::int)`;
 }
 
+/** A path as git_commit_paths stores it: the segments joined by '/' ('' for none). */
+export function joinPath(segments: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(Math.max(0, segments.reduce((n, s) => n + s.length + 1, -1)));
+  let at = 0;
+  for (const s of segments) {
+    if (at) out[at++] = 0x2f;
+    out.set(s, at);
+    at += s.length;
+  }
+  return out;
+}
+
 /** A path's components as bytes ('' and '/' name the root; empty components are dropped, as git does). */
 export function pathSegments(path: string | Uint8Array): Uint8Array[] {
   const bytes = typeof path === 'string' ? new TextEncoder().encode(path) : path;

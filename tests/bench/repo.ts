@@ -18,6 +18,7 @@ import { hashObject } from '../../functions/repositories/git/oid.ts';
 import { encodeTree, type TreeEntry } from '../../functions/repositories/git/tree.ts';
 import { applyWrite, prepareWrite, type GitObject } from '../../functions/repositories/store.ts';
 import { bootstrapRoot } from '../../functions/users/bootstrap.ts';
+import { measure as measureRequests, printRows, type Row } from './measure.ts';
 
 const COMMITS = Number(process.env.BENCH_REPO_COMMITS ?? 5000);
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 100);
@@ -115,34 +116,8 @@ for (let n = 1; n <= COMMITS; n++) {
 await setDefaultBranchQuery(database.db, project.id, 'main');
 const seeded = (performance.now() - started) / 1000;
 
-// ---- Measuring (as tests/bench/run.ts) ----
-interface Row {
-  name: string;
-  p50: number;
-  p99: number;
-  db: number;
-  queries: string;
-  roundTrips: string;
-}
-const pick = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
-async function measure(name: string, run: (i: number) => Response | Promise<Response>, iterations = ITERATIONS): Promise<Row> {
-  const times: number[] = [];
-  const dbTimes: number[] = [];
-  let desc = '';
-  for (let i = 0; i < iterations; i++) {
-    const start = performance.now();
-    const res = await run(i);
-    const text = await res.text();
-    times.push(performance.now() - start);
-    if (res.status >= 400) throw new Error(`${name}: ${res.status} ${text}`);
-    const timing = res.headers.get('server-timing') ?? '';
-    desc = /db;[^,]*desc="([^"]*)"/.exec(timing)?.[1] ?? '';
-    dbTimes.push(Number(/db;dur=([\d.]+)/.exec(timing)?.[1] ?? 0));
-  }
-  times.sort((a, b) => a - b);
-  dbTimes.sort((a, b) => a - b);
-  return { name, p50: pick(times, 0.5), p99: pick(times, 0.99), db: pick(dbTimes, 0.5), queries: /(\d+) quer/.exec(desc)?.[1] ?? '-', roundTrips: /(\d+) round trip/.exec(desc)?.[1] ?? '-' };
-}
+// ---- Measuring (tests/bench/measure.ts) ----
+const measure = (name: string, run: (i: number) => Response | Promise<Response>, iterations = ITERATIONS) => measureRequests(name, run, iterations);
 
 const repo = `/projects/${project.id}/repository`;
 const version = await measure('GET /version', () => call('GET', '/version'));
@@ -165,7 +140,4 @@ await client.close();
 
 console.log(`\nnpm run bench:repo — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`);
 console.log(`${COMMITS} commits, ${files.length} files (seeded in ${seeded.toFixed(0)} s); ${ITERATIONS} iterations a read (${WRITES} a write), in-process PGlite\n`);
-console.log('request'.padEnd(30), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'db p50'.padStart(8), 'queries'.padStart(8), 'trips'.padStart(8), 'x /version'.padStart(11));
-for (const r of rows) {
-  console.log(r.name.padEnd(30), r.p50.toFixed(2).padStart(8), r.p99.toFixed(2).padStart(8), r.db.toFixed(1).padStart(8), r.queries.padStart(8), r.roundTrips.padStart(8), `${(r.p50 / version.p50).toFixed(1)}x`.padStart(11));
-}
+printRows('request', rows);

@@ -10,6 +10,7 @@ import { openEmbedded } from '../../db/local/embedded.ts';
 import { createApp } from '../../functions/app.ts';
 import type { Env } from '../../functions/env.ts';
 import { bootstrapRoot } from '../../functions/users/bootstrap.ts';
+import { measure as measureRequests, printRows, type Row } from './measure.ts';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 300);
 const env: Env = { PUBLIC_URL: 'http://bench.local', INSTANCE_TIER: 'free' };
@@ -61,45 +62,8 @@ const issuePage = JSON.stringify({
   query: `{ project(fullPath: "${project.path_with_namespace}") { issues(first: 100) { nodes { iid title author { username } awardEmoji { nodes { name user { username } } } } } } }`,
 });
 
-// ---- Measuring ----
-interface Row {
-  name: string;
-  p50: number;
-  p99: number;
-  db: number;
-  queries: string;
-  roundTrips: string;
-}
-
-/** Server-Timing's database figures: `db;dur=1.8;desc="2 queries"`, with round trips and a WebSocket when reported. */
-function dbFigures(timing: string) {
-  const desc = /db;[^,]*desc="([^"]*)"/.exec(timing)?.[1] ?? '';
-  return {
-    ms: Number(/db;dur=([\d.]+)/.exec(timing)?.[1] ?? 0),
-    queries: /(\d+) quer/.exec(desc)?.[1] ?? '-',
-    roundTrips: (/(\d+) round trip/.exec(desc)?.[1] ?? '-') + (/\bws\b|websocket/i.test(desc) ? ' +ws' : ''),
-  };
-}
-
-const pick = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))]!;
-
-async function measure(name: string, run: () => Response | Promise<Response>, iterations = ITERATIONS): Promise<Row> {
-  const times: number[] = [];
-  const dbTimes: number[] = [];
-  let last = { ms: 0, queries: '-', roundTrips: '-' };
-  for (let i = 0; i < iterations; i++) {
-    const start = performance.now();
-    const res = await run();
-    await res.arrayBuffer();
-    times.push(performance.now() - start);
-    if (res.status >= 400) throw new Error(`${name}: ${res.status}`);
-    last = dbFigures(res.headers.get('server-timing') ?? '');
-    dbTimes.push(last.ms);
-  }
-  times.sort((a, b) => a - b);
-  dbTimes.sort((a, b) => a - b);
-  return { name, p50: pick(times, 0.5), p99: pick(times, 0.99), db: pick(dbTimes, 0.5), queries: last.queries, roundTrips: last.roundTrips };
-}
+// ---- Measuring (tests/bench/measure.ts) ----
+const measure = (name: string, run: () => Response | Promise<Response>, iterations = ITERATIONS) => measureRequests(name, run, iterations);
 
 const version = await measure('GET /version', () => call('GET', '/version'));
 const writes = Math.min(ITERATIONS, 100);
@@ -125,18 +89,7 @@ await client.close();
 
 console.log(`\nnpm run bench — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`);
 console.log(`${ITERATIONS} iterations a read (${writes} a write), in-process PGlite\n`);
-console.log('path'.padEnd(30), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'db p50'.padStart(8), 'queries'.padStart(8), 'trips'.padStart(8), 'x /version'.padStart(11));
-for (const r of rows) {
-  console.log(
-    r.name.padEnd(30),
-    r.p50.toFixed(2).padStart(8),
-    r.p99.toFixed(2).padStart(8),
-    r.db.toFixed(1).padStart(8),
-    r.queries.padStart(8),
-    r.roundTrips.padStart(8),
-    `${(r.p50 / version.p50).toFixed(1)}x`.padStart(11),
-  );
-}
+printRows('path', rows);
 
 // ---- Cold start and bundle (workerd), and the events listings at scale: their own modules, run after ----
 const here = new URL('.', import.meta.url);
