@@ -2,7 +2,8 @@
 // refs it will read (loose objects, ref files), so tests can check our encoding against git in both directions.
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { hashObject, isObjectType, isOid, type ObjectType } from '../../functions/repositories/git/oid.ts';
@@ -105,4 +106,32 @@ export async function writeRef(gitDir: string, name: string, oid: string): Promi
 /** An object as git would store it: its oid computed by our hashObject. */
 export async function gitObject(type: ObjectType, body: Uint8Array): Promise<GitObject> {
   return { oid: await hashObject(type, body), type, body };
+}
+
+/**
+ * A scratch work tree for the tests that compare with git: `run` is git with author and committer dates a minute
+ * after the previous call's (so a history, and its ids, are the same on every run), `put` writes a file, `commit`
+ * stages everything and commits (empty commits allowed), answering the new commit's id.
+ */
+export function scratchRepo(tz = '+0000') {
+  let clock = 1_600_000_000;
+  const repo = {
+    work: '',
+    async init(prefix: string): Promise<string> {
+      repo.work = await mkdtemp(join(tmpdir(), prefix));
+      await repo.run('init', '-q', '-b', 'main');
+      return repo.work;
+    },
+    run(...args: string[]) {
+      clock += 60;
+      return runGit(repo.work, args, { env: { GIT_AUTHOR_DATE: `${clock} ${tz}`, GIT_COMMITTER_DATE: `${clock} ${tz}` } });
+    },
+    put: (path: string, content: string | Uint8Array) => writeFile(join(repo.work, path), content),
+    async commit(message: string): Promise<string> {
+      await repo.run('add', '-A');
+      await repo.run('commit', '-q', '--allow-empty', '-m', message);
+      return git(repo.work, 'rev-parse', 'HEAD');
+    },
+  };
+  return repo;
 }

@@ -11,7 +11,7 @@ import { createUser } from '../../factories/users.ts';
 import { findRepository } from '../../../db/queries/repositories.ts';
 import { applyWrite, prepareWrite } from '../../../functions/repositories/store.ts';
 import { api, testDb } from '../../helpers/app.ts';
-import { git, hasGit, runGit } from '../../helpers/git-dir.ts';
+import { git, hasGit, runGit, scratchRepo } from '../../helpers/git-dir.ts';
 import { loadGitRepository } from './diff-support.ts';
 
 const lines = (from: number, to: number, prefix = 'line') => Array.from({ length: to - from + 1 }, (_, i) => `${prefix} ${from + i}\n`).join('');
@@ -31,22 +31,15 @@ describe.runIf(hasGit())('blame agrees with git blame', () => {
   let work: string;
   let token: string;
   let id: number;
-  let clock = 1_600_000_000;
-  const run = (...args: string[]) => {
-    clock += 60;
-    return runGit(work, args, { env: { GIT_AUTHOR_DATE: `${clock} +0000`, GIT_COMMITTER_DATE: `${clock} +0000` } });
-  };
-  const put = (path: string, content: string) => writeFile(join(work, path), content);
-  const commit = async (message: string) => {
-    await run('add', '-A');
-    await run('commit', '-q', '--allow-empty', '-m', message);
-  };
+  const scratch = scratchRepo();
+  const run = scratch.run;
+  const put = scratch.put;
+  const commit = scratch.commit;
   /** Every revision of the test, by name, with the paths to blame there. */
   const checks: [string, string][] = [];
 
   beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'blame-git-'));
-    await run('init', '-q', '-b', 'main');
+    work = await scratch.init('blame-git-');
     await mkdir(join(work, 'src'));
     await put('src/file.txt', lines(1, 20));
     await put('other.txt', 'other\n');

@@ -2,14 +2,13 @@
 // file without a final newline, a mode change, a symlink, a merge commit) is loaded into the store; each pick or
 // revert through the API gives the tree `git cherry-pick` / `git revert` (with -m 1 for a merge) gives, entry by
 // entry, and a conflict where git has one.
-import { chmod, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, rm, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProject } from '../../factories/projects.ts';
 import { createUser } from '../../factories/users.ts';
 import { api } from '../../helpers/app.ts';
-import { git, hasGit, runGit } from '../../helpers/git-dir.ts';
+import { git, hasGit, scratchRepo } from '../../helpers/git-dir.ts';
 import { loadGitRepository } from './diff-support.ts';
 
 const lines = (n: number, prefix = 'line') => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}\n`).join('');
@@ -18,22 +17,14 @@ describe.runIf(hasGit())('cherry-pick and revert agree with git', () => {
   let work: string;
   let token: string;
   let id: number;
-  let clock = 1_600_000_000;
-  const run = (...args: string[]) => {
-    clock += 60;
-    return runGit(work, args, { env: { GIT_AUTHOR_DATE: `${clock} +0000`, GIT_COMMITTER_DATE: `${clock} +0000` } });
-  };
-  const put = (path: string, content: string) => writeFile(join(work, path), content);
-  const commit = async (message: string) => {
-    await run('add', '-A');
-    await run('commit', '-q', '-m', message);
-    return git(work, 'rev-parse', 'HEAD');
-  };
+  const scratch = scratchRepo();
+  const run = scratch.run;
+  const put = scratch.put;
+  const commit = scratch.commit;
   const shas: Record<string, string> = {};
 
   beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'pick-git-'));
-    await run('init', '-q', '-b', 'main');
+    work = await scratch.init('pick-git-');
     await run('config', 'user.name', 'Git');
     await run('config', 'user.email', 'git@example.com');
     await put('list.txt', lines(30));

@@ -2,10 +2,10 @@
 // the change merged onto the branch's tip (lines merged when both sides edited a file), GitLab's messages and
 // authorship, `error_code` conflict/empty, dry runs, the refusals (nothing stored on any), a push event per pick.
 import { describe, expect, it } from 'vitest';
-import { addMember } from '../../factories/groups.ts';
 import { createUser } from '../../factories/users.ts';
 import { api, TEST_PUBLIC_URL } from '../../helpers/app.ts';
 import { describeAuthorization } from '../../helpers/common-auth.ts';
+import { projectWithTeam } from './team-support.ts';
 
 const CONFLICT = (act: string, done: string) =>
   `Sorry, we cannot ${act} this commit automatically. This commit may already have been ${done}, or a more recent commit may have updated some of its content.`;
@@ -16,17 +16,9 @@ const lines = (n: number, prefix = 'line') => Array.from({ length: n }, (_, i) =
 
 /** A private project with README.md on master, a topic branch from it, its owner, a developer and a reporter. */
 async function setup() {
-  const owner = await createUser();
-  const developer = await createUser();
-  const reporter = await createUser();
-  const res = await api.post('/projects', { token: owner.token, body: { name: `pick-${Date.now()}-${Math.random().toString(36).slice(2, 7)}`, initialize_with_readme: true } });
-  expect(res.status, res.text).toBe(201);
-  const project = res.body as { id: number; path_with_namespace: string };
-  await addMember(owner.token, 'projects', project.id, developer.user.id, 30);
-  await addMember(owner.token, 'projects', project.id, reporter.user.id, 20);
-  const fx = { owner, developer, reporter, project };
+  const fx = await projectWithTeam('pick');
   await commit(fx, 'master', 'Add the list', [{ action: 'create', file_path: 'list.txt', content: lines(20) }]);
-  const branch = await api.post(`/projects/${project.id}/repository/branches`, { token: owner.token, body: { branch: 'topic', ref: 'master' } });
+  const branch = await api.post(`/projects/${fx.project.id}/repository/branches`, { token: fx.owner.token, body: { branch: 'topic', ref: 'master' } });
   expect(branch.status, branch.text).toBe(201);
   return fx;
 }

@@ -1,14 +1,13 @@
 // Diffs against the system `git`: a history git builds (edits with function context, files without a final
 // newline, binary files, renames exact and similar, a mode change, a symlink, a file becoming a symlink) is loaded
 // into the store, and each commit's diff, compare (both ways), merge_base and stats equal what git prints.
-import { chmod, mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, rm, symlink, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createProject } from '../../factories/projects.ts';
 import { createUser } from '../../factories/users.ts';
 import { api } from '../../helpers/app.ts';
-import { git, hasGit, runGit } from '../../helpers/git-dir.ts';
+import { git, hasGit, scratchRepo } from '../../helpers/git-dir.ts';
 import { gitDiffEntries, loadGitRepository } from './diff-support.ts';
 
 const lines = (n: number, prefix = 'line') => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}\n`).join('');
@@ -17,20 +16,13 @@ describe.runIf(hasGit())('diffs agree with git', () => {
   let work: string;
   let token: string;
   let id: number;
-  let clock = 1_600_000_000;
-  const run = (...args: string[]) => {
-    clock += 60;
-    return runGit(work, args, { env: { GIT_AUTHOR_DATE: `${clock} +0000`, GIT_COMMITTER_DATE: `${clock} +0000` } });
-  };
-  const put = (path: string, content: string | Uint8Array) => writeFile(join(work, path), content);
-  const commit = async (message: string) => {
-    await run('add', '-A');
-    await run('commit', '-q', '--allow-empty', '-m', message);
-  };
+  const scratch = scratchRepo();
+  const run = scratch.run;
+  const put = scratch.put;
+  const commit = scratch.commit;
 
   beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'diff-git-'));
-    await run('init', '-q', '-b', 'main');
+    work = await scratch.init('diff-git-');
     await mkdir(join(work, 'src'));
     await put('src/app.rb', `class App\n${lines(30, '  step')}end\n`);
     await put('notes.txt', 'first\nsecond');

@@ -2,24 +2,12 @@
 // Entities::ProtectedBranch, the default branch protected by its first push, and the rule enforced on every write
 // path (files, commits, branch deletion) and shown in the Branch entity (protected, developers_can_*, can_push).
 import { describe, expect, it } from 'vitest';
-import { addMember } from '../../factories/groups.ts';
 import { createUser } from '../../factories/users.ts';
 import { api } from '../../helpers/app.ts';
 import { describeAuthorization } from '../../helpers/common-auth.ts';
+import { projectWithMaintainer } from './team-support.ts';
 
-async function setup(initialize = true) {
-  const owner = await createUser();
-  const maintainer = await createUser();
-  const developer = await createUser();
-  const reporter = await createUser();
-  const res = await api.post('/projects', { token: owner.token, body: { name: `pb-${Date.now()}-${Math.random().toString(36).slice(2, 7)}`, initialize_with_readme: initialize } });
-  expect(res.status, res.text).toBe(201);
-  const project = res.body as { id: number };
-  await addMember(owner.token, 'projects', project.id, maintainer.user.id, 40);
-  await addMember(owner.token, 'projects', project.id, developer.user.id, 30);
-  await addMember(owner.token, 'projects', project.id, reporter.user.id, 20);
-  return { owner, maintainer, developer, reporter, project };
-}
+const setup = (initialize = true) => projectWithMaintainer('pb', { initialize });
 type Fx = Awaited<ReturnType<typeof setup>>;
 const url = (fx: Fx, rest = '') => `/projects/${fx.project.id}/protected_branches${rest}`;
 const list = async (fx: Fx) => (await api.get(url(fx), { token: fx.owner.token })).body as { name: string }[];

@@ -3,24 +3,12 @@
 // pre-receive TagCheck enforces it (POST repository/tags below the create level, DELETE repository/tags of any
 // protected tag, both 400 with the check's message) and shown in the Tag entity's `protected`.
 import { describe, expect, it } from 'vitest';
-import { addMember } from '../../factories/groups.ts';
 import { createAdmin, createUser } from '../../factories/users.ts';
 import { api } from '../../helpers/app.ts';
 import { describeAuthorization } from '../../helpers/common-auth.ts';
+import { projectWithMaintainer } from './team-support.ts';
 
-async function setup() {
-  const owner = await createUser();
-  const maintainer = await createUser();
-  const developer = await createUser();
-  const reporter = await createUser();
-  const res = await api.post('/projects', { token: owner.token, body: { name: `pt-${Date.now()}-${Math.random().toString(36).slice(2, 7)}`, initialize_with_readme: true } });
-  expect(res.status, res.text).toBe(201);
-  const project = res.body as { id: number };
-  await addMember(owner.token, 'projects', project.id, maintainer.user.id, 40);
-  await addMember(owner.token, 'projects', project.id, developer.user.id, 30);
-  await addMember(owner.token, 'projects', project.id, reporter.user.id, 20);
-  return { owner, maintainer, developer, reporter, project };
-}
+const setup = () => projectWithMaintainer('pt');
 type Fx = Awaited<ReturnType<typeof setup>>;
 const url = (fx: Fx, rest = '') => `/projects/${fx.project.id}/protected_tags${rest}`;
 const tagsUrl = (fx: Fx, rest = '') => `/projects/${fx.project.id}/repository/tags${rest}`;

@@ -1,7 +1,6 @@
 // The read API against the system `git`: a history git builds (a branch merged back, a rename, an executable, a
 // nested directory) is loaded into the store, and what the API answers equals what git prints for it.
-import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRepository, findRepository, setDefaultBranchQuery } from '../../../db/queries/repositories.ts';
@@ -9,21 +8,17 @@ import { applyWrite, prepareWrite } from '../../../functions/repositories/store.
 import { createProject } from '../../factories/projects.ts';
 import { createUser } from '../../factories/users.ts';
 import { api, testDb } from '../../helpers/app.ts';
-import { git, hasGit, readGitObjects, runGit } from '../../helpers/git-dir.ts';
+import { git, hasGit, readGitObjects, scratchRepo } from '../../helpers/git-dir.ts';
 
 describe.runIf(hasGit())('repository reads agree with git', () => {
   let work: string;
   let token: string;
   let id: number;
-  let clock = 1_600_000_000;
-  const run = (...args: string[]) => {
-    clock += 60;
-    return runGit(work, args, { env: { GIT_AUTHOR_DATE: `${clock} +0200`, GIT_COMMITTER_DATE: `${clock} +0200` } });
-  };
+  const scratch = scratchRepo('+0200');
+  const run = scratch.run;
 
   beforeAll(async () => {
-    work = await mkdtemp(join(tmpdir(), 'read-git-'));
-    await run('init', '-q', '-b', 'main');
+    work = await scratch.init('read-git-');
     await mkdir(join(work, 'src/lib'), { recursive: true });
     await writeFile(join(work, 'README.md'), '# Project\n');
     await writeFile(join(work, 'src/lib/util.ts'), 'export {};\n');

@@ -1,25 +1,15 @@
 // Tag writes through HTTP (GitLab 13.6 lib/api/tags.rb with Tags::CreateService/DestroyService): lightweight and
 // annotated tags, the single-tag read, deletion, the refusals, push events with ref_type "tag", and who may do it.
 import { describe, expect, it } from 'vitest';
-import { addMember } from '../../factories/groups.ts';
 import { createUser } from '../../factories/users.ts';
 import { sql } from 'drizzle-orm';
 import { toBytes } from '../../../db/queries/repositories.ts';
 import { hashObject } from '../../../functions/repositories/git/oid.ts';
 import { api, TEST_PUBLIC_URL, testDb } from '../../helpers/app.ts';
 import { describeAuthorization } from '../../helpers/common-auth.ts';
+import { projectWithTeam } from './team-support.ts';
 
-async function setup() {
-  const owner = await createUser();
-  const developer = await createUser();
-  const reporter = await createUser();
-  const res = await api.post('/projects', { token: owner.token, body: { name: `tag-${Date.now()}-${Math.random().toString(36).slice(2, 7)}`, initialize_with_readme: true } });
-  expect(res.status, res.text).toBe(201);
-  const project = res.body as { id: number; path_with_namespace: string };
-  await addMember(owner.token, 'projects', project.id, developer.user.id, 30);
-  await addMember(owner.token, 'projects', project.id, reporter.user.id, 20);
-  return { owner, developer, reporter, project };
-}
+const setup = () => projectWithTeam('tag');
 type Fx = Awaited<ReturnType<typeof setup>>;
 const tagsUrl = (fx: Fx) => `/projects/${fx.project.id}/repository/tags`;
 const names = async (fx: Fx) => ((await api.get(tagsUrl(fx), { token: fx.owner.token })).body as { name: string }[]).map((t) => t.name).sort();

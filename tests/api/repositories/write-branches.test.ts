@@ -1,22 +1,12 @@
 // Branch writes through HTTP (GitLab 13.6 lib/api/branches.rb): create with `branch` + `ref`, delete, the refusals
 // CreateBranchService/ValidateNewBranchService/DeleteBranchService give, merged_branches, and their push events.
 import { describe, expect, it } from 'vitest';
-import { addMember } from '../../factories/groups.ts';
 import { createUser } from '../../factories/users.ts';
 import { api, TEST_PUBLIC_URL } from '../../helpers/app.ts';
 import { describeAuthorization } from '../../helpers/common-auth.ts';
+import { projectWithTeam } from './team-support.ts';
 
-async function setup(initialize = true) {
-  const owner = await createUser();
-  const developer = await createUser();
-  const reporter = await createUser();
-  const res = await api.post('/projects', { token: owner.token, body: { name: `br-${Date.now()}-${Math.random().toString(36).slice(2, 7)}`, initialize_with_readme: initialize } });
-  expect(res.status, res.text).toBe(201);
-  const project = res.body as { id: number; path_with_namespace: string };
-  await addMember(owner.token, 'projects', project.id, developer.user.id, 30);
-  await addMember(owner.token, 'projects', project.id, reporter.user.id, 20);
-  return { owner, developer, reporter, project };
-}
+const setup = (initialize = true) => projectWithTeam('br', { initialize });
 type Fx = Awaited<ReturnType<typeof setup>>;
 const branchesUrl = (fx: Fx) => `/projects/${fx.project.id}/repository/branches`;
 const names = async (fx: Fx) => ((await api.get(branchesUrl(fx), { token: fx.owner.token })).body as { name: string }[]).map((b) => b.name);

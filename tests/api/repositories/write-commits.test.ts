@@ -1,25 +1,14 @@
 // POST /projects/:id/repository/commits through HTTP: every action kind, GitLab 13.6's refusals (nothing stored on
 // any of them), branch protection for developers, author fields, start_branch/start_sha/force, push events.
 import { describe, expect, it } from 'vitest';
-import { addMember } from '../../factories/groups.ts';
 import { createUser } from '../../factories/users.ts';
 import { api, queryCount, TEST_PUBLIC_URL } from '../../helpers/app.ts';
 import { describeAuthorization } from '../../helpers/common-auth.ts';
+import { projectWithTeam } from './team-support.ts';
 
 const FORBIDDEN_PUSH = { message: '403 Forbidden - You are not allowed to push into this branch' };
 
-/** A private project initialized with a README, its owner, a maintainer, a developer and a reporter. */
-async function setup() {
-  const owner = await createUser();
-  const developer = await createUser();
-  const reporter = await createUser();
-  const res = await api.post('/projects', { token: owner.token, body: { name: `repo-${Date.now()}-${Math.random().toString(36).slice(2, 7)}`, initialize_with_readme: true } });
-  expect(res.status, res.text).toBe(201);
-  const project = res.body as { id: number; path_with_namespace: string };
-  await addMember(owner.token, 'projects', project.id, developer.user.id, 30);
-  await addMember(owner.token, 'projects', project.id, reporter.user.id, 20);
-  return { owner, developer, reporter, project };
-}
+const setup = () => projectWithTeam('repo');
 
 type Fx = Awaited<ReturnType<typeof setup>>;
 const commitsUrl = (fx: Fx) => `/projects/${fx.project.id}/repository/commits`;
