@@ -84,6 +84,10 @@ export async function paginate<T>(
   return items;
 }
 
+/** A list already in memory, paginated with GitLab's headers (Kaminari.paginate_array). */
+export const paginateArray = <T>(c: Context<AppEnv>, input: { page?: number | undefined; per_page?: number | undefined }, all: readonly T[]) =>
+  paginate(c, pageRequest(input), async (limit, offset) => all.slice(offset, offset + limit), async () => all.length);
+
 // ---- Keyset ----
 
 export const keysetParams = () => ({

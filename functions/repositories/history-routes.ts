@@ -2,12 +2,12 @@
 // the refs that contain a commit (commits.rb). Names in the path arrive URL-encoded (`%2F` for a slash) and Hono
 // decodes them; `files/:file_path/blame` has one segment more than routes.ts's `files/:file_path`, so neither
 // route can take the other's requests.
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../lib/context.ts';
 import { paramErrors } from '../lib/errors.ts';
 import { projectRef } from '../lib/ids.ts';
-import { pageRequest, paginate } from '../lib/pagination.ts';
+import { paginateArray } from '../lib/pagination.ts';
 import { params, parseParams, path, schema } from '../lib/validate.ts';
 import { toBlameRange } from './blame-entities.ts';
 import { getBlame } from './blame-read.ts';
@@ -23,10 +23,6 @@ const ShaPath = schema(() => z.object({ id: projectRef(), sha: z.string() }));
 const FilePath = schema(() => z.object({ id: projectRef(), file_path: z.string() }));
 
 const base = '/projects/:id/repository';
-
-/** A list already in memory, paginated with GitLab's headers (Kaminari.paginate_array). */
-const paginateArray = <T>(c: Context<AppEnv>, input: { page?: number | undefined; per_page?: number | undefined }, all: readonly T[]) =>
-  paginate(c, pageRequest(input), async (limit, offset) => all.slice(offset, offset + limit), async () => all.length);
 
 /** The `file_path: true` validator (Gitlab::Utils.check_path_traversal!), as routes.ts applies it. */
 function filePath(raw: string): string {

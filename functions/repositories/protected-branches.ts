@@ -5,22 +5,15 @@ import { deleteProtectedBranch, findProtectedBranch, insertProtectedBranch, list
 import type { RequestContext } from '../lib/context.ts';
 import { assertUnmodifiedSince, conflict, recordNotFound, unprocessable } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
-import { AccessLevel, assertCan } from '../lib/policy.ts';
-import { findProject, projectFacts } from '../projects/service.ts';
+import { AccessLevel } from '../lib/policy.ts';
+import { adminProjectId } from './service.ts';
 import type { ListProtectedBranchesParams, ProtectBranchParams } from './protected-branch-schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
-/** find_project! then authorize_admin_project: 404 for a project the caller cannot see, 403 below maintainer. */
-async function adminProject(ctx: RequestContext, ref: Ref | null) {
-  const project = await findProject(ctx, ref);
-  assertCan(ctx.actor, 'project:update', projectFacts(project));
-  return project.project.id;
-}
-
 /** GET protected_branches: by id; `search` a case-insensitive substring of the name (ProtectedBranchesFinder). */
 export async function listProtections({ ctx, input }: Verb<{ project: Ref | null; params: ListProtectedBranchesParams }>) {
-  const projectId = await adminProject(ctx, input.project);
+  const projectId = await adminProjectId(ctx, input.project);
   const all = await listProtectedBranches(ctx.db, projectId);
   const search = input.params.search?.toLowerCase();
   return search ? all.filter((p) => p.name.toLowerCase().includes(search)) : all;
@@ -28,7 +21,7 @@ export async function listProtections({ ctx, input }: Verb<{ project: Ref | null
 
 /** GET protected_branches/:name: the exact name (a pattern by its text); 404 `Not found` (find_by!). */
 export async function getProtection({ ctx, input }: Verb<{ project: Ref | null; name: string }>) {
-  const projectId = await adminProject(ctx, input.project);
+  const projectId = await adminProjectId(ctx, input.project);
   const row = await findProtectedBranch(ctx.db, projectId, input.name);
   if (!row) throw recordNotFound();
   return row;
@@ -40,7 +33,7 @@ export async function getProtection({ ctx, input }: Verb<{ project: Ref | null; 
  * model's "Name can't be blank", which GitLab renders with 422.
  */
 export async function protectBranch({ ctx, input }: Verb<{ project: Ref | null; params: ProtectBranchParams }>) {
-  const projectId = await adminProject(ctx, input.project);
+  const projectId = await adminProjectId(ctx, input.project);
   const p = input.params;
   // render_api_error!(protected_branch.errors.full_messages, 422): the messages as an array.
   if (!p.name.trim()) throw unprocessable(["Name can't be blank"], 'list');
@@ -58,7 +51,7 @@ export async function protectBranch({ ctx, input }: Verb<{ project: Ref | null; 
 
 /** DELETE protected_branches/:name: find_by! (404 `Not found`), destroy_conditionally! (If-Unmodified-Since), 204. */
 export async function unprotectBranch({ ctx, input }: Verb<{ project: Ref | null; name: string; ifUnmodifiedSince?: string | undefined }>) {
-  const projectId = await adminProject(ctx, input.project);
+  const projectId = await adminProjectId(ctx, input.project);
   const row = await findProtectedBranch(ctx.db, projectId, input.name);
   if (!row) throw recordNotFound();
   assertUnmodifiedSince(input.ifUnmodifiedSince, row.updatedAt);

@@ -5,27 +5,20 @@ import { deleteProtectedTag, findProtectedTag, insertProtectedTag, listProtected
 import type { RequestContext } from '../lib/context.ts';
 import { assertUnmodifiedSince, recordNotFound, unprocessable } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
-import { AccessLevel, assertCan } from '../lib/policy.ts';
-import { findProject, projectFacts } from '../projects/service.ts';
+import { AccessLevel } from '../lib/policy.ts';
+import { adminProjectId } from './service.ts';
 import type { ProtectTagParams } from './protected-tag-schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
-/** find_project! then authorize_admin_project: 404 for a project the caller cannot see, 403 below maintainer. */
-async function adminProject(ctx: RequestContext, ref: Ref | null) {
-  const project = await findProject(ctx, ref);
-  assertCan(ctx.actor, 'project:update', projectFacts(project));
-  return project.project.id;
-}
-
 /** GET protected_tags: every protection of the project, by id. */
 export async function listTagProtections({ ctx, input }: Verb<{ project: Ref | null }>) {
-  return listProtectedTags(ctx.db, await adminProject(ctx, input.project));
+  return listProtectedTags(ctx.db, await adminProjectId(ctx, input.project));
 }
 
 /** GET protected_tags/:name: the exact name (a pattern by its text); 404 `Not found` (find_by!). */
 export async function getTagProtection({ ctx, input }: Verb<{ project: Ref | null; name: string }>) {
-  const row = await findProtectedTag(ctx.db, await adminProject(ctx, input.project), input.name);
+  const row = await findProtectedTag(ctx.db, await adminProjectId(ctx, input.project), input.name);
   if (!row) throw recordNotFound();
   return row;
 }
@@ -37,7 +30,7 @@ export async function getTagProtection({ ctx, input }: Verb<{ project: Ref | nul
  * create level defaults to maintainers (ProtectedRefs::AccessLevelParams).
  */
 export async function protectTag({ ctx, input }: Verb<{ project: Ref | null; params: ProtectTagParams }>) {
-  const projectId = await adminProject(ctx, input.project);
+  const projectId = await adminProjectId(ctx, input.project);
   const p = input.params;
   // Rails' `blank?`: empty or whitespace only.
   if (!p.name.trim()) throw unprocessable(["Name can't be blank"], 'list');
@@ -50,7 +43,7 @@ export async function protectTag({ ctx, input }: Verb<{ project: Ref | null; par
 
 /** DELETE protected_tags/:name: find_by! (404 `Not found`), destroy_conditionally! (If-Unmodified-Since), 204. */
 export async function unprotectTag({ ctx, input }: Verb<{ project: Ref | null; name: string; ifUnmodifiedSince?: string | undefined }>) {
-  const projectId = await adminProject(ctx, input.project);
+  const projectId = await adminProjectId(ctx, input.project);
   const row = await findProtectedTag(ctx.db, projectId, input.name);
   if (!row) throw recordNotFound();
   assertUnmodifiedSince(input.ifUnmodifiedSince, row.updatedAt);

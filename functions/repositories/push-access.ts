@@ -11,13 +11,13 @@ import { AccessLevel, can, isAdministrator, type ProjectFacts } from '../lib/pol
 import type { RepositoryInfo } from './service.ts';
 
 /** ProtectedRefMatcher: an exact name, or a pattern whose `*` matches any run of characters (`/` included). */
-export function matchesBranch(pattern: string, branch: string): boolean {
-  if (!pattern.includes('*')) return pattern === branch;
+export function matchesRef(pattern: string, name: string): boolean {
+  if (!pattern.includes('*')) return pattern === name;
   const regex = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*?');
-  return new RegExp(`^${regex}$`, 's').test(branch);
+  return new RegExp(`^${regex}$`, 's').test(name);
 }
 
-const rulesFor = (repository: RepositoryInfo, branch: string): ProtectionRule[] => repository.protectedBranches.filter((r) => matchesBranch(r.name, branch));
+const rulesFor = (repository: RepositoryInfo, branch: string): ProtectionRule[] => repository.protectedBranches.filter((r) => matchesRef(r.name, branch));
 
 /** Whether `branch` is protected: a rule matches it, or the repository has no branch yet. */
 export const isProtectedBranch = (repository: RepositoryInfo, branch: string) => repository.defaultBranch === null || rulesFor(repository, branch).length > 0;
@@ -55,7 +55,7 @@ export function canMergeToBranch(ctx: RequestContext, facts: ProjectFacts, repos
   return !rules.length || rules.some((r) => passes(ctx, facts, r.merge));
 }
 
-const tagRulesFor = (repository: RepositoryInfo, tag: string) => repository.protectedTags.filter((r) => matchesBranch(r.name, tag));
+const tagRulesFor = (repository: RepositoryInfo, tag: string) => repository.protectedTags.filter((r) => matchesRef(r.name, tag));
 
 /** ProtectedTag.protected?: some protected tag (a name or a `*` pattern) matches `tag`. */
 export const isProtectedTag = (repository: RepositoryInfo, tag: string) => tagRulesFor(repository, tag).length > 0;

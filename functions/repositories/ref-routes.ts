@@ -1,10 +1,10 @@
 // Tags (GitLab 13.6 lib/api/tags.rb: the single read and the writes; the listing is in routes.ts), protected
 // branches (lib/api/protected_branches.rb) and protected tags (lib/api/protected_tags.rb). Names in the path arrive URL-encoded (`%2F`, `%2A`) and Hono decodes them.
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../lib/context.ts';
 import { projectRef } from '../lib/ids.ts';
-import { pageRequest, paginate } from '../lib/pagination.ts';
+import { paginateArray } from '../lib/pagination.ts';
 import { params, path, schema } from '../lib/validate.ts';
 import { toTag } from './entities.ts';
 import { ListProtectedBranchesInput, ProtectBranchInput, toProtectedBranch } from './protected-branch-schemas.ts';
@@ -40,10 +40,6 @@ refRoutes.delete(`${tags}/:tag_name`, path(TagPath), async (c) => {
   await deleteTag({ ctx: c.var.ctx, input: { project: id, tag: tag_name } });
   return c.body(null, 204);
 });
-
-/** A list already in memory, paginated with GitLab's headers. */
-const paginateArray = <T>(c: Context<AppEnv>, input: { page?: number | undefined; per_page?: number | undefined }, all: readonly T[]) =>
-  paginate(c, pageRequest(input), async (limit, offset) => all.slice(offset, offset + limit), async () => all.length);
 
 refRoutes.get(protectedBranches, path(ProjectPath), params(ListProtectedBranchesInput), async (c) => {
   const input = c.req.valid('query');

@@ -29,6 +29,16 @@ const pathOf = (url: string) => new URL(url).pathname;
  */
 const entryUrl = (e: TreeEntryModel, kind: 'blob' | 'tree') => `${e.repo.projectWebUrl}/-/${kind}/${e.commitOid}/${e.path}`;
 
+/** The fields every entry type shares (Types::Tree::EntryType), its global id under its representation's name. */
+const entryFields = (representation: 'TreeEntry' | 'SubmoduleTreeEntry') => ({
+  id: (e: TreeEntryModel) => toGlobalId(`Gitlab::Graphql::Representation::${representation}`, e.oid),
+  sha: (e: TreeEntryModel) => e.oid,
+  name: (e: TreeEntryModel) => e.name,
+  path: (e: TreeEntryModel) => e.path,
+  flatPath: (e: TreeEntryModel) => e.flatPath,
+  type: (e: TreeEntryModel) => e.type,
+});
+
 const commitModel = (repo: RepositoryLocation, view: CommitView): CommitModel => ({ repo, view });
 
 /**
@@ -103,34 +113,19 @@ export const repositoryResolvers: Resolvers = {
   },
   // Entry fields (Types::Tree::EntryType): `sha` is the object's id (`method: :id`, whatever its description says).
   TreeEntry: {
-    id: (e) => toGlobalId('Gitlab::Graphql::Representation::TreeEntry', e.oid),
-    sha: (e) => e.oid,
-    name: (e) => e.name,
-    path: (e) => e.path,
-    flatPath: (e) => e.flatPath,
-    type: (e) => e.type,
+    ...entryFields('TreeEntry'),
     webUrl: (e) => entryUrl(e, 'tree'),
     webPath: (e) => pathOf(entryUrl(e, 'tree')),
   },
   Blob: {
-    id: (e) => toGlobalId('Gitlab::Graphql::Representation::TreeEntry', e.oid),
-    sha: (e) => e.oid,
-    name: (e) => e.name,
-    path: (e) => e.path,
-    flatPath: (e) => e.flatPath,
-    type: (e) => e.type,
+    ...entryFields('TreeEntry'),
     mode: (e) => e.mode.padStart(6, '0'),
     lfsOid: (e, _a, { loaders }) => loaders.lfsOid.load({ projectId: e.repo.projectId, oid: e.oid }),
     webUrl: (e) => entryUrl(e, 'blob'),
     webPath: (e) => pathOf(entryUrl(e, 'blob')),
   },
   Submodule: {
-    id: (e) => toGlobalId('Gitlab::Graphql::Representation::SubmoduleTreeEntry', e.oid),
-    sha: (e) => e.oid,
-    name: (e) => e.name,
-    path: (e) => e.path,
-    flatPath: (e) => e.flatPath,
-    type: (e) => e.type,
+    ...entryFields('SubmoduleTreeEntry'),
     // SubmoduleTreeEntry: the first and the last of the helper's [web, tree] for the url .gitmodules gives the path.
     webUrl: async (e, _a, context) => (await submoduleLinksOf(e, context)).web,
     treeUrl: async (e, _a, context) => (await submoduleLinksOf(e, context)).tree,

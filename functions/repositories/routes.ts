@@ -5,7 +5,7 @@ import * as z from 'zod/mini';
 import type { AppEnv } from '../lib/context.ts';
 import { paramErrors } from '../lib/errors.ts';
 import { projectRef } from '../lib/ids.ts';
-import { pageRequest, paginate } from '../lib/pagination.ts';
+import { pageRequest, paginate, paginateArray } from '../lib/pagination.ts';
 import { params, path, schema } from '../lib/validate.ts';
 import { fileHeaders, toBlob, toBranch, toCommit, toCommitDetail, toCommitWithStats, toFile, toTag, toTreeObject } from './entities.ts';
 import { GetCommitInput, GetFileInput, ListBranchesInput, ListCommitsInput, ListTagsInput, TreeInput } from './schemas.ts';
@@ -24,10 +24,6 @@ const FilePath = schema(() => z.object({ id: projectRef(), file_path: z.string()
 const RawFileInput = schema(() => z.object({ ref: z.optional(GetFileInput().shape.ref) }));
 
 const base = '/projects/:id/repository';
-
-/** A list already in memory, paginated with GitLab's headers (Kaminari.paginate_array). */
-const paginateArray = <T>(c: Context<AppEnv>, input: { page?: number | undefined; per_page?: number | undefined }, all: readonly T[]) =>
-  paginate(c, pageRequest(input), async (limit, offset) => all.slice(offset, offset + limit), async () => all.length);
 
 repositoryReadRoutes.get(`${base}/branches`, path(ProjectPath), params(ListBranchesInput), async (c) => {
   const input = c.req.valid('query');

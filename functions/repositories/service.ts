@@ -44,6 +44,16 @@ export async function projectFor(ctx: RequestContext, ref: Ref | null, action: R
   return { project, facts, context: { projectId: project.project.id, projectWebUrl: projectWebUrl(ctx.config, project.project) } };
 }
 
+/**
+ * The project for the protected-ref settings (protected_branches.rb and protected_tags.rb: find_project!, then
+ * authorize_admin_project): 404 for a project the caller cannot see, 403 below maintainer. Its id.
+ */
+export async function adminProjectId(ctx: RequestContext, ref: Ref | null): Promise<number> {
+  const project = await findProject(ctx, ref);
+  assertCan(ctx.actor, 'project:update', projectFacts(project));
+  return project.project.id;
+}
+
 /** projectFor, plus the repository row (one more statement): for writes and for reads that need the default branch. */
 export async function repositoryFor(
   ctx: RequestContext,
