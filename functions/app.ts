@@ -19,6 +19,7 @@ import { featureRoutes } from './features/routes.ts';
 import { graphqlRoutes } from './graphql/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { issueRoutes } from './issues/routes.ts';
+import { mergeRequestRoutes } from './merge-requests/routes.ts';
 import { noteRoutes } from './notes/routes.ts';
 import { awardEmojiRoutes } from './award-emoji/routes.ts';
 import { todoRoutes } from './todos/routes.ts';
@@ -133,6 +134,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', featureRoutes);
   api.route('/', eventRoutes);
   api.route('/', issueRoutes);
+  api.route('/', mergeRequestRoutes);
   api.route('/', noteRoutes);
   api.route('/', awardEmojiRoutes);
   api.route('/', todoRoutes);

@@ -66,6 +66,10 @@ export function restError({ problem: p }: DomainError): RestError {
       return { status: 409, body: { message: p.message } };
     case 'unprocessable':
       return { status: 422, body: { message: p.list ? [...p.messages] : toSentence(p.messages) } };
+    case 'method_not_allowed':
+      return { status: 405, body: { message: '405 Method Not Allowed' } };
+    case 'not_acceptable':
+      return { status: 406, body: { message: p.message } };
     case 'precondition_failed':
       return { status: 412, body: { message: '412 Precondition Failed' } };
     case 'not_modified':

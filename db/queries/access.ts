@@ -193,3 +193,13 @@ export function projectReadersSql(visibilityLevel: number, memberIds: SQLWrapper
     inArray(users.id, memberIds),
   )!;
 }
+
+/**
+ * Projects (joined with their namespace) whose merge requests the actor may read: the SQL twin of
+ * canReadMergeRequest (download_code): readable public and internal projects, private ones for reporters and above.
+ */
+export function mergeRequestProjectsFilter(actor: Viewer): SQL | undefined {
+  const readable = visibleProjectsFilter(actor);
+  if (isAdmin(actor)) return readable;
+  return and(readable, or(gte(projects.visibilityLevel, Visibility.internal), sql`${projectAccessLevelSql(actor)} >= ${AccessLevel.REPORTER}`));
+}

@@ -5,9 +5,12 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { internalIds } from '../schema/index.ts';
 
+/** What the counters count (GitLab's InternalId usages). */
+export type IidUsage = 'issues' | 'milestones' | 'merge_requests';
+
 export type IidSource = { projectId: number } | { namespaceId: number };
 
-export async function nextIid(db: Db, usage: 'issues' | 'milestones', source: IidSource): Promise<number> {
+export async function nextIid(db: Db, usage: IidUsage, source: IidSource): Promise<number> {
   const [row] = await nextIidStatement(db, usage, source);
   return row!.value;
 }
@@ -16,7 +19,7 @@ export async function nextIid(db: Db, usage: 'issues' | 'milestones', source: Ii
  * nextIid as a statement for a batch (`ctx.batch`); later statements of the batch read the value with
  * `currentIidSql` (the upsert holds the counter's row lock until the batch commits, so the value is this batch's).
  */
-export function nextIidStatement(db: Db, usage: 'issues' | 'milestones', source: IidSource) {
+export function nextIidStatement(db: Db, usage: IidUsage, source: IidSource) {
   return db
     .insert(internalIds)
     .values({ usage, lastValue: 1, ...('projectId' in source ? { projectId: source.projectId } : { namespaceId: source.namespaceId }) })
@@ -25,7 +28,7 @@ export function nextIidStatement(db: Db, usage: 'issues' | 'milestones', source:
 }
 
 /** The counter nextIidStatement just advanced, read in the same batch. */
-export const currentIidSql = (usage: 'issues' | 'milestones', source: IidSource) =>
+export const currentIidSql = (usage: IidUsage, source: IidSource) =>
   sql<number>`(SELECT ${internalIds.lastValue} FROM ${internalIds} WHERE ${internalIds.usage} = ${usage} AND ${
     'projectId' in source ? sql`${internalIds.projectId} = ${source.projectId} AND ${internalIds.namespaceId} IS NULL` : sql`${internalIds.namespaceId} = ${source.namespaceId} AND ${internalIds.projectId} IS NULL`
   })`;

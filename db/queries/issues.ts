@@ -11,6 +11,8 @@ import {
   labelLinks,
   labels,
   members,
+  mergeRequestAssignees,
+  mergeRequests,
   milestones,
   namespaces,
   notes,
@@ -393,11 +395,11 @@ export async function addTimelog(tx: Db, issueId: number, userId: number, second
   await tx.update(issues).set({ totalTimeSpent: sql`${issues.totalTimeSpent} + ${seconds}`, updatedAt: new Date() }).where(eq(issues.id, issueId));
 }
 
-/** Records the user's explicit (un)subscription from the issue. */
-export async function setSubscription(tx: Db, issueId: number, projectId: number, userId: number, subscribed: boolean) {
+/** Records the user's explicit (un)subscription from the issue (or, `type`, the merge request). */
+export async function setSubscription(tx: Db, issueId: number, projectId: number, userId: number, subscribed: boolean, type: TodoTargetType = 'Issue') {
   await tx
     .insert(subscriptions)
-    .values({ subscribableType: 'Issue', subscribableId: issueId, projectId, userId, subscribed })
+    .values({ subscribableType: type, subscribableId: issueId, projectId, userId, subscribed })
     .onConflictDoUpdate({
       target: [subscriptions.subscribableType, subscriptions.subscribableId, subscriptions.userId],
       set: { subscribed, updatedAt: new Date() },
@@ -454,24 +456,40 @@ export function usersWithProjectLevelsQuery(db: Db, project: { id: number; trave
 export const TODO_MENTIONED = 2;
 export const TODO_DIRECTLY_ADDRESSED = 7;
 
+/** What a to-do points at: an issue (the default) or a merge request. */
+export type TodoTargetType = 'Issue' | 'MergeRequest';
+export interface TodoTarget {
+  id: number;
+  projectId: number;
+  type?: TodoTargetType | undefined;
+}
+
 /** Mention to-dos (one per user; `directly addressed` wins over `mentioned`). */
-export async function insertMentionTodos(
-  tx: Db,
-  issue: { id: number; projectId: number },
+export async function insertMentionTodos(tx: Db, issue: TodoTarget, authorId: number, mentions: ReadonlyArray<{ userId: number; direct: boolean }>, noteId?: number) {
+  if (!mentions.length) return;
+  await mentionTodosStatement(tx, issue, authorId, mentions, noteId);
+}
+
+/**
+ * The mention to-dos as one statement, for a batch (the target's id may be SQL: the `currval` of the row the batch
+ * inserted); `mentions` must not be empty.
+ */
+export function mentionTodosStatement(
+  db: Db,
+  target: { id: number | SQL<number>; projectId: number; type?: TodoTargetType | undefined },
   authorId: number,
   mentions: ReadonlyArray<{ userId: number; direct: boolean }>,
-  noteId?: number,
+  noteId?: number | SQL<number>,
 ) {
-  if (!mentions.length) return;
-  await tx.insert(todos).values(
+  return db.insert(todos).values(
     mentions.map((m) => ({
       userId: m.userId,
       authorId,
-      projectId: issue.projectId,
-      targetType: 'Issue' as const,
-      targetId: issue.id,
+      projectId: target.projectId,
+      targetType: target.type ?? 'Issue',
+      targetId: target.id as number,
       action: m.direct ? TODO_DIRECTLY_ADDRESSED : TODO_MENTIONED,
-      noteId: noteId ?? null,
+      noteId: (noteId ?? null) as number | null,
     })),
   );
 }
@@ -483,25 +501,26 @@ export const TODO_MARKED = 4;
  * "Assigned" to-dos for `userIds` on the issue (GitLab's TodoService#create_assignment_todo), skipping users who
  * already have a pending one for it.
  */
-export async function insertAssignmentTodos(tx: Db, issue: { id: number; projectId: number }, authorId: number, userIds: readonly number[]) {
+export async function insertAssignmentTodos(tx: Db, issue: { id: number; projectId: number; type?: 'Issue' | 'MergeRequest' }, authorId: number, userIds: readonly number[]) {
   if (!userIds.length) return;
+  const targetType = issue.type ?? 'Issue';
   const pending = await tx
     .select({ userId: todos.userId })
     .from(todos)
-    .where(and(inArray(todos.userId, [...userIds]), eq(todos.targetType, 'Issue'), eq(todos.targetId, issue.id), eq(todos.action, TODO_ASSIGNED), eq(todos.state, 'pending')));
+    .where(and(inArray(todos.userId, [...userIds]), eq(todos.targetType, targetType), eq(todos.targetId, issue.id), eq(todos.action, TODO_ASSIGNED), eq(todos.state, 'pending')));
   const skip = new Set(pending.map((r) => r.userId));
   const values = userIds
     .filter((id) => !skip.has(id))
-    .map((userId) => ({ userId, authorId, projectId: issue.projectId, targetType: 'Issue' as const, targetId: issue.id, action: TODO_ASSIGNED }));
+    .map((userId) => ({ userId, authorId, projectId: issue.projectId, targetType, targetId: issue.id, action: TODO_ASSIGNED }));
   if (values.length) await tx.insert(todos).values(values);
 }
 
-/** A pending "marked" to-do of the user on the issue. */
-export async function findPendingMarkedTodo(tx: Db, issueId: number, userId: number) {
+/** A pending "marked" to-do of the user on the issue (or, `type`, the merge request). */
+export async function findPendingMarkedTodo(tx: Db, issueId: number, userId: number, type: TodoTargetType = 'Issue') {
   const [row] = await tx
     .select()
     .from(todos)
-    .where(and(eq(todos.userId, userId), eq(todos.targetType, 'Issue'), eq(todos.targetId, issueId), eq(todos.action, TODO_MARKED), eq(todos.state, 'pending')));
+    .where(and(eq(todos.userId, userId), eq(todos.targetType, type), eq(todos.targetId, issueId), eq(todos.action, TODO_MARKED), eq(todos.state, 'pending')));
   return row;
 }
 
@@ -607,31 +626,37 @@ export async function countUserDiscussionsOfIssues(db: Db, actor: Viewer, issueI
  * (non-system) notes in order, each row with the user and, for a note's author, the note's facts the policy reads
  * (the caller keeps the notes the actor may read and the users it may see, and drops repeats).
  */
-export async function findParticipantsOfIssues(db: Db, issueIds: readonly number[]) {
+export async function findParticipantsOfIssues(db: Db, issueIds: readonly number[], type: TodoTargetType = 'Issue') {
   if (!issueIds.length) return [];
   const ids = [...new Set(issueIds)];
+  // The same three parts for a merge request (`type`): its author, its assignees, the authors of its user notes.
+  const t = type === 'Issue' ? { table: issues, id: issues.id, authorId: issues.authorId } : { table: mergeRequests, id: mergeRequests.id, authorId: mergeRequests.authorId };
+  const a =
+    type === 'Issue'
+      ? { table: issueAssignees, parentId: issueAssignees.issueId, userId: issueAssignees.userId }
+      : { table: mergeRequestAssignees, parentId: mergeRequestAssignees.mergeRequestId, userId: mergeRequestAssignees.userId };
   const authors = db
     .select({
-      issueId: sql<number>`${issues.id}`.as('issue_id'),
-      userId: sql<number>`${issues.authorId}`.as('user_id'),
+      issueId: sql<number>`${t.id}`.as('issue_id'),
+      userId: sql<number>`${t.authorId}`.as('user_id'),
       ord: sql<number>`0`.as('ord'),
       pos: sql<number>`0`.as('pos'),
       noteAuthorId: sql<number | null>`NULL::int`.as('note_author_id'),
       confidential: sql<boolean | null>`NULL::boolean`.as('confidential'),
     })
-    .from(issues)
-    .where(inArray(issues.id, ids));
+    .from(t.table)
+    .where(inArray(t.id, ids));
   const assignees = db
     .select({
-      issueId: sql<number>`${issueAssignees.issueId}`.as('issue_id'),
-      userId: sql<number>`${issueAssignees.userId}`.as('user_id'),
+      issueId: sql<number>`${a.parentId}`.as('issue_id'),
+      userId: sql<number>`${a.userId}`.as('user_id'),
       ord: sql<number>`1`.as('ord'),
-      pos: sql<number>`${issueAssignees.userId}`.as('pos'),
+      pos: sql<number>`${a.userId}`.as('pos'),
       noteAuthorId: sql<number | null>`NULL::int`.as('note_author_id'),
       confidential: sql<boolean | null>`NULL::boolean`.as('confidential'),
     })
-    .from(issueAssignees)
-    .where(inArray(issueAssignees.issueId, ids));
+    .from(a.table)
+    .where(inArray(a.parentId, ids));
   const commenters = db
     .select({
       issueId: sql<number>`${notes.noteableId}`.as('issue_id'),
@@ -642,7 +667,7 @@ export async function findParticipantsOfIssues(db: Db, issueIds: readonly number
       confidential: sql<boolean | null>`${notes.confidential}`.as('confidential'),
     })
     .from(notes)
-    .where(and(eq(notes.noteableType, 'Issue'), inArray(notes.noteableId, ids), eq(notes.system, false)));
+    .where(and(eq(notes.noteableType, type), inArray(notes.noteableId, ids), eq(notes.system, false)));
   const p = authors.unionAll(assignees).unionAll(commenters).as('p');
   const found = await db
     .select({ issueId: p.issueId, user: users, noteAuthorId: p.noteAuthorId, confidential: p.confidential })

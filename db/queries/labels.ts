@@ -84,7 +84,7 @@ export async function findOrCreateProjectLabels(db: Db, projectId: number, title
  * insert of the same title is waited for by ON CONFLICT), then the second statement, with a fresh snapshot, links
  * what is available by title (the project's label, else the nearest ancestor group's).
  */
-export function findOrCreateLabelLinkStatements(db: Db, projectId: number, titles: readonly string[], target: { type: 'Issue'; id: SQL }) {
+export function findOrCreateLabelLinkStatements(db: Db, projectId: number, titles: readonly string[], target: { type: 'Issue' | 'MergeRequest'; id: SQL }) {
   const wanted = [...new Set(titles)].filter((t) => t.length > 0);
   return [
     db.execute(

@@ -1,11 +1,15 @@
-// Notes of one noteable (an issue, a snippet or a commit): the page with its authors in one statement, and the writes.
+// Notes of one noteable (an issue, a merge request, a snippet or a commit): the page with its authors in one statement, and the writes.
 import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { awardEmoji, issues, notes, snippets, users, type NoteRow } from '../schema/index.ts';
+import { awardEmoji, issues, mergeRequests, notes, snippets, users, type NoteRow } from '../schema/index.ts';
 
-export type NoteableType = 'Issue' | 'Snippet' | 'Commit';
-/** Issues and snippets are rows (by id); a commit is named by its SHA within the project whose notes these are. */
-export type NoteableKey = { type: 'Issue' | 'Snippet'; id: number } | { type: 'Commit'; projectId: number; commitId: string };
+export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Commit';
+type RowNoteableType = Exclude<NoteableType, 'Commit'>;
+/** Issues, MRs and snippets are rows (by id); a commit is named by its SHA within the project whose notes these are. */
+export type NoteableKey = { type: RowNoteableType; id: number } | { type: 'Commit'; projectId: number; commitId: string };
+
+/** The table of a noteable that is a row (what a new note touches). */
+const tableOf = (type: RowNoteableType) => (type === 'Issue' ? issues : type === 'MergeRequest' ? mergeRequests : snippets);
 
 /** The noteable a stored note is on. */
 export const keyOfNote = (n: Pick<NoteRow, 'noteableType' | 'noteableId' | 'projectId' | 'commitId'>): NoteableKey | null =>
@@ -13,7 +17,7 @@ export const keyOfNote = (n: Pick<NoteRow, 'noteableType' | 'noteableId' | 'proj
     ? n.projectId !== null && n.commitId !== null
       ? { type: 'Commit', projectId: n.projectId, commitId: n.commitId }
       : null
-    : (n.noteableType === 'Issue' || n.noteableType === 'Snippet') && n.noteableId !== null
+    : n.noteableId !== null
       ? { type: n.noteableType, id: n.noteableId }
       : null;
 
@@ -95,9 +99,9 @@ export function insertNoteStatements(db: Db, values: Omit<typeof notes.$inferIns
       ? []
       : [
           db
-            .update(noteable.type === 'Issue' ? issues : snippets)
+            .update(tableOf(noteable.type))
             .set({ updatedAt: sql`(SELECT ${notes.createdAt} FROM ${notes} WHERE ${notes.id} = ${lastNoteIdSql()})` })
-            .where(eq((noteable.type === 'Issue' ? issues : snippets).id, noteable.id)),
+            .where(eq(tableOf(noteable.type).id, noteable.id)),
         ];
   return [
     ...(replyTo ? [db.update(notes).set({ type: 'DiscussionNote' }).where(and(eq(notes.discussionId, replyTo), isNull(notes.type)))] : []),
@@ -130,7 +134,7 @@ export async function deleteNote(tx: Db, id: number) {
 /** A new note touches its noteable's updated_at (a commit is no row: Note#touch_noteable skips it). */
 export async function touchNoteable(tx: Db, noteable: NoteableKey, at: Date) {
   if (noteable.type === 'Commit') return;
-  const table = noteable.type === 'Issue' ? issues : snippets;
+  const table = tableOf(noteable.type);
   await tx.update(table).set({ updatedAt: at }).where(eq(table.id, noteable.id));
 }
 
@@ -144,7 +148,7 @@ export async function deleteNotesOf(tx: Db, noteable: NoteableKey) {
 /** The notes of several noteables (oldest first, as GitLab's `fresh`) with their authors, in one statement. */
 export async function findNotesOfNoteables(db: Db, keys: readonly NoteableKey[]): Promise<NoteView[]> {
   if (!keys.length) return [];
-  const byType = new Map<'Issue' | 'Snippet', number[]>();
+  const byType = new Map<RowNoteableType, number[]>();
   const commits: SQL[] = [];
   for (const k of keys) {
     if (k.type === 'Commit') commits.push(ofNoteable(k)!);

@@ -9,6 +9,7 @@ export * from './notification-settings.ts';
 export * from './error-tracking.ts';
 export * from './milestones.ts';
 export * from './issues.ts';
+export * from './merge-requests.ts';
 export * from './labels.ts';
 export * from './notes.ts';
 export * from './snippets.ts';

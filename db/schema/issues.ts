@@ -1,7 +1,8 @@
 // Issues with their assignees and time logs, and the per-project/per-group counters that hand out `iid`s.
 import { sql } from 'drizzle-orm';
-import { boolean, date, index, integer, pgTable, primaryKey, serial, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, pgTable, primaryKey, serial, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps } from './_columns.ts';
+import { mergeRequests } from './merge-requests.ts';
 import { milestones } from './milestones.ts';
 import { namespaces } from './namespaces.ts';
 import { projects } from './projects.ts';
@@ -15,7 +16,7 @@ export const internalIds = pgTable(
   'internal_ids',
   {
     id: serial('id').primaryKey(),
-    usage: text('usage').$type<'issues' | 'milestones'>().notNull(),
+    usage: text('usage').$type<'issues' | 'milestones' | 'merge_requests'>().notNull(),
     projectId: integer('project_id').references(() => projects.id, { onDelete: 'cascade' }),
     namespaceId: integer('namespace_id').references(() => namespaces.id, { onDelete: 'cascade' }),
     lastValue: integer('last_value').notNull(),
@@ -76,16 +77,20 @@ export const timelogs = pgTable(
   'timelogs',
   {
     id: serial('id').primaryKey(),
-    issueId: integer('issue_id')
-      .notNull()
-      .references(() => issues.id, { onDelete: 'cascade' }),
+    /** Exactly one of issue_id and merge_request_id (GitLab's timelogs). */
+    issueId: integer('issue_id').references(() => issues.id, { onDelete: 'cascade' }),
+    mergeRequestId: integer('merge_request_id').references(() => mergeRequests.id, { onDelete: 'cascade' }),
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
     /** Seconds; negative to subtract, as GitLab's `add_spent_time=-1h`. */
     timeSpent: integer('time_spent').notNull(),
     spentAt: timestamp('spent_at', { withTimezone: true }).notNull().defaultNow(),
     ...timestamps,
   },
-  (t) => [index('timelogs_issue_id_idx').on(t.issueId)],
+  (t) => [
+    index('timelogs_issue_id_idx').on(t.issueId),
+    index('timelogs_merge_request_id_idx').on(t.mergeRequestId),
+    check('timelogs_one_target', sql`(${t.issueId} IS NULL) <> (${t.mergeRequestId} IS NULL)`),
+  ],
 );
 
 export type IssueRow = typeof issues.$inferSelect;

@@ -2,7 +2,7 @@
 // `type` its STI class (null for a plain Note, 'DiscussionNote', 'DiffNote', 'LegacyDiffNote') and `discussion_id`
 // grouping replies. A commit is no row: its notes name it by `commit_id` within their project, as GitLab's do.
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, serial, text } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, serial, text, timestamp } from 'drizzle-orm/pg-core';
 import { timestamps } from './_columns.ts';
 import { projects } from './projects.ts';
 import { users } from './users.ts';
@@ -30,6 +30,14 @@ export const notes = pgTable(
     systemAction: text('system_action'),
     /** GitLab 13.x confidential notes: visible to reporters and above and the noteable's author and assignees. */
     confidential: boolean('confidential').notNull().default(false),
+    /**
+     * A DiffNote's place on a merge request's diff version: Gitlab::Diff::Position#to_h (snake_case keys, as the REST
+     * entity shows it; functions/merge-requests/positions.ts owns the shape).
+     */
+    position: jsonb('position').$type<Record<string, unknown>>(),
+    /** Resolvable notes (merge request discussions): when and by whom the note was resolved. */
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedById: integer('resolved_by_id').references(() => users.id, { onDelete: 'set null' }),
     updatedById: integer('updated_by_id').references(() => users.id, { onDelete: 'set null' }),
     ...timestamps,
   },

@@ -21,6 +21,11 @@ export const projects = pgTable(
     forkedFromId: integer('forked_from_id'),
     /** The uploaded avatar's path (`/uploads/-/system/project/avatar/<id>/<file>`); the bytes are in `avatars`. */
     avatarUrl: text('avatar_url'),
+    /** How merge requests merge: GitLab's merge_method (merge, rebase_merge, ff). */
+    mergeMethod: text('merge_method').$type<'merge' | 'rebase_merge' | 'ff'>().notNull().default('merge'),
+    /** GitLab's remove_source_branch_after_merge: the default of a new MR's "delete source branch". */
+    removeSourceBranchAfterMerge: boolean('remove_source_branch_after_merge').notNull().default(true),
+    onlyAllowMergeIfAllDiscussionsAreResolved: boolean('only_allow_merge_if_all_discussions_are_resolved').notNull().default(false),
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     ...timestamps,

@@ -14,7 +14,7 @@ import { iso } from '../lib/format.ts';
 export const IssuePath = () => ({ issue_iid: pathId() });
 
 /** Comma-separated titles (or an array of them), trimmed, empties dropped. */
-const labelList = () =>
+export const labelList = () =>
   z.pipe(
     z.transform((v: unknown) => (Array.isArray(v) ? v.join(',') : typeof v === 'number' ? String(v) : v)),
     z.pipe(
@@ -24,14 +24,14 @@ const labelList = () =>
   );
 
 /** `assignee_ids[]`: integers; an empty value (`assignee_ids=` or `[]`) clears. */
-const idList = () =>
+export const idList = () =>
   z.pipe(
     z.transform((v: unknown) => (v === '' || v === null ? [] : Array.isArray(v) ? v.filter((x) => x !== '') : typeof v === 'string' ? v.split(',') : [v])),
     z.array(id()),
   );
 
 /** `assignee_id`/`milestone_id`: an id; 0 or empty clears (GitLab's "0 to unassign"). */
-const optionalRef = () =>
+export const optionalRef = () =>
   z.pipe(
     z.transform((v: unknown): unknown => (v === '' || v === null ? 0 : v)),
     z.pipe(int(), z.int().check(z.minimum(0), z.maximum(2_147_483_647))),
@@ -45,8 +45,8 @@ const dueDate = () =>
 
 const TITLE_MAX = 255;
 /** Issue#title: present (not blank) and at most 255 characters (model errors, 400 `{"message":{"title":[...]}}`). */
-const title = () => z.pipe(str(TITLE_MAX), z.string().check(modelRule((s: string) => s.trim() !== '', "can't be blank")));
-const DESCRIPTION_MAX = 1_048_576;
+export const title = () => z.pipe(str(TITLE_MAX), z.string().check(modelRule((s: string) => s.trim() !== '', "can't be blank")));
+export const DESCRIPTION_MAX = 1_048_576;
 
 const issueFields = () => ({
   description: z.optional(z.nullable(text(DESCRIPTION_MAX))),
@@ -90,7 +90,7 @@ export const UpdateIssueInput = schema(() => z.object({
   created_at: z.optional(dateTime()),
 }));
 
-const noneAny = (v: string) => (v.toLowerCase() === 'none' ? 'none' : v.toLowerCase() === 'any' ? 'any' : v);
+export const noneAny = (v: string) => (v.toLowerCase() === 'none' ? 'none' : v.toLowerCase() === 'any' ? 'any' : v);
 
 export const ListIssuesInput = schema(() => z.object({
   ...paginationParams(),

@@ -39,9 +39,13 @@ export type Problem =
   | { code: 'not_found'; resource?: string; record?: true }
   | Invalid
   /** GitLab's `conflict!(message)`, the message a sentence or model errors. */
-  | { code: 'conflict'; message: string | FieldErrors }
+  | { code: 'conflict'; message: string | readonly string[] | FieldErrors }
   /** The few records GitLab refuses with 422, their full messages (`list`: the array itself, not one sentence). */
   | { code: 'unprocessable'; messages: readonly string[]; list?: true }
+  /** GitLab's `not_allowed!` (an action the resource's state refuses, e.g. merging a closed merge request). */
+  | { code: 'method_not_allowed' }
+  /** `render_api_error!(message, 406)` (a merge that cannot be done). */
+  | { code: 'not_acceptable'; message: string }
   /** The resource changed after the caller's If-Unmodified-Since. */
   | { code: 'precondition_failed' }
   /** The request changed nothing (star an already starred project, ...). */
@@ -110,11 +114,17 @@ export const invalidMessage = (message: string, details?: Readonly<Record<string
 export const serviceFailed = (messages: readonly string[]) => fail({ code: 'invalid', kind: 'service', messages });
 
 /** REST: 409 with the message (GitLab's `conflict!`). */
-export const conflict = (message: string | FieldErrors) => fail({ code: 'conflict', message });
+export const conflict = (message: string | readonly string[] | FieldErrors) => fail({ code: 'conflict', message });
 
 /** REST: 422 `{"message":"<the messages as a sentence>"}`; `'list'`: `{"message":[...]}` (render_api_error!(full_messages, 422)). */
 export const unprocessable = (messages: readonly string[], as?: 'list') =>
   fail(as === 'list' ? { code: 'unprocessable', messages, list: true } : { code: 'unprocessable', messages });
+
+/** REST: 405 `{"message":"405 Method Not Allowed"}` */
+export const methodNotAllowed = () => fail({ code: 'method_not_allowed' });
+
+/** REST: 406 `{"message":"<message>"}` */
+export const notAcceptable = (message: string) => fail({ code: 'not_acceptable', message });
 
 export const notModified = () => fail({ code: 'not_modified' });
 

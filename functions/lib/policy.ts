@@ -49,8 +49,21 @@ export interface CommitFacts {
   project: ProjectFacts;
 }
 
-/** What can carry notes: issues, project snippets and commits (merge requests join later). */
-export type NoteableFacts = IssueFacts | ProjectSnippetFacts | CommitFacts;
+/**
+ * A merge request with its target project's facts (the MR belongs to the target project). `sourceProject` is the
+ * project its commits come from (a fork's, or the same project): pushing to its branch is the source's rule.
+ */
+export interface MergeRequestFacts {
+  kind: 'merge_request';
+  project: ProjectFacts;
+  authorId: number | null;
+  assigneeIds: readonly number[];
+  /** Locked discussions take comments from project members only. */
+  discussionLocked?: boolean;
+}
+
+/** What can carry notes: issues, merge requests, project snippets and commits. */
+export type NoteableFacts = IssueFacts | MergeRequestFacts | ProjectSnippetFacts | CommitFacts;
 
 /** A note with the facts of what it is on. */
 export interface NoteFacts {
@@ -103,7 +116,7 @@ export interface GrantFacts {
   accessLevel: number;
 }
 
-type Subject = ProjectFacts | GroupFacts | PersonalNamespaceFacts | UserFacts | IssueFacts | NoteFacts | SnippetFacts | CommitFacts | MembershipFacts | GrantFacts;
+type Subject = ProjectFacts | GroupFacts | PersonalNamespaceFacts | UserFacts | IssueFacts | MergeRequestFacts | NoteFacts | SnippetFacts | CommitFacts | MembershipFacts | GrantFacts;
 
 const signedIn = (actor: Actor) => actor.user !== null;
 
@@ -151,8 +164,27 @@ function canReadIssue(actor: Actor, i: IssueFacts) {
 /** download_code: anyone who reads a public or internal project; reporters and above of a private one. */
 const canDownloadCode = (actor: Actor, p: ProjectFacts) => canReadProject(actor, p) && (p.visibilityLevel >= Visibility.internal || level(actor, p) >= AccessLevel.REPORTER);
 
+/**
+ * GitLab's read_merge_request: the project's merge requests feature is for those who may read its code (anyone who
+ * reads a public or internal project; reporters and above of a private one, as download_code).
+ */
+const canReadMergeRequest = (actor: Actor, m: MergeRequestFacts) => canDownloadCode(actor, m.project);
+
+/** update_merge_request: developers and above, the author and the assignees (IssuablePolicy); never when archived. */
+const canUpdateMergeRequest = (actor: Actor, m: MergeRequestFacts) =>
+  canReadMergeRequest(actor, m) &&
+  signedIn(actor) &&
+  !m.project.archived &&
+  (level(actor, m.project) >= AccessLevel.DEVELOPER || actor.user!.id === m.authorId || m.assigneeIds.includes(actor.user!.id));
+
 const canReadNoteable = (actor: Actor, n: NoteableFacts) =>
-  n.kind === 'issue' ? canReadIssue(actor, n) : n.kind === 'commit' ? canDownloadCode(actor, n.project) : canReadSnippet(actor, n);
+  n.kind === 'issue'
+    ? canReadIssue(actor, n)
+    : n.kind === 'merge_request'
+      ? canReadMergeRequest(actor, n)
+      : n.kind === 'commit'
+        ? canDownloadCode(actor, n.project)
+        : canReadSnippet(actor, n);
 
 /**
  * GitLab's read_note: the noteable must be readable; a confidential note only for reporters and above and the
@@ -162,16 +194,17 @@ function canReadNote(actor: Actor, n: NoteFacts) {
   if (!canReadNoteable(actor, n.noteable)) return false;
   if (!n.confidential) return true;
   const id = actor.user?.id;
-  const assignees = n.noteable.kind === 'issue' ? n.noteable.assigneeIds : [];
+  const assignees = n.noteable.kind === 'issue' || n.noteable.kind === 'merge_request' ? n.noteable.assigneeIds : [];
   const authorId = n.noteable.kind === 'commit' ? null : n.noteable.authorId;
   return level(actor, n.noteable.project) >= AccessLevel.REPORTER || (id !== undefined && (id === authorId || assignees.includes(id)));
 }
 
 /** IssuablePolicy: a locked discussion takes no comments (nor edits, nor awards) from non-members. */
-const lockedOut = (actor: Actor, n: NoteableFacts) => n.kind === 'issue' && n.discussionLocked === true && level(actor, n.project) < AccessLevel.GUEST;
+const lockedOut = (actor: Actor, n: NoteableFacts) =>
+  (n.kind === 'issue' || n.kind === 'merge_request') && n.discussionLocked === true && level(actor, n.project) < AccessLevel.GUEST;
 
-/** What carries award emoji: issues, notes (on issues or snippets) and snippets. */
-export type AwardableFacts = IssueFacts | NoteFacts | SnippetFacts;
+/** What carries award emoji: issues, merge requests, notes (on those or snippets) and snippets. */
+export type AwardableFacts = IssueFacts | MergeRequestFacts | NoteFacts | SnippetFacts;
 
 /**
  * GitLab's award_emoji: signed in and able to read the awardable; never in an archived project (ArchivedAbilities),
@@ -182,6 +215,7 @@ function canAward(actor: Actor, s: AwardableFacts): boolean {
   // System notes are not emoji-awardable (Note#emoji_awardable?); a commit is not Awardable, nor its notes here.
   if (s.kind === 'note') return canReadNote(actor, s) && !s.system && s.noteable.kind !== 'commit' && canAward(actor, s.noteable);
   if (s.kind === 'issue') return canReadIssue(actor, s) && !s.project.archived && !lockedOut(actor, s);
+  if (s.kind === 'merge_request') return canReadMergeRequest(actor, s) && !s.project.archived && !lockedOut(actor, s);
   return canReadSnippet(actor, s) && s.project?.archived !== true;
 }
 
@@ -239,6 +273,18 @@ const rules = {
   'issue:admin': (a: Actor, i: IssueFacts) => canReadIssue(a, i) && signedIn(a) && level(a, i.project) >= AccessLevel.REPORTER,
   // destroy_issue: owners (and admins).
   'issue:delete': (a: Actor, i: IssueFacts) => canReadIssue(a, i) && level(a, i.project) >= AccessLevel.OWNER,
+  // Merge requests. create_merge_request_in (the target): anyone signed in who reads its code, not archived;
+  // create_merge_request_from (the source): who may push to it (developers and above).
+  'project:create_merge_request_in': (a: Actor, p: ProjectFacts) => canDownloadCode(a, p) && signedIn(a) && !p.archived,
+  'project:create_merge_request_from': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  // admin_merge_request on the project (assignees, reviewers, milestone and labels of a new MR): developers and above.
+  'project:admin_merge_requests': (a: Actor, p: ProjectFacts) => canDownloadCode(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'merge_request:read': (a: Actor, m: MergeRequestFacts) => canReadMergeRequest(a, m),
+  'merge_request:update': (a: Actor, m: MergeRequestFacts) => canUpdateMergeRequest(a, m),
+  // admin_merge_request (assignees, reviewers, labels, milestone, lock, time tracking): developers and above.
+  'merge_request:admin': (a: Actor, m: MergeRequestFacts) => canReadMergeRequest(a, m) && signedIn(a) && !m.project.archived && level(a, m.project) >= AccessLevel.DEVELOPER,
+  // destroy_merge_request: owners (and admins).
+  'merge_request:delete': (a: Actor, m: MergeRequestFacts) => canReadMergeRequest(a, m) && level(a, m.project) >= AccessLevel.OWNER,
   // create_note: anyone signed in who can read the noteable, unless the project is archived or the discussion is
   // locked to members. A commit comment (commits.rb) is checked for download_code only: archived projects take them.
   'noteable:create_note': (a: Actor, n: NoteableFacts) =>
@@ -298,7 +344,7 @@ export function can<A extends Action>(actor: Actor, action: A, subject: SubjectO
 }
 
 /** Memberships and grants have no read rule of their own: their source's decides whether they are seen; a commit's, its project's. */
-const seenAs = (s: Subject) => (s.kind === 'membership' || s.kind === 'grant' ? s.source : s.kind === 'commit' ? s.project : s);
+const seenAs = (s: Subject) => (s.kind === 'membership' || s.kind === 'grant' ? s.source : s.kind === 'commit' || s.kind === 'merge_request' ? s.project : s);
 type SeenSubject = ReturnType<typeof seenAs>;
 
 const readActionOf: Record<SeenSubject['kind'], Action> = {

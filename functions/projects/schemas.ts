@@ -25,6 +25,10 @@ const editable = () => ({
   visibility: z.optional(oneOf(VISIBILITY_NAMES)),
   default_branch: z.optional(str(255)),
   avatar: z.optional(avatarFile()),
+  // Merge request settings (GitLab's merge_method values; `remove_source_branch_after_merge` is a new MR's default).
+  merge_method: z.optional(oneOf(['merge', 'rebase_merge', 'ff'])),
+  remove_source_branch_after_merge: z.optional(bool()),
+  only_allow_merge_if_all_discussions_are_resolved: z.optional(bool()),
 });
 
 export const CreateProjectInput = schema(() => z.object({
@@ -185,9 +189,9 @@ export function toProject(v: ProjectView, config: Config) {
     shared_with_groups: [],
     request_access_enabled: true,
     only_allow_merge_if_pipeline_succeeds: false,
-    only_allow_merge_if_all_discussions_are_resolved: false,
-    remove_source_branch_after_merge: true,
-    merge_method: 'merge',
+    only_allow_merge_if_all_discussions_are_resolved: p.onlyAllowMergeIfAllDiscussionsAreResolved,
+    remove_source_branch_after_merge: p.removeSourceBranchAfterMerge,
+    merge_method: p.mergeMethod,
   };
   if (v.forkedFrom && v.forkedFromNamespace) {
     entity.forked_from_project = toBasicProject(v.forkedFrom, v.forkedFromNamespace, config, 0);

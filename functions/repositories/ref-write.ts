@@ -24,6 +24,11 @@ export interface RefWrite {
   refs: readonly RefMove[];
   /** Set the repository's HEAD to this branch (its first branch: GitLab makes it the default branch). */
   head?: { projectId: number; branch: string } | undefined;
+  /**
+   * Rows that must change with the refs (a merge request marked merged, its events, the issues it closes): appended
+   * after the push events, so they commit only if every compare-and-swap succeeded.
+   */
+  extra?: ((db: Db) => BatchItem<'pg'>[]) | undefined;
 }
 
 /** Writes objects, refs, HEAD and push events in one batch; throws RefConflictError when a ref had moved. */
@@ -44,6 +49,7 @@ export async function writeRefs(ctx: RequestContext, w: RefWrite): Promise<void>
         push: toPushPayload({ ref: u.name, before: u.old, after: u.new, commitCount: u.commitCount, lastCommitMessage: u.lastCommitMessage }),
       }),
     ),
+    ...(w.extra ? w.extra(db) : []),
   ];
   try {
     await ctx.batch((db) => statements(db) as unknown as readonly [BatchItem<'pg'>]);

@@ -1,0 +1,249 @@
+// PUT .../merge (GitLab 13.6 merge_requests.rb over MergeRequests::MergeService and PostMergeService), rebase,
+// merge_ref, cancel_merge_when_pipeline_succeeds. A merge is ONE batch: the objects, the target branch's
+// compare-and-swap (and the source branch's deletion when asked), the push event, the MR marked merged with its
+// `merged` event and system note, and the issues it closes with theirs (repositories/ref-write.ts). A merge that loses
+// the race for the target branch is worked out again on the new tip (once): one wins, the other merges after it or
+// is refused as the MR then stands; nothing is half-written.
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { issueViewByProjectRefQuery, type IssueView } from '../../db/queries/issues.ts';
+import * as q from '../../db/queries/merge-requests.ts';
+import { insertNoteStatements } from '../../db/queries/notes.ts';
+import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
+import { findRepository } from '../../db/queries/repositories.ts';
+import { issues, mergeRequests } from '../../db/schema/index.ts';
+import { eventStatement } from '../events/record.ts';
+import { issueFacts } from '../issues/service.ts';
+import { requireUser } from '../lib/auth.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { conflict, forbidden, invalidMessage, methodNotAllowed, notAcceptable, unauthorized } from '../lib/errors.ts';
+import { can } from '../lib/policy.ts';
+import { canMergeToBranch, canPushToBranch } from '../repositories/push-access.ts';
+import { writeRefs } from '../repositories/ref-write.ts';
+import { findProject, projectFacts } from '../projects/service.ts';
+import { RefConflictError } from '../repositories/store.ts';
+import { closingIssueRefs } from './closing-references.ts';
+import { buildMerge, mergeability, rebase as rebaseSource } from './merge-engine.ts';
+import { defaultMergeCommitMessage, defaultSquashCommitMessage } from './merge-messages.ts';
+import { blockingDiscussionsResolved, type MergeParams } from './schemas.ts';
+import { findMergeRequest, type MergeRequestRef } from './service.ts';
+import { commitsBetween } from '../../db/queries/repository-diffs.ts';
+
+type Verb<I> = { ctx: RequestContext; input: I };
+
+/** MergeRequest#can_be_merged_by?: the user may update the target branch (push, or merge under its protection). */
+export async function canMerge(ctx: RequestContext, project: ProjectView, view: q.MergeRequestView): Promise<boolean> {
+  if (!ctx.actor.user) return false;
+  const repository = await findRepository(ctx.db, project.project.id);
+  if (!repository) return false;
+  const info = { projectId: project.project.id, poolId: repository.poolId, defaultBranch: repository.defaultBranch, protectedBranches: repository.protectedBranches, protectedTags: repository.protectedTags };
+  return canMergeToBranch(ctx, projectFacts(project), info, view.mr.targetBranch);
+}
+
+const isOpen = (v: q.MergeRequestView) => v.mr.state === 'opened' || v.mr.state === 'locked';
+
+
+/**
+ * MergeRequest#closes_issues: the issues its title, description and commits name with the closing pattern, that the
+ * actor may read, each once, in the order named.
+ */
+async function referencedClosingIssues(ctx: RequestContext, project: ProjectView, view: q.MergeRequestView, commitMessages: readonly string[]) {
+  const texts = [view.mr.title, view.mr.description ?? '', ...commitMessages].join('\n');
+  const refs = closingIssueRefs(texts, { baseUrl: ctx.config.publicUrl, projectPath: project.project.pathWithNamespace });
+  if (!refs.length) return [];
+  const rows = await ctx.batch((db) =>
+    refs.flatMap((r) => {
+      const ref = r.projectPath === null ? { id: project.project.id } : { path: r.projectPath };
+      return [projectViewQuery(db, ctx.actor, ref), issueViewByProjectRefQuery(db, ctx.actor, ref, r.iid)] as const;
+    }) as unknown as readonly [ReturnType<typeof projectViewQuery>],
+  );
+  const found: { project: ProjectView; issue: IssueView }[] = [];
+  for (let i = 0; i < refs.length; i++) {
+    const p = (rows[2 * i] as unknown as Parameters<typeof toProjectView>[0][])[0];
+    const issue = (rows[2 * i + 1] as unknown as IssueView[])[0];
+    if (!p || !issue || found.some((f) => f.issue.issue.id === issue.issue.id)) continue;
+    const issueProject = toProjectView(p);
+    if (can(ctx.actor, 'issue:read', issueFacts(issueProject, issue))) found.push({ project: issueProject, issue });
+  }
+  return found;
+}
+
+/** The version's commit messages (what closes_issues reads besides the title and description). */
+async function versionMessages(ctx: RequestContext, view: q.MergeRequestView) {
+  const d = view.latestDiff;
+  return d ? (await commitsBetween(ctx.db, view.mr.targetProjectId, d.startCommitSha, d.headCommitSha)).commits.map((c) => c.message) : [];
+}
+
+/** The statements that close each issue as PostMergeService does: state, event and a system note naming the MR. */
+function closeIssueStatements(db: Db, closing: ReadonlyArray<{ project: ProjectView; issue: IssueView }>, userId: number, mrReference: string) {
+  return closing.flatMap(({ project, issue }) => [
+    db.update(issues).set({ state: 'closed', closedAt: sql`now()`, closedById: userId, updatedAt: sql`now()` }).where(sql`${issues.id} = ${issue.issue.id} AND ${issues.state} = 'opened'`),
+    eventStatement(db, { action: 'closed', authorId: userId, projectId: project.project.id, target: { type: 'Issue', id: issue.issue.id } }),
+    ...insertNoteStatements(
+      db,
+      { noteableType: 'Issue', noteableId: issue.issue.id, projectId: project.project.id, authorId: userId, body: `closed via merge request ${mrReference}`, system: true, systemAction: 'closed' },
+      { type: 'Issue', id: issue.issue.id },
+      null,
+    ),
+  ]);
+}
+
+export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & { params: MergeParams }>) {
+  const user = requireUser(ctx);
+  const p = input.params;
+  for (let attempt = 0; ; attempt++) {
+    const { project, view } = await findMergeRequest(ctx, input, { subscribed: true });
+    // merge_requests.rb: unauthorized! unless can_be_merged_by?, then not_allowed! unless mergeable_state, then 406, then the SHA.
+    if (!(await canMerge(ctx, project, view))) throw unauthorized();
+    // No pipeline can succeed here (CI is not built yet): merge_when_pipeline_succeeds finds no pipeline to wait for.
+    if (p.merge_when_pipeline_succeeds === true) throw methodNotAllowed();
+    // mergeable_state?: open, not a draft, discussions resolved where the project requires it.
+    if (!isOpen(view) || q.isDraftTitle(view.mr.title) || !blockingDiscussionsResolved(view)) throw methodNotAllowed();
+    if (!view.sourceHead || !view.targetTip || !view.latestDiff) throw notAcceptable('Branch cannot be merged');
+    const head = view.latestDiff.headCommitSha;
+    if (p.sha !== undefined && p.sha !== head) throw conflict(`SHA does not match HEAD of source branch: ${head}`);
+
+    const projectId = project.project.id;
+    const squash = p.squash ?? view.mr.squash;
+    // PostMergeService closes the open ones the merger may update (Issues::CloseService's update_issue check).
+    const closing = (await referencedClosingIssues(ctx, project, view, await versionMessages(ctx, view))).filter(
+      (c) => c.issue.issue.state === 'opened' && can(ctx.actor, 'issue:update', issueFacts(c.project, c.issue)),
+    );
+    const now = Math.floor(Date.now() / 1000);
+    const mergeMessage =
+      p.merge_commit_message?.trim() ||
+      defaultMergeCommitMessage({
+        sourceBranch: view.mr.sourceBranch,
+        targetBranch: view.mr.targetBranch,
+        title: view.mr.title,
+        iid: view.mr.iid,
+        targetProjectPath: view.projectPath,
+        closingIssues: closing.map((c) => ({ projectPath: c.project.project.pathWithNamespace, iid: c.issue.issue.iid })),
+      });
+    const author = view.author ? { name: view.author.name, email: view.author.email ?? user.email } : { name: user.name, email: user.email };
+    const built = await buildMerge(ctx.db, projectId, {
+      targetTip: view.targetTip,
+      sourceHead: head,
+      method: view.mergeMethod,
+      squash: squash ? { message: p.squash_commit_message, defaultMessage: defaultSquashCommitMessage(view.mr), author } : undefined,
+      mergeMessage,
+      user: { name: user.name, email: user.email },
+      now,
+    });
+    if (built.kind !== 'ok') throw notAcceptable('Branch cannot be merged');
+
+    const removeSource = (p.should_remove_source_branch ?? view.mr.forceRemoveSourceBranch) && view.mr.sourceProjectId !== null;
+    const mrReference = `!${view.mr.iid}`;
+    const repository = await findRepository(ctx.db, projectId);
+    try {
+      await writeRefs(ctx, {
+        poolId: repository!.poolId!,
+        write: built.write,
+        refs: [
+          { projectId, name: `refs/heads/${view.mr.targetBranch}`, old: view.targetTip, new: built.newTip, commitCount: built.commitCount, lastCommitMessage: built.lastCommitMessage },
+          ...(removeSource ? [{ projectId: view.mr.sourceProjectId!, name: `refs/heads/${view.mr.sourceBranch}`, old: view.sourceHead, new: null, commitCount: 0, lastCommitMessage: null }] : []),
+        ],
+        extra: (db) => [
+          db
+            .update(mergeRequests)
+            .set({
+              state: 'merged',
+              mergedById: user.id,
+              mergedAt: sql`now()`,
+              mergeCommitSha: built.mergeCommitSha,
+              squashCommitSha: built.squashCommitSha,
+              squash,
+              mergeError: null,
+              mergeStatus: 'can_be_merged',
+              updatedAt: sql`now()`,
+            })
+            .where(sql`${mergeRequests.id} = ${view.mr.id} AND ${mergeRequests.state} IN ('opened', 'locked')`),
+          eventStatement(db, { action: 'merged', authorId: user.id, projectId, target: { type: 'MergeRequest', id: view.mr.id } }),
+          ...insertNoteStatements(
+            db,
+            { noteableType: 'MergeRequest', noteableId: view.mr.id, projectId, authorId: user.id, body: 'merged', system: true, systemAction: 'merged' },
+            { type: 'MergeRequest', id: view.mr.id },
+            null,
+          ),
+          ...closeIssueStatements(db, closing, user.id, `${view.projectPath}${mrReference}`),
+        ],
+      });
+    } catch (error) {
+      // The target (or source) moved since it was read: work the merge out again on the new tips, once.
+      if (error instanceof RefConflictError && attempt === 0) continue;
+      if (error instanceof RefConflictError) throw notAcceptable('Branch cannot be merged');
+      throw error;
+    }
+    return findMergeRequest(ctx, input, { subscribed: true, refresh: false });
+  }
+}
+
+/** POST .../cancel_merge_when_pipeline_succeeds: 406 `Can't cancel the automatic merge` unless it was set. */
+export async function cancelMergeWhenPipelineSucceeds({ ctx, input }: Verb<MergeRequestRef>) {
+  requireUser(ctx);
+  const found = await findMergeRequest(ctx, input, { subscribed: true });
+  if (!(await canMerge(ctx, found.project, found.view))) throw forbidden();
+  if (!found.view.mr.mergeWhenPipelineSucceeds) throw notAcceptable("Can't cancel the automatic merge");
+  await ctx.batch((db) => [q.updateMergeRequestStatement(db, found.view.mr.id, { mergeWhenPipelineSucceeds: false, mergeUserId: null, mergeParams: null })]);
+  return findMergeRequest(ctx, input, { subscribed: true, refresh: false });
+}
+
+/**
+ * PUT .../rebase: the source rebased onto the target tip and its branch moved by compare-and-swap (GitLab queues it
+ * and answers 202 `{"rebase_in_progress": true}`; here it is done by the time the answer is sent). 403 for who may
+ * not push to the source branch; a conflict leaves the branch and records the merge error, as GitLab's worker does.
+ */
+export async function rebaseMergeRequest({ ctx, input }: Verb<MergeRequestRef>) {
+  const user = requireUser(ctx);
+  const { view } = await findMergeRequest(ctx, input);
+  if (view.mr.sourceProjectId === null || !view.sourceHead || !view.targetTip) throw forbidden();
+  const sourceProject = await findProject(ctx, { id: view.mr.sourceProjectId });
+  const repository = await findRepository(ctx.db, sourceProject.project.id);
+  const info = { projectId: sourceProject.project.id, poolId: repository?.poolId ?? null, defaultBranch: repository?.defaultBranch ?? null, protectedBranches: repository?.protectedBranches ?? [], protectedTags: repository?.protectedTags ?? [] };
+  if (!canPushToBranch(ctx, projectFacts(sourceProject), info, view.mr.sourceBranch)) throw forbidden();
+  const result = await rebaseSource(ctx.db, view.mr.targetProjectId, { targetTip: view.targetTip, sourceHead: view.sourceHead, user: { name: user.name, email: user.email }, now: Math.floor(Date.now() / 1000) });
+  if (result.kind === 'conflict') {
+    await ctx.batch((db) => [q.updateMergeRequestStatement(db, view.mr.id, { mergeError: 'Rebase failed. Please rebase locally' })]);
+    return;
+  }
+  if (result.newHead === view.sourceHead) return;
+  try {
+    await writeRefs(ctx, {
+      poolId: info.poolId!,
+      write: result.write,
+      refs: [{ projectId: info.projectId, name: `refs/heads/${view.mr.sourceBranch}`, old: view.sourceHead, new: result.newHead, commitCount: result.commitCount, lastCommitMessage: result.lastCommitMessage }],
+      extra: (db) => [q.updateMergeRequestStatement(db, view.mr.id, { mergeError: null })],
+    });
+  } catch (error) {
+    if (error instanceof RefConflictError) throw invalidMessage(`Could not update branch ${view.mr.sourceBranch}. Please refresh and try again.`);
+    throw error;
+  }
+}
+
+/**
+ * GET .../merge_ref (MergeRequests::MergeToRefService): the merge commit GitLab would write, as `{"commit_id"}`;
+ * 400 `Merge request is not mergeable` when it conflicts or cannot merge.
+ */
+export async function mergeRefMergeRequest({ ctx, input }: Verb<MergeRequestRef>) {
+  const user = requireUser(ctx);
+  const { project, view } = await findMergeRequest(ctx, input);
+  if (!isOpen(view) || !view.sourceHead || !view.targetTip || !view.latestDiff) throw invalidMessage('Merge request is not mergeable');
+  const merge = await mergeability(ctx.db, project.project.id, { targetTip: view.targetTip, sourceHead: view.latestDiff.headCommitSha });
+  if (merge.conflict) throw invalidMessage('Merge request is not mergeable');
+  const built = await buildMerge(ctx.db, project.project.id, {
+    targetTip: view.targetTip,
+    sourceHead: view.latestDiff.headCommitSha,
+    method: 'merge',
+    mergeMessage: defaultMergeCommitMessage({ sourceBranch: view.mr.sourceBranch, targetBranch: view.mr.targetBranch, title: view.mr.title, iid: view.mr.iid, targetProjectPath: view.projectPath, closingIssues: [] }),
+    user: { name: user.name, email: user.email },
+    now: Math.floor(Date.now() / 1000),
+  });
+  if (built.kind !== 'ok' || !built.mergeCommitSha) throw invalidMessage('Merge request is not mergeable');
+  return built.mergeCommitSha;
+}
+
+/** GET .../closes_issues: the issues merging would close, as the actor may read them. */
+export async function mergeRequestClosesIssues({ ctx, input }: Verb<MergeRequestRef>) {
+  const { project, view } = await findMergeRequest(ctx, input);
+  return (await referencedClosingIssues(ctx, project, view, await versionMessages(ctx, view))).map((c) => c.issue);
+}
