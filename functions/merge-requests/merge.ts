@@ -105,10 +105,15 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
 
     const projectId = project.project.id;
     const squash = p.squash ?? view.mr.squash;
-    // PostMergeService closes the open ones the merger may update (Issues::CloseService's update_issue check).
-    const closing = (await referencedClosingIssues(ctx, project, view, await versionMessages(ctx, view))).filter(
-      (c) => c.issue.issue.state === 'opened' && can(ctx.actor, 'issue:update', issueFacts(c.project, c.issue)),
-    );
+    // PostMergeService closes the open ones the merger may update (Issues::CloseService's update_issue check); only a
+    // merge into the default branch closes issues (MergeRequest#closes_issues).
+    const repository = await findRepository(ctx.db, projectId);
+    const intoDefault = repository?.defaultBranch === view.mr.targetBranch;
+    const closing = intoDefault
+      ? (await referencedClosingIssues(ctx, project, view, await versionMessages(ctx, view))).filter(
+          (c) => c.issue.issue.state === 'opened' && can(ctx.actor, 'issue:update', issueFacts(c.project, c.issue)),
+        )
+      : [];
     const now = Math.floor(Date.now() / 1000);
     const mergeMessage =
       p.merge_commit_message?.trim() ||
@@ -134,7 +139,6 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
 
     const removeSource = (p.should_remove_source_branch ?? view.mr.forceRemoveSourceBranch) && view.mr.sourceProjectId !== null;
     const mrReference = `!${view.mr.iid}`;
-    const repository = await findRepository(ctx.db, projectId);
     try {
       await writeRefs(ctx, {
         poolId: repository!.poolId!,

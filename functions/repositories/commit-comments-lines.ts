@@ -91,7 +91,7 @@ export async function pathHash(path: string): Promise<string> {
 }
 
 /** Gitlab::Git.diff_line_code. */
-const lineCodeOf = (hash: string, l: DiffLine) => `${hash}_${l.oldPos}_${l.newPos}`;
+export const lineCodeOf = (hash: string, l: DiffLine) => `${hash}_${l.oldPos}_${l.newPos}`;
 
 /**
  * The POST's search: in each diff whose new path is `path` (in order), the first line at new position `line` of type
@@ -107,7 +107,10 @@ export async function commentLineCode(diffs: readonly DiffText[], path: string, 
 }
 
 /** Gitlab::Diff::Line#new_line: none for removed lines and meta lines. */
-const newLine = (l: DiffLine) => (['old', 'old-nonewline', 'match', 'new-nonewline'].includes(l.type ?? '') ? null : l.newPos);
+export const newLine = (l: DiffLine) => (['old', 'old-nonewline', 'match', 'new-nonewline'].includes(l.type ?? '') ? null : l.newPos);
+
+/** Gitlab::Diff::Line#old_line: none for added lines and meta lines. */
+export const oldLine = (l: DiffLine) => (['new', 'new-nonewline', 'match', 'old-nonewline'].includes(l.type ?? '') ? null : l.oldPos);
 
 /**
  * A LegacyDiffNote's place from its line code: the first diff whose new path hashes to the code's first part, then

@@ -1,0 +1,85 @@
+// The `position` parameter of POST /projects/:id/merge_requests/:iid/discussions, as GitLab 13.6's lib/api/discussions.rb
+// declares it: `optional :position, type: Hash` with base_sha, start_sha, head_sha and position_type (text|image)
+// required, the paths and line numbers optional, Integer lines and image coordinates, and for merge requests a
+// `line_range` Hash of `start`/`end` Hashes whose four members are all `type: String` (even the line numbers).
+import * as z from 'zod/mini';
+import { int, oneOf, schema, type Output } from '../lib/validate.ts';
+
+/** Grape's `type: String`: any text; a JSON number or boolean is its text, JSON null stays nil. */
+const grapeString = () =>
+  z.nullable(
+    z.pipe(
+      z.transform((v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v)),
+      z.string(),
+    ),
+  );
+
+/** Grape's `type: Integer`: a blank form value (`position[old_line]=`) is nil, as Grape coerces blanks for non-String types. */
+const grapeInteger = () =>
+  z.nullable(
+    z.pipe(
+      z.transform((v: unknown) => (typeof v === 'string' && v.trim() === '' ? null : v)),
+      z.nullable(int()),
+    ),
+  );
+
+/** One end of `line_range`: line_code, type, old_line, new_line, all optional Strings. */
+const lineRangeEnd = () =>
+  z.nullable(
+    z.object({
+      line_code: z.optional(grapeString()),
+      type: z.optional(grapeString()),
+      old_line: z.optional(grapeString()),
+      new_line: z.optional(grapeString()),
+    }),
+  );
+
+/** `position`, parsed: unknown keys are dropped (Gitlab::Diff::Position keeps only its formatter's attributes). */
+export const PositionInput = schema(() =>
+  z.object({
+    base_sha: grapeString(),
+    start_sha: grapeString(),
+    head_sha: grapeString(),
+    position_type: oneOf(['text', 'image']),
+    new_path: z.optional(grapeString()),
+    new_line: z.optional(grapeInteger()),
+    old_path: z.optional(grapeString()),
+    old_line: z.optional(grapeInteger()),
+    width: z.optional(grapeInteger()),
+    height: z.optional(grapeInteger()),
+    x: z.optional(grapeInteger()),
+    y: z.optional(grapeInteger()),
+    line_range: z.optional(z.nullable(z.object({ start: z.optional(lineRangeEnd()), end: z.optional(lineRangeEnd()) }))),
+  }),
+);
+export type PositionParams = Output<typeof PositionInput>;
+export type LineRangeParams = NonNullable<PositionParams['line_range']>;
+
+const BRACKETED = /^([^[\]]+)((?:\[[^[\]]*\])+)$/;
+const isHash = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Blob);
+
+/**
+ * Rack's nested parameter names for form and query input (`position[line_range][start][line_code]=...` becomes
+ * `{position: {line_range: {start: {line_code: ...}}}}`), which lib/validate.ts's readInput leaves flat. A JSON body
+ * arrives nested already. Where a name is both a value and a Hash, the later one wins (Rack answers 400 there).
+ */
+export function nestParams(input: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  const out: Record<string, unknown> = Object.create(null);
+  for (const [key, value] of Object.entries(input)) {
+    const m = BRACKETED.exec(key);
+    if (!m) {
+      out[key] = value;
+      continue;
+    }
+    const names = [m[1]!, ...m[2]!.slice(1, -1).split('][')];
+    let node = out;
+    for (const name of names.slice(0, -1)) {
+      // A copy, so that a Hash from a JSON body is never changed in place.
+      const next: Record<string, unknown> = Object.assign(Object.create(null), isHash(node[name]) ? node[name] : {});
+      node[name] = next;
+      node = next;
+    }
+    node[names.at(-1)!] = value;
+  }
+  return out;
+}
