@@ -55,31 +55,3 @@ export const PositionInput = schema(() =>
 export type PositionParams = Output<typeof PositionInput>;
 export type LineRangeParams = NonNullable<PositionParams['line_range']>;
 
-const BRACKETED = /^([^[\]]+)((?:\[[^[\]]*\])+)$/;
-const isHash = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Blob);
-
-/**
- * Rack's nested parameter names for form and query input (`position[line_range][start][line_code]=...` becomes
- * `{position: {line_range: {start: {line_code: ...}}}}`), which lib/validate.ts's readInput leaves flat. A JSON body
- * arrives nested already. Where a name is both a value and a Hash, the later one wins (Rack answers 400 there).
- */
-export function nestParams(input: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = Object.create(null);
-  for (const [key, value] of Object.entries(input)) {
-    const m = BRACKETED.exec(key);
-    if (!m) {
-      out[key] = value;
-      continue;
-    }
-    const names = [m[1]!, ...m[2]!.slice(1, -1).split('][')];
-    let node = out;
-    for (const name of names.slice(0, -1)) {
-      // A copy, so that a Hash from a JSON body is never changed in place.
-      const next: Record<string, unknown> = Object.assign(Object.create(null), isHash(node[name]) ? node[name] : {});
-      node[name] = next;
-      node = next;
-    }
-    node[names.at(-1)!] = value;
-  }
-  return out;
-}

@@ -4,7 +4,8 @@ import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import type { ChangedPath } from '../../../db/queries/repository-diffs.ts';
-import { PositionInput, nestParams } from '../../../functions/merge-requests/position-schemas.ts';
+import { PositionInput } from '../../../functions/merge-requests/position-schemas.ts';
+import { nestParams } from '../../../functions/lib/validate.ts';
 import {
   fromGraphqlImagePosition,
   fromGraphqlTextPosition,
