@@ -19,6 +19,7 @@ import type { RequestContext } from '../lib/context.ts';
 import { conflict, forbidden, invalidMessage, methodNotAllowed, notAcceptable, unauthorized } from '../lib/errors.ts';
 import { can } from '../lib/policy.ts';
 import { canMergeToBranch, canPushToBranch } from '../repositories/push-access.ts';
+import type { RepositoryInfo } from '../repositories/service.ts';
 import { writeRefs } from '../repositories/ref-write.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
 import { RefConflictError } from '../repositories/store.ts';
@@ -31,13 +32,18 @@ import { commitsBetween } from '../../db/queries/repository-diffs.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
+/** The target project's repository as push-access.ts reads it (null: no repository yet). */
+async function repositoryOf(ctx: RequestContext, projectId: number): Promise<RepositoryInfo | null> {
+  const row = await findRepository(ctx.db, projectId);
+  return row ? { projectId, poolId: row.poolId, defaultBranch: row.defaultBranch, protectedBranches: row.protectedBranches, protectedTags: row.protectedTags } : null;
+}
+
 /** MergeRequest#can_be_merged_by?: the user may update the target branch (push, or merge under its protection). */
+const canMergeInto = (ctx: RequestContext, project: ProjectView, view: q.MergeRequestView, repository: RepositoryInfo | null) =>
+  ctx.actor.user !== null && repository !== null && canMergeToBranch(ctx, projectFacts(project), repository, view.mr.targetBranch);
+
 export async function canMerge(ctx: RequestContext, project: ProjectView, view: q.MergeRequestView): Promise<boolean> {
-  if (!ctx.actor.user) return false;
-  const repository = await findRepository(ctx.db, project.project.id);
-  if (!repository) return false;
-  const info = { projectId: project.project.id, poolId: repository.poolId, defaultBranch: repository.defaultBranch, protectedBranches: repository.protectedBranches, protectedTags: repository.protectedTags };
-  return canMergeToBranch(ctx, projectFacts(project), info, view.mr.targetBranch);
+  return ctx.actor.user !== null && canMergeInto(ctx, project, view, await repositoryOf(ctx, project.project.id));
 }
 
 const isOpen = (v: q.MergeRequestView) => v.mr.state === 'opened' || v.mr.state === 'locked';
@@ -93,8 +99,9 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
   const p = input.params;
   for (let attempt = 0; ; attempt++) {
     const { project, view } = await findMergeRequest(ctx, input, { subscribed: true });
+    const repository = await repositoryOf(ctx, project.project.id);
     // merge_requests.rb: unauthorized! unless can_be_merged_by?, then not_allowed! unless mergeable_state, then 406, then the SHA.
-    if (!(await canMerge(ctx, project, view))) throw unauthorized();
+    if (!canMergeInto(ctx, project, view, repository)) throw unauthorized();
     // No pipeline can succeed here (CI is not built yet): merge_when_pipeline_succeeds finds no pipeline to wait for.
     if (p.merge_when_pipeline_succeeds === true) throw methodNotAllowed();
     // mergeable_state?: open, not a draft, discussions resolved where the project requires it.
@@ -107,7 +114,6 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
     const squash = p.squash ?? view.mr.squash;
     // PostMergeService closes the open ones the merger may update (Issues::CloseService's update_issue check); only a
     // merge into the default branch closes issues (MergeRequest#closes_issues).
-    const repository = await findRepository(ctx.db, projectId);
     const intoDefault = repository?.defaultBranch === view.mr.targetBranch;
     const closing = intoDefault
       ? (await referencedClosingIssues(ctx, project, view, await versionMessages(ctx, view))).filter(
@@ -178,7 +184,7 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
       if (error instanceof RefConflictError) throw notAcceptable('Branch cannot be merged');
       throw error;
     }
-    return findMergeRequest(ctx, input, { subscribed: true, refresh: false });
+    return { ...(await findMergeRequest(ctx, input, { subscribed: true, refresh: false })), canMerge: true };
   }
 }
 
@@ -202,9 +208,8 @@ export async function rebaseMergeRequest({ ctx, input }: Verb<MergeRequestRef>) 
   const { view } = await findMergeRequest(ctx, input);
   if (view.mr.sourceProjectId === null || !view.sourceHead || !view.targetTip) throw forbidden();
   const sourceProject = await findProject(ctx, { id: view.mr.sourceProjectId });
-  const repository = await findRepository(ctx.db, sourceProject.project.id);
-  const info = { projectId: sourceProject.project.id, poolId: repository?.poolId ?? null, defaultBranch: repository?.defaultBranch ?? null, protectedBranches: repository?.protectedBranches ?? [], protectedTags: repository?.protectedTags ?? [] };
-  if (!canPushToBranch(ctx, projectFacts(sourceProject), info, view.mr.sourceBranch)) throw forbidden();
+  const info = await repositoryOf(ctx, sourceProject.project.id);
+  if (!info || !canPushToBranch(ctx, projectFacts(sourceProject), info, view.mr.sourceBranch)) throw forbidden();
   const result = await rebaseSource(ctx.db, view.mr.targetProjectId, { targetTip: view.targetTip, sourceHead: view.sourceHead, user: { name: user.name, email: user.email }, now: Math.floor(Date.now() / 1000) });
   if (result.kind === 'conflict') {
     await ctx.batch((db) => [q.updateMergeRequestStatement(db, view.mr.id, { mergeError: 'Rebase failed. Please rebase locally' })]);

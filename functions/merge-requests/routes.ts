@@ -54,9 +54,10 @@ mergeRequestRoutes.get('/groups/:id/merge_requests', path(GroupPath), params(Lis
 );
 
 /** Entities::MergeRequest for one record, with the caller's can_merge. */
-async function single(c: Context<AppEnv>, found: { project: Parameters<typeof canMerge>[1]; view: MergeRequestView }, extra: { divergedCommitsCount?: number } = {}) {
+async function single(c: Context<AppEnv>, found: { project: Parameters<typeof canMerge>[1]; view: MergeRequestView; canMerge?: boolean }, extra: { divergedCommitsCount?: number } = {}) {
   const { ctx } = c.var;
-  return toMergeRequest(found.view, ctx.config, { subscribed: found.view.subscribed, canMerge: await canMerge(ctx, found.project, found.view), ...extra });
+  const mergeable = found.canMerge ?? (await canMerge(ctx, found.project, found.view));
+  return toMergeRequest(found.view, ctx.config, { subscribed: found.view.subscribed, canMerge: mergeable, ...extra });
 }
 
 mergeRequestRoutes.post('/projects/:id/merge_requests', path(ProjectPath), params(CreateMergeRequestInput), async (c) => {

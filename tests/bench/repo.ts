@@ -1,6 +1,7 @@
 // `npm run bench:repo`: the repository reads and writes over a generated repository of 5,000 commits and 10,000
 // files (BENCH_REPO_COMMITS shrinks it), on the embedded database (in-process PGlite): p50/p99 of a file at depth 10,
 // a tree page of 100 entries, a commits page of 100 (with and without `path`), a commit of 20 actions and a fork,
+// 100 merge requests listed, one with 50 changed files, merges of 20 files,
 // with the queries and round trips each costs (read from Server-Timing) and the ratio of each p50 to GET /version.
 // The issue's budgets are asserted in tests (tests/api/repositories/read-budget.test.ts); this prints figures only.
 //
@@ -136,6 +137,30 @@ const rows: Row[] = [
   ),
   await measure('fork', (i) => call('POST', `/projects/${project.id}/fork`, { name: `bench-fork-${i}`, path: `bench-fork-${i}` }), WRITES),
 ];
+
+// ---- Merge requests: a list of 100, one with 50 changed files, merges of 20 files ----
+const mrs = `/projects/${project.id}/merge_requests`;
+const ok = async (res: Response | Promise<Response>) => {
+  const r = await res;
+  if (!r.ok) throw new Error(`${r.status} ${await r.text()}`);
+  return r.json() as Promise<{ iid: number }>;
+};
+/** A branch off main with one commit changing `count` files (from `offset` in the file list), and its MR. */
+async function mergeRequestOf(name: string, offset: number, count: number) {
+  await ok(call('POST', `${repo}/branches`, { branch: name, ref: 'main' }));
+  const actions = Array.from({ length: count }, (_, k) => ({ action: 'update', file_path: files[(offset + k) % files.length], content: `${name} ${k}\n` }));
+  await ok(call('POST', `${repo}/commits`, { branch: name, commit_message: name, actions }));
+  return ok(call('POST', mrs, { source_branch: name, target_branch: 'main', title: name }));
+}
+for (let i = 0; i < 100; i++) await mergeRequestOf(`list-${i}`, 5000 + i, 1);
+const wide = await mergeRequestOf('changes-50', 7000, 50);
+const merging: number[] = [];
+for (let i = 0; i < WRITES; i++) merging.push((await mergeRequestOf(`merge-${i}`, 8000 + i * 20, 20)).iid);
+rows.push(
+  await measure('MR list of 100', () => call('GET', `${mrs}?per_page=100`)),
+  await measure('MR changes, 50 files', () => call('GET', `${mrs}/${wide.iid}/changes`)),
+  await measure('MR merge, 20 files', (i) => call('PUT', `${mrs}/${merging[i]}/merge`, {}), WRITES),
+);
 await client.close();
 
 console.log(`\nnpm run bench:repo — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`);

@@ -67,6 +67,16 @@ const MUTATIONS: Record<string, { field: string; input: Record<string, string>; 
   AwardEmojiRemove: { field: 'awardEmojiRemove', input: AWARD_INPUT, payload: { awardEmoji: 'AwardEmoji' } },
   AwardEmojiToggle: { field: 'awardEmojiToggle', input: AWARD_INPUT, payload: { awardEmoji: 'AwardEmoji', toggledOn: 'Boolean!' } },
   CreateNote: { field: 'createNote', input: { body: 'String!', noteableId: 'ID!', confidential: 'Boolean', discussionId: 'ID', ...CLIENT_ID }, payload: { note: 'Note' } },
+  CreateDiffNote: {
+    field: 'createDiffNote',
+    input: { body: 'String!', noteableId: 'ID!', position: 'DiffPositionInput!', confidential: 'Boolean', ...CLIENT_ID },
+    payload: { note: 'Note' },
+  },
+  CreateImageDiffNote: {
+    field: 'createImageDiffNote',
+    input: { body: 'String!', noteableId: 'ID!', position: 'DiffImagePositionInput!', confidential: 'Boolean', ...CLIENT_ID },
+    payload: { note: 'Note' },
+  },
   CreateSnippet: {
     field: 'createSnippet',
     input: {
