@@ -158,6 +158,17 @@ export const mrWebUrl = (v: Pick<MergeRequestView, 'projectPath'> & { mr: { iid:
 /** The diff head (the source branch's tip when the version was taken), GitLab's diff_head_sha. */
 export const diffHeadSha = (v: { latestDiff: DiffVersionJson | null }) => v.latestDiff?.headCommitSha ?? null;
 
+/**
+ * The merge status shown: GitLab marks an open MR `unchecked` when a push moves its source or target branch, until the
+ * check runs; here the check runs when the MR is next read alone (versions.ts), so a list shows `unchecked` meanwhile.
+ */
+export function mergeStatusOf(v: Pick<MergeRequestView, 'mr' | 'latestDiff' | 'sourceHead' | 'targetTip'>) {
+  const open = v.mr.state === 'opened' || v.mr.state === 'locked';
+  const d = v.latestDiff;
+  const moved = d !== null && v.sourceHead !== null && v.targetTip !== null && (d.headCommitSha !== v.sourceHead || d.startCommitSha !== v.targetTip);
+  return open && moved ? 'unchecked' : v.mr.mergeStatus;
+}
+
 /** MergeRequest#mergeable_discussions_state?: unresolved discussions block only where the project says so. */
 export const blockingDiscussionsResolved = (v: Pick<MergeRequestView, 'onlyAllowMergeIfAllDiscussionsAreResolved' | 'unresolvedDiscussions'>) =>
   !v.onlyAllowMergeIfAllDiscussionsAreResolved || v.unresolvedDiscussions === 0;
@@ -211,7 +222,7 @@ export function toMergeRequestBasic(v: MergeRequestView, config: Config, options
     work_in_progress: isDraftTitle(m.title),
     milestone: v.milestone ? toMilestone(v.milestone, { fullPath: v.milestone.groupId !== null ? (v.milestoneGroupPath ?? '') : v.projectPath }, config) : null,
     merge_when_pipeline_succeeds: m.mergeWhenPipelineSucceeds,
-    merge_status: m.mergeStatus,
+    merge_status: mergeStatusOf(v),
     sha: diffHeadSha(v),
     merge_commit_sha: m.mergeCommitSha,
     discussion_locked: m.discussionLocked,
@@ -225,7 +236,7 @@ export function toMergeRequestBasic(v: MergeRequestView, config: Config, options
     time_stats: toTimeStats(m),
     squash: m.squash,
     task_completion_status: taskStatus(m.description),
-    has_conflicts: m.mergeStatus === 'cannot_be_merged',
+    has_conflicts: mergeStatusOf(v) === 'cannot_be_merged',
     blocking_discussions_resolved: blockingDiscussionsResolved(v),
   };
 }
