@@ -70,4 +70,27 @@ print(json.dumps({'project': [saved.name, saved.description], 'left': len(projec
     );
     expect(out).toEqual({ project: ['defect', 'd'], left: 0, group: ['#0000FF'] });
   });
+  it('merge requests: create from a branch, list, changes, save(), merge()', async () => {
+    const { token } = await createAdmin();
+    const out = await python(
+      server.url,
+      token,
+      `project = gl.projects.create({'name': args['name'], 'initialize_with_readme': True})
+project.branches.create({'branch': 'topic', 'ref': 'master'})
+project.commits.create({'branch': 'topic', 'commit_message': 'Add', 'actions': [{'action': 'create', 'file_path': 'a.txt', 'content': 'a\\n'}]})
+mr = project.mergerequests.create({'source_branch': 'topic', 'target_branch': 'master', 'title': 'Add a'})
+mr.description = 'edited'
+mr.labels = ['one', 'two']
+mr.save()
+again = project.mergerequests.get(mr.iid)
+listed = [m.iid for m in project.mergerequests.list(state='opened', labels=['one'])]
+changes = [c['new_path'] for c in mr.changes()['changes']]
+commits = [c.title for c in mr.commits()]
+mr.merge()
+merged = project.mergerequests.get(mr.iid)
+print(json.dumps({'description': again.description, 'labels': again.labels, 'listed': listed, 'changes': changes, 'commits': commits, 'state': merged.state, 'tip': project.branches.get('master').commit['id'] == merged.merge_commit_sha}))`,
+      { name: unique('py-mr-') },
+    );
+    expect(out).toEqual({ description: 'edited', labels: ['one', 'two'], listed: [1], changes: ['a.txt'], commits: ['Add'], state: 'merged', tip: true });
+  });
 });
