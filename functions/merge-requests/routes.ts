@@ -54,7 +54,7 @@ mergeRequestRoutes.get('/groups/:id/merge_requests', path(GroupPath), params(Lis
 );
 
 /** Entities::MergeRequest for one record, with the caller's can_merge. */
-async function single(c: Context<AppEnv>, found: { project: Parameters<typeof canMerge>[1]; view: MergeRequestView; canMerge?: boolean }, extra: { divergedCommitsCount?: number } = {}) {
+async function single(c: Context<AppEnv>, found: { project: Parameters<typeof canMerge>[1]; view: MergeRequestView; canMerge?: boolean }, extra: { divergedCommitsCount?: number; renderHtml?: boolean } = {}) {
   const { ctx } = c.var;
   const mergeable = found.canMerge ?? (await canMerge(ctx, found.project, found.view));
   return toMergeRequest(found.view, ctx.config, { subscribed: found.view.subscribed, canMerge: mergeable, ...extra });
@@ -75,7 +75,7 @@ mergeRequestRoutes.get(base, path(SingleMergeRequestPath), params(GetMergeReques
   const options = c.req.valid('query');
   const found = await mrs.getMergeRequest({ ctx, input: { project: id, iid: merge_request_iid } });
   const diverged = options.include_diverged_commits_count ? await divergedCommitsCount(ctx, found.view) : undefined;
-  return c.json(await single(c, found, diverged === undefined ? {} : { divergedCommitsCount: diverged }));
+  return c.json(await single(c, found, { renderHtml: options.render_html === true, ...(diverged === undefined ? {} : { divergedCommitsCount: diverged }) }));
 });
 
 mergeRequestRoutes.put(base, path(SingleMergeRequestPath), params(UpdateMergeRequestInput), async (c) => {

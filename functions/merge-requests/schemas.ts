@@ -5,7 +5,7 @@ import type { MergeRequestDiffRow } from '../../db/schema/index.ts';
 import { idList, labelList, noneAny, optionalRef, taskStatus, title, toTimeStats, DESCRIPTION_MAX } from '../issues/schemas.ts';
 import { toLabelBasic } from '../labels/schemas.ts';
 import type { Config } from '../lib/context.ts';
-import { iso } from '../lib/format.ts';
+import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { bool, dateTime, id, nestParams, oneOf, pathId, schema, str, text, type Output } from '../lib/validate.ts';
@@ -190,7 +190,7 @@ export function toMergeRequestSimple(v: MergeRequestView, config: Config) {
 }
 
 /** Entities::MergeRequestBasic (lists); `subscribed` is only on single records (Entities::MergeRequest). */
-export function toMergeRequestBasic(v: MergeRequestView, config: Config, options: { labelDetails?: boolean } = {}) {
+export function toMergeRequestBasic(v: MergeRequestView, config: Config, options: { labelDetails?: boolean; renderHtml?: boolean } = {}) {
   const m = v.mr;
   const assignees = v.assignees.map((u) => toUserBasic(u, config));
   const fork = m.sourceProjectId !== null && m.sourceProjectId !== m.targetProjectId;
@@ -207,6 +207,8 @@ export function toMergeRequestBasic(v: MergeRequestView, config: Config, options
     merged_at: iso(m.mergedAt),
     closed_by: userBasic(v.closedBy, config),
     closed_at: iso(m.closedAt),
+    // render_html (Entities::MergeRequestBasic's title_html, description_html): the service's plain-text rendering.
+    ...(options.renderHtml ? { title_html: renderPlainLine(m.title), description_html: renderPlainText(m.description) } : {}),
     target_branch: m.targetBranch,
     source_branch: m.sourceBranch,
     user_notes_count: v.userNotesCount,
@@ -246,13 +248,14 @@ export interface SingleOptions {
   canMerge: boolean;
   divergedCommitsCount?: number | undefined;
   rebaseInProgress?: boolean | undefined;
+  renderHtml?: boolean | undefined;
 }
 
 /** Entities::MergeRequest: a single record. */
 export function toMergeRequest(v: MergeRequestView, config: Config, o: SingleOptions) {
   const d = v.latestDiff;
   return {
-    ...toMergeRequestBasic(v, config),
+    ...toMergeRequestBasic(v, config, { renderHtml: o.renderHtml === true }),
     subscribed: o.subscribed,
     changes_count: d ? String(d.filesCount) : null,
     latest_build_started_at: null,

@@ -4,7 +4,7 @@
 // branches). A version is three SHAs: git objects are immutable, so any version renders again, and diff notes keep
 // pointing at the lines they were written on.
 import type { Db } from '../../db/client.ts';
-import { changedPaths, commitsBetween } from '../../db/queries/repository-diffs.ts';
+import { changedPaths } from '../../db/queries/repository-diffs.ts';
 import type { NewDiffVersion } from '../../db/queries/merge-requests.ts';
 import type { MergeStatus } from '../../db/schema/index.ts';
 import { mergeability } from './merge-engine.ts';
@@ -22,15 +22,15 @@ export type TakenVersion = NewDiffVersion & { mergeStatus: MergeStatus };
  * statements whatever the size of the MR.
  */
 export async function takeVersion(db: Db, projectId: number, tips: BranchTips): Promise<TakenVersion> {
-  const [between, merge] = await Promise.all([commitsBetween(db, projectId, tips.targetTip, tips.sourceHead), mergeability(db, projectId, tips)]);
-  const base = between.mergeBase;
+  const merge = await mergeability(db, projectId, tips);
+  const base = merge.mergeBase;
   const files = await changedPaths(db, projectId, [{ oldCommit: base ?? tips.targetTip, newCommit: tips.sourceHead }]);
   return {
     baseCommitSha: base,
     startCommitSha: tips.targetTip,
     headCommitSha: tips.sourceHead,
-    state: between.commits.length ? 'collected' : 'empty',
-    commitsCount: between.commits.length,
+    state: merge.ahead ? 'collected' : 'empty',
+    commitsCount: merge.ahead,
     filesCount: new Set(files.map((f) => new TextDecoder().decode(f.path))).size,
     mergeStatus: merge.conflict ? 'cannot_be_merged' : 'can_be_merged',
   };

@@ -199,6 +199,15 @@ describe('GET /projects/:id/merge_requests/:merge_request_iid', () => {
     expect(commits.headers.get('x-total')).toBe('2');
   });
 
+  it('render_html adds title_html and description_html after closed_at', async () => {
+    const fx = await mrProject();
+    await openMergeRequest(fx, { title: 'A <b> title', description: 'one\ntwo' });
+    const res = await api.get(`${mrs(fx)}/1`, { token: fx.owner.token, query: { render_html: true } });
+    const keys = Object.keys(res.body);
+    expect(keys.slice(keys.indexOf('closed_at'), keys.indexOf('closed_at') + 4)).toEqual(['closed_at', 'title_html', 'description_html', 'target_branch']);
+    expect(res.body).toMatchObject({ title_html: 'A &lt;b&gt; title', description_html: '<p dir="auto">one<br>\ntwo</p>' });
+  });
+
   it('changes: the MR with the diff of its latest version', async () => {
     const fx = await mrProject();
     const mr = await openMergeRequest(fx);
