@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { events, mergeRequests, notes, todos } from '../../../db/schema/index.ts';
 import { addMember } from '../../factories/groups.ts';
 import { createUser } from '../../factories/users.ts';
-import { api, TEST_PUBLIC_URL, testDb } from '../../helpers/app.ts';
+import { api, queryCount, TEST_PUBLIC_URL, testDb } from '../../helpers/app.ts';
 import { describeAuthorization } from '../../helpers/common-auth.ts';
 import { branch, commit, lines, mrProject, mrs, openMergeRequest, tip } from './support.ts';
 
@@ -206,6 +206,16 @@ describe('GET /projects/:id/merge_requests/:merge_request_iid', () => {
     const keys = Object.keys(res.body);
     expect(keys.slice(keys.indexOf('closed_at'), keys.indexOf('closed_at') + 4)).toEqual(['closed_at', 'title_html', 'description_html', 'target_branch']);
     expect(res.body).toMatchObject({ title_html: 'A &lt;b&gt; title', description_html: '<p dir="auto">one<br>\ntwo</p>' });
+  });
+
+  it('changes of 50 files cost at most 6 queries (one MR and its diff)', async () => {
+    const fx = await mrProject();
+    await branch(fx, 'wide');
+    await commit(fx, 'wide', 'Fifty files', Array.from({ length: 50 }, (_, i) => ({ action: 'create', file_path: `dir${i % 5}/f${i}.txt`, content: `file ${i}\n` })));
+    const mr = await openMergeRequest(fx, { source_branch: 'wide' });
+    const res = await api.get(`${mrs(fx)}/${mr.iid}/changes`, { token: fx.owner.token });
+    expect((res.body as { changes: unknown[] }).changes).toHaveLength(50);
+    expect(queryCount(res)).toBeLessThanOrEqual(6);
   });
 
   it('changes: the MR with the diff of its latest version', async () => {
