@@ -4,13 +4,23 @@
 // may not read 403 (the project was readable).
 import type { Db } from '../../db/client.ts';
 import { currentIidSql, nextIidStatement } from '../../db/queries/internal-ids.ts';
-import { assignableUserIds, assignableUsersQuery, findIssueMilestone, findLabelIdsByTitle, insertAssignmentTodos, issueMilestoneIdSql } from '../../db/queries/issues.ts';
+import {
+  assignableUserIds,
+  assignableUsersQuery,
+  findIssueMilestone,
+  findLabelIdsByTitle,
+  insertAssignmentTodos,
+  issueMilestoneIdSql,
+  mentionTodosStatement,
+  usersWithProjectLevels,
+} from '../../db/queries/issues.ts';
 import { findOrCreateLabelLinkStatements, findOrCreateProjectLabels } from '../../db/queries/labels.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
 import { findRef, findRepository } from '../../db/queries/repositories.ts';
 import { eventStatement, recordEvent } from '../events/record.ts';
 import { findGroup } from '../groups/service.ts';
+import { createMentionTodos, freshMentions, mentionReaders } from '../issues/mention-todos.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { conflict, isUniqueViolation, paramErrors, recordNotFound, unprocessable } from '../lib/errors.ts';
@@ -78,7 +88,7 @@ async function refreshVersion(ctx: RequestContext, view: q.MergeRequestView, sub
   const tips = { sourceHead: view.sourceHead, targetTip: view.targetTip };
   if (isCurrent(view.latestDiff, tips)) return view;
   const { mergeStatus, ...version } = await takeVersion(ctx.db, m.targetProjectId, tips);
-  await ctx.batch((db) => [q.insertDiffVersionStatement(db, m.id, version), q.updateMergeRequestStatement(db, m.id, { mergeStatus })]);
+  await ctx.batch((db) => q.refreshVersionStatements(db, m.id, version, mergeStatus));
   return (await q.findMergeRequestViewById(ctx.db, ctx.actor, m.id, subscriberId)) ?? view;
 }
 
@@ -144,6 +154,14 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
   const mrId = q.lastMergeRequestIdSql();
   const milestoneId = admin && p.milestone_id ? issueMilestoneIdSql(p.milestone_id, targetId, groupIdsOf(target)) : null;
   const fork = source.project.id !== targetId;
+  // TodoService#new_merge_request: users mentioned in the title or description who may read the MR get a to-do;
+  // who they are is read before the batch, which inserts the to-dos.
+  const fresh = freshMentions([p.title, p.description ?? null]);
+  const mentions = fresh.names.length
+    ? mentionReaders(fresh, await usersWithProjectLevels(ctx.db, { id: targetId, traversalIds: groupIdsOf(target) }, fresh.names), (reader, accessLevel) =>
+        can({ user: reader, scopes: [], via: null }, 'merge_request:read', { kind: 'merge_request', project: { ...projectFacts(target), accessLevel }, authorId: user.id, assigneeIds: [], discussionLocked: false }),
+      )
+    : [];
   try {
     const results = await ctx.batch((db) => [
       nextIidStatement(db, 'merge_requests', { projectId: targetId }),
@@ -166,6 +184,7 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
       ...(admin && p.reviewer_ids?.length ? [q.linkUsersStatement(db, 'reviewers', mrId, assignableUsersQuery(db, assignableScope(target), p.reviewer_ids).getSQL())] : []),
       ...(admin && p.labels?.length ? findOrCreateLabelLinkStatements(db, targetId, p.labels, { type: 'MergeRequest', id: mrId }) : []),
       q.insertDiffVersionStatement(db, mrId, version),
+      ...(mentions.length ? [mentionTodosStatement(db, { type: 'MergeRequest', id: mrId, projectId: targetId }, user.id, mentions)] : []),
       eventStatement(db, { action: 'created', authorId: user.id, projectId: targetId, target: { type: 'MergeRequest', id: mrId } }),
       q.lastInsertedMergeRequestViewQuery(db, ctx.actor, user.id),
     ]);
@@ -246,6 +265,19 @@ export async function updateMergeRequest({ ctx, input }: Verb<MergeRequestRef & 
       await q.insertMergeRequestSystemNote(tx, mr, user.id, 'reopened', 'opened');
     }
     await q.updateMergeRequest(tx, mr.id, { ...changes, updatedAt: now, updatedById: user.id });
+    // TodoService#update_merge_request: users newly mentioned in the title or description who may read the MR.
+    if (changes.title !== undefined || changes.description !== undefined) {
+      const assigneeIds = await q.mergeRequestUserIds(tx, 'assignees', mr.id);
+      await createMentionTodos(tx, {
+        project,
+        issue: { type: 'MergeRequest', id: mr.id, projectId },
+        authorId: user.id,
+        texts: [changes.title ?? mr.title, changes.description !== undefined ? changes.description : mr.description],
+        before: [mr.title, mr.description],
+        mayRead: (reader, accessLevel) =>
+          can({ user: reader, scopes: [], via: null }, 'merge_request:read', { ...facts, project: { ...facts.project, accessLevel }, assigneeIds }),
+      });
+    }
   });
   // A new target branch (or a reopened MR) gets its version now rather than at the next read.
   const updated = await findMergeRequest(ctx, input, { subscribed: true });
