@@ -20,6 +20,7 @@ import { graphqlRoutes } from './graphql/routes.ts';
 import { groupRoutes } from './groups/routes.ts';
 import { issueRoutes } from './issues/routes.ts';
 import { mergeRequestRoutes } from './merge-requests/routes.ts';
+import { mergeRequestTrackingRoutes } from './merge-requests/tracking-routes.ts';
 import { noteRoutes } from './notes/routes.ts';
 import { awardEmojiRoutes } from './award-emoji/routes.ts';
 import { todoRoutes } from './todos/routes.ts';
@@ -135,6 +136,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', eventRoutes);
   api.route('/', issueRoutes);
   api.route('/', mergeRequestRoutes);
+  api.route('/', mergeRequestTrackingRoutes);
   api.route('/', noteRoutes);
   api.route('/', awardEmojiRoutes);
   api.route('/', todoRoutes);

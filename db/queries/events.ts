@@ -12,7 +12,7 @@ import {
   visibleGroupsFilter,
   visibleProjectsFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
-import { events, issueAssignees, issues, milestones, namespaces, notes, projects, pushEventPayloads, snippets, users } from '../schema/index.ts';
+import { events, issueAssignees, issues, mergeRequestAssignees, mergeRequests, milestones, namespaces, notes, projects, pushEventPayloads, snippets, users } from '../schema/index.ts';
 import { rows } from './raw.ts';
 import { liveProjectByRef } from './projects.ts';
 
@@ -110,6 +110,8 @@ export interface EventListRow {
   group: { visibilityLevel: number; accessLevel: number; hasDescendantAccess: boolean } | null;
   /** The issue the event is about: its target, or the noteable of its note. */
   issue: { id: number; iid: number; title: string; confidential: boolean; authorId: number | null; assigneeIds: number[] } | null;
+  /** The merge request the event is about: its target, or the noteable of its note. */
+  mergeRequest: { id: number; iid: number; title: string; authorId: number | null; assigneeIds: number[]; discussionLocked: boolean } | null;
   milestone: { iid: number; title: string } | null;
   /** The snippet the event is about: its target, or the noteable of its note. */
   snippet: { title: string; visibilityLevel: number; authorId: number } | null;
@@ -298,6 +300,17 @@ function toRow(r: Raw): EventListRow {
             authorId: num(r.issue_author_id),
             assigneeIds: intArray(r.issue_assignee_ids),
           },
+    mergeRequest:
+      r.mr_id == null
+        ? null
+        : {
+            id: Number(r.mr_id),
+            iid: Number(r.mr_iid),
+            title: String(r.mr_title),
+            authorId: num(r.mr_author_id),
+            assigneeIds: intArray(r.mr_assignee_ids),
+            discussionLocked: bool(r.mr_discussion_locked),
+          },
     milestone: r.milestone_iid == null ? null : { iid: Number(r.milestone_iid), title: String(r.milestone_title) },
     snippet: r.snippet_title == null ? null : { title: String(r.snippet_title), visibilityLevel: Number(r.snippet_visibility), authorId: Number(r.snippet_author_id) },
     note:
@@ -404,6 +417,9 @@ export function eventPageSql(actor: Viewer, source: EventSource, filter: EventFi
       ${issues.id} AS issue_id, ${issues.iid} AS issue_iid, ${issues.title} AS issue_title, ${issues.confidential} AS issue_confidential,
       ${issues.authorId} AS issue_author_id,
       CASE WHEN ${issues.confidential} THEN ARRAY(SELECT ia.user_id FROM ${issueAssignees} ia WHERE ia.issue_id = ${issues.id}) END AS issue_assignee_ids,
+      ${mergeRequests.id} AS mr_id, ${mergeRequests.iid} AS mr_iid, ${mergeRequests.title} AS mr_title, ${mergeRequests.authorId} AS mr_author_id,
+      ${mergeRequests.discussionLocked} AS mr_discussion_locked,
+      CASE WHEN ${notes.confidential} THEN ARRAY(SELECT ma.user_id FROM ${mergeRequestAssignees} ma WHERE ma.merge_request_id = ${mergeRequests.id}) END AS mr_assignee_ids,
       ${milestones.iid} AS milestone_iid, ${milestones.title} AS milestone_title,
       ${snippets.title} AS snippet_title, ${snippets.visibilityLevel} AS snippet_visibility, ${snippets.authorId} AS snippet_author_id,
       ${notes.id} AS note_id, ${notes.type} AS note_type, ${notes.body} AS note_body, ${notes.system} AS note_system,
@@ -423,6 +439,7 @@ export function eventPageSql(actor: Viewer, source: EventSource, filter: EventFi
     LEFT JOIN ${notes} ON ${events.targetType} IN (${list(NOTE_TYPES)}) AND ${notes.id} = ${events.targetId}
     LEFT JOIN ${users} ${noteAuthor} ON ${noteAuthor}.id = ${notes.authorId}
     LEFT JOIN ${issues} ON ${issues.id} = CASE WHEN ${events.targetType} = 'Issue' THEN ${events.targetId} WHEN ${notes.noteableType} = 'Issue' THEN ${notes.noteableId} END
+    LEFT JOIN ${mergeRequests} ON ${mergeRequests.id} = CASE WHEN ${events.targetType} = 'MergeRequest' THEN ${events.targetId} WHEN ${notes.noteableType} = 'MergeRequest' THEN ${notes.noteableId} END
     LEFT JOIN ${milestones} ON ${events.targetType} = 'Milestone' AND ${milestones.id} = ${events.targetId}
     LEFT JOIN ${snippets} ON ${snippets.id} = CASE WHEN ${events.targetType} IN (${list(SNIPPET_TYPES)}) THEN ${events.targetId} WHEN ${notes.noteableType} = 'Snippet' THEN ${notes.noteableId} END
     LEFT JOIN ${pushEventPayloads} ON ${pushEventPayloads.eventId} = ${events.id}

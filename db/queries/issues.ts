@@ -2,7 +2,7 @@
 // labels, assignees and counters (json subqueries), so a page of issues costs one query whatever its size.
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { activeMembershipSql, projectReadersSql, readableIssueNotesSql, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './access.ts';
+import { activeMembershipSql, mergeRequestProjectsFilter, projectReadersSql, readableIssueNotesSql, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import {
   awardEmoji,
@@ -675,4 +675,42 @@ export async function findParticipantsOfIssues(db: Db, issueIds: readonly number
     .innerJoin(users, eq(users.id, p.userId))
     .orderBy(p.issueId, p.ord, p.pos);
   return found.map(({ noteAuthorId, confidential, ...r }) => ({ ...r, issueId: Number(r.issueId), note: noteAuthorId === null ? null : { authorId: Number(noteAuthorId), confidential: confidential === true } }));
+}
+
+// ---- Merge requests that name an issue ----
+
+/**
+ * Merge requests whose title or description may name an issue numbered `iid` (a `#<iid>` reference or an
+ * `/issues/<iid>` link, in any project the actor may read merge requests of: read_merge_request's SQL twin), newest
+ * first, at most `limit`: the candidates the caller parses (functions/issues/related-merge-requests.ts) to keep those
+ * that really name the issue. `projectId` restricts them to one target project.
+ */
+export async function mergeRequestsNamingIssueNumber(db: Db, actor: Viewer, iid: number, options: { projectId?: number; limit: number }) {
+  const hash = containsPattern(`#${iid}`);
+  const link = containsPattern(`/issues/${iid}`);
+  const text = sql`(${mergeRequests.title} || ' ' || COALESCE(${mergeRequests.description}, ''))`;
+  return db
+    .select({ id: mergeRequests.id, title: mergeRequests.title, description: mergeRequests.description, state: mergeRequests.state, projectPath: projects.pathWithNamespace })
+    .from(mergeRequests)
+    .innerJoin(projects, eq(projects.id, mergeRequests.targetProjectId))
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .where(
+      and(
+        options.projectId === undefined ? undefined : eq(mergeRequests.targetProjectId, options.projectId),
+        or(sql`${text} LIKE ${hash}`, sql`${text} LIKE ${link}`),
+        mergeRequestProjectsFilter(actor),
+      ),
+    )
+    .orderBy(desc(mergeRequests.id))
+    .limit(options.limit);
+}
+
+/** The ids of the merge requests of the project with these iids (references `!iid` in an issue). */
+export async function mergeRequestIdsByIids(db: Db, projectId: number, iids: readonly number[]): Promise<number[]> {
+  if (!iids.length) return [];
+  const found = await db
+    .select({ id: mergeRequests.id })
+    .from(mergeRequests)
+    .where(and(eq(mergeRequests.targetProjectId, projectId), inArray(mergeRequests.iid, [...new Set(iids)])));
+  return found.map((r) => r.id);
 }

@@ -1,8 +1,8 @@
 // Labels: lookups shared by the labels domain and the issues domain (labels=a,b on issue create/update).
 import { and, asc, eq, getTableColumns, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { visibleIssuesFilter, type Viewer } from './access.ts';
+import { mergeRequestProjectsFilter, visibleIssuesFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
-import { issues, labelLinks, labels, namespaces, projects } from '../schema/index.ts';
+import { issues, labelLinks, labels, mergeRequests, namespaces, projects, subscriptions } from '../schema/index.ts';
 import type { LabelRow } from '../schema/labels.ts';
 import { rows, textArray } from './raw.ts';
 import { containsPattern } from './search.ts';
@@ -150,22 +150,61 @@ function issueCount(actor: Viewer, scope: LabelScope, state: 'opened' | 'closed'
   return sql<number>`(${sql`SELECT count(*) FROM ${labelLinks} JOIN ${issues} ON ${issues.id} = ${labelLinks.targetId} JOIN ${projects} ON ${projects.id} = ${issues.projectId} JOIN ${namespaces} ON ${namespaces.id} = ${projects.namespaceId} WHERE ${where}`})`.mapWith(Number);
 }
 
+/** Open merge requests with the label in the scope (target projects of the project, or the group's), as the actor may read them. */
+function openMergeRequestCount(actor: Viewer, scope: LabelScope) {
+  const where = and(
+    sql`${labelLinks.targetType} = 'MergeRequest'`,
+    sql`${labelLinks.labelId} = ${labels.id}`,
+    sql`${mergeRequests.state} = 'opened'`,
+    scope.kind === 'project' ? eq(mergeRequests.targetProjectId, scope.projectId) : sql`${scope.groupId} = ANY(${namespaces.traversalIds})`,
+    mergeRequestProjectsFilter(actor),
+  );
+  return sql<number>`(${sql`SELECT count(*) FROM ${labelLinks} JOIN ${mergeRequests} ON ${mergeRequests.id} = ${labelLinks.targetId} JOIN ${projects} ON ${projects.id} = ${mergeRequests.targetProjectId} JOIN ${namespaces} ON ${namespaces.id} = ${projects.namespaceId} WHERE ${where}`})`.mapWith(Number);
+}
+
 export interface LabelWithCounts {
   label: LabelRow;
   openIssuesCount?: number;
   closedIssuesCount?: number;
+  openMergeRequestsCount?: number;
+  /** Whether the caller subscribed to the label (from this project, or at group level). */
+  subscribed?: boolean;
 }
 
-/** One page of labels, title order (GitLab's LabelsFinder), with issue counts in the same statement when asked. */
-export async function listLabels(db: Db, actor: Viewer, scope: LabelScope, filter: LabelFilter, withCounts: boolean, limit: number, offset: number): Promise<LabelWithCounts[]> {
+/** Who asks whether they subscribed to a label, at which level (a project id, or null: the group level). */
+export interface LabelSubscriber {
+  userId: number;
+  projectId: number | null;
+}
+
+/**
+ * One page of labels, title order (GitLab's LabelsFinder), with issue counts in the same statement when asked, and
+ * the `subscriber`'s subscription to each.
+ */
+export async function listLabels(
+  db: Db,
+  actor: Viewer,
+  scope: LabelScope,
+  filter: LabelFilter,
+  withCounts: boolean,
+  limit: number,
+  offset: number,
+  subscriber?: LabelSubscriber,
+): Promise<LabelWithCounts[]> {
   const where = listWhere(scope, filter);
   const order = [asc(labels.title), asc(labels.id)];
+  const subscribed = subscriber ? labelSubscribedSql(subscriber) : sql<boolean>`false`.mapWith(Boolean);
   if (!withCounts) {
-    const found = await db.select().from(labels).where(where).orderBy(...order).limit(limit).offset(offset);
-    return found.map((label) => ({ label }));
+    return db.select({ label: labels, subscribed }).from(labels).where(where).orderBy(...order).limit(limit).offset(offset);
   }
   return db
-    .select({ label: labels, openIssuesCount: issueCount(actor, scope, 'opened'), closedIssuesCount: issueCount(actor, scope, 'closed') })
+    .select({
+      label: labels,
+      openIssuesCount: issueCount(actor, scope, 'opened'),
+      closedIssuesCount: issueCount(actor, scope, 'closed'),
+      openMergeRequestsCount: openMergeRequestCount(actor, scope),
+      subscribed,
+    })
     .from(labels)
     .where(where)
     .orderBy(...order)
@@ -190,20 +229,31 @@ export async function findLabel(
   rename: { title: string; groupIds: readonly number[] } | undefined,
 ): Promise<{ label: LabelRow; groupWithTitle: string | null } | undefined>;
 export async function findLabel(db: Db, scope: LabelScope, idOrTitle: string, rename?: { title: string; groupIds: readonly number[] }) {
-  const asId = /^\d+$/.test(idOrTitle) && Number(idOrTitle) <= 2_147_483_647 ? Number(idOrTitle) : null;
-  const match = asId === null ? eq(labels.title, idOrTitle) : or(eq(labels.id, asId), eq(labels.title, idOrTitle));
-  const nearness = sql`array_position(${sql`${`{${scope.groupIds.join(',')}}`}::int[]`}, ${labels.groupId})`;
   const groupWithTitle = rename?.groupIds.length
     ? sql<string | null>`(${sql`SELECT n.name FROM ${labels} g JOIN ${namespaces} n ON n.id = g.group_id WHERE g.group_id = ANY(${sql`${`{${rename.groupIds.join(',')}}`}::int[]`}) AND g.title = ${rename.title} LIMIT 1`})`
     : sql<null>`NULL`;
-  const [row] = await db
-    .select({ label: labels, groupWithTitle })
-    .from(labels)
-    .where(and(scopeFilter(scope), match))
-    .orderBy(...(asId === null ? [] : [sql`(${labels.id} = ${asId}) DESC`]), sql`(${labels.projectId} IS NULL)`, sql`${nearness} DESC NULLS FIRST`)
-    .limit(1);
+  const m = findLabelMatch(scope, idOrTitle);
+  const [row] = await db.select({ label: labels, groupWithTitle }).from(labels).where(m.where).orderBy(...m.order).limit(1);
   if (!row) return undefined;
   return rename ? row : row.label;
+}
+
+/** findLabel with the `subscriber`'s subscription to the label, in the same statement. */
+export async function findLabelWithSubscription(db: Db, scope: LabelScope, idOrTitle: string, subscriber: LabelSubscriber): Promise<LabelWithCounts | undefined> {
+  const m = findLabelMatch(scope, idOrTitle);
+  const [row] = await db.select({ label: labels, subscribed: labelSubscribedSql(subscriber) }).from(labels).where(m.where).orderBy(...m.order).limit(1);
+  return row;
+}
+
+/** GitLab's find_label as a condition and an order: by id first, else by exact title; own label, then nearest group. */
+function findLabelMatch(scope: LabelScope, idOrTitle: string) {
+  const asId = /^\d+$/.test(idOrTitle) && Number(idOrTitle) <= 2_147_483_647 ? Number(idOrTitle) : null;
+  const match = asId === null ? eq(labels.title, idOrTitle) : or(eq(labels.id, asId), eq(labels.title, idOrTitle));
+  const nearness = sql`array_position(${sql`${`{${scope.groupIds.join(',')}}`}::int[]`}, ${labels.groupId})`;
+  return {
+    where: and(scopeFilter(scope), match),
+    order: [...(asId === null ? [] : [sql`(${labels.id} = ${asId}) DESC`]), sql`(${labels.projectId} IS NULL)`, sql`${nearness} DESC NULLS FIRST`],
+  };
 }
 
 /**
@@ -250,8 +300,14 @@ export async function findLabelForUpdate(
   return findLabel(db, scope, idOrTitle, rename ?? { title: '', groupIds: [] });
 }
 
+/** Deletes the label and its subscriptions (polymorphic, no foreign key) in one statement. */
 export async function deleteLabel(db: Db, id: number): Promise<boolean> {
-  const deleted = await db.delete(labels).where(eq(labels.id, id)).returning({ id: labels.id });
+  const deleted = await rows<{ id: number }>(
+    db,
+    sql`WITH d AS (DELETE FROM ${labels} WHERE ${labels.id} = ${id} RETURNING ${labels.id}),
+      s AS (DELETE FROM ${subscriptions} WHERE subscribable_type = 'Label' AND subscribable_id IN (SELECT id FROM d))
+      SELECT id FROM d`,
+  );
   return deleted.length > 0;
 }
 
@@ -301,4 +357,28 @@ export async function findProjectLabelsByTitles(db: Db, pairs: ReadonlyArray<{ p
     .where(and(inArray(labels.projectId, [...new Set(pairs.map((p) => p.projectId))]), inArray(labels.title, [...new Set(pairs.map((p) => p.title))])))
     .orderBy(asc(labels.id));
   return pairs.map((p) => found.find((l) => l.projectId === p.projectId && l.title === p.title));
+}
+
+// ---- Subscriptions (GitLab's Subscribable over Label) ----
+//
+// A label subscription belongs to a user and a project (subscribing through a project to one of its labels or an
+// ancestor group's) or to no project (subscribing through the group). Labels have no participants, so only an
+// explicit subscription row counts. subscriptions holds one row per user and label: the level it was last set at.
+
+/**
+ * Whether the subscriber subscribed to the `labels` row in scope at their level. The label's id is written qualified:
+ * drizzle drops the table name of a single-table select's columns, and a bare "id" would be the subscription's.
+ */
+const labelSubscribedSql = (s: LabelSubscriber) =>
+  sql<boolean>`EXISTS (SELECT 1 FROM ${subscriptions} ls WHERE ls.subscribable_type = 'Label' AND ls.subscribable_id = ${sql.raw('"labels"."id"')} AND ls.user_id = ${s.userId} AND ls.project_id IS NOT DISTINCT FROM ${s.projectId}::int AND ls.subscribed)`.mapWith(Boolean);
+
+/** Subscribes or unsubscribes the user from the label at this level (Subscribable#subscribe / #unsubscribe). */
+export async function setLabelSubscription(db: Db, labelId: number, userId: number, projectId: number | null, subscribed: boolean) {
+  await db
+    .insert(subscriptions)
+    .values({ subscribableType: 'Label', subscribableId: labelId, userId, projectId, subscribed })
+    .onConflictDoUpdate({
+      target: [subscriptions.subscribableType, subscriptions.subscribableId, subscriptions.userId],
+      set: { subscribed, projectId, updatedAt: new Date() },
+    });
 }

@@ -1,12 +1,12 @@
 // To-do reads and writes (GitLab's TodosFinder and TodoService#mark_todos_as_done). A page of to-dos is one
 // statement: each to-do with its project and namespace, its author and the body of the note it came from, limited
 // to targets the owner may still read (the policy's SQL filter), with the capped total; the targets themselves are
-// loaded for the whole page in one more statement by the issues query.
-import { and, desc, eq, isNull, sql, type SQL } from 'drizzle-orm';
+// loaded for the whole page in one more statement per target type (the issues and the merge requests queries).
+import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './access.ts';
+import { mergeRequestProjectsFilter, visibleIssuesFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
-import { issues, namespaces, notes, projects, todos, users } from '../schema/index.ts';
+import { issues, mergeRequests, namespaces, notes, projects, todos, users } from '../schema/index.ts';
 
 const todoAuthor = alias(users, 'todo_author');
 
@@ -26,13 +26,16 @@ export interface TodoListFilter {
 }
 
 /**
- * The owner's to-dos whose target they may read. Only issue targets are served (no other kind of to-do is created
- * here), so the target join is an inner join and the issue visibility filter of the policy decides the rest.
+ * The owner's to-dos whose target they may read: an issue under the policy's issue visibility, a merge request under
+ * read_merge_request (mergeRequestProjectsFilter). No other kind of to-do is created here, so a to-do whose target
+ * is neither (or gone) is never listed.
  */
 function listWhere(actor: Viewer, f: TodoListFilter): SQL | undefined {
+  const readableIssue = and(eq(todos.targetType, 'Issue'), sql`${issues.id} IS NOT NULL`, visibleIssuesFilter(actor));
+  const readableMergeRequest = and(eq(todos.targetType, 'MergeRequest'), sql`${mergeRequests.id} IS NOT NULL`, mergeRequestProjectsFilter(actor));
   return and(
     eq(todos.userId, f.userId),
-    visibleIssuesFilter(actor) ?? visibleProjectsFilter(actor),
+    or(readableIssue, readableMergeRequest),
     f.id !== undefined ? eq(todos.id, f.id) : undefined,
     f.state !== undefined ? eq(todos.state, f.state) : undefined,
     f.action !== undefined ? eq(todos.action, f.action) : undefined,
@@ -43,15 +46,18 @@ function listWhere(actor: Viewer, f: TodoListFilter): SQL | undefined {
   );
 }
 
-/** The target join: only issue to-dos, with the issue's project and namespace (what the visibility filter reads). */
+/** The target joins: the issue or the merge request, with its project and namespace (what the visibility filters read). */
 const issueTarget = and(eq(todos.targetType, 'Issue'), eq(issues.id, todos.targetId));
+const mergeRequestTarget = and(eq(todos.targetType, 'MergeRequest'), eq(mergeRequests.id, todos.targetId));
+const targetProject = eq(projects.id, sql`COALESCE(${issues.projectId}, ${mergeRequests.targetProjectId})`);
 
 function countedQuery(db: Db, actor: Viewer, f: TodoListFilter, limit: number) {
   return db
     .select({ one: sql`1` })
     .from(todos)
-    .innerJoin(issues, issueTarget)
-    .innerJoin(projects, eq(projects.id, issues.projectId))
+    .leftJoin(issues, issueTarget)
+    .leftJoin(mergeRequests, mergeRequestTarget)
+    .innerJoin(projects, targetProject)
     .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
     .where(listWhere(actor, f))
     .limit(limit);
@@ -70,8 +76,9 @@ export async function listTodoRows(db: Db, actor: Viewer, f: TodoListFilter, lim
   return db
     .select({ todo: todos, project: projects, namespace: namespaces, author: todoAuthor, noteBody: notes.body, total })
     .from(todos)
-    .innerJoin(issues, issueTarget)
-    .innerJoin(projects, eq(projects.id, issues.projectId))
+    .leftJoin(issues, issueTarget)
+    .leftJoin(mergeRequests, mergeRequestTarget)
+    .innerJoin(projects, targetProject)
     .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
     .leftJoin(todoAuthor, eq(todoAuthor.id, todos.authorId))
     .leftJoin(notes, eq(notes.id, todos.noteId))

@@ -79,9 +79,25 @@ export function actionName(row: Pick<EventListRow, 'action' | 'targetType' | 'pu
 
 /** Entities::Event; `title` and `data` are always null (the spec's table lists them). */
 export function toEvent(row: EventListRow, config: Config) {
-  const targetIid = row.issue && row.targetType === 'Issue' ? row.issue.iid : row.milestone ? row.milestone.iid : row.targetId;
+  // Event#target_iid: the target's iid when it has one (issues, merge requests, milestones), else its id.
+  const targetIid =
+    row.issue && row.targetType === 'Issue'
+      ? row.issue.iid
+      : row.mergeRequest && row.targetType === 'MergeRequest'
+        ? row.mergeRequest.iid
+        : row.milestone
+          ? row.milestone.iid
+          : row.targetId;
   const targetTitle =
-    row.targetType === 'Issue' ? (row.issue?.title ?? null) : row.milestone ? row.milestone.title : row.snippet && !row.note ? row.snippet.title : null;
+    row.targetType === 'Issue'
+      ? (row.issue?.title ?? null)
+      : row.targetType === 'MergeRequest'
+        ? (row.mergeRequest?.title ?? null)
+        : row.milestone
+          ? row.milestone.title
+          : row.snippet && !row.note
+            ? row.snippet.title
+            : null;
   return {
     id: row.id,
     title: null,
@@ -108,7 +124,7 @@ export function toEvent(row: EventListRow, config: Config) {
           },
         }
       : {}),
-    ...(row.note ? { note: toNote(row.note, row.note.author, row.issue?.iid ?? null, config) } : {}),
+    ...(row.note ? { note: toNote(row.note, row.note.author, row.issue?.iid ?? row.mergeRequest?.iid ?? null, config) } : {}),
     author_username: row.author.username,
     data: null,
   };

@@ -9,7 +9,7 @@ import type { RequestContext } from '../lib/context.ts';
 import { notFound } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT, pageRequest } from '../lib/pagination.ts';
-import { assertCan, can, type IssueFacts, type NoteableFacts, type ProjectFacts, type ProjectSnippetFacts } from '../lib/policy.ts';
+import { assertCan, can, type IssueFacts, type MergeRequestFacts, type NoteableFacts, type ProjectFacts, type ProjectSnippetFacts } from '../lib/policy.ts';
 import { TARGET_TYPE_FILTERS, type ListEventsParams } from './schemas.ts';
 
 export type EventListing = { kind: 'own'; scope?: string | undefined } | { kind: 'user'; ref: Ref | null } | { kind: 'project'; ref: Ref | null };
@@ -86,6 +86,10 @@ function issueFacts(project: ProjectFacts, issue: NonNullable<q.EventListRow['is
   return { kind: 'issue', project, authorId: issue.authorId, assigneeIds: issue.assigneeIds, confidential: issue.confidential };
 }
 
+function mergeRequestFacts(project: ProjectFacts, mr: NonNullable<q.EventListRow['mergeRequest']>): MergeRequestFacts {
+  return { kind: 'merge_request', project, authorId: mr.authorId, assigneeIds: mr.assigneeIds, discussionLocked: mr.discussionLocked };
+}
+
 function snippetFacts(project: ProjectFacts, snippet: NonNullable<q.EventListRow['snippet']>): ProjectSnippetFacts {
   return { kind: 'snippet', project, visibilityLevel: snippet.visibilityLevel, authorId: snippet.authorId };
 }
@@ -93,6 +97,7 @@ function snippetFacts(project: ProjectFacts, snippet: NonNullable<q.EventListRow
 /** What a comment event's note is on, when it still exists. */
 function noteableFacts(project: ProjectFacts, row: q.EventListRow): NoteableFacts | null {
   if (row.note?.noteableType === 'Issue') return row.issue && issueFacts(project, row.issue);
+  if (row.note?.noteableType === 'MergeRequest') return row.mergeRequest && mergeRequestFacts(project, row.mergeRequest);
   if (row.note?.noteableType === 'Snippet') return row.snippet && snippetFacts(project, row.snippet);
   // A commit note's event is shown under download_code (Event#capability for commit notes).
   if (row.note?.noteableType === 'Commit') return { kind: 'commit', project };
@@ -101,9 +106,9 @@ function noteableFacts(project: ProjectFacts, row: q.EventListRow): NoteableFact
 
 /**
  * Event#visible_to_user? after pagination, with GitLab's capability per target: issues need read_issue
- * (confidential issues), notes read_note (their noteable, and confidential notes), snippets read_snippet, pushes
+ * (confidential issues), merge requests read_merge_request, notes read_note (their noteable, and confidential notes), snippets read_snippet, pushes
  * download_code, everything else in a project read_project; a group's events need read_group. An event whose target
- * is gone (a deleted issue, note or snippet) is hidden: GitLab asks the policy about a nil target. Deleted
+ * is gone (a deleted issue, merge request, note or snippet) is hidden: GitLab asks the policy about a nil target. Deleted
  * milestones are the exception: their events drop the target id and stay (Milestones::DestroyService).
  */
 export function visibleToActor(ctx: RequestContext, row: q.EventListRow): boolean {
@@ -115,6 +120,8 @@ export function visibleToActor(ctx: RequestContext, row: q.EventListRow): boolea
   const project: ProjectFacts = { kind: 'project', ...row.project };
   const type = row.targetType;
   if (type === 'Issue') return row.issue !== null && can(actor, 'issue:read', issueFacts(project, row.issue));
+  // read_merge_request (download_code): guests of a private project see neither an MR's events nor its notes'.
+  if (type === 'MergeRequest') return row.mergeRequest !== null && can(actor, 'merge_request:read', mergeRequestFacts(project, row.mergeRequest));
   // A deleted milestone's events have no target id (detachEventTarget) and are the project's, as in GitLab.
   if (type === 'Milestone') return (row.targetId === null || row.milestone !== null) && can(actor, 'project:read', project);
   if (type !== null && SNIPPET_TYPES.has(type)) return row.snippet !== null && can(actor, 'snippet:read', snippetFacts(project, row.snippet));

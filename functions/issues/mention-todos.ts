@@ -1,15 +1,16 @@
-// To-dos for @mentions (GitLab's TodoService#create_mention_todos), shared by issue descriptions and notes: users
-// newly mentioned, who may read what mentions them, get one to-do each (`directly addressed` at the start of a line).
+// To-dos for @mentions (GitLab's TodoService#create_mention_todos), shared by issue and merge request titles and
+// descriptions and by notes: users newly mentioned, who may read what mentions them, get one to-do each (`directly
+// addressed` at the start of a line).
 import type { Db } from '../../db/client.ts';
-import { insertMentionTodos, usersWithProjectLevels } from '../../db/queries/issues.ts';
+import { insertMentionTodos, usersWithProjectLevels, type TodoTarget } from '../../db/queries/issues.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { mentionedUsernames } from './mentions.ts';
 
 export interface MentionSource {
   project: ProjectView;
-  /** The issue the to-dos point at. */
-  issue: { id: number; projectId: number };
+  /** The issue (or, with `type: 'MergeRequest'`, the merge request) the to-dos point at. */
+  issue: TodoTarget;
   authorId: number;
   /** The texts that mention (title and description, or a note's body), and their previous version on an edit. */
   texts: ReadonlyArray<string | null>;

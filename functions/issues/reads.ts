@@ -7,7 +7,7 @@ import { byParent } from '../../db/queries/window.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import type { KeysetPage } from '../lib/pagination.ts';
-import { can } from '../lib/policy.ts';
+import { can, type NoteableFacts } from '../lib/policy.ts';
 import { issueFilter, type IssueFinderParams } from './filter.ts';
 import { issueFacts } from './service.ts';
 
@@ -49,19 +49,24 @@ export async function userDiscussionCounts(ctx: RequestContext, issueIds: readon
 export async function participantsOfIssues(ctx: RequestContext, found: readonly IssueWithProject[]): Promise<UserRow[][]> {
   const ids = found.map((i) => i.view.issue.id);
   const byIssue = byParent(ids, await q.findParticipantsOfIssues(ctx.db, ids), (r) => r.issueId);
-  return found.map(({ project, view }, i) => {
-    const noteable = issueFacts(project, view);
-    const seen = new Set<number>();
-    const users: UserRow[] = [];
-    for (const r of byIssue[i]!) {
-      if (seen.has(r.user.id)) continue;
-      if (r.note && !can(ctx.actor, 'note:read', { kind: 'note', noteable, authorId: r.note.authorId, system: false, confidential: r.note.confidential })) continue;
-      if (!can(ctx.actor, 'user:read', { kind: 'user', id: r.user.id, state: r.user.state, privateProfile: r.user.privateProfile })) continue;
-      seen.add(r.user.id);
-      users.push(r.user);
-    }
-    return users;
-  });
+  return found.map(({ project, view }, i) => visibleParticipants(ctx, byIssue[i]!, issueFacts(project, view)));
+}
+
+/**
+ * Of the participant rows of one issuable (findParticipantsOfIssues, for an issue or a merge request), in order: each
+ * user once, a note's author only when the actor may read that note, and only users the actor may see.
+ */
+export function visibleParticipants(ctx: RequestContext, rows: Awaited<ReturnType<typeof q.findParticipantsOfIssues>>, noteable: NoteableFacts): UserRow[] {
+  const seen = new Set<number>();
+  const users: UserRow[] = [];
+  for (const r of rows) {
+    if (seen.has(r.user.id)) continue;
+    if (r.note && !can(ctx.actor, 'note:read', { kind: 'note', noteable, authorId: r.note.authorId, system: false, confidential: r.note.confidential })) continue;
+    if (!can(ctx.actor, 'user:read', { kind: 'user', id: r.user.id, state: r.user.state, privateProfile: r.user.privateProfile })) continue;
+    seen.add(r.user.id);
+    users.push(r.user);
+  }
+  return users;
 }
 
 /** The current user's to-dos on each issue, oldest first, with their bodies (none when anonymous). */

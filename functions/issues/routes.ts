@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
-import { pageRequest, paginate } from '../lib/pagination.ts';
+import { pageRequest, paginate, paginateArray, paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path, schema } from '../lib/validate.ts';
 import { requireUser } from '../lib/auth.ts';
@@ -9,12 +9,18 @@ import { toTodo } from '../todos/schemas.ts';
 import { CreateIssueInput, DurationInput, IssuePath, ListIssuesInput, toIssue, toTimeStats, UpdateIssueInput } from './schemas.ts';
 import * as issues from './service.ts';
 import * as tracking from './tracking.ts';
+import * as related from './related-merge-requests.ts';
+import { participantsOfIssues } from './reads.ts';
+import { canMerge } from '../merge-requests/merge.ts';
+import { toMergeRequest, toMergeRequestBasic } from '../merge-requests/schemas.ts';
+import { toUserBasic } from '../users/schemas.ts';
 
 export const issueRoutes = new Hono<AppEnv>();
 
 const ProjectPath = schema(() => z.object({ id: projectRef() }));
 const GroupPath = schema(() => z.object({ id: groupRef() }));
 const SingleIssuePath = schema(() => z.object({ id: projectRef(), ...IssuePath() }));
+const PageInput = schema(() => z.object(paginationParams()));
 
 issueRoutes.get('/issues', params(ListIssuesInput), async (c) => {
   const { ctx } = c.var;
@@ -118,4 +124,37 @@ issueRoutes.post(`${single}/todo`, path(SingleIssuePath), async (c) => {
   const { id, issue_iid } = c.req.valid('param');
   const { todo, project, view } = await tracking.markTodo({ ctx, input: { project: id, iid: issue_iid } });
   return c.json(toTodo({ todo, project, author: requireUser(ctx), noteBody: null, issue: view }, ctx.config), 201);
+});
+
+// ---- Merge requests around the issue, participants ----
+
+issueRoutes.get(`${single}/related_merge_requests`, path(SingleIssuePath), params(PageInput), async (c) => {
+  const { ctx } = c.var;
+  const { id, issue_iid } = c.req.valid('param');
+  const found = await related.relatedMergeRequests({ ctx, input: { project: id, iid: issue_iid } });
+  const page = await paginateArray(c, c.req.valid('query'), found);
+  // Entities::MergeRequest with include_subscribed: false.
+  return c.json(
+    await Promise.all(
+      page.map(async ({ project, view }) => {
+        const { subscribed: _, ...entity } = toMergeRequest(view, ctx.config, { subscribed: false, canMerge: await canMerge(ctx, project, view) });
+        return entity;
+      }),
+    ),
+  );
+});
+
+issueRoutes.get(`${single}/closed_by`, path(SingleIssuePath), params(PageInput), async (c) => {
+  const { ctx } = c.var;
+  const { id, issue_iid } = c.req.valid('param');
+  const found = await related.mergeRequestsClosingIssue({ ctx, input: { project: id, iid: issue_iid } });
+  return c.json((await paginateArray(c, c.req.valid('query'), found)).map((v) => toMergeRequestBasic(v, ctx.config)));
+});
+
+issueRoutes.get(`${single}/participants`, path(SingleIssuePath), params(PageInput), async (c) => {
+  const { ctx } = c.var;
+  const { id, issue_iid } = c.req.valid('param');
+  const found = await issues.findIssue(ctx, { project: id, iid: issue_iid });
+  const [users] = await participantsOfIssues(ctx, [found]);
+  return c.json((await paginateArray(c, c.req.valid('query'), users!)).map((u) => toUserBasic(u, ctx.config)));
 });

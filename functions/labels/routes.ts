@@ -1,5 +1,5 @@
 // Project and group labels: GET/POST /{projects,groups}/:id/labels, GET/PUT/DELETE .../labels/:label_id (id or title),
-// and GitLab 13.x's PUT/DELETE .../labels naming the label in the body.
+// GitLab 13.x's PUT/DELETE .../labels naming the label in the body, and POST .../labels/:label_id/{subscribe,unsubscribe}.
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { requireUser } from '../lib/auth.ts';
@@ -59,6 +59,17 @@ for (const { kind, prefix, ref, entity, Update, UpdateByBody, DeleteByBody } of 
     const label = await labels.getLabel({ ctx: c.var.ctx, input: { kind, ref: id, labelRef: label_id, includeAncestorGroups: c.req.valid('query').include_ancestor_groups } });
     return c.json(entity(label));
   });
+
+  for (const [action, subscribed] of [
+    ['subscribe', true],
+    ['unsubscribe', false],
+  ] as const) {
+    labelRoutes.post(`${base}/:label_id/${action}`, authenticated, path(ItemPath), async (c) => {
+      const { id, label_id } = c.req.valid('param');
+      const label = await labels.setLabelSubscribed({ ctx: c.var.ctx, input: { kind, ref: id, labelRef: label_id, subscribed } });
+      return c.json(entity(label), 201);
+    });
+  }
 
   labelRoutes.post(base, authenticated, path(SourcePath), params(CreateLabelInput), async (c) => {
     const label = await labels.createLabel({ ctx: c.var.ctx, input: { kind, ref: c.req.valid('param').id, ...c.req.valid('query') } });

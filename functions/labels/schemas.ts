@@ -89,10 +89,10 @@ function toLabel(row: LabelWithCounts) {
   return {
     ...toLabelBasic(row.label),
     ...(row.openIssuesCount !== undefined
-      ? { open_issues_count: row.openIssuesCount, closed_issues_count: row.closedIssuesCount ?? 0, open_merge_requests_count: 0 }
+      ? { open_issues_count: row.openIssuesCount, closed_issues_count: row.closedIssuesCount ?? 0, open_merge_requests_count: row.openMergeRequestsCount ?? 0 }
       : {}),
-    // Label subscriptions are not implemented yet.
-    subscribed: false,
+    // Label#subscribed?(current_user, parent): the caller's subscription from this project (or the group level).
+    subscribed: row.subscribed === true,
   };
 }
 

@@ -4,7 +4,8 @@
 import * as q from '../../db/queries/labels.ts';
 import type { LabelRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { conflict, isUniqueViolation, notFound, validationFailed } from '../lib/errors.ts';
+import { requireUser } from '../lib/auth.ts';
+import { conflict, isUniqueViolation, notFound, notModified, validationFailed } from '../lib/errors.ts';
 import { assertCanOnSource, loadSource, type Source, type SourceInput } from '../sources/service.ts';
 import { isValidColor, normalizeColor } from './colors.ts';
 
@@ -18,21 +19,39 @@ const withAncestors = (s: Source, include: boolean | undefined): q.LabelScope =>
 
 const labelNotFound = () => notFound('Label');
 
+/** Who asks, at the level a subscription through the source is kept at: the project, or (a group) none. */
+const subscriber = (ctx: RequestContext, s: Source): q.LabelSubscriber => ({ userId: requireUser(ctx).id, projectId: s.kind === 'project' ? s.id : null });
+
 export async function listLabels({ ctx, input }: Verb<{ withCounts?: boolean | undefined; includeAncestorGroups?: boolean | undefined; search?: string | undefined }>) {
   const source = await loadSource(ctx, input);
   const scope = withAncestors(source, input.includeAncestorGroups);
   const filter = { search: input.search || undefined };
   return {
-    fetch: (limit: number, offset: number) => q.listLabels(ctx.db, ctx.actor, scope, filter, input.withCounts === true, limit, offset),
+    fetch: (limit: number, offset: number) => q.listLabels(ctx.db, ctx.actor, scope, filter, input.withCounts === true, limit, offset, subscriber(ctx, source)),
     count: (limit: number) => q.countLabels(ctx.db, scope, filter, limit),
   };
 }
 
 export async function getLabel({ ctx, input }: Verb<{ labelRef: string; includeAncestorGroups?: boolean | undefined }>) {
   const source = await loadSource(ctx, input);
-  const label = await q.findLabel(ctx.db, withAncestors(source, input.includeAncestorGroups), input.labelRef);
-  if (!label) throw labelNotFound();
-  return label;
+  const found = await q.findLabelWithSubscription(ctx.db, withAncestors(source, input.includeAncestorGroups), input.labelRef, subscriber(ctx, source));
+  if (!found) throw labelNotFound();
+  return found;
+}
+
+/**
+ * POST .../labels/:label_id/subscribe and /unsubscribe (lib/api/subscriptions.rb over Label): the label (id or title,
+ * the source's own or an ancestor group's) with the caller's new `subscribed`; 304 (thrown) when it already was so.
+ * Anyone who may read the source may subscribe.
+ */
+export async function setLabelSubscribed({ ctx, input }: Verb<{ labelRef: string; subscribed: boolean }>): Promise<q.LabelWithCounts> {
+  const source = await loadSource(ctx, input);
+  const who = subscriber(ctx, source);
+  const found = await q.findLabelWithSubscription(ctx.db, withAncestors(source, true), input.labelRef, who);
+  if (!found) throw labelNotFound();
+  if (found.subscribed === input.subscribed) throw notModified();
+  await q.setLabelSubscription(ctx.db, found.label.id, who.userId, who.projectId, input.subscribed);
+  return { label: found.label, subscribed: input.subscribed };
 }
 
 /** The Label model's title rules (stripped; present; no commas; at most 255 characters). */

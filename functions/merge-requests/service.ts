@@ -23,7 +23,7 @@ import { findGroup } from '../groups/service.ts';
 import { createMentionTodos, freshMentions, mentionReaders } from '../issues/mention-todos.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { conflict, isUniqueViolation, paramErrors, recordNotFound, unprocessable } from '../lib/errors.ts';
+import { conflict, isUniqueViolation, notFound, paramErrors, recordNotFound, unprocessable } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import { assertCan, can, type MergeRequestFacts } from '../lib/policy.ts';
@@ -54,7 +54,7 @@ const assignableScope = (project: ProjectView) => ({ id: project.project.id, vis
  */
 export async function findMergeRequest(ctx: RequestContext, ref: MergeRequestRef, options: { subscribed?: boolean; refresh?: boolean } = {}) {
   const subscriberId = options.subscribed ? ctx.actor.user?.id : null;
-  if (!ref.project) throw recordNotFound();
+  if (!ref.project) throw notFound('Project');
   const projectRef = ref.project;
   const iid = ref.iid;
   const [projectRows, mrRows] = await ctx.batch((db) => [

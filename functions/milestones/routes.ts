@@ -1,8 +1,9 @@
 // Project and group milestones: GET/POST /{projects,groups}/:id/milestones, GET/PUT/DELETE .../:milestone_id (the
-// global id), GET .../:milestone_id/issues.
+// global id), GET .../:milestone_id/issues and .../:milestone_id/merge_requests.
 import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { toIssue } from '../issues/schemas.ts';
+import { toMergeRequestBasic } from '../merge-requests/schemas.ts';
 import { requireUser } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { paginationParams, pageRequest, paginate } from '../lib/pagination.ts';
@@ -75,5 +76,13 @@ for (const { kind, prefix, ref, List } of SOURCES) {
     const list = await milestones.milestoneIssues({ ctx, input: { kind, ref: id, id: milestone_id } });
     const rows = await paginate(c, pageRequest(c.req.valid('query')), list.fetch, list.count);
     return c.json(rows.map((v) => toIssue(v, ctx.config)));
+  });
+
+  milestoneRoutes.get(`${base}/:milestone_id/merge_requests`, authenticated, path(ItemPath), params(Pagination), async (c) => {
+    const { ctx } = c.var;
+    const { id, milestone_id } = c.req.valid('param');
+    const list = await milestones.milestoneMergeRequests({ ctx, input: { kind, ref: id, id: milestone_id } });
+    const rows = await paginate(c, pageRequest(c.req.valid('query')), list.fetch, list.count);
+    return c.json(rows.map((v) => toMergeRequestBasic(v, ctx.config)));
   });
 }

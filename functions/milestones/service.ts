@@ -6,6 +6,7 @@
 // created, closed, reopened (state_event=activate), destroyed; target_type 'Milestone'. Group milestones record none.
 // Each event is written in the transaction of its change.
 import { countIssues, listIssueViews } from '../../db/queries/issues.ts';
+import { countMergeRequests, listMergeRequestViews } from '../../db/queries/merge-requests.ts';
 import * as q from '../../db/queries/milestones.ts';
 import type { MilestoneRow } from '../../db/schema/index.ts';
 import { detachEventTarget, recordEvent } from '../events/record.ts';
@@ -193,5 +194,20 @@ export async function milestoneIssues({ ctx, input }: Verb<{ id: number | null }
   return {
     fetch: (limit: number, offset: number) => listIssueViews(ctx.db, ctx.actor, filter, { by: 'created_at', sort: 'desc' }, limit, offset),
     count: (limit: number) => countIssues(ctx.db, ctx.actor, filter, limit),
+  };
+}
+
+/**
+ * GET .../milestones/:milestone_id/merge_requests: the merge requests with the milestone's title in the source
+ * (MergeRequestsFinder with milestone_title, milestone_responses.rb), as the actor may read them (read_merge_request),
+ * through the merge requests domain's list query.
+ */
+export async function milestoneMergeRequests({ ctx, input }: Verb<{ id: number | null }>) {
+  const { milestone } = await getMilestone({ ctx, input });
+  const filter = { ...(input.kind === 'project' ? { projectId: milestone.projectId! } : { groupId: milestone.groupId! }), milestone: milestone.title };
+  const order = { by: 'created_at', sort: 'desc' } as const;
+  return {
+    fetch: (limit: number, offset: number) => listMergeRequestViews(ctx.db, ctx.actor, filter, order, limit, offset),
+    count: (limit: number) => countMergeRequests(ctx.db, ctx.actor, filter, limit),
   };
 }

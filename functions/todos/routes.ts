@@ -1,5 +1,5 @@
-// The to-do list (GitLab's lib/api/todos.rb). Creating to-dos belongs to the issues domain (assignment, mentions,
-// POST /projects/:id/issues/:iid/todo); this is the reading and the marking done.
+// The to-do list (GitLab's lib/api/todos.rb). Creating to-dos belongs to the issues and merge requests domains
+// (assignment, mentions, POST /projects/:id/{issues,merge_requests}/:iid/todo); this is the reading and the marking done.
 import { Hono } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';

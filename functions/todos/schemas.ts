@@ -1,8 +1,10 @@
 // To-do inputs (GitLab's GET /todos filters, TodosFinder) and THE Todo entity (lib/api/entities/todo.rb, 13.x).
 import type { IssueView } from '../../db/queries/issues.ts';
+import type { MergeRequestView } from '../../db/queries/merge-requests.ts';
 import type { NamespaceRow, ProjectRow, TodoRow, UserRow } from '../../db/schema/index.ts';
 import type { Config } from '../lib/context.ts';
 import { toIssue } from '../issues/schemas.ts';
+import { toMergeRequest } from '../merge-requests/schemas.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { int, oneOf, pathId, schema, type Output } from '../lib/validate.ts';
@@ -57,15 +59,17 @@ export const TodoPath = schema(() => z.object({ id: pathId() }));
 
 // ---- Entity ----
 
-/** What the Todo entity is built from: the to-do, its project, its author, the note it came from and its issue. */
-export interface TodoView {
+/**
+ * What the Todo entity is built from: the to-do, its project, its author, the note it came from and its target (the
+ * issue, or the merge request when the to-do's target_type is MergeRequest).
+ */
+export type TodoView = {
   todo: TodoRow;
   project: { project: ProjectRow; namespace: NamespaceRow } | null;
   author: UserRow | null;
   /** The body of the note the to-do came from (a mention in a comment), if any. */
   noteBody: string | null;
-  issue: IssueView;
-}
+} & ({ issue: IssueView; mergeRequest?: undefined } | { mergeRequest: MergeRequestView; issue?: undefined });
 
 
 /** Entities::ProjectIdentity */
@@ -75,12 +79,15 @@ function toProjectIdentity(p: { project: ProjectRow; namespace: NamespaceRow }, 
 }
 
 /**
- * Entities::Todo: the target as Entities::Issue; `body` is the note's text for a to-do that came from a note, else
- * the target's title; `target_url` points at the note (`#note_<id>`) when there is one.
+ * Entities::Todo: the target as Entities::Issue or Entities::MergeRequest (todo_target_class); `body` is the note's
+ * text for a to-do that came from a note, else the target's title; `target_url` points at the note (`#note_<id>`)
+ * when there is one. GitLab represents the target without the caller (the entity's options are only the target
+ * type's metadata), so an MR target's `subscribed` and `user.can_merge` are false.
  */
 export function toTodo(v: TodoView, config: Config) {
   const t = v.todo;
-  const target = toIssue(v.issue, config);
+  const target = v.mergeRequest ? toMergeRequest(v.mergeRequest, config, { subscribed: false, canMerge: false }) : toIssue(v.issue, config);
+  const title = v.mergeRequest ? v.mergeRequest.mr.title : v.issue.issue.title;
   return {
     id: t.id,
     ...(v.project ? { project: toProjectIdentity(v.project, config) } : {}),
@@ -89,7 +96,7 @@ export function toTodo(v: TodoView, config: Config) {
     target_type: t.targetType,
     target,
     target_url: t.noteId ? `${target.web_url}#note_${t.noteId}` : target.web_url,
-    body: v.noteBody ?? v.issue.issue.title,
+    body: v.noteBody ?? title,
     state: t.state,
     created_at: iso(t.createdAt),
     updated_at: iso(t.updatedAt),

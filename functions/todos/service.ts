@@ -1,7 +1,8 @@
 // To-do verbs (GitLab's lib/api/todos.rb with TodosFinder and TodoService). Every to-do belongs to its user: the
 // caller only ever reads or changes their own, and only those whose target they may still read (the policy's
-// issue visibility filter, in the same statement that loads the page).
+// issue and merge request visibility filters, in the same statement that loads the page).
 import { findIssueViewsByIds } from '../../db/queries/issues.ts';
+import { findMergeRequestViewsByIds } from '../../db/queries/merge-requests.ts';
 import * as q from '../../db/queries/todos.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -11,12 +12,23 @@ import { TODO_ACTION_FILTERS, type ListTodosParams, type TodoView } from './sche
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
-/** The page's targets in one statement; a to-do whose issue vanished meanwhile is left out. */
+/** The page's targets, one statement per target type; a to-do whose target vanished meanwhile is left out. */
 async function withTargets(ctx: RequestContext, rows: q.TodoListRow[]): Promise<TodoView[]> {
-  const views = new Map((await findIssueViewsByIds(ctx.db, ctx.actor, rows.map((r) => r.todo.targetId))).map((v) => [v.issue.id, v]));
-  return rows.flatMap((r) => {
-    const issue = views.get(r.todo.targetId);
-    return issue ? [{ todo: r.todo, project: { project: r.project, namespace: r.namespace }, author: r.author, noteBody: r.noteBody, issue }] : [];
+  const idsOf = (type: string) => rows.filter((r) => r.todo.targetType === type).map((r) => r.todo.targetId);
+  const [issueViews, mrViews] = await Promise.all([
+    idsOf('Issue').length ? findIssueViewsByIds(ctx.db, ctx.actor, idsOf('Issue')) : [],
+    idsOf('MergeRequest').length ? findMergeRequestViewsByIds(ctx.db, ctx.actor, idsOf('MergeRequest')) : [],
+  ]);
+  const issues = new Map(issueViews.map((v) => [v.issue.id, v]));
+  const mrs = new Map(mrViews.map((v) => [v.mr.id, v]));
+  return rows.flatMap((r): TodoView[] => {
+    const base = { todo: r.todo, project: { project: r.project, namespace: r.namespace }, author: r.author, noteBody: r.noteBody };
+    if (r.todo.targetType === 'MergeRequest') {
+      const mergeRequest = mrs.get(r.todo.targetId);
+      return mergeRequest ? [{ ...base, mergeRequest }] : [];
+    }
+    const issue = issues.get(r.todo.targetId);
+    return issue ? [{ ...base, issue }] : [];
   });
 }
 

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { createProject } from '../../factories/projects.ts';
 import { createUser } from '../../factories/users.ts';
 import { insertTestEvent, insertTestIssue, insertTestMilestone, insertTestNote } from '../../factories/events.ts';
-import { api, queryCount, TEST_PUBLIC_URL } from '../../helpers/app.ts';
+import { mergeRequests } from '../../../db/schema/index.ts';
+import { api, queryCount, TEST_PUBLIC_URL, testDb } from '../../helpers/app.ts';
 
 async function setup() {
   const owner = await createUser();
@@ -20,6 +21,8 @@ describe('action_name for every stored action', () => {
     const milestone = await insertTestMilestone({ projectId: p.id, title: 'v1' });
     const note = await insertTestNote({ projectId: p.id, issueId: issue.id, authorId: u, body: 'What an awesome day!' });
     const dnote = await insertTestNote({ projectId: p.id, issueId: issue.id, authorId: u, type: 'DiscussionNote' });
+    // An event whose merge request is gone is hidden (read_merge_request on a nil target), so the MR exists.
+    const [mr] = await testDb().db.insert(mergeRequests).values({ targetProjectId: p.id, sourceProjectId: p.id, iid: 1, sourceBranch: 'topic', targetBranch: 'main', authorId: u, title: 'An MR' }).returning();
     const base = { authorId: u, projectId: p.id };
     const issueT = { targetType: 'Issue', targetId: issue.id };
     const push = (action: 0 | 1 | 2) => ({ commitCount: 1, action, refType: 0 as const, commitFrom: action === 0 ? null : 'a'.repeat(40), commitTo: action === 1 ? null : 'b'.repeat(40), ref: 'main', commitTitle: 'Add simple search' });
@@ -33,7 +36,7 @@ describe('action_name for every stored action', () => {
       await insertTestEvent({ ...base, action: 'pushed', push: push(2) }),
       await insertTestEvent({ ...base, action: 'commented', targetType: 'Note', targetId: note.id }),
       await insertTestEvent({ ...base, action: 'commented', targetType: 'DiscussionNote', targetId: dnote.id }),
-      await insertTestEvent({ ...base, action: 'merged', targetType: 'MergeRequest', targetId: 77 }),
+      await insertTestEvent({ ...base, action: 'merged', targetType: 'MergeRequest', targetId: mr!.id }),
       await insertTestEvent({ ...base, action: 'joined' }),
       await insertTestEvent({ ...base, action: 'left' }),
       await insertTestEvent({ ...base, action: 'destroyed', targetType: 'Milestone', targetId: milestone.id }),
