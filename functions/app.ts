@@ -22,6 +22,7 @@ import { issueRoutes } from './issues/routes.ts';
 import { mergeRequestRoutes } from './merge-requests/routes.ts';
 import { mergeRequestTrackingRoutes } from './merge-requests/tracking-routes.ts';
 import { noteRoutes } from './notes/routes.ts';
+import { discussionRoutes } from './discussions/routes.ts';
 import { awardEmojiRoutes } from './award-emoji/routes.ts';
 import { todoRoutes } from './todos/routes.ts';
 import { labelRoutes } from './labels/routes.ts';
@@ -138,6 +139,7 @@ export function createApp(deps: AppDeps) {
   api.route('/', mergeRequestRoutes);
   api.route('/', mergeRequestTrackingRoutes);
   api.route('/', noteRoutes);
+  api.route('/', discussionRoutes);
   api.route('/', awardEmojiRoutes);
   api.route('/', todoRoutes);
   api.route('/', labelRoutes);

@@ -1,5 +1,6 @@
 // Notes of one noteable (an issue, a merge request, a snippet or a commit): the page with its authors in one statement, and the writes.
-import { and, asc, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.ts';
 import { awardEmoji, issues, mergeRequests, notes, snippets, users, type NoteRow } from '../schema/index.ts';
 
@@ -45,11 +46,15 @@ export interface NoteListFilter {
 const listWhere = (noteable: NoteableKey, f: NoteListFilter) =>
   and(ofNoteable(noteable), kindsFilter(f.kinds), f.withConfidential ? undefined : eq(notes.confidential, false));
 
+/** Who resolved a resolvable note (Entities::Note's resolved_by). */
+const resolver = alias(users, 'resolver');
+
 const view = (db: Db, total: SQL<number | null> = sql<number | null>`NULL`) =>
   db
-    .select({ note: notes, author: users, total: total.mapWith((v) => (v == null ? null : Number(v))) })
+    .select({ note: notes, author: users, resolvedBy: resolver, total: total.mapWith((v) => (v == null ? null : Number(v))) })
     .from(notes)
     .leftJoin(users, eq(users.id, notes.authorId))
+    .leftJoin(resolver, eq(resolver.id, notes.resolvedById))
     .$dynamic();
 
 export type NoteView = Awaited<ReturnType<ReturnType<typeof view>['execute']>>[number];
@@ -175,4 +180,77 @@ export async function insertReplyNote(tx: Db, values: Omit<typeof notes.$inferIn
     .values({ ...values, type: 'DiscussionNote', discussionId })
     .returning();
   return row!;
+}
+
+// ---- Discussions (GitLab's lib/api/discussions.rb) ----
+
+/**
+ * A page of the noteable's discussion ids, in the order of their first notes (Noteable#discussion_ids_relation:
+ * grouped by discussion_id, ordered by MIN(created_at), MIN(id)), with the number of discussions (capped at
+ * `countLimit`) in the same statement. Discussions whose notes the listing may not show are not counted.
+ */
+export async function listDiscussionIds(db: Db, noteable: NoteableKey, f: NoteListFilter, limit: number, offset: number, countLimit: number) {
+  const where = listWhere(noteable, f);
+  const total = sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${notes} WHERE ${where} GROUP BY ${notes.discussionId} LIMIT ${countLimit}) counted)`;
+  const rows = await db
+    .select({ id: notes.discussionId, total: total.mapWith(Number) })
+    .from(notes)
+    .where(where)
+    .groupBy(notes.discussionId)
+    .orderBy(sql`min(${notes.createdAt})`, sql`min(${notes.id})`)
+    .limit(limit)
+    .offset(offset);
+  return rows;
+}
+
+export async function countDiscussions(db: Db, noteable: NoteableKey, f: NoteListFilter, limit: number): Promise<number> {
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(db.select({ one: sql`1` }).from(notes).where(listWhere(noteable, f)).groupBy(notes.discussionId).limit(limit).as('counted'));
+  return row?.n ?? 0;
+}
+
+/** The notes of these discussions of the noteable (with their authors and resolvers), oldest first (`fresh`). */
+export async function findDiscussionNotes(db: Db, noteable: NoteableKey, discussionIds: readonly string[]): Promise<NoteView[]> {
+  if (!discussionIds.length) return [];
+  return view(db)
+    .where(and(ofNoteable(noteable), inArray(notes.discussionId, [...new Set(discussionIds)])))
+    .orderBy(asc(notes.createdAt), asc(notes.id));
+}
+
+/** Resolvable notes: DiffNotes and DiscussionNotes on merge requests that are not system notes (ResolvableNote). */
+const resolvableSql = () => and(eq(notes.noteableType, 'MergeRequest'), inArray(notes.type, ['DiffNote', 'DiscussionNote']), eq(notes.system, false));
+
+/**
+ * Resolves (`by` a user) or unresolves one note (Note#resolve! / #unresolve!, which save the note: its updated_at
+ * moves too). A resolved note is not resolved again.
+ */
+export async function setNoteResolved(db: Db, id: number, by: number | null, at: Date) {
+  await db
+    .update(notes)
+    .set(by === null ? { resolvedAt: null, resolvedById: null, updatedAt: at } : { resolvedAt: at, resolvedById: by, updatedAt: at })
+    .where(and(eq(notes.id, id), resolvableSql(), by === null ? isNotNull(notes.resolvedAt) : isNull(notes.resolvedAt)));
+}
+
+/**
+ * Resolves (`by` a user) or unresolves every resolvable note of a discussion (ResolvableDiscussion#resolve! /
+ * #unresolve!, an update_all: updated_at stays).
+ */
+export async function setDiscussionResolved(db: Db, noteable: NoteableKey, discussionId: string, by: number | null, at: Date) {
+  await db
+    .update(notes)
+    .set(by === null ? { resolvedAt: null, resolvedById: null } : { resolvedAt: at, resolvedById: by })
+    .where(and(ofNoteable(noteable), eq(notes.discussionId, discussionId), resolvableSql(), by === null ? isNotNull(notes.resolvedAt) : isNull(notes.resolvedAt)));
+}
+
+/** Whether the merge request has resolvable notes, and how many of them are unresolved. */
+export async function resolvableState(db: Db, mergeRequestId: number) {
+  const [row] = await db
+    .select({
+      resolvable: sql<number>`count(*)`.mapWith(Number),
+      unresolved: sql<number>`count(*) FILTER (WHERE ${notes.resolvedAt} IS NULL)`.mapWith(Number),
+    })
+    .from(notes)
+    .where(and(eq(notes.noteableId, mergeRequestId), resolvableSql()));
+  return { resolvable: row?.resolvable ?? 0, unresolved: row?.unresolved ?? 0 };
 }

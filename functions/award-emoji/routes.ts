@@ -1,7 +1,9 @@
-// Award emoji (GitLab's lib/api/award_emoji.rb): list, get, award and remove, on issues (by iid), project snippets
-// (by id), and notes on either:
+// Award emoji (GitLab's lib/api/award_emoji.rb): list, get, award and remove, on issues and merge requests (by iid),
+// project snippets (by id), and notes on them:
 //   /projects/:id/issues/:issue_iid/award_emoji              /projects/:id/issues/:issue_iid/notes/:note_id/award_emoji
 //   /projects/:id/snippets/:snippet_id/award_emoji           /projects/:id/snippets/:snippet_id/notes/:note_id/award_emoji
+//   /projects/:id/merge_requests/:merge_request_iid/award_emoji
+//   /projects/:id/merge_requests/:merge_request_iid/notes/:note_id/award_emoji
 // each with GET (list), POST (`name`), GET .../:award_id and DELETE .../:award_id.
 import { Hono } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
@@ -53,11 +55,14 @@ function mount<S extends z.ZodMiniObject>(base: string, shape: Schema<S>, toRef:
 
 const IssuePath = schema(() => z.object({ id: projectRef(), issue_iid: pathId() }));
 const IssueNotePath = schema(() => z.object({ id: projectRef(), issue_iid: pathId(), note_id: pathId() }));
+const MergeRequestPath = schema(() => z.object({ id: projectRef(), merge_request_iid: pathId() }));
+const MergeRequestNotePath = schema(() => z.object({ id: projectRef(), merge_request_iid: pathId(), note_id: pathId() }));
 const SnippetPath = schema(() => z.object({ id: projectRef(), snippet_id: pathId() }));
 const SnippetNotePath = schema(() => z.object({ id: projectRef(), snippet_id: pathId(), note_id: pathId() }));
 
 const issue = (project: Project, iid: number | null) => ({ kind: 'issues' as const, project, id: iid });
 const snippet = (project: Project, id: number | null) => ({ kind: 'snippets' as const, project, id });
+const mergeRequest = (project: Project, iid: number | null) => ({ kind: 'merge_requests' as const, project, id: iid });
 
 mount('/projects/:id/issues/:issue_iid/award_emoji', IssuePath, (p) => ({ kind: 'issue', project: p.id, iid: p.issue_iid }));
 mount('/projects/:id/issues/:issue_iid/notes/:note_id/award_emoji', IssueNotePath, (p) => ({ kind: 'note', noteable: issue(p.id, p.issue_iid), noteId: p.note_id }));
@@ -65,5 +70,11 @@ mount('/projects/:id/snippets/:snippet_id/award_emoji', SnippetPath, (p) => ({ k
 mount('/projects/:id/snippets/:snippet_id/notes/:note_id/award_emoji', SnippetNotePath, (p) => ({
   kind: 'note',
   noteable: snippet(p.id, p.snippet_id),
+  noteId: p.note_id,
+}));
+mount('/projects/:id/merge_requests/:merge_request_iid/award_emoji', MergeRequestPath, (p) => ({ kind: 'merge_request', project: p.id, iid: p.merge_request_iid }));
+mount('/projects/:id/merge_requests/:merge_request_iid/notes/:note_id/award_emoji', MergeRequestNotePath, (p) => ({
+  kind: 'note',
+  noteable: mergeRequest(p.id, p.merge_request_iid),
   noteId: p.note_id,
 }));

@@ -6,9 +6,10 @@
 import * as q from '../../db/queries/award-emoji.ts';
 import { findSnippetProjectId } from '../../db/queries/snippets.ts';
 import { findIssue, findIssueById, issueFacts } from '../issues/service.ts';
+import { findMergeRequest, findMergeRequestById, mergeRequestFacts } from '../merge-requests/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { isUniqueViolation, notFound, recordNotFound, unauthorized, validationFailed } from '../lib/errors.ts';
+import { isDomainError, isUniqueViolation, notFound, recordNotFound, unauthorized, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import { can, type AwardableFacts } from '../lib/policy.ts';
@@ -24,6 +25,7 @@ type Verb<I> = { ctx: RequestContext; input: I };
 /** `/projects/:id/issues/:issue_iid`, `/projects/:id/snippets/:snippet_id`, or a note on either. */
 export type AwardableRef =
   | { kind: 'issue'; project: Ref | null; iid: number | null }
+  | { kind: 'merge_request'; project: Ref | null; iid: number | null }
   | { kind: 'snippet'; project: Ref | null; id: number | null }
   | { kind: 'note'; noteable: NoteableRef; noteId: number | null };
 
@@ -43,6 +45,15 @@ async function findAwardable(ctx: RequestContext, ref: AwardableRef): Promise<Aw
     case 'issue': {
       const { project, view } = await findIssue(ctx, { project: ref.project, iid: ref.iid });
       return { key: { type: 'Issue', id: view.issue.id }, facts: issueFacts(project, view) };
+    }
+    case 'merge_request': {
+      // `user_project.merge_requests.find_by!(iid:)` (404 `Not found`), then `not_found!('Award Emoji')` unless
+      // can_read_awardable?.
+      const { project, view } = await findMergeRequest(ctx, { project: ref.project, iid: ref.iid }, { refresh: false }).catch((e) => {
+        if (isDomainError(e, 'forbidden')) throw awardNotFound();
+        throw e;
+      });
+      return { key: { type: 'MergeRequest', id: view.mr.id }, facts: mergeRequestFacts(project, view) };
     }
     case 'snippet': {
       const { project, snippet } = await findProjectSnippet(ctx, ref.project, ref.id);
@@ -65,6 +76,13 @@ export async function findAwardableById(ctx: RequestContext, gid: { type: string
     case 'Issue': {
       const { project, view } = await findIssueById(ctx, gid.id);
       return { key: { type: 'Issue', id: view.issue.id }, facts: issueFacts(project, view) };
+    }
+    case 'MergeRequest': {
+      const { project, view } = await findMergeRequestById(ctx, gid.id).catch((e) => {
+        if (isDomainError(e, 'forbidden')) throw awardNotFound();
+        throw e;
+      });
+      return { key: { type: 'MergeRequest', id: view.mr.id }, facts: mergeRequestFacts(project, view) };
     }
     case 'Note':
     case 'DiscussionNote':

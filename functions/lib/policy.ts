@@ -297,6 +297,21 @@ const rules = {
   // admin_note (edit, delete): the note's author or maintainers and above; never a system note.
   'note:admin': (a: Actor, n: NoteFacts) =>
     canReadNote(a, n) && signedIn(a) && !n.system && !lockedOut(a, n.noteable) && (a.user!.id === n.authorId || level(a, n.noteable.project) >= AccessLevel.MAINTAINER),
+  // resolve_note on one note (PUT .../discussions/:id/notes/:note_id with `resolved`, GitLab 13.6 NotePolicy): the
+  // note's author, the noteable's author, or developers and above (ProjectPolicy's developer_access enables
+  // resolve_note); never on a note the actor cannot read, nor on a discussion locked to non-members
+  // (IssuablePolicy's `locked & ~is_project_member` prevents it). Whether the note is resolvable is the service's rule.
+  'note:resolve': (a: Actor, n: NoteFacts) =>
+    canReadNote(a, n) &&
+    signedIn(a) &&
+    !lockedOut(a, n.noteable) &&
+    (a.user!.id === n.authorId ||
+      (n.noteable.kind !== 'commit' && a.user!.id === n.noteable.authorId) ||
+      level(a, n.noteable.project) >= AccessLevel.DEVELOPER),
+  // Resolving a whole discussion (PUT .../discussions/:id with `resolved`): ResolvableDiscussion#can_resolve? is the
+  // noteable's author or `can?(:resolve_note, project)` (developers and above); the notes' authors are not enough.
+  'noteable:resolve_discussion': (a: Actor, n: NoteableFacts) =>
+    canReadNoteable(a, n) && signedIn(a) && ((n.kind !== 'commit' && a.user!.id === n.authorId) || level(a, n.project) >= AccessLevel.DEVELOPER),
   // award_emoji: POST .../award_emoji (the awardable was found readable first).
   'awardable:award': (a: Actor, s: AwardableFacts) => canAward(a, s),
   // Removing an award: its awarder or an administrator (`unauthorized! unless award.user == current_user || admin`).

@@ -4,7 +4,7 @@ import { projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path, pathId, schema, type Output } from '../lib/validate.ts';
-import { CreateNoteInput, ListNotesInput, toNote, UpdateNoteInput } from './schemas.ts';
+import { CreateNoteInput, ListNotesInput, toNoteView, UpdateNoteInput } from './schemas.ts';
 import * as notes from './service.ts';
 
 export const noteRoutes = new Hono<AppEnv>();
@@ -12,8 +12,8 @@ export const noteRoutes = new Hono<AppEnv>();
 const NoteablePath = schema(() => z.object({ id: projectRef(), noteable_id: pathId() }));
 const NotePath = schema(() => z.object({ id: projectRef(), noteable_id: pathId(), note_id: pathId() }));
 
-// The same five endpoints for issues (by iid) and project snippets (by id), as GitLab's noteable loop.
-for (const kind of ['issues', 'snippets'] as const) {
+// The same five endpoints for issues and merge requests (by iid) and project snippets (by id), as GitLab's noteable loop.
+for (const kind of ['issues', 'snippets', 'merge_requests'] as const) {
   const base = `/projects/:id/${kind}/:noteable_id/notes`;
   const ref = (p: { id: Output<typeof projectRef>; noteable_id: number | null }) => ({ kind, project: p.id, id: p.noteable_id });
 
@@ -22,7 +22,7 @@ for (const kind of ['issues', 'snippets'] as const) {
     const input = c.req.valid('query');
     const list = await notes.listNotes({ ctx, input: { noteable: ref(c.req.valid('param')), params: input } });
     const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
-    return c.json(rows.map((r) => toNote(r.note, r.author, list.noteable.iid, ctx.config)));
+    return c.json(rows.map((r) => toNoteView(r, list.noteable.iid, ctx.config)));
   });
 
   noteRoutes.post(base, path(NoteablePath), params(CreateNoteInput), async (c) => {
@@ -31,21 +31,21 @@ for (const kind of ['issues', 'snippets'] as const) {
     // Who the body mentions is read with the noteable: the create costs auth, that read, and one batch.
     const found = await notes.findNoteable(ctx, ref(c.req.valid('param')), { mentionsIn: params.body });
     const { noteable, view } = await notes.createNote({ ctx, input: { noteable: found, params } });
-    return c.json(toNote(view.note, view.author, noteable.iid, ctx.config), 201);
+    return c.json(toNoteView(view, noteable.iid, ctx.config), 201);
   });
 
   noteRoutes.get(`${base}/:note_id`, path(NotePath), async (c) => {
     const { ctx } = c.var;
     const p = c.req.valid('param');
     const { noteable, view } = await notes.getNote({ ctx, input: { noteable: ref(p), noteId: p.note_id } });
-    return c.json(toNote(view.note, view.author, noteable.iid, ctx.config));
+    return c.json(toNoteView(view, noteable.iid, ctx.config));
   });
 
   noteRoutes.put(`${base}/:note_id`, path(NotePath), params(UpdateNoteInput), async (c) => {
     const { ctx } = c.var;
     const p = c.req.valid('param');
     const { noteable, view } = await notes.updateNote({ ctx, input: { noteable: ref(p), noteId: p.note_id, params: c.req.valid('query') } });
-    return c.json(toNote(view.note, view.author, noteable.iid, ctx.config));
+    return c.json(toNoteView(view, noteable.iid, ctx.config));
   });
 
   noteRoutes.delete(`${base}/:note_id`, path(NotePath), async (c) => {

@@ -2,97 +2,35 @@
 // user; the noteable is found (and must be readable) first, then the policy decides about the note. Creating a
 // comment records `commented` (target: the note) in the same batch, touches the noteable and gives to-dos to
 // those it mentions. Commits are noteables too (commits.rb's comments, functions/repositories/commit-comments.ts).
-import type { ProjectView } from '../../db/queries/projects.ts';
-import type { IssueView } from '../../db/queries/issues.ts';
-import * as q from '../../db/queries/notes.ts';
-import { findSnippetProjectId } from '../../db/queries/snippets.ts';
+// The noteables themselves are found in noteables.ts (re-exported here).
 import type { UserRow } from '../../db/schema/index.ts';
 import { sql } from 'drizzle-orm';
-import { newIssueLinkStatements } from '../../db/queries/issues.ts';
+import { mentionTodosStatement, newIssueLinkStatements } from '../../db/queries/issues.ts';
+import * as q from '../../db/queries/notes.ts';
 import { eventStatement } from '../events/record.ts';
 import { createMentionTodos, freshMentions, mentionReaders, mentionTodoUsers } from '../issues/mention-todos.ts';
-import { findIssue, findIssueById, issueFacts } from '../issues/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { invalidRecord, isDomainError, notFound, recordNotFound, validationFailed } from '../lib/errors.ts';
-import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
-import { assertCan, can, type NoteableFacts, type NoteFacts } from '../lib/policy.ts';
+import { assertCan, can, type NoteFacts } from '../lib/policy.ts';
 import type { Output } from '../lib/validate.ts';
-import { projectFacts } from '../projects/service.ts';
-import { findProjectSnippet, snippetFacts } from '../snippets/service.ts';
+import { findNoteable, findNoteableById, type Noteable, type NoteableRef } from './noteables.ts';
 import { NOTE_MAX, type CreateNoteInput, type ListNotesInput, type UpdateNoteInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
-/** `/projects/:id/issues/:noteable_id/notes` (by iid) or `/projects/:id/snippets/:noteable_id/notes` (by id). */
-export type NoteableRef = { kind: 'issues' | 'snippets'; project: Ref | null; id: number | null };
-
-export interface Noteable {
-  key: q.NoteableKey;
-  project: ProjectView;
-  facts: NoteableFacts;
-  /** The issue's iid (noteable_iid), null for snippets and commits. */
-  iid: number | null;
-  /** Read with the noteable (findNoteable's `mentionsIn`): the users that text mentions, with their project levels. */
-  mentioned?: { text: string; candidates: Awaited<ReturnType<typeof findIssue>>['mentioned'] };
-}
-
-/**
- * The readable noteable (404 `Issue Not Found` / `Snippet Not Found` otherwise). `mentionsIn`: the body of a note
- * about to be created on it, whose mentioned users are read in the same round trip as an issue (for createNote).
- */
-export async function findNoteable(ctx: RequestContext, ref: NoteableRef, options: { mentionsIn?: string } = {}): Promise<Noteable> {
-  if (ref.kind === 'snippets') {
-    const { project, snippet } = await findProjectSnippet(ctx, ref.project, ref.id);
-    return snippetNoteable(project, snippet.snippet);
-  }
-  const text = options.mentionsIn;
-  const { project, view, mentioned } = await findIssue(ctx, { project: ref.project, iid: ref.id }, { mentions: text === undefined ? [] : freshMentions([text]).names });
-  return { ...issueNoteable(project, view), ...(text === undefined ? {} : { mentioned: { text, candidates: mentioned } }) };
-}
-
-/** A project snippet (already found readable) as a noteable. */
-export const snippetNoteable = (project: ProjectView, snippet: Parameters<typeof snippetFacts>[0] & { id: number }): Noteable => {
-  const facts = projectFacts(project);
-  return { key: { type: 'Snippet', id: snippet.id }, project, facts: { ...snippetFacts(snippet, facts), project: facts }, iid: null };
-};
-
-/** A noteable commit: named by its full id within the project whose notes these are. */
-export type CommitNoteable = Noteable & { key: Extract<q.NoteableKey, { type: 'Commit' }> };
-
-/** A commit of the project (already found, under download_code) as a noteable: its notes are the project's. */
-export const commitNoteable = (project: ProjectView, commitId: string): CommitNoteable => ({
-  key: { type: 'Commit', projectId: project.project.id, commitId },
-  project,
-  facts: { kind: 'commit', project: projectFacts(project) },
-  iid: null,
-});
-
-/** An issue (already found readable) as a noteable. */
-export const issueNoteable = (project: ProjectView, view: IssueView): Noteable => ({
-  key: { type: 'Issue', id: view.issue.id },
-  project,
-  facts: issueFacts(project, view),
-  iid: view.issue.iid,
-});
-
-/**
- * The readable noteable by model name and database id (GraphQL's NoteableID): an issue or a project snippet, 404 as
- * findNoteable otherwise (personal snippets carry no notes here).
- */
-export async function findNoteableById(ctx: RequestContext, gid: { type: string; id: number }): Promise<Noteable> {
-  if (gid.type === 'Issue') {
-    const { project, view } = await findIssueById(ctx, gid.id);
-    return issueNoteable(project, view);
-  }
-  if (gid.type === 'ProjectSnippet' || gid.type === 'Snippet') {
-    const projectId = await findSnippetProjectId(ctx.db, gid.id);
-    if (projectId == null) throw notFound('Snippet');
-    return findNoteable(ctx, { kind: 'snippets', project: { id: projectId }, id: gid.id });
-  }
-  throw notFound('Noteable');
-}
+export {
+  commitNoteable,
+  findNoteable,
+  findNoteableById,
+  issueNoteable,
+  mergeRequestNoteable,
+  snippetNoteable,
+  type CommitNoteable,
+  type Noteable,
+  type NoteableRef,
+} from './noteables.ts';
 
 /** A readable note by its database id (GraphQL's NoteID, AwardableID), with its noteable: 404 `Note Not Found` otherwise. */
 export async function findNoteById(ctx: RequestContext, id: number) {
@@ -124,6 +62,9 @@ export const noteFacts = (noteable: Noteable, n: q.NoteView['note']): NoteFacts 
   confidential: n.confidential,
 });
 
+/** The first note of a new discussion: a DiscussionNote, or a DiffNote placed on a diff version's line. */
+export type NoteStart = { type: 'DiscussionNote' } | { type: 'DiffNote'; position: Record<string, unknown>; lineCode: string | null };
+
 /** How an endpoint words a note that fails the model's rules: the label and GitLab's helper that interpolates them. */
 export type NoteFailure = { label: string; via: 'bad_request' | 'render_api_error' };
 
@@ -133,8 +74,14 @@ export type NoteFailure = { label: string; via: 'bad_request' | 'render_api_erro
  * {...}`); GraphQL reads the same error as `Note can't be blank`.
  */
 function checkBody(body: string, { label, via }: NoteFailure) {
+  const errors = noteBodyErrors(body);
+  if (errors.note) throw invalidRecord(label, errors, via);
+}
+
+/** Note#note's model errors (`{ note: [...] }`, empty when the body is fine): for a caller combining them with its own. */
+export function noteBodyErrors(body: string): { note?: string[] } {
   const error = body.trim() === '' ? "can't be blank" : body.length > NOTE_MAX ? `is too long (maximum is ${NOTE_MAX} characters)` : null;
-  if (error) throw invalidRecord(label, { note: [error] }, via);
+  return error ? { note: [error] } : {};
 }
 
 /** The mentioned users who may read the note (and so the noteable), at their level on the project. */
@@ -191,12 +138,20 @@ const sameNoteable = (a: q.NoteableKey | null, b: q.NoteableKey) => a !== null &
  * (findNoteable, findNoteableById, commitNoteable), optionally a reply into one of its discussions (found readable
  * with findDiscussion). The note, the noteable touched, `commented`, mention to-dos. `failure`: how the endpoint
  * words a note the model refuses (the notes API's by default). `diffLine`: a commit comment placed on a line of the
- * commit's diff, stored as GitLab's LegacyDiffNote with its line code.
+ * commit's diff, stored as GitLab's LegacyDiffNote with its line code. `start`: the first note of a new discussion
+ * (POST .../discussions): a DiscussionNote, or a DiffNote with its stored position and line code.
  */
 export async function createNote({
   ctx,
   input,
-}: Verb<{ noteable: Noteable; params: Output<typeof CreateNoteInput>; replyTo?: q.NoteView | null; failure?: NoteFailure; diffLine?: { lineCode: string } | null }>) {
+}: Verb<{
+  noteable: Noteable;
+  params: Output<typeof CreateNoteInput>;
+  replyTo?: q.NoteView | null;
+  failure?: NoteFailure;
+  diffLine?: { lineCode: string } | null;
+  start?: NoteStart | null;
+}>) {
   const { noteable, params: p, replyTo } = input;
   const user = requireUser(ctx);
   assertCan(ctx.actor, 'noteable:create_note', noteable.facts);
@@ -215,13 +170,14 @@ export async function createNote({
   // Gap: GitLab gives to-dos for mentions in commit comments too; to-dos have no commit target here yet.
   const key = noteable.key;
   const mentions =
-    key.type !== 'Issue'
+    key.type !== 'Issue' && key.type !== 'MergeRequest'
       ? []
       : noteable.mentioned?.text === p.body
         ? mentionReaders(freshMentions([p.body]), noteable.mentioned.candidates, mayRead)
         : await mentionTodoUsers(ctx.db, { project: noteable.project, texts: [p.body], mayRead });
   const diffLine = input.diffLine ?? null;
-  const type = diffLine ? ('LegacyDiffNote' as const) : undefined;
+  const start = replyTo ? null : (input.start ?? null);
+  const type = diffLine ? ('LegacyDiffNote' as const) : (start?.type ?? undefined);
   const values = {
     noteableType: key.type,
     ...(key.type === 'Commit' ? { noteableId: null, commitId: key.commitId } : { noteableId: key.id }),
@@ -230,14 +186,17 @@ export async function createNote({
     body: p.body,
     confidential,
     ...(diffLine ? { type, lineCode: diffLine.lineCode } : {}),
+    ...(start?.type === 'DiscussionNote' ? { type: start.type } : {}),
+    ...(start?.type === 'DiffNote' ? { type: start.type, position: start.position, lineCode: start.lineCode } : {}),
     ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
   };
   const noteId = q.lastNoteIdSql();
   const results = await ctx.batch((db) => [
     ...q.insertNoteStatements(db, values, key, discussionId),
     // The event's target_type is the note's class (EventCreateService#create_record_event).
-    eventStatement(db, { action: 'commented', authorId: user.id, projectId, target: { type: type ?? 'Note', id: noteId } }),
+    eventStatement(db, { action: 'commented', authorId: user.id, projectId, target: { type: replyTo ? 'DiscussionNote' : (type ?? 'Note'), id: noteId } }),
     ...(key.type === 'Issue' ? newIssueLinkStatements(db, { id: sql<number>`${key.id}`, projectId }, user.id, null, mentions, noteId) : []),
+    ...(key.type === 'MergeRequest' && mentions.length ? [mentionTodosStatement(db, { type: 'MergeRequest', id: key.id, projectId }, user.id, mentions, noteId)] : []),
     q.lastInsertedNoteViewQuery(db),
   ]);
   const [view] = results[results.length - 1] as q.NoteView[];
@@ -257,10 +216,10 @@ export async function updateNote({ ctx, input }: Verb<{ noteable: NoteableRef; n
     const now = new Date();
     await q.updateNote(tx, note.id, { body: p.body, confidential, updatedAt: now, updatedById: user.id });
     const key = noteable.key;
-    if (p.body !== undefined && key.type === 'Issue') {
+    if (p.body !== undefined && (key.type === 'Issue' || key.type === 'MergeRequest')) {
       await createMentionTodos(tx, {
         project: noteable.project,
-        issue: { id: key.id, projectId: noteable.project.project.id },
+        issue: { type: key.type, id: key.id, projectId: noteable.project.project.id },
         authorId: user.id,
         texts: [p.body],
         before: [note.body],
