@@ -71,31 +71,23 @@ export const mergeRequests = pgTable(
   ],
 );
 
-export const mergeRequestAssignees = pgTable(
-  'merge_request_assignees',
-  {
-    mergeRequestId: integer('merge_request_id')
-      .notNull()
-      .references(() => mergeRequests.id, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-  },
-  (t) => [primaryKey({ columns: [t.mergeRequestId, t.userId] }), index('merge_request_assignees_user_id_idx').on(t.userId)],
-);
+/** The users linked to an MR in one role (assignees, reviewers): one table each, the same shape. */
+const mergeRequestUsers = (name: 'merge_request_assignees' | 'merge_request_reviewers') =>
+  pgTable(
+    name,
+    {
+      mergeRequestId: integer('merge_request_id')
+        .notNull()
+        .references(() => mergeRequests.id, { onDelete: 'cascade' }),
+      userId: integer('user_id')
+        .notNull()
+        .references(() => users.id, { onDelete: 'cascade' }),
+    },
+    (t) => [primaryKey({ columns: [t.mergeRequestId, t.userId] }), index(`${name}_user_id_idx`).on(t.userId)],
+  );
 
-export const mergeRequestReviewers = pgTable(
-  'merge_request_reviewers',
-  {
-    mergeRequestId: integer('merge_request_id')
-      .notNull()
-      .references(() => mergeRequests.id, { onDelete: 'cascade' }),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id, { onDelete: 'cascade' }),
-  },
-  (t) => [primaryKey({ columns: [t.mergeRequestId, t.userId] }), index('merge_request_reviewers_user_id_idx').on(t.userId)],
-);
+export const mergeRequestAssignees = mergeRequestUsers('merge_request_assignees');
+export const mergeRequestReviewers = mergeRequestUsers('merge_request_reviewers');
 
 /** A version of the MR's diff: GitLab's merge_request_diffs (state `collected`, or `empty` with no commits). */
 export const mergeRequestDiffs = pgTable(

@@ -173,21 +173,20 @@ export function mergeStatusOf(v: Pick<MergeRequestView, 'mr' | 'latestDiff' | 's
 export const blockingDiscussionsResolved = (v: Pick<MergeRequestView, 'onlyAllowMergeIfAllDiscussionsAreResolved' | 'unresolvedDiscussions'>) =>
   !v.onlyAllowMergeIfAllDiscussionsAreResolved || v.unresolvedDiscussions === 0;
 
+/** The fields every MR entity starts with (Entities::MergeRequestSimple's, before its web_url). */
+const head = (m: MergeRequestView['mr']) => ({
+  id: m.id,
+  iid: m.iid,
+  project_id: m.targetProjectId,
+  title: m.title,
+  description: m.description,
+  state: m.state,
+  created_at: iso(m.createdAt),
+  updated_at: iso(m.updatedAt),
+});
+
 /** Entities::MergeRequestSimple (`view=simple`). */
-export function toMergeRequestSimple(v: MergeRequestView, config: Config) {
-  const m = v.mr;
-  return {
-    id: m.id,
-    iid: m.iid,
-    project_id: m.targetProjectId,
-    title: m.title,
-    description: m.description,
-    state: m.state,
-    created_at: iso(m.createdAt),
-    updated_at: iso(m.updatedAt),
-    web_url: mrWebUrl(v, config),
-  };
-}
+export const toMergeRequestSimple = (v: MergeRequestView, config: Config) => ({ ...head(v.mr), web_url: mrWebUrl(v, config) });
 
 /** Entities::MergeRequestBasic (lists); `subscribed` is only on single records (Entities::MergeRequest). */
 export function toMergeRequestBasic(v: MergeRequestView, config: Config, options: { labelDetails?: boolean; renderHtml?: boolean } = {}) {
@@ -195,14 +194,7 @@ export function toMergeRequestBasic(v: MergeRequestView, config: Config, options
   const assignees = v.assignees.map((u) => toUserBasic(u, config));
   const fork = m.sourceProjectId !== null && m.sourceProjectId !== m.targetProjectId;
   return {
-    id: m.id,
-    iid: m.iid,
-    project_id: m.targetProjectId,
-    title: m.title,
-    description: m.description,
-    state: m.state,
-    created_at: iso(m.createdAt),
-    updated_at: iso(m.updatedAt),
+    ...head(m),
     merged_by: userBasic(v.mergedBy, config),
     merged_at: iso(m.mergedAt),
     closed_by: userBasic(v.closedBy, config),
