@@ -29,6 +29,8 @@ const config: CodegenConfig = {
           Milestone: './models.ts#MilestoneModel',
           Todo: './models.ts#TodoModel',
           IssueConnection: './models.ts#IssueConnectionModel',
+          MergeRequest: './models.ts#MergeRequestModel',
+          MergeRequestConnection: './models.ts#MergeRequestConnectionModel',
           LabelConnection: './models.ts#LabelConnectionModel',
           Snippet: './models.ts#SnippetModel',
           SnippetBlob: './models.ts#SnippetBlobModel',

@@ -56,6 +56,12 @@ CREATE TABLE "merge_requests" (
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "merge_requests_closing_issues" (
+	"merge_request_id" integer NOT NULL,
+	"issue_id" integer NOT NULL,
+	CONSTRAINT "merge_requests_closing_issues_merge_request_id_issue_id_pk" PRIMARY KEY("merge_request_id","issue_id")
+);
+--> statement-breakpoint
 ALTER TABLE "timelogs" ALTER COLUMN "issue_id" DROP NOT NULL;--> statement-breakpoint
 ALTER TABLE "projects" ADD COLUMN "merge_method" text DEFAULT 'merge' NOT NULL;--> statement-breakpoint
 ALTER TABLE "projects" ADD COLUMN "remove_source_branch_after_merge" boolean DEFAULT true NOT NULL;--> statement-breakpoint
@@ -77,6 +83,8 @@ ALTER TABLE "merge_requests" ADD CONSTRAINT "merge_requests_merge_user_id_users_
 ALTER TABLE "merge_requests" ADD CONSTRAINT "merge_requests_merged_by_id_users_id_fk" FOREIGN KEY ("merged_by_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "merge_requests" ADD CONSTRAINT "merge_requests_closed_by_id_users_id_fk" FOREIGN KEY ("closed_by_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "merge_requests" ADD CONSTRAINT "merge_requests_updated_by_id_users_id_fk" FOREIGN KEY ("updated_by_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "merge_requests_closing_issues" ADD CONSTRAINT "merge_requests_closing_issues_merge_request_id_merge_requests_id_fk" FOREIGN KEY ("merge_request_id") REFERENCES "public"."merge_requests"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "merge_requests_closing_issues" ADD CONSTRAINT "merge_requests_closing_issues_issue_id_issues_id_fk" FOREIGN KEY ("issue_id") REFERENCES "public"."issues"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "merge_request_assignees_user_id_idx" ON "merge_request_assignees" USING btree ("user_id");--> statement-breakpoint
 CREATE INDEX "merge_request_diffs_merge_request_id_idx" ON "merge_request_diffs" USING btree ("merge_request_id","id");--> statement-breakpoint
 CREATE INDEX "merge_request_reviewers_user_id_idx" ON "merge_request_reviewers" USING btree ("user_id");--> statement-breakpoint
@@ -87,6 +95,7 @@ CREATE INDEX "merge_requests_milestone_id_idx" ON "merge_requests" USING btree (
 CREATE UNIQUE INDEX "merge_requests_open_source_branch_idx" ON "merge_requests" USING btree ("target_project_id","source_project_id","source_branch") WHERE "merge_requests"."state" IN ('opened', 'locked');--> statement-breakpoint
 CREATE INDEX "merge_requests_source_idx" ON "merge_requests" USING btree ("source_project_id","source_branch") WHERE "merge_requests"."state" IN ('opened', 'locked');--> statement-breakpoint
 CREATE INDEX "merge_requests_target_branch_idx" ON "merge_requests" USING btree ("target_project_id","target_branch") WHERE "merge_requests"."state" IN ('opened', 'locked');--> statement-breakpoint
+CREATE INDEX "merge_requests_closing_issues_issue_id_idx" ON "merge_requests_closing_issues" USING btree ("issue_id");--> statement-breakpoint
 ALTER TABLE "timelogs" ADD CONSTRAINT "timelogs_merge_request_id_merge_requests_id_fk" FOREIGN KEY ("merge_request_id") REFERENCES "public"."merge_requests"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "notes" ADD CONSTRAINT "notes_resolved_by_id_users_id_fk" FOREIGN KEY ("resolved_by_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "timelogs_merge_request_id_idx" ON "timelogs" USING btree ("merge_request_id");--> statement-breakpoint

@@ -195,11 +195,16 @@ export function projectReadersSql(visibilityLevel: number, memberIds: SQLWrapper
 }
 
 /**
+ * Whether the actor may read the merge requests of a readable project row (download_code): public and internal
+ * projects, private ones for reporters and above. Aliases may be passed (the project of a joined MR).
+ */
+export const readsMergeRequestsSql = (actor: Viewer, p: { id: AnyPgColumn; visibilityLevel: AnyPgColumn } = projects, ns: { traversalIds: AnyPgColumn } = namespaces): SQL =>
+  isAdmin(actor) ? sql`true` : sql`(${p.visibilityLevel} >= ${Visibility.internal} OR ${projectAccessLevelSql(actor, p, ns)} >= ${AccessLevel.REPORTER})`;
+
+/**
  * Projects (joined with their namespace) whose merge requests the actor may read: the SQL twin of
  * canReadMergeRequest (download_code): readable public and internal projects, private ones for reporters and above.
  */
 export function mergeRequestProjectsFilter(actor: Viewer): SQL | undefined {
-  const readable = visibleProjectsFilter(actor);
-  if (isAdmin(actor)) return readable;
-  return and(readable, or(gte(projects.visibilityLevel, Visibility.internal), sql`${projectAccessLevelSql(actor)} >= ${AccessLevel.REPORTER}`));
+  return and(visibleProjectsFilter(actor), readsMergeRequestsSql(actor));
 }

@@ -2,7 +2,7 @@
 // labels, assignees and counters (json subqueries), so a page of issues costs one query whatever its size.
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { activeMembershipSql, mergeRequestProjectsFilter, projectReadersSql, readableIssueNotesSql, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './access.ts';
+import { activeMembershipSql, mergeRequestProjectsFilter, projectReadersSql, readsMergeRequestsSql, readableIssueNotesSql, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import {
   awardEmoji,
@@ -13,6 +13,7 @@ import {
   members,
   mergeRequestAssignees,
   mergeRequests,
+  mergeRequestsClosingIssues,
   milestones,
   namespaces,
   notes,
@@ -77,8 +78,20 @@ function columns(actor: Viewer, subscriberId?: number | null) {
     upvotes: awardCountSql('thumbsup'),
     downvotes: awardCountSql('thumbsdown'),
     subscribed: subscriberId ? subscribedSql(subscriberId) : sql<boolean>`false`.mapWith(Boolean),
+    mergeRequestsCount: closingMergeRequestsCountSql(actor),
   };
 }
+
+const closerProject = alias(projects, 'closer_project');
+const closerNamespace = alias(namespaces, 'closer_namespace');
+/**
+ * IssuableMetadata's merge_requests_count: the MRs whose cached closing issues hold the issue
+ * (merge_requests_closing_issues), counted where the actor may read them (read_merge_request).
+ */
+const closingMergeRequestsCountSql = (actor: Viewer) =>
+  sql<number>`(SELECT count(*) FROM ${mergeRequestsClosingIssues} ci JOIN ${mergeRequests} cm ON cm.id = ci.merge_request_id
+    JOIN ${projects} closer_project ON ${closerProject.id} = cm.target_project_id JOIN ${namespaces} closer_namespace ON ${closerNamespace.id} = ${closerProject.namespaceId}
+    WHERE ci.issue_id = ${issues.id} AND ${and(visibleProjectsFilter(actor, closerProject, closerNamespace), readsMergeRequestsSql(actor, closerProject, closerNamespace))})`.mapWith(Number);
 
 const noTotal = sql<number | null>`NULL`.mapWith((v) => (v == null ? null : Number(v)));
 

@@ -14,10 +14,12 @@ import {
   mergeRequestDiffs,
   mergeRequestReviewers,
   mergeRequests,
+  mergeRequestsClosingIssues,
   milestones,
   namespaces,
   notes,
   projects,
+  repositories,
   subscriptions,
   timelogs,
   todos,
@@ -29,6 +31,9 @@ import {
 import { TODO_ASSIGNED, type LabelJson, type UserJson } from './issues.ts';
 import { deleteNotesOf, insertNote } from './notes.ts';
 import { liveProjectByRef, type ProjectLookup } from './projects.ts';
+import { protectionRulesSql } from './protected-branches.ts';
+import { tagProtectionRulesSql } from './protected-tags.ts';
+import type { ProtectionRule, RepositoryInfo, TagProtectionRule } from './repositories.ts';
 import { containsPattern } from './search.ts';
 import { byParent, keysetSql, rowNumber, type KeysetPage, type PageSql } from './window.ts';
 
@@ -446,6 +451,26 @@ export function refreshVersionStatements(db: Db, mergeRequestId: number, v: NewD
   ] as const;
 }
 
+/** Rewrites the MR's cached closing issues (merge_requests_closing_issues), as statements for the writing batch. */
+export function cacheClosingIssuesStatements(db: Db, mergeRequestId: SQL<number> | number, issueIds: readonly number[]) {
+  const id = mergeRequestId as number;
+  return [
+    db.delete(mergeRequestsClosingIssues).where(eq(mergeRequestsClosingIssues.mergeRequestId, id)),
+    ...(issueIds.length ? [db.insert(mergeRequestsClosingIssues).values([...new Set(issueIds)].map((issueId) => ({ mergeRequestId: id, issueId }))).onConflictDoNothing()] : []),
+  ];
+}
+
+/** The MRs of the project whose cached closing issues hold the issue (GET .../issues/:iid/closed_by), newest first. */
+export async function closingMergeRequestIds(db: Db, issueId: number, projectId: number): Promise<number[]> {
+  const rows = await db
+    .select({ id: mergeRequests.id })
+    .from(mergeRequestsClosingIssues)
+    .innerJoin(mergeRequests, eq(mergeRequests.id, mergeRequestsClosingIssues.mergeRequestId))
+    .where(and(eq(mergeRequestsClosingIssues.issueId, issueId), eq(mergeRequests.targetProjectId, projectId)))
+    .orderBy(desc(mergeRequests.id));
+  return rows.map((r) => r.id);
+}
+
 /** The MR's versions, newest first (GitLab's merge_request_diffs.viewable.order_id_desc). */
 export async function listDiffVersions(db: Db, mergeRequestId: number): Promise<MergeRequestDiffRow[]> {
   return db.select().from(mergeRequestDiffs).where(eq(mergeRequestDiffs.mergeRequestId, mergeRequestId)).orderBy(desc(mergeRequestDiffs.id));
@@ -627,4 +652,25 @@ export async function findUserTodosOfMergeRequests(db: Db, userId: number, merge
     .leftJoin(notes, eq(notes.id, todos.noteId))
     .where(and(eq(todos.userId, userId), eq(todos.targetType, 'MergeRequest'), inArray(todos.targetId, [...new Set(mergeRequestIds)])))
     .orderBy(asc(todos.id));
+}
+
+/**
+ * findRepository for many projects in one statement (the MRs of a page under many projects: who may merge, push to
+ * or remove their branches); projects without a repository row are absent.
+ */
+export async function findRepositoriesOfProjects(db: Db, projectIds: readonly number[]): Promise<Array<RepositoryInfo & { projectId: number }>> {
+  if (!projectIds.length) return [];
+  const found = await db
+    .select({
+      projectId: repositories.projectId,
+      poolId: repositories.poolId,
+      defaultBranch: repositories.defaultBranch,
+      protectedBranches: sql<ProtectionRule[] | string>`${protectionRulesSql(sql`${repositories.projectId}`)}`,
+      protectedTags: sql<TagProtectionRule[] | string>`${tagProtectionRulesSql(sql`${repositories.projectId}`)}`,
+    })
+    .from(repositories)
+    .where(inArray(repositories.projectId, [...new Set(projectIds)]));
+  // json arrives parsed from every driver we use; a driver leaving it as text is parsed here (as findRepository does).
+  const parse = <T>(v: T[] | string): T[] => (typeof v === 'string' ? (JSON.parse(v) as T[]) : v);
+  return found.map((r) => ({ ...r, protectedBranches: parse(r.protectedBranches), protectedTags: parse(r.protectedTags) }));
 }

@@ -93,4 +93,22 @@ export const timelogs = pgTable(
   ],
 );
 
+/**
+ * The issues an open MR would close when merged (GitLab's merge_requests_closing_issues, the cache
+ * MergeRequest#cache_merge_request_closes_issues! keeps): rewritten when the MR is created, edited or gets a new
+ * version; what an issue's `merge_requests_count` and `closed_by` read.
+ */
+export const mergeRequestsClosingIssues = pgTable(
+  'merge_requests_closing_issues',
+  {
+    mergeRequestId: integer('merge_request_id')
+      .notNull()
+      .references(() => mergeRequests.id, { onDelete: 'cascade' }),
+    issueId: integer('issue_id')
+      .notNull()
+      .references(() => issues.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.mergeRequestId, t.issueId] }), index('merge_requests_closing_issues_issue_id_idx').on(t.issueId)],
+);
+
 export type IssueRow = typeof issues.$inferSelect;

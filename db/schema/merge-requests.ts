@@ -113,3 +113,4 @@ export const mergeRequestDiffs = pgTable(
 
 export type MergeRequestRow = typeof mergeRequests.$inferSelect;
 export type MergeRequestDiffRow = typeof mergeRequestDiffs.$inferSelect;
+

@@ -52,7 +52,7 @@ function refusal(e: unknown): string[] | null {
     case 'invalid':
       return invalidMessages(p);
     case 'conflict':
-      return typeof p.message === 'string' ? [p.message] : fullMessages(p.message);
+      return typeof p.message === 'string' ? [p.message] : Array.isArray(p.message) ? [...(p.message as readonly string[])] : fullMessages(p.message as FieldErrors);
     case 'unprocessable':
       return [...p.messages];
     case 'unsupported':

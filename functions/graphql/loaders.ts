@@ -6,6 +6,19 @@ import { awardableKey, awardsOf, type AwardableKey } from '../award-emoji/reads.
 import { namespaceFullNames, readableGroupsByIds } from '../groups/reads.ts';
 import type { IssueFinderParams } from '../issues/filter.ts';
 import { currentUserTodosOfIssues, issueCounts, issuePages, labelsOfIssues, participantsOfIssues, userDiscussionCounts, type IssueWithProject } from '../issues/reads.ts';
+import {
+  currentUserTodosOfMergeRequests,
+  diffStatsOfMergeRequests,
+  labelsOfMergeRequests,
+  mergeRequestCounts,
+  mergeRequestPages,
+  participantsOfMergeRequests,
+  repositoryFactsOfMergeRequests,
+  type MergeRequestPageArgs,
+  type MergeRequestParentKind,
+  type MergeRequestWithProject,
+} from '../merge-requests/graphql-reads.ts';
+import type { MergeRequestView } from '../../db/queries/merge-requests.ts';
 import { projectLabelCounts, projectLabelPages, projectLabelsByTitles } from '../labels/reads.ts';
 import type { RequestContext } from '../lib/context.ts';
 import type { KeysetPage } from '../lib/pagination.ts';
@@ -58,6 +71,7 @@ const each = <K, T>(verb: (keys: readonly K[]) => Promise<T[]>, cacheKey?: (key:
   new DataLoader<K, T, unknown>((keys) => verb(keys), cacheKey ? { cacheKeyFn: cacheKey } : {});
 
 const issueId = (i: IssueWithProject) => i.view.issue.id;
+const mergeRequestId = (m: MergeRequestWithProject) => m.view.mr.id;
 
 export function createLoaders(ctx: RequestContext) {
   return {
@@ -87,6 +101,24 @@ export function createLoaders(ctx: RequestContext) {
     issuePages: perParent((projectIds: number[], a: { params: IssueFinderParams; page: KeysetPage }) => issuePages(ctx, projectIds, a.params, a.page)),
     /** IssueConnection.count by project id (one grouped count). */
     issueCounts: perParent((projectIds: number[], params: IssueFinderParams) => issueCounts(ctx, projectIds, params)),
+    /** Project/Group.mergeRequests, User.authored/assignedMergeRequests pages by parent id (of one kind per batch). */
+    mergeRequestPages: perParent((parentIds: number[], a: { kind: MergeRequestParentKind; args: MergeRequestPageArgs; page: KeysetPage }) =>
+      mergeRequestPages(ctx, a.kind, parentIds, a.args, a.page),
+    ),
+    /** MergeRequestConnection.count / totalTimeToMerge by parent id (one grouped statement). */
+    mergeRequestCounts: perParent((parentIds: number[], a: { kind: MergeRequestParentKind; args: Omit<MergeRequestPageArgs, 'by'> }) =>
+      mergeRequestCounts(ctx, a.kind, parentIds, a.args),
+    ),
+    /** Labels by MR id, by title. */
+    mergeRequestLabels: each((ids: readonly number[]) => labelsOfMergeRequests(ctx, ids)),
+    /** The current user's to-dos by MR id (none when anonymous). */
+    currentUserMergeRequestTodos: each((ids: readonly number[]) => currentUserTodosOfMergeRequests(ctx, ids)),
+    /** The users who take part in an MR, as the actor may see them. */
+    mergeRequestParticipants: each((found: readonly MergeRequestWithProject[]) => participantsOfMergeRequests(ctx, found), mergeRequestId),
+    /** An MR's latest diff statistics by file (one statement per distinct target project). */
+    mergeRequestDiffStats: each((views: readonly MergeRequestView[]) => diffStatsOfMergeRequests(ctx, views), (v) => v.mr.id),
+    /** What the repositories allow the actor on an MR (merge, push to / remove the source branch). */
+    mergeRequestRepositoryFacts: each((found: readonly MergeRequestWithProject[]) => repositoryFactsOfMergeRequests(ctx, found), mergeRequestId),
     /** Project.label(title): a project's own label by (project id, title). */
     projectLabelByTitle: each((pairs: ReadonlyArray<{ projectId: number; title: string }>) => projectLabelsByTitles(ctx, pairs), stableKey),
     /** Project.labels pages and counts by project id. */

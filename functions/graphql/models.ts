@@ -5,6 +5,7 @@ import type { ProjectView } from '../../db/queries/projects.ts';
 import type { MemberRow, UserRow } from '../../db/schema/index.ts';
 import type { AwardView } from '../../db/queries/award-emoji.ts';
 import type { IssueView } from '../../db/queries/issues.ts';
+import type { MergeRequestView } from '../../db/queries/merge-requests.ts';
 import type { NoteView } from '../../db/queries/notes.ts';
 import type { SnippetFactsRow } from '../../db/queries/snippets.ts';
 import type { LabelRow, MilestoneRow, TodoRow } from '../../db/schema/index.ts';
@@ -71,6 +72,18 @@ export interface SnippetBlobModel {
 /** Connections with GitLab's `count`, computed only when asked. */
 export type IssueConnectionModel = Connection<IssueModel> & { count: () => number | Promise<number> };
 export type LabelConnectionModel = Connection<LabelModel> & { count: () => number | Promise<number> };
+
+// Merge requests (functions/merge-requests).
+/** A merge request with its target project (the policy's facts come from both). */
+export interface MergeRequestModel {
+  project: ProjectView;
+  view: MergeRequestView;
+}
+/** MergeRequestConnection: `count` and `totalTimeToMerge` over the whole filtered collection, computed only when asked. */
+export type MergeRequestConnectionModel = Connection<MergeRequestModel> & {
+  count: () => number | Promise<number>;
+  totalTimeToMerge: () => number | null | Promise<number | null>;
+};
 
 // Repositories (functions/repositories/reads.ts defines them next to the verbs that build them).
 export type { BranchModel, CommitModel, RepositoryModel, TreeEntryModel, TreeModel } from '../repositories/reads.ts';

@@ -8,10 +8,12 @@ import { issueResolvers } from '../issues/resolvers.ts';
 import { noteResolvers } from '../notes/resolvers.ts';
 import { awardEmojiResolvers } from '../award-emoji/resolvers.ts';
 import { repositoryResolvers } from '../repositories/resolvers.ts';
+import { mergeRequestMutationResolvers } from '../merge-requests/mutations.ts';
+import { mergeRequestResolvers } from '../merge-requests/resolvers.ts';
 import type { Resolvers } from './generated.ts';
 import { scalars } from './scalars.ts';
 
-const parts: Resolvers[] = [versionResolvers, userResolvers, projectResolvers, groupResolvers, snippetResolvers, issueResolvers, noteResolvers, awardEmojiResolvers, repositoryResolvers];
+const parts: Resolvers[] = [versionResolvers, userResolvers, projectResolvers, groupResolvers, snippetResolvers, issueResolvers, noteResolvers, awardEmojiResolvers, repositoryResolvers, mergeRequestResolvers, mergeRequestMutationResolvers];
 
 /** Root types merged field by field; each type belongs to one domain. */
 export function mergeResolvers(): Resolvers {

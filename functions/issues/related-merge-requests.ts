@@ -3,11 +3,10 @@
 //   the MRs the issue's description names (`!iid`) and those whose title or description names the issue (GitLab
 //   finds the latter through the cross-reference system notes an MR's mention leaves on the issue; they are derived
 //   from the MR texts here, so nothing new is stored), as the actor may read them, by iid.
-// - GET .../issues/:iid/closed_by: the MRs of the issue's project that close it (MergeRequestsClosingIssues through
-//   MergeRequestsFinder): those whose title or description names it with the closing pattern
-//   (merge-requests/closing-references.ts), newest first.
-// Gap: GitLab also reads the MRs' commit messages (closing) and the issue's notes (mentions); these read neither.
-import { findMergeRequestViewsByIds, type MergeRequestView } from '../../db/queries/merge-requests.ts';
+// - GET .../issues/:iid/closed_by: the MRs of the issue's project that close it (the merge_requests_closing_issues
+//   cache the MR verbs keep, merge-requests/closing.ts), newest first.
+// Gap: GitLab also finds related MRs through the issue's notes (cross-references); this reads the MR texts only.
+import { closingMergeRequestIds, findMergeRequestViewsByIds, type MergeRequestView } from '../../db/queries/merge-requests.ts';
 import * as q from '../../db/queries/issues.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -84,13 +83,13 @@ export async function relatedMergeRequests({ ctx, input }: Verb<IssueRef>) {
   return found.sort((a, b) => a.view.mr.iid - b.view.mr.iid || a.view.mr.id - b.view.mr.id);
 }
 
-/** GET .../closed_by: the project's MRs that close the issue, newest first. */
+/**
+ * GET .../closed_by: the project's MRs whose cached closing issues hold the issue (MergeRequestsClosingIssues, kept
+ * by the MR verbs: merge-requests/closing.ts), as the actor may read them, newest first.
+ */
 export async function mergeRequestsClosingIssue({ ctx, input }: Verb<IssueRef>) {
   const { project, view } = await findIssue(ctx, input);
-  const issuePath = project.project.pathWithNamespace;
-  const iid = view.issue.iid;
-  const candidates = await q.mergeRequestsNamingIssueNumber(ctx.db, ctx.actor, iid, { projectId: project.project.id, limit: CANDIDATES });
-  const closing = candidates.filter((c) => namesIssue(closingIssueRefs(textOf(c), { baseUrl: ctx.config.publicUrl, projectPath: c.projectPath }), c.projectPath, issuePath, iid));
-  const found = await readable(ctx, project, await findMergeRequestViewsByIds(ctx.db, ctx.actor, closing.map((c) => c.id)));
+  const ids = await closingMergeRequestIds(ctx.db, view.issue.id, project.project.id);
+  const found = await readable(ctx, project, await findMergeRequestViewsByIds(ctx.db, ctx.actor, ids));
   return found.sort((a, b) => b.view.mr.id - a.view.mr.id).map((f) => f.view);
 }

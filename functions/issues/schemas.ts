@@ -185,7 +185,7 @@ export function toIssue(v: IssueView, config: Config, options: { subscribed?: bo
     author: v.author ? userBasic(v.author, config) : null,
     assignee: assignees[0] ?? null,
     user_notes_count: v.userNotesCount,
-    merge_requests_count: 0,
+    merge_requests_count: v.mergeRequestsCount,
     upvotes: v.upvotes,
     downvotes: v.downvotes,
     due_date: i.dueDate,

@@ -6,7 +6,14 @@ import { unauthorized } from '../lib/errors.ts';
 import type { ListMergeRequestsParams } from './schemas.ts';
 
 /** The finder's parameters, as REST names them (GraphQL maps its arguments onto these). */
-export type MergeRequestFinderParams = Omit<ListMergeRequestsParams, 'page' | 'per_page' | 'order_by' | 'sort' | 'with_labels_details' | 'view' | 'with_merge_status_recheck'>;
+export type MergeRequestFinderParams = Omit<ListMergeRequestsParams, 'page' | 'per_page' | 'order_by' | 'sort' | 'with_labels_details' | 'view' | 'with_merge_status_recheck'> & {
+  /** The finder's source_branch / target_branch given as several names (GraphQL's sourceBranches, targetBranches): any of them. */
+  source_branches?: string[];
+  target_branches?: string[];
+  /** The finder's merged_after / merged_before (GraphQL's mergedAfter, mergedBefore). */
+  merged_after?: Date;
+  merged_before?: Date;
+};
 
 export type MergeRequestListKind = 'all' | 'project' | 'group';
 
@@ -70,6 +77,10 @@ export function mergeRequestFilter(ctx: RequestContext, kind: MergeRequestListKi
   if (p.created_before) filter.createdBefore = p.created_before;
   if (p.updated_after) filter.updatedAfter = p.updated_after;
   if (p.updated_before) filter.updatedBefore = p.updated_before;
+  if (p.source_branches) filter.sourceBranches = p.source_branches;
+  if (p.target_branches) filter.targetBranches = p.target_branches;
+  if (p.merged_after) filter.mergedAfter = p.merged_after;
+  if (p.merged_before) filter.mergedBefore = p.merged_before;
   if (p.not) filter.not = conditions(ctx, p.not);
   return filter;
 }

@@ -6,10 +6,9 @@
 // is refused as the MR then stands; nothing is half-written.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { issueViewByProjectRefQuery, type IssueView } from '../../db/queries/issues.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import { insertNoteStatements } from '../../db/queries/notes.ts';
-import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
+import type { ProjectView } from '../../db/queries/projects.ts';
 import { findRepository } from '../../db/queries/repositories.ts';
 import { issues, mergeRequests } from '../../db/schema/index.ts';
 import { eventStatement } from '../events/record.ts';
@@ -23,12 +22,11 @@ import type { RepositoryInfo } from '../repositories/service.ts';
 import { writeRefs } from '../repositories/ref-write.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
 import { RefConflictError } from '../repositories/store.ts';
-import { closingIssueRefs } from './closing-references.ts';
+import { closesIssues, closingSourceOf, type ClosingIssue } from './closing.ts';
 import { buildMerge, mergeability, rebase as rebaseSource } from './merge-engine.ts';
 import { defaultMergeCommitMessage, defaultSquashCommitMessage } from './merge-messages.ts';
 import { blockingDiscussionsResolved, type MergeParams } from './schemas.ts';
 import { findMergeRequest, type MergeRequestRef } from './service.ts';
-import { commitsBetween } from '../../db/queries/repository-diffs.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -49,39 +47,8 @@ export async function canMerge(ctx: RequestContext, project: ProjectView, view: 
 const isOpen = (v: q.MergeRequestView) => v.mr.state === 'opened' || v.mr.state === 'locked';
 
 
-/**
- * MergeRequest#closes_issues: the issues its title, description and commits name with the closing pattern, that the
- * actor may read, each once, in the order named.
- */
-async function referencedClosingIssues(ctx: RequestContext, project: ProjectView, view: q.MergeRequestView, commitMessages: readonly string[]) {
-  const texts = [view.mr.title, view.mr.description ?? '', ...commitMessages].join('\n');
-  const refs = closingIssueRefs(texts, { baseUrl: ctx.config.publicUrl, projectPath: project.project.pathWithNamespace });
-  if (!refs.length) return [];
-  const rows = await ctx.batch((db) =>
-    refs.flatMap((r) => {
-      const ref = r.projectPath === null ? { id: project.project.id } : { path: r.projectPath };
-      return [projectViewQuery(db, ctx.actor, ref), issueViewByProjectRefQuery(db, ctx.actor, ref, r.iid)] as const;
-    }) as unknown as readonly [ReturnType<typeof projectViewQuery>],
-  );
-  const found: { project: ProjectView; issue: IssueView }[] = [];
-  for (let i = 0; i < refs.length; i++) {
-    const p = (rows[2 * i] as unknown as Parameters<typeof toProjectView>[0][])[0];
-    const issue = (rows[2 * i + 1] as unknown as IssueView[])[0];
-    if (!p || !issue || found.some((f) => f.issue.issue.id === issue.issue.id)) continue;
-    const issueProject = toProjectView(p);
-    if (can(ctx.actor, 'issue:read', issueFacts(issueProject, issue))) found.push({ project: issueProject, issue });
-  }
-  return found;
-}
-
-/** The version's commit messages (what closes_issues reads besides the title and description). */
-async function versionMessages(ctx: RequestContext, view: q.MergeRequestView) {
-  const d = view.latestDiff;
-  return d ? (await commitsBetween(ctx.db, view.mr.targetProjectId, d.startCommitSha, d.headCommitSha)).commits.map((c) => c.message) : [];
-}
-
 /** The statements that close each issue as PostMergeService does: state, event and a system note naming the MR. */
-function closeIssueStatements(db: Db, closing: ReadonlyArray<{ project: ProjectView; issue: IssueView }>, userId: number, mrReference: string) {
+function closeIssueStatements(db: Db, closing: readonly ClosingIssue[], userId: number, mrReference: string) {
   return closing.flatMap(({ project, issue }) => [
     db.update(issues).set({ state: 'closed', closedAt: sql`now()`, closedById: userId, updatedAt: sql`now()` }).where(sql`${issues.id} = ${issue.issue.id} AND ${issues.state} = 'opened'`),
     eventStatement(db, { action: 'closed', authorId: userId, projectId: project.project.id, target: { type: 'Issue', id: issue.issue.id } }),
@@ -114,12 +81,9 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
     const squash = p.squash ?? view.mr.squash;
     // PostMergeService closes the open ones the merger may update (Issues::CloseService's update_issue check); only a
     // merge into the default branch closes issues (MergeRequest#closes_issues).
-    const intoDefault = repository?.defaultBranch === view.mr.targetBranch;
-    const closing = intoDefault
-      ? (await referencedClosingIssues(ctx, project, view, await versionMessages(ctx, view))).filter(
-          (c) => c.issue.issue.state === 'opened' && can(ctx.actor, 'issue:update', issueFacts(c.project, c.issue)),
-        )
-      : [];
+    const closing = (await closesIssues(ctx, project, closingSourceOf(view), repository?.defaultBranch ?? null)).filter(
+      (c) => c.issue.issue.state === 'opened' && can(ctx.actor, 'issue:update', issueFacts(c.project, c.issue)),
+    );
     const now = Math.floor(Date.now() / 1000);
     const mergeMessage =
       p.merge_commit_message?.trim() ||
@@ -254,5 +218,5 @@ export async function mergeRefMergeRequest({ ctx, input }: Verb<MergeRequestRef>
 /** GET .../closes_issues: the issues merging would close, as the actor may read them. */
 export async function mergeRequestClosesIssues({ ctx, input }: Verb<MergeRequestRef>) {
   const { project, view } = await findMergeRequest(ctx, input);
-  return (await referencedClosingIssues(ctx, project, view, await versionMessages(ctx, view))).map((c) => c.issue);
+  return (await closesIssues(ctx, project, closingSourceOf(view))).map((c) => c.issue);
 }

@@ -31,6 +31,7 @@ import { findProject, projectFacts, readableProject } from '../projects/service.
 import { mergeRequestFilter, type MergeRequestListKind } from './filter.ts';
 import { UPDATE_FIELDS, type CreateMergeRequestParams, type ListMergeRequestsParams, type UpdateMergeRequestParams } from './schemas.ts';
 import { isCurrent, takeVersion } from './versions.ts';
+import { closesIssues, closingSourceOf, type ClosingSource } from './closing.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 export type MergeRequestRef = { project: Ref | null; iid: number | null };
@@ -65,7 +66,7 @@ export async function findMergeRequest(ctx: RequestContext, ref: MergeRequestRef
   let view = iid === null ? undefined : mrRows[0];
   if (!view) throw recordNotFound();
   assertCan(ctx.actor, 'merge_request:read', mergeRequestFacts(project, view));
-  if (options.refresh !== false) view = await refreshVersion(ctx, view, subscriberId);
+  if (options.refresh !== false) view = await refreshVersion(ctx, project, view, subscriberId);
   return { project, view };
 }
 
@@ -80,17 +81,27 @@ export async function findMergeRequestById(ctx: RequestContext, id: number) {
 
 /**
  * Records a new version when the source or target branch moved since the latest one (GitLab's RefreshService after
- * a push), with the merge status it implies; an open MR only, and only while both branches exist.
+ * a push), with the merge status it implies and the issues it now closes; an open MR only, and only while both
+ * branches exist.
  */
-async function refreshVersion(ctx: RequestContext, view: q.MergeRequestView, subscriberId?: number | null): Promise<q.MergeRequestView> {
+async function refreshVersion(ctx: RequestContext, project: ProjectView, view: q.MergeRequestView, subscriberId?: number | null): Promise<q.MergeRequestView> {
   const m = view.mr;
-  if ((m.state !== 'opened' && m.state !== 'locked') || !view.sourceHead || !view.targetTip) return view;
+  if (!isOpen(m) || !view.sourceHead || !view.targetTip) return view;
   const tips = { sourceHead: view.sourceHead, targetTip: view.targetTip };
   if (isCurrent(view.latestDiff, tips)) return view;
   const { mergeStatus, ...version } = await takeVersion(ctx.db, m.targetProjectId, tips);
-  await ctx.batch((db) => q.refreshVersionStatements(db, m.id, version, mergeStatus));
+  const closing = await closingIssueIds(ctx, project, { ...m, version });
+  await ctx.batch((db) => [...q.refreshVersionStatements(db, m.id, version, mergeStatus), ...q.cacheClosingIssuesStatements(db, m.id, closing)]);
   return (await q.findMergeRequestViewById(ctx.db, ctx.actor, m.id, subscriberId)) ?? view;
 }
+
+const isOpen = (m: { state: string }) => m.state === 'opened' || m.state === 'locked';
+
+/**
+ * The issues the MR closes, for the cache (cache_merge_request_closes_issues!, as its author or editor sees them).
+ * Where the actor reads nothing the closing pattern names, nothing else is read.
+ */
+const closingIssueIds = async (ctx: RequestContext, project: ProjectView, mr: ClosingSource) => (await closesIssues(ctx, project, mr)).map((c) => c.issue.issue.id);
 
 export async function getMergeRequest({ ctx, input }: Verb<MergeRequestRef>) {
   return findMergeRequest(ctx, input, { subscribed: true });
@@ -150,6 +161,7 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
   // GitLab's filter_params: who cannot admin merge requests in the target may not set assignees, reviewers, milestone, labels.
   const admin = can(ctx.actor, 'project:admin_merge_requests', projectFacts(target));
   const { mergeStatus, ...version } = await takeVersion(ctx.db, targetId, { sourceHead: sourceHead!, targetTip: targetTip! });
+  const closing = await closingIssueIds(ctx, target, { title: p.title, description: p.description ?? null, targetBranch: p.target_branch, targetProjectId: targetId, version });
   const assignees = admin ? wantedAssignees(p) : undefined;
   const mrId = q.lastMergeRequestIdSql();
   const milestoneId = admin && p.milestone_id ? issueMilestoneIdSql(p.milestone_id, targetId, groupIdsOf(target)) : null;
@@ -184,6 +196,7 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
       ...(admin && p.reviewer_ids?.length ? [q.linkUsersStatement(db, 'reviewers', mrId, assignableUsersQuery(db, assignableScope(target), p.reviewer_ids).getSQL())] : []),
       ...(admin && p.labels?.length ? findOrCreateLabelLinkStatements(db, targetId, p.labels, { type: 'MergeRequest', id: mrId }) : []),
       q.insertDiffVersionStatement(db, mrId, version),
+      ...q.cacheClosingIssuesStatements(db, mrId, closing),
       ...(mentions.length ? [mentionTodosStatement(db, { type: 'MergeRequest', id: mrId, projectId: targetId }, user.id, mentions)] : []),
       eventStatement(db, { action: 'created', authorId: user.id, projectId: targetId, target: { type: 'MergeRequest', id: mrId } }),
       q.lastInsertedMergeRequestViewQuery(db, ctx.actor, user.id),
@@ -279,8 +292,14 @@ export async function updateMergeRequest({ ctx, input }: Verb<MergeRequestRef & 
       });
     }
   });
-  // A new target branch (or a reopened MR) gets its version now rather than at the next read.
+  // A new target branch (or a reopened MR) gets its version now rather than at the next read, and new texts the
+  // issues they close.
   const updated = await findMergeRequest(ctx, input, { subscribed: true });
+  const texts = p.title !== undefined || p.description !== undefined;
+  if (texts && isOpen(updated.view.mr) && isCurrent(updated.view.latestDiff, { sourceHead: updated.view.sourceHead ?? '', targetTip: updated.view.targetTip ?? '' })) {
+    const closing = await closingIssueIds(ctx, updated.project, closingSourceOf(updated.view));
+    await ctx.batch((db) => [...q.cacheClosingIssuesStatements(db, updated.view.mr.id, closing)]);
+  }
   return updated.view;
 }
 

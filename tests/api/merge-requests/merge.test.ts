@@ -56,6 +56,15 @@ describe('PUT /projects/:id/merge_requests/:iid/merge', () => {
     const mr = await openMergeRequest(fx, { description: `This fixes #${issue.iid} and mentions #${other.iid}` });
     const closes = await api.get(`${mrs(fx)}/${mr.iid}/closes_issues`, { token: fx.owner.token });
     expect([closes.status, (closes.body as Array<{ iid: number }>).map((i) => i.iid)]).toEqual([200, [issue.iid]]);
+    // The closing issues are cached with the MR: the issue counts it and lists it as closed_by, until an edit drops it.
+    const issueUrl = `/projects/${fx.project.id}/issues/${issue.iid}`;
+    expect(((await api.get(issueUrl, { token: fx.owner.token })).body as { merge_requests_count: number }).merge_requests_count).toBe(1);
+    expect(((await api.get(`${issueUrl}/closed_by`, { token: fx.owner.token })).body as Array<{ iid: number }>).map((m) => m.iid)).toEqual([mr.iid]);
+    await api.put(`${mrs(fx)}/${mr.iid}`, { token: fx.owner.token, body: { description: 'nothing' } });
+    expect(((await api.get(issueUrl, { token: fx.owner.token })).body as { merge_requests_count: number }).merge_requests_count).toBe(0);
+    expect((await api.get(`${issueUrl}/closed_by`, { token: fx.owner.token })).body).toEqual([]);
+    await api.put(`${mrs(fx)}/${mr.iid}`, { token: fx.owner.token, body: { description: `This fixes #${issue.iid} and mentions #${other.iid}` } });
+    expect(((await api.get(issueUrl, { token: fx.owner.token })).body as { merge_requests_count: number }).merge_requests_count).toBe(1);
     const res = await merge(fx, mr.iid);
     expect(res.status, res.text).toBe(200);
     const closed = (await api.get(`/projects/${fx.project.id}/issues/${issue.iid}`, { token: fx.owner.token })).body as { state: string; closed_by: { id: number } };
