@@ -1,7 +1,7 @@
 // `npm run bench:repo`: the repository reads and writes over a generated repository of 5,000 commits and 10,000
 // files (BENCH_REPO_COMMITS shrinks it), on the embedded database (in-process PGlite): p50/p99 of a file at depth 10,
 // a tree page of 100 entries, a commits page of 100 (with and without `path`), a commit of 20 actions and a fork,
-// 100 merge requests listed, one with 50 changed files, merges of 20 files,
+// 100 merge requests listed, one with 50 changed files, merges of 20 files, GraphQL's page of 50 MRs,
 // with the queries and round trips each costs (read from Server-Timing) and the ratio of each p50 to GET /version.
 // The issue's budgets are asserted in tests (tests/api/repositories/read-budget.test.ts); this prints figures only.
 //
@@ -160,6 +160,18 @@ rows.push(
   await measure('MR list of 100', () => call('GET', `${mrs}?per_page=100`)),
   await measure('MR changes, 50 files', () => call('GET', `${mrs}/${wide.iid}/changes`)),
   await measure('MR merge, 20 files', (i) => call('PUT', `${mrs}/${merging[i]}/merge`, {}), WRITES),
+  await measure('GraphQL project + 50 MRs', () =>
+    app.fetch(
+      new Request('http://bench.local/api/graphql', {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          query: `{ project(fullPath: "${project.path_with_namespace}") { mergeRequests(first: 50) { nodes { iid author { username } assignees { nodes { username } } labels { nodes { title } } diffStats { path additions deletions } } } } }`,
+        }),
+      }),
+      env,
+    ),
+  ),
 );
 await client.close();
 
