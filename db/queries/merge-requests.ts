@@ -19,7 +19,6 @@ import {
   namespaces,
   notes,
   projects,
-  repositories,
   subscriptions,
   timelogs,
   todos,
@@ -31,9 +30,6 @@ import {
 import { TODO_ASSIGNED, type LabelJson, type UserJson } from './issues.ts';
 import { deleteNotesOf, insertNote } from './notes.ts';
 import { liveProjectByRef, type ProjectLookup } from './projects.ts';
-import { protectionRulesSql } from './protected-branches.ts';
-import { tagProtectionRulesSql } from './protected-tags.ts';
-import type { ProtectionRule, RepositoryInfo, TagProtectionRule } from './repositories.ts';
 import { containsPattern } from './search.ts';
 import { byParent, keysetSql, rowNumber, type KeysetPage, type PageSql } from './window.ts';
 
@@ -654,23 +650,3 @@ export async function findUserTodosOfMergeRequests(db: Db, userId: number, merge
     .orderBy(asc(todos.id));
 }
 
-/**
- * findRepository for many projects in one statement (the MRs of a page under many projects: who may merge, push to
- * or remove their branches); projects without a repository row are absent.
- */
-export async function findRepositoriesOfProjects(db: Db, projectIds: readonly number[]): Promise<Array<RepositoryInfo & { projectId: number }>> {
-  if (!projectIds.length) return [];
-  const found = await db
-    .select({
-      projectId: repositories.projectId,
-      poolId: repositories.poolId,
-      defaultBranch: repositories.defaultBranch,
-      protectedBranches: sql<ProtectionRule[] | string>`${protectionRulesSql(sql`${repositories.projectId}`)}`,
-      protectedTags: sql<TagProtectionRule[] | string>`${tagProtectionRulesSql(sql`${repositories.projectId}`)}`,
-    })
-    .from(repositories)
-    .where(inArray(repositories.projectId, [...new Set(projectIds)]));
-  // json arrives parsed from every driver we use; a driver leaving it as text is parsed here (as findRepository does).
-  const parse = <T>(v: T[] | string): T[] => (typeof v === 'string' ? (JSON.parse(v) as T[]) : v);
-  return found.map((r) => ({ ...r, protectedBranches: parse(r.protectedBranches), protectedTags: parse(r.protectedTags) }));
-}

@@ -2,7 +2,7 @@
 // and become bytes inside the statement (`decode(..., 'hex')`): every driver binds text alike, and no caller needs
 // to know the storage form. The object and derived-row writes are in repository-objects.ts, the reads in
 // repository-reads.ts.
-import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { gitRefs, objectPools, repositories } from '../schema/index.ts';
 import { protectionRulesSql } from './protected-branches.ts';
@@ -58,20 +58,29 @@ export interface RepositoryInfo {
 }
 
 export async function findRepository(db: Db, projectId: number): Promise<RepositoryInfo | undefined> {
-  const [row] = await db
+  const [row] = await findRepositoriesOfProjects(db, [projectId]);
+  return row;
+}
+
+/**
+ * The repositories of many projects in one statement (e.g. the MRs of a page under many projects: who may merge,
+ * push to or remove their branches); projects without a repository row are absent.
+ */
+export async function findRepositoriesOfProjects(db: Db, projectIds: readonly number[]): Promise<Array<RepositoryInfo & { projectId: number }>> {
+  if (!projectIds.length) return [];
+  const found = await db
     .select({
+      projectId: repositories.projectId,
       poolId: repositories.poolId,
       defaultBranch: repositories.defaultBranch,
-      protectedBranches: sql<ProtectionRule[] | string>`${protectionRulesSql(projectId)}`,
-      protectedTags: sql<TagProtectionRule[] | string>`${tagProtectionRulesSql(projectId)}`,
+      protectedBranches: sql<ProtectionRule[] | string>`${protectionRulesSql(sql`${repositories.projectId}`)}`,
+      protectedTags: sql<TagProtectionRule[] | string>`${tagProtectionRulesSql(sql`${repositories.projectId}`)}`,
     })
     .from(repositories)
-    .where(eq(repositories.projectId, projectId));
-  if (!row) return undefined;
+    .where(inArray(repositories.projectId, [...new Set(projectIds)]));
   // json arrives parsed from every driver we use; a driver leaving it as text is parsed here rather than trusted.
-  const rules = typeof row.protectedBranches === 'string' ? (JSON.parse(row.protectedBranches) as ProtectionRule[]) : row.protectedBranches;
-  const tagRules = typeof row.protectedTags === 'string' ? (JSON.parse(row.protectedTags) as TagProtectionRule[]) : row.protectedTags;
-  return { ...row, protectedBranches: rules, protectedTags: tagRules };
+  const parse = <T>(v: T[] | string): T[] => (typeof v === 'string' ? (JSON.parse(v) as T[]) : v);
+  return found.map((r) => ({ ...r, protectedBranches: parse(r.protectedBranches), protectedTags: parse(r.protectedTags) }));
 }
 
 export const setDefaultBranchQuery = (db: Db, projectId: number, branch: string | null) =>

@@ -7,6 +7,7 @@ import * as q from '../../db/queries/merge-requests.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { findLabel } from '../../db/queries/labels.ts';
 import { changedPaths } from '../../db/queries/repository-diffs.ts';
+import { findRepositoriesOfProjects } from '../../db/queries/repositories.ts';
 import { byParent } from '../../db/queries/window.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { visibleParticipants } from '../issues/reads.ts';
@@ -144,7 +145,7 @@ export async function repositoryFactsOfMergeRequests(ctx: RequestContext, found:
   const projectIds = [...new Set(found.flatMap((m) => [m.view.mr.targetProjectId, ...(m.view.mr.sourceProjectId !== null ? [m.view.mr.sourceProjectId] : [])]))];
   const forkIds = [...new Set(found.flatMap((m) => (m.view.mr.sourceProjectId !== null && m.view.mr.sourceProjectId !== m.view.mr.targetProjectId ? [m.view.mr.sourceProjectId] : [])))];
   const [repositories, forks] = await Promise.all([
-    q.findRepositoriesOfProjects(ctx.db, projectIds),
+    findRepositoriesOfProjects(ctx.db, projectIds),
     forkIds.length ? readableProjectsByIds(ctx, forkIds) : Promise.resolve([]),
   ]);
   const repository = new Map<number, RepositoryInfo>(repositories.map((r) => [r.projectId, r]));

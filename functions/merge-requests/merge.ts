@@ -9,7 +9,6 @@ import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import { insertNoteStatements } from '../../db/queries/notes.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
-import { findRepository } from '../../db/queries/repositories.ts';
 import { issues, mergeRequests } from '../../db/schema/index.ts';
 import { eventStatement } from '../events/record.ts';
 import { issueFacts } from '../issues/service.ts';
@@ -18,7 +17,7 @@ import type { RequestContext } from '../lib/context.ts';
 import { conflict, forbidden, invalidMessage, methodNotAllowed, notAcceptable, unauthorized } from '../lib/errors.ts';
 import { can } from '../lib/policy.ts';
 import { canMergeToBranch, canPushToBranch } from '../repositories/push-access.ts';
-import type { RepositoryInfo } from '../repositories/service.ts';
+import { repositoryInfo, type RepositoryInfo } from '../repositories/service.ts';
 import { writeRefs } from '../repositories/ref-write.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
 import { RefConflictError } from '../repositories/store.ts';
@@ -30,10 +29,10 @@ import { findMergeRequest, type MergeRequestRef } from './service.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
-/** The target project's repository as push-access.ts reads it (null: no repository yet). */
+/** The project's repository as push-access.ts reads it; null while it has none (no branch, nothing to merge). */
 async function repositoryOf(ctx: RequestContext, projectId: number): Promise<RepositoryInfo | null> {
-  const row = await findRepository(ctx.db, projectId);
-  return row ? { projectId, poolId: row.poolId, defaultBranch: row.defaultBranch, protectedBranches: row.protectedBranches, protectedTags: row.protectedTags } : null;
+  const info = await repositoryInfo(ctx, projectId);
+  return info.poolId === null ? null : info;
 }
 
 /** MergeRequest#can_be_merged_by?: the user may update the target branch (push, or merge under its protection). */

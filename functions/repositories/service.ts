@@ -61,8 +61,13 @@ export async function repositoryFor(
   action: RepositoryAction,
 ): Promise<RepositoryProject & { repository: RepositoryInfo }> {
   const found = await projectFor(ctx, ref, action);
-  const row = await findRepository(ctx.db, found.project.project.id);
-  return { ...found, repository: { projectId: found.project.project.id, poolId: row?.poolId ?? null, defaultBranch: row?.defaultBranch ?? null, protectedBranches: row?.protectedBranches ?? [], protectedTags: row?.protectedTags ?? [] } };
+  return { ...found, repository: await repositoryInfo(ctx, found.project.project.id) };
+}
+
+/** The project's repository as the push-access rules read it (an empty one when the project has no row yet). */
+export async function repositoryInfo(ctx: RequestContext, projectId: number): Promise<RepositoryInfo> {
+  const row = await findRepository(ctx.db, projectId);
+  return { projectId, poolId: row?.poolId ?? null, defaultBranch: row?.defaultBranch ?? null, protectedBranches: row?.protectedBranches ?? [], protectedTags: row?.protectedTags ?? [] };
 }
 
 /** A stored commit row (times in epoch seconds) as the serializers' CommitView. */
