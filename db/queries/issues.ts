@@ -308,16 +308,12 @@ export async function updateIssue(tx: Db, id: number, values: Partial<typeof iss
   await tx.update(issues).set(values).where(eq(issues.id, id));
 }
 
-/** Replaces the issue's assignees (`fresh`: a new issue, nothing to remove). */
-export async function setAssignees(tx: Db, issueId: number, userIds: readonly number[], fresh = false): Promise<number[]> {
-  let before: number[] = [];
-  if (!fresh) {
-    const removed = await tx.delete(issueAssignees).where(eq(issueAssignees.issueId, issueId)).returning({ userId: issueAssignees.userId });
-    before = removed.map((r) => r.userId);
-  }
+/** Replaces the issue's assignees; returns the users newly assigned and the assignees before. */
+export async function setAssignees(tx: Db, issueId: number, userIds: readonly number[]): Promise<{ added: number[]; previous: number[] }> {
+  const removed = await tx.delete(issueAssignees).where(eq(issueAssignees.issueId, issueId)).returning({ userId: issueAssignees.userId });
+  const previous = removed.map((r) => r.userId);
   if (userIds.length) await tx.insert(issueAssignees).values(userIds.map((userId) => ({ issueId, userId }))).onConflictDoNothing();
-  /** The users newly assigned. */
-  return userIds.filter((id) => !before.includes(id));
+  return { added: userIds.filter((id) => !previous.includes(id)), previous };
 }
 
 export async function issueAssigneeIds(tx: Db, issueId: number): Promise<number[]> {

@@ -164,24 +164,3 @@ export async function writeGlobalSetting(db: Db, userId: number, w: SettingWrite
   if (setEmail && ok) result.notificationEmail = notification_email ?? null;
   return result;
 }
-
-/**
- * The level that applies to `userId` on a project: the project's own setting, else the nearest group setting up the
- * project's namespace chain (traversal_ids, nearest first) whose level is not `global`, else the user's global
- * setting (participating when none is stored). One statement; undefined when the project does not exist.
- */
-export async function resolveNotificationLevel(db: Db, userId: number, projectId: number): Promise<NotificationLevel | undefined> {
-  const [row] = await rows<{ project_level: NotificationLevel | null; group_level: NotificationLevel | null; global_level: NotificationLevel | null }>(
-    db,
-    sql`SELECT
-      (SELECT s.level FROM notification_settings s WHERE s.user_id = ${userId} AND s.project_id = p.id AND s.level <> 'global') AS project_level,
-      (SELECT s.level FROM unnest(n.traversal_ids) WITH ORDINALITY AS t(id, ord)
-         JOIN notification_settings s ON s.user_id = ${userId} AND s.namespace_id = t.id AND s.level <> 'global'
-       ORDER BY t.ord DESC LIMIT 1) AS group_level,
-      (SELECT s.level FROM notification_settings s WHERE s.user_id = ${userId} AND s.project_id IS NULL AND s.namespace_id IS NULL) AS global_level
-    FROM projects p JOIN namespaces n ON n.id = p.namespace_id
-    WHERE p.id = ${projectId}`,
-  );
-  if (!row) return undefined;
-  return row.project_level ?? row.group_level ?? (row.global_level && row.global_level !== 'global' ? row.global_level : 'participating');
-}

@@ -10,3 +10,6 @@ export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
 
 /** A text[] parameter, bound as one array literal (every driver binds it the same way). */
 export const textArray = (values: readonly string[]) => sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[]`;
+
+/** An int[] parameter, bound as one array literal (the ids must be integers). */
+export const intArray = (values: readonly number[]) => sql`${`{${values.map((v) => Math.trunc(Number(v))).join(',')}}`}::int[]`;

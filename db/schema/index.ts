@@ -20,3 +20,4 @@ export * from './identities.ts';
 export * from './repositories.ts';
 export * from './protected-branches.ts';
 export * from './protected-tags.ts';
+export * from './notifications.ts';

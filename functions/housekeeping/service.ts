@@ -2,7 +2,8 @@
 // `deleted_at` set, hidden at once) becomes final here, memberships past their expiry date are removed (a project
 // membership records its `expired` event in the same transaction), events older than 2 years are deleted,
 // rate-limit counters whose window is long over (unknown logins and client ids would otherwise stay forever) go, and
-// object pools no repository uses any more (a purged project's, once no fork shares it) go with their objects.
+// object pools no repository uses any more (a purged project's, once no fork shares it) go with their objects, and
+// pending notifications are resolved and delivered (notifications/deliver.ts).
 import { sql } from 'drizzle-orm';
 import type { RequestContext } from '../lib/context.ts';
 import { log } from '../lib/log.ts';
@@ -16,6 +17,7 @@ import { deleteEventsBefore } from '../../db/queries/events.ts';
 import { deleteStaleCounters } from '../../db/queries/rate-limits.ts';
 import { deleteUnusedPools } from '../../db/queries/repositories.ts';
 import { recordEvents } from '../events/record.ts';
+import { deliverNotifications, type DeliveryResult } from '../notifications/deliver.ts';
 
 export interface HousekeepingResult {
   purgedProjects: number;
@@ -24,6 +26,7 @@ export interface HousekeepingResult {
   expiredEvents: number;
   staleRateLimits: number;
   unusedPools: number;
+  notifications: DeliveryResult;
 }
 
 /** Events are kept 2 years (the spec's retention). */
@@ -69,7 +72,8 @@ export async function runHousekeeping({ ctx }: JobContext, options: { eventBatch
   const staleRateLimits = await deleteStaleCounters(ctx.db, RATE_LIMIT_RETENTION, 10_000);
   // After the purge's commit: a pool a fork still uses keeps its repository row and is never touched.
   const unusedPools = (await deleteUnusedPools(ctx.db)).length;
-  const result = { ...purged, expiredMemberships, expiredEvents, staleRateLimits, unusedPools };
+  const notifications = await deliverNotifications({ ctx });
+  const result = { ...purged, expiredMemberships, expiredEvents, staleRateLimits, unusedPools, notifications };
   log('info', 'housekeeping done', { ...result });
   return result;
 }

@@ -6,8 +6,9 @@ import { currentIidSql, nextIidStatement } from '../../db/queries/internal-ids.t
 import * as q from '../../db/queries/issues.ts';
 import { findOrCreateLabelLinkStatements, findOrCreateProjectLabels } from '../../db/queries/labels.ts';
 import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
-import type { IssueRow, UserRow } from '../../db/schema/index.ts';
+import type { EmailEvent, IssueRow, UserRow } from '../../db/schema/index.ts';
 import { eventStatement, recordEvent } from '../events/record.ts';
+import { notify, notifyStatement } from '../notifications/record.ts';
 import { findGroup } from '../groups/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -97,8 +98,8 @@ async function resolveAssignees(tx: Db, project: ProjectView, input: AssigneeInp
   return q.assignableUserIds(tx, assignableScope(project), wanted);
 }
 
-/** The policy's view of a user mentioned in the issue, at `accessLevel` on its project. */
-const issueReader = (project: ProjectView, issue: IssueRow, assigneeIds: readonly number[]) => (user: UserRow, accessLevel: number) =>
+/** The policy's read rule for the issue as another user at `accessLevel` on its project would meet it (to-dos, notifications). */
+export const issueReader = (project: ProjectView, issue: IssueRow, assigneeIds: readonly number[]) => (user: UserRow, accessLevel: number) =>
   can({ user, scopes: [], via: null }, 'issue:read', {
     kind: 'issue',
     project: { ...projectFacts(project), accessLevel },
@@ -167,6 +168,7 @@ export async function createIssue({ ctx, input }: Verb<{ project: Ref | null; pa
     ...q.newIssueLinkStatements(db, { id: issueId, projectId }, user.id, assignable, mentions),
     ...(admin && p.labels?.length ? findOrCreateLabelLinkStatements(db, projectId, p.labels, { type: 'Issue', id: issueId }) : []),
     eventStatement(db, { action: 'created', authorId: user.id, projectId, target: { type: 'Issue', id: issueId } }),
+    notifyStatement(db, { action: 'new_issue', target: { type: 'Issue', id: issueId }, projectId, actorId: user.id }),
     q.lastInsertedIssueViewQuery(db, ctx.actor, ctx.actor.user?.id),
   ]);
   const [view] = results[results.length - 1] as q.IssueView[];
@@ -189,6 +191,9 @@ export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: Outp
   await ctx.transaction(async (tx) => {
     const issue = await q.lockIssue(tx, view.issue.id);
     if (!issue) throw issueNotFound();
+    // The notification-setting events of this update (their recipients are resolved when delivered).
+    const notification = (action: EmailEvent, previousAssigneeIds?: number[]) =>
+      notify(tx, { action, target: { type: 'Issue', id: issue.id }, projectId, actorId: user.id, previousAssigneeIds });
     const now = new Date();
     const changes: Parameters<typeof q.updateIssue>[2] = {};
     if (p.title !== undefined) changes.title = p.title;
@@ -200,7 +205,11 @@ export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: Outp
       const milestoneId = await resolveMilestone(tx, project, p.milestone_id);
       if (milestoneId !== undefined) changes.milestoneId = milestoneId;
       const assignees = await resolveAssignees(tx, project, p);
-      if (assignees !== undefined) await q.insertAssignmentTodos(tx, issue, user.id, await q.setAssignees(tx, issue.id, assignees));
+      if (assignees !== undefined) {
+        const { added, previous } = await q.setAssignees(tx, issue.id, assignees);
+        await q.insertAssignmentTodos(tx, issue, user.id, added);
+        if (added.length || previous.some((id) => !assignees.includes(id))) await notification('reassign_issue', previous);
+      }
       if (p.labels !== undefined || p.add_labels !== undefined || p.remove_labels !== undefined) {
         let ids = p.labels !== undefined ? (await findOrCreateProjectLabels(tx, projectId, p.labels)).map((l) => l.id) : await q.issueLabelIds(tx, issue.id);
         if (p.add_labels?.length) ids = [...ids, ...(await findOrCreateProjectLabels(tx, projectId, p.add_labels)).map((l) => l.id)];
@@ -217,10 +226,12 @@ export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: Outp
       Object.assign(changes, { state: 'closed' as const, closedAt: now, closedById: user.id });
       await recordEvent(tx, { action: 'closed', authorId: user.id, projectId, target: { type: 'Issue', id: issue.id } });
       await q.insertSystemNote(tx, issue, user.id, 'closed', 'closed');
+      await notification('close_issue');
     } else if (p.state_event === 'reopen' && issue.state !== 'opened') {
       Object.assign(changes, { state: 'opened' as const, closedAt: null, closedById: null });
       await recordEvent(tx, { action: 'reopened', authorId: user.id, projectId, target: { type: 'Issue', id: issue.id } });
       await q.insertSystemNote(tx, issue, user.id, 'reopened', 'opened');
+      await notification('reopen_issue');
     }
     await q.updateIssue(tx, issue.id, { ...changes, updatedAt: now, updatedById: user.id });
     if (changes.title !== undefined || changes.description !== undefined) {

@@ -26,6 +26,7 @@ import { buildMerge, mergeability, rebase as rebaseSource } from './merge-engine
 import { defaultMergeCommitMessage, defaultSquashCommitMessage } from './merge-messages.ts';
 import { blockingDiscussionsResolved, type MergeParams } from './schemas.ts';
 import { findMergeRequest, type MergeRequestRef } from './service.ts';
+import { notifyStatement } from '../notifications/record.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -46,7 +47,7 @@ export async function canMerge(ctx: RequestContext, project: ProjectView, view: 
 const isOpen = (v: q.MergeRequestView) => v.mr.state === 'opened' || v.mr.state === 'locked';
 
 
-/** The statements that close each issue as PostMergeService does: state, event and a system note naming the MR. */
+/** The statements that close each issue as PostMergeService does: state, event, a system note naming the MR, the notification. */
 function closeIssueStatements(db: Db, closing: readonly ClosingIssue[], userId: number, mrReference: string) {
   return closing.flatMap(({ project, issue }) => [
     db.update(issues).set({ state: 'closed', closedAt: sql`now()`, closedById: userId, updatedAt: sql`now()` }).where(sql`${issues.id} = ${issue.issue.id} AND ${issues.state} = 'opened'`),
@@ -57,6 +58,7 @@ function closeIssueStatements(db: Db, closing: readonly ClosingIssue[], userId: 
       { type: 'Issue', id: issue.issue.id },
       null,
     ),
+    notifyStatement(db, { action: 'close_issue', target: { type: 'Issue', id: issue.issue.id }, projectId: project.project.id, actorId: userId }),
   ]);
 }
 
@@ -139,6 +141,7 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
             null,
           ),
           ...closeIssueStatements(db, closing, user.id, `${view.projectPath}${mrReference}`),
+          notifyStatement(db, { action: 'merge_merge_request', target: { type: 'MergeRequest', id: view.mr.id }, projectId, actorId: user.id }),
         ],
       });
     } catch (error) {

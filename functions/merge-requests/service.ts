@@ -27,6 +27,8 @@ import { conflict, isUniqueViolation, notFound, paramErrors, recordNotFound, unp
 import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import { assertCan, can, type MergeRequestFacts } from '../lib/policy.ts';
+import { notify, notifyStatement } from '../notifications/record.ts';
+import type { EmailEvent, UserRow } from '../../db/schema/index.ts';
 import { findProject, projectFacts, readableProject } from '../projects/service.ts';
 import { mergeRequestFilter, type MergeRequestListKind } from './filter.ts';
 import { UPDATE_FIELDS, type CreateMergeRequestParams, type ListMergeRequestsParams, type UpdateMergeRequestParams } from './schemas.ts';
@@ -43,6 +45,10 @@ export const mergeRequestFacts = (project: ProjectView, v: q.MergeRequestView): 
   assigneeIds: v.assignees.map((a) => a.id),
   discussionLocked: v.mr.discussionLocked === true,
 });
+
+/** The policy's read rule for `facts` as another user at an access level would meet it (to-dos, notifications). */
+export const readsMergeRequestAs = (facts: MergeRequestFacts) => (reader: UserRow, accessLevel: number) =>
+  can({ user: reader, scopes: [], via: null }, 'merge_request:read', { ...facts, project: { ...facts.project, accessLevel } });
 
 /** The project's ancestor groups (labels and milestones of these apply to its MRs). */
 const groupIdsOf = (project: ProjectView) => (project.namespace.kind === 'group' ? project.namespace.traversalIds : []);
@@ -168,11 +174,10 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
   const fork = source.project.id !== targetId;
   // TodoService#new_merge_request: users mentioned in the title or description who may read the MR get a to-do;
   // who they are is read before the batch, which inserts the to-dos.
+  const mayRead = readsMergeRequestAs({ kind: 'merge_request', project: projectFacts(target), authorId: user.id, assigneeIds: [], discussionLocked: false });
   const fresh = freshMentions([p.title, p.description ?? null]);
   const mentions = fresh.names.length
-    ? mentionReaders(fresh, await usersWithProjectLevels(ctx.db, { id: targetId, traversalIds: groupIdsOf(target) }, fresh.names), (reader, accessLevel) =>
-        can({ user: reader, scopes: [], via: null }, 'merge_request:read', { kind: 'merge_request', project: { ...projectFacts(target), accessLevel }, authorId: user.id, assigneeIds: [], discussionLocked: false }),
-      )
+    ? mentionReaders(fresh, await usersWithProjectLevels(ctx.db, { id: targetId, traversalIds: groupIdsOf(target) }, fresh.names), mayRead)
     : [];
   try {
     const results = await ctx.batch((db) => [
@@ -199,6 +204,7 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
       ...q.cacheClosingIssuesStatements(db, mrId, closing),
       ...(mentions.length ? [mentionTodosStatement(db, { type: 'MergeRequest', id: mrId, projectId: targetId }, user.id, mentions)] : []),
       eventStatement(db, { action: 'created', authorId: user.id, projectId: targetId, target: { type: 'MergeRequest', id: mrId } }),
+      notifyStatement(db, { action: 'new_merge_request', target: { type: 'MergeRequest', id: mrId }, projectId: targetId, actorId: user.id }),
       q.lastInsertedMergeRequestViewQuery(db, ctx.actor, user.id),
     ]);
     const [view] = results[results.length - 1] as q.MergeRequestView[];
@@ -235,6 +241,9 @@ export async function updateMergeRequest({ ctx, input }: Verb<MergeRequestRef & 
   await ctx.transaction(async (tx) => {
     const mr = await q.lockMergeRequest(tx, view.mr.id);
     if (!mr) throw recordNotFound();
+    // The notification-setting events of this update (their recipients are resolved when delivered).
+    const notification = (action: EmailEvent, previousAssigneeIds?: number[]) =>
+      notify(tx, { action, target: { type: 'MergeRequest', id: mr.id }, projectId, actorId: user.id, previousAssigneeIds });
     const now = new Date();
     const changes: Parameters<typeof q.updateMergeRequest>[2] = {};
     if (p.title !== undefined) changes.title = p.title;
@@ -253,8 +262,11 @@ export async function updateMergeRequest({ ctx, input }: Verb<MergeRequestRef & 
       if (milestoneId !== undefined) changes.milestoneId = milestoneId;
       const assignees = wantedAssignees(p);
       if (assignees !== undefined) {
-        const added = await q.setUsers(tx, 'assignees', mr.id, await assignableUserIds(tx, assignableScope(project), assignees));
+        const previous = await q.mergeRequestUserIds(tx, 'assignees', mr.id);
+        const wanted = await assignableUserIds(tx, assignableScope(project), assignees);
+        const added = await q.setUsers(tx, 'assignees', mr.id, wanted);
         await insertAssignmentTodos(tx, { id: mr.id, projectId, type: 'MergeRequest' }, user.id, added);
+        if (added.length || previous.some((id) => !wanted.includes(id))) await notification('reassign_merge_request', previous);
       }
       if (p.reviewer_ids !== undefined) await q.setUsers(tx, 'reviewers', mr.id, await assignableUserIds(tx, assignableScope(project), p.reviewer_ids));
       if (p.labels !== undefined || p.add_labels !== undefined || p.remove_labels !== undefined) {
@@ -272,10 +284,12 @@ export async function updateMergeRequest({ ctx, input }: Verb<MergeRequestRef & 
       Object.assign(changes, { state: 'closed' as const, closedAt: now, closedById: user.id });
       await recordEvent(tx, { action: 'closed', authorId: user.id, projectId, target });
       await q.insertMergeRequestSystemNote(tx, mr, user.id, 'closed', 'closed');
+      await notification('close_merge_request');
     } else if (p.state_event === 'reopen' && mr.state === 'closed') {
       Object.assign(changes, { state: 'opened' as const, closedAt: null, closedById: null, mergeStatus: 'unchecked' as const });
       await recordEvent(tx, { action: 'reopened', authorId: user.id, projectId, target });
       await q.insertMergeRequestSystemNote(tx, mr, user.id, 'reopened', 'opened');
+      await notification('reopen_merge_request');
     }
     await q.updateMergeRequest(tx, mr.id, { ...changes, updatedAt: now, updatedById: user.id });
     // TodoService#update_merge_request: users newly mentioned in the title or description who may read the MR.
@@ -287,8 +301,7 @@ export async function updateMergeRequest({ ctx, input }: Verb<MergeRequestRef & 
         authorId: user.id,
         texts: [changes.title ?? mr.title, changes.description !== undefined ? changes.description : mr.description],
         before: [mr.title, mr.description],
-        mayRead: (reader, accessLevel) =>
-          can({ user: reader, scopes: [], via: null }, 'merge_request:read', { ...facts, project: { ...facts.project, accessLevel }, assigneeIds }),
+        mayRead: readsMergeRequestAs({ ...facts, assigneeIds }),
       });
     }
   });

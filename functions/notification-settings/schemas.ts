@@ -58,8 +58,11 @@ export const isLevel = (v: string): v is NotificationLevel => (NOTIFICATION_LEVE
  */
 const DEFAULT_ON = new Set<EmailEvent>(['failed_pipeline', 'fixed_pipeline']);
 
+/** NotificationSetting#event_enabled?: the stored flag, or the event's default when never set. */
+export const eventEnabled = (event: EmailEvent, value: boolean | null | undefined) => value ?? DEFAULT_ON.has(event);
+
 function eventsOf(setting: SettingValues, events: readonly EmailEvent[]) {
-  return Object.fromEntries(events.map((e) => [e, setting[e] ?? DEFAULT_ON.has(e)]));
+  return Object.fromEntries(events.map((e) => [e, eventEnabled(e, setting[e])]));
 }
 
 /** Entities::NotificationSetting: `level`, plus `events` when the level is custom. */

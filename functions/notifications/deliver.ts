@@ -1,0 +1,84 @@
+// Delivering the outbox (db/schema/notifications.ts), a step of the scheduled work: each pending event's recipients
+// are resolved now, through each user's applying level (recipients.ts), as GitLab's NotificationService resolves them
+// in its Sidekiq workers after the request; then each message goes to the mail transport and the event keeps who it
+// went to. The mail transport is the log: one JSON line per message with the recipient, GitLab's subject and the
+// X-GitLab-NotificationReason (as GitLab's development setup hands mail to letter_opener); an SMTP or Email Workers
+// transport would take the same messages. An event is marked delivered by the statement that claims it, so a crash
+// after the claim loses its messages rather than sending them twice.
+import { sql } from 'drizzle-orm';
+import type { Db } from '../../db/client.ts';
+import { usersWithProjectLevels } from '../../db/queries/issues.ts';
+import { claimNotifications, deleteDeliveredBefore, findNotificationCandidates, recordRecipients, type CandidateSource } from '../../db/queries/notifications.ts';
+import type { EmailEvent, NotificationRow } from '../../db/schema/index.ts';
+import { freshMentions } from '../issues/mention-todos.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { log } from '../lib/log.ts';
+import { buildRecipients, type Delivery } from './recipients.ts';
+import { loadTarget, type NotificationTarget } from './targets.ts';
+
+/** Events per claim. */
+export const DELIVERY_BATCH = 100;
+/** Delivered events are kept a week (for an operator asking what was sent), then deleted. */
+export const DELIVERED_RETENTION = sql`now() - interval '7 days'`;
+
+/** Events for which mentioned users, assignees and label subscribers are candidates (Builder::Default). */
+const NEW_ACTIONS = new Set<EmailEvent>(['new_issue', 'new_merge_request']);
+
+/** The subject GitLab's mailers give issue and merge request mail: `project | title (#iid)` or `(!iid)`. */
+export const subjectOf = (t: Pick<NotificationTarget, 'project' | 'title' | 'reference'>) => `${t.project.project.name} | ${t.title} (${t.reference})`;
+
+const groupIdsOf = (t: NotificationTarget) => (t.project.namespace.kind === 'group' ? t.project.namespace.traversalIds : []);
+
+/** Who is told of one event, as the target and the settings stand now. */
+export async function recipientsOf(db: Db, n: NotificationRow, target: NotificationTarget): Promise<Delivery[]> {
+  const given: Array<{ userId: number; source: CandidateSource }> = [];
+  if (NEW_ACTIONS.has(n.action)) {
+    const fresh = freshMentions(target.texts);
+    const mentioned = await usersWithProjectLevels(db, { id: target.project.project.id, traversalIds: groupIdsOf(target) }, fresh.names);
+    given.push(...mentioned.map((m) => ({ userId: m.user.id, source: 'mentioned' as const })));
+  }
+  if (NEW_ACTIONS.has(n.action) || n.action === 'reassign_issue' || n.action === 'reassign_merge_request') {
+    given.push(...target.assigneeIds.map((id) => ({ userId: id, source: 'assignee' as const })));
+  }
+  given.push(...n.previousAssigneeIds.map((id) => ({ userId: id, source: 'previous_assignee' as const })));
+  const candidates = await findNotificationCandidates(db, {
+    project: { id: target.project.project.id, traversalIds: groupIdsOf(target) },
+    action: n.action,
+    target: { type: n.targetType, id: n.targetId },
+    given,
+    labelIds: NEW_ACTIONS.has(n.action) ? target.labelIds : [],
+  });
+  return buildRecipients(candidates, { action: n.action, actorId: n.actorId ?? 0, mayRead: (c) => target.mayRead(c.user, c.accessLevel) });
+}
+
+export interface DeliveryResult {
+  /** Events taken. */
+  events: number;
+  /** Messages sent. */
+  messages: number;
+  /** Delivered events past the retention, deleted. */
+  purged: number;
+}
+
+export async function deliverNotifications({ ctx }: { ctx: Pick<RequestContext, 'db'> }, batch = DELIVERY_BATCH): Promise<DeliveryResult> {
+  let events = 0;
+  let messages = 0;
+  for (;;) {
+    const claimed = await claimNotifications(ctx.db, batch);
+    for (const n of claimed) {
+      // A target deleted since (or in a deleted project) is told to nobody.
+      const target = await loadTarget(ctx.db, n.targetType, n.targetId);
+      const deliveries = target ? await recipientsOf(ctx.db, n, target) : [];
+      for (const d of deliveries) {
+        log('info', 'notification email', { to: d.user.notificationEmail ?? d.user.email, subject: subjectOf(target!), action: n.action, reason: d.reason ?? undefined, user_id: d.user.id });
+      }
+      await recordRecipients(ctx.db, n.id, deliveries.map((d) => ({ user_id: d.user.id, reason: d.reason })));
+      messages += deliveries.length;
+    }
+    events += claimed.length;
+    if (claimed.length < batch) break;
+  }
+  let purged = 0;
+  for (let n = batch; n === batch; purged += n) n = await deleteDeliveredBefore(ctx.db, DELIVERED_RETENTION, batch);
+  return { events, messages, purged };
+}

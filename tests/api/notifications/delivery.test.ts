@@ -1,0 +1,58 @@
+// The deliverer (scheduled work): concurrent runs take different events (each message is sent once), an event
+// whose target was deleted tells nobody, and delivered events are deleted after the retention.
+import { and, eq, sql } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { notifications } from '../../../db/schema/index.ts';
+import { deliverNotifications } from '../../../functions/notifications/deliver.ts';
+import { addMember } from '../../factories/groups.ts';
+import { createProject } from '../../factories/projects.ts';
+import { createUser } from '../../factories/users.ts';
+import { api, testDb } from '../../helpers/app.ts';
+import { deliveredEvents, level, mailLines } from './support.ts';
+
+async function watchedProject() {
+  const owner = await createUser();
+  const watcher = await createUser();
+  const project = await createProject(owner.token);
+  await addMember(owner.token, 'projects', project.id, watcher.user.id, 30);
+  await level(watcher, `/projects/${project.id}/notification_settings`, { level: 'watch' });
+  const issue = async (title: string) => {
+    const res = await api.post(`/projects/${project.id}/issues`, { token: owner.token, body: { title } });
+    expect(res.status, res.text).toBe(201);
+    return res.body as { id: number; iid: number };
+  };
+  return { owner, watcher, project, issue };
+}
+
+describe('notification delivery', () => {
+  it('two runs at once send each message once', async () => {
+    const fx = await watchedProject();
+    const issues = [];
+    for (let i = 0; i < 12; i++) issues.push(await fx.issue(`Issue ${i}`));
+    const before = mailLines().length;
+    // Small claims, so the two runs interleave (another test file's housekeeping may take some events too).
+    const runs = await Promise.all([deliverNotifications({ ctx: testDb() }, 3), deliverNotifications({ ctx: testDb() }, 3)]);
+    expect(runs[0]!.events + runs[1]!.events).toBeLessThanOrEqual(12);
+    const rows = await deliveredEvents(eq(notifications.projectId, fx.project.id));
+    expect(rows.map((r) => r.recipients)).toEqual(issues.map(() => [{ user_id: fx.watcher.user.id, reason: null }]));
+    // What these two runs sent, each message once.
+    const subjects = mailLines()
+      .slice(before)
+      .filter((l) => l.user_id === fx.watcher.user.id)
+      .map((l) => l.subject);
+    expect(new Set(subjects).size).toBe(subjects.length);
+  });
+
+  it('a deleted target tells nobody; delivered events go after a week', async () => {
+    const fx = await watchedProject();
+    const issue = await fx.issue('Doomed');
+    expect((await api.delete(`/projects/${fx.project.id}/issues/${issue.iid}`, { token: fx.owner.token })).status).toBe(204);
+    const [row] = await deliveredEvents(and(eq(notifications.targetType, 'Issue'), eq(notifications.targetId, issue.id))!);
+    expect(row).toMatchObject({ action: 'new_issue', recipients: [] });
+    expect(row!.deliveredAt).toBeInstanceOf(Date);
+    await testDb().db.update(notifications).set({ deliveredAt: sql`now() - interval '8 days'` }).where(eq(notifications.id, row!.id));
+    const result = await deliverNotifications({ ctx: testDb() });
+    expect(result.purged).toBeGreaterThanOrEqual(1);
+    expect(await testDb().db.$count(notifications, eq(notifications.id, row!.id))).toBe(0);
+  });
+});
