@@ -21,3 +21,8 @@ export * from './repositories.ts';
 export * from './protected-branches.ts';
 export * from './protected-tags.ts';
 export * from './notifications.ts';
+export * from './boards.ts';
+export * from './epics.ts';
+export * from './iterations.ts';
+export * from './resource-events.ts';
+export * from './requirements.ts';

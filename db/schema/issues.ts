@@ -40,6 +40,12 @@ export const issues = pgTable(
     discussionLocked: boolean('discussion_locked'),
     milestoneId: integer('milestone_id').references(() => milestones.id, { onDelete: 'set null' }),
     dueDate: date('due_date'),
+    /** GitLab's issue weight (Premium: shown and set on premium/ultimate instances only). */
+    weight: integer('weight'),
+    /** GitLab's issue_type: an ordinary issue, an incident, or an Ultimate test case (hidden from issue lists). */
+    issueType: text('issue_type').$type<'issue' | 'incident' | 'test_case'>().notNull().default('issue'),
+    /** Order on boards (RelativePositioning); null: placed after the positioned ones. */
+    relativePosition: integer('relative_position'),
     closedAt: timestamp('closed_at', { withTimezone: true }),
     closedById: integer('closed_by_id').references(() => users.id, { onDelete: 'set null' }),
     updatedById: integer('updated_by_id').references(() => users.id, { onDelete: 'set null' }),

@@ -1,0 +1,2 @@
+// boards tables (issue 16; built by its helper).
+export {};

@@ -1,0 +1,2 @@
+// epics tables (issue 16; built by its helper).
+export {};

@@ -1,0 +1,2 @@
+// iterations tables (issue 16; built by its helper).
+export {};

@@ -1,0 +1,2 @@
+// requirements tables (issue 16; built by its helper).
+export {};

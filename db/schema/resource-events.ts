@@ -1,0 +1,2 @@
+// resource-events tables (issue 16; built by its helper).
+export {};
