@@ -10,11 +10,9 @@ import { notes } from '../../../db/schema/index.ts';
 import { addMember } from '../../factories/groups.ts';
 import { createIssue } from '../../factories/issues.ts';
 import { createUser } from '../../factories/users.ts';
-import { api, queryCount, TEST_PUBLIC_URL, testDb } from '../../helpers/app.ts';
+import { api, queryCount, testDb } from '../../helpers/app.ts';
 import { describeAuthorization } from '../../helpers/common-auth.ts';
-import { commit, lines, mrProject, mrs, openMergeRequest, tip } from './support.ts';
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+import { basic, commit, ISO, lines, mrProject, mrs, openMergeRequest, tip } from './support.ts';
 
 const NOTE_KEYS = ['id', 'type', 'body', 'attachment', 'author', 'created_at', 'updated_at', 'system', 'noteable_id', 'noteable_type'];
 const RESOLVABLE_KEYS = [...NOTE_KEYS, 'resolvable', 'resolved', 'resolved_by', 'resolved_at', 'confidential', 'noteable_iid', 'commands_changes'];
@@ -22,15 +20,6 @@ const DIFF_NOTE_KEYS = [...NOTE_KEYS, 'commit_id', 'position', 'resolvable', 're
 const PLAIN_KEYS = [...NOTE_KEYS, 'resolvable', 'confidential', 'noteable_iid', 'commands_changes'];
 
 const LINE_CODE_ERROR = { message: '400 Bad request - Note {:line_code=>["can\'t be blank", "must be a valid line code"]}' };
-
-const basic = (u: { id: number; name: string; username: string }) => ({
-  id: u.id,
-  name: u.name,
-  username: u.username,
-  state: 'active',
-  avatar_url: null,
-  web_url: `${TEST_PUBLIC_URL}/${u.username}`,
-});
 
 type DiffRefs = { base_sha: string; start_sha: string; head_sha: string };
 

@@ -7,25 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { todos } from '../../../db/schema/index.ts';
 import { addMember } from '../../factories/groups.ts';
 import { createUser } from '../../factories/users.ts';
-import { api, TEST_PUBLIC_URL, testDb } from '../../helpers/app.ts';
+import { api, testDb } from '../../helpers/app.ts';
 import { describeAuthorization } from '../../helpers/common-auth.ts';
-import { mrProject, mrs, openMergeRequest } from './support.ts';
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+import { basic, ISO, mrProject, mrs, openMergeRequest } from './support.ts';
 
 const NOTE_KEYS = [
   'id', 'type', 'body', 'attachment', 'author', 'created_at', 'updated_at', 'system', 'noteable_id', 'noteable_type', 'resolvable',
   'confidential', 'noteable_iid', 'commands_changes',
 ];
-
-const basic = (u: { id: number; name: string; username: string }) => ({
-  id: u.id,
-  name: u.name,
-  username: u.username,
-  state: 'active',
-  avatar_url: null,
-  web_url: `${TEST_PUBLIC_URL}/${u.username}`,
-});
 
 async function setup() {
   const fx = await mrProject('mr-notes');

@@ -1,7 +1,7 @@
 // The fixture the merge request tests share: a private project with its team (tests/api/repositories/team-support.ts),
 // a file on master and a topic branch with a commit of its own; helpers for commits, branches and MRs over HTTP.
 import { expect } from 'vitest';
-import { api } from '../../helpers/app.ts';
+import { api, TEST_PUBLIC_URL } from '../../helpers/app.ts';
 import { projectWithTeam } from '../repositories/team-support.ts';
 
 export const lines = (n: number, prefix = 'line') => Array.from({ length: n }, (_, i) => `${prefix} ${i + 1}\n`).join('');
@@ -44,3 +44,16 @@ export async function openMergeRequest(fx: Pick<Team, 'project' | 'owner'>, body
   expect(res.status, res.text).toBe(201);
   return res.body as { id: number; iid: number; sha: string; diff_refs: { base_sha: string; start_sha: string; head_sha: string } } & Record<string, unknown>;
 }
+
+/** An ISO 8601 timestamp with milliseconds, as the entities render times. */
+export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
+/** Entities::UserBasic of a test user. */
+export const basic = (u: { id: number; name: string; username: string }) => ({
+  id: u.id,
+  name: u.name,
+  username: u.username,
+  state: 'active',
+  avatar_url: null,
+  web_url: `${TEST_PUBLIC_URL}/${u.username}`,
+});
