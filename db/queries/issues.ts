@@ -166,7 +166,13 @@ export interface IssueListFilter {
   createdBefore?: Date;
   updatedAfter?: Date;
   updatedBefore?: Date;
+  /** Issue types to list; by default GitLab's Issue::TYPES_FOR_LIST (test cases are hidden from issue lists). */
+  types?: ReadonlyArray<IssueType>;
 }
+
+export type IssueType = 'issue' | 'incident' | 'test_case';
+/** Issue::TYPES_FOR_LIST: what project, group and global issue lists (and boards) show unless asked otherwise. */
+export const TYPES_FOR_LIST: readonly IssueType[] = ['issue', 'incident'];
 
 export type IssueOrder = { by: 'created_at' | 'updated_at'; sort: 'asc' | 'desc' };
 
@@ -175,7 +181,8 @@ const hasLabel = (title: string) =>
 const anyLabel = sql`EXISTS (SELECT 1 FROM ${labelLinks} ll WHERE ll.target_type = 'Issue' AND ll.target_id = ${issues.id})`;
 const anyAssignee = sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia WHERE ia.issue_id = ${issues.id})`;
 
-function listWhere(actor: Viewer, f: IssueListFilter): SQL | undefined {
+/** THE list filter's condition (issues joined with projects, namespaces and milestones, as countedQuery); boards reuse it. */
+export function listWhere(actor: Viewer, f: IssueListFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [visibleIssuesFilter(actor) ?? visibleProjectsFilter(actor)];
   if (f.projectId !== undefined) conditions.push(eq(issues.projectId, f.projectId));
   if (f.groupId !== undefined) conditions.push(sql`${f.groupId} = ANY(${namespaces.traversalIds})`);
@@ -209,6 +216,7 @@ function listWhere(actor: Viewer, f: IssueListFilter): SQL | undefined {
   if (f.createdBefore) conditions.push(lte(issues.createdAt, f.createdBefore));
   if (f.updatedAfter) conditions.push(gte(issues.updatedAt, f.updatedAfter));
   if (f.updatedBefore) conditions.push(lte(issues.updatedAt, f.updatedBefore));
+  conditions.push(inArray(issues.issueType, [...(f.types ?? TYPES_FOR_LIST)]));
   return and(...conditions);
 }
 

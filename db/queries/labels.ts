@@ -4,7 +4,7 @@ import { mergeRequestProjectsFilter, visibleIssuesFilter, type Viewer } from './
 import type { Db } from '../client.ts';
 import { issues, labelLinks, labels, mergeRequests, namespaces, projects, subscriptions } from '../schema/index.ts';
 import type { LabelRow } from '../schema/labels.ts';
-import { rows, textArray } from './raw.ts';
+import { intArray, rows, textArray } from './raw.ts';
 import { containsPattern } from './search.ts';
 import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
 
@@ -381,4 +381,19 @@ export async function setLabelSubscription(db: Db, labelId: number, userId: numb
       target: [subscriptions.subscribableType, subscriptions.subscribableId, subscriptions.userId],
       set: { subscribed, projectId, updatedAt: new Date() },
     });
+}
+
+/**
+ * Links the labels with these ids that are available to the project (its own, or an ancestor group's) to the issue
+ * the same batch inserted (`issueId`: its id SQL); other ids are dropped, as Issues::CreateService's label_ids.
+ */
+export function linkAvailableLabelsStatement(db: Db, projectId: number, labelIds: readonly number[], issueId: SQL<number>) {
+  return db.execute(
+    sql`INSERT INTO label_links (label_id, target_type, target_id)
+      SELECT l.id, 'Issue', ${issueId}
+      FROM projects p JOIN namespaces n ON n.id = p.namespace_id
+      JOIN labels l ON (l.project_id = p.id OR l.group_id = ANY(n.traversal_ids))
+      WHERE p.id = ${projectId} AND l.id = ANY(${intArray(labelIds)})
+      ON CONFLICT DO NOTHING`,
+  );
 }

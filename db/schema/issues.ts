@@ -2,6 +2,7 @@
 import { sql } from 'drizzle-orm';
 import { boolean, check, date, index, integer, pgTable, primaryKey, serial, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps } from './_columns.ts';
+import { iterations } from './iterations.ts';
 import { mergeRequests } from './merge-requests.ts';
 import { milestones } from './milestones.ts';
 import { namespaces } from './namespaces.ts';
@@ -16,7 +17,7 @@ export const internalIds = pgTable(
   'internal_ids',
   {
     id: serial('id').primaryKey(),
-    usage: text('usage').$type<'issues' | 'milestones' | 'merge_requests'>().notNull(),
+    usage: text('usage').$type<'issues' | 'milestones' | 'merge_requests' | 'epics' | 'requirements'>().notNull(),
     projectId: integer('project_id').references(() => projects.id, { onDelete: 'cascade' }),
     namespaceId: integer('namespace_id').references(() => namespaces.id, { onDelete: 'cascade' }),
     lastValue: integer('last_value').notNull(),
@@ -46,6 +47,8 @@ export const issues = pgTable(
     issueType: text('issue_type').$type<'issue' | 'incident' | 'test_case'>().notNull().default('issue'),
     /** Order on boards (RelativePositioning); null: placed after the positioned ones. */
     relativePosition: integer('relative_position'),
+    /** GitLab's sprint_id: the issue's iteration (Premium). */
+    sprintId: integer('sprint_id').references(() => iterations.id, { onDelete: 'set null' }),
     closedAt: timestamp('closed_at', { withTimezone: true }),
     closedById: integer('closed_by_id').references(() => users.id, { onDelete: 'set null' }),
     updatedById: integer('updated_by_id').references(() => users.id, { onDelete: 'set null' }),
@@ -60,6 +63,7 @@ export const issues = pgTable(
     index('issues_project_id_state_id_idx').on(t.projectId, t.state, t.id),
     index('issues_author_id_idx').on(t.authorId),
     index('issues_milestone_id_idx').on(t.milestoneId),
+    index('issues_sprint_id_idx').on(t.sprintId),
     index('issues_project_id_created_at_idx').on(t.projectId, t.createdAt),
     // Full-text-free search (title/description ILIKE) stays on the project's rows; no trigram index yet.
     index('issues_confidential_idx').on(t.projectId).where(sql`${t.confidential}`),

@@ -35,7 +35,7 @@ export const labelLinks = pgTable(
     labelId: integer('label_id')
       .notNull()
       .references(() => labels.id, { onDelete: 'cascade' }),
-    targetType: text('target_type').$type<'Issue' | 'MergeRequest'>().notNull(),
+    targetType: text('target_type').$type<'Issue' | 'MergeRequest' | 'Epic'>().notNull(),
     targetId: integer('target_id').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

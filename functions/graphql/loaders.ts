@@ -3,6 +3,8 @@
 // applies the same filters and policy as the REST listing. Nothing here reads the database itself.
 import DataLoader from 'dataloader';
 import { awardableKey, awardsOf, type AwardableKey } from '../award-emoji/reads.ts';
+import type { BoardModel } from '../boards/models.ts';
+import { boardMilestones, collapsedOfLists, issuesOfLists, issueViewsByIds, listsOfBoards, type ListIssuesKey } from '../boards/reads.ts';
 import { namespaceFullNames, readableGroupsByIds } from '../groups/reads.ts';
 import type { IssueFinderParams } from '../issues/filter.ts';
 import { currentUserTodosOfIssues, issueCounts, issuePages, labelsOfIssues, participantsOfIssues, userDiscussionCounts, type IssueWithProject } from '../issues/reads.ts';
@@ -30,6 +32,12 @@ import { namespaceProjectPages, openIssuesCounts, readableProjectsByIds } from '
 import { commitAuthorsByEmail, gitmodulesOf, lastCommitsOf, lfsOidsOf, repositoriesOf, treesOf, type TreeKey } from '../repositories/reads.ts';
 import { filesOfSnippets, snippetPagesOf, type SnippetFinderParams } from '../snippets/reads.ts';
 import { usersByIds } from '../users/reads.ts';
+import { iterationsOf } from '../iterations/reads.ts';
+import { testReportsOf } from '../requirements/reads.ts';
+import { childrenOfEpics, epicsByIds, issueModelsOfEpics, relationCounts, subscribedOf } from '../epics/reads.ts';
+import type { EpicFilter, EpicOrder } from '../../db/queries/epics.ts';
+import type { EpicModel } from '../epics/models.ts';
+import { boardEpicPreferences, epicsOfBoard } from '../epics/boards.ts';
 import type { ProjectModel } from './models.ts';
 
 /** JSON with object keys sorted (undefined members dropped): equal arguments, equal strings. */
@@ -76,6 +84,8 @@ const mergeRequestId = (m: MergeRequestWithProject) => m.view.mr.id;
 export function createLoaders(ctx: RequestContext) {
   return {
     user: each((ids: readonly number[]) => usersByIds(ctx, ids)),
+    /** Iterations by id (null when missing): Issue.iteration. */
+    iteration: each((ids: readonly number[]) => iterationsOf(ctx, ids)),
     /** Award emoji with their users, oldest first, by awardable. */
     awards: each((keys: readonly AwardableKey[]) => awardsOf(ctx, keys), awardableKey),
     /** The notes the actor may read, with their authors, oldest first, by noteable. */
@@ -150,8 +160,42 @@ export function createLoaders(ctx: RequestContext) {
     lfsOid: each((keys: ReadonlyArray<{ projectId: number; oid: string }>) => lfsOidsOf(ctx, keys), stableKey),
     /** Submodule urls by path from `.gitmodules` by (project, commit): every tree of a request in one statement. */
     gitmodules: each((keys: ReadonlyArray<{ projectId: number; commitOid: string }>) => gitmodulesOf(ctx, keys), stableKey),
+    /** Requirement.testReports by requirement id, oldest first. */
+    requirementTestReports: each((ids: readonly number[]) => testReportsOf(ctx, ids)),
     /** Commit.author by the commit's author email (case-insensitive: the verb lower-cases). */
     commitAuthor: each((emails: readonly string[]) => commitAuthorsByEmail(ctx, emails), (e) => e.toLowerCase()),
+    // ---- Issue boards (functions/boards/reads.ts) ----
+    /** Board.lists by board: every board of a request in one query. */
+    boardLists: each((found: readonly BoardModel[]) => listsOfBoards(ctx, found), (b) => b.board.id),
+    /** BoardList issue ids, count and weight by (list, filters): one statement per board parent and filter set. */
+    boardListIssues: each((keys: readonly ListIssuesKey[]) => issuesOfLists(ctx, keys), (k) => stableKey({ list: k.list.view.list.id, filters: k.filters })),
+    /** Board list issues by id (ids found visible by boardListIssues). */
+    boardIssue: each((ids: readonly number[]) => issueViewsByIds(ctx, ids)),
+    /** BoardList.collapsed by list id, for the current user. */
+    boardListCollapsed: each((ids: readonly number[]) => collapsedOfLists(ctx, ids)),
+    /** A scoped board's milestone by id, with its owner's path. */
+    boardMilestone: each(async (ids: readonly number[]) => {
+      const found = new Map((await boardMilestones(ctx, ids)).map((m) => [m.milestone.id, m]));
+      return ids.map((id) => found.get(id) ?? null);
+    }),
+    // ---- Group epics (functions/epics/reads.ts) ----
+    /** Readable epics by id (parents), null when missing or hidden. */
+    epic: each((ids: readonly number[]) => epicsByIds(ctx, ids)),
+    /** Epic.children by parent epic id and filters: one statement per filter set. */
+    epicChildren: perParent((parentIds: number[], a: { filter: Omit<EpicFilter, 'parentIds'>; order: EpicOrder }) => childrenOfEpics(ctx, parentIds, a.filter, a.order)),
+    /** Epic.issues by epic id (readable issues, in the epic's order). */
+    epicIssues: each((epics: readonly EpicModel[]) => issueModelsOfEpics(ctx, epics), (e) => e.view.epic.id),
+    /** Children and issue counts by epic id (hasChildren, hasIssues). */
+    epicRelations: each((ids: readonly number[]) => relationCounts(ctx, ids)),
+    /** Epic.subscribed by epic id. */
+    epicSubscribed: each((ids: readonly number[]) => subscribedOf(ctx, ids)),
+    /** Board.epics by (board, the ids of its issues): one statement per board. */
+    boardEpics: each(
+      (keys: ReadonlyArray<{ board: BoardModel; issueIds: number[] }>) => Promise.all(keys.map((k) => epicsOfBoard(ctx, k.board, k.issueIds))),
+      (k) => stableKey({ board: k.board.board.id, issueIds: k.issueIds }),
+    ),
+    /** BoardEpic.userPreferences by (board, epic): one statement per board. */
+    boardEpicPreferences: perParent((epicIds: number[], boardId: number) => boardEpicPreferences(ctx, boardId, epicIds)),
   };
 }
 

@@ -10,6 +10,8 @@ import type { NoteView } from '../../db/queries/notes.ts';
 import type { SnippetFactsRow } from '../../db/queries/snippets.ts';
 import type { LabelRow, MilestoneRow, TodoRow } from '../../db/schema/index.ts';
 import type { Noteable } from '../notes/service.ts';
+import type { RequirementView } from '../../db/queries/requirements.ts';
+import type { RequirementTestReportRow } from '../../db/schema/index.ts';
 import type { Connection } from './connection.ts';
 
 export type UserModel = UserRow;
@@ -89,3 +91,20 @@ export type MergeRequestConnectionModel = Connection<MergeRequestModel> & {
 export type { BranchModel, CommitModel, RepositoryModel, TreeEntryModel, TreeModel } from '../repositories/reads.ts';
 /** No pipeline exists until CI does: Commit.pipelines is always empty, latestPipeline always null. */
 export type PipelineModel = never;
+
+// Requirements (functions/requirements).
+/** A requirement with its project (the license and the policy's facts come from it). */
+export interface RequirementModel {
+  project: ProjectView;
+  view: RequirementView;
+}
+export type TestReportModel = RequirementTestReportRow;
+
+// Iterations (functions/iterations).
+export type { IterationModel } from '../iterations/reads.ts';
+
+// Issue boards (functions/boards).
+export type { BoardModel, BoardListModel } from '../boards/models.ts';
+
+// Group epics (functions/epics).
+export type { BoardEpicModel, EpicModel, EpicIssueModel } from '../epics/models.ts';

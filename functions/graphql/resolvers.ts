@@ -10,10 +10,15 @@ import { awardEmojiResolvers } from '../award-emoji/resolvers.ts';
 import { repositoryResolvers } from '../repositories/resolvers.ts';
 import { mergeRequestMutationResolvers } from '../merge-requests/mutations.ts';
 import { mergeRequestResolvers } from '../merge-requests/resolvers.ts';
+import { requirementResolvers } from '../requirements/resolvers.ts';
+import { testCaseResolvers } from '../test-cases/resolvers.ts';
+import { boardResolvers } from '../boards/resolvers.ts';
+import { boardEpicResolvers, epicResolvers } from '../epics/resolvers.ts';
+import { iterationResolvers } from '../iterations/resolvers.ts';
 import type { Resolvers } from './generated.ts';
 import { scalars } from './scalars.ts';
 
-const parts: Resolvers[] = [versionResolvers, userResolvers, projectResolvers, groupResolvers, snippetResolvers, issueResolvers, noteResolvers, awardEmojiResolvers, repositoryResolvers, mergeRequestResolvers, mergeRequestMutationResolvers];
+const parts: Resolvers[] = [versionResolvers, userResolvers, projectResolvers, groupResolvers, snippetResolvers, issueResolvers, noteResolvers, awardEmojiResolvers, repositoryResolvers, mergeRequestResolvers, mergeRequestMutationResolvers, requirementResolvers, testCaseResolvers, boardResolvers, iterationResolvers, epicResolvers, boardEpicResolvers];
 
 /** Root types merged field by field; each type belongs to one domain. */
 export function mergeResolvers(): Resolvers {

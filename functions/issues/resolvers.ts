@@ -6,7 +6,7 @@ import type { LabelRow, UserRow } from '../../db/schema/index.ts';
 import { arrayConnection, keysetConnection, type ConnectionArgs } from '../graphql/connection.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { orNull } from '../graphql/errors.ts';
-import type { IssueSort, IssuableState, Resolvers, TodoActionEnum, TodoStateEnum } from '../graphql/generated.ts';
+import type { IssueSort, IssuableState, IssueType, Resolvers, TodoActionEnum, TodoStateEnum } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
 import type { IssueModel, MilestoneModel, TodoModel } from '../graphql/models.ts';
 import { textColorFor } from '../labels/colors.ts';
@@ -73,6 +73,9 @@ const milestoneOf = (i: IssueModel): MilestoneModel | null => {
 
 const TODO_TARGETS: Record<string, 'ISSUE' | 'MERGEREQUEST'> = { Issue: 'ISSUE', MergeRequest: 'MERGEREQUEST' };
 
+/** 13.6's IssueType from the stored issue_type. */
+const ISSUE_TYPES: Record<'issue' | 'incident' | 'test_case', IssueType> = { issue: 'ISSUE', incident: 'INCIDENT', test_case: 'TEST_CASE' };
+
 export const issueResolvers: Resolvers = {
   Query: {
     issue: (_root, { id }, { ctx }) => orNull(() => findIssueById(ctx, id)),
@@ -121,7 +124,7 @@ export const issueResolvers: Resolvers = {
     // Participable (issues/reads.ts decides who the actor may see).
     participants: async (i, args, { loaders }) => arrayConnection(await loaders.issueParticipants.load(i), args, (u) => u.id),
     state: (i) => i.view.issue.state,
-    type: () => 'ISSUE',
+    type: (i) => ISSUE_TYPES[i.view.issue.issueType],
     confidential: (i) => i.view.issue.confidential,
     discussionLocked: (i) => i.view.issue.discussionLocked === true,
     author: (i, _a, { loaders }) => authorOrGhost(i.view.author ?? (i.view.issue.authorId ? loaders.user.load(i.view.issue.authorId) : null)),

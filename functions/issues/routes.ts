@@ -48,7 +48,7 @@ issueRoutes.get('/groups/:id/issues', path(GroupPath), params(ListIssuesInput), 
 
 issueRoutes.post('/projects/:id/issues', path(ProjectPath), params(CreateIssueInput), async (c) => {
   const { ctx } = c.var;
-  const view = await issues.createIssue({ ctx, input: { project: c.req.valid('param').id, params: c.req.valid('query') } });
+  const { view } = await issues.createIssue({ ctx, input: { project: c.req.valid('param').id, params: c.req.valid('query') } });
   return c.json(toIssue(view, ctx.config, { subscribed: view.subscribed }), 201);
 });
 

@@ -9,6 +9,7 @@ import * as z from 'zod/mini';
 import { bool, dateParam, dateTime, id, int, pathId, modelRule, oneOf, schema, str, text, type Output } from '../lib/validate.ts';
 import { toUserBasic } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
+import { weightsAvailable } from '../lib/policy.ts';
 
 /** `:issue_iid`: an integer (else 400 `issue_iid is invalid`); one no row can have is null (404). */
 export const IssuePath = () => ({ issue_iid: pathId() });
@@ -43,6 +44,13 @@ const dueDate = () =>
     z.nullable(dateParam()),
   );
 
+/** EE's `weight` (Integer): the model's `greater_than_or_equal_to: 0`; empty clears. */
+const weight = () =>
+  z.pipe(
+    z.transform((v: unknown) => (v === '' ? null : v)),
+    z.nullable(z.pipe(int(), z.int().check(modelRule((n: number) => n >= 0, 'must be greater than or equal to 0'), z.maximum(2_147_483_647)))),
+  );
+
 const TITLE_MAX = 255;
 /** Issue#title: present (not blank) and at most 255 characters (model errors, 400 `{"message":{"title":[...]}}`). */
 export const title = () => z.pipe(str(TITLE_MAX), z.string().check(modelRule((s: string) => s.trim() !== '', "can't be blank")));
@@ -56,6 +64,7 @@ const issueFields = () => ({
   milestone_id: z.optional(optionalRef()),
   labels: z.optional(labelList()),
   due_date: z.optional(dueDate()),
+  weight: z.optional(weight()),
 });
 
 export const CreateIssueInput = schema(() => z.object({
@@ -194,6 +203,8 @@ export function toIssue(v: IssueView, config: Config, options: { subscribed?: bo
     web_url: `${config.publicUrl}/${v.projectPath}/-/issues/${i.iid}`,
     time_stats: toTimeStats(i),
     task_completion_status: tasks,
+    // EE's IssueBasic exposes the weight where it is licensed (weight_available?) only.
+    ...(weightsAvailable(config.instanceTier) ? { weight: i.weight } : {}),
     has_tasks: tasks.count > 0,
     ...(tasks.count > 0 ? { task_status: `${tasks.completed_count} of ${tasks.count} ${tasks.count === 1 ? 'task' : 'tasks'} completed` } : {}),
     _links: {

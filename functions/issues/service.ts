@@ -4,7 +4,9 @@
 import type { Db } from '../../db/client.ts';
 import { currentIidSql, nextIidStatement } from '../../db/queries/internal-ids.ts';
 import * as q from '../../db/queries/issues.ts';
-import { findOrCreateLabelLinkStatements, findOrCreateProjectLabels } from '../../db/queries/labels.ts';
+import { findIterationViewsByIds } from '../../db/queries/iterations.ts';
+import { changeEventStatements, newIssueEventStatements, stateEventStatement } from '../../db/queries/resource-events.ts';
+import { findOrCreateLabelLinkStatements, findOrCreateProjectLabels, linkAvailableLabelsStatement } from '../../db/queries/labels.ts';
 import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
 import type { EmailEvent, IssueRow, UserRow } from '../../db/schema/index.ts';
 import { eventStatement, recordEvent } from '../events/record.ts';
@@ -12,9 +14,9 @@ import { notify, notifyStatement } from '../notifications/record.ts';
 import { findGroup } from '../groups/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { notFound, paramErrors } from '../lib/errors.ts';
+import { invalidMessage, notFound, paramErrors } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
-import { assertCan, can, type IssueFacts } from '../lib/policy.ts';
+import { assertCan, can, iterationsAvailable, requirementsAvailable, weightsAvailable, type IssueFacts } from '../lib/policy.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import type { Output } from '../lib/validate.ts';
 import { findProject, projectFacts, readableProject } from '../projects/service.ts';
@@ -114,7 +116,17 @@ async function resolveMilestone(tx: Db, project: ProjectView, milestoneId: numbe
   return (await q.findIssueMilestone(tx, milestoneId, project.project.id, groupIdsOf(project)))?.id ?? null;
 }
 
-export async function createIssue({ ctx, input }: Verb<{ project: Ref | null; params: Output<typeof CreateIssueInput> }>) {
+/**
+ * A test case (GitLab 13.6 QualityManagement::TestCases::CreateService): an issue of type `test_case` with the labels
+ * of these ids that the project may use; reporters and above, Ultimate only.
+ */
+export type TestCaseOptions = {
+  labelIds: readonly number[];
+  /** The model's validation message for the title and description (told after the license), or null. */
+  invalid: string | null;
+};
+
+export async function createIssue({ ctx, input }: Verb<{ project: Ref | null; params: Output<typeof CreateIssueInput>; testCase?: TestCaseOptions }>) {
   const user = requireUser(ctx);
   const p = input.params;
   const description = p.description ?? null;
@@ -131,6 +143,13 @@ export async function createIssue({ ctx, input }: Verb<{ project: Ref | null; pa
     project = await findProject(ctx, input.project);
   }
   assertCan(ctx.actor, 'project:create_issue', projectFacts(project));
+  const testCase = input.testCase;
+  if (testCase) {
+    // The mutation's `authorize :admin_issue`, then the service's license check.
+    assertCan(ctx.actor, 'project:admin_issues', projectFacts(project));
+    if (!requirementsAvailable(ctx.config.instanceTier)) throw invalidMessage('Test cases are not available for this project');
+    if (testCase.invalid) throw invalidMessage(testCase.invalid);
+  }
   // GitLab's filter_params: who cannot admin issues (below reporter) may not set assignees, milestone, due date, labels.
   const admin = can(ctx.actor, 'project:admin_issues', projectFacts(project));
   // GitLab: created_at may be set by administrators and project owners only.
@@ -163,23 +182,30 @@ export async function createIssue({ ctx, input }: Verb<{ project: Ref | null; pa
       confidential,
       milestoneId,
       dueDate: admin ? (p.due_date ?? null) : null,
+      // EE's filter_params: the weight only where it is licensed, from who may admin the issue.
+      weight: admin && weightsAvailable(ctx.config.instanceTier) ? (p.weight ?? null) : null,
       ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
+      ...(testCase ? { issueType: 'test_case' as const } : {}),
     }),
+    ...(testCase?.labelIds.length ? [linkAvailableLabelsStatement(db, projectId, [...new Set(testCase.labelIds)], issueId)] : []),
     ...q.newIssueLinkStatements(db, { id: issueId, projectId }, user.id, assignable, mentions),
     ...(admin && p.labels?.length ? findOrCreateLabelLinkStatements(db, projectId, p.labels, { type: 'Issue', id: issueId }) : []),
     eventStatement(db, { action: 'created', authorId: user.id, projectId, target: { type: 'Issue', id: issueId } }),
     notifyStatement(db, { action: 'new_issue', target: { type: 'Issue', id: issueId }, projectId, actorId: user.id }),
+    ...newIssueEventStatements(db, issueId, user.id),
     q.lastInsertedIssueViewQuery(db, ctx.actor, ctx.actor.user?.id),
   ]);
   const [view] = results[results.length - 1] as q.IssueView[];
   if (!view) throw issueNotFound();
-  return view;
+  return { project, view };
 }
 
 export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: Output<typeof UpdateIssueInput> }>) {
   const p = input.params;
-  if (!UPDATE_FIELDS.some((f) => p[f] !== undefined)) {
-    throw paramErrors([`${UPDATE_FIELDS.join(', ')} are missing, at least one parameter must be provided`]);
+  // EE adds `weight` to the parameters one of which an update needs (where weights are licensed).
+  const fields = weightsAvailable(ctx.config.instanceTier) ? [...UPDATE_FIELDS, 'weight' as const] : UPDATE_FIELDS;
+  if (!fields.some((f) => p[f] !== undefined)) {
+    throw paramErrors([`${fields.join(', ')} are missing, at least one parameter must be provided`]);
   }
   const user = requireUser(ctx);
   const { project, view } = await findIssue(ctx, input);
@@ -204,6 +230,7 @@ export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: Outp
       if (p.due_date !== undefined) changes.dueDate = p.due_date;
       const milestoneId = await resolveMilestone(tx, project, p.milestone_id);
       if (milestoneId !== undefined) changes.milestoneId = milestoneId;
+      if (p.weight !== undefined && weightsAvailable(ctx.config.instanceTier)) changes.weight = p.weight;
       const assignees = await resolveAssignees(tx, project, p);
       if (assignees !== undefined) {
         const { added, previous } = await q.setAssignees(tx, issue.id, assignees);
@@ -225,15 +252,18 @@ export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: Outp
     if (p.state_event === 'close' && issue.state !== 'closed') {
       Object.assign(changes, { state: 'closed' as const, closedAt: now, closedById: user.id });
       await recordEvent(tx, { action: 'closed', authorId: user.id, projectId, target: { type: 'Issue', id: issue.id } });
+      await stateEventStatement(tx, issue.id, user.id, 'closed');
       await q.insertSystemNote(tx, issue, user.id, 'closed', 'closed');
       await notification('close_issue');
     } else if (p.state_event === 'reopen' && issue.state !== 'opened') {
       Object.assign(changes, { state: 'opened' as const, closedAt: null, closedById: null });
       await recordEvent(tx, { action: 'reopened', authorId: user.id, projectId, target: { type: 'Issue', id: issue.id } });
+      await stateEventStatement(tx, issue.id, user.id, 'reopened');
       await q.insertSystemNote(tx, issue, user.id, 'reopened', 'opened');
       await notification('reopen_issue');
     }
     await q.updateIssue(tx, issue.id, { ...changes, updatedAt: now, updatedById: user.id });
+    for (const statement of changeEventStatements(tx, issue.id, user.id, issue, changes)) await statement;
     if (changes.title !== undefined || changes.description !== undefined) {
       const updated = { ...issue, ...changes } as IssueRow;
       await createMentionTodos(tx, {
@@ -247,6 +277,35 @@ export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: Outp
     }
   });
   return reload(ctx, view.issue.id);
+}
+
+/**
+ * GraphQL's issueSetIteration (EE, 13.6): Issues::UpdateService with `iteration`. The iteration must be one the
+ * project sees (its own or its groups', where licensed; anything else is not found); who may not admin the issue
+ * changes nothing (filter_params). The change and its resource event are one transaction.
+ */
+export async function setIssueIteration({ ctx, input }: Verb<IssueRef & { iterationId: number | null }>) {
+  const user = requireUser(ctx);
+  const { project, view } = await findIssue(ctx, input);
+  const facts = issueFacts(project, view);
+  assertCan(ctx.actor, 'issue:update', facts);
+  let sprintId: number | null = null;
+  if (input.iterationId !== null) {
+    const [found] = iterationsAvailable(ctx.config.instanceTier) ? await findIterationViewsByIds(ctx.db, [input.iterationId]) : [];
+    const i = found?.iteration;
+    if (!i || !(i.projectId === project.project.id || (i.groupId !== null && groupIdsOf(project).includes(i.groupId)))) throw notFound('Iteration');
+    sprintId = i.id;
+  }
+  if (can(ctx.actor, 'issue:admin', facts)) {
+    await ctx.transaction(async (tx) => {
+      const issue = await q.lockIssue(tx, view.issue.id);
+      if (!issue) throw issueNotFound();
+      if (issue.sprintId === sprintId) return;
+      await q.updateIssue(tx, issue.id, { sprintId, updatedAt: new Date(), updatedById: user.id });
+      for (const statement of changeEventStatements(tx, issue.id, user.id, issue, { sprintId })) await statement;
+    });
+  }
+  return { project, view: await reload(ctx, view.issue.id) };
 }
 
 export async function deleteIssue({ ctx, input }: Verb<IssueRef>) {

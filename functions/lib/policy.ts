@@ -259,8 +259,18 @@ const rules = {
   'project:set_issue_created_at': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
   'project:admin_labels': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
   'project:admin_milestones': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  // Issue boards (13.6 ProjectPolicy): read_board is reading the project; admin_board/admin_list are reporters and above.
+  'project:read_board': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
+  'project:admin_board': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
   // Project snippets (create_snippet): reporters and above, not in archived projects.
   'project:create_snippet': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.REPORTER,
+  // Requirements (EE::ProjectPolicy, 13.6): licensed on Ultimate (`requirements_available`); read with the project,
+  // create/admin/update reporters and above, destroy owners.
+  'project:read_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p),
+  'project:create_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  'project:admin_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  'project:update_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  'project:destroy_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
   'snippet:read': (a: Actor, s: SnippetFacts) => canReadSnippet(a, s),
   'snippet:update': (a: Actor, s: SnippetFacts) => canAdminSnippet(a, s),
   'snippet:delete': (a: Actor, s: SnippetFacts) => canAdminSnippet(a, s),
@@ -319,6 +329,23 @@ const rules = {
   'group:read': (a: Actor, g: GroupFacts) => canReadGroup(a, g),
   'group:admin_labels': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && signedIn(a) && level(a, g) >= AccessLevel.REPORTER,
   'group:admin_milestones': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && signedIn(a) && level(a, g) >= AccessLevel.REPORTER,
+  // Group boards (EE GroupPolicy): read_board is reading the group; admin_board/admin_list are reporters and above.
+  'group:read_board': (a: Actor, g: GroupFacts) => canReadGroup(a, g),
+  'group:admin_board': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && signedIn(a) && level(a, g) >= AccessLevel.REPORTER,
+  // Epics (EE::GroupPolicy, 13.6): licensed on Premium and above (`epics_available`); read with the group
+  // (confidential epics: reporters and above), create/admin reporters and above, destroy owners.
+  'group:read_epic': (a: Actor, e: EpicFacts) => e.epicsAvailable && canReadGroup(a, e) && (!e.confidential || level(a, e) >= AccessLevel.REPORTER),
+  'group:create_epic': (a: Actor, e: EpicFacts) => e.epicsAvailable && canReadGroup(a, e) && signedIn(a) && level(a, e) >= AccessLevel.REPORTER,
+  'group:admin_epic': (a: Actor, e: EpicFacts) => e.epicsAvailable && canReadGroup(a, e) && signedIn(a) && level(a, e) >= AccessLevel.REPORTER,
+  'group:destroy_epic': (a: Actor, e: EpicFacts) => e.epicsAvailable && canReadGroup(a, e) && signedIn(a) && level(a, e) >= AccessLevel.OWNER,
+  // Iterations (EE, 13.6: `iterations` licensed on Premium and above): read with the group or project, created by
+  // developers and above (EE::GroupPolicy's create_iteration; project-level iterations are refused by the model).
+  'group:read_iteration': (a: Actor, g: IterationParentFacts<GroupFacts>) => g.iterationsAvailable && canReadGroup(a, g),
+  'group:create_iteration': (a: Actor, g: IterationParentFacts<GroupFacts>) =>
+    g.iterationsAvailable && canReadGroup(a, g) && signedIn(a) && level(a, g) >= AccessLevel.DEVELOPER,
+  'project:read_iteration': (a: Actor, p: IterationParentFacts<ProjectFacts>) => p.iterationsAvailable && canReadProject(a, p),
+  'project:create_iteration': (a: Actor, p: IterationParentFacts<ProjectFacts>) =>
+    p.iterationsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
   'group:update': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
   'group:delete': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
   // GitLab's defaults: subgroup_creation_level "maintainer" (MAINTAINER_SUBGROUP_ACCESS) and
@@ -393,3 +420,39 @@ export function assertCan<A extends Action>(actor: Actor, action: A, subject: Su
 }
 
 export const isAdministrator = isAdmin;
+
+/**
+ * An epic's group (or the group an epic is created in) with the license fact: the group's read rule decides 404 vs
+ * 403; `confidential` is the epic's.
+ */
+export interface EpicFacts extends GroupFacts {
+  epicsAvailable: boolean;
+  confidential: boolean;
+}
+
+/** GitLab's `feature_available?(:epics)`: Premium and Ultimate. */
+export const epicsAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier !== 'free';
+
+/** A group or project with GitLab's `feature_available?(:iterations)`; its own read rule decides 404 vs 403. */
+export type IterationParentFacts<F extends GroupFacts | ProjectFacts> = F & { iterationsAvailable: boolean };
+
+/** GitLab's `feature_available?(:iterations)` (Starter in 13.x): Premium and Ultimate. */
+export const iterationsAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier !== 'free';
+
+/** GitLab's `weight_available?` (`feature_available?(:issue_weights)`): Premium and Ultimate. */
+export const weightsAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier !== 'free';
+
+/** A project with the requirements license fact: the project's read rule decides 404 vs 403. */
+export interface RequirementsFacts extends ProjectFacts {
+  requirementsAvailable: boolean;
+}
+
+/** GitLab's `feature_available?(:requirements)` (and `:quality_management`, test cases): Ultimate only. */
+export const requirementsAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier === 'ultimate';
+
+/**
+ * Issue board license features (GitLab 13.6; its Starter maps to our premium): WIP limits and scoped boards are
+ * Starter, assignee and milestone lists and multiple group boards Premium. A free instance is GitLab Core.
+ */
+export type BoardFeature = 'wip_limits' | 'scoped_issue_board' | 'board_assignee_lists' | 'board_milestone_lists' | 'multiple_group_issue_boards';
+export const boardFeatureAvailable = (tier: 'free' | 'premium' | 'ultimate', _feature: BoardFeature) => tier !== 'free';

@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import { insertNoteStatements } from '../../db/queries/notes.ts';
+import { stateEventStatement } from '../../db/queries/resource-events.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { issues, mergeRequests } from '../../db/schema/index.ts';
 import { eventStatement } from '../events/record.ts';
@@ -52,6 +53,7 @@ function closeIssueStatements(db: Db, closing: readonly ClosingIssue[], userId: 
   return closing.flatMap(({ project, issue }) => [
     db.update(issues).set({ state: 'closed', closedAt: sql`now()`, closedById: userId, updatedAt: sql`now()` }).where(sql`${issues.id} = ${issue.issue.id} AND ${issues.state} = 'opened'`),
     eventStatement(db, { action: 'closed', authorId: userId, projectId: project.project.id, target: { type: 'Issue', id: issue.issue.id } }),
+    stateEventStatement(db, issue.issue.id, userId, 'closed'),
     ...insertNoteStatements(
       db,
       { noteableType: 'Issue', noteableId: issue.issue.id, projectId: project.project.id, authorId: userId, body: `closed via merge request ${mrReference}`, system: true, systemAction: 'closed' },

@@ -1,0 +1,353 @@
+// Group epics (GitLab EE): an epic "view" is the row with what Entities::Epic and the Epic GraphQL type need (its
+// group's path, author, labels, the dates inherited from the milestones of its issues, award counts), in one
+// statement; lists add their capped total to the same statement.
+import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { groupAccessLevelSql, isAdmin, visibleGroupsFilter, visibleIssuesFilter, visibleProjectsFilter, AccessLevel, type Viewer } from './access.ts';
+import type { Db } from '../client.ts';
+import { awardEmoji, boardEpicUserPreferences, epicIssues, epics, issues, labelLinks, labels, milestones, namespaces, projects, subscriptions, users, type EpicRow } from '../schema/index.ts';
+import type { LabelJson, UserJson } from './issues.ts';
+import { containsPattern } from './search.ts';
+
+const author = alias(users, 'epic_author');
+
+/** An epic's label as the view carries it (a group label; the source ids for its global id). */
+export interface EpicLabelJson extends LabelJson {
+  groupId: number | null;
+  projectId: number | null;
+}
+const labelsSql = sql<EpicLabelJson[]>`(SELECT COALESCE(json_agg(json_build_object('id', l.id, 'title', l.title, 'color', l.color, 'description', l.description, 'groupId', l.group_id, 'projectId', l.project_id) ORDER BY l.title), '[]'::json) FROM ${labelLinks} ll JOIN ${labels} l ON l.id = ll.label_id WHERE ll.target_type = 'Epic' AND ll.target_id = ${epics.id})`;
+const awardCountSql = (name: string) =>
+  sql<number>`(SELECT count(*) FROM ${awardEmoji} ae WHERE ae.awardable_type = 'Epic' AND ae.awardable_id = ${epics.id} AND ae.name = ${name})`.mapWith(Number);
+
+/** Epics::UpdateDatesService's inherited dates: the earliest start and latest due date of the milestones of the epic's issues. */
+const milestoneDateSql = (agg: 'MIN' | 'MAX', column: 'start_date' | 'due_date') =>
+  sql<string | null>`(SELECT ${sql.raw(agg)}(m.${sql.raw(column)})::text FROM ${epicIssues} ei JOIN ${issues} i ON i.id = ei.issue_id JOIN ${milestones} m ON m.id = i.milestone_id WHERE ei.epic_id = ${epics.id})`;
+const startFromMilestones = milestoneDateSql('MIN', 'start_date');
+const dueFromMilestones = milestoneDateSql('MAX', 'due_date');
+/** The effective dates (Epic#start_date / end_date): the fixed one when fixed, else the inherited one. */
+const startDateSql = sql`(CASE WHEN ${epics.startDateIsFixed} THEN ${epics.startDateFixed} ELSE ${startFromMilestones}::date END)`;
+const endDateSql = sql`(CASE WHEN ${epics.dueDateIsFixed} THEN ${epics.dueDateFixed} ELSE ${dueFromMilestones}::date END)`;
+
+const noTotal = sql<number | null>`NULL`.mapWith((v) => (v == null ? null : Number(v)));
+
+function columns() {
+  return {
+    epic: epics,
+    groupPath: namespaces.fullPath,
+    author: sql<UserJson | null>`CASE WHEN ${author.id} IS NULL THEN NULL ELSE json_build_object('id', ${author.id}, 'name', ${author.name}, 'username', ${author.username}, 'state', ${author.state}, 'avatarUrl', ${author.avatarUrl}) END`,
+    labels: labelsSql,
+    startDateFromMilestones: startFromMilestones,
+    dueDateFromMilestones: dueFromMilestones,
+    upvotes: awardCountSql('thumbsup'),
+    downvotes: awardCountSql('thumbsdown'),
+  };
+}
+
+function baseQuery(db: Db, total: SQL<number | null> = noTotal) {
+  return db
+    .select({ ...columns(), total })
+    .from(epics)
+    .innerJoin(namespaces, eq(namespaces.id, epics.groupId))
+    .leftJoin(author, eq(author.id, epics.authorId))
+    .$dynamic();
+}
+
+export type EpicView = Omit<Awaited<ReturnType<ReturnType<typeof baseQuery>['execute']>>[number], 'total'>;
+
+export interface EpicFilter {
+  /** The group asked about (none: children of `parentIds`, wherever they are). */
+  groupId?: number;
+  includeDescendants?: boolean;
+  /** Ancestor group ids to include as well (include_ancestor_groups). */
+  ancestorIds?: readonly number[];
+  /** Children of these epics (Epic.children under a list: one statement). */
+  parentIds?: readonly number[];
+  state?: 'opened' | 'closed';
+  authorId?: number;
+  authorUsername?: string;
+  labels?: readonly string[];
+  search?: string;
+  iids?: readonly number[];
+  iidStartsWith?: string;
+  confidential?: boolean;
+  milestoneTitle?: string;
+  createdAfter?: Date;
+  createdBefore?: Date;
+  updatedAfter?: Date;
+  updatedBefore?: Date;
+  /** Epics holding any of these issues (a board's epics). */
+  issueIds?: readonly number[];
+  /** Epics whose effective dates overlap [start, end] (GraphQL's timeframe). */
+  timeframe?: { start: string; end: string };
+}
+
+export type EpicOrder = { by: 'created_at' | 'updated_at' | 'start_date' | 'end_date' | 'relative_position'; sort: 'asc' | 'desc' };
+
+const hasLabel = (title: string) =>
+  sql`EXISTS (SELECT 1 FROM ${labelLinks} ll JOIN ${labels} l ON l.id = ll.label_id WHERE ll.target_type = 'Epic' AND ll.target_id = ${epics.id} AND l.title = ${title})`;
+
+/** Confidential epics: reporters and above of the epic's group (EpicPolicy), administrators. */
+function readsEpicSql(actor: Viewer): SQL | undefined {
+  if (isAdmin(actor)) return undefined;
+  if (!actor.user) return eq(epics.confidential, false);
+  return or(eq(epics.confidential, false), sql`${groupAccessLevelSql(actor)} >= ${AccessLevel.REPORTER}`);
+}
+
+function listWhere(actor: Viewer, f: EpicFilter): SQL | undefined {
+  const scope =
+    f.groupId === undefined ? undefined : f.includeDescendants ? sql`${f.groupId} = ANY(${namespaces.traversalIds})` : eq(epics.groupId, f.groupId);
+  const conditions: (SQL | undefined)[] = [
+    f.ancestorIds?.length && scope ? or(scope, inArray(epics.groupId, [...f.ancestorIds])) : scope,
+    visibleGroupsFilter(actor),
+    readsEpicSql(actor),
+  ];
+  if (f.parentIds) conditions.push(f.parentIds.length ? inArray(epics.parentId, [...f.parentIds]) : sql`false`);
+  if (f.state) conditions.push(eq(epics.state, f.state));
+  if (f.authorId !== undefined) conditions.push(eq(epics.authorId, f.authorId));
+  if (f.authorUsername !== undefined) conditions.push(sql`lower(${author.username}) = lower(${f.authorUsername})`);
+  if (f.labels) for (const title of new Set(f.labels)) conditions.push(hasLabel(title));
+  if (f.search) {
+    const pattern = containsPattern(f.search);
+    conditions.push(or(sql`${epics.title} ILIKE ${pattern}`, sql`${epics.description} ILIKE ${pattern}`));
+  }
+  if (f.issueIds)
+    conditions.push(f.issueIds.length ? sql`EXISTS (SELECT 1 FROM ${epicIssues} ei WHERE ei.epic_id = ${epics.id} AND ei.issue_id IN ${[...f.issueIds]})` : sql`false`);
+  if (f.iids) conditions.push(f.iids.length ? inArray(epics.iid, [...f.iids]) : sql`false`);
+  if (f.iidStartsWith !== undefined) conditions.push(sql`${epics.iid}::text LIKE ${`${f.iidStartsWith}%`}`);
+  if (f.confidential !== undefined) conditions.push(eq(epics.confidential, f.confidential));
+  if (f.milestoneTitle !== undefined)
+    conditions.push(
+      sql`EXISTS (SELECT 1 FROM ${epicIssues} ei JOIN ${issues} i ON i.id = ei.issue_id JOIN ${milestones} m ON m.id = i.milestone_id WHERE ei.epic_id = ${epics.id} AND m.title = ${f.milestoneTitle})`,
+    );
+  if (f.createdAfter) conditions.push(gte(epics.createdAt, f.createdAfter));
+  if (f.createdBefore) conditions.push(lte(epics.createdAt, f.createdBefore));
+  if (f.updatedAfter) conditions.push(gte(epics.updatedAt, f.updatedAfter));
+  if (f.updatedBefore) conditions.push(lte(epics.updatedAt, f.updatedBefore));
+  // Epic.within_timeframe: some date set, starting on or before the end and ending on or after the start (a missing
+  // date is an open end).
+  if (f.timeframe)
+    conditions.push(
+      sql`(${startDateSql} IS NOT NULL OR ${endDateSql} IS NOT NULL) AND (${startDateSql} IS NULL OR ${startDateSql} <= ${f.timeframe.end}::date) AND (${endDateSql} IS NULL OR ${endDateSql} >= ${f.timeframe.start}::date)`,
+    );
+  return and(...conditions);
+}
+
+function orderBy(order: EpicOrder): SQL[] {
+  const dir = order.sort === 'asc' ? sql`ASC` : sql`DESC`;
+  switch (order.by) {
+    // Epic.order_start_date_asc etc.: NULLS LAST, then id DESC.
+    case 'start_date':
+      return [sql`${startDateSql} ${dir} NULLS LAST`, desc(epics.id)];
+    case 'end_date':
+      return [sql`${endDateSql} ${dir} NULLS LAST`, desc(epics.id)];
+    case 'relative_position':
+      return [sql`${epics.relativePosition} ASC NULLS LAST`, desc(epics.id)];
+    default: {
+      const column = order.by === 'updated_at' ? epics.updatedAt : epics.createdAt;
+      return order.sort === 'asc' ? [asc(column), asc(epics.id)] : [desc(column), desc(epics.id)];
+    }
+  }
+}
+
+function countedQuery(db: Db, actor: Viewer, f: EpicFilter, limit: number) {
+  return db
+    .select({ one: sql`1` })
+    .from(epics)
+    .innerJoin(namespaces, eq(namespaces.id, epics.groupId))
+    .leftJoin(author, eq(author.id, epics.authorId))
+    .where(listWhere(actor, f))
+    .limit(limit);
+}
+
+/** A page of epics, each row carrying the number of matching epics (capped at countLimit) when asked. */
+export async function listEpicViews(db: Db, actor: Viewer, f: EpicFilter, order: EpicOrder, limit: number, offset: number, countLimit?: number) {
+  const total = countLimit ? sql<number | null>`(SELECT count(*) FROM (${countedQuery(db, actor, f, countLimit)}) counted)`.mapWith(Number) : noTotal;
+  return baseQuery(db, total)
+    .where(listWhere(actor, f))
+    .orderBy(...orderBy(order))
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function countEpics(db: Db, actor: Viewer, f: EpicFilter, limit: number): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(countedQuery(db, actor, f, limit).as('counted'));
+  return row?.n ?? 0;
+}
+
+/** One epic of a group by iid (no visibility check: the service decides with the policy). */
+export async function findEpicView(db: Db, groupId: number, iid: number): Promise<EpicView | undefined> {
+  const [row] = await baseQuery(db).where(and(eq(epics.groupId, groupId), eq(epics.iid, iid))).limit(1);
+  return row;
+}
+
+/** Epics by id (GraphQL parents, board epics), in no particular order. */
+export async function findEpicViewsByIds(db: Db, ids: readonly number[]): Promise<EpicView[]> {
+  if (!ids.length) return [];
+  return baseQuery(db).where(inArray(epics.id, [...ids]));
+}
+
+// ---- Writes (inside the caller's transaction) ----
+
+export async function insertEpic(tx: Db, values: typeof epics.$inferInsert): Promise<EpicRow> {
+  const [row] = await tx.insert(epics).values(values).returning();
+  return row!;
+}
+
+export async function updateEpic(tx: Db, id: number, values: Partial<typeof epics.$inferInsert>): Promise<EpicRow | undefined> {
+  const [row] = await tx
+    .update(epics)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(epics.id, id))
+    .returning();
+  return row;
+}
+
+/** Deletes the epic; its children lose their parent (GitLab nullifies parent_id), its issue links and label links go. */
+export async function deleteEpic(tx: Db, id: number): Promise<void> {
+  await tx.update(epics).set({ parentId: null }).where(eq(epics.parentId, id));
+  await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'Epic'), eq(labelLinks.targetId, id)));
+  await tx.delete(epics).where(eq(epics.id, id));
+}
+
+/** Replaces the epic's label links with `labelIds`. */
+export async function setEpicLabels(tx: Db, epicId: number, labelIds: readonly number[]): Promise<void> {
+  await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'Epic'), eq(labelLinks.targetId, epicId)));
+  if (labelIds.length) await tx.insert(labelLinks).values(labelIds.map((labelId) => ({ labelId, targetType: 'Epic' as const, targetId: epicId })));
+}
+
+/** Label ids of the epic. */
+export async function epicLabelIds(db: Db, epicId: number): Promise<number[]> {
+  const rows = await db.select({ id: labelLinks.labelId }).from(labelLinks).where(and(eq(labelLinks.targetType, 'Epic'), eq(labelLinks.targetId, epicId)));
+  return rows.map((r) => r.id);
+}
+
+/** Group labels of the group or its ancestors by title (GitLab resolves epic labels there), one per title. */
+export async function findGroupLabelsByTitles(db: Db, groupIds: readonly number[], titles: readonly string[]) {
+  if (!titles.length || !groupIds.length) return [];
+  return db
+    .select()
+    .from(labels)
+    .where(and(inArray(labels.groupId, [...groupIds]), inArray(labels.title, [...titles]), isNull(labels.projectId)));
+}
+
+/** Group labels (of the given groups) by id. */
+export async function findGroupLabelsByIds(db: Db, groupIds: readonly number[], ids: readonly number[]) {
+  if (!ids.length || !groupIds.length) return [];
+  return db
+    .select()
+    .from(labels)
+    .where(and(inArray(labels.groupId, [...groupIds]), inArray(labels.id, [...ids])));
+}
+
+// ---- Epic issues ----
+
+/** The epic's issue links in GitLab's order (relative_position, then id). */
+export async function listEpicIssueLinks(db: Db, epicIds: readonly number[]) {
+  if (!epicIds.length) return [];
+  return db
+    .select()
+    .from(epicIssues)
+    .where(inArray(epicIssues.epicId, [...epicIds]))
+    .orderBy(sql`${epicIssues.relativePosition} ASC NULLS LAST`, asc(epicIssues.id));
+}
+
+export async function findEpicIssueLink(db: Db, epicId: number, id: number) {
+  const [row] = await db
+    .select()
+    .from(epicIssues)
+    .where(and(eq(epicIssues.epicId, epicId), eq(epicIssues.id, id)))
+    .limit(1);
+  return row;
+}
+
+export async function findEpicIssueLinkByIssue(db: Db, issueId: number) {
+  const [row] = await db.select().from(epicIssues).where(eq(epicIssues.issueId, issueId)).limit(1);
+  return row;
+}
+
+/**
+ * Links the issue to the epic at the end of its list; an issue in another epic moves (one epic per issue: the
+ * unique index on issue_id). Returns the link.
+ */
+export async function upsertEpicIssueLink(tx: Db, epicId: number, issueId: number) {
+  const position = sql`(SELECT COALESCE(MAX(${epicIssues.relativePosition}), 0) + 1024 FROM ${epicIssues} WHERE ${epicIssues.epicId} = ${epicId})`;
+  const [row] = await tx
+    .insert(epicIssues)
+    .values({ epicId, issueId, relativePosition: position })
+    .onConflictDoUpdate({ target: epicIssues.issueId, set: { epicId, relativePosition: position } })
+    .returning();
+  return row!;
+}
+
+export async function deleteEpicIssueLink(tx: Db, id: number) {
+  const [row] = await tx.delete(epicIssues).where(eq(epicIssues.id, id)).returning();
+  return row;
+}
+
+export async function setEpicIssuePositions(tx: Db, positions: ReadonlyArray<{ id: number; relativePosition: number }>) {
+  for (const p of positions) await tx.update(epicIssues).set({ relativePosition: p.relativePosition }).where(eq(epicIssues.id, p.id));
+}
+
+/** Epics' children counts and issue counts, for hasChildren / hasIssues. */
+export async function epicRelationCounts(db: Db, epicIds: readonly number[]) {
+  if (!epicIds.length) return [];
+  return db
+    .select({
+      id: epics.id,
+      // Nested sql: a single-table select drops table names from top-level columns (`id` would bind to the subquery's).
+      children: sql<number>`(${sql`SELECT count(*) FROM ${epics} c WHERE c.parent_id = ${epics.id}`})`.mapWith(Number),
+      issues: sql<number>`(${sql`SELECT count(*) FROM ${epicIssues} ei WHERE ei.epic_id = ${epics.id}`})`.mapWith(Number),
+    })
+    .from(epics)
+    .where(inArray(epics.id, [...epicIds]));
+}
+
+/** Of these issues, those the actor may read (the SQL twin of issue:read), in one statement. */
+export async function readableIssueIds(db: Db, actor: Viewer, ids: readonly number[]): Promise<Set<number>> {
+  if (!ids.length) return new Set();
+  const rows = await db
+    .select({ id: issues.id })
+    .from(issues)
+    .innerJoin(projects, eq(projects.id, issues.projectId))
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .where(and(inArray(issues.id, [...ids]), visibleIssuesFilter(actor) ?? visibleProjectsFilter(actor)));
+  return new Set(rows.map((r) => r.id));
+}
+
+/**
+ * Epic#subscribed? for each epic: an explicit subscription row wins, else participation (the author, or a commenter
+ * once epic notes exist). Epics have no subscription endpoint yet, so only the author counts today.
+ */
+export async function epicsSubscribed(db: Db, epicIds: readonly number[], userId: number): Promise<Map<number, boolean>> {
+  if (!epicIds.length) return new Map();
+  const rows = await db
+    .select({
+      id: epics.id,
+      subscribed: sql<boolean>`(${sql`COALESCE((SELECT s.subscribed FROM ${subscriptions} s WHERE s.subscribable_type = 'Epic' AND s.subscribable_id = ${epics.id} AND s.user_id = ${userId}), ${epics.authorId} IS NOT DISTINCT FROM ${userId})`})`.mapWith(Boolean),
+    })
+    .from(epics)
+    .where(inArray(epics.id, [...epicIds]));
+  return new Map(rows.map((r) => [r.id, r.subscribed]));
+}
+
+// ---- Board epic user preferences ----
+
+/** The user's preference rows for these epics on the board. */
+export async function boardEpicPreferences(db: Db, userId: number, boardId: number, epicIds: readonly number[]) {
+  if (!epicIds.length) return [];
+  return db
+    .select()
+    .from(boardEpicUserPreferences)
+    .where(and(eq(boardEpicUserPreferences.userId, userId), eq(boardEpicUserPreferences.boardId, boardId), inArray(boardEpicUserPreferences.epicId, [...epicIds])));
+}
+
+/** Sets `collapsed` for the user's epic on the board (one upsert). */
+export async function upsertBoardEpicPreference(db: Db, values: { boardId: number; userId: number; epicId: number; collapsed: boolean }) {
+  const [row] = await db
+    .insert(boardEpicUserPreferences)
+    .values(values)
+    .onConflictDoUpdate({ target: [boardEpicUserPreferences.boardId, boardEpicUserPreferences.userId, boardEpicUserPreferences.epicId], set: { collapsed: values.collapsed } })
+    .returning();
+  return row!;
+}

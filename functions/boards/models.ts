@@ -1,0 +1,22 @@
+// The domain values GraphQL's Board and BoardList types resolve from (codegen mappers, via graphql/models.ts).
+import type { ListView } from '../../db/queries/boards.ts';
+import type { BoardRow, ListRow } from '../../db/schema/index.ts';
+import type { BoardIssueFilters } from './issue-filters.ts';
+import type { Parent } from './service.ts';
+
+/** A board the actor may read, with its parent. */
+export interface BoardModel {
+  board: BoardRow;
+  parent: Parent;
+}
+
+/**
+ * A list of a readable board; `siblings` are the board's licensed movable lists (what the backlog leaves out);
+ * `issueFilters` are Board.lists(issueFilters:), which issuesCount and totalWeight apply.
+ */
+export interface BoardListModel {
+  view: ListView;
+  board: BoardModel;
+  siblings: readonly ListRow[];
+  issueFilters: BoardIssueFilters | null;
+}

@@ -1,0 +1,97 @@
+// boardListCreate and boardListUpdateLimitMetrics (13.6 Mutations::Boards::Lists::Create, EE UpdateLimitMetrics):
+// the board or list must be one the actor may admin (admin_list; else GraphQL's resource error), refusals are the
+// payload's errors as ActiveModel full messages.
+import * as q from '../../db/queries/boards.ts';
+import type { BoardRow, ListRow } from '../../db/schema/index.ts';
+import { findGroup } from '../groups/service.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { DomainError, recordNotFound } from '../lib/errors.ts';
+import { findProject } from '../projects/service.ts';
+import type { BoardListModel, BoardModel } from './models.ts';
+import { listsOfBoards } from './reads.ts';
+import { assertOnParent, groupParent, insertList, licensed, ListInvalid, projectParent, resolveTarget, type Parent } from './service.ts';
+
+/** The board's parent as the actor may read it (404 otherwise), and admin_list on it (403). */
+async function adminBoard(ctx: RequestContext, board: BoardRow | undefined): Promise<BoardModel> {
+  if (!board) throw recordNotFound();
+  const parent: Parent = board.projectId !== null ? projectParent(await findProject(ctx, { id: board.projectId })) : groupParent(await findGroup(ctx, { id: board.groupId! }));
+  assertOnParent(ctx, 'admin_board', parent.owner);
+  return { board, parent };
+}
+
+/** Rails' human attribute names in full messages: `label_id` -> "Label", `list_type` -> "List type". */
+const fullMessages = (fields: Record<string, string[]>) =>
+  Object.entries(fields).flatMap(([k, ms]) => {
+    const name = k.replace(/_id$/, '').replace(/_/g, ' ');
+    return ms.map((m) => `${name[0]!.toUpperCase()}${name.slice(1)} ${m}`);
+  });
+
+async function listModel(ctx: RequestContext, board: BoardModel, list: ListRow): Promise<BoardListModel | null> {
+  const [lists = []] = await listsOfBoards(ctx, [board]);
+  const found = lists.find((l) => l.view.list.id === list.id);
+  if (found) return { ...found, issueFilters: null };
+  const view = await q.findListView(ctx.db, board.board.id, list.id, [list.listType]);
+  return view ? { view, board, siblings: lists[0]?.siblings ?? [], issueFilters: null } : null;
+}
+
+export interface ListPayload {
+  list: BoardListModel | null;
+  errors: string[];
+}
+
+/**
+ * Boards::Lists::CreateService: the backlog (the existing one, or a new one), or a label, milestone or assignee list
+ * after the others. An unavailable label, milestone or user is GitLab's ArgumentError: `argumentError`.
+ */
+export async function createBoardList(
+  ctx: RequestContext,
+  input: { boardId: number; backlog?: boolean | null; labelId?: number | null; milestoneId?: number | null; assigneeId?: number | null },
+): Promise<ListPayload | { argumentError: string }> {
+  const board = await adminBoard(ctx, await q.findBoardById(ctx.db, input.boardId));
+  if (input.backlog != null) {
+    const existing = await q.findBacklogList(ctx.db, board.board.id);
+    const list = existing ?? (await ctx.transaction((tx) => q.insertBacklogList(tx, board.board.id)));
+    return { list: await listModel(ctx, board, list), errors: [] };
+  }
+  let target;
+  try {
+    target = await resolveTarget(ctx, board.parent, { label_id: input.labelId ?? undefined, milestone_id: input.milestoneId ?? undefined, assignee_id: input.assigneeId ?? undefined });
+  } catch (error) {
+    if (error instanceof DomainError && error.problem.code === 'invalid' && error.problem.kind === 'service') return { argumentError: error.problem.messages.join(', ') };
+    throw error;
+  }
+  try {
+    return { list: await listModel(ctx, board, await insertList(ctx, board.board, target)), errors: [] };
+  } catch (error) {
+    if (error instanceof ListInvalid) return { list: null, errors: fullMessages(error.fields) };
+    throw error;
+  }
+}
+
+/**
+ * EE Boards::Lists::UpdateService#update_max_limits: with the wip_limits license, max_issue_count and max_issue_weight
+ * when given (0: no limit), limit_metric when given (null clears it); both limits must be whole and >= 0.
+ */
+export async function updateListLimits(
+  ctx: RequestContext,
+  input: { listId: number; limitMetric?: 'all_metrics' | 'issue_count' | 'issue_weights' | null; maxIssueCount?: number | null; maxIssueWeight?: number | null },
+): Promise<ListPayload> {
+  const found = await q.findListWithBoard(ctx.db, input.listId);
+  const board = await adminBoard(ctx, found?.board);
+  const list = found!.list;
+  if (!licensed(ctx, 'wip_limits')) return { list: null, errors: ['The update was not successful.'] };
+  const errors: Record<string, string[]> = {};
+  for (const [key, value] of [
+    ['max_issue_count', input.maxIssueCount],
+    ['max_issue_weight', input.maxIssueWeight],
+  ] as const) {
+    if (value != null && value < 0) errors[key] = ['must be greater than or equal to 0'];
+  }
+  if (Object.keys(errors).length) return { list: null, errors: fullMessages(errors) };
+  const changes: Parameters<typeof q.updateListLimits>[2] = {};
+  if (input.maxIssueCount != null) changes.maxIssueCount = input.maxIssueCount;
+  if (input.maxIssueWeight != null) changes.maxIssueWeight = input.maxIssueWeight;
+  if (input.limitMetric !== undefined) changes.limitMetric = input.limitMetric;
+  const updated = await q.updateListLimits(ctx.db, list.id, changes);
+  return { list: await listModel(ctx, board, updated), errors: [] };
+}

@@ -1,0 +1,275 @@
+// Issue board verbs (GitLab 13.6 EE: lib/api/boards.rb, group_boards.rb, ee/lib/ee/api/boards_responses.rb,
+// Boards::{Create,Update,Destroy}Service, Boards::Lists::{Create,Move,Destroy,Update}Service). Every REST endpoint wants
+// a signed-in user; reads need read_board (reading the parent), changes admin_board/admin_list (reporters and above).
+// License features follow the instance's tier (lib/policy.ts boardFeatureAvailable); a free instance is GitLab Core.
+import * as q from '../../db/queries/boards.ts';
+import type { GroupView } from '../../db/queries/groups.ts';
+import type { ProjectView } from '../../db/queries/projects.ts';
+import { LIST_TYPES, type BoardRow, type ListRow, type ListType } from '../../db/schema/index.ts';
+import { findGroup, groupFacts } from '../groups/service.ts';
+import { requireUser } from '../lib/auth.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { forbidden, invalidRecord, isUniqueViolation, recordNotFound, serviceFailed, validationFailed } from '../lib/errors.ts';
+import type { Ref } from '../lib/ids.ts';
+import { assertCan, boardFeatureAvailable, type BoardFeature } from '../lib/policy.ts';
+import { findProject, projectFacts } from '../projects/service.ts';
+import type { BoardOwner, BoardView } from './schemas.ts';
+
+export interface BoardParentInput {
+  kind: 'project' | 'group';
+  ref: Ref | null;
+}
+type Verb<I> = { ctx: RequestContext; input: BoardParentInput & I };
+
+/** A readable board parent: its entity view, what the queries scope by. */
+export interface Parent {
+  owner: BoardOwner;
+  scope: q.BoardParent;
+}
+
+export const projectParent = (view: ProjectView): Parent => ({
+  owner: { kind: 'project', view },
+  scope: { kind: 'project', id: view.project.id, groupIds: view.namespace.kind === 'group' ? view.namespace.traversalIds : [] },
+});
+
+export const groupParent = (view: GroupView): Parent => ({
+  owner: { kind: 'group', view },
+  scope: { kind: 'group', id: view.namespace.id, groupIds: view.namespace.traversalIds },
+});
+
+export const licensed = (ctx: RequestContext, feature: BoardFeature) => boardFeatureAvailable(ctx.config.instanceTier, feature);
+
+export function assertOnParent(ctx: RequestContext, ability: 'read_board' | 'admin_board', owner: BoardOwner) {
+  if (owner.kind === 'project') assertCan(ctx.actor, `project:${ability}`, projectFacts(owner.view));
+  else assertCan(ctx.actor, `group:${ability}`, groupFacts(owner.view));
+}
+
+/** `user_project` / `user_group` (404 when hidden), then read_board. */
+export async function readableParent(ctx: RequestContext, input: BoardParentInput): Promise<Parent> {
+  requireUser(ctx);
+  const parent = input.kind === 'project' ? projectParent(await findProject(ctx, input.ref)) : groupParent(await findGroup(ctx, input.ref));
+  assertOnParent(ctx, 'read_board', parent.owner);
+  return parent;
+}
+
+/** List types a board shows as movable lists: labels (Core), assignees and milestones (Premium). */
+export function movableTypes(ctx: RequestContext): number[] {
+  const types: number[] = [LIST_TYPES.label];
+  if (licensed(ctx, 'board_assignee_lists')) types.push(LIST_TYPES.assignee);
+  if (licensed(ctx, 'board_milestone_lists')) types.push(LIST_TYPES.milestone);
+  return types;
+}
+
+/** Every list type GitLab keeps in the movable sequence, licensed or not (positions never collide). */
+export const ALL_MOVABLE = [LIST_TYPES.label, LIST_TYPES.assignee, LIST_TYPES.milestone];
+
+/** Boards with their lists, and (scoped boards, when licensed) their milestones: one query, none without any. */
+async function withMilestones(ctx: RequestContext, found: ReadonlyArray<{ board: BoardRow; lists: q.ListView[] }>): Promise<BoardView[]> {
+  const scoped = licensed(ctx, 'scoped_issue_board');
+  const milestoneIds = scoped ? found.map((b) => b.board.milestoneId).filter((id): id is number => id !== null && id > 0) : [];
+  const milestones = new Map((await q.milestonesByIds(ctx.db, milestoneIds)).map((m) => [m.milestone.id, m]));
+  return found.map(({ board, lists }) => ({ board, lists, milestone: scoped && board.milestoneId !== null ? (milestones.get(board.milestoneId) ?? null) : null }));
+}
+
+/** The entities' views of these boards (their movable lists: one query). */
+async function boardViews(ctx: RequestContext, found: readonly BoardRow[]): Promise<BoardView[]> {
+  const lists = await q.listsOfBoards(
+    ctx.db,
+    found.map((b) => b.id),
+    movableTypes(ctx),
+  );
+  return withMilestones(
+    ctx,
+    found.map((board, i) => ({ board, lists: lists[i]! })),
+  );
+}
+
+// ---- Boards ----
+
+export async function listBoards({ ctx, input }: Verb<object>) {
+  const parent = await readableParent(ctx, input);
+  return {
+    owner: parent.owner,
+    fetch: async (limit: number, offset: number) => withMilestones(ctx, await q.listBoardsWithLists(ctx.db, parent.scope, movableTypes(ctx), limit, offset)),
+    count: (limit: number) => q.countBoards(ctx.db, parent.scope, limit),
+  };
+}
+
+async function findBoardIn(ctx: RequestContext, parent: Parent, id: number | null): Promise<BoardRow> {
+  const board = id === null ? undefined : await q.findBoard(ctx.db, parent.scope, id);
+  if (!board) throw recordNotFound();
+  return board;
+}
+
+export async function getBoard({ ctx, input }: Verb<{ id: number | null }>) {
+  const parent = await readableParent(ctx, input);
+  const board = await findBoardIn(ctx, parent, input.id);
+  return { owner: parent.owner, view: (await boardViews(ctx, [board]))[0]! };
+}
+
+/**
+ * create_board: multiple project boards are Core; a group's second board needs Premium (Boards::CreateService's
+ * `parent.boards.empty? || multiple_issue_boards_available?`), else 403. The backlog and closed lists come with it.
+ */
+export async function createBoard({ ctx, input }: Verb<{ name: string }>) {
+  const parent = await readableParent(ctx, input);
+  assertOnParent(ctx, 'admin_board', parent.owner);
+  const name = input.name.trim();
+  if (name === '') throw validationFailed({ name: ["can't be blank"] });
+  const board = await ctx.transaction(async (tx) => {
+    if (parent.scope.kind === 'group' && !licensed(ctx, 'multiple_group_issue_boards') && (await q.countBoards(tx, parent.scope, 1)) > 0) throw forbidden();
+    return q.insertBoard(tx, parent.scope, name);
+  });
+  return { owner: parent.owner, view: (await boardViews(ctx, [board]))[0]! };
+}
+
+/** GitLab's special board milestone ids (None, Upcoming, Started) are kept as they are; others must be available. */
+const SPECIAL_MILESTONE_IDS = new Set([0, -2, -3]);
+
+/** update_board: the scope (milestone, weight) applies only with scoped_issue_board; unknown milestones unset it. */
+export async function updateBoard({ ctx, input }: Verb<{ id: number | null; name?: string | undefined; milestone_id?: number | undefined; weight?: number | undefined }>) {
+  const parent = await readableParent(ctx, input);
+  assertOnParent(ctx, 'admin_board', parent.owner);
+  const board = await findBoardIn(ctx, parent, input.id);
+  const changes: Parameters<typeof q.updateBoard>[2] = {};
+  if (input.name !== undefined) {
+    const name = input.name.trim();
+    if (name === '') throw invalidRecord('Failed to save board', { name: ["can't be blank"] }, 'bad_request');
+    changes.name = name;
+  }
+  if (licensed(ctx, 'scoped_issue_board')) {
+    const m = input.milestone_id;
+    if (m !== undefined) changes.milestoneId = SPECIAL_MILESTONE_IDS.has(m) ? m : ((await q.findAvailableMilestone(ctx.db, parent.scope, m))?.id ?? null);
+    if (input.weight !== undefined) changes.weight = input.weight;
+  }
+  const updated = Object.keys(changes).length ? await q.updateBoard(ctx.db, board.id, changes) : board;
+  return { owner: parent.owner, view: (await boardViews(ctx, [updated]))[0]! };
+}
+
+/** delete_board: a group's boards need Premium (403); Boards::DestroyService keeps the last board without a word. */
+export async function deleteBoard({ ctx, input }: Verb<{ id: number | null }>) {
+  const parent = await readableParent(ctx, input);
+  assertOnParent(ctx, 'admin_board', parent.owner);
+  if (parent.scope.kind === 'group' && !licensed(ctx, 'multiple_group_issue_boards')) throw forbidden();
+  const board = await findBoardIn(ctx, parent, input.id);
+  await q.deleteBoardUnlessLast(ctx.db, parent.scope, board.id);
+}
+
+// ---- Lists (REST shows the movable ones only: never backlog nor closed) ----
+
+export async function listLists({ ctx, input }: Verb<{ boardId: number | null }>) {
+  const parent = await readableParent(ctx, input);
+  const board = await findBoardIn(ctx, parent, input.boardId);
+  const types = movableTypes(ctx);
+  return {
+    fetch: (limit: number, offset: number) => q.listMovableLists(ctx.db, board.id, types, limit, offset),
+    count: (limit: number) => q.countMovableLists(ctx.db, board.id, types, limit),
+  };
+}
+
+async function findListIn(ctx: RequestContext, board: BoardRow, id: number | null) {
+  const list = id === null ? undefined : await q.findListView(ctx.db, board.id, id, movableTypes(ctx));
+  if (!list) throw recordNotFound();
+  return list;
+}
+
+export async function getList({ ctx, input }: Verb<{ boardId: number | null; id: number | null }>) {
+  const parent = await readableParent(ctx, input);
+  return findListIn(ctx, await findBoardIn(ctx, parent, input.boardId), input.id);
+}
+
+/** What a new list is made of (one of them). */
+export type ListTarget = { label_id?: number | undefined; milestone_id?: number | undefined; assignee_id?: number | undefined };
+
+const LICENSE_ERRORS: Partial<Record<ListType, string>> = {
+  assignee: 'Assignee lists not available with your current license',
+  milestone: 'Milestone lists not available with your current license',
+};
+
+/** authorize_list_type_resource!: the label, milestone or user must be available to the board's parent (400 otherwise). */
+export async function resolveTarget(ctx: RequestContext, parent: Parent, t: ListTarget) {
+  if (t.label_id !== undefined) {
+    if (!(await q.findAvailableLabel(ctx.db, parent.scope, t.label_id))) throw serviceFailed(['Label not found!']);
+    return { type: 'label', values: { labelId: t.label_id } } as const;
+  }
+  if (t.milestone_id !== undefined) {
+    if (!(await q.findAvailableMilestone(ctx.db, parent.scope, t.milestone_id))) throw serviceFailed(['Milestone not found!']);
+    return { type: 'milestone', values: { milestoneId: t.milestone_id } } as const;
+  }
+  if (!(await q.findBoardUser(ctx.db, parent.scope, t.assignee_id!))) throw serviceFailed(['User not found!']);
+  return { type: 'assignee', values: { userId: t.assignee_id! } } as const;
+}
+
+/** Where a list failed GitLab's List validations: attribute -> messages. */
+export class ListInvalid extends Error {
+  constructor(readonly fields: Record<string, string[]>) {
+    super('list invalid');
+  }
+}
+
+/**
+ * Boards::Lists::CreateService for a label, milestone or assignee list: appended after the movable lists. The
+ * license (assignee and milestone lists are Premium) and uniqueness (one list per label, milestone or user) are the
+ * model's validations: ListInvalid with its errors.
+ */
+export async function insertList(ctx: RequestContext, board: BoardRow, target: Awaited<ReturnType<typeof resolveTarget>>): Promise<ListRow> {
+  const type = target.type;
+  const license = LICENSE_ERRORS[type];
+  if (license && !licensed(ctx, type === 'assignee' ? 'board_assignee_lists' : 'board_milestone_lists')) throw new ListInvalid({ list_type: [license] });
+  const key = type === 'label' ? 'label_id' : type === 'milestone' ? 'milestone_id' : 'user_id';
+  try {
+    return await ctx.transaction(async (tx) => {
+      await q.lockBoard(tx, board.id);
+      return q.insertMovableList(tx, board.id, ALL_MOVABLE, { listType: LIST_TYPES[type], ...target.values });
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new ListInvalid({ [key]: ['has already been taken'] });
+    throw error;
+  }
+}
+
+/** POST .../lists: the list type's resource (400), admin_list (403), the board (404), then the list. */
+export async function createList({ ctx, input }: Verb<{ boardId: number | null } & ListTarget>) {
+  const parent = await readableParent(ctx, input);
+  const target = await resolveTarget(ctx, parent, input);
+  assertOnParent(ctx, 'admin_board', parent.owner);
+  const board = await findBoardIn(ctx, parent, input.boardId);
+  try {
+    const list = await insertList(ctx, board, target);
+    return (await q.findListView(ctx.db, board.id, list.id, ALL_MOVABLE))!;
+  } catch (error) {
+    if (error instanceof ListInvalid) throw validationFailed(error.fields);
+    throw error;
+  }
+}
+
+/** PUT .../lists/:list_id: the list (404), admin_list (403), then Boards::Lists::MoveService. */
+export async function moveList({ ctx, input }: Verb<{ boardId: number | null; id: number | null; position: number }>) {
+  const parent = await readableParent(ctx, input);
+  const board = await findBoardIn(ctx, parent, input.boardId);
+  const found = await findListIn(ctx, board, input.id);
+  assertOnParent(ctx, 'admin_board', parent.owner);
+  const moved = await ctx.transaction(async (tx) => {
+    await q.lockBoard(tx, board.id);
+    const max = await q.maxMovablePosition(tx, board.id, ALL_MOVABLE);
+    const to = input.position;
+    // valid_move?: a new position within 0..max.
+    if (max === null || to === found.list.position || to < 0 || to > max) return false;
+    await q.moveList(tx, found.list, to, ALL_MOVABLE);
+    return true;
+  });
+  if (!moved) throw serviceFailed(['List could not be moved!']);
+  return (await q.findListView(ctx.db, board.id, found.list.id, ALL_MOVABLE))!;
+}
+
+/** DELETE .../lists/:list_id: the list (404), admin_list (403), then the lists after it move up. */
+export async function deleteList({ ctx, input }: Verb<{ boardId: number | null; id: number | null }>) {
+  const parent = await readableParent(ctx, input);
+  const board = await findBoardIn(ctx, parent, input.boardId);
+  const found = await findListIn(ctx, board, input.id);
+  assertOnParent(ctx, 'admin_board', parent.owner);
+  await ctx.transaction(async (tx) => {
+    await q.lockBoard(tx, board.id);
+    await q.deleteList(tx, found.list, ALL_MOVABLE);
+  });
+}

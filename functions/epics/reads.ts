@@ -1,0 +1,72 @@
+// Batched epic reads for GraphQL (functions/graphql/loaders.ts wraps these): Group.epics, Epic.children, Epic.issues,
+// Epic.parent, hasChildren/hasIssues, subscribed. Each answers many parents in a constant number of statements and
+// applies the same filters and policy as the REST listing.
+import * as q from '../../db/queries/epics.ts';
+import { byParent } from '../../db/queries/window.ts';
+import { readableGroupsByIds } from '../groups/reads.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { can, epicsAvailable } from '../lib/policy.ts';
+import { readableProjectsByIds } from '../projects/reads.ts';
+import type { EpicIssueModel, EpicModel } from './models.ts';
+import { epicFacts, subscribedToEpics } from './service.ts';
+import { issuesOfEpics } from './epic-issues.ts';
+import { epicWebPath } from './schemas.ts';
+
+/** GraphQL's cap on an epic list read at once (connections page it in memory). */
+const MAX_EPICS = 1000;
+
+/** Epic views with their groups; those the actor may not read are dropped (GitLab's authorized epics). */
+async function withGroups(ctx: RequestContext, views: readonly q.EpicView[]): Promise<EpicModel[]> {
+  const groups = await readableGroupsByIds(ctx, [...new Set(views.map((v) => v.epic.groupId))]);
+  const byId = new Map(groups.filter((g) => g !== null).map((g) => [g!.namespace.id, g!]));
+  return views.flatMap((view) => {
+    const group = byId.get(view.epic.groupId);
+    return group && can(ctx.actor, 'group:read_epic', epicFacts(ctx, group, view.epic.confidential)) ? [{ view, group }] : [];
+  });
+}
+
+/** The epics of a group matching `filter` (EpicsFinder), or none when epics are not licensed (EpicsResolver). */
+export async function groupEpics(ctx: RequestContext, filter: q.EpicFilter, order: q.EpicOrder): Promise<EpicModel[]> {
+  if (!epicsAvailable(ctx.config.instanceTier)) return [];
+  return withGroups(ctx, await q.listEpicViews(ctx.db, ctx.actor, filter, order, MAX_EPICS, 0));
+}
+
+/** Children of each epic matching the filter: one statement for all of them. */
+export async function childrenOfEpics(ctx: RequestContext, parentIds: readonly number[], filter: Omit<q.EpicFilter, 'parentIds'>, order: q.EpicOrder): Promise<EpicModel[][]> {
+  const found = await withGroups(ctx, await q.listEpicViews(ctx.db, ctx.actor, { ...filter, parentIds }, order, MAX_EPICS, 0));
+  return byParent(parentIds, found, (m) => m.view.epic.parentId!);
+}
+
+/** Epics by id (parents), null when missing or not readable. */
+export async function epicsByIds(ctx: RequestContext, ids: readonly number[]): Promise<Array<EpicModel | null>> {
+  const found = new Map((await withGroups(ctx, await q.findEpicViewsByIds(ctx.db, ids))).map((m) => [m.view.epic.id, m]));
+  return ids.map((id) => found.get(id) ?? null);
+}
+
+/** The readable issues of each epic, in order, with their projects. */
+export async function issueModelsOfEpics(ctx: RequestContext, epics: readonly EpicModel[]): Promise<EpicIssueModel[][]> {
+  const entries = await issuesOfEpics(ctx, epics.map((e) => e.view.epic.id));
+  const projectIds = [...new Set(entries.flat().map((e) => e.issue.issue.projectId))];
+  const projects = new Map((await readableProjectsByIds(ctx, projectIds)).filter((p) => p !== null).map((p) => [p!.project.id, p!]));
+  return entries.map((list, i) =>
+    list.flatMap((e) => {
+      const project = projects.get(e.issue.issue.projectId);
+      return project ? [{ project, view: e.issue, link: e.link, epicPath: epicWebPath(epics[i]!.view) }] : [];
+    }),
+  );
+}
+
+/** hasChildren / hasIssues counts by epic id. */
+export async function relationCounts(ctx: RequestContext, epicIds: readonly number[]) {
+  const rows = new Map((await q.epicRelationCounts(ctx.db, epicIds)).map((r) => [r.id, r]));
+  return epicIds.map((id) => rows.get(id) ?? { id, children: 0, issues: 0 });
+}
+
+/** Epic.subscribed for the actor, by epic id. */
+export async function subscribedOf(ctx: RequestContext, epicIds: readonly number[]): Promise<boolean[]> {
+  const found = await subscribedToEpics(ctx, epicIds);
+  return epicIds.map((id) => found.get(id) ?? false);
+}
+
+/** Group labels by id among the given groups (ids naming anything else are ignored, as GitLab's label finder does). */
+export const findGroupLabelsByIds = (ctx: RequestContext, groupIds: readonly number[], ids: readonly number[]) => q.findGroupLabelsByIds(ctx.db, groupIds, ids);

@@ -1,0 +1,121 @@
+// GraphQL over iterations (13.6 EE): Group/Project.iterations, the Iteration type, createIteration, Issue.iteration
+// and Issue.weight, issueSetIteration, and Milestone/Iteration.report (the burnup). Unlicensed reads of iterations are the top-level
+// resource error (IterationsResolver's authorize!); an unlicensed report is GitLab's "does not support" error.
+import { GraphQLError } from 'graphql';
+import type { IterationFilter } from '../../db/queries/iterations.ts';
+import { arrayConnection, type ConnectionArgs } from '../graphql/connection.ts';
+import type { GraphQLContext } from '../graphql/context.ts';
+import { mutation, orNull, resourceNotAvailable } from '../graphql/errors.ts';
+import type { IterationState, Resolvers } from '../graphql/generated.ts';
+import { parseGlobalId, toGlobalId } from '../graphql/ids.ts';
+import type { IterationModel } from '../graphql/models.ts';
+import { iso, renderPlainText } from '../lib/format.ts';
+import { iterationsAvailable, weightsAvailable } from '../lib/policy.ts';
+import { setIssueIteration } from '../issues/service.ts';
+import { iterationWebPath } from './schemas.ts';
+import { createIteration, findIteration, listIterations, timeboxReport, type IterationParentRef } from './service.ts';
+
+interface IterationArgs extends ConnectionArgs {
+  startDate?: string | null;
+  endDate?: string | null;
+  state?: IterationState | null;
+  title?: string | null;
+  id?: string | null;
+  iid?: string | null;
+  includeAncestors?: boolean | null;
+}
+
+/** The most iterations one connection reads (they are ordered by due date and title, so paged in memory). */
+const CONNECTION_CAP = 5_000;
+const NUMERIC = /^\d{1,10}$/;
+const numberOf = (s: string) => (NUMERIC.test(s) && Number(s) <= 2_147_483_647 ? Number(s) : 0);
+
+/** IterationsResolver's arguments: `id` a global id (or a bare one), `iid` turns include_ancestors off unless given. */
+function iterationFilter(args: IterationArgs): { filter: IterationFilter; includeAncestors: boolean } {
+  const filter: IterationFilter = { state: args.state ?? 'all' };
+  if (args.title) filter.search = args.title;
+  if (args.id != null) filter.ids = [numberOf(parseGlobalId(args.id)?.type === 'Iteration' ? String(parseGlobalId(args.id)!.id) : args.id)];
+  if (args.iid != null) filter.iids = [numberOf(args.iid)];
+  if ((args.startDate == null) !== (args.endDate == null)) throw new GraphQLError('Both startDate and endDate must be present.');
+  if (args.startDate && args.endDate) filter.timeframe = { start: args.startDate.slice(0, 10), end: args.endDate.slice(0, 10) };
+  return { filter, includeAncestors: args.includeAncestors ?? args.iid == null };
+}
+
+async function iterationConnection({ ctx }: GraphQLContext, parent: IterationParentRef, args: IterationArgs, scopeProjectPath?: string) {
+  const list = await listIterations({ ctx, input: { ...parent, ...iterationFilter(args) } });
+  const all = (await list.fetch(CONNECTION_CAP, 0)).map((v): IterationModel => ({ ...v, scopeProjectPath }));
+  return arrayConnection(all, args, (i) => i.iteration.id);
+}
+
+async function report(context: GraphQLContext, timebox: Parameters<typeof timeboxReport>[1]) {
+  const out = await timeboxReport(context.ctx, timebox);
+  if ('error' in out) throw new GraphQLError(out.error!);
+  return out.report;
+}
+
+export const iterationResolvers: Resolvers = {
+  Query: {
+    // Iterations the actor may not read (or unlicensed) are null, as GitLab's authorized find.
+    iteration: (_root, { id }, { ctx }) => orNull(() => findIteration(ctx, id)),
+  },
+  Group: {
+    iterations: (group, args, context) => iterationConnection(context, { kind: 'group', ref: { id: group.namespace.id } }, args),
+  },
+  Project: {
+    iterations: (project, args, context) =>
+      iterationConnection(context, { kind: 'project', ref: { id: project.project.id } }, args, project.project.pathWithNamespace),
+  },
+  Issue: {
+    weight: (i, _a, { ctx }) => (weightsAvailable(ctx.config.instanceTier) ? i.view.issue.weight : null),
+    iteration: async (i, _a, { ctx, loaders }) => {
+      if (i.view.issue.sprintId === null || !iterationsAvailable(ctx.config.instanceTier)) return null;
+      return loaders.iteration.load(i.view.issue.sprintId);
+    },
+  },
+  Iteration: {
+    id: (i) => toGlobalId('Iteration', i.iteration.id),
+    iid: (i) => String(i.iteration.iid),
+    title: (i) => i.iteration.title,
+    description: (i) => i.iteration.description,
+    descriptionHtml: (i) => renderPlainText(i.iteration.description),
+    state: (i) => i.state,
+    startDate: (i) => i.iteration.startDate,
+    dueDate: (i) => i.iteration.dueDate,
+    createdAt: (i) => iso(i.iteration.createdAt)!,
+    updatedAt: (i) => iso(i.iteration.updatedAt)!,
+    webPath: (i) => iterationWebPath(i),
+    webUrl: (i, _a, { ctx }) => `${ctx.config.publicUrl}${iterationWebPath(i)}`,
+    // Only through a project: the project's view of an inherited iteration.
+    scopedPath: (i) => (i.scopeProjectPath ? `/${i.scopeProjectPath}/-/iterations/inherited/${i.iteration.id}` : null),
+    scopedUrl: (i, _a, { ctx }) => (i.scopeProjectPath ? `${ctx.config.publicUrl}/${i.scopeProjectPath}/-/iterations/inherited/${i.iteration.id}` : null),
+    report: (i, _a, context) => report(context, { kind: 'iteration', id: i.iteration.id, startDate: i.iteration.startDate, dueDate: i.iteration.dueDate }),
+  },
+  Milestone: {
+    report: (m, _a, context) => report(context, { kind: 'milestone', id: m.milestone.id, startDate: m.milestone.startDate, dueDate: m.milestone.dueDate }),
+  },
+  TimeboxReportInterface: {
+    __resolveType: (v) => ('iteration' in v ? 'Iteration' : 'Milestone'),
+  },
+  Mutation: {
+    createIteration: async (_root, { input }, { ctx }) => {
+      // Mutations::Iterations::Create#validate_arguments!: before any lookup or authorization.
+      const attributes = { title: input.title, description: input.description, startDate: input.startDate, dueDate: input.dueDate };
+      if (Object.values(attributes).every((v) => v == null)) throw new GraphQLError('The list of iteration attributes is empty');
+      if (input.groupPath != null && input.projectPath != null) throw new GraphQLError('Only one of group_path or project_path can be provided');
+      if (input.groupPath == null && input.projectPath == null) throw new GraphQLError('Either group_path or project_path is required');
+      const parent: IterationParentRef =
+        input.groupPath != null ? { kind: 'group', ref: { path: input.groupPath } } : { kind: 'project', ref: { path: input.projectPath! } };
+      const { value, errors } = await mutation(() => createIteration({ ctx, input: { ...parent, attributes } }));
+      const result = value ?? { iteration: null, errors };
+      return { clientMutationId: input.clientMutationId, errors: result.errors, iteration: result.iteration };
+    },
+    issueSetIteration: async (_root, { input }, { ctx }) => {
+      const iid = NUMERIC.test(input.iid) && Number(input.iid) <= 2_147_483_647 ? Number(input.iid) : null;
+      if (iid === null) throw resourceNotAvailable();
+      const { value, errors } = await mutation(() =>
+        setIssueIteration({ ctx, input: { project: { path: input.projectPath }, iid, iterationId: input.iterationId ?? null } }),
+      );
+      return { clientMutationId: input.clientMutationId, errors, issue: value };
+    },
+  },
+};
