@@ -2,6 +2,7 @@
 // are Premium (`feature_available?(:epics)`): without the license every endpoint answers 403 once the group is
 // found (a missing or hidden group is 404 first, as `user_group` is evaluated before the license check).
 // Permissions: lib/policy.ts's group:*_epic rules.
+import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/epics.ts';
 import type { EpicView } from '../../db/queries/epics.ts';
 import type { GroupView } from '../../db/queries/groups.ts';
@@ -70,18 +71,21 @@ export async function getEpic({ ctx, input }: Verb<{ ref: Ref | null; iid: numbe
   return { group, epic: await readEpic(ctx, group, input.iid) };
 }
 
-/** Group labels by title in the group or its ancestors; missing ones are created in the group (Labels::FindOrCreateService). */
-async function labelIdsFor(ctx: RequestContext, group: GroupView, titles: readonly string[]): Promise<number[]> {
+/**
+ * Group labels by title in the group or its ancestors; missing ones are created in the group
+ * (Labels::FindOrCreateService), inside the epic's transaction so a refused write leaves no new label behind.
+ */
+async function labelIdsFor(tx: Db, group: GroupView, titles: readonly string[]): Promise<number[]> {
   if (!titles.length) return [];
-  const found = await q.findGroupLabelsByTitles(ctx.db, group.namespace.traversalIds, titles);
+  const found = await q.findGroupLabelsByTitles(tx, group.namespace.traversalIds, titles);
   const ids = titles.map((t) => found.find((l) => l.title === t && l.groupId === group.namespace.id)?.id ?? found.find((l) => l.title === t)?.id);
   const out: number[] = [];
   for (const [i, title] of titles.entries()) {
     const known = ids[i];
     if (known !== undefined) out.push(known);
     else {
-      const created = await insertLabel(ctx.db, { kind: 'group', groupId: group.namespace.id, groupIds: [] }, { title, color: DEFAULT_LABEL_COLOR, description: null, priority: null });
-      const again = created ?? (await q.findGroupLabelsByTitles(ctx.db, [group.namespace.id], [title]))[0];
+      const created = await insertLabel(tx, { kind: 'group', groupId: group.namespace.id, groupIds: [] }, { title, color: DEFAULT_LABEL_COLOR, description: null, priority: null });
+      const again = created ?? (await q.findGroupLabelsByTitles(tx, [group.namespace.id], [title]))[0];
       if (again) out.push(again.id);
     }
   }
@@ -134,10 +138,10 @@ export async function insertEpicIn(ctx: RequestContext, group: GroupView, author
     const [parent] = await q.findEpicViewsByIds(ctx.db, [input.parent_id]);
     if (!parent || !group.namespace.traversalIds.includes(parent.epic.groupId)) throw validationFailed({ parent: [PARENT_INVALID] });
   }
-  const labelIds = [...(input.labelIds ?? []), ...(await labelIdsFor(ctx, group, input.labels ?? []))];
   const dates = dateChanges(input);
   const groupId = group.namespace.id;
   const row = await ctx.transaction(async (tx) => {
+    const labelIds = [...(input.labelIds ?? []), ...(await labelIdsFor(tx, group, input.labels ?? []))];
     const iid = await nextIid(tx, 'epics', { namespaceId: groupId });
     const epic = await q.insertEpic(tx, {
       groupId,
@@ -191,16 +195,16 @@ export async function applyEpicUpdate(ctx: RequestContext, group: GroupView, cur
   const closing = input.state_event === 'close' && e.state === 'opened';
   const reopening = input.state_event === 'reopen' && e.state === 'closed';
   const labelChange = input.labels !== undefined || input.add_labels || input.remove_labels || input.addLabelIds || input.removeLabelIds;
-  let labelIds: number[] | undefined;
-  if (labelChange) {
-    const existing = current.labels.map((l) => l.id);
-    const base = input.labels !== undefined ? await labelIdsFor(ctx, group, input.labels) : existing;
-    const add = [...(await labelIdsFor(ctx, group, input.add_labels ?? [])), ...(input.addLabelIds ?? [])];
-    const removeByTitle = current.labels.filter((l) => input.remove_labels?.includes(l.title)).map((l) => l.id);
-    const remove = new Set([...removeByTitle, ...(input.removeLabelIds ?? [])]);
-    labelIds = [...new Set([...base, ...add])].filter((id) => !remove.has(id));
-  }
   await ctx.transaction(async (tx) => {
+    let labelIds: number[] | undefined;
+    if (labelChange) {
+      const existing = current.labels.map((l) => l.id);
+      const base = input.labels !== undefined ? await labelIdsFor(tx, group, input.labels) : existing;
+      const add = [...(await labelIdsFor(tx, group, input.add_labels ?? [])), ...(input.addLabelIds ?? [])];
+      const removeByTitle = current.labels.filter((l) => input.remove_labels?.includes(l.title)).map((l) => l.id);
+      const remove = new Set([...removeByTitle, ...(input.removeLabelIds ?? [])]);
+      labelIds = [...new Set([...base, ...add])].filter((id) => !remove.has(id));
+    }
     await q.updateEpic(tx, e.id, {
       ...(title !== undefined ? { title } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),

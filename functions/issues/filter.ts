@@ -10,6 +10,8 @@ import type { ListIssuesParams } from './schemas.ts';
 export type IssueFinderParams = Omit<ListIssuesParams, 'page' | 'per_page' | 'order_by' | 'sort' | 'with_labels_details' | 'state'> & {
   /** `locked` is a merge request state: no issue has it. */
   state?: ListIssuesParams['state'] | 'locked' | undefined;
+  /** GraphQL's `types` (IssuesFinder's issue_types): without it, Issue::TYPES_FOR_LIST (no test cases). */
+  issue_types?: IssueListFilter['types'];
 };
 
 /** Where the list looks: every readable issue (GET /issues), one project's, or one group's (with subgroups). */
@@ -65,5 +67,6 @@ export function issueFilter(ctx: RequestContext, kind: IssueListKind, p: IssueFi
   if (p.created_before) filter.createdBefore = p.created_before;
   if (p.updated_after) filter.updatedAfter = p.updated_after;
   if (p.updated_before) filter.updatedBefore = p.updated_before;
+  if (p.issue_types?.length) filter.types = p.issue_types;
   return filter;
 }

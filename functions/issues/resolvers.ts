@@ -23,6 +23,10 @@ import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
 const NUMERIC = /^\d{1,10}$/;
 const iidOf = (s: string) => (NUMERIC.test(s) && Number(s) <= 2_147_483_647 ? Number(s) : null);
 
+/** 13.6's IssueType from the stored issue_type, and back. */
+const ISSUE_TYPES: Record<'issue' | 'incident' | 'test_case', IssueType> = { issue: 'ISSUE', incident: 'INCIDENT', test_case: 'TEST_CASE' };
+const STORED_TYPES = { ISSUE: 'issue', INCIDENT: 'incident', TEST_CASE: 'test_case' } as const satisfies Record<IssueType, keyof typeof ISSUE_TYPES>;
+
 interface IssueArgs extends ConnectionArgs {
   iid?: string | null;
   iids?: readonly string[] | null;
@@ -33,6 +37,7 @@ interface IssueArgs extends ConnectionArgs {
   authorUsername?: string | null;
   search?: string | null;
   sort?: IssueSort | null;
+  types?: readonly IssueType[] | null;
 }
 
 /** The issues resolver's arguments as the REST list's parameters (IssuesFinder's params; filter.ts builds the filter). */
@@ -48,6 +53,7 @@ function issueParams(args: IssueArgs): IssueFinderParams {
   if (args.assigneeUsername != null) p.assignee_username = [args.assigneeUsername];
   if (args.authorUsername != null) p.author_username = args.authorUsername;
   if (args.search) p.search = args.search;
+  if (args.types?.length) p.issue_types = args.types.map((t) => STORED_TYPES[t]);
   return p;
 }
 
@@ -73,8 +79,6 @@ const milestoneOf = (i: IssueModel): MilestoneModel | null => {
 
 const TODO_TARGETS: Record<string, 'ISSUE' | 'MERGEREQUEST'> = { Issue: 'ISSUE', MergeRequest: 'MERGEREQUEST' };
 
-/** 13.6's IssueType from the stored issue_type. */
-const ISSUE_TYPES: Record<'issue' | 'incident' | 'test_case', IssueType> = { issue: 'ISSUE', incident: 'INCIDENT', test_case: 'TEST_CASE' };
 
 export const issueResolvers: Resolvers = {
   Query: {

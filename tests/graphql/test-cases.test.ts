@@ -1,6 +1,7 @@
 // GraphQL test cases (13.6, Ultimate quality management): createTestCase makes an Issue of type TEST_CASE (admin_issue:
 // reporters and above), with labels available to the project; on free and premium instances the payload says test
-// cases are not available. Test cases stay out of Project.issues (Issue::TYPES_FOR_LIST) but Query.issue finds them.
+// cases are not available. Test cases stay out of Project.issues (Issue::TYPES_FOR_LIST) unless `types` asks for them;
+// Query.issue finds them.
 import { describe, expect, it } from 'vitest';
 import { addMember, createGroup } from '../factories/groups.ts';
 import { createIssue } from '../factories/issues.ts';
@@ -75,6 +76,10 @@ describe('createTestCase', () => {
     // An ordinary issue still reads as ISSUE.
     const list = await gql(`query($p: ID!) { project(fullPath: $p) { issues { count nodes { iid type } } } }`, { token: owner.token, variables: { p: path } });
     expect(list.body.data.project.issues).toEqual({ count: 1, nodes: [{ iid: '1', type: 'ISSUE' }] });
+    // `types` lists them (the test case list's query), alone or with issues.
+    const typed = (types: string) => gql(`query($p: ID!) { project(fullPath: $p) { issues(types: [${types}], sort: created_asc) { count nodes { iid type } } } }`, { token: owner.token, variables: { p: path } });
+    expect((await typed('TEST_CASE')).body.data.project.issues).toEqual({ count: 1, nodes: [{ iid: '2', type: 'TEST_CASE' }] });
+    expect((await typed('ISSUE, TEST_CASE')).body.data.project.issues).toEqual({ count: 2, nodes: [{ iid: '1', type: 'ISSUE' }, { iid: '2', type: 'TEST_CASE' }] });
   });
 
   it.each([
