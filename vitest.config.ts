@@ -6,6 +6,20 @@ import { defineConfig } from 'vitest/config';
 // off), in a database of their own (each project's globalSetup makes one) so no concurrently running test sees a
 // flow switched off; `workers` runs the bundled Worker in workerd (tests/workers/vitest.config.ts).
 const INSTANCE_WIDE = ['tests/api/features/switches.test.ts'];
+// `npm run test:pg` (TEST_DB=postgres) runs what can differ on PostgreSQL: the drivers, concurrency, locking and the
+// SQL. These suites test what the database cannot change (pure functions, HTTP shapes, client contracts, browser
+// pages, the policy matrix over queries the other suites run there too, parameter parsing), so they run on PGlite
+// only (`npm test`). README.md "the two commands" says how the split is decided.
+const PGLITE_ONLY = [
+  'tests/unit/**',
+  'tests/web/**',
+  'tests/contract/**',
+  'tests/api/**/authorization.test.ts',
+  'tests/api/**/validation.test.ts',
+  'tests/api/**/booleans.test.ts',
+  'tests/api/conventions/{date-params,params-cors,paths,errors,no-store}.test.ts',
+];
+const onPostgres = process.env.TEST_DB === 'postgres';
 // One graphql module: vite would resolve our sources' `graphql` to its ESM build while graphql-yoga (run by Node) gets
 // the CommonJS one, and graphql-js refuses objects from "another module or realm".
 const resolve = { alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') }] };
@@ -20,7 +34,15 @@ const nodeProject = {
 export default defineConfig({
   test: {
     projects: [
-      { resolve, test: { ...nodeProject, name: 'node', include: ['tests/{unit,api,oauth,graphql,web,contract,repositories}/**/*.test.ts'], exclude: INSTANCE_WIDE } },
+      {
+        resolve,
+        test: {
+          ...nodeProject,
+          name: 'node',
+          include: ['tests/{unit,api,oauth,graphql,web,contract,repositories}/**/*.test.ts'],
+          exclude: onPostgres ? [...INSTANCE_WIDE, ...PGLITE_ONLY] : INSTANCE_WIDE,
+        },
+      },
       { resolve, test: { ...nodeProject, name: 'node-instance', include: INSTANCE_WIDE } },
       './tests/workers/vitest.config.ts',
     ],
