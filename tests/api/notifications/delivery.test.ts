@@ -30,9 +30,9 @@ describe('notification delivery', () => {
     const issues = [];
     for (let i = 0; i < 12; i++) issues.push(await fx.issue(`Issue ${i}`));
     const before = mailLines().length;
-    // Small claims, so the two runs interleave (another test file's housekeeping may take some events too).
-    const runs = await Promise.all([deliverNotifications({ ctx: testDb() }, 3), deliverNotifications({ ctx: testDb() }, 3)]);
-    expect(runs[0]!.events + runs[1]!.events).toBeLessThanOrEqual(12);
+    // Small claims, so the two runs interleave; they deliver other test files' events too (the outbox is the
+    // database's), and another file's run may take some of these.
+    await Promise.all([deliverNotifications({ ctx: testDb() }, 3), deliverNotifications({ ctx: testDb() }, 3)]);
     const rows = await deliveredEvents(eq(notifications.projectId, fx.project.id));
     expect(rows.map((r) => r.recipients)).toEqual(issues.map(() => [{ user_id: fx.watcher.user.id, reason: null }]));
     // What these two runs sent, each message once.
