@@ -7,7 +7,7 @@ import type { AppEnv } from '../lib/context.ts';
 import { toIssue } from '../issues/schemas.ts';
 import { requireUser } from '../lib/auth.ts';
 import { groupRef } from '../lib/ids.ts';
-import { pageRequest, paginate } from '../lib/pagination.ts';
+import { pageRequest, paginate, paginateArray, paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path, schema } from '../lib/validate.ts';
 import type { IssueView } from '../../db/queries/issues.ts';
@@ -25,6 +25,7 @@ const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
 
 const GroupPath = schema(() => z.object({ id: groupRef() }));
 const ItemPath = schema(() => z.object({ id: groupRef(), ...EpicPath() }));
+const PageInput = schema(() => z.object(paginationParams()));
 const LinkPath = schema(() => z.object({ id: groupRef(), ...EpicIssuePath() }));
 const IssuePath = schema(() => z.object({ id: groupRef(), ...IssueIdPath() }));
 
@@ -91,11 +92,12 @@ for (const base of ['/groups/:id/epics', '/groups/:id/-/epics']) {
     return c.body(null, 204);
   });
 
-  epicRoutes.get(`${base}/:epic_iid/issues`, authenticated, path(ItemPath), async (c) => {
+  epicRoutes.get(`${base}/:epic_iid/issues`, authenticated, path(ItemPath), params(PageInput), async (c) => {
     const { ctx } = c.var;
     const { id, epic_iid } = c.req.valid('param');
     const list = await epicIssues.listEpicIssues({ ctx, input: { ref: id, iid: epic_iid } });
-    return c.json(list.map((e) => toEpicIssue(e, ctx.config)));
+    // The epic's readable issues, in their order, paged with GitLab's headers (an epic holds few issues).
+    return c.json((await paginateArray(c, c.req.valid('query'), list)).map((e) => toEpicIssue(e, ctx.config)));
   });
 
   epicRoutes.post(`${base}/:epic_iid/issues/:issue_id`, authenticated, path(IssuePath), async (c) => {

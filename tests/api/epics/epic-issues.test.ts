@@ -36,6 +36,10 @@ describe('epic issues', () => {
     const list = await api.get(base(group.id, epic.iid), { token: owner.token, env: PREMIUM });
     expect(list.status).toBe(200);
     expect(list.body.map((i: { id: number }) => i.id)).toEqual([i1.id, i2.id, i3.id]);
+    expect(list.headers.get('x-total')).toBe('3');
+    const page2 = await api.get(base(group.id, epic.iid), { token: owner.token, env: PREMIUM, query: { per_page: 2, page: 2 } });
+    expect(page2.body.map((i: { id: number }) => i.id)).toEqual([i3.id]);
+    expect([page2.headers.get('x-page'), page2.headers.get('x-per-page'), page2.headers.get('x-total-pages')]).toEqual(['2', '2', '2']);
     expect(list.body[0]).toMatchObject({ epic_issue_id: added.body.id, relative_position: expect.any(Number), title: i1.title });
 
     const again = await api.post(`${base(group.id, epic.iid)}/${i1.id}`, { token: owner.token, env: PREMIUM });
