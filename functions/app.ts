@@ -12,42 +12,13 @@ import { anonymous, type AppEnv, type Config, type RequestContext } from './lib/
 import { DomainError, unauthorized } from './lib/errors.ts';
 import { log } from './lib/log.ts';
 import { withNormalPath } from './lib/request-path.ts';
-import { applicationRoutes } from './applications/routes.ts';
-import { errorTrackingRoutes } from './error-tracking/routes.ts';
-import { eventRoutes } from './events/routes.ts';
-import { featureRoutes } from './features/routes.ts';
 import { graphqlRoutes } from './graphql/routes.ts';
-import { groupRoutes } from './groups/routes.ts';
-import { issueRoutes } from './issues/routes.ts';
-import { mergeRequestRoutes } from './merge-requests/routes.ts';
-import { mergeRequestTrackingRoutes } from './merge-requests/tracking-routes.ts';
-import { noteRoutes } from './notes/routes.ts';
-import { discussionRoutes } from './discussions/routes.ts';
-import { awardEmojiRoutes } from './award-emoji/routes.ts';
-import { todoRoutes } from './todos/routes.ts';
-import { labelRoutes } from './labels/routes.ts';
-import { memberRoutes } from './members/routes.ts';
-import { milestoneRoutes } from './milestones/routes.ts';
-import { epicRoutes } from './epics/routes.ts';
-import { iterationRoutes } from './iterations/routes.ts';
-import { boardRoutes } from './boards/routes.ts';
-import { snippetRoutes } from './snippets/routes.ts';
-import { repositoryReadRoutes } from './repositories/routes.ts';
-import { repositoryWriteRoutes } from './repositories/write-routes.ts';
-import { refRoutes } from './repositories/ref-routes.ts';
-import { commitCommentRoutes } from './repositories/commit-comments-routes.ts';
-import { repositoryArchiveRoutes } from './repositories/archive-routes.ts';
-import { repositoryHistoryRoutes } from './repositories/history-routes.ts';
-import { notificationSettingRoutes } from './notification-settings/routes.ts';
-import { projectRoutes } from './projects/routes.ts';
-import { tokenRoutes } from './tokens/routes.ts';
 import { uploadRoutes } from './uploads/routes.ts';
-import { userRoutes } from './users/routes.ts';
-import { versionRoutes } from './version/routes.ts';
 import { oauthRoutes } from './oauth/routes.ts';
 import { explorerRoutes } from './web/explorer/routes.ts';
 import { webRoutes } from './web/routes.ts';
 import { restError } from './rest-errors.ts';
+import { mountApiDomains } from './routes/mount.ts';
 
 export interface AppDeps {
   /** The database for this environment (PGlite in-process, or Neon), chosen by the runtime's entry. */
@@ -117,7 +88,9 @@ export function createApp(deps: AppDeps) {
 
   app.all('/api/v3/*', (c) => c.json({ error: 'API V3 is no longer supported. Use API V4 instead.' }, 410));
 
-  const api = new Hono<AppEnv>();
+  // The REST API registers straight into the app's router (basePath shares it): a mounted sub-app would insert every
+  // route twice (its own router, then the app's), a cost every isolate pays at start.
+  const api = app.basePath('/api/v4');
   api.use('*', async (c, next) => {
     const ctx = c.var.ctx;
     ctx.actor = await resolveActor(c, ctx, 'rest');
@@ -127,38 +100,9 @@ export function createApp(deps: AppDeps) {
     assertScopes(ctx.actor, c.req.method, c.req.path);
     await next();
   });
-  api.route('/', versionRoutes);
-  api.route('/', userRoutes);
-  api.route('/', tokenRoutes);
-  api.route('/', groupRoutes);
-  api.route('/', projectRoutes);
-  api.route('/', memberRoutes);
-  api.route('/', notificationSettingRoutes);
-  api.route('/', applicationRoutes);
-  api.route('/', errorTrackingRoutes);
-  api.route('/', featureRoutes);
-  api.route('/', eventRoutes);
-  api.route('/', issueRoutes);
-  api.route('/', mergeRequestRoutes);
-  api.route('/', mergeRequestTrackingRoutes);
-  api.route('/', noteRoutes);
-  api.route('/', discussionRoutes);
-  api.route('/', awardEmojiRoutes);
-  api.route('/', todoRoutes);
-  api.route('/', labelRoutes);
-  api.route('/', milestoneRoutes);
-  api.route('/', epicRoutes);
-  api.route('/', iterationRoutes);
-  api.route('/', boardRoutes);
-  api.route('/', snippetRoutes);
-  api.route('/', repositoryReadRoutes);
-  api.route('/', repositoryWriteRoutes);
-  api.route('/', refRoutes);
-  api.route('/', commitCommentRoutes);
-  api.route('/', repositoryArchiveRoutes);
-  api.route('/', repositoryHistoryRoutes);
+  // Every REST domain, loaded by the first request that reaches one of its routes (routes/mount.ts).
+  mountApiDomains(api);
   api.all('*', (c) => c.json({ error: '404 Not Found' }, 404));
-  app.route('/api/v4', api);
   app.route('/', graphqlRoutes);
   app.route('/', uploadRoutes);
   app.route('/', explorerRoutes);

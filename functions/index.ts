@@ -5,7 +5,6 @@ import type { ExecutionContext } from 'hono';
 import { neonProvider, type DatabaseProvider } from '../db/client.ts';
 import { createApp } from './app.ts';
 import type { Env } from './env.ts';
-import { runScheduledWork } from './housekeeping/service.ts';
 import { log } from './lib/log.ts';
 
 /** The part of workerd's ScheduledController this entry uses. */
@@ -48,6 +47,8 @@ export default {
       return;
     }
     const database = databaseFor(env).open({ queries: 0, ms: 0 }, (p) => ctx.waitUntil(p));
+    // Loaded here, not at the top: an isolate that only serves HTTP never evaluates the scheduled work (cold start).
+    const { runScheduledWork } = await import('./housekeeping/service.ts');
     // A failure is rethrown: the cron event is reported as failed.
     await runScheduledWork(database, event.cron);
   },

@@ -1,0 +1,41 @@
+// The REST domains mounted under /api/v4, each loaded on the first request that reaches one of its routes. The
+// order is the mount order (it decides which handler runs first where paths overlap), as app.ts mounted them.
+import type { Hono } from 'hono';
+import type { AppEnv } from '../lib/context.ts';
+
+type Routes = Promise<Hono<AppEnv>>;
+
+export const API_DOMAINS = {
+  version: (): Routes => import('../version/routes.ts').then((m) => m.versionRoutes),
+  users: (): Routes => import('../users/routes.ts').then((m) => m.userRoutes),
+  tokens: (): Routes => import('../tokens/routes.ts').then((m) => m.tokenRoutes),
+  groups: (): Routes => import('../groups/routes.ts').then((m) => m.groupRoutes),
+  projects: (): Routes => import('../projects/routes.ts').then((m) => m.projectRoutes),
+  members: (): Routes => import('../members/routes.ts').then((m) => m.memberRoutes),
+  notificationSettings: (): Routes => import('../notification-settings/routes.ts').then((m) => m.notificationSettingRoutes),
+  applications: (): Routes => import('../applications/routes.ts').then((m) => m.applicationRoutes),
+  errorTracking: (): Routes => import('../error-tracking/routes.ts').then((m) => m.errorTrackingRoutes),
+  features: (): Routes => import('../features/routes.ts').then((m) => m.featureRoutes),
+  events: (): Routes => import('../events/routes.ts').then((m) => m.eventRoutes),
+  issues: (): Routes => import('../issues/routes.ts').then((m) => m.issueRoutes),
+  mergeRequests: (): Routes => import('../merge-requests/routes.ts').then((m) => m.mergeRequestRoutes),
+  mergeRequestTracking: (): Routes => import('../merge-requests/tracking-routes.ts').then((m) => m.mergeRequestTrackingRoutes),
+  notes: (): Routes => import('../notes/routes.ts').then((m) => m.noteRoutes),
+  discussions: (): Routes => import('../discussions/routes.ts').then((m) => m.discussionRoutes),
+  awardEmoji: (): Routes => import('../award-emoji/routes.ts').then((m) => m.awardEmojiRoutes),
+  todos: (): Routes => import('../todos/routes.ts').then((m) => m.todoRoutes),
+  labels: (): Routes => import('../labels/routes.ts').then((m) => m.labelRoutes),
+  milestones: (): Routes => import('../milestones/routes.ts').then((m) => m.milestoneRoutes),
+  epics: (): Routes => import('../epics/routes.ts').then((m) => m.epicRoutes),
+  iterations: (): Routes => import('../iterations/routes.ts').then((m) => m.iterationRoutes),
+  boards: (): Routes => import('../boards/routes.ts').then((m) => m.boardRoutes),
+  snippets: (): Routes => import('../snippets/routes.ts').then((m) => m.snippetRoutes),
+  repositoryReads: (): Routes => import('../repositories/routes.ts').then((m) => m.repositoryReadRoutes),
+  repositoryWrites: (): Routes => import('../repositories/write-routes.ts').then((m) => m.repositoryWriteRoutes),
+  refs: (): Routes => import('../repositories/ref-routes.ts').then((m) => m.refRoutes),
+  commitComments: (): Routes => import('../repositories/commit-comments-routes.ts').then((m) => m.commitCommentRoutes),
+  repositoryArchives: (): Routes => import('../repositories/archive-routes.ts').then((m) => m.repositoryArchiveRoutes),
+  repositoryHistory: (): Routes => import('../repositories/history-routes.ts').then((m) => m.repositoryHistoryRoutes),
+};
+
+export type ApiDomain = keyof typeof API_DOMAINS;
