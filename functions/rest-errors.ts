@@ -59,7 +59,7 @@ export function restError({ problem: p }: DomainError): RestError {
       };
     }
     case 'not_found':
-      return { status: 404, body: { message: p.record ? '404 Not found' : p.resource ? `404 ${p.resource} Not Found` : '404 Not Found' } };
+      return { status: 404, body: { message: p.message ?? (p.record ? '404 Not found' : p.resource ? `404 ${p.resource} Not Found` : '404 Not Found') } };
     case 'invalid':
       return { status: 400, body: invalidBody(p) };
     case 'conflict':

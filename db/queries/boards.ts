@@ -2,7 +2,7 @@
 // lists (label, assignee, milestone) share one 0-based contiguous position sequence per board.
 import { and, asc, eq, gt, gte, inArray, lt, lte, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { awardEmoji, boards, issueAssignees, issues, labelLinks, labels, lists, listUserPreferences, members, milestones, namespaces, projects, users, LIST_TYPES, type BoardRow, type ListRow } from '../schema/index.ts';
+import { awardEmoji, boardLabels, boards, issueAssignees, issues, labelLinks, labels, lists, listUserPreferences, members, milestones, namespaces, projects, users, LIST_TYPES, type BoardRow, type ListRow } from '../schema/index.ts';
 import type { Viewer } from './access.ts';
 import { listWhere, type IssueListFilter } from './issues.ts';
 import { rows } from './raw.ts';
@@ -24,7 +24,7 @@ export async function listBoardsWithLists(db: Db, parent: BoardParent, types: re
   const page = db.select().from(boards).where(parentWhere(parent)).orderBy(asc(boards.id)).limit(limit).offset(offset).as('b');
   const found = await db
     .select({
-      board: { id: page.id, projectId: page.projectId, groupId: page.groupId, name: page.name, milestoneId: page.milestoneId, weight: page.weight, hideBacklogList: page.hideBacklogList, hideClosedList: page.hideClosedList, createdAt: page.createdAt, updatedAt: page.updatedAt },
+      board: { id: page.id, projectId: page.projectId, groupId: page.groupId, name: page.name, milestoneId: page.milestoneId, weight: page.weight, assigneeId: page.assigneeId, hideBacklogList: page.hideBacklogList, hideClosedList: page.hideClosedList, createdAt: page.createdAt, updatedAt: page.updatedAt },
       list: lists,
       label: labels,
       milestone: milestones,
@@ -82,7 +82,7 @@ export async function insertBoard(tx: Db, parent: BoardParent, name: string): Pr
   return board!;
 }
 
-export async function updateBoard(db: Db, id: number, values: Partial<Pick<BoardRow, 'name' | 'milestoneId' | 'weight' | 'hideBacklogList' | 'hideClosedList'>>): Promise<BoardRow> {
+export async function updateBoard(db: Db, id: number, values: Partial<Pick<BoardRow, 'name' | 'milestoneId' | 'weight' | 'assigneeId' | 'hideBacklogList' | 'hideClosedList'>>): Promise<BoardRow> {
   const [row] = await db
     .update(boards)
     .set({ ...values, updatedAt: sql`now()` })
@@ -94,6 +94,29 @@ export async function updateBoard(db: Db, id: number, values: Partial<Pick<Board
 /** Boards::DestroyService: never the parent's last board (GitLab refuses silently). */
 export async function deleteBoardUnlessLast(db: Db, parent: BoardParent, id: number): Promise<void> {
   await db.delete(boards).where(and(eq(boards.id, id), sql`(SELECT count(*) FROM ${boards} b WHERE ${parent.kind === 'project' ? sql`b.project_id` : sql`b.group_id`} = ${parent.id}) > 1`));
+}
+
+/** A scoped board's labels become exactly these (board_labels). */
+export async function setBoardLabels(tx: Db, boardId: number, labelIds: readonly number[]) {
+  await tx.delete(boardLabels).where(eq(boardLabels.boardId, boardId));
+  if (labelIds.length) await tx.insert(boardLabels).values([...new Set(labelIds)].map((labelId) => ({ boardId, labelId }))).onConflictDoNothing();
+}
+
+/** The scope labels of each board (by title), and the scope assignees by id: two queries, none without boards. */
+export async function boardScopes(db: Db, boardIds: readonly number[], assigneeIds: readonly number[]) {
+  const [found, assignees] = await Promise.all([
+    boardIds.length
+      ? db.select({ boardId: boardLabels.boardId, label: labels }).from(boardLabels).innerJoin(labels, eq(labels.id, boardLabels.labelId)).where(inArray(boardLabels.boardId, [...boardIds])).orderBy(asc(labels.title), asc(labels.id))
+      : Promise.resolve([]),
+    assigneeIds.length ? db.select().from(users).where(inArray(users.id, [...new Set(assigneeIds)])) : Promise.resolve([]),
+  ]);
+  return { labels: byParent(boardIds, found, (r) => r.boardId).map((rs) => rs.map((r) => r.label)), assignees: new Map(assignees.map((u) => [u.id, u])) };
+}
+
+/** User.find_by(id:) (any user). */
+export async function findUserById(db: Db, id: number) {
+  const [row] = await db.select({ id: users.id }).from(users).where(eq(users.id, id));
+  return row;
 }
 
 /** A list with what its entity shows: the label, the milestone (with its owner's path), the user. */
@@ -225,6 +248,14 @@ export async function updateListLimits(db: Db, id: number, values: Partial<Pick<
     .where(eq(lists.id, id))
     .returning();
   return row!;
+}
+
+/** List#update_preferences_for: the user's row for the list, created or updated (one statement). */
+export async function setListCollapsed(db: Db, userId: number, listId: number, collapsed: boolean | null) {
+  await db
+    .insert(listUserPreferences)
+    .values({ listId, userId, collapsed })
+    .onConflictDoUpdate({ target: [listUserPreferences.listId, listUserPreferences.userId], set: { collapsed, updatedAt: sql`now()` } });
 }
 
 /** `collapsed` of each list for this user (list_user_preferences; false when unset). */

@@ -69,6 +69,8 @@ export interface EpicFilter {
   labels?: readonly string[];
   search?: string;
   iids?: readonly number[];
+  /** Epics by id (a child epic named by its global id). */
+  ids?: readonly number[];
   iidStartsWith?: string;
   confidential?: boolean;
   milestoneTitle?: string;
@@ -88,7 +90,7 @@ const hasLabel = (title: string) =>
   sql`EXISTS (SELECT 1 FROM ${labelLinks} ll JOIN ${labels} l ON l.id = ll.label_id WHERE ll.target_type = 'Epic' AND ll.target_id = ${epics.id} AND l.title = ${title})`;
 
 /** Confidential epics: reporters and above of the epic's group (EpicPolicy), administrators. */
-function readsEpicSql(actor: Viewer): SQL | undefined {
+export function readsEpicSql(actor: Viewer): SQL | undefined {
   if (isAdmin(actor)) return undefined;
   if (!actor.user) return eq(epics.confidential, false);
   return or(eq(epics.confidential, false), sql`${groupAccessLevelSql(actor)} >= ${AccessLevel.REPORTER}`);
@@ -114,6 +116,7 @@ function listWhere(actor: Viewer, f: EpicFilter): SQL | undefined {
   if (f.issueIds)
     conditions.push(f.issueIds.length ? sql`EXISTS (SELECT 1 FROM ${epicIssues} ei WHERE ei.epic_id = ${epics.id} AND ei.issue_id IN ${[...f.issueIds]})` : sql`false`);
   if (f.iids) conditions.push(f.iids.length ? inArray(epics.iid, [...f.iids]) : sql`false`);
+  if (f.ids) conditions.push(f.ids.length ? inArray(epics.id, [...f.ids]) : sql`false`);
   if (f.iidStartsWith !== undefined) conditions.push(sql`${epics.iid}::text LIKE ${`${f.iidStartsWith}%`}`);
   if (f.confidential !== undefined) conditions.push(eq(epics.confidential, f.confidential));
   if (f.milestoneTitle !== undefined)

@@ -14,6 +14,7 @@ import {
   mergeRequestAssignees,
   mergeRequests,
   mergeRequestsClosingIssues,
+  iterations,
   milestones,
   namespaces,
   notes,
@@ -150,7 +151,8 @@ export interface IssueListFilter {
   authorUsername?: string;
   /** A user id, or 'none' / 'any'. */
   assigneeId?: number | 'none' | 'any';
-  assigneeUsername?: string;
+  /** A username, or several the issue must all be assigned to (EE by_assignee ANDs them). */
+  assigneeUsername?: string | readonly string[];
   state?: 'opened' | 'closed';
   /** Titles that must all be present; or 'none' / 'any'. */
   labels?: string[] | 'none' | 'any';
@@ -168,6 +170,10 @@ export interface IssueListFilter {
   updatedBefore?: Date;
   /** Issue types to list; by default GitLab's Issue::TYPES_FOR_LIST (test cases are hidden from issue lists). */
   types?: ReadonlyArray<IssueType>;
+  /** EE by_iteration: issues in one of these iterations (sprint_id), or with none / any. */
+  iterationIds?: readonly number[] | 'none' | 'any';
+  /** EE by_iteration: issues whose iteration has this title. */
+  iterationTitle?: string;
 }
 
 export type IssueType = 'issue' | 'incident' | 'test_case';
@@ -193,9 +199,9 @@ export function listWhere(actor: Viewer, f: IssueListFilter): SQL | undefined {
   else if (f.assigneeId === 'any') conditions.push(anyAssignee);
   else if (f.assigneeId !== undefined)
     conditions.push(sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia WHERE ia.issue_id = ${issues.id} AND ia.user_id = ${f.assigneeId})`);
-  if (f.assigneeUsername !== undefined)
+  for (const username of new Set(f.assigneeUsername === undefined ? [] : typeof f.assigneeUsername === 'string' ? [f.assigneeUsername] : f.assigneeUsername))
     conditions.push(
-      sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia JOIN ${users} u ON u.id = ia.user_id WHERE ia.issue_id = ${issues.id} AND lower(u.username) = lower(${f.assigneeUsername}))`,
+      sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia JOIN ${users} u ON u.id = ia.user_id WHERE ia.issue_id = ${issues.id} AND lower(u.username) = lower(${username}))`,
     );
   if (f.state) conditions.push(eq(issues.state, f.state));
   if (f.labels === 'none') conditions.push(sql`NOT ${anyLabel}`);
@@ -216,6 +222,11 @@ export function listWhere(actor: Viewer, f: IssueListFilter): SQL | undefined {
   if (f.createdBefore) conditions.push(lte(issues.createdAt, f.createdBefore));
   if (f.updatedAfter) conditions.push(gte(issues.updatedAt, f.updatedAfter));
   if (f.updatedBefore) conditions.push(lte(issues.updatedAt, f.updatedBefore));
+  if (f.iterationIds === 'none') conditions.push(isNull(issues.sprintId));
+  else if (f.iterationIds === 'any') conditions.push(isNotNull(issues.sprintId));
+  else if (f.iterationIds) conditions.push(f.iterationIds.length ? inArray(issues.sprintId, [...f.iterationIds]) : sql`false`);
+  if (f.iterationTitle !== undefined)
+    conditions.push(sql`EXISTS (SELECT 1 FROM ${iterations} it WHERE it.id = ${issues.sprintId} AND it.title = ${f.iterationTitle})`);
   conditions.push(inArray(issues.issueType, [...(f.types ?? TYPES_FOR_LIST)]));
   return and(...conditions);
 }

@@ -1,6 +1,6 @@
 // Iterations (GitLab's sprints) of groups and projects: listings with the state computed from today's date, and the
 // create that serializes with the other creates of its hierarchy (overlap and title rules, iid) under a row lock.
-import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { iterations, namespaces, projects, type IterationRow } from '../schema/index.ts';
 import { rows } from './raw.ts';
@@ -83,18 +83,33 @@ export async function lockHierarchy(tx: Db, rootGroupId: number) {
 }
 
 /** Whether an iteration of these groups shares a day with [start, due] (GitLab's dates_do_not_overlap, inclusive). */
-export async function overlapsIteration(tx: Db, groupIds: readonly number[], start: string, due: string): Promise<boolean> {
+export async function overlapsIteration(tx: Db, groupIds: readonly number[], start: string, due: string, excludeId?: number): Promise<boolean> {
   const [row] = await tx
     .select({ id: iterations.id })
     .from(iterations)
-    .where(and(inArray(iterations.groupId, [...groupIds]), sql`${iterations.startDate} <= ${due}::date AND ${iterations.dueDate} >= ${start}::date`))
+    .where(
+      and(
+        inArray(iterations.groupId, [...groupIds]),
+        sql`${iterations.startDate} <= ${due}::date AND ${iterations.dueDate} >= ${start}::date`,
+        excludeId !== undefined ? ne(iterations.id, excludeId) : undefined,
+      ),
+    )
     .limit(1);
   return row !== undefined;
 }
 
-export async function groupTitleTaken(tx: Db, groupId: number, title: string): Promise<boolean> {
-  const [row] = await tx.select({ id: iterations.id }).from(iterations).where(and(eq(iterations.groupId, groupId), eq(iterations.title, title))).limit(1);
+export async function groupTitleTaken(tx: Db, groupId: number, title: string, excludeId?: number): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: iterations.id })
+    .from(iterations)
+    .where(and(eq(iterations.groupId, groupId), eq(iterations.title, title), excludeId !== undefined ? ne(iterations.id, excludeId) : undefined))
+    .limit(1);
   return row !== undefined;
+}
+
+/** Iterations::UpdateService's save: the given attributes, and updated_at. */
+export async function updateIteration(tx: Db, id: number, v: { title: string; description: string | null; startDate: string; dueDate: string }) {
+  await tx.update(iterations).set({ ...v, updatedAt: new Date() }).where(eq(iterations.id, id));
 }
 
 /** Inserts a group iteration with the group's next iid (the hierarchy lock is held). */

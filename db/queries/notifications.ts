@@ -6,6 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import {
+  epics,
   issueAssignees,
   issues,
   members,
@@ -29,7 +30,8 @@ import { intArray, rows } from './raw.ts';
 export type CandidateSource = 'participant' | 'member' | 'subscriber' | 'label_subscriber' | 'mentioned' | 'assignee' | 'previous_assignee';
 
 export interface CandidateQuery {
-  project: { id: number; traversalIds: readonly number[] };
+  /** The target's project (null for a group-level target: an epic) and the groups above it (or above the target). */
+  project: { id: number | null; traversalIds: readonly number[] };
   /** The email event whose flag a custom setting is read for. */
   action: EmailEvent;
   /** The target: its author, assignees and note authors take part; its subscribers are candidates. */
@@ -53,6 +55,8 @@ export interface Candidate {
 
 const TARGET_TABLES = {
   Issue: { table: issues, authorId: issues.authorId, id: issues.id, assignees: issueAssignees, assigneeParent: issueAssignees.issueId, assigneeUser: issueAssignees.userId },
+  // Epics have no assignees in 13.6 (Epic#assignees is empty): the author is their only assignee-like participant.
+  Epic: { table: epics, authorId: epics.authorId, id: epics.id, assignees: null, assigneeParent: null, assigneeUser: null },
   MergeRequest: {
     table: mergeRequests,
     authorId: mergeRequests.authorId,
@@ -77,7 +81,7 @@ export async function findNotificationCandidates(db: Db, c: CandidateQuery): Pro
   const t = TARGET_TABLES[c.target.type];
   parts.push(
     sql`SELECT ${t.authorId} AS user_id, 'participant' AS source FROM ${t.table} WHERE ${t.id} = ${c.target.id}`,
-    sql`SELECT ${t.assigneeUser} AS user_id, 'participant' AS source FROM ${t.assignees} WHERE ${t.assigneeParent} = ${c.target.id}`,
+    ...(t.assignees ? [sql`SELECT ${t.assigneeUser} AS user_id, 'participant' AS source FROM ${t.assignees} WHERE ${t.assigneeParent} = ${c.target.id}`] : []),
     sql`SELECT ${notes.authorId} AS user_id, 'participant' AS source FROM ${notes}
         WHERE ${notes.noteableType} = ${c.target.type} AND ${notes.noteableId} = ${c.target.id} AND NOT ${notes.system}`,
     sql`SELECT ${subscriptions.userId} AS user_id, 'subscriber' AS source FROM ${subscriptions}
@@ -136,13 +140,22 @@ export async function findNotificationCandidates(db: Db, c: CandidateQuery): Pro
 /** The outbox row of one event, as a statement for the change's batch or transaction (`targetId` may be SQL). */
 export function notificationStatement(
   db: Db,
-  e: { action: EmailEvent; targetType: NotificationTargetType; targetId: number | SQL<number>; projectId: number; actorId: number; previousAssigneeIds?: readonly number[] },
+  e: {
+    action: EmailEvent;
+    targetType: NotificationTargetType;
+    targetId: number | SQL<number>;
+    projectId: number | null;
+    groupId?: number | null;
+    actorId: number;
+    previousAssigneeIds?: readonly number[];
+  },
 ) {
   return db.insert(notifications).values({
     action: e.action,
     targetType: e.targetType,
     targetId: e.targetId as number,
     projectId: e.projectId,
+    groupId: e.groupId ?? null,
     actorId: e.actorId,
     previousAssigneeIds: [...(e.previousAssigneeIds ?? [])],
   });

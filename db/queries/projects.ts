@@ -16,7 +16,7 @@ import type { Db } from '../client.ts';
 import { deletedSuffix } from './namespaces.ts';
 import { containsPattern } from './search.ts';
 import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
-import { gitCommits, gitRefs, gitTreeEntries, issues, members, namespaces, projects, repositories, stars, users } from '../schema/index.ts';
+import { containerExpirationPolicies, gitCommits, projectComplianceFrameworkSettings, gitRefs, gitTreeEntries, issues, members, namespaces, projects, repositories, stars, users } from '../schema/index.ts';
 
 const sourceProject = alias(projects, 'source_project');
 const sourceNamespace = alias(namespaces, 'source_namespace');
@@ -35,6 +35,8 @@ function viewColumns(actor: Viewer) {
     forkedFromReadable: sql<boolean>`CASE WHEN ${sourceProject.id} IS NULL THEN false ELSE COALESCE(${visibleProjectsFilter(actor, sourceProject, sourceNamespace) ?? sql`true`}, false) END`.mapWith(Boolean),
     forksCount: sql<number>`(SELECT count(*) FROM ${projects} f WHERE f.forked_from_id = ${projects.id} AND f.deleted_at IS NULL)`.mapWith(Number),
     repository: repositoryFactsColumns(),
+    containerExpirationPolicy: containerExpirationPolicies,
+    complianceFramework: projectComplianceFrameworkSettings.framework,
   };
 }
 
@@ -65,6 +67,9 @@ function viewQuery(db: Db, actor: Viewer) {
     .leftJoin(users, and(eq(namespaces.kind, 'user'), eq(users.id, namespaces.ownerId)))
     .leftJoin(sourceProject, eq(sourceProject.id, projects.forkedFromId))
     .leftJoin(sourceNamespace, eq(sourceNamespace.id, sourceProject.namespaceId))
+    // The project's container expiration policy (null until first changed: the defaults apply).
+    .leftJoin(containerExpirationPolicies, eq(containerExpirationPolicies.projectId, projects.id))
+    .leftJoin(projectComplianceFrameworkSettings, eq(projectComplianceFrameworkSettings.projectId, projects.id))
     .$dynamic();
 }
 
@@ -307,6 +312,8 @@ export async function listProjectViewsPages(db: Db, actor: Viewer, filters: read
     .leftJoin(users, and(eq(namespaces.kind, 'user'), eq(users.id, namespaces.ownerId)))
     .leftJoin(sourceProject, eq(sourceProject.id, projects.forkedFromId))
     .leftJoin(sourceNamespace, eq(sourceNamespace.id, sourceProject.namespaceId))
+    .leftJoin(containerExpirationPolicies, eq(containerExpirationPolicies.projectId, projects.id))
+    .leftJoin(projectComplianceFrameworkSettings, eq(projectComplianceFrameworkSettings.projectId, projects.id))
     .innerJoin(w, eq(w.wid, projects.id))
     .where(sql`${w.rn} <= ${page.limit}`)
     .orderBy(w.parent, w.rn);

@@ -2,11 +2,12 @@
 // statement: each to-do with its project and namespace, its author and the body of the note it came from, limited
 // to targets the owner may still read (the policy's SQL filter), with the capped total; the targets themselves are
 // loaded for the whole page in one more statement per target type (the issues and the merge requests queries).
-import { and, desc, eq, isNull, or, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { mergeRequestProjectsFilter, visibleIssuesFilter, type Viewer } from './access.ts';
+import { mergeRequestProjectsFilter, visibleGroupsFilter, visibleIssuesFilter, type Viewer } from './access.ts';
+import { readsEpicSql } from './epics.ts';
 import type { Db } from '../client.ts';
-import { issues, mergeRequests, namespaces, notes, projects, todos, users } from '../schema/index.ts';
+import { epics, issues, mergeRequests, namespaces, notes, projects, todos, users } from '../schema/index.ts';
 
 const todoAuthor = alias(users, 'todo_author');
 
@@ -23,19 +24,25 @@ export interface TodoListFilter {
   /** To-dos of projects in this group and its descendants. */
   groupId?: number;
   targetType?: string;
+  /** Epic to-dos are listed only while epics are licensed (read_epic). */
+  epicsAvailable?: boolean;
 }
 
 /**
  * The owner's to-dos whose target they may read: an issue under the policy's issue visibility, a merge request under
- * read_merge_request (mergeRequestProjectsFilter). No other kind of to-do is created here, so a to-do whose target
- * is neither (or gone) is never listed.
+ * read_merge_request (mergeRequestProjectsFilter), an epic (a group's to-do, no project) under read_epic (the group
+ * visible, confidential epics for reporters and above, the license). No other kind of to-do is created here, so a
+ * to-do whose target is none of these (or gone) is never listed.
  */
 function listWhere(actor: Viewer, f: TodoListFilter): SQL | undefined {
   const readableIssue = and(eq(todos.targetType, 'Issue'), sql`${issues.id} IS NOT NULL`, visibleIssuesFilter(actor));
   const readableMergeRequest = and(eq(todos.targetType, 'MergeRequest'), sql`${mergeRequests.id} IS NOT NULL`, mergeRequestProjectsFilter(actor));
+  const readableEpic = f.epicsAvailable
+    ? and(eq(todos.targetType, 'Epic'), sql`${epics.id} IS NOT NULL`, visibleGroupsFilter(actor), readsEpicSql(actor))
+    : undefined;
   return and(
     eq(todos.userId, f.userId),
-    or(readableIssue, readableMergeRequest),
+    or(readableIssue, readableMergeRequest, readableEpic),
     f.id !== undefined ? eq(todos.id, f.id) : undefined,
     f.state !== undefined ? eq(todos.state, f.state) : undefined,
     f.action !== undefined ? eq(todos.action, f.action) : undefined,
@@ -50,6 +57,9 @@ function listWhere(actor: Viewer, f: TodoListFilter): SQL | undefined {
 const issueTarget = and(eq(todos.targetType, 'Issue'), eq(issues.id, todos.targetId));
 const mergeRequestTarget = and(eq(todos.targetType, 'MergeRequest'), eq(mergeRequests.id, todos.targetId));
 const targetProject = eq(projects.id, sql`COALESCE(${issues.projectId}, ${mergeRequests.targetProjectId})`);
+const epicTarget = and(eq(todos.targetType, 'Epic'), eq(epics.id, todos.targetId));
+/** The target's namespace: its project's, or an epic's group. */
+const targetNamespace = eq(namespaces.id, sql`COALESCE(${projects.namespaceId}, ${epics.groupId})`);
 
 function countedQuery(db: Db, actor: Viewer, f: TodoListFilter, limit: number) {
   return db
@@ -57,8 +67,9 @@ function countedQuery(db: Db, actor: Viewer, f: TodoListFilter, limit: number) {
     .from(todos)
     .leftJoin(issues, issueTarget)
     .leftJoin(mergeRequests, mergeRequestTarget)
-    .innerJoin(projects, targetProject)
-    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .leftJoin(epics, epicTarget)
+    .leftJoin(projects, targetProject)
+    .innerJoin(namespaces, targetNamespace)
     .where(listWhere(actor, f))
     .limit(limit);
 }
@@ -78,8 +89,9 @@ export async function listTodoRows(db: Db, actor: Viewer, f: TodoListFilter, lim
     .from(todos)
     .leftJoin(issues, issueTarget)
     .leftJoin(mergeRequests, mergeRequestTarget)
-    .innerJoin(projects, targetProject)
-    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .leftJoin(epics, epicTarget)
+    .leftJoin(projects, targetProject)
+    .innerJoin(namespaces, targetNamespace)
     .leftJoin(todoAuthor, eq(todoAuthor.id, todos.authorId))
     .leftJoin(notes, eq(notes.id, todos.noteId))
     .where(listWhere(actor, f))
@@ -111,4 +123,50 @@ export async function markAllTodosDone(db: Db, userId: number) {
     .update(todos)
     .set({ state: 'done', updatedAt: new Date() })
     .where(and(eq(todos.userId, userId), eq(todos.state, 'pending')));
+}
+
+/**
+ * To-dos on an epic (GitLab 13.6 EE: Epic is a to-do target of its group, so the to-do has `group_id` and no
+ * project), as one statement for a batch; `todos` must not be empty. `noteId`: the note the mention is in.
+ */
+export function epicTodosStatement(
+  db: Db,
+  target: { epicId: number; groupId: number },
+  authorId: number,
+  rows: ReadonlyArray<{ userId: number; action: number }>,
+  noteId?: number | SQL<number>,
+) {
+  return db.insert(todos).values(
+    rows.map((r) => ({
+      userId: r.userId,
+      authorId,
+      projectId: null,
+      groupId: target.groupId,
+      targetType: 'Epic' as const,
+      targetId: target.epicId,
+      action: r.action,
+      noteId: (noteId ?? null) as number | null,
+    })),
+  );
+}
+
+/** The user's to-dos on each of the epics (CurrentUserTodos on Epic), oldest first, with their bodies. */
+export async function findUserTodosOfEpics(db: Db, userId: number, epicIds: readonly number[]) {
+  if (!epicIds.length) return [];
+  return db
+    .select({ todo: todos, body: sql<string>`COALESCE(${notes.body}, ${epics.title})` })
+    .from(todos)
+    .innerJoin(epics, eq(epics.id, todos.targetId))
+    .leftJoin(notes, eq(notes.id, todos.noteId))
+    .where(and(eq(todos.userId, userId), eq(todos.targetType, 'Epic'), inArray(todos.targetId, [...new Set(epicIds)])))
+    .orderBy(todos.id);
+}
+
+/** A `marked` to-do (TodoService#mark_todo) for the user on the epic, in its group; the inserted row. */
+export async function insertMarkedEpicTodo(db: Db, values: { userId: number; authorId: number; epicId: number; groupId: number }) {
+  const [row] = await db
+    .insert(todos)
+    .values({ userId: values.userId, authorId: values.authorId, projectId: null, groupId: values.groupId, targetType: 'Epic', targetId: values.epicId, action: 4 })
+    .returning();
+  return row!;
 }

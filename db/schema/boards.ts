@@ -1,4 +1,5 @@
-// Issue boards (project or group) and their lists, as GitLab 13.6 stores them (boards, lists, list_user_preferences).
+// Issue boards (project or group) and their lists, as GitLab 13.6 stores them (boards, board_labels, lists,
+// list_user_preferences).
 // Which issues a list shows is derived from the issues (labels, state, assignees, milestone), never stored.
 import { sql } from 'drizzle-orm';
 import { boolean, check, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
@@ -20,6 +21,8 @@ export const boards = pgTable(
     milestoneId: integer('milestone_id'),
     /** EE board scope; -1 Any, null not scoped. */
     weight: integer('weight'),
+    /** EE board scope (Boards::UpdateService#set_assignee: any user by id; null not scoped). */
+    assigneeId: integer('assignee_id').references(() => users.id, { onDelete: 'set null' }),
     hideBacklogList: boolean('hide_backlog_list').notNull().default(false),
     hideClosedList: boolean('hide_closed_list').notNull().default(false),
     ...timestamps,
@@ -81,6 +84,21 @@ export const listUserPreferences = pgTable(
     ...timestamps,
   },
   (t) => [uniqueIndex('list_user_preferences_list_id_user_id_idx').on(t.listId, t.userId)],
+);
+
+/** EE board scope: the labels a scoped board shows (board_labels). */
+export const boardLabels = pgTable(
+  'board_labels',
+  {
+    id: serial('id').primaryKey(),
+    boardId: integer('board_id')
+      .notNull()
+      .references(() => boards.id, { onDelete: 'cascade' }),
+    labelId: integer('label_id')
+      .notNull()
+      .references(() => labels.id, { onDelete: 'cascade' }),
+  },
+  (t) => [uniqueIndex('board_labels_board_id_label_id_idx').on(t.boardId, t.labelId), index('board_labels_label_id_idx').on(t.labelId)],
 );
 
 export type BoardRow = typeof boards.$inferSelect;

@@ -26,3 +26,7 @@ export * from './epics.ts';
 export * from './iterations.ts';
 export * from './resource-events.ts';
 export * from './requirements.ts';
+export * from './cluster-agents.ts';
+export * from './security-dashboard.ts';
+export * from './container-expiration-policies.ts';
+export * from './compliance-frameworks.ts';

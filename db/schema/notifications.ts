@@ -4,8 +4,9 @@
 // each user's applying level and hands the messages to the mail transport (functions/notifications/deliver.ts), as
 // GitLab's NotificationService does in its Sidekiq workers; the recipients it chose are kept on the row for a week.
 import { sql } from 'drizzle-orm';
-import { bigserial, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigserial, check, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 import type { EmailEvent } from './notification-settings.ts';
+import { namespaces } from './namespaces.ts';
 import { projects } from './projects.ts';
 import { users } from './users.ts';
 
@@ -13,7 +14,8 @@ import { users } from './users.ts';
 export const NOTIFICATION_REASONS = ['own_activity', 'assigned', 'mentioned', 'subscribed'] as const;
 export type NotificationReason = (typeof NOTIFICATION_REASONS)[number];
 
-export type NotificationTargetType = 'Issue' | 'MergeRequest';
+/** Project-level targets (issues, merge requests) and group-level ones (epics, GitLab EE). */
+export type NotificationTargetType = 'Issue' | 'MergeRequest' | 'Epic';
 
 /** A message sent: to whom, and why. */
 export type NotificationRecipient = { user_id: number; reason: NotificationReason | null };
@@ -26,9 +28,9 @@ export const notifications = pgTable(
     action: text('action').$type<EmailEvent>().notNull(),
     targetType: text('target_type').$type<NotificationTargetType>().notNull(),
     targetId: integer('target_id').notNull(),
-    projectId: integer('project_id')
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    /** The target's project; null for a group-level target (an epic), which has `groupId` instead. */
+    projectId: integer('project_id').references(() => projects.id, { onDelete: 'cascade' }),
+    groupId: integer('group_id').references(() => namespaces.id, { onDelete: 'cascade' }),
     /** Who acted (never told of their own activity). */
     actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
     /** A reassignment's assignees before it (they are told too). */
@@ -42,6 +44,7 @@ export const notifications = pgTable(
     // The deliverer's queue: pending rows, oldest first.
     index('notifications_pending_idx').on(t.id).where(sql`${t.deliveredAt} IS NULL`),
     index('notifications_target_idx').on(t.targetType, t.targetId),
+    check('notifications_one_source', sql`(${t.projectId} IS NULL) <> (${t.groupId} IS NULL)`),
   ],
 );
 

@@ -4,10 +4,11 @@
 //   /projects/:id/snippets/:snippet_id/award_emoji           /projects/:id/snippets/:snippet_id/notes/:note_id/award_emoji
 //   /projects/:id/merge_requests/:merge_request_iid/award_emoji
 //   /projects/:id/merge_requests/:merge_request_iid/notes/:note_id/award_emoji
+//   /groups/:id/epics/:epic_iid/award_emoji                   /groups/:id/epics/:epic_iid/notes/:note_id/award_emoji
 // each with GET (list), POST (`name`), GET .../:award_id and DELETE .../:award_id.
 import { Hono } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
-import { projectRef } from '../lib/ids.ts';
+import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path, pathId, schema, type Output, type Schema } from '../lib/validate.ts';
@@ -78,3 +79,9 @@ mount('/projects/:id/merge_requests/:merge_request_iid/notes/:note_id/award_emoj
   noteable: mergeRequest(p.id, p.merge_request_iid),
   noteId: p.note_id,
 }));
+
+// Group epics (13.6 EE, Premium): by iid here (EE's award emoji helpers), and the notes on them.
+const EpicPath = schema(() => z.object({ id: groupRef(), epic_iid: pathId() }));
+const EpicNotePath = schema(() => z.object({ id: groupRef(), epic_iid: pathId(), note_id: pathId() }));
+mount('/groups/:id/epics/:epic_iid/award_emoji', EpicPath, (p) => ({ kind: 'epic', group: p.id, iid: p.epic_iid }));
+mount('/groups/:id/epics/:epic_iid/notes/:note_id/award_emoji', EpicNotePath, (p) => ({ kind: 'epic_note', group: p.id, iid: p.epic_iid, noteId: p.note_id }));

@@ -13,7 +13,9 @@ import { isDomainError, isUniqueViolation, notFound, recordNotFound, unauthorize
 import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import { can, type AwardableFacts } from '../lib/policy.ts';
-import { findNote, findNoteById, type NoteableRef } from '../notes/service.ts';
+import { epicsByIds, groupEpicByIid } from '../epics/reads.ts';
+import { findGroup } from '../groups/service.ts';
+import { epicNoteable, findNote, findNoteById, findNoteOn, type NoteableRef } from '../notes/service.ts';
 import { projectFacts } from '../projects/service.ts';
 import { findProjectSnippet, findSnippet, snippetFacts } from '../snippets/service.ts';
 import { isEmojiName, normalizeEmojiName } from './emoji.ts';
@@ -27,7 +29,10 @@ export type AwardableRef =
   | { kind: 'issue'; project: Ref | null; iid: number | null }
   | { kind: 'merge_request'; project: Ref | null; iid: number | null }
   | { kind: 'snippet'; project: Ref | null; id: number | null }
-  | { kind: 'note'; noteable: NoteableRef; noteId: number | null };
+  | { kind: 'note'; noteable: NoteableRef; noteId: number | null }
+  /** `/groups/:id/epics/:epic_iid` (13.6 EE: epics are found by iid here, unlike the notes API) and its notes. */
+  | { kind: 'epic'; group: Ref | null; iid: number | null }
+  | { kind: 'epic_note'; group: Ref | null; iid: number | null; noteId: number | null };
 
 export interface Awardable {
   key: q.AwardableKey;
@@ -64,7 +69,28 @@ async function findAwardable(ctx: RequestContext, ref: AwardableRef): Promise<Aw
       if (!can(ctx.actor, 'note:read', facts)) throw awardNotFound();
       return { key: { type: 'Note', id: view.note.id }, facts };
     }
+    case 'epic': {
+      const noteable = await findEpic(ctx, ref.group, ref.iid);
+      if (!can(ctx.actor, 'epic:read', noteable.facts)) throw awardNotFound();
+      return { key: { type: 'Epic', id: noteable.epic.view.epic.id }, facts: noteable.facts };
+    }
+    case 'epic_note': {
+      const { view, facts } = await findNoteOn(ctx, await findEpic(ctx, ref.group, ref.iid), ref.noteId);
+      if (!can(ctx.actor, 'note:read', facts)) throw awardNotFound();
+      return { key: { type: 'Note', id: view.note.id }, facts };
+    }
   }
+}
+
+/**
+ * EE's awardable for `epic_iid`: `user_group` (404 `Group Not Found`), then the group's own epic by iid (404 `Not
+ * found` when none); whether it may be read (license included) is the caller's check, answered `Award Emoji Not Found`.
+ */
+async function findEpic(ctx: RequestContext, ref: Ref | null, iid: number | null) {
+  const group = await findGroup(ctx, ref);
+  const model = await groupEpicByIid(ctx, group, iid);
+  if (!model) throw recordNotFound();
+  return epicNoteable(ctx, model);
 }
 
 /**
@@ -83,6 +109,11 @@ export async function findAwardableById(ctx: RequestContext, gid: { type: string
         throw e;
       });
       return { key: { type: 'MergeRequest', id: view.mr.id }, facts: mergeRequestFacts(project, view) };
+    }
+    case 'Epic': {
+      const [model] = await epicsByIds(ctx, [gid.id]);
+      if (!model) throw awardNotFound();
+      return { key: { type: 'Epic', id: model.view.epic.id }, facts: epicNoteable(ctx, model).facts };
     }
     case 'Note':
     case 'DiscussionNote':

@@ -35,8 +35,9 @@ export const INCOMPATIBLE_EPIC_ARGUMENTS = 'Incompatible arguments: epicId, epic
 export const incompatibleEpicArguments = (f: BoardIssueFilters | null | undefined) => f?.epicId != null && f.epicWildcardId != null;
 
 /**
- * The finder's parameters for these filters (epic filtering itself is the epics part's). The finder takes one
- * assignee username: the first one given.
+ * The finder's parameters for these filters (epic filtering itself is the epics part's). Several assignee usernames
+ * are ANDed (EE IssuesFinder#by_assignee: `assigned_to` each). The board's own scope is not applied here: GitLab's
+ * Boards::Issues::ListService does not merge it (13.6's board app puts it in the filters it sends).
  */
 export function boardIssueParams(f: BoardIssueFilters | null | undefined): IssueFinderParams {
   const p: IssueFinderParams = {};

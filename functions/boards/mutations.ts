@@ -9,7 +9,7 @@ import { DomainError, recordNotFound } from '../lib/errors.ts';
 import { findProject } from '../projects/service.ts';
 import type { BoardListModel, BoardModel } from './models.ts';
 import { listsOfBoards } from './reads.ts';
-import { assertOnParent, groupParent, insertList, licensed, ListInvalid, projectParent, resolveTarget, type Parent } from './service.ts';
+import { ALL_MOVABLE, assertOnParent, canOnParent, groupParent, insertList, licensed, ListInvalid, projectParent, resolveTarget, type Parent } from './service.ts';
 
 /** The board's parent as the actor may read it (404 otherwise), and admin_list on it (403). */
 async function adminBoard(ctx: RequestContext, board: BoardRow | undefined): Promise<BoardModel> {
@@ -94,4 +94,41 @@ export async function updateListLimits(
   if (input.limitMetric !== undefined) changes.limitMetric = input.limitMetric;
   const updated = await q.updateListLimits(ctx.db, list.id, changes);
   return { list: await listModel(ctx, board, updated), errors: [] };
+}
+
+/**
+ * updateBoardList (13.6 Mutations::Boards::Lists::Update, Boards::Lists::UpdateService): the list must be on a board
+ * the actor may read (else the resource error). `collapsed` is the caller's own preference (read_list); `position`
+ * moves a movable list (admin_list, Boards::Lists::MoveService's valid_move?). The payload carries the list only
+ * when something was updated (the service's error otherwise has no model errors: `errors` stays empty).
+ */
+export async function updateBoardList(ctx: RequestContext, input: { listId: number; position?: number | null; collapsed?: boolean | null }): Promise<ListPayload> {
+  const found = await q.findListWithBoard(ctx.db, input.listId);
+  if (!found) throw recordNotFound();
+  const { board } = found;
+  const parent: Parent = board.projectId !== null ? projectParent(await findProject(ctx, { id: board.projectId })) : groupParent(await findGroup(ctx, { id: board.groupId! }));
+  assertOnParent(ctx, 'read_board', parent.owner);
+  const model: BoardModel = { board, parent };
+  const user = ctx.actor.user;
+  let updated = false;
+  if (input.collapsed !== undefined && user) {
+    await q.setListCollapsed(ctx.db, user.id, found.list.id, input.collapsed);
+    updated = true;
+  }
+  const movable = ALL_MOVABLE.includes(found.list.listType as (typeof ALL_MOVABLE)[number]);
+  if (input.position !== undefined && movable && canOnParent(ctx, 'admin_board', parent.owner)) {
+    const to = input.position;
+    const moved = await ctx.transaction(async (tx) => {
+      await q.lockBoard(tx, board.id);
+      const list = (await q.findListWithBoard(tx, found.list.id))!.list;
+      const max = await q.maxMovablePosition(tx, board.id, ALL_MOVABLE);
+      if (to == null || max === null || to === list.position || to < 0 || to > max) return false;
+      await q.moveList(tx, list, to, ALL_MOVABLE);
+      return true;
+    });
+    updated ||= moved;
+  }
+  if (!updated) return { list: null, errors: [] };
+  const reloaded = (await q.findListWithBoard(ctx.db, found.list.id))!.list;
+  return { list: await listModel(ctx, model, reloaded), errors: [] };
 }

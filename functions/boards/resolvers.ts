@@ -1,5 +1,5 @@
-// GraphQL over issue boards (13.6): Project/Group.board(s), Board, BoardList and its issues, boardListCreate and
-// boardListUpdateLimitMetrics. Lists and their issues come through per-request loaders (graphql/loaders.ts), so N
+// GraphQL over issue boards (13.6): Project/Group.board(s), Board, BoardList and its issues, boardListCreate,
+// updateBoardList and boardListUpdateLimitMetrics. Lists and their issues come through per-request loaders (graphql/loaders.ts), so N
 // lists with M issues each cost a constant number of queries.
 import { GraphQLError } from 'graphql';
 import { arrayConnection, type ConnectionArgs } from '../graphql/connection.ts';
@@ -11,7 +11,7 @@ import type { IssueModel, MilestoneModel } from '../graphql/models.ts';
 import { incompatibleEpicArguments, INCOMPATIBLE_EPIC_ARGUMENTS, type BoardIssueFilters } from './issue-filters.ts';
 import type { BoardListModel, BoardModel } from './models.ts';
 import { moveIssue } from './move.ts';
-import { createBoardList, updateListLimits } from './mutations.ts';
+import { createBoardList, updateBoardList, updateListLimits } from './mutations.ts';
 import { boardsOf } from './reads.ts';
 import { listTypeName } from './schemas.ts';
 import { groupParent, licensed, projectParent } from './service.ts';
@@ -79,10 +79,10 @@ export const boardResolvers: Resolvers = {
     name: (b) => b.board.name,
     hideBacklogList: (b) => b.board.hideBacklogList,
     hideClosedList: (b) => b.board.hideClosedList,
-    // The scope (EE scoped_issue_board): nothing without the license; boards here have no assignee scope.
+    // The scope (EE scoped_issue_board): nothing without the license.
     weight: (b, _args, { ctx }) => (licensed(ctx, 'scoped_issue_board') ? b.board.weight : null),
     milestone: (b, _args, context) => (licensed(context.ctx, 'scoped_issue_board') ? boardMilestone(context, b.board.milestoneId) : null),
-    assignee: () => null,
+    assignee: (b, _args, { ctx, loaders }) => (licensed(ctx, 'scoped_issue_board') && b.board.assigneeId !== null ? loaders.user.load(b.board.assigneeId) : null),
     lists: async (b, args, { loaders }) => {
       const issueFilters = checkFilters(args.issueFilters);
       const all = (await loaders.boardLists.load(b)).map((l) => ({ ...l, issueFilters }));
@@ -140,6 +140,10 @@ export const boardResolvers: Resolvers = {
         }),
       );
       return { issue: value, errors, clientMutationId: input.clientMutationId ?? null };
+    },
+    updateBoardList: async (_root, { input }, { ctx }) => {
+      const { value, errors } = await mutation(() => updateBoardList(ctx, input));
+      return { list: value?.list ?? null, errors: value?.errors ?? errors, clientMutationId: input.clientMutationId ?? null };
     },
     boardListUpdateLimitMetrics: async (_root, { input }, { ctx }) => {
       if (input.limitMetric === undefined && input.maxIssueCount === undefined && input.maxIssueWeight === undefined) {

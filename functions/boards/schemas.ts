@@ -4,7 +4,8 @@ import * as z from 'zod/mini';
 import type { ListView } from '../../db/queries/boards.ts';
 import type { GroupView } from '../../db/queries/groups.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
-import { LIST_TYPES, type BoardRow, type ListType, type MilestoneRow } from '../../db/schema/index.ts';
+import { LIST_TYPES, type BoardRow, type LabelRow, type ListType, type MilestoneRow, type UserRow } from '../../db/schema/index.ts';
+import { labelList } from '../issues/schemas.ts';
 import { groupWebUrl } from '../groups/schemas.ts';
 import { toLabelBasic } from '../labels/schemas.ts';
 import type { Config } from '../lib/context.ts';
@@ -13,6 +14,7 @@ import { boardFeatureAvailable } from '../lib/policy.ts';
 import { exactlyOneOf, int, pathId, schema, str } from '../lib/validate.ts';
 import { toMilestone } from '../milestones/schemas.ts';
 import { toBasicProject } from '../projects/schemas.ts';
+import { toUserBasic } from '../users/schemas.ts';
 
 export const BoardPath = () => ({ board_id: pathId() });
 export const ListPath = () => ({ board_id: pathId(), list_id: pathId() });
@@ -22,8 +24,13 @@ export const ListInput = schema(() => z.object(paginationParams()));
 /** POST: `requires :name, type: String`. */
 export const CreateBoardInput = schema(() => z.object({ name: str(255) }));
 
-/** PUT (EE update_params): name, and the scope (milestone_id, weight), which only a Starter license applies. */
-export const UpdateBoardInput = schema(() => z.object({ name: z.optional(str(255)), milestone_id: z.optional(int()), weight: z.optional(int()) }));
+/**
+ * PUT (EE update_params): name, and the scope (assignee_id, milestone_id, labels: comma-separated titles, weight),
+ * which only the scoped_issue_board license applies.
+ */
+export const UpdateBoardInput = schema(() =>
+  z.object({ name: z.optional(str(255)), assignee_id: z.optional(int()), milestone_id: z.optional(int()), labels: z.optional(labelList()), weight: z.optional(int()) }),
+);
 
 /** POST lists (EE): exactly one of label_id, milestone_id, assignee_id. */
 export const CreateListInput = schema(() =>
@@ -38,11 +45,13 @@ export const MoveListInput = schema(() => z.object({ position: int() }));
 /** The board's parent as its entities and GraphQL need it. */
 export type BoardOwner = { kind: 'project'; view: ProjectView } | { kind: 'group'; view: GroupView };
 
-/** A board with what its entity shows: its movable lists and (scoped boards) its milestone. */
+/** A board with what its entity shows: its movable lists and (scoped boards) its milestone, assignee and labels. */
 export interface BoardView {
   board: BoardRow;
   lists: ListView[];
   milestone: { milestone: MilestoneRow; path: string } | null;
+  assignee: UserRow | null;
+  labels: LabelRow[];
 }
 
 export const listTypeName = (value: number): ListType => (Object.keys(LIST_TYPES) as ListType[]).find((k) => LIST_TYPES[k] === value)!;
@@ -67,7 +76,7 @@ export function toList(v: ListView, config: Config) {
 
 /**
  * Entities::Board (EE): id, name, project, lists, group; the scope keys (milestone, assignee, labels, weight) only
- * with the scoped_issue_board feature. Boards here have no assignee or label scope: null and [].
+ * with the scoped_issue_board feature.
  */
 export function toBoard(v: BoardView, owner: BoardOwner, config: Config) {
   const b = v.board;
@@ -82,8 +91,8 @@ export function toBoard(v: BoardView, owner: BoardOwner, config: Config) {
     ...(boardFeatureAvailable(config.instanceTier, 'scoped_issue_board')
       ? {
           milestone: special ? { id: milestoneId, title: special } : v.milestone ? toMilestone(v.milestone.milestone, { fullPath: v.milestone.path }, config) : null,
-          assignee: null,
-          labels: [],
+          assignee: v.assignee ? toUserBasic(v.assignee, config) : null,
+          labels: v.labels.map(toLabelBasic),
           weight: b.weight,
         }
       : {}),

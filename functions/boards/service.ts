@@ -2,7 +2,10 @@
 // Boards::{Create,Update,Destroy}Service, Boards::Lists::{Create,Move,Destroy,Update}Service). Every REST endpoint wants
 // a signed-in user; reads need read_board (reading the parent), changes admin_board/admin_list (reporters and above).
 // License features follow the instance's tier (lib/policy.ts boardFeatureAvailable); a free instance is GitLab Core.
+import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/boards.ts';
+import { findGroupLabelsByTitles } from '../../db/queries/epics.ts';
+import { DEFAULT_LABEL_COLOR, findOrCreateProjectLabels, insertLabel } from '../../db/queries/labels.ts';
 import type { GroupView } from '../../db/queries/groups.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { LIST_TYPES, type BoardRow, type ListRow, type ListType } from '../../db/schema/index.ts';
@@ -11,7 +14,7 @@ import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { forbidden, invalidRecord, isUniqueViolation, recordNotFound, serviceFailed, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
-import { assertCan, boardFeatureAvailable, type BoardFeature } from '../lib/policy.ts';
+import { assertCan, boardFeatureAvailable, can, type BoardFeature } from '../lib/policy.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
 import type { BoardOwner, BoardView } from './schemas.ts';
 
@@ -44,6 +47,11 @@ export function assertOnParent(ctx: RequestContext, ability: 'read_board' | 'adm
   else assertCan(ctx.actor, `group:${ability}`, groupFacts(owner.view));
 }
 
+/** Whether the actor has this ability on the board's parent (no error). */
+export function canOnParent(ctx: RequestContext, ability: 'read_board' | 'admin_board', owner: BoardOwner): boolean {
+  return owner.kind === 'project' ? can(ctx.actor, `project:${ability}`, projectFacts(owner.view)) : can(ctx.actor, `group:${ability}`, groupFacts(owner.view));
+}
+
 /** `user_project` / `user_group` (404 when hidden), then read_board. */
 export async function readableParent(ctx: RequestContext, input: BoardParentInput): Promise<Parent> {
   requireUser(ctx);
@@ -63,12 +71,23 @@ export function movableTypes(ctx: RequestContext): number[] {
 /** Every list type GitLab keeps in the movable sequence, licensed or not (positions never collide). */
 export const ALL_MOVABLE = [LIST_TYPES.label, LIST_TYPES.assignee, LIST_TYPES.milestone];
 
-/** Boards with their lists, and (scoped boards, when licensed) their milestones: one query, none without any. */
+/** Boards with their lists, and (scoped boards, when licensed) their milestones, assignees and labels: three queries, none without the license. */
 async function withMilestones(ctx: RequestContext, found: ReadonlyArray<{ board: BoardRow; lists: q.ListView[] }>): Promise<BoardView[]> {
   const scoped = licensed(ctx, 'scoped_issue_board');
   const milestoneIds = scoped ? found.map((b) => b.board.milestoneId).filter((id): id is number => id !== null && id > 0) : [];
-  const milestones = new Map((await q.milestonesByIds(ctx.db, milestoneIds)).map((m) => [m.milestone.id, m]));
-  return found.map(({ board, lists }) => ({ board, lists, milestone: scoped && board.milestoneId !== null ? (milestones.get(board.milestoneId) ?? null) : null }));
+  const assigneeIds = scoped ? found.map((b) => b.board.assigneeId).filter((id): id is number => id !== null) : [];
+  const [milestoneRows, scopes] = await Promise.all([
+    q.milestonesByIds(ctx.db, milestoneIds),
+    q.boardScopes(ctx.db, scoped ? found.map((b) => b.board.id) : [], assigneeIds),
+  ]);
+  const milestones = new Map(milestoneRows.map((m) => [m.milestone.id, m]));
+  return found.map(({ board, lists }, i) => ({
+    board,
+    lists,
+    milestone: scoped && board.milestoneId !== null ? (milestones.get(board.milestoneId) ?? null) : null,
+    assignee: scoped && board.assigneeId !== null ? (scopes.assignees.get(board.assigneeId) ?? null) : null,
+    labels: scoped ? (scopes.labels[i] ?? []) : [],
+  }));
 }
 
 /** The entities' views of these boards (their movable lists: one query). */
@@ -126,8 +145,15 @@ export async function createBoard({ ctx, input }: Verb<{ name: string }>) {
 /** GitLab's special board milestone ids (None, Upcoming, Started) are kept as they are; others must be available. */
 const SPECIAL_MILESTONE_IDS = new Set([0, -2, -3]);
 
-/** update_board: the scope (milestone, weight) applies only with scoped_issue_board; unknown milestones unset it. */
-export async function updateBoard({ ctx, input }: Verb<{ id: number | null; name?: string | undefined; milestone_id?: number | undefined; weight?: number | undefined }>) {
+/**
+ * update_board (EE Boards::UpdateService): the scope applies only with scoped_issue_board. set_milestone: GitLab's
+ * special ids stay, other milestones must be the parent's (else unset); set_assignee: any user by id (else unset);
+ * set_labels: the titles as available labels, missing ones created in the parent (Labels::FindOrCreateService).
+ */
+export async function updateBoard({
+  ctx,
+  input,
+}: Verb<{ id: number | null; name?: string | undefined; assignee_id?: number | undefined; milestone_id?: number | undefined; labels?: string[] | undefined; weight?: number | undefined }>) {
   const parent = await readableParent(ctx, input);
   assertOnParent(ctx, 'admin_board', parent.owner);
   const board = await findBoardIn(ctx, parent, input.id);
@@ -141,9 +167,34 @@ export async function updateBoard({ ctx, input }: Verb<{ id: number | null; name
     const m = input.milestone_id;
     if (m !== undefined) changes.milestoneId = SPECIAL_MILESTONE_IDS.has(m) ? m : ((await q.findAvailableMilestone(ctx.db, parent.scope, m))?.id ?? null);
     if (input.weight !== undefined) changes.weight = input.weight;
+    if (input.assignee_id !== undefined) changes.assigneeId = (await q.findUserById(ctx.db, input.assignee_id))?.id ?? null;
   }
-  const updated = Object.keys(changes).length ? await q.updateBoard(ctx.db, board.id, changes) : board;
+  const titles = licensed(ctx, 'scoped_issue_board') ? input.labels : undefined;
+  const updated = await ctx.transaction(async (tx) => {
+    if (titles !== undefined) await q.setBoardLabels(tx, board.id, await scopeLabelIds(tx, parent, titles));
+    return Object.keys(changes).length ? q.updateBoard(tx, board.id, changes) : board;
+  });
   return { owner: parent.owner, view: (await boardViews(ctx, [updated]))[0]! };
+}
+
+/** AvailableLabelsService#find_or_create_by_titles for a board's parent: its labels by title, missing ones created. */
+async function scopeLabelIds(tx: Db, parent: Parent, titles: readonly string[]): Promise<number[]> {
+  const wanted = [...new Set(titles)].filter((t) => t.length > 0);
+  if (!wanted.length) return [];
+  if (parent.scope.kind === 'project') return (await findOrCreateProjectLabels(tx, parent.scope.id, wanted)).map((l) => l.id);
+  const groupId = parent.scope.id;
+  const found = await findGroupLabelsByTitles(tx, parent.scope.groupIds, wanted);
+  const ids: number[] = [];
+  for (const title of wanted) {
+    const known = found.find((l) => l.title === title && l.groupId === groupId) ?? found.find((l) => l.title === title);
+    if (known) ids.push(known.id);
+    else {
+      const created = await insertLabel(tx, { kind: 'group', groupId, groupIds: [] }, { title, color: DEFAULT_LABEL_COLOR, description: null, priority: null });
+      const again = created ?? (await findGroupLabelsByTitles(tx, [groupId], [title]))[0];
+      if (again) ids.push(again.id);
+    }
+  }
+  return ids;
 }
 
 /** delete_board: a group's boards need Premium (403); Boards::DestroyService keeps the last board without a word. */

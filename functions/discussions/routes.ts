@@ -5,11 +5,13 @@
 //   PUT        /projects/:id/merge_requests/:noteable_id/discussions/:discussion_id            (resolved; MRs only)
 //   GET/POST   /projects/:id/<noteables>/:noteable_id/discussions/:discussion_id/notes
 //   GET/PUT/DELETE .../discussions/:discussion_id/notes/:note_id
+// and group epics (13.6 EE, Premium; `:noteable_id` is the epic's id, as the notes API's):
+//   /groups/:id/epics/:noteable_id/discussions (the same endpoints, no resolving)
 // As in GitLab, the note endpoints find the note on the noteable whatever discussion the path names.
 import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../lib/context.ts';
-import { projectRef } from '../lib/ids.ts';
+import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import { params, path, pathId, schema, type Output } from '../lib/validate.ts';
 import { toDiscussion, toNoteView } from '../notes/schemas.ts';
@@ -19,19 +21,32 @@ import * as discussions from './service.ts';
 
 export const discussionRoutes = new Hono<AppEnv>();
 
-type Kind = 'issues' | 'snippets' | 'merge_requests' | 'commits';
+type Kind = 'issues' | 'snippets' | 'merge_requests' | 'commits' | 'epics';
 type NoteableParams = { id: Output<typeof projectRef>; noteable_id: number | string | null };
 
 // `noteable_id` is an Integer (an iid or id), a commit's a String.
 const noteableId = (kind: Kind) => (kind === 'commits' ? z.string() : pathId());
-const NoteablePath = (kind: Kind) => schema(() => z.object({ id: projectRef(), noteable_id: noteableId(kind) }));
-const DiscussionPath = (kind: Kind) => schema(() => z.object({ id: projectRef(), noteable_id: noteableId(kind), discussion_id: z.string() }));
-const NotePath = (kind: Kind) => schema(() => z.object({ id: projectRef(), noteable_id: noteableId(kind), discussion_id: z.string(), note_id: pathId() }));
+// Epics live in groups: `:id` is a group.
+const parentRef = (kind: Kind) => (kind === 'epics' ? groupRef() : projectRef());
+const NoteablePath = (kind: Kind) => schema(() => z.object({ id: parentRef(kind), noteable_id: noteableId(kind) }));
+const DiscussionPath = (kind: Kind) => schema(() => z.object({ id: parentRef(kind), noteable_id: noteableId(kind), discussion_id: z.string() }));
+const NotePath = (kind: Kind) => schema(() => z.object({ id: parentRef(kind), noteable_id: noteableId(kind), discussion_id: z.string(), note_id: pathId() }));
 
-for (const kind of ['issues', 'snippets', 'merge_requests', 'commits'] as const) {
-  const base = kind === 'commits' ? '/projects/:id/repository/commits/:noteable_id/discussions' : `/projects/:id/${kind}/:noteable_id/discussions`;
+const baseOf = (kind: Kind) =>
+  kind === 'commits'
+    ? '/projects/:id/repository/commits/:noteable_id/discussions'
+    : kind === 'epics'
+      ? '/groups/:id/epics/:noteable_id/discussions'
+      : `/projects/:id/${kind}/:noteable_id/discussions`;
+
+for (const kind of ['issues', 'snippets', 'merge_requests', 'commits', 'epics'] as const) {
+  const base = baseOf(kind);
   const ref = (p: NoteableParams): notes.NoteableRef =>
-    kind === 'commits' ? { kind, project: p.id, sha: String(p.noteable_id) } : { kind, project: p.id, id: p.noteable_id as number | null };
+    kind === 'commits'
+      ? { kind, project: p.id, sha: String(p.noteable_id) }
+      : kind === 'epics'
+        ? { kind, group: p.id, id: p.noteable_id as number | null }
+        : { kind, project: p.id, id: p.noteable_id as number | null };
 
   discussionRoutes.get(base, path(NoteablePath(kind)), params(ListDiscussionsInput), async (c) => {
     const { ctx } = c.var;

@@ -105,7 +105,7 @@ async function placeDiffNote(ctx: RequestContext, noteable: Noteable, params: Po
   if (position.position_type === 'text' && position.start_sha && position.head_sha) {
     const pair = await diffOf(ctx, noteable, { base: position.base_sha, start: position.start_sha, head: position.head_sha });
     if (pair) {
-      const changed = await changedPaths(ctx.db, noteable.project.project.id, [pair]);
+      const changed = await changedPaths(ctx.db, noteable.project!.project.id, [pair]);
       lineCode = (await locateTextPosition(positionDiffFile(changed, position), position))?.lineCode ?? null;
     }
   }
@@ -126,7 +126,7 @@ async function diffOf(ctx: RequestContext, noteable: Noteable, shas: { base: str
     return version ? { oldCommit: version.baseCommitSha ?? version.startCommitSha, newCommit: version.headCommitSha } : null;
   }
   if (noteable.key.type !== 'Commit') return null;
-  const projectId = noteable.project.project.id;
+  const projectId = noteable.project!.project.id;
   const from = shas.base ?? shas.start;
   const [oldCommit, newCommit] = await Promise.all([resolveRevision(ctx.db, projectId, from), resolveRevision(ctx.db, projectId, shas.head)]);
   return oldCommit && newCommit && /^[0-9a-f]{40}$/.test(from) && /^[0-9a-f]{40}$/.test(shas.head) ? { oldCommit: oldCommit.oid, newCommit: newCommit.oid } : null;
@@ -151,7 +151,8 @@ export async function createDiscussion({ ctx, input }: Verb<{ noteable: Noteable
 
 /**
  * POST .../discussions/:discussion_id/notes: a reply. An individual note is turned into a discussion first where the
- * noteable supports replying to individual notes (issues and merge requests: Noteable's replyable types); elsewhere
+ * noteable supports replying to individual notes (issues, merge requests and, in EE, epics: Noteable's replyable
+ * types); elsewhere
  * `400 Bad request - Discussion can not be replied to.`.
  */
 export async function replyToDiscussion({ ctx, input }: Verb<{ noteable: NoteableRef; discussionId: string; params: Output<typeof ReplyInput> }>) {
@@ -159,7 +160,7 @@ export async function replyToDiscussion({ ctx, input }: Verb<{ noteable: Noteabl
   const noteable = await findNoteable(ctx, input.noteable, { mentionsIn: input.params.body });
   const discussion = await readDiscussion(ctx, noteable, input.discussionId);
   const first = discussion.notes[0]!;
-  const replyable = noteable.key.type === 'Issue' || noteable.key.type === 'MergeRequest';
+  const replyable = noteable.key.type === 'Issue' || noteable.key.type === 'MergeRequest' || noteable.key.type === 'Epic';
   if (first.note.type === null && !replyable) throw badRequest('Discussion can not be replied to.');
   const { view } = await createNote({ ctx, input: { noteable, params: { body: input.params.body, created_at: input.params.created_at }, replyTo: first } });
   return { noteable, view };
@@ -173,7 +174,7 @@ async function noteAllResolved(tx: Db, noteable: Noteable, userId: number) {
   if (noteable.key.type !== 'MergeRequest') return;
   const state = await q.resolvableState(tx, noteable.key.id);
   if (state.resolvable === 0 || state.unresolved > 0) return;
-  await insertMergeRequestSystemNote(tx, { id: noteable.key.id, targetProjectId: noteable.project.project.id }, userId, 'resolved all threads', 'discussion');
+  await insertMergeRequestSystemNote(tx, { id: noteable.key.id, targetProjectId: noteable.project!.project.id }, userId, 'resolved all threads', 'discussion');
 }
 
 /**

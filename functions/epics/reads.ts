@@ -70,3 +70,12 @@ export async function subscribedOf(ctx: RequestContext, epicIds: readonly number
 
 /** Group labels by id among the given groups (ids naming anything else are ignored, as GitLab's label finder does). */
 export const findGroupLabelsByIds = (ctx: RequestContext, groupIds: readonly number[], ids: readonly number[]) => q.findGroupLabelsByIds(ctx.db, groupIds, ids);
+
+/**
+ * The group's own epic by iid (`user_group.epics.find_by(iid:)`, as the award emoji API finds it), null when there is
+ * none; not checked against the policy: the caller applies the epic rule and answers in its own words.
+ */
+export async function groupEpicByIid(ctx: RequestContext, group: import('../../db/queries/groups.ts').GroupView, iid: number | null): Promise<EpicModel | null> {
+  const view = iid === null ? undefined : await q.findEpicView(ctx.db, group.namespace.id, iid);
+  return view ? { view, group } : null;
+}

@@ -26,6 +26,8 @@ import { requireUser } from '../lib/auth.ts';
 import type { BoardModel } from '../boards/models.ts';
 import { incompatibleEpicArguments, INCOMPATIBLE_EPIC_ARGUMENTS, type BoardIssueFilters } from '../boards/issue-filters.ts';
 import { setBoardEpicCollapsed } from './boards.ts';
+import { discussionsOf, notesOf } from '../notes/resolvers.ts';
+import { epicNoteable } from '../notes/service.ts';
 
 type EpicArgs = Omit<EpicChildrenArgs, 'after' | 'before' | 'first' | 'last'>;
 
@@ -128,6 +130,15 @@ export const epicResolvers: Resolvers = {
     hasParent: (e) => e.view.epic.parentId !== null,
     hasChildren: async (e, _a, { loaders }) => (await loaders.epicRelations.load(e.view.epic.id)).children > 0,
     hasIssues: async (e, _a, { loaders }) => (await loaders.epicRelations.load(e.view.epic.id)).issues > 0,
+    // LazyEpicAggregate: the epics below (by state) and the issues of the whole subtree (counts, weight sums).
+    descendantCounts: async (e, _a, { loaders }) => {
+      const d = await loaders.epicDescendants.load(e.view.epic.id);
+      return { openedEpics: d.openedEpics, closedEpics: d.closedEpics, openedIssues: d.openedIssues, closedIssues: d.closedIssues };
+    },
+    descendantWeightSum: async (e, _a, { loaders }) => {
+      const d = await loaders.epicDescendants.load(e.view.epic.id);
+      return { openedIssues: d.openedWeight, closedIssues: d.closedWeight };
+    },
     // Date columns: Ruby's Date#iso8601 is the bare date.
     startDate: (e) => effectiveStartDate(e.view),
     startDateFixed: (e) => e.view.epic.startDateFixed,
@@ -149,6 +160,15 @@ export const epicResolvers: Resolvers = {
     subscribed: (e, _a, { loaders }) => loaders.epicSubscribed.load(e.view.epic.id),
     upvotes: (e) => e.view.upvotes,
     downvotes: (e) => e.view.downvotes,
+    // Noteable and CurrentUserTodos (13.6 EE): the notes domain's connections over the epic as a noteable (one
+    // query for the notes of every epic of a page), the current user's to-dos through a loader.
+    notes: (e, args, context) => notesOf(context, epicNoteable(context.ctx, e), args),
+    discussions: (e, args, context) => discussionsOf(context, epicNoteable(context.ctx, e), args),
+    currentUserTodos: async (e, args, { ctx, loaders }) => {
+      const rows = ctx.actor.user ? await loaders.currentUserEpicTodos.load(e.view.epic.id) : [];
+      const todos = rows.filter((r) => args.state == null || r.todo.state === args.state).map((r) => ({ todo: r.todo, body: r.body, project: null, group: e.group }));
+      return arrayConnection(todos, args, (t) => t.todo.id);
+    },
     children: async (e, args, { loaders }) => {
       const { filter, order } = epicFilter(args);
       // Children are a parent's wherever they live in its hierarchy; the order is the epic tree's.
@@ -169,9 +189,10 @@ export const epicResolvers: Resolvers = {
       const admin = can(ctx.actor, 'group:admin_epic', facts);
       return {
         adminEpic: admin,
-        awardEmoji: read && ctx.actor.user !== null,
+        // The epic as an awardable and noteable: the notes and award rules of lib/policy.ts.
+        awardEmoji: can(ctx.actor, 'awardable:award', epicNoteable(ctx, e).facts),
         createEpic: can(ctx.actor, 'group:create_epic', facts),
-        createNote: read && ctx.actor.user !== null,
+        createNote: can(ctx.actor, 'noteable:create_note', epicNoteable(ctx, e).facts),
         destroyEpic: can(ctx.actor, 'group:destroy_epic', facts),
         readEpic: read,
         readEpicIid: read,

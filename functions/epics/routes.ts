@@ -15,6 +15,7 @@ import type { Config } from '../lib/context.ts';
 import { CreateEpicInput, EpicIssuePath, EpicPath, IssueIdPath, ListEpicsInput, MoveEpicIssueInput, toEpic, toEpicIssueLink, UpdateEpicInput } from './schemas.ts';
 import * as epics from './service.ts';
 import * as epicIssues from './epic-issues.ts';
+import { mountEpicLinkRoutes } from './epic-links-routes.ts';
 
 export const epicRoutes = new Hono<AppEnv>();
 
@@ -37,6 +38,9 @@ const toEpicIssue = (e: { link: { id: number; relativePosition: number | null };
 });
 
 for (const base of ['/groups/:id/epics', '/groups/:id/-/epics']) {
+  // Child epics (epic-links-routes.ts).
+  mountEpicLinkRoutes(epicRoutes, base);
+
   epicRoutes.get(base, path(GroupPath), params(ListEpicsInput), async (c) => {
     const { ctx } = c.var;
     const input = c.req.valid('query');

@@ -175,3 +175,27 @@ export const toEpicIssueLink = (link: EpicIssueRow, epic: EpicView, issue: unkno
   epic: toLinkedEpic(epic, config),
   issue,
 });
+
+/** `:child_epic_id`: the child's global id. */
+export const ChildEpicPath = () => ({ ...EpicPath(), child_epic_id: pathId() });
+export const MoveChildEpicInput = schema(() => z.object({ move_before_id: z.optional(id()), move_after_id: z.optional(id()) }));
+
+/**
+ * EE::API::Entities::LinkedEpic (the answer to creating a child): the child with its relation to the parent; the
+ * reference is relative to the parent's group.
+ */
+export function toLinkedChildEpic(child: EpicView, parent: EpicView, flags: { hasChildren: boolean; hasIssues: boolean }, config: Config) {
+  const e = child.epic;
+  return {
+    id: e.id,
+    iid: e.iid,
+    title: e.title,
+    group_id: e.groupId,
+    parent_id: e.parentId,
+    has_children: flags.hasChildren,
+    has_issues: flags.hasIssues,
+    reference: e.groupId === parent.epic.groupId ? `&${e.iid}` : `${child.groupPath}&${e.iid}`,
+    url: `${config.publicUrl}${epicWebPath(child)}`,
+    relation_url: `${config.publicUrl}${epicWebPath(parent)}/links/${e.id}`,
+  };
+}

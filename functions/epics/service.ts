@@ -8,13 +8,17 @@ import type { EpicView } from '../../db/queries/epics.ts';
 import type { GroupView } from '../../db/queries/groups.ts';
 import { DEFAULT_LABEL_COLOR, insertLabel } from '../../db/queries/labels.ts';
 import { nextIid } from '../../db/queries/internal-ids.ts';
+import { recordEvent } from '../events/record.ts';
+import { notify } from '../notifications/record.ts';
 import { findGroup, groupFacts } from '../groups/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { forbidden, paramErrors, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
-import { assertCan, can, epicsAvailable, type EpicFacts } from '../lib/policy.ts';
+import { assertCan, can, epicsAvailable, subepicsAvailable, type EpicFacts } from '../lib/policy.ts';
 import { UPDATE_FIELDS } from './schemas.ts';
+import type { EpicRow } from '../../db/schema/index.ts';
+import { createEpicMentionTodos } from '../todos/epic-mentions.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -22,6 +26,7 @@ type Verb<I> = { ctx: RequestContext; input: I };
 export const epicFacts = (ctx: RequestContext, group: Pick<GroupView, 'namespace' | 'accessLevel' | 'hasDescendantAccess'>, confidential = false): EpicFacts => ({
   ...groupFacts(group),
   epicsAvailable: epicsAvailable(ctx.config.instanceTier),
+  subepicsAvailable: subepicsAvailable(ctx.config.instanceTier),
   confidential,
 });
 
@@ -157,6 +162,8 @@ export async function insertEpicIn(ctx: RequestContext, group: GroupView, author
       dueDateIsFixed: dates.dueDateIsFixed ?? null,
     });
     if (labelIds.length) await q.setEpicLabels(tx, epic.id, [...new Set(labelIds)]);
+    await epicMentionTodos(ctx, tx, group, epic, authorId);
+    await recordEpicCreated(ctx, tx, group, epic.id, authorId);
     return epic;
   });
   return { group, epic: (await q.findEpicView(ctx.db, groupId, row.iid))! };
@@ -218,6 +225,10 @@ export async function applyEpicUpdate(ctx: RequestContext, group: GroupView, cur
       ...(reopening ? { state: 'opened' as const, closedAt: null, closedById: null } : {}),
     });
     if (labelIds) await q.setEpicLabels(tx, e.id, labelIds);
+    // EventCreateService#close_epic / #reopen_epic, with the state change (the group's event, project_id null).
+    if (closing || reopening) await recordEvent(tx, { action: closing ? 'closed' : 'reopened', authorId: userId, groupId: group.namespace.id, target: { type: 'Epic', id: e.id } });
+    if (title !== undefined || input.description !== undefined)
+      await epicMentionTodos(ctx, tx, group, { ...e, title: title ?? e.title, description: input.description !== undefined ? input.description : e.description, confidential: input.confidential ?? e.confidential }, userId, e);
   });
   return { group, epic: (await q.findEpicView(ctx.db, group.namespace.id, e.iid))! };
 }
@@ -235,4 +246,29 @@ export async function deleteEpic({ ctx, input }: Verb<{ ref: Ref | null; iid: nu
 export async function subscribedToEpics(ctx: RequestContext, epicIds: readonly number[]): Promise<Map<number, boolean>> {
   const user = ctx.actor.user;
   return user ? q.epicsSubscribed(ctx.db, epicIds, user.id) : new Map();
+}
+
+/**
+ * Mention to-dos for an epic's title and description (TodoService#new_epic/#update_epic, GitLab 13.6 EE): users
+ * newly mentioned (not in `before`) who may read the epic; in the epic's transaction.
+ */
+async function epicMentionTodos(ctx: RequestContext, tx: Db, group: GroupView, epic: Pick<EpicRow, 'id' | 'title' | 'description' | 'confidential'>, authorId: number, before?: Pick<EpicRow, 'title' | 'description'>) {
+  await createEpicMentionTodos(tx, {
+    epicId: epic.id,
+    groupId: group.namespace.id,
+    authorId,
+    traversalIds: group.namespace.traversalIds,
+    texts: [epic.title, epic.description],
+    before: before ? [before.title, before.description] : undefined,
+    mayRead: (user, accessLevel) => can({ user, scopes: [], via: null }, 'group:read_epic', { ...epicFacts(ctx, group, epic.confidential), accessLevel, hasDescendantAccess: false }),
+  });
+}
+
+/**
+ * EventCreateService#open_epic (the group's event, project_id null) and, on Premium and above, the `new_epic`
+ * notification's outbox row (NotificationService#new_epic), in the epic's transaction.
+ */
+async function recordEpicCreated(ctx: RequestContext, tx: Db, group: GroupView, epicId: number, authorId: number) {
+  await recordEvent(tx, { action: 'created', authorId, groupId: group.namespace.id, target: { type: 'Epic', id: epicId } });
+  if (epicsAvailable(ctx.config.instanceTier)) await notify(tx, { action: 'new_epic', target: { type: 'Epic', id: epicId }, groupId: group.namespace.id, actorId: authorId });
 }

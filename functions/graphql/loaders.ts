@@ -34,9 +34,12 @@ import { filesOfSnippets, snippetPagesOf, type SnippetFinderParams } from '../sn
 import { usersByIds } from '../users/reads.ts';
 import { iterationsOf } from '../iterations/reads.ts';
 import { testReportsOf } from '../requirements/reads.ts';
+import { agentsOfProjects, tokensOfAgents } from '../cluster-agents/reads.ts';
 import { childrenOfEpics, epicsByIds, issueModelsOfEpics, relationCounts, subscribedOf } from '../epics/reads.ts';
+import { descendantAggregatesOf } from '../epics/epic-links.ts';
 import type { EpicFilter, EpicOrder } from '../../db/queries/epics.ts';
 import type { EpicModel } from '../epics/models.ts';
+import { currentUserTodosOfEpics } from '../todos/reads.ts';
 import { boardEpicPreferences, epicsOfBoard } from '../epics/boards.ts';
 import type { ProjectModel } from './models.ts';
 
@@ -98,6 +101,8 @@ export function createLoaders(ctx: RequestContext) {
     issueParticipants: each((found: readonly IssueWithProject[]) => participantsOfIssues(ctx, found), issueId),
     /** The current user's to-dos by issue id (none when anonymous). */
     currentUserIssueTodos: each((ids: readonly number[]) => currentUserTodosOfIssues(ctx, ids)),
+    /** The current user's to-dos by epic id (none when anonymous). */
+    currentUserEpicTodos: each((ids: readonly number[]) => currentUserTodosOfEpics(ctx, ids)),
     /** Projects the actor may read, by id (null when missing or hidden). */
     projectView: each((ids: readonly number[]) => readableProjectsByIds(ctx, ids)),
     /** Groups the actor may read, by namespace id (null when missing or hidden): projects' groups, groups' parents. */
@@ -162,6 +167,10 @@ export function createLoaders(ctx: RequestContext) {
     gitmodules: each((keys: ReadonlyArray<{ projectId: number; commitOid: string }>) => gitmodulesOf(ctx, keys), stableKey),
     /** Requirement.testReports by requirement id, oldest first. */
     requirementTestReports: each((ids: readonly number[]) => testReportsOf(ctx, ids)),
+    /** Project.clusterAgents by project, by name (none where the actor may not read them). */
+    projectClusterAgents: each((projects: readonly ProjectModel[]) => agentsOfProjects(ctx, projects), (p) => p.project.id),
+    /** ClusterAgent.tokens by agent id, newest first. */
+    clusterAgentTokens: each((ids: readonly number[]) => tokensOfAgents(ctx, ids)),
     /** Commit.author by the commit's author email (case-insensitive: the verb lower-cases). */
     commitAuthor: each((emails: readonly string[]) => commitAuthorsByEmail(ctx, emails), (e) => e.toLowerCase()),
     // ---- Issue boards (functions/boards/reads.ts) ----
@@ -189,6 +198,8 @@ export function createLoaders(ctx: RequestContext) {
     epicRelations: each((ids: readonly number[]) => relationCounts(ctx, ids)),
     /** Epic.subscribed by epic id. */
     epicSubscribed: each((ids: readonly number[]) => subscribedOf(ctx, ids)),
+    /** Epic.descendantCounts / descendantWeightSum by epic id: one statement for the page. */
+    epicDescendants: each((ids: readonly number[]) => descendantAggregatesOf(ctx, ids)),
     /** Board.epics by (board, the ids of its issues): one statement per board. */
     boardEpics: each(
       (keys: ReadonlyArray<{ board: BoardModel; issueIds: number[] }>) => Promise.all(keys.map((k) => epicsOfBoard(ctx, k.board, k.issueIds))),

@@ -59,6 +59,8 @@ export interface TodoModel {
   todo: TodoRow;
   body: string;
   project: ProjectView | null;
+  /** A group's to-do (an epic's): its group. */
+  group?: GroupView | null;
 }
 
 // Snippets (functions/snippets).
@@ -99,6 +101,23 @@ export interface RequirementModel {
   view: RequirementView;
 }
 export type TestReportModel = RequirementTestReportRow;
+
+
+// Cluster agents (functions/cluster-agents): an agent with its project, a token with its agent.
+export type { ClusterAgentWithProject as ClusterAgentModel, ClusterAgentTokenWithAgent as ClusterAgentTokenModel } from '../cluster-agents/service.ts';
+
+// A project's container expiration policy (its row, or the defaults it was created with).
+export type { EffectivePolicy as ContainerExpirationPolicyModel } from '../container-expiration-policies/rules.ts';
+
+// A project's compliance framework (functions/compliance-frameworks): its key.
+export interface ComplianceFrameworkModel {
+  key: NonNullable<ProjectView['complianceFramework']>;
+}
+
+// The instance security dashboard (functions/security-dashboard): the current user's, nothing to carry.
+export interface InstanceSecurityDashboardModel {
+  kind: 'instance_security_dashboard';
+}
 
 // Iterations (functions/iterations).
 export type { IterationModel } from '../iterations/reads.ts';

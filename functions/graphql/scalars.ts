@@ -1,6 +1,7 @@
 // The schema's scalars: Time, ISO8601Date, JSON, UntrustedRegexp, and the typed global id scalars.
 import { GraphQLError, GraphQLScalarType, Kind } from 'graphql';
 import { isRealDate } from '../lib/dates.ts';
+import { re2Error } from '../lib/untrusted-regexp.ts';
 import { globalIdScalar } from './ids.ts';
 
 const stringScalar = (name: string, description: string, check: (s: string) => boolean, message: (s: string) => string) => {
@@ -20,15 +21,17 @@ const stringScalar = (name: string, description: string, check: (s: string) => b
 export const scalars = {
   Time: stringScalar('Time', 'Time represented in ISO 8601', (s) => !Number.isNaN(Date.parse(s)), (s) => `${s} is not a valid ISO 8601 time`),
   ISO8601Date: stringScalar('ISO8601Date', 'An ISO 8601-encoded date', (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && isRealDate(s), (s) => `${s} is not a valid ISO 8601 date`),
-  UntrustedRegexp: stringScalar('UntrustedRegexp', 'A regexp containing patterns sourced from user input', () => true, (s) => `${s} is an invalid regexp`),
+  // Types::UntrustedRegexp: an RE2 pattern; anything else is a coercion error with RE2's reason.
+  UntrustedRegexp: stringScalar('UntrustedRegexp', 'A regexp containing patterns sourced from user input', (s) => re2Error(s) === null, (s) => `${s} is an invalid regexp: ${re2Error(s)}`),
   JSON: new GraphQLScalarType({ name: 'JSON', description: 'Represents untyped JSON', serialize: (v) => v, parseValue: (v) => v }),
   UserID: globalIdScalar('UserID', ['User'], { bare: true }),
   ProjectID: globalIdScalar('ProjectID', ['Project'], { bare: true }),
   GroupID: globalIdScalar('GroupID', ['Group'], { bare: true }),
   IssueID: globalIdScalar('IssueID', ['Issue'], { bare: true }),
   NoteID: globalIdScalar('NoteID', ['Note', 'DiscussionNote', 'DiffNote'], { bare: true }),
-  NoteableID: globalIdScalar('NoteableID', ['Issue', 'MergeRequest', 'ProjectSnippet', 'PersonalSnippet', 'Snippet']),
-  AwardableID: globalIdScalar('AwardableID', ['Issue', 'MergeRequest', 'Note', 'DiscussionNote', 'DiffNote', 'ProjectSnippet', 'PersonalSnippet', 'Snippet']),
+  NoteableID: globalIdScalar('NoteableID', ['Issue', 'MergeRequest', 'ProjectSnippet', 'PersonalSnippet', 'Snippet', 'Epic']),
+  AwardableID: globalIdScalar('AwardableID', ['Issue', 'MergeRequest', 'Note', 'DiscussionNote', 'DiffNote', 'ProjectSnippet', 'PersonalSnippet', 'Snippet', 'Epic']),
+  TodoableID: globalIdScalar('TodoableID', ['Issue', 'MergeRequest', 'Epic']),
   SnippetID: globalIdScalar('SnippetID', ['ProjectSnippet', 'PersonalSnippet', 'Snippet'], { bare: true }),
   LabelID: globalIdScalar('LabelID', ['ProjectLabel', 'GroupLabel', 'Label'], { bare: true }),
   IterationID: globalIdScalar('IterationID', ['Iteration'], { bare: true }),

@@ -12,6 +12,8 @@ export type IssueFinderParams = Omit<ListIssuesParams, 'page' | 'per_page' | 'or
   state?: ListIssuesParams['state'] | 'locked' | undefined;
   /** GraphQL's `types` (IssuesFinder's issue_types): without it, Issue::TYPES_FOR_LIST (no test cases). */
   issue_types?: IssueListFilter['types'];
+  /** GraphQL's `iterationId: [ID]` (IssuesResolver): issues in any of these iterations. */
+  iteration_ids?: number[] | undefined;
 };
 
 /** Where the list looks: every readable issue (GET /issues), one project's, or one group's (with subgroups). */
@@ -52,7 +54,8 @@ export function issueFilter(ctx: RequestContext, kind: IssueListKind, p: IssueFi
     if (filter.assigneeId === undefined) filter.assigneeId = p.assignee_id;
   }
   if (p.author_username !== undefined) filter.authorUsername = p.author_username;
-  if (p.assignee_username?.[0] !== undefined) filter.assigneeUsername = p.assignee_username[0];
+  // EE by_assignee: every username given must be an assignee.
+  if (p.assignee_username?.length) filter.assigneeUsername = p.assignee_username.length === 1 ? p.assignee_username[0]! : [...p.assignee_username];
   if (p.state === 'locked') return null;
   if (p.state && p.state !== 'all') filter.state = p.state;
   if (p.labels?.length) filter.labels = (p.labels.length === 1 && noneOrAny(p.labels[0]!)) || p.labels;
@@ -68,5 +71,9 @@ export function issueFilter(ctx: RequestContext, kind: IssueListKind, p: IssueFi
   if (p.updated_after) filter.updatedAfter = p.updated_after;
   if (p.updated_before) filter.updatedBefore = p.updated_before;
   if (p.issue_types?.length) filter.types = p.issue_types;
+  // EE by_iteration (IssuesFinder applies it whatever the license): an id, None / Any, or a title.
+  if (p.iteration_id !== undefined) filter.iterationIds = typeof p.iteration_id === 'number' ? [p.iteration_id] : p.iteration_id;
+  if (p.iteration_ids !== undefined) filter.iterationIds = p.iteration_ids;
+  if (p.iteration_title !== undefined) filter.iterationTitle = p.iteration_title;
   return filter;
 }

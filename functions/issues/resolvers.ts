@@ -38,6 +38,7 @@ interface IssueArgs extends ConnectionArgs {
   search?: string | null;
   sort?: IssueSort | null;
   types?: readonly IssueType[] | null;
+  iterationId?: ReadonlyArray<string | null> | null;
 }
 
 /** The issues resolver's arguments as the REST list's parameters (IssuesFinder's params; filter.ts builds the filter). */
@@ -54,6 +55,9 @@ function issueParams(args: IssueArgs): IssueFinderParams {
   if (args.authorUsername != null) p.author_username = args.authorUsername;
   if (args.search) p.search = args.search;
   if (args.types?.length) p.issue_types = args.types.map((t) => STORED_TYPES[t]);
+  // EE IssuesResolver's iterationId: iteration ids (plain or global); one that is neither matches nothing.
+  const iterations = (args.iterationId ?? []).filter((v): v is string => v != null);
+  if (iterations.length) p.iteration_ids = iterations.map((v) => iidOf(v.replace(/^gid:\/\/gitlab\/Iteration\//, '')) ?? 0);
   return p;
 }
 
@@ -77,7 +81,7 @@ const milestoneOf = (i: IssueModel): MilestoneModel | null => {
   return m.groupId !== null ? { milestone: m, projectPath: null, groupPath: i.view.milestoneGroupPath } : { milestone: m, projectPath: i.view.projectPath, groupPath: null };
 };
 
-const TODO_TARGETS: Record<string, 'ISSUE' | 'MERGEREQUEST'> = { Issue: 'ISSUE', MergeRequest: 'MERGEREQUEST' };
+const TODO_TARGETS: Record<string, 'ISSUE' | 'MERGEREQUEST' | 'EPIC'> = { Issue: 'ISSUE', MergeRequest: 'MERGEREQUEST', Epic: 'EPIC' };
 
 
 export const issueResolvers: Resolvers = {
@@ -224,6 +228,6 @@ export const issueResolvers: Resolvers = {
     state: (t) => t.todo.state as TodoStateEnum,
     targetType: (t) => TODO_TARGETS[t.todo.targetType] ?? 'ISSUE',
     project: (t) => t.project,
-    group: () => null,
+    group: (t) => t.group ?? null,
   },
 };

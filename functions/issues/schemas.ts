@@ -134,7 +134,16 @@ export const ListIssuesInput = schema(() => z.object({
   updated_before: z.optional(dateTime()),
   order_by: z.optional(oneOf(['created_at', 'updated_at'])),
   sort: z.optional(oneOf(['asc', 'desc'])),
-}));
+  // EE (13.6): an iteration id, `None` or `Any`; or an iteration's title. Grape's mutually_exclusive.
+  iteration_id: z.optional(z.union([z.pipe(z.pipe(z.string(), z.transform(noneAny)), z.enum(['none', 'any'])), id()])),
+  iteration_title: z.optional(str(255)),
+}).check(
+  z.superRefine((v: { iteration_id?: unknown; iteration_title?: unknown }, ctx) => {
+    if (v.iteration_id !== undefined && v.iteration_title !== undefined) {
+      ctx.issues.push({ code: 'custom', message: 'are mutually exclusive', path: ['iteration_id, iteration_title'], input: v });
+    }
+  }),
+));
 export type ListIssuesParams = Output<typeof ListIssuesInput>;
 
 // ---- Entities ----

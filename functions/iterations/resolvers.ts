@@ -13,11 +13,13 @@ import { iso, renderPlainText } from '../lib/format.ts';
 import { iterationsAvailable, weightsAvailable } from '../lib/policy.ts';
 import { setIssueIteration } from '../issues/service.ts';
 import { iterationWebPath } from './schemas.ts';
-import { createIteration, findIteration, listIterations, timeboxReport, type IterationParentRef } from './service.ts';
+import { createIteration, findIteration, listIterations, timeboxReport, updateIteration, type IterationParentRef } from './service.ts';
+import type { IterationAttributes } from './validation.ts';
 
 interface IterationArgs extends ConnectionArgs {
   startDate?: string | null;
   endDate?: string | null;
+  timeframe?: { start: string; end: string } | null;
   state?: IterationState | null;
   title?: string | null;
   id?: string | null;
@@ -36,8 +38,13 @@ function iterationFilter(args: IterationArgs): { filter: IterationFilter; includ
   if (args.title) filter.search = args.title;
   if (args.id != null) filter.ids = [numberOf(parseGlobalId(args.id)?.type === 'Iteration' ? String(parseGlobalId(args.id)!.id) : args.id)];
   if (args.iid != null) filter.iids = [numberOf(args.iid)];
+  // TimeFrameArguments (13.5): `timeframe`, or the deprecated startDate/endDate pair.
+  if (args.timeframe && (args.startDate || args.endDate)) throw new GraphQLError('startDate and endDate are deprecated in favor of timeframe. Please use only timeframe.');
   if ((args.startDate == null) !== (args.endDate == null)) throw new GraphQLError('Both startDate and endDate must be present.');
-  if (args.startDate && args.endDate) filter.timeframe = { start: args.startDate.slice(0, 10), end: args.endDate.slice(0, 10) };
+  const start = args.timeframe?.start ?? args.startDate?.slice(0, 10);
+  const end = args.timeframe?.end ?? args.endDate?.slice(0, 10);
+  if (start && end && start > end) throw new GraphQLError('startDate is after endDate');
+  if (start && end) filter.timeframe = { start, end };
   return { filter, includeAncestors: args.includeAncestors ?? args.iid == null };
 }
 
@@ -106,6 +113,18 @@ export const iterationResolvers: Resolvers = {
       const parent: IterationParentRef =
         input.groupPath != null ? { kind: 'group', ref: { path: input.groupPath } } : { kind: 'project', ref: { path: input.projectPath! } };
       const { value, errors } = await mutation(() => createIteration({ ctx, input: { ...parent, attributes } }));
+      const result = value ?? { iteration: null, errors };
+      return { clientMutationId: input.clientMutationId, errors: result.errors, iteration: result.iteration };
+    },
+    updateIteration: async (_root, { input }, { ctx }) => {
+      // Mutations::Iterations::Update#validate_arguments!: before any lookup or authorization.
+      const attributes: IterationAttributes = {};
+      for (const key of ['title', 'description', 'startDate', 'dueDate'] as const) if (input[key] !== undefined) attributes[key] = input[key];
+      if (!Object.keys(attributes).length) throw new GraphQLError('The list of iteration attributes is empty');
+      // IterationsResolver's id: a global id or a bare one; anything else finds nothing.
+      const parsed = parseGlobalId(input.id);
+      const iterationId = numberOf(parsed ? (parsed.type === 'Iteration' ? String(parsed.id) : '') : input.id);
+      const { value, errors } = await mutation(() => updateIteration({ ctx, input: { group: { path: input.groupPath }, iterationId, attributes } }));
       const result = value ?? { iteration: null, errors };
       return { clientMutationId: input.clientMutationId, errors: result.errors, iteration: result.iteration };
     },

@@ -10,7 +10,7 @@ import { assertCan, iterationsAvailable, weightsAvailable } from '../lib/policy.
 import { findGroup, groupFacts } from '../groups/service.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
 import { burnup, EVENT_COUNT_LIMIT } from './burnup.ts';
-import { iterationErrors, type IterationAttributes } from './validation.ts';
+import { iterationErrors, parseDate, type IterationAttributes } from './validation.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 export type IterationParentRef = { kind: 'group' | 'project'; ref: Ref | null };
@@ -92,3 +92,49 @@ export async function createIteration({ ctx, input }: Verb<IterationParentRef & 
   return { iteration: view!, errors: [] };
 }
 
+
+/** Messages of the model's future_date rule, which runs only when a date changes (start_or_due_dates_changed?). */
+const DATE_RANGE_MESSAGE = /^(Start|Due) date cannot be (in the past|more than 500 years in the future)$/;
+
+/**
+ * updateIteration (13.6 Mutations::Iterations::Update, Iterations::UpdateService): the iteration is looked up as
+ * IterationsResolver finds it under `group` (its own and its ancestors' iterations; none is the resource error), the
+ * actor must admin iterations of its group (developers, licensed; else the resource error); the merged attributes go
+ * through the model's validations (dates only when changed, overlap with the hierarchy's others) under the
+ * hierarchy's lock; the errors are full messages and nothing is written.
+ */
+export async function updateIteration({
+  ctx,
+  input,
+}: Verb<{ group: Ref | null; iterationId: number; attributes: IterationAttributes }>): Promise<CreateResult> {
+  requireUser(ctx);
+  const parent = await iterationParent(ctx, { kind: 'group', ref: input.group });
+  const [found] = await q.listIterations(ctx.db, { projectIds: [], groupIds: parent.ancestors }, { ids: [input.iterationId] }, 1, 0);
+  if (!found || found.iteration.groupId === null) throw notFound('Iteration');
+  const owner = await iterationParent(ctx, { kind: 'group', ref: { id: found.iteration.groupId } }, 'create');
+  const current = found.iteration;
+  const a = input.attributes;
+  const merged: IterationAttributes = {
+    title: a.title !== undefined ? a.title : current.title,
+    description: a.description !== undefined ? a.description : current.description,
+    startDate: a.startDate !== undefined ? a.startDate : current.startDate,
+    dueDate: a.dueDate !== undefined ? a.dueDate : current.dueDate,
+  };
+  const today = new Date().toISOString().slice(0, 10);
+  const checked = iterationErrors(merged, today, 'group');
+  const datesChanged = parseDate(merged.startDate) !== current.startDate || parseDate(merged.dueDate) !== current.dueDate;
+  const errors = datesChanged ? checked.errors : checked.errors.filter((m) => !DATE_RANGE_MESSAGE.test(m));
+  if (errors.length || !checked.valid) return { iteration: null, errors };
+  const v = checked.valid;
+  const outcome = await ctx.transaction(async (tx) => {
+    await q.lockHierarchy(tx, owner.rootGroupId!);
+    const found: string[] = [];
+    if (await q.groupTitleTaken(tx, owner.id, v.title, current.id)) found.push('Title already being used for another group or project iteration.');
+    if (datesChanged && (await q.overlapsIteration(tx, owner.ancestors, v.startDate, v.dueDate, current.id))) found.push('Dates cannot overlap with other existing Iterations');
+    if (!found.length) await q.updateIteration(tx, current.id, v);
+    return found;
+  });
+  if (outcome.length) return { iteration: null, errors: outcome };
+  const [view] = await q.findIterationViewsByIds(ctx.db, [current.id]);
+  return { iteration: view!, errors: [] };
+}

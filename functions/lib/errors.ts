@@ -36,7 +36,7 @@ export type Problem =
   /** `scopes`: a token without the scope for the request, and the scopes that would have been enough. */
   | { code: 'forbidden'; reason?: string; scopes?: readonly string[] }
   /** `record`: ActiveRecord::RecordNotFound (a `find_by!` missed), which GitLab words apart. */
-  | { code: 'not_found'; resource?: string; record?: true }
+  | { code: 'not_found'; resource?: string; record?: true; /** `render_api_error!(message, 404)`: the message as is. */ message?: string }
   | Invalid
   /** GitLab's `conflict!(message)`, the message a sentence or model errors. */
   | { code: 'conflict'; message: string | readonly string[] | FieldErrors }
@@ -88,6 +88,9 @@ export const notFound = (resource?: string) => fail({ code: 'not_found', resourc
 
 /** REST: 404 `{"message":"404 Not found"}`: GitLab's answer when a `find_by!` misses (ActiveRecord::RecordNotFound). */
 export const recordNotFound = () => fail({ code: 'not_found', record: true });
+
+/** `render_api_error!(message, 404)`: a service's own not-found sentence. */
+export const notFoundMessage = (message: string) => fail({ code: 'not_found', message });
 
 /** REST: 400 `{"message":"400 Bad request - <reason>"}` (`400 Bad request` without one). */
 export const badRequest = (reason?: string) => fail({ code: 'invalid', kind: 'bad_request', reason });

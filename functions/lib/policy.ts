@@ -62,8 +62,18 @@ export interface MergeRequestFacts {
   discussionLocked?: boolean;
 }
 
-/** What can carry notes: issues, merge requests, project snippets and commits. */
-export type NoteableFacts = IssueFacts | MergeRequestFacts | ProjectSnippetFacts | CommitFacts;
+/**
+ * An epic as a noteable and awardable (GitLab 13.6 EE): EpicPolicy's rules are the group's epic rules
+ * ('group:read_epic' with the license and the epic's confidentiality); its notes are the group's, not a project's.
+ */
+export interface EpicNoteableFacts {
+  kind: 'epic';
+  group: EpicFacts;
+  authorId: number | null;
+}
+
+/** What can carry notes: issues, merge requests, project snippets, commits and epics. */
+export type NoteableFacts = IssueFacts | MergeRequestFacts | ProjectSnippetFacts | CommitFacts | EpicNoteableFacts;
 
 /** A note with the facts of what it is on. */
 export interface NoteFacts {
@@ -116,7 +126,19 @@ export interface GrantFacts {
   accessLevel: number;
 }
 
-type Subject = ProjectFacts | GroupFacts | PersonalNamespaceFacts | UserFacts | IssueFacts | MergeRequestFacts | NoteFacts | SnippetFacts | CommitFacts | MembershipFacts | GrantFacts;
+type Subject =
+  | ProjectFacts
+  | GroupFacts
+  | PersonalNamespaceFacts
+  | UserFacts
+  | IssueFacts
+  | MergeRequestFacts
+  | NoteFacts
+  | SnippetFacts
+  | CommitFacts
+  | MembershipFacts
+  | GrantFacts
+  | EpicNoteableFacts;
 
 const signedIn = (actor: Actor) => actor.user !== null;
 
@@ -177,8 +199,16 @@ const canUpdateMergeRequest = (actor: Actor, m: MergeRequestFacts) =>
   !m.project.archived &&
   (level(actor, m.project) >= AccessLevel.DEVELOPER || actor.user!.id === m.authorId || m.assigneeIds.includes(actor.user!.id));
 
-const canReadNoteable = (actor: Actor, n: NoteableFacts) =>
-  n.kind === 'issue'
+/** EE's read_epic: licensed, the group readable, a confidential epic for reporters and above. */
+const canReadEpic = (actor: Actor, e: EpicFacts) => e.epicsAvailable && canReadGroup(actor, e) && (!e.confidential || level(actor, e) >= AccessLevel.REPORTER);
+
+/** The actor's level where the noteable lives: its project's, or an epic's group's. */
+const noteableLevel = (actor: Actor, n: NoteableFacts) => level(actor, n.kind === 'epic' ? n.group : n.project);
+
+const canReadNoteable = (actor: Actor, n: NoteableFacts): boolean =>
+  n.kind === 'epic'
+    ? canReadEpic(actor, n.group)
+    : n.kind === 'issue'
     ? canReadIssue(actor, n)
     : n.kind === 'merge_request'
       ? canReadMergeRequest(actor, n)
@@ -196,7 +226,7 @@ function canReadNote(actor: Actor, n: NoteFacts) {
   const id = actor.user?.id;
   const assignees = n.noteable.kind === 'issue' || n.noteable.kind === 'merge_request' ? n.noteable.assigneeIds : [];
   const authorId = n.noteable.kind === 'commit' ? null : n.noteable.authorId;
-  return level(actor, n.noteable.project) >= AccessLevel.REPORTER || (id !== undefined && (id === authorId || assignees.includes(id)));
+  return noteableLevel(actor, n.noteable) >= AccessLevel.REPORTER || (id !== undefined && (id === authorId || assignees.includes(id)));
 }
 
 /** IssuablePolicy: a locked discussion takes no comments (nor edits, nor awards) from non-members. */
@@ -204,7 +234,7 @@ const lockedOut = (actor: Actor, n: NoteableFacts) =>
   (n.kind === 'issue' || n.kind === 'merge_request') && n.discussionLocked === true && level(actor, n.project) < AccessLevel.GUEST;
 
 /** What carries award emoji: issues, merge requests, notes (on those or snippets) and snippets. */
-export type AwardableFacts = IssueFacts | MergeRequestFacts | NoteFacts | SnippetFacts;
+export type AwardableFacts = IssueFacts | MergeRequestFacts | NoteFacts | SnippetFacts | EpicNoteableFacts;
 
 /**
  * GitLab's award_emoji: signed in and able to read the awardable; never in an archived project (ArchivedAbilities),
@@ -214,6 +244,7 @@ function canAward(actor: Actor, s: AwardableFacts): boolean {
   if (!signedIn(actor)) return false;
   // System notes are not emoji-awardable (Note#emoji_awardable?); a commit is not Awardable, nor its notes here.
   if (s.kind === 'note') return canReadNote(actor, s) && !s.system && s.noteable.kind !== 'commit' && canAward(actor, s.noteable);
+  if (s.kind === 'epic') return canReadNoteable(actor, s);
   if (s.kind === 'issue') return canReadIssue(actor, s) && !s.project.archived && !lockedOut(actor, s);
   if (s.kind === 'merge_request') return canReadMergeRequest(actor, s) && !s.project.archived && !lockedOut(actor, s);
   return canReadSnippet(actor, s) && s.project?.archived !== true;
@@ -271,6 +302,21 @@ const rules = {
   'project:admin_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
   'project:update_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
   'project:destroy_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
+  // Clusters and cluster agents (ProjectPolicy, 13.6): maintainers and above; an archived project's clusters cannot
+  // be created or administered (its `archived_features` include cluster). The agents' license (Premium) is the
+  // agents service's check, as GitLab's Clusters::Agents services make it.
+  'project:read_cluster': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
+  'project:create_cluster': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.MAINTAINER,
+  'project:admin_cluster': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.MAINTAINER,
+  // The instance security dashboard (EE, 13.6): a project is added by (and shown to) its developers and above
+  // (`developer_access`); administrators see every project (read_all_resources).
+  'project:security_dashboard': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
+  // destroy_container_image (ProjectPolicy, 13.6): developers and above; what reads and changes the project's
+  // container expiration policy through GraphQL.
+  'project:destroy_container_image': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
+  // admin_compliance_framework (EE ProjectPolicy, 13.6): owners (of the project or its group) and administrators;
+  // the license (Premium) is the projects service's check, which drops the parameter silently as GitLab does.
+  'project:admin_compliance_framework': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
   'snippet:read': (a: Actor, s: SnippetFacts) => canReadSnippet(a, s),
   'snippet:update': (a: Actor, s: SnippetFacts) => canAdminSnippet(a, s),
   'snippet:delete': (a: Actor, s: SnippetFacts) => canAdminSnippet(a, s),
@@ -298,15 +344,15 @@ const rules = {
   // create_note: anyone signed in who can read the noteable, unless the project is archived or the discussion is
   // locked to members. A commit comment (commits.rb) is checked for download_code only: archived projects take them.
   'noteable:create_note': (a: Actor, n: NoteableFacts) =>
-    canReadNoteable(a, n) && signedIn(a) && (n.kind === 'commit' || !n.project.archived) && !lockedOut(a, n),
+    canReadNoteable(a, n) && signedIn(a) && (n.kind === 'commit' || n.kind === 'epic' || !n.project.archived) && !lockedOut(a, n),
   // Backdating a note (`created_at`): project owners and administrators, as for issues.
-  'noteable:set_note_created_at': (a: Actor, n: NoteableFacts) => canReadNoteable(a, n) && signedIn(a) && level(a, n.project) >= AccessLevel.OWNER,
+  'noteable:set_note_created_at': (a: Actor, n: NoteableFacts) => canReadNoteable(a, n) && signedIn(a) && noteableLevel(a, n) >= AccessLevel.OWNER,
   // Marking a note confidential: those who may read confidential notes anyway (reporters and above).
-  'noteable:create_confidential_note': (a: Actor, n: NoteableFacts) => canReadNoteable(a, n) && signedIn(a) && level(a, n.project) >= AccessLevel.REPORTER,
+  'noteable:create_confidential_note': (a: Actor, n: NoteableFacts) => canReadNoteable(a, n) && signedIn(a) && noteableLevel(a, n) >= AccessLevel.REPORTER,
   'note:read': (a: Actor, n: NoteFacts) => canReadNote(a, n),
   // admin_note (edit, delete): the note's author or maintainers and above; never a system note.
   'note:admin': (a: Actor, n: NoteFacts) =>
-    canReadNote(a, n) && signedIn(a) && !n.system && !lockedOut(a, n.noteable) && (a.user!.id === n.authorId || level(a, n.noteable.project) >= AccessLevel.MAINTAINER),
+    canReadNote(a, n) && signedIn(a) && !n.system && !lockedOut(a, n.noteable) && (a.user!.id === n.authorId || noteableLevel(a, n.noteable) >= AccessLevel.MAINTAINER),
   // resolve_note on one note (PUT .../discussions/:id/notes/:note_id with `resolved`, GitLab 13.6 NotePolicy): the
   // note's author, the noteable's author, or developers and above (ProjectPolicy's developer_access enables
   // resolve_note); never on a note the actor cannot read, nor on a discussion locked to non-members
@@ -317,11 +363,11 @@ const rules = {
     !lockedOut(a, n.noteable) &&
     (a.user!.id === n.authorId ||
       (n.noteable.kind !== 'commit' && a.user!.id === n.noteable.authorId) ||
-      level(a, n.noteable.project) >= AccessLevel.DEVELOPER),
+      noteableLevel(a, n.noteable) >= AccessLevel.DEVELOPER),
   // Resolving a whole discussion (PUT .../discussions/:id with `resolved`): ResolvableDiscussion#can_resolve? is the
   // noteable's author or `can?(:resolve_note, project)` (developers and above); the notes' authors are not enough.
   'noteable:resolve_discussion': (a: Actor, n: NoteableFacts) =>
-    canReadNoteable(a, n) && signedIn(a) && ((n.kind !== 'commit' && a.user!.id === n.authorId) || level(a, n.project) >= AccessLevel.DEVELOPER),
+    canReadNoteable(a, n) && signedIn(a) && ((n.kind !== 'commit' && a.user!.id === n.authorId) || noteableLevel(a, n) >= AccessLevel.DEVELOPER),
   // award_emoji: POST .../award_emoji (the awardable was found readable first).
   'awardable:award': (a: Actor, s: AwardableFacts) => canAward(a, s),
   // Removing an award: its awarder or an administrator (`unauthorized! unless award.user == current_user || admin`).
@@ -334,9 +380,16 @@ const rules = {
   'group:admin_board': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && signedIn(a) && level(a, g) >= AccessLevel.REPORTER,
   // Epics (EE::GroupPolicy, 13.6): licensed on Premium and above (`epics_available`); read with the group
   // (confidential epics: reporters and above), create/admin reporters and above, destroy owners.
-  'group:read_epic': (a: Actor, e: EpicFacts) => e.epicsAvailable && canReadGroup(a, e) && (!e.confidential || level(a, e) >= AccessLevel.REPORTER),
+  'group:read_epic': (a: Actor, e: EpicFacts) => canReadEpic(a, e),
+  // An epic as a noteable or awardable is read as the group's epic rule reads it.
+  'epic:read': (a: Actor, e: EpicNoteableFacts) => canReadEpic(a, e.group),
   'group:create_epic': (a: Actor, e: EpicFacts) => e.epicsAvailable && canReadGroup(a, e) && signedIn(a) && level(a, e) >= AccessLevel.REPORTER,
   'group:admin_epic': (a: Actor, e: EpicFacts) => e.epicsAvailable && canReadGroup(a, e) && signedIn(a) && level(a, e) >= AccessLevel.REPORTER,
+  // Child epics (EE::GroupPolicy): linking/creating/moving children is admin_epic_link (reporters with the subepics
+  // license, Ultimate); unlinking is destroy_epic_link (reporters with epics), so a downgraded group can still prune.
+  'group:admin_epic_link': (a: Actor, e: EpicFacts) =>
+    e.epicsAvailable && e.subepicsAvailable === true && canReadGroup(a, e) && signedIn(a) && level(a, e) >= AccessLevel.REPORTER,
+  'group:destroy_epic_link': (a: Actor, e: EpicFacts) => e.epicsAvailable && canReadGroup(a, e) && signedIn(a) && level(a, e) >= AccessLevel.REPORTER,
   'group:destroy_epic': (a: Actor, e: EpicFacts) => e.epicsAvailable && canReadGroup(a, e) && signedIn(a) && level(a, e) >= AccessLevel.OWNER,
   // Iterations (EE, 13.6: `iterations` licensed on Premium and above): read with the group or project, created by
   // developers and above (EE::GroupPolicy's create_iteration; project-level iterations are refused by the model).
@@ -397,6 +450,7 @@ const readActionOf: Record<SeenSubject['kind'], Action> = {
   issue: 'issue:read',
   note: 'note:read',
   snippet: 'snippet:read',
+  epic: 'epic:read',
 };
 const notFoundName: Record<SeenSubject['kind'], string> = {
   project: 'Project',
@@ -406,6 +460,7 @@ const notFoundName: Record<SeenSubject['kind'], string> = {
   issue: 'Issue',
   note: 'Note',
   snippet: 'Snippet',
+  epic: 'Epic',
 };
 
 /**
@@ -428,10 +483,15 @@ export const isAdministrator = isAdmin;
 export interface EpicFacts extends GroupFacts {
   epicsAvailable: boolean;
   confidential: boolean;
+  /** GitLab's `feature_available?(:subepics)` (multi-level epics): Ultimate. Absent: not licensed. */
+  subepicsAvailable?: boolean;
 }
 
 /** GitLab's `feature_available?(:epics)`: Premium and Ultimate. */
 export const epicsAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier !== 'free';
+
+/** GitLab's `feature_available?(:subepics)` (multi-level epics, 13.6): Ultimate only. */
+export const subepicsAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier === 'ultimate';
 
 /** A group or project with GitLab's `feature_available?(:iterations)`; its own read rule decides 404 vs 403. */
 export type IterationParentFacts<F extends GroupFacts | ProjectFacts> = F & { iterationsAvailable: boolean };
@@ -446,6 +506,15 @@ export const weightsAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier 
 export interface RequirementsFacts extends ProjectFacts {
   requirementsAvailable: boolean;
 }
+
+/** GitLab's `feature_available?(:compliance_framework)` (13.6): Premium and Ultimate. */
+export const complianceFrameworkAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier !== 'free';
+
+/** GitLab's `feature_available?(:security_dashboard)` (13.6 Gold, our Ultimate). */
+export const securityDashboardAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier === 'ultimate';
+
+/** GitLab's `feature_available?(:cluster_agents)` (the Kubernetes agent, 13.6): Premium and Ultimate. */
+export const clusterAgentsAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier !== 'free';
 
 /** GitLab's `feature_available?(:requirements)` (and `:quality_management`, test cases): Ultimate only. */
 export const requirementsAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier === 'ultimate';

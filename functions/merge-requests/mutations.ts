@@ -99,7 +99,7 @@ async function diffNotePayload(ctx: RequestContext, input: { noteableId: string;
     if (!can(ctx.actor, 'noteable:create_note', noteable.facts)) throw resourceNotAvailable();
     if (noteable.key.type !== 'MergeRequest') throw invalidRecord('Note', { noteable: ["doesn't support new-style diff notes"] }, 'bad_request');
     const params = { body: input.body, position: position as PositionParams };
-    const created = await createDiscussion({ ctx, input: { noteable: { kind: 'merge_requests', project: { id: noteable.project.project.id }, id: noteable.iid }, params } });
+    const created = await createDiscussion({ ctx, input: { noteable: { kind: 'merge_requests', project: { id: noteable.project!.project.id }, id: noteable.iid }, params } });
     return { noteable: created.noteable, view: created.discussion.notes[0]! };
   });
   return { clientMutationId: input.clientMutationId, errors, note: value };

@@ -122,10 +122,12 @@ async function usersOf({ loaders }: GraphQLContext, ids: readonly number[]): Pro
 }
 
 /** GitLab's Noteable resolve_type and CurrentUserTodos': issues, merge requests, snippets by their models' shape. */
-const typeOfNoteable = (obj: object): 'Issue' | 'MergeRequest' | 'Snippet' => {
+const typeOfNoteable = (obj: object): 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic' | 'BoardEpic' => {
   const view = 'view' in obj ? (obj.view as object) : null;
   if (view && 'mr' in view) return 'MergeRequest';
   if (view && 'issue' in view) return 'Issue';
+  // Epics (EE), on a board when read through one.
+  if (view && 'epic' in view) return 'boardId' in obj ? 'BoardEpic' : 'Epic';
   return 'Snippet';
 };
 
@@ -136,7 +138,10 @@ export const mergeRequestResolvers: Resolvers = {
     __resolveType: (obj) => typeOfNoteable(obj),
   },
   CurrentUserTodos: {
-    __resolveType: (obj) => (typeOfNoteable(obj) === 'MergeRequest' ? 'MergeRequest' : 'Issue'),
+    __resolveType: (obj) => {
+      const type = typeOfNoteable(obj);
+      return type === 'Snippet' ? 'Issue' : type;
+    },
   },
   Project: {
     mergeRequest: async (project, { iid }, context) => {

@@ -1,5 +1,7 @@
 // The noteables whose notes the notes and discussions APIs serve, found readable through their own domains: issues
-// and merge requests (by iid), project snippets (by id) and commits (by revision), and by GraphQL's NoteableID.
+// and merge requests (by iid), project snippets (by id), commits (by revision) and group epics (by id: EE's notes
+// helpers find the epic with EpicsFinder#find, the epic's id, not its iid), and by GraphQL's NoteableID. An epic's
+// notes belong to its group (no project); its facts are the epic rules of its group (lib/policy.ts).
 import type { MergeRequestView } from '../../db/queries/merge-requests.ts';
 import type { IssueView } from '../../db/queries/issues.ts';
 import type { NoteableKey } from '../../db/queries/notes.ts';
@@ -9,9 +11,13 @@ import { findSnippetProjectId } from '../../db/queries/snippets.ts';
 import { freshMentions } from '../issues/mention-todos.ts';
 import { findIssue, findIssueById, issueFacts } from '../issues/service.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { isDomainError, notFound } from '../lib/errors.ts';
+import { isDomainError, notFound, recordNotFound } from '../lib/errors.ts';
+import type { EpicModel } from '../epics/models.ts';
+import { epicsByIds } from '../epics/reads.ts';
+import { epicFacts } from '../epics/service.ts';
+import { findGroup } from '../groups/service.ts';
 import type { Ref } from '../lib/ids.ts';
-import { can, type NoteableFacts } from '../lib/policy.ts';
+import { can, type EpicNoteableFacts, type NoteableFacts } from '../lib/policy.ts';
 import { findMergeRequest, findMergeRequestById, mergeRequestFacts } from '../merge-requests/service.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
 import { findProjectSnippet, snippetFacts } from '../snippets/service.ts';
@@ -23,11 +29,16 @@ import { findProjectSnippet, snippetFacts } from '../snippets/service.ts';
 export type NoteableRef =
   | { kind: 'issues' | 'snippets' | 'merge_requests'; project: Ref | null; id: number | null }
   /** `/projects/:id/repository/commits/:commit_id/...` (discussions.rb): any revision naming a commit. */
-  | { kind: 'commits'; project: Ref | null; sha: string };
+  | { kind: 'commits'; project: Ref | null; sha: string }
+  /** `/groups/:id/epics/:noteable_id/notes` and `.../discussions`: the epic's id, within the group and its subgroups. */
+  | { kind: 'epics'; group: Ref | null; id: number | null };
 
 export interface Noteable {
   key: NoteableKey;
-  project: ProjectView;
+  /** The project the noteable (and its notes) belong to; null for an epic (see `epic`). */
+  project: ProjectView | null;
+  /** An epic noteable: the epic with its group. */
+  epic?: EpicModel;
   facts: NoteableFacts;
   /** The issue's or merge request's iid (noteable_iid), null for snippets and commits. */
   iid: number | null;
@@ -42,6 +53,14 @@ export interface Noteable {
  * about to be created on it, whose mentioned users are read in the same round trip as an issue (for createNote).
  */
 export async function findNoteable(ctx: RequestContext, ref: NoteableRef, options: { mentionsIn?: string } = {}): Promise<Noteable> {
+  if (ref.kind === 'epics') {
+    // `user_group` (404 `Group Not Found`), then EpicsFinder.new(user, group_id:).find(id): the group's epics and its
+    // subgroups' the actor may read (none without the license), a missing one `404 Not found`.
+    const group = await findGroup(ctx, ref.group);
+    const [model] = ref.id === null ? [null] : await epicsByIds(ctx, [ref.id]);
+    if (!model || !model.group.namespace.traversalIds.includes(group.namespace.id)) throw recordNotFound();
+    return epicNoteable(ctx, model);
+  }
   if (ref.kind === 'snippets') {
     const { project, snippet } = await findProjectSnippet(ctx, ref.project, ref.id);
     return snippetNoteable(project, snippet.snippet);
@@ -92,13 +111,24 @@ export const snippetNoteable = (project: ProjectView, snippet: Parameters<typeof
 };
 
 /** A noteable commit: named by its full id within the project whose notes these are. */
-export type CommitNoteable = Noteable & { key: Extract<NoteableKey, { type: 'Commit' }> };
+export type CommitNoteable = Noteable & { key: Extract<NoteableKey, { type: 'Commit' }>; project: ProjectView };
 
 /** A commit of the project (already found, under download_code) as a noteable: its notes are the project's. */
 export const commitNoteable = (project: ProjectView, commitId: string): CommitNoteable => ({
   key: { type: 'Commit', projectId: project.project.id, commitId },
   project,
   facts: { kind: 'commit', project: projectFacts(project) },
+  iid: null,
+});
+
+/** An epic (already found readable, with its group) as a noteable: no iid in the note entity (Issue/MR only). */
+export type EpicNoteable = Noteable & { facts: EpicNoteableFacts; epic: EpicModel };
+
+export const epicNoteable = (ctx: RequestContext, model: EpicModel): EpicNoteable => ({
+  key: { type: 'Epic', id: model.view.epic.id },
+  project: null,
+  epic: model,
+  facts: { kind: 'epic', group: epicFacts(ctx, model.group, model.view.epic.confidential), authorId: model.view.epic.authorId },
   iid: null,
 });
 
@@ -130,6 +160,11 @@ export async function findNoteableById(ctx: RequestContext, gid: { type: string;
     const projectId = await findSnippetProjectId(ctx.db, gid.id);
     if (projectId == null) throw notFound('Snippet');
     return findNoteable(ctx, { kind: 'snippets', project: { id: projectId }, id: gid.id });
+  }
+  if (gid.type === 'Epic') {
+    const [model] = await epicsByIds(ctx, [gid.id]);
+    if (!model) throw notFound('Epic');
+    return epicNoteable(ctx, model);
   }
   throw notFound('Noteable');
 }

@@ -62,8 +62,14 @@ const SYSTEM_NOTE_ICONS: Readonly<Record<string, string>> = {
 
 export const noteResolvers: Resolvers = {
   Noteable: {
-    // Issues resolve from { project, view: IssueView }; snippets from their own model.
-    __resolveType: (obj) => ('view' in obj && 'issue' in (obj.view as object) ? 'Issue' : 'Snippet'),
+    // Issues resolve from { project, view: IssueView }, epics from { view: EpicView, group } (on a board: with its
+    // boardId); snippets from their own model. (The merge requests part extends this with its own model.)
+    __resolveType: (obj) => {
+      const view = 'view' in obj ? (obj.view as object) : null;
+      if (view && 'issue' in view) return 'Issue';
+      if (view && 'epic' in view) return 'boardId' in obj ? 'BoardEpic' : 'Epic';
+      return 'Snippet';
+    },
   },
   Note: {
     // The STI class names the global id (Note, DiscussionNote), as GitLab's to_global_id.

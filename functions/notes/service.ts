@@ -13,7 +13,8 @@ import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { invalidRecord, isDomainError, notFound, recordNotFound, validationFailed } from '../lib/errors.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
-import { assertCan, can, type NoteFacts } from '../lib/policy.ts';
+import { assertCan, can, type NoteableFacts, type NoteFacts } from '../lib/policy.ts';
+import { epicMentionTodoStatements, epicMentionUsers } from '../todos/epic-mentions.ts';
 import type { Output } from '../lib/validate.ts';
 import { findNoteable, findNoteableById, type Noteable, type NoteableRef } from './noteables.ts';
 import { NOTE_MAX, type CreateNoteInput, type ListNotesInput, type UpdateNoteInput } from './schemas.ts';
@@ -22,12 +23,14 @@ type Verb<I> = { ctx: RequestContext; input: I };
 
 export {
   commitNoteable,
+  epicNoteable,
   findNoteable,
   findNoteableById,
   issueNoteable,
   mergeRequestNoteable,
   snippetNoteable,
   type CommitNoteable,
+  type EpicNoteable,
   type Noteable,
   type NoteableRef,
 } from './noteables.ts';
@@ -88,11 +91,26 @@ export function noteBodyErrors(body: string): { note?: string[] } {
 const noteReader = (noteable: Noteable, note: Pick<NoteFacts, 'confidential'>) => (user: UserRow, accessLevel: number) =>
   can({ user, scopes: [], via: null }, 'note:read', {
     kind: 'note',
-    noteable: { ...noteable.facts, project: { ...noteable.facts.project, accessLevel } },
+    noteable: atLevel(noteable.facts, accessLevel),
     authorId: null,
     system: false,
     confidential: note.confidential,
   });
+
+/** The noteable's facts for someone holding `accessLevel` where it lives (its project, or an epic's group). */
+const atLevel = (f: NoteableFacts, accessLevel: number): NoteableFacts =>
+  f.kind === 'epic' ? { ...f, group: { ...f.group, accessLevel, hasDescendantAccess: false } } : { ...f, project: { ...f.project, accessLevel } };
+
+/** Who a note's (or an edit's) body newly mentions and may read it: the to-dos' recipients. */
+async function mentionsOf(ctx: RequestContext, noteable: Noteable, texts: string[], before: string[] | undefined, mayRead: ReturnType<typeof noteReader>) {
+  const key = noteable.key;
+  if (key.type === 'Epic') return epicMentionUsers(ctx.db, { traversalIds: noteable.epic!.group.namespace.traversalIds, texts, before, mayRead });
+  // Gap: GitLab gives to-dos for mentions in commit comments too; to-dos have no commit target here yet.
+  if (key.type !== 'Issue' && key.type !== 'MergeRequest') return [];
+  const read = noteable.mentioned;
+  if (!before && read && read.text === texts[0]) return mentionReaders(freshMentions(texts), read.candidates, mayRead);
+  return mentionTodoUsers(ctx.db, { project: noteable.project!, texts, before, mayRead });
+}
 
 export async function listNotes({ ctx, input }: Verb<{ noteable: NoteableRef; params: Output<typeof ListNotesInput> }>) {
   requireUser(ctx);
@@ -118,7 +136,11 @@ export async function listNotes({ ctx, input }: Verb<{ noteable: NoteableRef; pa
 
 /** The noteable and its note: 404 `Not found` when the note is not on it, 404 `Note Not Found` when unreadable. */
 export async function findNote(ctx: RequestContext, ref: NoteableRef, noteId: number | null) {
-  const noteable = await findNoteable(ctx, ref);
+  return findNoteOn(ctx, await findNoteable(ctx, ref), noteId);
+}
+
+/** A note of a noteable already found readable: 404 `Not found` when the note is not on it (`noteable.notes.find`). */
+export async function findNoteOn(ctx: RequestContext, noteable: Noteable, noteId: number | null) {
   const view = noteId === null ? undefined : await q.findNote(ctx.db, noteable.key, noteId);
   if (!view) throw recordNotFound();
   return { noteable, view, facts: noteFacts(noteable, view.note) };
@@ -162,19 +184,14 @@ export async function createNote({
   const discussionId = replyTo ? replyTo.note.discussionId : null;
   const confidential = p.confidential === true && can(ctx.actor, 'noteable:create_confidential_note', noteable.facts);
   const createdAt = p.created_at && can(ctx.actor, 'noteable:set_note_created_at', noteable.facts) ? p.created_at : undefined;
-  const projectId = noteable.project.project.id;
+  const projectId = noteable.project?.project.id ?? null;
+  const groupId = noteable.epic ? noteable.epic.view.epic.groupId : null;
   // No lock and no decision between the statements (db/client.ts's rule): who gets a mention to-do is read first
   // (notes on snippets make none: Note#can_create_todo?), then ONE batch inserts the note, touches the noteable,
   // records `commented`, inserts the to-dos and reads the note back.
   const mayRead = noteReader(noteable, { confidential });
-  // Gap: GitLab gives to-dos for mentions in commit comments too; to-dos have no commit target here yet.
   const key = noteable.key;
-  const mentions =
-    key.type !== 'Issue' && key.type !== 'MergeRequest'
-      ? []
-      : noteable.mentioned?.text === p.body
-        ? mentionReaders(freshMentions([p.body]), noteable.mentioned.candidates, mayRead)
-        : await mentionTodoUsers(ctx.db, { project: noteable.project, texts: [p.body], mayRead });
+  const mentions = await mentionsOf(ctx, noteable, [p.body], undefined, mayRead);
   const diffLine = input.diffLine ?? null;
   const start = replyTo ? null : (input.start ?? null);
   const type = diffLine ? ('LegacyDiffNote' as const) : (start?.type ?? undefined);
@@ -194,9 +211,11 @@ export async function createNote({
   const results = await ctx.batch((db) => [
     ...q.insertNoteStatements(db, values, key, discussionId),
     // The event's target_type is the note's class (EventCreateService#create_record_event).
-    eventStatement(db, { action: 'commented', authorId: user.id, projectId, target: { type: replyTo ? 'DiscussionNote' : (type ?? 'Note'), id: noteId } }),
-    ...(key.type === 'Issue' ? newIssueLinkStatements(db, { id: sql<number>`${key.id}`, projectId }, user.id, null, mentions, noteId) : []),
-    ...(key.type === 'MergeRequest' && mentions.length ? [mentionTodosStatement(db, { type: 'MergeRequest', id: key.id, projectId }, user.id, mentions, noteId)] : []),
+    // An epic's note is its group's event (EventCreateService with the note's resource_parent: project_id null).
+    eventStatement(db, { action: 'commented', authorId: user.id, projectId, groupId, target: { type: replyTo ? 'DiscussionNote' : (type ?? 'Note'), id: noteId } }),
+    ...(key.type === 'Issue' ? newIssueLinkStatements(db, { id: sql<number>`${key.id}`, projectId: projectId! }, user.id, null, mentions, noteId) : []),
+    ...(key.type === 'MergeRequest' && mentions.length ? [mentionTodosStatement(db, { type: 'MergeRequest', id: key.id, projectId: projectId! }, user.id, mentions, noteId)] : []),
+    ...(key.type === 'Epic' ? epicMentionTodoStatements(db, { epicId: key.id, groupId: groupId! }, user.id, mentions, noteId) : []),
     q.lastInsertedNoteViewQuery(db),
   ]);
   const [view] = results[results.length - 1] as q.NoteView[];
@@ -216,10 +235,15 @@ export async function updateNote({ ctx, input }: Verb<{ noteable: NoteableRef; n
     const now = new Date();
     await q.updateNote(tx, note.id, { body: p.body, confidential, updatedAt: now, updatedById: user.id });
     const key = noteable.key;
+    if (p.body !== undefined && key.type === 'Epic') {
+      const mayRead = noteReader(noteable, { confidential: confidential ?? note.confidential });
+      const mentions = await mentionsOf(ctx, noteable, [p.body], [note.body], mayRead);
+      for (const s of epicMentionTodoStatements(tx, { epicId: key.id, groupId: noteable.epic!.view.epic.groupId }, user.id, mentions, note.id)) await s;
+    }
     if (p.body !== undefined && (key.type === 'Issue' || key.type === 'MergeRequest')) {
       await createMentionTodos(tx, {
-        project: noteable.project,
-        issue: { type: key.type, id: key.id, projectId: noteable.project.project.id },
+        project: noteable.project!,
+        issue: { type: key.type, id: key.id, projectId: noteable.project!.project.id },
         authorId: user.id,
         texts: [p.body],
         before: [note.body],

@@ -21,20 +21,19 @@ export const DELIVERY_BATCH = 100;
 /** Delivered events are kept a week (for an operator asking what was sent), then deleted. */
 export const DELIVERED_RETENTION = sql`now() - interval '7 days'`;
 
-/** Events for which mentioned users, assignees and label subscribers are candidates (Builder::Default). */
-const NEW_ACTIONS = new Set<EmailEvent>(['new_issue', 'new_merge_request']);
+/** Events for which mentioned users, assignees and label subscribers are candidates (Builder::Default's "new" action). */
+const NEW_ACTIONS = new Set<EmailEvent>(['new_issue', 'new_merge_request', 'new_epic']);
 
-/** The subject GitLab's mailers give issue and merge request mail: `project | title (#iid)` or `(!iid)`. */
-export const subjectOf = (t: Pick<NotificationTarget, 'project' | 'title' | 'reference'>) => `${t.project.project.name} | ${t.title} (${t.reference})`;
-
-const groupIdsOf = (t: NotificationTarget) => (t.project.namespace.kind === 'group' ? t.project.namespace.traversalIds : []);
+/** The subject GitLab's mailers give: `project | title (#iid)` or `(!iid)`; an epic's `group | title (&iid)`. */
+export const subjectOf = (t: Pick<NotificationTarget, 'sourceName' | 'title' | 'reference'>) => `${t.sourceName} | ${t.title} (${t.reference})`;
 
 /** Who is told of one event, as the target and the settings stand now. */
 export async function recipientsOf(db: Db, n: NotificationRow, target: NotificationTarget): Promise<Delivery[]> {
   const given: Array<{ userId: number; source: CandidateSource }> = [];
   if (NEW_ACTIONS.has(n.action)) {
     const fresh = freshMentions(target.texts);
-    const mentioned = await usersWithProjectLevels(db, { id: target.project.project.id, traversalIds: groupIdsOf(target) }, fresh.names);
+    // A group-level target has no project: id 0 names none, so levels come from its groups alone.
+    const mentioned = await usersWithProjectLevels(db, { id: target.source.projectId ?? 0, traversalIds: target.source.traversalIds }, fresh.names);
     given.push(...mentioned.map((m) => ({ userId: m.user.id, source: 'mentioned' as const })));
   }
   if (NEW_ACTIONS.has(n.action) || n.action === 'reassign_issue' || n.action === 'reassign_merge_request') {
@@ -42,7 +41,7 @@ export async function recipientsOf(db: Db, n: NotificationRow, target: Notificat
   }
   given.push(...n.previousAssigneeIds.map((id) => ({ userId: id, source: 'previous_assignee' as const })));
   const candidates = await findNotificationCandidates(db, {
-    project: { id: target.project.project.id, traversalIds: groupIdsOf(target) },
+    project: { id: target.source.projectId, traversalIds: target.source.traversalIds },
     action: n.action,
     target: { type: n.targetType, id: n.targetId },
     given,

@@ -14,7 +14,7 @@ type Entry = { candidate: Candidate; type: RecipientType; reason: NotificationRe
 /** Watchers are not told of these (NotificationSetting::EXCLUDED_WATCHER_EVENTS); a custom setting decides for itself. */
 const EXCLUDED_WATCHER_EVENTS = new Set<EmailEvent>(['push_to_merge_request', 'issue_due', 'success_pipeline']);
 /** Events for which mentioned users, assignees and label subscribers are recipients too. */
-const MENTION_TYPE_ACTIONS = new Set<EmailEvent>(['new_issue', 'new_merge_request']);
+const MENTION_TYPE_ACTIONS = new Set<EmailEvent>(['new_issue', 'new_merge_request', 'new_epic']);
 const REASSIGN_ACTIONS = new Set<EmailEvent>(['reassign_issue', 'reassign_merge_request']);
 /** NotificationReason.priority: the first reason a user has, in this order, is the one they are told. */
 const REASON_PRIORITY: ReadonlyArray<NotificationReason | null> = ['own_activity', 'assigned', 'mentioned', 'subscribed', null];

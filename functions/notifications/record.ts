@@ -8,7 +8,9 @@ import type { EmailEvent, NotificationTargetType } from '../../db/schema/index.t
 export interface NotificationEvent {
   action: EmailEvent;
   target: { type: NotificationTargetType; id: number | SQL<number> };
-  projectId: number;
+  /** The target's project, or (group-level targets: epics) its group. */
+  projectId?: number | undefined;
+  groupId?: number | undefined;
   actorId: number;
   /** A reassignment's assignees before it. */
   previousAssigneeIds?: readonly number[] | undefined;
@@ -16,7 +18,7 @@ export interface NotificationEvent {
 
 /** The event's outbox row, as a statement for a batch. */
 export const notifyStatement = (db: Db, e: NotificationEvent) =>
-  notificationStatement(db, { action: e.action, targetType: e.target.type, targetId: e.target.id, projectId: e.projectId, actorId: e.actorId, previousAssigneeIds: e.previousAssigneeIds ?? [] });
+  notificationStatement(db, { action: e.action, targetType: e.target.type, targetId: e.target.id, projectId: e.projectId ?? null, groupId: e.groupId ?? null, actorId: e.actorId, previousAssigneeIds: e.previousAssigneeIds ?? [] });
 
 /** Inside a transaction: writes the event's outbox row. */
 export async function notify(tx: Db, e: NotificationEvent): Promise<void> {

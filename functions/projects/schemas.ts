@@ -6,10 +6,22 @@ import { keysetParams, paginationParams } from '../lib/pagination.ts';
 import { ACCESS_LEVELS, VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
 import { parseRef } from '../lib/ids.ts';
 import * as z from 'zod/mini';
-import { bool, id, intIn, modelRule, oneOf, schema, str, text } from '../lib/validate.ts';
+import { bool, id, int, intIn, modelRule, nestParams, oneOf, schema, str, text } from '../lib/validate.ts';
 import { avatarUrl, isValidPath, toUserBasic } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
 import { avatarFile } from '../uploads/avatars.ts';
+import { effectivePolicy, type EffectivePolicy } from '../container-expiration-policies/rules.ts';
+
+/** API::Entities::ContainerExpirationPolicy (13.6). */
+const toContainerExpirationPolicy = (p: EffectivePolicy) => ({
+  cadence: p.cadence,
+  enabled: p.enabled,
+  keep_n: p.keepN,
+  older_than: p.olderThan,
+  name_regex: p.nameRegex,
+  name_regex_keep: p.nameRegexKeep,
+  next_run_at: iso(p.nextRunAt),
+});
 
 export const PROJECT_PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'";
 const NAME_MESSAGE = "can contain only letters, digits, emojis, '_', '.', dash, space. It must start with letter, digit, emoji or '_'.";
@@ -40,7 +52,31 @@ export const CreateProjectInput = schema(() => z.object({
   initialize_with_readme: z.optional(bool()),
 }));
 
-export const UpdateProjectInput = schema(() => z.object({ name: z.optional(projectName()), path: z.optional(projectPath()), ...editable() }));
+/** `container_expiration_policy_attributes` (13.6 ProjectsHelpers): Grape's types; the model validates the values. */
+const containerExpirationPolicyAttributes = () =>
+  z.object({
+    cadence: z.optional(str(12)),
+    keep_n: z.optional(int()),
+    older_than: z.optional(str(12)),
+    name_regex: z.optional(str(1000)),
+    name_regex_keep: z.optional(str(1000)),
+    enabled: z.optional(bool()),
+  });
+
+// Rack nests `container_expiration_policy_attributes[cadence]=7d` (form and query input; JSON arrives nested).
+export const UpdateProjectInput = schema(() =>
+  z.pipe(
+    z.transform(nestParams),
+    z.object({
+      name: z.optional(projectName()),
+      path: z.optional(projectPath()),
+      ...editable(),
+      container_expiration_policy_attributes: z.optional(containerExpirationPolicyAttributes()),
+      // EE (13.6): `{ framework: "sox" }`; a blank framework removes the setting.
+      compliance_framework_setting: z.optional(z.object({ framework: z.optional(oneOf(['gdpr', 'hipaa', 'pci_dss', 'soc_2', 'sox', ''])) })),
+    }),
+  ),
+);
 
 export const ForkProjectInput = schema(() => z.object({
   namespace: z.optional(namespaceRef()),
@@ -192,6 +228,9 @@ export function toProject(v: ProjectView, config: Config) {
     only_allow_merge_if_all_discussions_are_resolved: p.onlyAllowMergeIfAllDiscussionsAreResolved,
     remove_source_branch_after_merge: p.removeSourceBranchAfterMerge,
     merge_method: p.mergeMethod,
+    container_expiration_policy: toContainerExpirationPolicy(effectivePolicy(v.containerExpirationPolicy, p)),
+    // EE::API::Entities::Project: the framework's key, in a list (none: empty).
+    compliance_frameworks: v.complianceFramework ? [v.complianceFramework] : [],
   };
   if (v.forkedFrom && v.forkedFromNamespace) {
     entity.forked_from_project = toBasicProject(v.forkedFrom, v.forkedFromNamespace, config, 0);

@@ -11,10 +11,12 @@ import { conflict, isDomainError, isUniqueViolation, notFound, notModified, para
 import { parseRef, type Ref } from '../lib/ids.ts';
 import { keysetUnsupported } from '../lib/pagination.ts';
 import type { Output } from '../lib/validate.ts';
-import { AccessLevel, assertCan, can, Visibility, visibilityName, type ProjectFacts, type VisibilityName } from '../lib/policy.ts';
+import { AccessLevel, assertCan, can, complianceFrameworkAvailable, Visibility, visibilityName, type ProjectFacts, type VisibilityName } from '../lib/policy.ts';
 import { assertAvatar, storeAvatar, type AvatarUpload } from '../uploads/avatars.ts';
 import { createProjectRepository, DEFAULT_BRANCH, prepareReadme } from '../repositories/initial-commit.ts';
 import { findUser, requireAdmin } from '../users/service.ts';
+import { preparePolicy, storePolicy } from '../container-expiration-policies/prepare.ts';
+import { setComplianceFramework } from '../../db/queries/compliance-frameworks.ts';
 import { pathFromName, type CreateProjectInput, type ForkProjectInput, type ListProjectsInput, type UpdateProjectInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
@@ -204,13 +206,28 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & O
     checkVisibility(values.visibilityLevel, view.namespace);
   }
   assertAvatar(input.avatar);
+  // Nested attributes: the policy is validated with the project (nothing is written when either is invalid) and
+  // saved in the same transaction.
+  const attrs = input.container_expiration_policy_attributes;
+  const policy = attrs
+    ? preparePolicy(
+        view,
+        { enabled: attrs.enabled, cadence: attrs.cadence, olderThan: attrs.older_than, keepN: attrs.keep_n, nameRegex: attrs.name_regex, nameRegexKeep: attrs.name_regex_keep },
+        'container_expiration_policy.',
+      )
+    : undefined;
+  // EE's compliance framework: set by owners and administrators where licensed; for anyone else (or unlicensed) the
+  // parameter is dropped without a word, as Projects::UpdateService does.
+  const framework = input.compliance_framework_setting?.framework;
+  const setFramework =
+    framework !== undefined && complianceFrameworkAvailable(ctx.config.instanceTier) && can(ctx.actor, 'project:admin_compliance_framework', projectFacts(view));
   const renamed = input.path !== undefined && input.path.toLowerCase() !== view.project.path.toLowerCase();
   if (input.path !== undefined) {
     values.path = input.path;
     values.pathWithNamespace = `${view.namespace.fullPath}/${input.path}`;
   }
   try {
-    if (renamed || input.avatar) {
+    if (renamed || input.avatar || policy || setFramework) {
       await ctx.transaction(async (tx) => {
         if (renamed) {
           // The namespace as it is now, held against a delete that would move its paths (and leave ours behind).
@@ -222,6 +239,8 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & O
         }
         await q.updateProject(tx, view.project.id, values);
         if (input.avatar) await storeAvatar(tx, { kind: 'project', id: view.project.id }, input.avatar);
+        if (policy) await storePolicy(tx, view.project.id, policy);
+        if (setFramework) await setComplianceFramework(tx, view.project.id, framework || null);
       });
     } else await q.updateProject(ctx.db, view.project.id, values);
   } catch (error) {

@@ -1,6 +1,9 @@
 // To-do inputs (GitLab's GET /todos filters, TodosFinder) and THE Todo entity (lib/api/entities/todo.rb, 13.x).
 import type { IssueView } from '../../db/queries/issues.ts';
 import type { MergeRequestView } from '../../db/queries/merge-requests.ts';
+import type { EpicView } from '../../db/queries/epics.ts';
+import { toEpic } from '../epics/schemas.ts';
+import { toNamespaceBasic } from '../projects/schemas.ts';
 import type { NamespaceRow, ProjectRow, TodoRow, UserRow } from '../../db/schema/index.ts';
 import type { Config } from '../lib/context.ts';
 import { toIssue } from '../issues/schemas.ts';
@@ -69,7 +72,12 @@ export type TodoView = {
   author: UserRow | null;
   /** The body of the note the to-do came from (a mention in a comment), if any. */
   noteBody: string | null;
-} & ({ issue: IssueView; mergeRequest?: undefined } | { mergeRequest: MergeRequestView; issue?: undefined });
+} & (
+  | { issue: IssueView; mergeRequest?: undefined; epic?: undefined }
+  | { mergeRequest: MergeRequestView; issue?: undefined; epic?: undefined }
+  /** An epic to-do (13.6 EE): a group's, with the epic's group namespace and no project. */
+  | { epic: EpicView; group: NamespaceRow; issue?: undefined; mergeRequest?: undefined }
+);
 
 
 /** Entities::ProjectIdentity */
@@ -79,18 +87,26 @@ function toProjectIdentity(p: { project: ProjectRow; namespace: NamespaceRow }, 
 }
 
 /**
- * Entities::Todo: the target as Entities::Issue or Entities::MergeRequest (todo_target_class); `body` is the note's
+ * Entities::Todo: the target as Entities::Issue, Entities::MergeRequest or EE's Entities::Epic (todo_target_class;
+ * an epic's target_url is its group epic URL, with the note's anchor as for issues); `body` is the note's
  * text for a to-do that came from a note, else the target's title; `target_url` points at the note (`#note_<id>`)
  * when there is one. GitLab represents the target without the caller (the entity's options are only the target
  * type's metadata), so an MR target's `subscribed` and `user.can_merge` are false.
  */
 export function toTodo(v: TodoView, config: Config) {
   const t = v.todo;
-  const target = v.mergeRequest ? toMergeRequest(v.mergeRequest, config, { subscribed: false, canMerge: false }) : toIssue(v.issue, config);
-  const title = v.mergeRequest ? v.mergeRequest.mr.title : v.issue.issue.title;
+  // An epic target is EE's Entities::Epic without the caller (so without its admin-only fields).
+  const target = v.epic
+    ? toEpic(v.epic, config, { admin: false })
+    : v.mergeRequest
+      ? toMergeRequest(v.mergeRequest, config, { subscribed: false, canMerge: false })
+      : toIssue(v.issue, config);
+  const title = v.epic ? v.epic.epic.title : v.mergeRequest ? v.mergeRequest.mr.title : v.issue.issue.title;
   return {
     id: t.id,
     ...(v.project ? { project: toProjectIdentity(v.project, config) } : {}),
+    // A group's to-do (an epic): `group` (Entities::NamespaceBasic) instead of `project`.
+    ...(v.epic ? { group: toNamespaceBasic(v.group, config) } : {}),
     author: v.author ? toUserBasic(v.author, config) : null,
     action_name: TODO_ACTION_NAMES[t.action] ?? null,
     target_type: t.targetType,

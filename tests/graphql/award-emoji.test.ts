@@ -84,7 +84,7 @@ describe('awardEmojiAdd', () => {
     expect(refused.body).toMatchObject({ data: { awardEmojiAdd: null }, errors: [{ message: 'Cannot award emoji to this resource', path: ['awardEmojiAdd'] }] });
 
     const wrong = await gql(ADD, { token: owner.token, variables: { input: { awardableId: gid('Label', 1), name: 'tada' } } });
-    expect(wrong.body).toMatchObject({ data: { awardEmojiAdd: null }, errors: [{ message: '"gid://gitlab/Label/1" is not a valid id for Issue or MergeRequest or Note or DiscussionNote or DiffNote or ProjectSnippet or PersonalSnippet or Snippet.', path: ['awardEmojiAdd'] }] });
+    expect(wrong.body).toMatchObject({ data: { awardEmojiAdd: null }, errors: [{ message: '"gid://gitlab/Label/1" is not a valid id for Issue or MergeRequest or Note or DiscussionNote or DiffNote or ProjectSnippet or PersonalSnippet or Snippet or Epic.', path: ['awardEmojiAdd'] }] });
   });
 
   it('awards notes and project snippets by their global ids', async () => {

@@ -32,6 +32,20 @@ const OBJECTS: Record<string, Record<string, string | [string, Record<string, st
     webUrl: 'String',
   },
   CurrentUserTodos: { currentUserTodos: ['TodoConnection!', { ...PAGING, state: 'TodoStateEnum' }] },
+  ClusterAgent: { createdAt: 'Time', id: 'ID!', name: 'String', project: 'Project', tokens: ['ClusterAgentTokenConnection', PAGING], updatedAt: 'Time' },
+  ClusterAgentToken: { clusterAgent: 'ClusterAgent', createdAt: 'Time', id: 'ClustersAgentTokenID!' },
+  ClusterAgentConnection: { count: 'Int!' },
+  ContainerExpirationPolicy: {
+    cadence: 'ContainerExpirationPolicyCadenceEnum!',
+    createdAt: 'Time!',
+    enabled: 'Boolean!',
+    keepN: 'ContainerExpirationPolicyKeepEnum',
+    nameRegex: 'UntrustedRegexp',
+    nameRegexKeep: 'UntrustedRegexp',
+    nextRunAt: 'Time',
+    olderThan: 'ContainerExpirationPolicyOlderThanEnum',
+    updatedAt: 'Time!',
+  },
   PageInfo: { endCursor: 'String', hasNextPage: 'Boolean!', hasPreviousPage: 'Boolean!', startCursor: 'String' },
 };
 
@@ -66,6 +80,11 @@ const MUTATIONS: Record<string, { field: string; input: Record<string, string>; 
   AwardEmojiAdd: { field: 'awardEmojiAdd', input: AWARD_INPUT, payload: { awardEmoji: 'AwardEmoji' } },
   AwardEmojiRemove: { field: 'awardEmojiRemove', input: AWARD_INPUT, payload: { awardEmoji: 'AwardEmoji' } },
   AwardEmojiToggle: { field: 'awardEmojiToggle', input: AWARD_INPUT, payload: { awardEmoji: 'AwardEmoji', toggledOn: 'Boolean!' } },
+  AddProjectToSecurityDashboard: { field: 'addProjectToSecurityDashboard', input: { id: 'ID!', ...CLIENT_ID }, payload: { project: 'Project' } },
+  CreateClusterAgent: { field: 'createClusterAgent', input: { name: 'String!', projectPath: 'ID!', ...CLIENT_ID }, payload: { clusterAgent: 'ClusterAgent' } },
+  ClusterAgentDelete: { field: 'clusterAgentDelete', input: { id: 'ClustersAgentID!', ...CLIENT_ID }, payload: {} },
+  ClusterAgentTokenCreate: { field: 'clusterAgentTokenCreate', input: { clusterAgentId: 'ClustersAgentID!', ...CLIENT_ID }, payload: { secret: 'String', token: 'ClusterAgentToken' } },
+  ClusterAgentTokenDelete: { field: 'clusterAgentTokenDelete', input: { id: 'ClustersAgentTokenID!', ...CLIENT_ID }, payload: {} },
   CreateNote: { field: 'createNote', input: { body: 'String!', noteableId: 'ID!', confidential: 'Boolean', discussionId: 'ID', ...CLIENT_ID }, payload: { note: 'Note' } },
   CreateDiffNote: {
     field: 'createDiffNote',

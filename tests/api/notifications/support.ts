@@ -23,7 +23,7 @@ export const mailLines = () => mail.mock.calls.map(([line]) => JSON.parse(String
  * housekeeping run may have claimed some and still be resolving them), then the messages about it: [user, action,
  * reason] sorted by user, then action.
  */
-export async function told(id: number, users: Record<string, User>, type: 'MergeRequest' | 'Issue' = 'MergeRequest') {
+export async function told(id: number, users: Record<string, User>, type: 'MergeRequest' | 'Issue' | 'Epic' = 'MergeRequest') {
   const names = new Map(Object.entries(users).map(([name, u]) => [u.user.id, name]));
   const rows = await deliveredEvents(and(eq(notifications.targetType, type), eq(notifications.targetId, id))!);
   return rows

@@ -1,0 +1,73 @@
+CREATE TABLE "board_labels" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"board_id" integer NOT NULL,
+	"label_id" integer NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "cluster_agent_tokens" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"agent_id" integer NOT NULL,
+	"token_digest" text NOT NULL,
+	"created_by_user_id" integer,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "cluster_agent_tokens_token_digest_key" UNIQUE("token_digest")
+);
+--> statement-breakpoint
+CREATE TABLE "cluster_agents" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"project_id" integer NOT NULL,
+	"name" text NOT NULL,
+	"created_by_user_id" integer,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "cluster_agents_project_id_name_key" UNIQUE("project_id","name"),
+	CONSTRAINT "cluster_agents_name_length" CHECK (char_length("cluster_agents"."name") <= 63)
+);
+--> statement-breakpoint
+CREATE TABLE "users_security_dashboard_projects" (
+	"user_id" integer NOT NULL,
+	"project_id" integer NOT NULL,
+	CONSTRAINT "users_security_dashboard_projects_user_id_project_id_pk" PRIMARY KEY("user_id","project_id")
+);
+--> statement-breakpoint
+CREATE TABLE "container_expiration_policies" (
+	"project_id" integer PRIMARY KEY NOT NULL,
+	"enabled" boolean NOT NULL,
+	"cadence" text NOT NULL,
+	"older_than" text,
+	"keep_n" integer,
+	"name_regex" text,
+	"name_regex_keep" text,
+	"next_run_at" timestamp with time zone,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "container_expiration_policies_name_regex_length" CHECK (char_length("container_expiration_policies"."name_regex") <= 255),
+	CONSTRAINT "container_expiration_policies_name_regex_keep_length" CHECK (char_length("container_expiration_policies"."name_regex_keep") <= 255)
+);
+--> statement-breakpoint
+CREATE TABLE "project_compliance_framework_settings" (
+	"project_id" integer PRIMARY KEY NOT NULL,
+	"framework" text NOT NULL,
+	CONSTRAINT "project_compliance_framework_settings_framework" CHECK ("project_compliance_framework_settings"."framework" IN ('gdpr', 'hipaa', 'pci_dss', 'soc_2', 'sox'))
+);
+--> statement-breakpoint
+ALTER TABLE "notifications" ALTER COLUMN "project_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "notifications" ADD COLUMN "group_id" integer;--> statement-breakpoint
+ALTER TABLE "boards" ADD COLUMN "assignee_id" integer;--> statement-breakpoint
+ALTER TABLE "board_labels" ADD CONSTRAINT "board_labels_board_id_boards_id_fk" FOREIGN KEY ("board_id") REFERENCES "public"."boards"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "board_labels" ADD CONSTRAINT "board_labels_label_id_labels_id_fk" FOREIGN KEY ("label_id") REFERENCES "public"."labels"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "cluster_agent_tokens" ADD CONSTRAINT "cluster_agent_tokens_agent_id_cluster_agents_id_fk" FOREIGN KEY ("agent_id") REFERENCES "public"."cluster_agents"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "cluster_agent_tokens" ADD CONSTRAINT "cluster_agent_tokens_created_by_user_id_users_id_fk" FOREIGN KEY ("created_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "cluster_agents" ADD CONSTRAINT "cluster_agents_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "cluster_agents" ADD CONSTRAINT "cluster_agents_created_by_user_id_users_id_fk" FOREIGN KEY ("created_by_user_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "users_security_dashboard_projects" ADD CONSTRAINT "users_security_dashboard_projects_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "users_security_dashboard_projects" ADD CONSTRAINT "users_security_dashboard_projects_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "container_expiration_policies" ADD CONSTRAINT "container_expiration_policies_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "project_compliance_framework_settings" ADD CONSTRAINT "project_compliance_framework_settings_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE UNIQUE INDEX "board_labels_board_id_label_id_idx" ON "board_labels" USING btree ("board_id","label_id");--> statement-breakpoint
+CREATE INDEX "board_labels_label_id_idx" ON "board_labels" USING btree ("label_id");--> statement-breakpoint
+CREATE INDEX "cluster_agent_tokens_agent_id_idx" ON "cluster_agent_tokens" USING btree ("agent_id","id");--> statement-breakpoint
+CREATE INDEX "users_security_dashboard_projects_project_id_idx" ON "users_security_dashboard_projects" USING btree ("project_id");--> statement-breakpoint
+ALTER TABLE "notifications" ADD CONSTRAINT "notifications_group_id_namespaces_id_fk" FOREIGN KEY ("group_id") REFERENCES "public"."namespaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "boards" ADD CONSTRAINT "boards_assignee_id_users_id_fk" FOREIGN KEY ("assignee_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "notifications" ADD CONSTRAINT "notifications_one_source" CHECK (("notifications"."project_id" IS NULL) <> ("notifications"."group_id" IS NULL));
