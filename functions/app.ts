@@ -12,13 +12,9 @@ import { anonymous, type AppEnv, type Config, type RequestContext } from './lib/
 import { DomainError, unauthorized } from './lib/errors.ts';
 import { log } from './lib/log.ts';
 import { withNormalPath } from './lib/request-path.ts';
-import { graphqlRoutes } from './graphql/routes.ts';
-import { uploadRoutes } from './uploads/routes.ts';
-import { oauthRoutes } from './oauth/routes.ts';
-import { explorerRoutes } from './web/explorer/routes.ts';
-import { webRoutes } from './web/routes.ts';
 import { restError } from './rest-errors.ts';
-import { mountApiDomains } from './routes/mount.ts';
+import { API_DOMAINS, APP_DOMAINS, type ApiDomain, type AppDomain } from './routes/domains.ts';
+import { mountLazily } from './routes/mount.ts';
 
 export interface AppDeps {
   /** The database for this environment (PGlite in-process, or Neon), chosen by the runtime's entry. */
@@ -101,13 +97,10 @@ export function createApp(deps: AppDeps) {
     await next();
   });
   // Every REST domain, loaded by the first request that reaches one of its routes (routes/mount.ts).
-  mountApiDomains(api);
+  mountLazily(api, Object.keys(API_DOMAINS) as ApiDomain[]);
   api.all('*', (c) => c.json({ error: '404 Not Found' }, 404));
-  app.route('/', graphqlRoutes);
-  app.route('/', uploadRoutes);
-  app.route('/', explorerRoutes);
-  app.route('/', oauthRoutes);
-  app.route('/', webRoutes);
+  // GraphQL's endpoint, uploads, the explorer page, OAuth and the web pages, loaded on first use the same way.
+  mountLazily(app, Object.keys(APP_DOMAINS) as AppDomain[]);
 
   app.notFound((c) => (c.req.path.startsWith('/api/') ? c.json({ error: '404 Not Found' }, 404) : c.text('404 Not Found', 404)));
 

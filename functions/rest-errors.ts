@@ -2,6 +2,7 @@
 // Grape API answers for each code, byte for byte.
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { DomainError, FieldErrors, Problem } from './lib/errors.ts';
+import { toSentence } from './lib/format.ts';
 
 type RestError = { status: ContentfulStatusCode | 304; body: Record<string, unknown> | null; headers?: Record<string, string> };
 
@@ -12,11 +13,6 @@ function rubyInspect(fields: FieldErrors): string {
     .join(', ')}}`;
 }
 
-/** Array#to_sentence, as ActiveModel joins full messages. */
-function toSentence(messages: readonly string[]) {
-  if (messages.length <= 2) return messages.join(' and ');
-  return `${messages.slice(0, -1).join(', ')}, and ${messages[messages.length - 1]}`;
-}
 
 const badRequestMessage = (reason: string | undefined) => (reason === undefined ? '400 Bad request' : `400 Bad request - ${reason}`);
 

@@ -31,13 +31,10 @@ export async function deleteClusterAgent(db: Db, id: number): Promise<void> {
   await db.delete(clusterAgents).where(eq(clusterAgents.id, id));
 }
 
-/**
- * The token row for a digest, inserted only while its agent exists (an agent deleted meanwhile inserts nothing, and
- * the caller answers as for a missing agent).
- */
-export async function insertClusterAgentToken(db: Db, values: { agentId: number; tokenDigest: string; createdByUserId: number }): Promise<ClusterAgentTokenRow | undefined> {
+/** A token row for a digest; the agent's foreign key refuses it (23503) when the agent was deleted meanwhile. */
+export async function insertClusterAgentToken(db: Db, values: { agentId: number; tokenDigest: string; createdByUserId: number }): Promise<ClusterAgentTokenRow> {
   const [row] = await db.insert(clusterAgentTokens).values(values).returning();
-  return row;
+  return row!;
 }
 
 export async function findClusterAgentToken(db: Db, id: number): Promise<ClusterAgentTokenRow | undefined> {

@@ -79,7 +79,6 @@ export async function createClusterAgentToken({ ctx, input }: Verb<{ agentId: nu
     if ((e as { code?: string }).code === '23503') throw notFound('Clusters::Agent');
     throw e;
   });
-  if (!token) throw notFound('Clusters::Agent');
   return { agent: found, token, secret };
 }
 

@@ -56,9 +56,3 @@ export function policyErrors(p: PolicyValues): FieldErrors {
   }
   return errors;
 }
-
-/** Array#to_sentence: "a", "a and b", "a, b, and c". */
-export function toSentence(items: readonly string[]): string {
-  if (items.length <= 2) return items.join(' and ');
-  return `${items.slice(0, -1).join(', ')}, and ${items.at(-1)}`;
-}

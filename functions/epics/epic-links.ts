@@ -12,20 +12,19 @@ import type { GroupView } from '../../db/queries/groups.ts';
 import { findGroup } from '../groups/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { conflict, forbidden, notFound, notFoundMessage, validationFailed } from '../lib/errors.ts';
+import { conflict, forbidden, notFound, notFoundMessage } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
+import { toSentence } from '../lib/format.ts';
 import { assertCan, subepicsAvailable } from '../lib/policy.ts';
 import { epicFacts, epicGroup, insertEpicIn, readEpic } from './service.ts';
+import { MAX_HIERARCHY_DEPTH, parentErrors } from './tree-rules.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 type EpicRef = { ref: Ref | null; iid: number | null };
 
-/** Epic::MAX_HIERARCHY_DEPTH. */
-export const MAX_HIERARCHY_DEPTH = 5;
 const NO_EPIC = 'No Epic found for given params';
 const EPIC_NOT_FOUND = 'Epic not found for given params';
 const PARENT_AT_MAX_DEPTH = "This epic can't be added because the parent is already at the maximum depth from its most distant ancestor";
-const CONFIDENTIAL_PARENT = 'A non-confidential epic cannot be assigned to a confidential parent epic';
 
 /** The group, the parent epic (readable), then the action on it. */
 async function parentFor(ctx: RequestContext, input: EpicRef, action: 'group:read_epic' | 'group:admin_epic_link' | 'group:destroy_epic_link') {
@@ -58,22 +57,6 @@ export async function listChildEpics({ ctx, input }: Verb<EpicRef>) {
   return { group, children: await readableChildren(ctx, group, epic) };
 }
 
-/** Epic#validate_parent and #validate_confidential_parent for `child` under `parent`, as read under the lock. */
-function parentErrors(child: links.TreeFacts, parent: links.TreeFacts): string[] {
-  const errors: string[] = [];
-  if (child.id === parent.id) errors.push('This epic cannot be added. An epic cannot be added to itself.');
-  else if (child.parentId === parent.id) errors.push('This epic cannot be added. It is already assigned to the parent epic.');
-  else if (parent.baseAndAncestors.includes(child.id)) errors.push('This epic cannot be added. It is already an ancestor of the parent epic.');
-  else if (child.maxDescendantsDepth + parent.baseAndAncestors.length >= MAX_HIERARCHY_DEPTH)
-    errors.push(`This epic cannot be added. One or more epics would exceed the maximum depth (${MAX_HIERARCHY_DEPTH}) from its most distant ancestor.`);
-  // (The child comes from the parent's group or a subgroup, so "An epic must belong to the same group or subgroup as
-  // its parent epic." cannot arise through these endpoints.)
-  if (!child.confidential && parent.confidential) errors.push(CONFIDENTIAL_PARENT);
-  return errors;
-}
-
-/** ActiveSupport's to_sentence. */
-const toSentence = (list: readonly string[]) => (list.length <= 2 ? list.join(' and ') : `${list.slice(0, -1).join(', ')}, and ${list[list.length - 1]}`);
 
 /** POST /groups/:id/epics/:epic_iid/epics/:child_epic_id: the child, now under the epic (placed first). */
 export async function addChildEpic({ ctx, input }: Verb<EpicRef & { childId: number | null }>) {
@@ -115,14 +98,8 @@ export async function createChildEpic({ ctx, input }: Verb<EpicRef & CreateChild
     if (sub.namespace.id === group.namespace.id || !sub.namespace.traversalIds.includes(group.namespace.id)) throw notFound('Group');
     target = sub;
   }
+  // The parent's depth and confidentiality are checked by the create, under the tree lock.
   const confidential = input.confidential ?? epic.epic.confidential;
-  const [parent] = [...(await links.treeFacts(ctx.db, [epic.epic.id])).values()];
-  const fresh: links.TreeFacts = { id: -1, groupId: target.namespace.id, parentId: null, confidential, baseAndAncestors: [], maxDescendantsDepth: 1 };
-  const errors = parent ? parentErrors(fresh, parent) : [];
-  if (errors.length) {
-    const depth = errors.filter((e) => e !== CONFIDENTIAL_PARENT);
-    throw validationFailed({ ...(depth.length ? { parent: depth } : {}), ...(errors.includes(CONFIDENTIAL_PARENT) ? { confidential: [CONFIDENTIAL_PARENT] } : {}) });
-  }
   const created = await insertEpicIn(ctx, target, user.id, { title: input.title, confidential, parent_id: epic.epic.id });
   return { group, parent: epic, child: created.epic };
 }

@@ -4,6 +4,8 @@
 // Permissions: lib/policy.ts's group:*_epic rules.
 import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/epics.ts';
+import { lockEpicTree, treeFacts } from '../../db/queries/epic-links.ts';
+import { newEpicFacts, parentErrors, parentFieldErrors } from './tree-rules.ts';
 import type { EpicView } from '../../db/queries/epics.ts';
 import type { GroupView } from '../../db/queries/groups.ts';
 import { DEFAULT_LABEL_COLOR, insertLabel } from '../../db/queries/labels.ts';
@@ -146,6 +148,14 @@ export async function insertEpicIn(ctx: RequestContext, group: GroupView, author
   const dates = dateChanges(input);
   const groupId = group.namespace.id;
   const row = await ctx.transaction(async (tx) => {
+    if (input.parent_id !== undefined) {
+      // Epic#validate_parent's depth and confidentiality, against the tree as it is under the tree lock (concurrent
+      // links and creates cannot together exceed the depth).
+      await lockEpicTree(tx, group.namespace.traversalIds[0] ?? groupId);
+      const parent = (await treeFacts(tx, [input.parent_id])).get(input.parent_id);
+      const errors = parent ? parentErrors(newEpicFacts(groupId, input.confidential ?? false), parent) : [];
+      if (errors.length) throw validationFailed(parentFieldErrors(errors));
+    }
     const labelIds = [...(input.labelIds ?? []), ...(await labelIdsFor(tx, group, input.labels ?? []))];
     const iid = await nextIid(tx, 'epics', { namespaceId: groupId });
     const epic = await q.insertEpic(tx, {

@@ -18,3 +18,9 @@ export const renderPlainLine = (s: string | null) => (s == null ? null : escapeH
  * GitLab renders plain one-line text (`<p dir="auto">...</p>`), newlines as `<br>`; empty when there is no text.
  */
 export const renderPlainText = (s: string | null) => (s ? `<p dir="auto">${escapeHtml(s).replace(/\r?\n/g, '<br>\n')}</p>` : '');
+
+/** Ruby's Array#to_sentence (how ActiveModel joins full messages): "a", "a and b", "a, b, and c". */
+export function toSentence(items: readonly string[]): string {
+  if (items.length <= 2) return items.join(' and ');
+  return `${items.slice(0, -1).join(', ')}, and ${items.at(-1)}`;
+}

@@ -1,5 +1,6 @@
-// The REST domains mounted under /api/v4, each loaded on the first request that reaches one of its routes. The
-// order is the mount order (it decides which handler runs first where paths overlap), as app.ts mounted them.
+// The route groups, each loaded on the first request that reaches one of its routes: the REST domains under /api/v4
+// and the rest of the app (GraphQL's endpoint, uploads, the explorer page, OAuth, the web pages). The order is the
+// mount order (it decides which handler runs first where paths overlap).
 import type { Hono } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 
@@ -38,4 +39,16 @@ export const API_DOMAINS = {
   repositoryHistory: (): Routes => import('../repositories/history-routes.ts').then((m) => m.repositoryHistoryRoutes),
 };
 
+/** Mounted on the app itself, after /api/v4. */
+export const APP_DOMAINS = {
+  graphql: (): Routes => import('../graphql/routes.ts').then((m) => m.graphqlRoutes),
+  uploads: (): Routes => import('../uploads/routes.ts').then((m) => m.uploadRoutes),
+  explorer: (): Routes => import('../web/explorer/routes.ts').then((m) => m.explorerRoutes),
+  oauth: (): Routes => import('../oauth/routes.ts').then((m) => m.oauthRoutes),
+  web: (): Routes => import('../web/routes.ts').then((m) => m.webRoutes),
+};
+
+export const DOMAINS = { ...API_DOMAINS, ...APP_DOMAINS };
 export type ApiDomain = keyof typeof API_DOMAINS;
+export type AppDomain = keyof typeof APP_DOMAINS;
+export type Domain = keyof typeof DOMAINS;

@@ -4,7 +4,7 @@
 /** [method, path, handler count]: consecutive registrations of one method and path. */
 export type ManifestEntry = [method: string, path: string, handlers: number];
 
-export const ROUTE_MANIFEST: Record<import('./domains.ts').ApiDomain, ManifestEntry[]> = {
+export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry[]> = {
   version: [
     ["GET","/version",1],
   ],
@@ -405,5 +405,52 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').ApiDomain, ManifestEn
     ["GET","/projects/:id/repository/files/:file_path/blame",3],
     ["GET","/projects/:id/repository/contributors",2],
     ["GET","/projects/:id/repository/commits/:sha/refs",2],
+  ],
+  graphql: [
+    ["GET","/api/graphql",1],
+    ["POST","/api/graphql",1],
+  ],
+  uploads: [
+    ["GET","/uploads/-/system/:kind{user|group|project}/avatar/:id{[0-9]+}/:filename",2],
+  ],
+  explorer: [
+    ["GET","/-/graphql-explorer",1],
+  ],
+  oauth: [
+    ["ALL","/oauth/token",1],
+    ["ALL","/oauth/revoke",1],
+    ["ALL","/oauth/token/info",1],
+    ["ALL","/oauth/token",1],
+    ["ALL","/oauth/revoke",1],
+    ["ALL","/oauth/introspect",1],
+    ["POST","/oauth/token",2],
+    ["GET","/oauth/token/info",1],
+    ["POST","/oauth/revoke",2],
+    ["POST","/oauth/introspect",2],
+    ["GET","/.well-known/oauth-authorization-server",1],
+  ],
+  web: [
+    ["ALL","/users/sign_in",3],
+    ["ALL","/users/sign_out",3],
+    ["ALL","/oauth/applications",3],
+    ["ALL","/oauth/applications/*",3],
+    ["ALL","/oauth/authorized_applications",3],
+    ["ALL","/oauth/authorized_applications/*",3],
+    ["ALL","/oauth/authorize",3],
+    ["ALL","/oauth/authorize/*",3],
+    ["GET","/-/pages.css",1],
+    ["GET","/users/sign_in",1],
+    ["POST","/users/sign_in",1],
+    ["POST","/users/sign_out",1],
+    ["GET","/oauth/applications",1],
+    ["POST","/oauth/applications",1],
+    ["GET","/oauth/applications/:id",1],
+    ["POST","/oauth/applications/:id/renew",1],
+    ["POST","/oauth/applications/:id/delete",1],
+    ["GET","/oauth/authorized_applications",1],
+    ["POST","/oauth/authorized_applications/:id/revoke",1],
+    ["GET","/oauth/authorize",1],
+    ["POST","/oauth/authorize",1],
+    ["POST","/oauth/authorize/deny",1],
   ],
 };

@@ -1,24 +1,26 @@
-// Lazy mounting of the REST domains (cold start). Every route is registered up front from the generated manifest
-// (manifest.ts), so matching, 404s, 405s and the middleware's "is this an endpoint" test are exactly what mounting
-// the domain's Hono app with `route()` gives; each registered handler is a stub that loads its domain on first use
-// and calls the real handler at the same index with the same (c, next). A domain's modules (its routes, services,
-// queries and what only they import) are then evaluated by the first request that needs them, not by every
-// isolate: with esbuild's bundling they stay wrapped until imported.
-import type { Handler, Hono, MiddlewareHandler } from 'hono';
+// Lazy mounting (cold start). Every route is registered up front from the generated manifest (manifest.ts), so
+// matching, 404s, 405s and the middleware's "is this an endpoint" test are exactly what mounting the group's Hono app
+// with `route()` gives; each registered handler is a stub that loads its group on first use and calls the handler at
+// the same index with the same (c, next). The handlers called are those `route()` makes (the loaded app mounted on
+// a scratch app), so a group's own onError (OAuth's) wraps its handlers as it would when mounted. A group's modules
+// (its routes, services, queries and what only they import) are evaluated by the first request that needs them, not
+// by every isolate: with esbuild's bundling they stay wrapped until imported.
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
-import { API_DOMAINS, type ApiDomain } from './domains.ts';
+import { DOMAINS, type Domain } from './domains.ts';
 import { ROUTE_MANIFEST, type ManifestEntry } from './manifest.ts';
 
-type RouteHandler = Handler<AppEnv> | MiddlewareHandler<AppEnv>;
+type RouteHandler = MiddlewareHandler<AppEnv>;
 
-const loaded = new Map<ApiDomain, RouteHandler[]>();
-const loading = new Map<ApiDomain, Promise<RouteHandler[]>>();
+const loaded = new Map<Domain, RouteHandler[]>();
+const loading = new Map<Domain, Promise<RouteHandler[]>>();
 
-function load(domain: ApiDomain): Promise<RouteHandler[]> {
+function load(domain: Domain): Promise<RouteHandler[]> {
   let p = loading.get(domain);
   if (!p) {
-    p = API_DOMAINS[domain]().then((app) => {
-      const handlers = app.routes.map((r) => r.handler as RouteHandler);
+    p = DOMAINS[domain]().then((app) => {
+      const mounted = new Hono<AppEnv>().route('/', app);
+      const handlers = mounted.routes.map((r) => r.handler as RouteHandler);
       loaded.set(domain, handlers);
       return handlers;
     });
@@ -34,16 +36,16 @@ export function expandManifest(entries: readonly ManifestEntry[]): Array<{ metho
   return entries.flatMap(([method, path, count]) => Array.from({ length: count }, () => ({ method, path })));
 }
 
-/** Registers every domain's routes on `api` in mount order, each handler loading its domain on first use. */
-export function mountApiDomains(api: Hono<AppEnv>) {
-  for (const domain of Object.keys(API_DOMAINS) as ApiDomain[]) {
+/** Registers the groups' routes on `target` in the given order, each handler loading its group on first use. */
+export function mountLazily(target: Hono<AppEnv>, domains: readonly Domain[]) {
+  for (const domain of domains) {
     expandManifest(ROUTE_MANIFEST[domain]).forEach(({ method, path }, index) => {
-      const stub: MiddlewareHandler<AppEnv> = (c, next) => {
+      const stub: RouteHandler = (c, next) => {
         const handlers = loaded.get(domain);
-        if (handlers) return handlers[index]!(c, next) as ReturnType<MiddlewareHandler<AppEnv>>;
-        return load(domain).then((h) => h[index]!(c, next)) as ReturnType<MiddlewareHandler<AppEnv>>;
+        if (handlers) return handlers[index]!(c, next);
+        return load(domain).then((h) => h[index]!(c, next));
       };
-      api.on(method, path, stub);
+      target.on(method, path, stub);
     });
   }
 }

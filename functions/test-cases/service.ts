@@ -2,6 +2,7 @@
 // QualityManagement::TestCases::CreateService): an issue of type `test_case`, Ultimate only, written by the issues
 // service's create verb (one batch: iid, row, labels, event, notification, resource events, mention to-dos).
 import type { RequestContext } from '../lib/context.ts';
+import { toSentence } from '../lib/format.ts';
 import { createIssue } from '../issues/service.ts';
 import { DESCRIPTION_MAX } from '../issues/schemas.ts';
 
@@ -25,7 +26,7 @@ function issueErrors(title: string, description: string | null): string | null {
   else if (title.length > TITLE_MAX) messages.push(`Title is too long (maximum is ${TITLE_MAX} characters)`);
   if (description && description.length > DESCRIPTION_MAX) messages.push(`Description is too long (maximum is ${DESCRIPTION_MAX} characters)`);
   if (!messages.length) return null;
-  return messages.length === 1 ? messages[0]! : `${messages.slice(0, -1).join(', ')} and ${messages.at(-1)}`;
+  return toSentence(messages);
 }
 
 export async function createTestCase({ ctx, input }: Verb<CreateTestCaseParams>) {

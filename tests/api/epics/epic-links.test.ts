@@ -1,7 +1,7 @@
 // Child epics (GitLab 13.6 ee/lib/api/epic_links.rb): list, link, create, move, unlink; the subepics license
 // (Ultimate) for links, creates and moves, Premium for reads and unlinks; GitLab's refusals; a race that would close a
 // cycle (run with TEST_DB=postgres for real concurrent connections).
-import { inArray } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { epics } from '../../../db/schema/index.ts';
 import { addMember, createGroup } from '../../factories/groups.ts';
@@ -176,6 +176,11 @@ describe('child epics', () => {
     const created = await api.post(children(group.id, chain[3]!.iid), { token: owner.token, env: ULTIMATE, body: { title: 'too deep' } });
     expect(created.status).toBe(400);
     expect(created.body).toEqual({ message: { parent: ['This epic cannot be added. One or more epics would exceed the maximum depth (5) from its most distant ancestor.'] } });
+    // The same rule for POST /groups/:id/epics with parent_id (the model validates every parent), nothing stored.
+    const viaCreate = await api.post(`/groups/${group.id}/epics`, { token: owner.token, env: ULTIMATE, body: { title: 'too deep too', parent_id: chain[3]!.id } });
+    expect(viaCreate.status).toBe(400);
+    expect(viaCreate.body).toEqual({ message: { parent: ['This epic cannot be added. One or more epics would exceed the maximum depth (5) from its most distant ancestor.'] } });
+    expect(await testDb().db.select({ id: epics.id }).from(epics).where(eq(epics.groupId, group.id))).toHaveLength(chain.length + 1);
     // A subtree of two under chain[2] (4 levels deep with its ancestors): refused too.
     const top = await createEpic(owner.token, group.id);
     const below = await createEpic(owner.token, group.id);
