@@ -38,7 +38,7 @@ export const todos = pgTable(
     authorId: integer('author_id').references(() => users.id, { onDelete: 'set null' }),
     projectId: integer('project_id').references(() => projects.id, { onDelete: 'cascade' }),
     groupId: integer('group_id').references(() => namespaces.id, { onDelete: 'cascade' }),
-    targetType: text('target_type').$type<'Issue' | 'MergeRequest' | 'Snippet' | 'Epic'>().notNull(),
+    targetType: text('target_type').$type<'Issue' | 'MergeRequest' | 'Snippet' | 'Epic' | 'AlertManagement::Alert'>().notNull(),
     targetId: integer('target_id').notNull(),
     action: smallint('action').notNull(),
     state: text('state').$type<'pending' | 'done'>().notNull().default('pending'),

@@ -30,3 +30,4 @@ export * from './cluster-agents.ts';
 export * from './security-dashboard.ts';
 export * from './container-expiration-policies.ts';
 export * from './compliance-frameworks.ts';
+export * from './alerts.ts';

@@ -18,6 +18,8 @@ export const users = pgTable(
     /** 'active' | 'blocked' (GitLab's state machine, the two states this service has). */
     state: text('state').$type<'active' | 'blocked'>().notNull().default('active'),
     admin: boolean('admin').notNull().default(false),
+    /** GitLab's internal users: 'alert_bot' authors what alerts log (system notes); null for a person. Never signs in. */
+    userType: text('user_type').$type<'alert_bot'>(),
     /** Versioned PBKDF2 hash (lib/crypto.ts); null for users who cannot sign in with a password. */
     passwordHash: text('password_hash'),
     avatarUrl: text('avatar_url'),

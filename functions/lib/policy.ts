@@ -317,6 +317,10 @@ const rules = {
   // admin_compliance_framework (EE ProjectPolicy, 13.6): owners (of the project or its group) and administrators;
   // the license (Premium) is the projects service's check, which drops the parameter silently as GitLab does.
   'project:admin_compliance_framework': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
+  // Alert management (ProjectPolicy, 13.6): reporters read alerts, developers change them (status, assignees,
+  // to-dos, issues, notes); the HTTP integrations are operations settings (admin_operations, above).
+  'project:read_alert_management_alert': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  'project:update_alert_management_alert': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
   'snippet:read': (a: Actor, s: SnippetFacts) => canReadSnippet(a, s),
   'snippet:update': (a: Actor, s: SnippetFacts) => canAdminSnippet(a, s),
   'snippet:delete': (a: Actor, s: SnippetFacts) => canAdminSnippet(a, s),
@@ -512,6 +516,9 @@ export const complianceFrameworkAvailable = (tier: 'free' | 'premium' | 'ultimat
 
 /** GitLab's `feature_available?(:security_dashboard)` (13.6 Gold, our Ultimate). */
 export const securityDashboardAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier === 'ultimate';
+
+/** GitLab's `feature_available?(:multiple_alert_http_integrations)` (13.6): Premium and Ultimate. */
+export const multipleAlertIntegrationsAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier !== 'free';
 
 /** GitLab's `feature_available?(:cluster_agents)` (the Kubernetes agent, 13.6): Premium and Ultimate. */
 export const clusterAgentsAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier !== 'free';

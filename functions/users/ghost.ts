@@ -11,6 +11,7 @@ export const GHOST_USER: UserRow = {
   email: 'ghost@example.invalid',
   state: 'active',
   admin: false,
+  userType: null,
   passwordHash: null,
   avatarUrl: null,
   privateProfile: false,

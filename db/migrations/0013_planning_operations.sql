@@ -51,7 +51,55 @@ CREATE TABLE "project_compliance_framework_settings" (
 	CONSTRAINT "project_compliance_framework_settings_framework" CHECK ("project_compliance_framework_settings"."framework" IN ('gdpr', 'hipaa', 'pci_dss', 'soc_2', 'sox'))
 );
 --> statement-breakpoint
+CREATE TABLE "alert_management_alert_assignees" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"alert_id" integer NOT NULL,
+	"user_id" integer NOT NULL,
+	CONSTRAINT "alert_management_alert_assignees_alert_id_user_id_key" UNIQUE("alert_id","user_id")
+);
+--> statement-breakpoint
+CREATE TABLE "alert_management_http_integrations" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"project_id" integer NOT NULL,
+	"name" text NOT NULL,
+	"active" boolean DEFAULT false NOT NULL,
+	"token_digest" text NOT NULL,
+	"endpoint_identifier" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "alert_management_http_integrations_project_endpoint_key" UNIQUE("project_id","endpoint_identifier"),
+	CONSTRAINT "alert_management_http_integrations_name_length" CHECK (char_length("alert_management_http_integrations"."name") <= 255)
+);
+--> statement-breakpoint
+CREATE TABLE "alert_management_alerts" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"project_id" integer NOT NULL,
+	"iid" integer NOT NULL,
+	"title" text NOT NULL,
+	"description" text,
+	"service" text,
+	"monitoring_tool" text,
+	"hosts" text[] DEFAULT '{}'::text[] NOT NULL,
+	"severity" smallint DEFAULT 0 NOT NULL,
+	"status" smallint DEFAULT 0 NOT NULL,
+	"fingerprint" text,
+	"events" integer DEFAULT 1 NOT NULL,
+	"started_at" timestamp with time zone NOT NULL,
+	"ended_at" timestamp with time zone,
+	"payload" jsonb DEFAULT '{}'::jsonb NOT NULL,
+	"environment_name" text,
+	"issue_id" integer,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "alert_management_alerts_project_id_iid_key" UNIQUE("project_id","iid"),
+	CONSTRAINT "alert_management_alerts_title_length" CHECK (char_length("alert_management_alerts"."title") <= 200),
+	CONSTRAINT "alert_management_alerts_description_length" CHECK (char_length("alert_management_alerts"."description") <= 1000),
+	CONSTRAINT "alert_management_alerts_service_length" CHECK (char_length("alert_management_alerts"."service") <= 100),
+	CONSTRAINT "alert_management_alerts_monitoring_tool_length" CHECK (char_length("alert_management_alerts"."monitoring_tool") <= 100)
+);
+--> statement-breakpoint
 ALTER TABLE "notifications" ALTER COLUMN "project_id" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "user_type" text;--> statement-breakpoint
 ALTER TABLE "notifications" ADD COLUMN "group_id" integer;--> statement-breakpoint
 ALTER TABLE "boards" ADD COLUMN "assignee_id" integer;--> statement-breakpoint
 ALTER TABLE "board_labels" ADD CONSTRAINT "board_labels_board_id_boards_id_fk" FOREIGN KEY ("board_id") REFERENCES "public"."boards"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
@@ -64,10 +112,18 @@ ALTER TABLE "users_security_dashboard_projects" ADD CONSTRAINT "users_security_d
 ALTER TABLE "users_security_dashboard_projects" ADD CONSTRAINT "users_security_dashboard_projects_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "container_expiration_policies" ADD CONSTRAINT "container_expiration_policies_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "project_compliance_framework_settings" ADD CONSTRAINT "project_compliance_framework_settings_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "alert_management_alert_assignees" ADD CONSTRAINT "alert_management_alert_assignees_alert_id_alert_management_alerts_id_fk" FOREIGN KEY ("alert_id") REFERENCES "public"."alert_management_alerts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "alert_management_alert_assignees" ADD CONSTRAINT "alert_management_alert_assignees_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "alert_management_http_integrations" ADD CONSTRAINT "alert_management_http_integrations_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "alert_management_alerts" ADD CONSTRAINT "alert_management_alerts_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "alert_management_alerts" ADD CONSTRAINT "alert_management_alerts_issue_id_issues_id_fk" FOREIGN KEY ("issue_id") REFERENCES "public"."issues"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 CREATE UNIQUE INDEX "board_labels_board_id_label_id_idx" ON "board_labels" USING btree ("board_id","label_id");--> statement-breakpoint
 CREATE INDEX "board_labels_label_id_idx" ON "board_labels" USING btree ("label_id");--> statement-breakpoint
 CREATE INDEX "cluster_agent_tokens_agent_id_idx" ON "cluster_agent_tokens" USING btree ("agent_id","id");--> statement-breakpoint
 CREATE INDEX "users_security_dashboard_projects_project_id_idx" ON "users_security_dashboard_projects" USING btree ("project_id");--> statement-breakpoint
+CREATE INDEX "alert_management_alert_assignees_user_id_idx" ON "alert_management_alert_assignees" USING btree ("user_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "alert_management_alerts_open_fingerprint_idx" ON "alert_management_alerts" USING btree ("project_id","fingerprint") WHERE "alert_management_alerts"."status" <> 2 AND "alert_management_alerts"."fingerprint" IS NOT NULL;--> statement-breakpoint
+CREATE INDEX "alert_management_alerts_project_id_status_idx" ON "alert_management_alerts" USING btree ("project_id","status");--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_group_id_namespaces_id_fk" FOREIGN KEY ("group_id") REFERENCES "public"."namespaces"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "boards" ADD CONSTRAINT "boards_assignee_id_users_id_fk" FOREIGN KEY ("assignee_id") REFERENCES "public"."users"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "notifications" ADD CONSTRAINT "notifications_one_source" CHECK (("notifications"."project_id" IS NULL) <> ("notifications"."group_id" IS NULL));
