@@ -94,6 +94,8 @@ export function createApp(deps: AppDeps) {
     // looked at (an unknown route stays a 404).
     if (!ctx.actor.user && !READ_METHODS.has(c.req.method) && isEndpoint(c)) throw unauthorized();
     assertScopes(ctx.actor, c.req.method, c.req.path);
+    const endpoint = matchedRoutes(c).find((r) => r.method !== 'ALL');
+    if (endpoint) ctx.callerId = `${c.req.method} ${endpoint.path.replace(/^\/api\/v4\//, '/api/:version/')}`;
     await next();
   });
   // Every REST domain, loaded by the first request that reaches one of its routes (routes/mount.ts).

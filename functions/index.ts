@@ -1,4 +1,4 @@
-// The Worker entry: the app (built once per isolate) for HTTP, and the cron-triggered housekeeping.
+// The Worker entry: the app (built once per isolate) for HTTP, and the cron trigger that runs the background jobs.
 // Production reaches Neon over HTTP per statement and a per-request WebSocket Pool for transactions (db/client.ts);
 // `wrangler dev` and the workerd tests point the same drivers at local stand-ins (NEON_WS_PROXY, NEON_HTTP_ENDPOINT).
 import type { ExecutionContext } from 'hono';
@@ -43,13 +43,13 @@ export default {
 
   async scheduled(event: ScheduledEvent, env: Env, ctx: ExecutionContext): Promise<void> {
     if (!env.DATABASE_URL) {
-      log('error', 'housekeeping skipped', { reason: MISSING_DATABASE_URL, cron: event.cron });
+      log('error', 'scheduled work skipped', { reason: MISSING_DATABASE_URL, cron: event.cron });
       return;
     }
     const database = databaseFor(env).open({ queries: 0, ms: 0 }, (p) => ctx.waitUntil(p));
     // Loaded here, not at the top: an isolate that only serves HTTP never evaluates the scheduled work (cold start).
-    const { runScheduledWork } = await import('./housekeeping/service.ts');
-    // A failure is rethrown: the cron event is reported as failed.
+    const { runScheduledWork } = await import('./background-jobs/scheduled.ts');
+    // A failure is rethrown: the cron event is reported as failed (a job's own failure is retried, not rethrown).
     await runScheduledWork(database, event.cron);
   },
 };

@@ -1,8 +1,9 @@
 // `npm start`'s stand-in for the Worker's cron trigger (wrangler.toml `crons = ["*/15 * * * *"]`): the same scheduled
-// work (runScheduledWork, which the Worker's scheduled() runs) on a timer, so purges, retention and membership
-// expiry happen locally as on the Worker. Once shortly after start, then every 15 minutes; never two runs at once.
+// work (runScheduledWork, which the Worker's scheduled() runs: the periodic jobs enqueued, then the background job
+// queue run) on a timer, so purges, retention, membership expiry and mail happen locally as on the Worker.
+// Once shortly after start, then every 15 minutes; never two runs at once.
 import type { DatabaseProvider } from '../db/client.ts';
-import { runScheduledWork } from './housekeeping/service.ts';
+import { runScheduledWork } from './background-jobs/scheduled.ts';
 import { startTimer, type Timer } from './lib/timer.ts';
 
 export const SCHEDULE_INTERVAL_MS = 15 * 60_000;

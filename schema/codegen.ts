@@ -55,6 +55,10 @@ const config: CodegenConfig = {
           Epic: './models.ts#EpicModel',
           EpicIssue: './models.ts#EpicIssueModel',
           BoardEpic: './models.ts#BoardEpicModel',
+          AlertManagementAlert: './models.ts#AlertModel',
+          MetricsAlert: './models.ts#MetricsAlertModel',
+          AlertManagementIntegration: './models.ts#AlertIntegrationModel',
+          AlertManagementHttpIntegration: './models.ts#AlertIntegrationModel',
         },
         scalars: {
           Time: 'string',
@@ -85,6 +89,7 @@ const config: CodegenConfig = {
           CiPipelineID: 'number',
           DastScannerProfileID: 'number',
           DastSiteProfileID: 'number',
+          AlertManagementHttpIntegrationID: 'number',
         },
         // Field resolvers may return a promise or the value; the parent's own fields need no resolver.
         resolverTypeWrapperSignature: 'T | Promise<T>',

@@ -6,28 +6,35 @@ import { rows } from './raw.ts';
 
 /**
  * Groups whose deletion was accepted (`deleted_at` set), with every subgroup below them: a subgroup's
- * traversal_ids contain the ids of all its ancestors (GIN-indexed `&&`).
+ * traversal_ids contain the ids of all its ancestors (GIN-indexed `&&`). `within`: only that group's subtree (a
+ * group_destroy job); without it, every one (the periodic safety net).
  */
-export async function findPurgeableGroupIds(db: Db): Promise<number[]> {
+export async function findPurgeableGroupIds(db: Db, within?: number): Promise<number[]> {
   const deleted = sql`(SELECT coalesce(array_agg(${namespaces.id}), '{}'::integer[]) FROM ${namespaces} WHERE ${namespaces.kind} = 'group' AND ${namespaces.deletedAt} IS NOT NULL AND ${namespaces.deletedAt} <= now())`;
   const rows = await db
     .select({ id: namespaces.id })
     .from(namespaces)
-    .where(and(eq(namespaces.kind, 'group'), or(and(isNotNull(namespaces.deletedAt), lte(namespaces.deletedAt, sql`now()`)), sql`${namespaces.traversalIds} && ${deleted}`)));
+    .where(
+      and(
+        eq(namespaces.kind, 'group'),
+        or(and(isNotNull(namespaces.deletedAt), lte(namespaces.deletedAt, sql`now()`)), sql`${namespaces.traversalIds} && ${deleted}`),
+        within === undefined ? undefined : sql`${within} = ANY(${namespaces.traversalIds})`,
+      ),
+    );
   return rows.map((r) => r.id);
 }
 
-/** Projects deleted themselves, or living in one of `groupIds`. */
-export async function findPurgeableProjectIds(db: Db, groupIds: number[]): Promise<number[]> {
+/**
+ * Projects deleted themselves, or living in one of `groupIds`. `scope.projectId`: that project alone (a
+ * project_destroy job); `scope.groupsOnly`: only those living in `groupIds` (a group_destroy job).
+ */
+export async function findPurgeableProjectIds(db: Db, groupIds: number[], scope: { projectId?: number; groupsOnly?: boolean } = {}): Promise<number[]> {
+  const inGroups = groupIds.length ? inArray(projects.namespaceId, groupIds) : undefined;
+  const deletedItself = and(isNotNull(projects.deletedAt), lte(projects.deletedAt, sql`now()`));
   const rows = await db
     .select({ id: projects.id })
     .from(projects)
-    .where(
-      or(
-        and(isNotNull(projects.deletedAt), lte(projects.deletedAt, sql`now()`)),
-        groupIds.length ? inArray(projects.namespaceId, groupIds) : undefined,
-      ),
-    );
+    .where(and(scope.groupsOnly ? inGroups : or(deletedItself, inGroups), scope.projectId === undefined ? undefined : eq(projects.id, scope.projectId)));
   return rows.map((r) => r.id);
 }
 

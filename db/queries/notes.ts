@@ -2,15 +2,16 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.ts';
-import { awardEmoji, epics, issues, mergeRequests, notes, snippets, users, type NoteRow } from '../schema/index.ts';
+import { alerts, awardEmoji, epics, issues, mergeRequests, notes, snippets, users, type NoteRow } from '../schema/index.ts';
 
-export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Commit' | 'Epic';
+export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Commit' | 'Epic' | 'AlertManagement::Alert';
 type RowNoteableType = Exclude<NoteableType, 'Commit'>;
 /** Issues, MRs and snippets are rows (by id); a commit is named by its SHA within the project whose notes these are. */
 export type NoteableKey = { type: RowNoteableType; id: number } | { type: 'Commit'; projectId: number; commitId: string };
 
 /** The table of a noteable that is a row (what a new note touches). */
-const tableOf = (type: RowNoteableType) => (type === 'Issue' ? issues : type === 'MergeRequest' ? mergeRequests : type === 'Epic' ? epics : snippets);
+const tableOf = (type: RowNoteableType) =>
+  type === 'Issue' ? issues : type === 'MergeRequest' ? mergeRequests : type === 'Epic' ? epics : type === 'AlertManagement::Alert' ? alerts : snippets;
 
 /** The noteable a stored note is on. */
 export const keyOfNote = (n: Pick<NoteRow, 'noteableType' | 'noteableId' | 'projectId' | 'commitId'>): NoteableKey | null =>

@@ -192,12 +192,12 @@ export async function updateProject(tx: Db, id: number, values: Partial<typeof p
 }
 
 /**
- * Hides the project at once and frees its path and name (renamed with deletedSuffix, in the same statement); the
- * housekeeping job purges its rows later.
+ * Hides the project at once and frees its path and name (renamed with deletedSuffix, in the same statement); its
+ * project_destroy job purges its rows later. A statement, for the batch that enqueues that job.
  */
-export async function markProjectDeleted(db: Db, id: number) {
+export function markProjectDeleted(db: Db, id: number) {
   const suffix = deletedSuffix(id);
-  await db
+  return db
     .update(projects)
     .set({
       deletedAt: sql`now()`,

@@ -4,10 +4,10 @@
 // loaded for the whole page in one more statement per target type (the issues and the merge requests queries).
 import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { mergeRequestProjectsFilter, visibleGroupsFilter, visibleIssuesFilter, type Viewer } from './access.ts';
+import { AccessLevel, isAdmin, mergeRequestProjectsFilter, projectAccessLevelSql, visibleGroupsFilter, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './access.ts';
 import { readsEpicSql } from './epics.ts';
 import type { Db } from '../client.ts';
-import { epics, issues, mergeRequests, namespaces, notes, projects, todos, users } from '../schema/index.ts';
+import { alerts, epics, issues, mergeRequests, namespaces, notes, projects, todos, users } from '../schema/index.ts';
 
 const todoAuthor = alias(users, 'todo_author');
 
@@ -40,9 +40,16 @@ function listWhere(actor: Viewer, f: TodoListFilter): SQL | undefined {
   const readableEpic = f.epicsAvailable
     ? and(eq(todos.targetType, 'Epic'), sql`${epics.id} IS NOT NULL`, visibleGroupsFilter(actor), readsEpicSql(actor))
     : undefined;
+  // An alert under read_alert_management_alert: its project readable and the owner a reporter or above there.
+  const readableAlert = and(
+    eq(todos.targetType, 'AlertManagement::Alert'),
+    sql`${alerts.id} IS NOT NULL`,
+    visibleProjectsFilter(actor),
+    isAdmin(actor) ? undefined : sql`${projectAccessLevelSql(actor)} >= ${AccessLevel.REPORTER}`,
+  );
   return and(
     eq(todos.userId, f.userId),
-    or(readableIssue, readableMergeRequest, readableEpic),
+    or(readableIssue, readableMergeRequest, readableEpic, readableAlert),
     f.id !== undefined ? eq(todos.id, f.id) : undefined,
     f.state !== undefined ? eq(todos.state, f.state) : undefined,
     f.action !== undefined ? eq(todos.action, f.action) : undefined,
@@ -56,7 +63,8 @@ function listWhere(actor: Viewer, f: TodoListFilter): SQL | undefined {
 /** The target joins: the issue or the merge request, with its project and namespace (what the visibility filters read). */
 const issueTarget = and(eq(todos.targetType, 'Issue'), eq(issues.id, todos.targetId));
 const mergeRequestTarget = and(eq(todos.targetType, 'MergeRequest'), eq(mergeRequests.id, todos.targetId));
-const targetProject = eq(projects.id, sql`COALESCE(${issues.projectId}, ${mergeRequests.targetProjectId})`);
+const targetProject = eq(projects.id, sql`COALESCE(${issues.projectId}, ${mergeRequests.targetProjectId}, ${alerts.projectId})`);
+const alertTarget = and(eq(todos.targetType, 'AlertManagement::Alert'), eq(alerts.id, todos.targetId));
 const epicTarget = and(eq(todos.targetType, 'Epic'), eq(epics.id, todos.targetId));
 /** The target's namespace: its project's, or an epic's group. */
 const targetNamespace = eq(namespaces.id, sql`COALESCE(${projects.namespaceId}, ${epics.groupId})`);
@@ -68,6 +76,7 @@ function countedQuery(db: Db, actor: Viewer, f: TodoListFilter, limit: number) {
     .leftJoin(issues, issueTarget)
     .leftJoin(mergeRequests, mergeRequestTarget)
     .leftJoin(epics, epicTarget)
+    .leftJoin(alerts, alertTarget)
     .leftJoin(projects, targetProject)
     .innerJoin(namespaces, targetNamespace)
     .where(listWhere(actor, f))
@@ -90,6 +99,7 @@ export async function listTodoRows(db: Db, actor: Viewer, f: TodoListFilter, lim
     .leftJoin(issues, issueTarget)
     .leftJoin(mergeRequests, mergeRequestTarget)
     .leftJoin(epics, epicTarget)
+    .leftJoin(alerts, alertTarget)
     .leftJoin(projects, targetProject)
     .innerJoin(namespaces, targetNamespace)
     .leftJoin(todoAuthor, eq(todoAuthor.id, todos.authorId))

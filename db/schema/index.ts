@@ -31,3 +31,5 @@ export * from './security-dashboard.ts';
 export * from './container-expiration-policies.ts';
 export * from './compliance-frameworks.ts';
 export * from './alerts.ts';
+export * from './background-jobs.ts';
+export * from './deploy-keys.ts';

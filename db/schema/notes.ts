@@ -11,7 +11,7 @@ export const notes = pgTable(
   'notes',
   {
     id: serial('id').primaryKey(),
-    noteableType: text('noteable_type').$type<'Issue' | 'Snippet' | 'MergeRequest' | 'Commit' | 'Epic'>().notNull(),
+    noteableType: text('noteable_type').$type<'Issue' | 'Snippet' | 'MergeRequest' | 'Commit' | 'Epic' | 'AlertManagement::Alert'>().notNull(),
     /** The issue's or snippet's id; null for notes on commits (GitLab's `noteable_id`, not validated for commits). */
     noteableId: integer('noteable_id'),
     /** Notes on commits: the commit's full SHA (Note.for_commit_id); null otherwise. */

@@ -35,12 +35,14 @@ import { usersByIds } from '../users/reads.ts';
 import { iterationsOf } from '../iterations/reads.ts';
 import { testReportsOf } from '../requirements/reads.ts';
 import { agentsOfProjects, tokensOfAgents } from '../cluster-agents/reads.ts';
+import { integrationsOfProjects } from '../alert-integrations/reads.ts';
 import { childrenOfEpics, epicsByIds, issueModelsOfEpics, relationCounts, subscribedOf } from '../epics/reads.ts';
 import { descendantAggregatesOf } from '../epics/epic-links.ts';
 import type { EpicFilter, EpicOrder } from '../../db/queries/epics.ts';
 import type { EpicModel } from '../epics/models.ts';
 import { currentUserTodosOfEpics } from '../todos/reads.ts';
 import { boardEpicPreferences, epicsOfBoard } from '../epics/boards.ts';
+import { assigneesOfAlerts, currentUserTodosOfAlerts } from '../alerts/reads.ts';
 import type { ProjectModel } from './models.ts';
 
 /** JSON with object keys sorted (undefined members dropped): equal arguments, equal strings. */
@@ -171,6 +173,8 @@ export function createLoaders(ctx: RequestContext) {
     projectClusterAgents: each((projects: readonly ProjectModel[]) => agentsOfProjects(ctx, projects), (p) => p.project.id),
     /** ClusterAgent.tokens by agent id, newest first. */
     clusterAgentTokens: each((ids: readonly number[]) => tokensOfAgents(ctx, ids)),
+    /** Project.alertManagementIntegrations by project, in id order (none where the actor does not manage them). */
+    projectAlertIntegrations: each((projects: readonly ProjectModel[]) => integrationsOfProjects(ctx, projects), (p) => p.project.id),
     /** Commit.author by the commit's author email (case-insensitive: the verb lower-cases). */
     commitAuthor: each((emails: readonly string[]) => commitAuthorsByEmail(ctx, emails), (e) => e.toLowerCase()),
     // ---- Issue boards (functions/boards/reads.ts) ----
@@ -207,6 +211,11 @@ export function createLoaders(ctx: RequestContext) {
     ),
     /** BoardEpic.userPreferences by (board, epic): one statement per board. */
     boardEpicPreferences: perParent((epicIds: number[], boardId: number) => boardEpicPreferences(ctx, boardId, epicIds)),
+    // ---- Alerts (functions/alerts/reads.ts) ----
+    /** AlertManagementAlert.assignees by alert id. */
+    alertAssignees: each((ids: readonly number[]) => assigneesOfAlerts(ctx, ids)),
+    /** AlertManagementAlert.todos: the current user's to-dos by alert id (none when anonymous). */
+    currentUserAlertTodos: each((ids: readonly number[]) => currentUserTodosOfAlerts(ctx, ids)),
   };
 }
 

@@ -127,3 +127,11 @@ export type { BoardModel, BoardListModel } from '../boards/models.ts';
 
 // Group epics (functions/epics).
 export type { BoardEpicModel, EpicModel, EpicIssueModel } from '../epics/models.ts';
+
+// Alert management (functions/alerts): an alert with its project; no metrics alert exists (metricsAlert is null).
+export type { AlertModel } from '../alerts/service.ts';
+export type MetricsAlertModel = never;
+
+// Alert HTTP integrations (functions/alert-integrations): the integration with its project (and its token, in the
+// payload of the create or reset that made it).
+export type { AlertIntegrationWithProject as AlertIntegrationModel } from '../alert-integrations/service.ts';

@@ -29,7 +29,7 @@ export const scalars = {
   GroupID: globalIdScalar('GroupID', ['Group'], { bare: true }),
   IssueID: globalIdScalar('IssueID', ['Issue'], { bare: true }),
   NoteID: globalIdScalar('NoteID', ['Note', 'DiscussionNote', 'DiffNote'], { bare: true }),
-  NoteableID: globalIdScalar('NoteableID', ['Issue', 'MergeRequest', 'ProjectSnippet', 'PersonalSnippet', 'Snippet', 'Epic']),
+  NoteableID: globalIdScalar('NoteableID', ['Issue', 'MergeRequest', 'ProjectSnippet', 'PersonalSnippet', 'Snippet', 'Epic', 'AlertManagement::Alert']),
   AwardableID: globalIdScalar('AwardableID', ['Issue', 'MergeRequest', 'Note', 'DiscussionNote', 'DiffNote', 'ProjectSnippet', 'PersonalSnippet', 'Snippet', 'Epic']),
   TodoableID: globalIdScalar('TodoableID', ['Issue', 'MergeRequest', 'Epic']),
   SnippetID: globalIdScalar('SnippetID', ['ProjectSnippet', 'PersonalSnippet', 'Snippet'], { bare: true }),
@@ -47,4 +47,5 @@ export const scalars = {
   CiPipelineID: globalIdScalar('CiPipelineID', ['Ci::Pipeline'], { bare: true }),
   DastScannerProfileID: globalIdScalar('DastScannerProfileID', ['DastScannerProfile'], { bare: true }),
   DastSiteProfileID: globalIdScalar('DastSiteProfileID', ['DastSiteProfile'], { bare: true }),
+  AlertManagementHttpIntegrationID: globalIdScalar('AlertManagementHttpIntegrationID', ['AlertManagement::HttpIntegration'], { bare: true }),
 };

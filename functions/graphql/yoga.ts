@@ -28,6 +28,8 @@ const limits: Plugin<GraphQLContext> = {
     const context = args.contextValue as GraphQLContext;
     const op = getOperationAST(args.document, args.operationName);
     if (!op) return;
+    // GitLab's caller_id for GraphQL (the metadata of jobs a mutation enqueues).
+    context.ctx.callerId = `graphql:${op.name?.value ?? 'unknown'}`;
     const analysis = analyze(args.schema, args.document, op, (args.variableValues ?? {}) as Record<string, unknown>);
     const error = limitError(analysis, context.ctx.actor);
     if (error) {

@@ -11,6 +11,7 @@ import type { Output } from '../lib/validate.ts';
 import { listProjects } from '../projects/service.ts';
 import { assertAvatar, storeAvatar } from '../uploads/avatars.ts';
 import type { CreateGroupInput, GroupProjectsInput, ListGroupsInput, UpdateGroupInput } from './schemas.ts';
+import { groupJobStatement } from '../background-jobs/enqueue.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -167,10 +168,17 @@ export async function updateGroup({ ctx, input }: Verb<{ ref: Ref | null } & Out
   return reload(ctx, g.id);
 }
 
-/** 202: the group, its subgroups and their projects disappear from reads now; housekeeping purges the rows. */
+/**
+ * 202: the group, its subgroups and their projects disappear from reads now; its group_destroy job (enqueued in the
+ * same transaction) purges the rows.
+ */
 export async function deleteGroup({ ctx, input }: Verb<{ ref: Ref | null }>) {
   requireUser(ctx);
   const group = await findGroup(ctx, input.ref);
   assertCan(ctx.actor, 'group:delete', groupFacts(group));
-  await ctx.transaction((tx) => q.markGroupDeleted(tx, group.namespace.id));
+  const id = group.namespace.id;
+  await ctx.transaction(async (tx) => {
+    await q.markGroupDeleted(tx, id);
+    await groupJobStatement(tx, ctx, 'group_destroy', { fullPath: group.namespace.fullPath }, { group_id: id });
+  });
 }

@@ -81,7 +81,7 @@ const milestoneOf = (i: IssueModel): MilestoneModel | null => {
   return m.groupId !== null ? { milestone: m, projectPath: null, groupPath: i.view.milestoneGroupPath } : { milestone: m, projectPath: i.view.projectPath, groupPath: null };
 };
 
-const TODO_TARGETS: Record<string, 'ISSUE' | 'MERGEREQUEST' | 'EPIC'> = { Issue: 'ISSUE', MergeRequest: 'MERGEREQUEST', Epic: 'EPIC' };
+const TODO_TARGETS: Record<string, 'ISSUE' | 'MERGEREQUEST' | 'EPIC' | 'ALERT'> = { Issue: 'ISSUE', MergeRequest: 'MERGEREQUEST', Epic: 'EPIC', 'AlertManagement::Alert': 'ALERT' };
 
 
 export const issueResolvers: Resolvers = {

@@ -126,7 +126,11 @@ export type TestCaseOptions = {
   invalid: string | null;
 };
 
-export async function createIssue({ ctx, input }: Verb<{ project: Ref | null; params: Output<typeof CreateIssueInput>; testCase?: TestCaseOptions }>) {
+/** `issueType`: an incident (IncidentManagement::Incidents::CreateService, as createAlertIssue opens one). */
+export async function createIssue({
+  ctx,
+  input,
+}: Verb<{ project: Ref | null; params: Output<typeof CreateIssueInput>; testCase?: TestCaseOptions; issueType?: 'incident' }>) {
   const user = requireUser(ctx);
   const p = input.params;
   const description = p.description ?? null;
@@ -185,7 +189,7 @@ export async function createIssue({ ctx, input }: Verb<{ project: Ref | null; pa
       // EE's filter_params: the weight only where it is licensed, from who may admin the issue.
       weight: admin && weightsAvailable(ctx.config.instanceTier) ? (p.weight ?? null) : null,
       ...(createdAt ? { createdAt, updatedAt: createdAt } : {}),
-      ...(testCase ? { issueType: 'test_case' as const } : {}),
+      ...(testCase ? { issueType: 'test_case' as const } : input.issueType ? { issueType: input.issueType } : {}),
     }),
     ...(testCase?.labelIds.length ? [linkAvailableLabelsStatement(db, projectId, [...new Set(testCase.labelIds)], issueId)] : []),
     ...q.newIssueLinkStatements(db, { id: issueId, projectId }, user.id, assignable, mentions),

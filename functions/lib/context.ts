@@ -38,6 +38,11 @@ export interface RequestContext {
   /** Interactive transactions (locks, read-your-write decisions): opens a WebSocket on the production driver. */
   transaction: Database['transaction'];
   actor: Actor;
+  /**
+   * GitLab's `caller_id` of the request (the metadata of the jobs it enqueues): the REST endpoint
+   * (`DELETE /api/:version/projects/:id`) or `graphql:<operationName>`; unset elsewhere.
+   */
+  callerId?: string | undefined;
   stats: DbStats;
   waitUntil(promise: Promise<unknown>): void;
   /** Per-request memo (policy lookups, feature flags): never shared between requests. */

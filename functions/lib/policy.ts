@@ -72,8 +72,18 @@ export interface EpicNoteableFacts {
   authorId: number | null;
 }
 
-/** What can carry notes: issues, merge requests, project snippets, commits and epics. */
-export type NoteableFacts = IssueFacts | MergeRequestFacts | ProjectSnippetFacts | CommitFacts | EpicNoteableFacts;
+/**
+ * An alert as a noteable (AlertManagement::AlertPolicy delegates to its project): read with the project's
+ * read_alert_management_alert (reporters and above); it has no author.
+ */
+export interface AlertNoteableFacts {
+  kind: 'alert';
+  project: ProjectFacts;
+  authorId: null;
+}
+
+/** What can carry notes: issues, merge requests, project snippets, commits, epics and alerts. */
+export type NoteableFacts = IssueFacts | MergeRequestFacts | ProjectSnippetFacts | CommitFacts | EpicNoteableFacts | AlertNoteableFacts;
 
 /** A note with the facts of what it is on. */
 export interface NoteFacts {
@@ -138,7 +148,8 @@ type Subject =
   | CommitFacts
   | MembershipFacts
   | GrantFacts
-  | EpicNoteableFacts;
+  | EpicNoteableFacts
+  | AlertNoteableFacts;
 
 const signedIn = (actor: Actor) => actor.user !== null;
 
@@ -202,12 +213,17 @@ const canUpdateMergeRequest = (actor: Actor, m: MergeRequestFacts) =>
 /** EE's read_epic: licensed, the group readable, a confidential epic for reporters and above. */
 const canReadEpic = (actor: Actor, e: EpicFacts) => e.epicsAvailable && canReadGroup(actor, e) && (!e.confidential || level(actor, e) >= AccessLevel.REPORTER);
 
+/** read_alert_management_alert (ProjectPolicy, 13.6): reporters and above of a project they can read. */
+const canReadAlert = (actor: Actor, p: ProjectFacts) => canReadProject(actor, p) && signedIn(actor) && level(actor, p) >= AccessLevel.REPORTER;
+
 /** The actor's level where the noteable lives: its project's, or an epic's group's. */
 const noteableLevel = (actor: Actor, n: NoteableFacts) => level(actor, n.kind === 'epic' ? n.group : n.project);
 
 const canReadNoteable = (actor: Actor, n: NoteableFacts): boolean =>
   n.kind === 'epic'
     ? canReadEpic(actor, n.group)
+    : n.kind === 'alert'
+    ? canReadAlert(actor, n.project)
     : n.kind === 'issue'
     ? canReadIssue(actor, n)
     : n.kind === 'merge_request'
@@ -243,7 +259,9 @@ export type AwardableFacts = IssueFacts | MergeRequestFacts | NoteFacts | Snippe
 function canAward(actor: Actor, s: AwardableFacts): boolean {
   if (!signedIn(actor)) return false;
   // System notes are not emoji-awardable (Note#emoji_awardable?); a commit is not Awardable, nor its notes here.
-  if (s.kind === 'note') return canReadNote(actor, s) && !s.system && s.noteable.kind !== 'commit' && canAward(actor, s.noteable);
+  // A note on an alert (not itself awardable) is, unless the project is archived.
+  if (s.kind === 'note')
+    return canReadNote(actor, s) && !s.system && s.noteable.kind !== 'commit' && (s.noteable.kind === 'alert' ? !s.noteable.project.archived : canAward(actor, s.noteable));
   if (s.kind === 'epic') return canReadNoteable(actor, s);
   if (s.kind === 'issue') return canReadIssue(actor, s) && !s.project.archived && !lockedOut(actor, s);
   if (s.kind === 'merge_request') return canReadMergeRequest(actor, s) && !s.project.archived && !lockedOut(actor, s);
@@ -308,6 +326,12 @@ const rules = {
   'project:read_cluster': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
   'project:create_cluster': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.MAINTAINER,
   'project:admin_cluster': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.MAINTAINER,
+  // Deploy keys (the API's `authorize_admin_project`: maintainers). A key's title is changed by those who may
+  // update the key (DeployKeyPolicy: administrators, or for a private key the members of a project holding it);
+  // a public key's push right by the project's maintainers (DeployKeysProjectPolicy).
+  'project:admin_deploy_keys': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
+  'project:update_deploy_key_title': (a: Actor, p: ProjectFacts & { deployKeyPublic: boolean }) =>
+    canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER && (isAdmin(a) || !p.deployKeyPublic),
   // The instance security dashboard (EE, 13.6): a project is added by (and shown to) its developers and above
   // (`developer_access`); administrators see every project (read_all_resources).
   'project:security_dashboard': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
@@ -319,7 +343,7 @@ const rules = {
   'project:admin_compliance_framework': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
   // Alert management (ProjectPolicy, 13.6): reporters read alerts, developers change them (status, assignees,
   // to-dos, issues, notes); the HTTP integrations are operations settings (admin_operations, above).
-  'project:read_alert_management_alert': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  'project:read_alert_management_alert': (a: Actor, p: ProjectFacts) => canReadAlert(a, p),
   'project:update_alert_management_alert': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
   'snippet:read': (a: Actor, s: SnippetFacts) => canReadSnippet(a, s),
   'snippet:update': (a: Actor, s: SnippetFacts) => canAdminSnippet(a, s),
@@ -433,6 +457,8 @@ const rules = {
   'user:create_group': (a: Actor, u: UserFacts) => a.user?.id === u.id && (isAdmin(a) || a.user.canCreateGroup),
   // Personal snippets: any signed-in user, for themselves.
   'user:create_snippet': (a: Actor, u: UserFacts) => a.user?.id === u.id,
+  // The instance's background job queues (GitLab's Sidekiq admin pages and adminSidekiqQueuesDeleteJobs): administrators.
+  'instance:admin_background_jobs': (a: Actor, _s: null) => isAdmin(a),
 } satisfies Record<string, (a: Actor, s: never) => boolean>;
 
 export type Action = keyof typeof rules;
@@ -443,7 +469,8 @@ export function can<A extends Action>(actor: Actor, action: A, subject: SubjectO
 }
 
 /** Memberships and grants have no read rule of their own: their source's decides whether they are seen; a commit's, its project's. */
-const seenAs = (s: Subject) => (s.kind === 'membership' || s.kind === 'grant' ? s.source : s.kind === 'commit' || s.kind === 'merge_request' ? s.project : s);
+const seenAs = (s: Subject) =>
+  s.kind === 'membership' || s.kind === 'grant' ? s.source : s.kind === 'commit' || s.kind === 'merge_request' || s.kind === 'alert' ? s.project : s;
 type SeenSubject = ReturnType<typeof seenAs>;
 
 const readActionOf: Record<SeenSubject['kind'], Action> = {
@@ -519,6 +546,9 @@ export const securityDashboardAvailable = (tier: 'free' | 'premium' | 'ultimate'
 
 /** GitLab's `feature_available?(:multiple_alert_http_integrations)` (13.6): Premium and Ultimate. */
 export const multipleAlertIntegrationsAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier !== 'free';
+
+/** GitLab's `feature_available?(:generic_alert_fingerprinting)` (13.6): Premium and Ultimate. */
+export const genericAlertFingerprintingAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier !== 'free';
 
 /** GitLab's `feature_available?(:cluster_agents)` (the Kubernetes agent, 13.6): Premium and Ultimate. */
 export const clusterAgentsAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier !== 'free';

@@ -1,10 +1,13 @@
 // The noteables whose notes the notes and discussions APIs serve, found readable through their own domains: issues
 // and merge requests (by iid), project snippets (by id), commits (by revision) and group epics (by id: EE's notes
 // helpers find the epic with EpicsFinder#find, the epic's id, not its iid), and by GraphQL's NoteableID. An epic's
-// notes belong to its group (no project); its facts are the epic rules of its group (lib/policy.ts).
+// notes belong to its group (no project); its facts are the epic rules of its group (lib/policy.ts). Alerts are
+// noteables through GraphQL's NoteableID only (13.6 has no REST notes on alerts); read_alert_management_alert decides.
 import type { MergeRequestView } from '../../db/queries/merge-requests.ts';
 import type { IssueView } from '../../db/queries/issues.ts';
 import type { NoteableKey } from '../../db/queries/notes.ts';
+import type { AlertView } from '../../db/queries/alerts.ts';
+import { alertNoteableFacts, findAlertById } from '../alerts/service.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { resolveRevision } from '../../db/queries/repository-reads.ts';
 import { findSnippetProjectId } from '../../db/queries/snippets.ts';
@@ -35,6 +38,8 @@ export type NoteableRef =
 
 export interface Noteable {
   key: NoteableKey;
+  /** An alert noteable (GraphQL only: notes on alerts have no REST routes in 13.6): its row and issue iid. */
+  alert?: AlertView;
   /** The project the noteable (and its notes) belong to; null for an epic (see `epic`). */
   project: ProjectView | null;
   /** An epic noteable: the epic with its group. */
@@ -132,6 +137,15 @@ export const epicNoteable = (ctx: RequestContext, model: EpicModel): EpicNoteabl
   iid: null,
 });
 
+/** An alert (already found readable) as a noteable: its notes are its project's. */
+export const alertNoteable = (project: ProjectView, view: AlertView): Noteable => ({
+  key: { type: 'AlertManagement::Alert', id: view.alert.id },
+  project,
+  alert: view,
+  facts: alertNoteableFacts(project),
+  iid: view.alert.iid,
+});
+
 /** An issue (already found readable) as a noteable. */
 export const issueNoteable = (project: ProjectView, view: IssueView): Noteable => ({
   key: { type: 'Issue', id: view.issue.id },
@@ -141,8 +155,8 @@ export const issueNoteable = (project: ProjectView, view: IssueView): Noteable =
 });
 
 /**
- * The readable noteable by model name and database id (GraphQL's NoteableID): an issue or a project snippet, 404 as
- * findNoteable otherwise (personal snippets carry no notes here).
+ * The readable noteable by model name and database id (GraphQL's NoteableID): an issue, a merge request, a project
+ * snippet, an epic or an alert, 404 as findNoteable otherwise (personal snippets carry no notes here).
  */
 export async function findNoteableById(ctx: RequestContext, gid: { type: string; id: number }): Promise<Noteable> {
   if (gid.type === 'Issue') {
@@ -165,6 +179,10 @@ export async function findNoteableById(ctx: RequestContext, gid: { type: string;
     const [model] = await epicsByIds(ctx, [gid.id]);
     if (!model) throw notFound('Epic');
     return epicNoteable(ctx, model);
+  }
+  if (gid.type === 'AlertManagement::Alert') {
+    const { project, view } = await findAlertById(ctx, gid.id);
+    return alertNoteable(project, view);
   }
   throw notFound('Noteable');
 }

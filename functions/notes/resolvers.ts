@@ -58,6 +58,10 @@ const SYSTEM_NOTE_ICONS: Readonly<Record<string, string>> = {
   time_tracking: 'timer',
   confidential: 'eye-slash',
   discussion: 'comment',
+  // Alerts' system notes.
+  status: 'status',
+  alert_issue_added: 'issues',
+  new_alert_added: 'warning',
 };
 
 export const noteResolvers: Resolvers = {
@@ -67,6 +71,7 @@ export const noteResolvers: Resolvers = {
     __resolveType: (obj) => {
       const view = 'view' in obj ? (obj.view as object) : null;
       if (view && 'issue' in view) return 'Issue';
+      if (view && 'alert' in view) return 'AlertManagementAlert';
       if (view && 'epic' in view) return 'boardId' in obj ? 'BoardEpic' : 'Epic';
       return 'Snippet';
     },

@@ -5,7 +5,8 @@
 // The noteables themselves are found in noteables.ts (re-exported here).
 import type { UserRow } from '../../db/schema/index.ts';
 import { sql } from 'drizzle-orm';
-import { mentionTodosStatement, newIssueLinkStatements } from '../../db/queries/issues.ts';
+import { mentionTodosStatement, newIssueLinkStatements, TODO_DIRECTLY_ADDRESSED, TODO_MENTIONED } from '../../db/queries/issues.ts';
+import { insertAlertTodosStatement } from '../../db/queries/alerts.ts';
 import * as q from '../../db/queries/notes.ts';
 import { eventStatement } from '../events/record.ts';
 import { createMentionTodos, freshMentions, mentionReaders, mentionTodoUsers } from '../issues/mention-todos.ts';
@@ -22,6 +23,7 @@ import { NOTE_MAX, type CreateNoteInput, type ListNotesInput, type UpdateNoteInp
 type Verb<I> = { ctx: RequestContext; input: I };
 
 export {
+  alertNoteable,
   commitNoteable,
   epicNoteable,
   findNoteable,
@@ -101,12 +103,17 @@ const noteReader = (noteable: Noteable, note: Pick<NoteFacts, 'confidential'>) =
 const atLevel = (f: NoteableFacts, accessLevel: number): NoteableFacts =>
   f.kind === 'epic' ? { ...f, group: { ...f.group, accessLevel, hasDescendantAccess: false } } : { ...f, project: { ...f.project, accessLevel } };
 
+/** Mention to-dos' actions: directly addressed (`@user` leading the text) or mentioned. */
+const mentionActions = (mentions: ReadonlyArray<{ userId: number; direct: boolean }>) =>
+  mentions.map((m) => ({ userId: m.userId, action: m.direct ? TODO_DIRECTLY_ADDRESSED : TODO_MENTIONED }));
+
 /** Who a note's (or an edit's) body newly mentions and may read it: the to-dos' recipients. */
 async function mentionsOf(ctx: RequestContext, noteable: Noteable, texts: string[], before: string[] | undefined, mayRead: ReturnType<typeof noteReader>) {
   const key = noteable.key;
   if (key.type === 'Epic') return epicMentionUsers(ctx.db, { traversalIds: noteable.epic!.group.namespace.traversalIds, texts, before, mayRead });
-  // Gap: GitLab gives to-dos for mentions in commit comments too; to-dos have no commit target here yet.
-  if (key.type !== 'Issue' && key.type !== 'MergeRequest') return [];
+  // Gap: GitLab gives to-dos for mentions in commit comments too; to-dos have no commit target here yet. Notes on
+  // alerts give them (Note#can_create_todo?: not a system note, not on a snippet) to who may read the alert.
+  if (key.type !== 'Issue' && key.type !== 'MergeRequest' && key.type !== 'AlertManagement::Alert') return [];
   const read = noteable.mentioned;
   if (!before && read && read.text === texts[0]) return mentionReaders(freshMentions(texts), read.candidates, mayRead);
   return mentionTodoUsers(ctx.db, { project: noteable.project!, texts, before, mayRead });
@@ -216,6 +223,7 @@ export async function createNote({
     ...(key.type === 'Issue' ? newIssueLinkStatements(db, { id: sql<number>`${key.id}`, projectId: projectId! }, user.id, null, mentions, noteId) : []),
     ...(key.type === 'MergeRequest' && mentions.length ? [mentionTodosStatement(db, { type: 'MergeRequest', id: key.id, projectId: projectId! }, user.id, mentions, noteId)] : []),
     ...(key.type === 'Epic' ? epicMentionTodoStatements(db, { epicId: key.id, groupId: groupId! }, user.id, mentions, noteId) : []),
+    ...(key.type === 'AlertManagement::Alert' && mentions.length ? [insertAlertTodosStatement(db, { id: key.id, projectId: projectId! }, user.id, mentionActions(mentions), noteId)] : []),
     q.lastInsertedNoteViewQuery(db),
   ]);
   const [view] = results[results.length - 1] as q.NoteView[];
@@ -239,6 +247,10 @@ export async function updateNote({ ctx, input }: Verb<{ noteable: NoteableRef; n
       const mayRead = noteReader(noteable, { confidential: confidential ?? note.confidential });
       const mentions = await mentionsOf(ctx, noteable, [p.body], [note.body], mayRead);
       for (const s of epicMentionTodoStatements(tx, { epicId: key.id, groupId: noteable.epic!.view.epic.groupId }, user.id, mentions, note.id)) await s;
+    }
+    if (p.body !== undefined && key.type === 'AlertManagement::Alert') {
+      const mentions = await mentionsOf(ctx, noteable, [p.body], [note.body], noteReader(noteable, { confidential: confidential ?? note.confidential }));
+      if (mentions.length) await insertAlertTodosStatement(tx, { id: key.id, projectId: noteable.project!.project.id }, user.id, mentionActions(mentions), note.id);
     }
     if (p.body !== undefined && (key.type === 'Issue' || key.type === 'MergeRequest')) {
       await createMentionTodos(tx, {

@@ -1,10 +1,13 @@
-// Delivering the outbox (db/schema/notifications.ts), a step of the scheduled work: each pending event's recipients
-// are resolved now, through each user's applying level (recipients.ts), as GitLab's NotificationService resolves them
-// in its Sidekiq workers after the request; then each message goes to the mail transport and the event keeps who it
-// went to. The mail transport is the log: one JSON line per message with the recipient, GitLab's subject and the
-// X-GitLab-NotificationReason (as GitLab's development setup hands mail to letter_opener); an SMTP or Email Workers
-// transport would take the same messages. An event is marked delivered by the statement that claims it, so a crash
-// after the claim loses its messages rather than sending them twice.
+// Delivering the outbox (db/schema/notifications.ts): the `mailers` background job (functions/background-jobs; the
+// cron tick enqueues one unless one waits). The outbox itself is the per-event queue, claimed with SKIP LOCKED: an
+// event costs its request one row and is sent at most once, where a job per event would double every notifying
+// write and make a retried job send its mail twice. Each pending event's recipients are resolved now, through each
+// user's applying level (recipients.ts), as GitLab's NotificationService resolves them in its Sidekiq workers after
+// the request; then each message goes to the mail transport and the event keeps who it went to. The mail transport
+// is the log: one JSON line per message with the recipient, GitLab's subject and the X-GitLab-NotificationReason (as
+// GitLab's development setup hands mail to letter_opener); an SMTP or Email Workers transport would take the same
+// messages. An event is marked delivered by the statement that claims it, so a crash after the claim loses its
+// messages rather than sending them twice.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { usersWithProjectLevels } from '../../db/queries/issues.ts';

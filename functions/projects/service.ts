@@ -18,6 +18,7 @@ import { findUser, requireAdmin } from '../users/service.ts';
 import { preparePolicy, storePolicy } from '../container-expiration-policies/prepare.ts';
 import { setComplianceFramework } from '../../db/queries/compliance-frameworks.ts';
 import { pathFromName, type CreateProjectInput, type ForkProjectInput, type ListProjectsInput, type UpdateProjectInput } from './schemas.ts';
+import { projectJobStatement } from '../background-jobs/enqueue.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -256,12 +257,16 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & O
   return reload(ctx, view.project.id);
 }
 
-/** 202: the project disappears from reads now; housekeeping purges its rows. */
+/** 202: the project disappears from reads now; its project_destroy job (enqueued in the same batch) purges its rows. */
 export async function deleteProject({ ctx, input }: Verb<{ ref: Ref | null }>) {
   requireUser(ctx);
   const view = await findProject(ctx, input.ref);
   assertCan(ctx.actor, 'project:delete', projectFacts(view));
-  await q.markProjectDeleted(ctx.db, view.project.id);
+  const id = view.project.id;
+  await ctx.batch((db) => [
+    q.markProjectDeleted(db, id),
+    projectJobStatement(db, ctx, 'project_destroy', { fullPath: view.project.pathWithNamespace }, { project_id: id }),
+  ]);
 }
 
 /** Star/unstar: `changed` false means nothing happened (304). */

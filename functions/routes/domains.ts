@@ -1,6 +1,6 @@
 // The route groups, each loaded on the first request that reaches one of its routes: the REST domains under /api/v4
-// and the rest of the app (GraphQL's endpoint, uploads, the explorer page, OAuth, the web pages). The order is the
-// mount order (it decides which handler runs first where paths overlap).
+// and the rest of the app (GraphQL's endpoint, uploads, alert notifications, the explorer page, OAuth, the web
+// pages). The order is the mount order (it decides which handler runs first where paths overlap).
 import type { Hono } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 
@@ -17,6 +17,7 @@ export const API_DOMAINS = {
   applications: (): Routes => import('../applications/routes.ts').then((m) => m.applicationRoutes),
   errorTracking: (): Routes => import('../error-tracking/routes.ts').then((m) => m.errorTrackingRoutes),
   features: (): Routes => import('../features/routes.ts').then((m) => m.featureRoutes),
+  backgroundJobs: (): Routes => import('../background-jobs/routes.ts').then((m) => m.backgroundJobRoutes),
   events: (): Routes => import('../events/routes.ts').then((m) => m.eventRoutes),
   issues: (): Routes => import('../issues/routes.ts').then((m) => m.issueRoutes),
   mergeRequests: (): Routes => import('../merge-requests/routes.ts').then((m) => m.mergeRequestRoutes),
@@ -37,12 +38,15 @@ export const API_DOMAINS = {
   commitComments: (): Routes => import('../repositories/commit-comments-routes.ts').then((m) => m.commitCommentRoutes),
   repositoryArchives: (): Routes => import('../repositories/archive-routes.ts').then((m) => m.repositoryArchiveRoutes),
   repositoryHistory: (): Routes => import('../repositories/history-routes.ts').then((m) => m.repositoryHistoryRoutes),
+  deployKeys: (): Routes => import('../deploy-keys/routes.ts').then((m) => m.deployKeyRoutes),
+  templates: (): Routes => import('../templates/routes.ts').then((m) => m.templateRoutes),
 };
 
 /** Mounted on the app itself, after /api/v4. */
 export const APP_DOMAINS = {
   graphql: (): Routes => import('../graphql/routes.ts').then((m) => m.graphqlRoutes),
   uploads: (): Routes => import('../uploads/routes.ts').then((m) => m.uploadRoutes),
+  alertNotify: (): Routes => import('../alert-integrations/routes.ts').then((m) => m.alertNotifyRoutes),
   explorer: (): Routes => import('../web/explorer/routes.ts').then((m) => m.explorerRoutes),
   oauth: (): Routes => import('../oauth/routes.ts').then((m) => m.oauthRoutes),
   web: (): Routes => import('../web/routes.ts').then((m) => m.webRoutes),

@@ -88,6 +88,9 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["POST","/features/:name",3],
     ["DELETE","/features/:name",2],
   ],
+  backgroundJobs: [
+    ["GET","/sidekiq/queue_metrics",1],
+  ],
   events: [
     ["GET","/events",3],
     ["GET","/users/:id/events",3],
@@ -406,12 +409,35 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["GET","/projects/:id/repository/contributors",2],
     ["GET","/projects/:id/repository/commits/:sha/refs",2],
   ],
+  deployKeys: [
+    ["GET","/deploy_keys",2],
+    ["GET","/projects/:id/deploy_keys",2],
+    ["GET","/projects/:id/deploy_keys/:key_id",2],
+    ["POST","/projects/:id/deploy_keys",2],
+    ["PUT","/projects/:id/deploy_keys/:key_id",2],
+    ["POST","/projects/:id/deploy_keys/:key_id/enable",2],
+    ["DELETE","/projects/:id/deploy_keys/:key_id",2],
+  ],
+  templates: [
+    ["GET","/templates/licenses",2],
+    ["GET","/templates/licenses/:name{[\\w.-]+}",2],
+    ["GET","/templates/gitignores",2],
+    ["GET","/templates/gitignores/:name{[\\w.-]+}",1],
+    ["GET","/templates/gitlab_ci_ymls",2],
+    ["GET","/templates/gitlab_ci_ymls/:name{[\\w.-]+}",1],
+    ["GET","/templates/dockerfiles",2],
+    ["GET","/templates/dockerfiles/:name{[\\w.-]+}",1],
+  ],
   graphql: [
     ["GET","/api/graphql",1],
     ["POST","/api/graphql",1],
   ],
   uploads: [
     ["GET","/uploads/-/system/:kind{user|group|project}/avatar/:id{[0-9]+}/:filename",2],
+  ],
+  alertNotify: [
+    ["POST","/:project{.+}/alerts/:notify{notify(?:\\.json)?}",1],
+    ["POST","/:project{.+}/alerts/notify/:name/:endpoint{[A-Za-z0-9]+(?:\\.json)?}",1],
   ],
   explorer: [
     ["GET","/-/graphql-explorer",1],

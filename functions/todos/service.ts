@@ -7,6 +7,7 @@ import { insertTodo, TODO_MARKED } from '../../db/queries/issues.ts';
 import { findIssueById } from '../issues/service.ts';
 import { findMergeRequestById } from '../merge-requests/service.ts';
 import { findEpicViewsByIds } from '../../db/queries/epics.ts';
+import { findAlertViewsByIds } from '../../db/queries/alerts.ts';
 import { epicsAvailable } from '../lib/policy.ts';
 import * as q from '../../db/queries/todos.ts';
 import { requireUser } from '../lib/auth.ts';
@@ -21,11 +22,13 @@ type Verb<I> = { ctx: RequestContext; input: I };
 /** The page's targets, one statement per target type; a to-do whose target vanished meanwhile is left out. */
 async function withTargets(ctx: RequestContext, rows: q.TodoListRow[]): Promise<TodoView[]> {
   const idsOf = (type: string) => rows.filter((r) => r.todo.targetType === type).map((r) => r.todo.targetId);
-  const [issueViews, mrViews, epicViews] = await Promise.all([
+  const [issueViews, mrViews, epicViews, alertViews] = await Promise.all([
     idsOf('Issue').length ? findIssueViewsByIds(ctx.db, ctx.actor, idsOf('Issue')) : [],
     idsOf('MergeRequest').length ? findMergeRequestViewsByIds(ctx.db, ctx.actor, idsOf('MergeRequest')) : [],
     idsOf('Epic').length ? findEpicViewsByIds(ctx.db, idsOf('Epic')) : [],
+    idsOf('AlertManagement::Alert').length ? findAlertViewsByIds(ctx.db, idsOf('AlertManagement::Alert')) : [],
   ]);
+  const alerts = new Map(alertViews.map((v) => [v.alert.id, v.alert]));
   const issues = new Map(issueViews.map((v) => [v.issue.id, v]));
   const mrs = new Map(mrViews.map((v) => [v.mr.id, v]));
   const epics = new Map(epicViews.map((v) => [v.epic.id, v]));
@@ -37,6 +40,11 @@ async function withTargets(ctx: RequestContext, rows: q.TodoListRow[]): Promise<
     }
     if (!r.project) return [];
     const base = { todo: r.todo, project: { project: r.project, namespace: r.namespace }, author: r.author, noteBody: r.noteBody };
+    if (r.todo.targetType === 'AlertManagement::Alert') {
+      // Its readability was the page query's (read_alert_management_alert in SQL).
+      const alert = alerts.get(r.todo.targetId);
+      return alert ? [{ ...base, alert }] : [];
+    }
     if (r.todo.targetType === 'MergeRequest') {
       const mergeRequest = mrs.get(r.todo.targetId);
       return mergeRequest ? [{ ...base, mergeRequest }] : [];

@@ -145,7 +145,7 @@ describe('createNote', () => {
     }
     // A global id of something that carries no notes is an argument error.
     const wrong = await gql(CREATE_NOTE, { token: owner.token, variables: { input: { ...input, noteableId: gid('Project', 1) } } });
-    expect(wrong.body).toMatchObject({ data: { createNote: null }, errors: [{ message: '"gid://gitlab/Project/1" is not a valid id for Issue or MergeRequest or ProjectSnippet or PersonalSnippet or Snippet or Epic.', path: ['createNote'] }] });
+    expect(wrong.body).toMatchObject({ data: { createNote: null }, errors: [{ message: '"gid://gitlab/Project/1" is not a valid id for Issue or MergeRequest or ProjectSnippet or PersonalSnippet or Snippet or Epic or AlertManagement::Alert.', path: ['createNote'] }] });
   });
 });
 

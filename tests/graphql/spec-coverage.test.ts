@@ -17,6 +17,35 @@ const PAGING = { after: 'String', before: 'String', first: 'Int', last: 'Int' };
 /** Output types: field -> type, or [type, args]. */
 const OBJECTS: Record<string, Record<string, string | [string, Record<string, string>]>> = {
   AccessLevel: { integerValue: 'Int', stringValue: 'AccessLevelEnum' },
+  AlertManagementAlert: {
+    assignees: ['UserConnection', PAGING],
+    createdAt: 'Time',
+    description: 'String',
+    details: 'JSON',
+    detailsUrl: 'String!',
+    discussions: ['DiscussionConnection!', PAGING],
+    endedAt: 'Time',
+    eventCount: 'Int',
+    hosts: '[String!]',
+    iid: 'ID!',
+    issueIid: 'ID',
+    metricsDashboardUrl: 'String',
+    monitoringTool: 'String',
+    notes: ['NoteConnection!', PAGING],
+    metricsAlert: 'MetricsAlert',
+    runbook: 'String',
+    service: 'String',
+    severity: 'AlertManagementSeverity',
+    startedAt: 'Time',
+    status: 'AlertManagementStatus',
+    title: 'String',
+    todos: [
+      'TodoConnection',
+      { ...PAGING, action: '[TodoActionEnum!]', authorId: '[ID!]', groupId: '[ID!]', projectId: '[ID!]', state: '[TodoStateEnum!]', type: '[TodoTargetEnum!]' },
+    ],
+    updatedAt: 'Time',
+  },
+  AlertManagementAlertStatusCountsType: { acknowledged: 'Int', all: 'Int', ignored: 'Int', open: 'Int', resolved: 'Int', triggered: 'Int' },
   AwardEmoji: { description: 'String!', emoji: 'String!', name: 'String!', unicode: 'String!', unicodeVersion: 'String!', user: 'User!' },
   BaseService: { active: 'Boolean', type: 'String' },
   Blob: {
@@ -32,6 +61,7 @@ const OBJECTS: Record<string, Record<string, string | [string, Record<string, st
     webUrl: 'String',
   },
   CurrentUserTodos: { currentUserTodos: ['TodoConnection!', { ...PAGING, state: 'TodoStateEnum' }] },
+  DeleteJobsResponse: { completed: 'Boolean', deletedJobs: 'Int', queueSize: 'Int' },
   ClusterAgent: { createdAt: 'Time', id: 'ID!', name: 'String', project: 'Project', tokens: ['ClusterAgentTokenConnection', PAGING], updatedAt: 'Time' },
   ClusterAgentToken: { clusterAgent: 'ClusterAgent', createdAt: 'Time', id: 'ClustersAgentTokenID!' },
   ClusterAgentConnection: { count: 'Int!' },
@@ -74,12 +104,35 @@ const SCALARS = [
 
 const CLIENT_ID = { clientMutationId: 'String' };
 const AWARD_INPUT = { awardableId: 'ID!', name: 'String!', ...CLIENT_ID };
+const ALERT_PAYLOAD = { alert: 'AlertManagementAlert', issue: 'Issue', todo: 'Todo' };
 /** Mutation inputs and their payloads' fields (every payload also has clientMutationId and errors). */
 const MUTATIONS: Record<string, { field: string; input: Record<string, string>; payload: Record<string, string> }> = {
   AddAwardEmoji: { field: 'addAwardEmoji', input: AWARD_INPUT, payload: { awardEmoji: 'AwardEmoji' } },
+  AlertSetAssignees: {
+    field: 'alertSetAssignees',
+    input: { assigneeUsernames: '[String!]!', iid: 'String!', operationMode: 'MutationOperationMode', projectPath: 'ID!', ...CLIENT_ID },
+    payload: ALERT_PAYLOAD,
+  },
+  AlertTodoCreate: { field: 'alertTodoCreate', input: { iid: 'String!', projectPath: 'ID!', ...CLIENT_ID }, payload: ALERT_PAYLOAD },
+  CreateAlertIssue: { field: 'createAlertIssue', input: { iid: 'String!', projectPath: 'ID!', ...CLIENT_ID }, payload: ALERT_PAYLOAD },
   AwardEmojiAdd: { field: 'awardEmojiAdd', input: AWARD_INPUT, payload: { awardEmoji: 'AwardEmoji' } },
   AwardEmojiRemove: { field: 'awardEmojiRemove', input: AWARD_INPUT, payload: { awardEmoji: 'AwardEmoji' } },
   AwardEmojiToggle: { field: 'awardEmojiToggle', input: AWARD_INPUT, payload: { awardEmoji: 'AwardEmoji', toggledOn: 'Boolean!' } },
+  AdminBackgroundQueuesDeleteJobs: {
+    field: 'adminBackgroundQueuesDeleteJobs',
+    input: {
+      queueName: 'String!',
+      callerId: 'String',
+      featureCategory: 'String',
+      project: 'String',
+      relatedClass: 'String',
+      rootNamespace: 'String',
+      subscriptionPlan: 'String',
+      user: 'String',
+      ...CLIENT_ID,
+    },
+    payload: { result: 'DeleteJobsResponse' },
+  },
   AddProjectToSecurityDashboard: { field: 'addProjectToSecurityDashboard', input: { id: 'ID!', ...CLIENT_ID }, payload: { project: 'Project' } },
   CreateClusterAgent: { field: 'createClusterAgent', input: { name: 'String!', projectPath: 'ID!', ...CLIENT_ID }, payload: { clusterAgent: 'ClusterAgent' } },
   ClusterAgentDelete: { field: 'clusterAgentDelete', input: { id: 'ClustersAgentID!', ...CLIENT_ID }, payload: {} },
@@ -140,6 +193,7 @@ describe('the served schema against the spec', () => {
     expect(schema.getType('Blob') && isObjectType(schema.getType('Blob')) && (schema.getType('Blob') as any).getInterfaces().map((i: any) => i.name)).toEqual(['Entry']);
     expect((schema.getType('BaseService') as any).getInterfaces().map((i: any) => i.name)).toEqual(['Service']);
     for (const i of ['Noteable', 'CurrentUserTodos', 'Entry', 'Service']) expect(isInterfaceType(schema.getType(i)), i).toBe(true);
+    expect((schema.getType('AlertManagementAlert') as any).getInterfaces().map((i: any) => i.name)).toEqual(['Noteable']);
   });
 
   it('mutations: input fields and payload fields with their types', () => {

@@ -119,7 +119,7 @@ describe('offset pagination limit: events', () => {
       const seen = await walkKeyset(path, owner.token, { pagination: 'keyset', per_page: '5' });
       expect(seen).toEqual(all.body.map((e: { id: number }) => e.id));
     }
-  });
+  }, 120_000); // 3 listings x (offset pages + a keyset walk): dozens of requests, slow on a loaded PostgreSQL run
 });
 
 describe('deep offset pages and totals check visibility per event (events of projects the viewer cannot read)', () => {

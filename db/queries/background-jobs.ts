@@ -1,0 +1,125 @@
+// The background job queue's statements (db/schema/background-jobs.ts). A job is pending while it is not dead and
+// no live lease holds it; the runner claims due pending jobs with FOR UPDATE SKIP LOCKED (two runners never take the
+// same job), and the administrator's deletion takes pending jobs the same way, so a job is either run or deleted,
+// never both: a row a runner has locked is skipped, and under READ COMMITTED a row claimed since the deletion's
+// snapshot is re-read when locked and no longer matches `pending` (and the reverse for the claim).
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import { backgroundJobs, type BackgroundJobRow, type JobMeta } from '../schema/index.ts';
+import { rows, textArray } from './raw.ts';
+
+export interface NewJob {
+  queue: string;
+  workerClass: string;
+  args: Record<string, unknown>;
+  meta: JobMeta;
+}
+
+const j = backgroundJobs;
+/** Not dead and not held by a live lease (an expired lease is a runner that died: the job is pending again). */
+const pending = sql`NOT ${j.dead} AND (${j.claimedUntil} IS NULL OR ${j.claimedUntil} < now())`;
+
+/** The job's row, as a statement for the change's batch or transaction (enqueued exactly when the change commits). */
+export const enqueueJobStatement = (db: Db, job: NewJob) =>
+  db.insert(backgroundJobs).values({ queue: job.queue, workerClass: job.workerClass, args: job.args, meta: job.meta });
+
+/**
+ * Enqueues the job unless one of the same worker is pending already (the periodic jobs: a cron tick while the last
+ * one waits adds nothing). Two ticks at the same instant may both enqueue; the periodic workers are idempotent.
+ */
+export async function enqueueUnlessPending(db: Db, job: NewJob): Promise<boolean> {
+  const inserted = await rows<{ id: unknown }>(
+    db,
+    sql`INSERT INTO ${j} (queue, worker_class, args, meta)
+        SELECT ${job.queue}, ${job.workerClass}, ${JSON.stringify(job.args)}::jsonb, ${JSON.stringify(job.meta)}::jsonb
+        WHERE NOT EXISTS (SELECT 1 FROM ${j} WHERE ${j.workerClass} = ${job.workerClass} AND ${pending})
+        RETURNING id`,
+  );
+  return inserted.length > 0;
+}
+
+/**
+ * Claims up to `limit` due jobs of `queues` (oldest due first) for the run `runner`: each gets a lease of
+ * `leaseSeconds` and one more attempt, in the statement that takes it.
+ */
+export async function claimJobs(db: Db, queues: readonly string[], runner: string, limit: number, leaseSeconds: number): Promise<BackgroundJobRow[]> {
+  const due = db
+    .select({ id: j.id })
+    .from(j)
+    .where(sql`${j.queue} = ANY(${textArray(queues)}) AND ${pending} AND ${j.runAt} <= now()`)
+    .orderBy(j.runAt, j.id)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const claimed = await db
+    .update(j)
+    .set({ attempts: sql`${j.attempts} + 1`, claimedAt: sql`now()`, claimedUntil: sql`now() + make_interval(secs => ${leaseSeconds})`, claimedBy: runner })
+    .where(sql`${j.id} IN ${due}`)
+    .returning();
+  return claimed.sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
+}
+
+/** A job its run finished: gone. */
+export async function completeJob(db: Db, id: number, runner: string): Promise<void> {
+  await db.delete(j).where(sql`${j.id} = ${id} AND ${j.claimedBy} = ${runner}`);
+}
+
+/** A job its run failed: due again after `retryInSeconds`, or dead (null) and kept for the administrator. */
+export async function failJob(db: Db, id: number, runner: string, error: string, retryInSeconds: number | null): Promise<void> {
+  await db
+    .update(j)
+    .set({
+      claimedAt: null,
+      claimedUntil: null,
+      claimedBy: null,
+      lastError: error,
+      // A dead job's run_at says when it died (its retention counts from there).
+      runAt: retryInSeconds === null ? sql`now()` : sql`now() + make_interval(secs => ${retryInSeconds})`,
+      dead: retryInSeconds === null,
+    })
+    .where(sql`${j.id} = ${id} AND ${j.claimedBy} = ${runner}`);
+}
+
+/** Jobs whose meta holds every given key with the given value (`meta @> {...}`). */
+const metaMatches = (meta: JobMeta): SQL => sql`${j.meta} @> ${JSON.stringify(meta)}::jsonb`;
+
+/**
+ * Deletes up to `limit` pending jobs of the queue matching `meta`; the ids deleted. Rows a runner is claiming are
+ * skipped (SKIP LOCKED), and one claimed since this statement's snapshot no longer matches when re-read at the lock.
+ */
+export async function deletePendingJobs(db: Db, queue: string, meta: JobMeta, limit: number): Promise<number[]> {
+  const found = db
+    .select({ id: j.id })
+    .from(j)
+    .where(sql`${j.queue} = ${queue} AND ${pending} AND ${metaMatches(meta)}`)
+    .orderBy(j.id)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const deleted = await db.delete(j).where(sql`${j.id} IN ${found}`).returning({ id: j.id });
+  return deleted.map((d) => Number(d.id));
+}
+
+/** Pending jobs of the queue (Sidekiq's queue size: what waits, not what runs or is dead). */
+export async function pendingJobCount(db: Db, queue: string): Promise<number> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int`.mapWith(Number) }).from(j).where(sql`${j.queue} = ${queue} AND ${pending}`);
+  return row?.n ?? 0;
+}
+
+/** Deletes up to `limit` dead jobs that died before `before`; the number deleted. */
+export async function deleteDeadJobsBefore(db: Db, before: SQL, limit: number): Promise<number> {
+  const old = db.select({ id: j.id }).from(j).where(sql`${j.dead} AND ${j.runAt} < ${before}`).limit(limit).for('update', { skipLocked: true });
+  return (await db.delete(j).where(sql`${j.id} IN ${old}`).returning({ id: j.id })).length;
+}
+
+/**
+ * Per queue with pending jobs: how many wait (`backlog`) and how long the oldest due one has waited, whole seconds
+ * (`latency`, Sidekiq's Queue#latency; 0 when none is due).
+ */
+export async function queueBacklogs(db: Db): Promise<Map<string, { backlog: number; latency: number }>> {
+  const found = await rows<{ queue: string; backlog: unknown; latency: unknown }>(
+    db,
+    sql`SELECT ${j.queue} AS queue, count(*) AS backlog,
+          coalesce(floor(extract(epoch from now() - min(${j.runAt}) FILTER (WHERE ${j.runAt} <= now()))), 0) AS latency
+        FROM ${j} WHERE ${pending} GROUP BY ${j.queue}`,
+  );
+  return new Map(found.map((r) => [r.queue, { backlog: Number(r.backlog), latency: Number(r.latency) }]));
+}

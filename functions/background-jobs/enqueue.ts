@@ -1,0 +1,37 @@
+// Enqueueing with GitLab's context: the job's `meta` is what Gitlab::ApplicationContext holds for the request that
+// asked for it (the user, the project, its root namespace, the plan, the endpoint as caller_id), so an
+// administrator can find the jobs of one user, project or endpoint. The job row is a statement for the change's own
+// batch or transaction: it exists exactly when the change committed.
+import type { Db } from '../../db/client.ts';
+import { enqueueJobStatement } from '../../db/queries/background-jobs.ts';
+import type { JobMeta } from '../../db/schema/index.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { QUEUES, type QueueName } from './queues.ts';
+
+/** What the job is about: a project or a group, by full path (as the caller knew it, before any rename). */
+export interface JobSubject {
+  fullPath: string;
+}
+
+/**
+ * The context metadata of a job the request enqueues. `subscription_plan` is the instance's tier (one plan for the
+ * whole instance here); keys with no value are left out, as GitLab's context omits them.
+ */
+function jobMeta(ctx: Pick<RequestContext, 'actor' | 'config' | 'callerId'>, queue: QueueName, subject?: JobSubject): JobMeta {
+  const meta: JobMeta = {
+    user: ctx.actor.user?.username,
+    root_namespace: subject?.fullPath.split('/')[0],
+    subscription_plan: ctx.config.instanceTier,
+    caller_id: ctx.callerId,
+    feature_category: QUEUES[queue].featureCategory,
+  };
+  return Object.fromEntries(Object.entries(meta).filter(([, v]) => v !== undefined)) as JobMeta;
+}
+
+/** A project's job: its meta names the project and its root namespace. */
+export const projectJobStatement = (db: Db, ctx: Pick<RequestContext, 'actor' | 'config' | 'callerId'>, queue: QueueName, project: JobSubject, args: Record<string, unknown>) =>
+  enqueueJobStatement(db, { queue, workerClass: QUEUES[queue].workerClass, args, meta: { ...jobMeta(ctx, queue, project), project: project.fullPath } });
+
+/** A group's job: its meta names the group's root namespace. */
+export const groupJobStatement = (db: Db, ctx: Pick<RequestContext, 'actor' | 'config' | 'callerId'>, queue: QueueName, group: JobSubject, args: Record<string, unknown>) =>
+  enqueueJobStatement(db, { queue, workerClass: QUEUES[queue].workerClass, args, meta: jobMeta(ctx, queue, group) });

@@ -1,0 +1,43 @@
+// The queue catalog: each named queue, the worker that runs its jobs, and that worker's Sidekiq options as GitLab
+// sets them. GitLab's queue names where GitLab has the work (ProjectDestroyWorker in `project_destroy`, the cron
+// workers in `cronjob:<name>`, mail in `mailers`); the cron jobs this service adds follow the same `cronjob:` naming.
+// Names only (no worker code): the services that enqueue and the administrator's deletion load this, not the workers.
+
+export interface QueueSpec {
+  workerClass: string;
+  /**
+   * Sidekiq's `retry` option: runs after the first failure before the job is dead. GitLab's default is 3
+   * (gitlab-foss!7294); CronjobQueue sets false (0): the next cron tick enqueues the job afresh.
+   */
+  retry: number;
+  /** GitLab's `feature_category` of the worker (the job's `meta.feature_category`). */
+  featureCategory: string;
+}
+
+export const QUEUES = {
+  project_destroy: { workerClass: 'ProjectDestroyWorker', retry: 3, featureCategory: 'source_code_management' },
+  group_destroy: { workerClass: 'GroupDestroyWorker', retry: 3, featureCategory: 'subgroups' },
+  'cronjob:prune_old_events': { workerClass: 'PruneOldEventsWorker', retry: 0, featureCategory: 'users' },
+  'cronjob:remove_expired_members': { workerClass: 'RemoveExpiredMembersWorker', retry: 0, featureCategory: 'authentication_and_authorization' },
+  // The sweep behind project_destroy/group_destroy: whatever deletion is accepted and still not purged (a job an
+  // administrator dropped, one that died).
+  'cronjob:purge_deleted_namespaces': { workerClass: 'PurgeDeletedNamespacesWorker', retry: 0, featureCategory: 'subgroups' },
+  'cronjob:prune_rate_limits': { workerClass: 'PruneRateLimitsWorker', retry: 0, featureCategory: 'authentication_and_authorization' },
+  'cronjob:object_pool_cleanup': { workerClass: 'ObjectPoolCleanupWorker', retry: 0, featureCategory: 'gitaly' },
+  // Delivery of the notification outbox (functions/notifications/deliver.ts).
+  mailers: { workerClass: 'NotificationDeliveryWorker', retry: 3, featureCategory: 'issue_tracking' },
+} as const satisfies Record<string, QueueSpec>;
+
+export type QueueName = keyof typeof QUEUES;
+
+export const isQueueName = (name: string): name is QueueName => Object.hasOwn(QUEUES, name);
+
+/** The queues the cron tick enqueues one job of (unless one is pending), in the order they run. */
+export const PERIODIC_QUEUES = [
+  'cronjob:purge_deleted_namespaces',
+  'cronjob:remove_expired_members',
+  'cronjob:object_pool_cleanup',
+  'cronjob:prune_old_events',
+  'cronjob:prune_rate_limits',
+  'mailers',
+] as const satisfies readonly QueueName[];

@@ -1,0 +1,25 @@
+// The workers: what a job of each queue does with its args. Each is idempotent (a job may run again after a runner
+// died holding it, once its lease ran out) and returns a summary the runner logs.
+import { deleteStaleRateLimits, deleteUnusedObjectPools, expireMemberships, expireOldEvents, purgeDeleted, type JobContext } from '../housekeeping/service.ts';
+import { deliverNotifications } from '../notifications/deliver.ts';
+import type { QueueName } from './queues.ts';
+
+export type Perform = (job: JobContext, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/** A numeric argument, or an error the job dies of (a malformed job never succeeds on retry either). */
+function idArg(args: Record<string, unknown>, name: string): number {
+  const value = args[name];
+  if (typeof value !== 'number' || !Number.isSafeInteger(value)) throw new Error(`argument ${name} missing`);
+  return value;
+}
+
+export const WORKERS: Record<QueueName, Perform> = {
+  project_destroy: async (job, args) => ({ ...(await purgeDeleted(job, { projectId: idArg(args, 'project_id') })) }),
+  group_destroy: async (job, args) => ({ ...(await purgeDeleted(job, { groupId: idArg(args, 'group_id') })) }),
+  'cronjob:purge_deleted_namespaces': async (job) => ({ ...(await purgeDeleted(job)) }),
+  'cronjob:remove_expired_members': async (job) => ({ expiredMemberships: await expireMemberships(job) }),
+  'cronjob:prune_old_events': async (job) => ({ expiredEvents: await expireOldEvents(job) }),
+  'cronjob:prune_rate_limits': async (job) => ({ staleRateLimits: await deleteStaleRateLimits(job) }),
+  'cronjob:object_pool_cleanup': async (job) => ({ unusedPools: await deleteUnusedObjectPools(job) }),
+  mailers: async (job) => ({ ...(await deliverNotifications(job)) }),
+};
