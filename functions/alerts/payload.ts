@@ -4,6 +4,7 @@
 // unexpected JSON type with a 500 (a number as title, an unknown severity, a number as start_time), the value is
 // read leniently instead (documented at each place), so a notification is never an error for its contents.
 import { ALERT_SEVERITIES } from '../../db/schema/alerts.ts';
+import type { NewAlert } from '../../db/queries/alert-notify.ts';
 
 /** Gitlab::Utils::DeepSize's defaults, which NotifyService#valid_payload_size? checks first (400 past either). */
 export const PAYLOAD_MAX_BYTES = 1024 * 1024;
@@ -19,22 +20,8 @@ const HOSTS_MAX = 255;
 export const DEFAULT_TITLE = 'New: Incident';
 const DEFAULT_SEVERITY = 0; // critical
 
-/** The alert columns a payload's fields fill. */
-export interface AlertFields {
-  title: string;
-  description: string | null;
-  service: string | null;
-  monitoringTool: string | null;
-  hosts: string[];
-  /** Index into ALERT_SEVERITIES. */
-  severity: number;
-  /** SHA-1 hex of the payload's fingerprint (or of the payload, where fingerprinting is licensed); null: none. */
-  fingerprint: string | null;
-  startedAt: Date;
-  /** `end_time`: an open alert with the same fingerprint is resolved at it (no new alert ends at it). */
-  endedAt: Date | null;
-  environmentName: string | null;
-}
+/** The alert columns a payload's fields fill (the notification's write takes them with the project and payload). */
+export type AlertFields = Omit<NewAlert, 'projectId' | 'payload'>;
 
 export type JsonObject = Record<string, unknown>;
 

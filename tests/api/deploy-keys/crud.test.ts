@@ -5,7 +5,7 @@ import { unique } from '../../factories/users.ts';
 import { createProject } from '../../factories/projects.ts';
 import { eq } from 'drizzle-orm';
 import { projects } from '../../../db/schema/index.ts';
-import { api, testDb } from '../../helpers/app.ts';
+import { api, queryCount, testDb } from '../../helpers/app.ts';
 import { addKey, createDeployKey, generateKey, getKey, ISO, linkCount, listKeys, projectWithRoles, removeKey, storedKeys, updateKey } from './helpers.ts';
 
 describe('POST /projects/:id/deploy_keys', () => {
@@ -71,6 +71,16 @@ describe('GET /projects/:id/deploy_keys[/:key_id]', () => {
     expect(page.headers.get('x-next-page')).toBe('');
     expect(page.headers.get('x-total-pages')).toBe('2');
     expect(page.headers.get('link')).toContain('rel="first"');
+  });
+
+  it('costs the same number of queries for one key or many (one joined read)', async () => {
+    const fx = await projectWithRoles();
+    await createDeployKey(fx.project.id, fx.maintainer.token);
+    const one = queryCount(await listKeys(fx.project.id, { token: fx.maintainer.token }));
+    for (let i = 0; i < 4; i++) await createDeployKey(fx.project.id, fx.maintainer.token);
+    const many = await listKeys(fx.project.id, { token: fx.maintainer.token });
+    expect(many.body).toHaveLength(5);
+    expect(queryCount(many)).toBe(one);
   });
 
   it('reads one key by its id; a key the project does not have is 404 Not found', async () => {
