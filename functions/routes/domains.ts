@@ -40,6 +40,7 @@ export const API_DOMAINS = {
   repositoryHistory: (): Routes => import('../repositories/history-routes.ts').then((m) => m.repositoryHistoryRoutes),
   deployKeys: (): Routes => import('../deploy-keys/routes.ts').then((m) => m.deployKeyRoutes),
   templates: (): Routes => import('../templates/routes.ts').then((m) => m.templateRoutes),
+  ciLint: (): Routes => import('../ci/routes.ts').then((m) => m.ciLintRoutes),
 };
 
 /** Mounted on the app itself, after /api/v4. */

@@ -428,6 +428,10 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["GET","/templates/dockerfiles",2],
     ["GET","/templates/dockerfiles/:name{[\\w.-]+}",1],
   ],
+  ciLint: [
+    ["POST","/ci/lint",2],
+    ["GET","/projects/:id/ci/lint",3],
+  ],
   graphql: [
     ["GET","/api/graphql",1],
     ["POST","/api/graphql",1],
