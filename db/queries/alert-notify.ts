@@ -7,7 +7,7 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { ALERT_STATUS_RESOLVED } from '../schema/alerts.ts';
 import { newDiscussionId } from './notes.ts';
-import { rows } from './raw.ts';
+import { batchRows, rows } from './raw.ts';
 
 /** The advisory lock class of alert fingerprints (the second key is a hash of the project and the fingerprint). */
 const ALERT_FINGERPRINT_LOCK = 13_607;
@@ -52,9 +52,6 @@ export async function findNotifyTarget(db: Db, o: { path: string; endpointIdenti
   if (!row) return undefined;
   return { projectId: row.project_id, integrations: row.integrations, botId: row.bot_id, count: Number(row.count), resetAt: new Date(new Date(row.window_start).getTime() + o.windowSeconds * 1000) };
 }
-
-/** The rows of a raw statement's result in a batch (neon-http and PGlite shape them differently). */
-export const batchRows = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
 
 /**
  * User.alert_bot, for a batch: the `alert_bot` user, created when there is none (username `alert-bot`, or

@@ -6,7 +6,7 @@ import type { Db } from '../client.ts';
 import { internalIds } from '../schema/index.ts';
 
 /** What the counters count (GitLab's InternalId usages). */
-export type IidUsage = 'issues' | 'milestones' | 'merge_requests' | 'epics' | 'requirements' | 'alert_management_alerts';
+export type IidUsage = 'issues' | 'milestones' | 'merge_requests' | 'epics' | 'requirements' | 'alert_management_alerts' | 'ci_pipelines' | 'deployments';
 
 export type IidSource = { projectId: number } | { namespaceId: number };
 

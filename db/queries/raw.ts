@@ -8,6 +8,9 @@ export async function rows<T>(db: Db, query: SQL): Promise<T[]> {
   return (Array.isArray(result) ? result : result.rows) as T[];
 }
 
+/** The rows of a raw statement's result in a batch (neon-http and PGlite shape them differently). */
+export const batchRows = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+
 /** A text[] parameter, bound as one array literal (every driver binds it the same way). */
 export const textArray = (values: readonly string[]) => sql`${`{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[]`;
 

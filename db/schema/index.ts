@@ -33,3 +33,6 @@ export * from './compliance-frameworks.ts';
 export * from './alerts.ts';
 export * from './background-jobs.ts';
 export * from './deploy-keys.ts';
+export * from './ci.ts';
+export * from './environments.ts';
+export * from './dast.ts';

@@ -17,7 +17,7 @@ export const internalIds = pgTable(
   'internal_ids',
   {
     id: serial('id').primaryKey(),
-    usage: text('usage').$type<'issues' | 'milestones' | 'merge_requests' | 'epics' | 'requirements' | 'alert_management_alerts'>().notNull(),
+    usage: text('usage').$type<'issues' | 'milestones' | 'merge_requests' | 'epics' | 'requirements' | 'alert_management_alerts' | 'ci_pipelines' | 'deployments'>().notNull(),
     projectId: integer('project_id').references(() => projects.id, { onDelete: 'cascade' }),
     namespaceId: integer('namespace_id').references(() => namespaces.id, { onDelete: 'cascade' }),
     lastValue: integer('last_value').notNull(),

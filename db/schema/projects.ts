@@ -26,6 +26,13 @@ export const projects = pgTable(
     /** GitLab's remove_source_branch_after_merge: the default of a new MR's "delete source branch". */
     removeSourceBranchAfterMerge: boolean('remove_source_branch_after_merge').notNull().default(true),
     onlyAllowMergeIfAllDiscussionsAreResolved: boolean('only_allow_merge_if_all_discussions_are_resolved').notNull().default(false),
+    /** GitLab's only_allow_merge_if_pipeline_succeeds: a merge needs a successful (or skipped) head pipeline. */
+    onlyAllowMergeIfPipelineSucceeds: boolean('only_allow_merge_if_pipeline_succeeds').notNull().default(false),
+    /**
+     * Bumped to rotate the runner registration token, which is derived from ENCRYPTION_KEY and this number
+     * (functions/runners/registration-token.ts) and so is never stored.
+     */
+    runnersTokenVersion: integer('runners_token_version').notNull().default(0),
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     ...timestamps,

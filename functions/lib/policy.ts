@@ -329,6 +329,26 @@ const rules = {
   // Deploy keys (the API's `authorize_admin_project`: maintainers). A key's title is changed by those who may
   // update the key (DeployKeyPolicy: administrators, or for a private key the members of a project holding it);
   // a public key's push right by the project's maintainers (DeployKeysProjectPolicy).
+  // CI/CD (ProjectPolicy 13.6, public_builds on as GitLab's default): whoever reads the project reads its pipelines,
+  // jobs, traces and artifacts; developers run, retry and cancel them; maintainers administer triggers and runners
+  // (admin_build, admin_project: the runners token); owners delete pipelines.
+  'project:read_pipeline': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
+  'project:read_build': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
+  'project:create_pipeline': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:update_pipeline': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:destroy_pipeline': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
+  'project:read_pipeline_variable': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:update_build': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  // erase_build: maintainers, or the developer who ran the job (BuildPolicy's owner_of_build).
+  'project:erase_build': (a: Actor, p: ProjectFacts & { buildUserId: number | null }) =>
+    canReadProject(a, p) && signedIn(a) && !p.archived && (level(a, p) >= AccessLevel.MAINTAINER || (level(a, p) >= AccessLevel.DEVELOPER && a.user!.id === p.buildUserId)),
+  'project:admin_build': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
+  'project:read_commit_status': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
+  'project:create_commit_status': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  // Environments and deployments: reporters read them, developers create, change and stop them, maintainers delete.
+  'project:read_environment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  'project:create_environment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:destroy_environment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
   'project:admin_deploy_keys': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
   'project:update_deploy_key_title': (a: Actor, p: ProjectFacts & { deployKeyPublic: boolean }) =>
     canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER && (isAdmin(a) || !p.deployKeyPublic),

@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.ts';
 import { isRefConflict, setDefaultBranchQuery, updateRefQuery, type RefUpdate } from '../../db/queries/repositories.ts';
 import { protectDefaultBranchQuery } from '../../db/queries/protected-branches.ts';
 import { pushEventStatement } from '../events/record.ts';
+import { createPushPipelines } from '../pipelines/push.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { invalidMessage } from '../lib/errors.ts';
 import { toPushPayload } from './entities.ts';
@@ -57,6 +58,7 @@ export async function writeRefs(ctx: RequestContext, w: RefWrite): Promise<void>
     if (isRefConflict(error)) throw new RefConflictError(refs.map((u) => u.name));
     throw error;
   }
+  await createPushPipelines(ctx, refs);
 }
 
 /**

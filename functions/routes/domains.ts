@@ -41,6 +41,8 @@ export const API_DOMAINS = {
   deployKeys: (): Routes => import('../deploy-keys/routes.ts').then((m) => m.deployKeyRoutes),
   templates: (): Routes => import('../templates/routes.ts').then((m) => m.templateRoutes),
   ciLint: (): Routes => import('../ci/routes.ts').then((m) => m.ciLintRoutes),
+  pipelines: (): Routes => import('../pipelines/routes.ts').then((m) => m.pipelineRoutes),
+  jobs: (): Routes => import('../jobs/routes.ts').then((m) => m.jobRoutes),
 };
 
 /** Mounted on the app itself, after /api/v4. */

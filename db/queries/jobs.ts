@@ -1,0 +1,152 @@
+// Jobs (ci_builds): listings with GitLab's scope filter, status changes by the API (cancel, play, retry, erase) and
+// by runners, and the trace's appends. Each change is one statement that re-checks the status it moves from, so two
+// racing changes cannot both apply (the loser changes nothing and is told so).
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../client.ts';
+import { ciBuilds, ciBuildTraceChunks, ciJobArtifacts, ciPipelines, type BuildRow, type CiStatus } from '../schema/index.ts';
+import { intArray, rows } from './raw.ts';
+
+export interface JobFilter {
+  projectId: number;
+  pipelineId?: number | undefined;
+  statuses?: readonly CiStatus[] | undefined;
+  /** GenericCommitStatus rows are listed by the statuses API, not the jobs API. */
+  types?: readonly BuildRow['type'][] | undefined;
+  includeRetried?: boolean | undefined;
+}
+
+function jobWhere(f: JobFilter): SQL {
+  return and(
+    eq(ciBuilds.projectId, f.projectId),
+    f.pipelineId !== undefined ? eq(ciBuilds.pipelineId, f.pipelineId) : undefined,
+    f.statuses?.length ? inArray(ciBuilds.status, [...f.statuses]) : undefined,
+    inArray(ciBuilds.type, [...(f.types ?? ['Ci::Build'])]),
+    f.includeRetried ? undefined : eq(ciBuilds.retried, false),
+  )!;
+}
+
+const withPipeline = { build: ciBuilds, pipeline: ciPipelines };
+
+/** A page of jobs, newest first (Ci::JobsFinder orders by id desc), with the filtered total capped inside. */
+export async function jobPage(db: Db, f: JobFilter, o: { limit: number; offset: number; countCap: number; order?: 'asc' | 'desc' }) {
+  const where = jobWhere(f);
+  const list = await db
+    .select({ ...withPipeline, total: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${ciBuilds} WHERE ${where} LIMIT ${o.countCap + 1}) c)`.mapWith(Number) })
+    .from(ciBuilds)
+    .innerJoin(ciPipelines, eq(ciPipelines.id, ciBuilds.pipelineId))
+    .where(where)
+    .orderBy(o.order === 'asc' ? asc(ciBuilds.id) : desc(ciBuilds.id))
+    .limit(o.limit)
+    .offset(o.offset);
+  return { rows: list.map((r) => ({ build: r.build, pipeline: r.pipeline })), total: list[0]?.total };
+}
+
+export async function countJobs(db: Db, f: JobFilter, cap: number): Promise<number> {
+  const [row] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM (SELECT 1 FROM ci_builds WHERE ${jobWhere(f)} LIMIT ${cap + 1}) c`);
+  return Number(row?.n ?? 0);
+}
+
+export async function findJob(db: Db, projectId: number, id: number) {
+  const [row] = await db.select(withPipeline).from(ciBuilds).innerJoin(ciPipelines, eq(ciPipelines.id, ciBuilds.pipelineId)).where(and(eq(ciBuilds.projectId, projectId), eq(ciBuilds.id, id)));
+  return row;
+}
+
+export async function findJobById(db: Db, id: number) {
+  const [row] = await db.select(withPipeline).from(ciBuilds).innerJoin(ciPipelines, eq(ciPipelines.id, ciBuilds.pipelineId)).where(eq(ciBuilds.id, id));
+  return row;
+}
+
+export type JobWithPipeline = NonNullable<Awaited<ReturnType<typeof findJob>>>;
+
+/** Moves the jobs that are in one of `from` to `to`; the ids of those it moved. */
+export async function transitionJobs(db: Db, o: { ids?: readonly number[]; pipelineId?: number; from: readonly CiStatus[]; to: CiStatus; userId?: number | null }): Promise<number[]> {
+  const target = o.ids ? sql`id = ANY(${intArray(o.ids)})` : sql`pipeline_id = ${o.pipelineId!} AND NOT retried`;
+  const moved = await rows<{ id: number }>(
+    db,
+    sql`UPDATE ci_builds SET status = ${o.to},
+        queued_at = CASE WHEN ${o.to} = 'pending' THEN now() ELSE queued_at END,
+        finished_at = CASE WHEN ${o.to} IN ('success', 'failed', 'canceled', 'skipped') THEN now() ELSE finished_at END,
+        user_id = COALESCE(${o.userId ?? null}::int, user_id),
+        token_digest = CASE WHEN ${o.to} IN ('success', 'failed', 'canceled', 'skipped') THEN NULL ELSE token_digest END,
+        updated_at = now(), lock_version = lock_version + 1
+      WHERE ${target} AND status = ANY(${`{${o.from.join(',')}}`}::text[])
+      RETURNING id`,
+  );
+  return moved.map((r) => Number(r.id));
+}
+
+/**
+ * Ci::RetryBuildService#reprocess!: each job becomes `retried` and a copy of it (same stage, options, variables and
+ * needs) joins the pipeline with `status`; the copies' ids by name. Jobs already retried are left alone, so two
+ * racing retries make one copy.
+ */
+export async function cloneJobs(db: Db, ids: readonly number[], status: CiStatus, userId: number): Promise<Array<{ id: number; name: string }>> {
+  if (!ids.length) return [];
+  return rows<{ id: number; name: string }>(
+    db,
+    sql`WITH old AS (
+        UPDATE ci_builds SET retried = true, updated_at = now() WHERE id = ANY(${intArray(ids)}) AND NOT retried RETURNING *
+      ), copy AS (
+        INSERT INTO ci_builds (project_id, pipeline_id, stage_id, type, name, stage, stage_idx, status, "when", allow_failure,
+          scheduling_type, options, yaml_variables, tag_list, ref, tag, start_in, user_id, environment, queued_at)
+        SELECT project_id, pipeline_id, stage_id, type, name, stage, stage_idx, ${status}, "when", allow_failure,
+          scheduling_type, options, yaml_variables, tag_list, ref, tag, start_in, ${userId}, environment,
+          CASE WHEN ${status} = 'pending' THEN now() END
+        FROM old ORDER BY id
+        RETURNING id, name, pipeline_id
+      ), needs AS (
+        INSERT INTO ci_build_needs (build_id, name, artifacts)
+        SELECT copy.id, n.name, n.artifacts FROM copy JOIN old ON old.name = copy.name AND old.pipeline_id = copy.pipeline_id
+          JOIN ci_build_needs n ON n.build_id = old.id
+      )
+      SELECT id, name FROM copy`,
+  );
+}
+
+/** Latest skipped jobs of the pipeline after `stageIdx` go back to created, to be processed again. */
+export async function reopenSkipped(db: Db, pipelineId: number, afterStageIdx = -1) {
+  await db.execute(sql`UPDATE ci_builds SET status = 'created', finished_at = NULL, updated_at = now(), lock_version = lock_version + 1
+    WHERE pipeline_id = ${pipelineId} AND NOT retried AND status = 'skipped' AND stage_idx > ${afterStageIdx}`);
+}
+
+/** Ci::Build#erase: the trace and artifacts go; the job remembers who erased it and when. */
+export function eraseJobStatements(db: Db, jobId: number, userId: number) {
+  return [
+    db.delete(ciBuildTraceChunks).where(eq(ciBuildTraceChunks.buildId, jobId)),
+    db.delete(ciJobArtifacts).where(eq(ciJobArtifacts.jobId, jobId)),
+    db.update(ciBuilds).set({ erasedAt: sql`now()`, erasedById: userId, artifactsExpireAt: null, updatedAt: sql`now()` }).where(eq(ciBuilds.id, jobId)),
+  ] as const;
+}
+
+/** Whether the jobs have a trace, and their archive artifacts' names and sizes. */
+export async function jobFiles(db: Db, jobIds: readonly number[]) {
+  if (!jobIds.length) return { traced: new Set<number>(), artifacts: [] as Array<{ jobId: number; fileType: string; fileName: string; fileFormat: string; size: number; expireAt: Date | null }> };
+  const [traced, artifacts] = await Promise.all([
+    rows<{ build_id: number }>(db, sql`SELECT DISTINCT build_id FROM ci_build_trace_chunks WHERE build_id = ANY(${intArray(jobIds)})`),
+    db
+      .select({ jobId: ciJobArtifacts.jobId, fileType: ciJobArtifacts.fileType, fileName: ciJobArtifacts.fileName, fileFormat: ciJobArtifacts.fileFormat, size: ciJobArtifacts.size, expireAt: ciJobArtifacts.expireAt })
+      .from(ciJobArtifacts)
+      .where(inArray(ciJobArtifacts.jobId, [...jobIds]))
+      .orderBy(asc(ciJobArtifacts.id)),
+  ]);
+  return { traced: new Set(traced.map((t) => Number(t.build_id))), artifacts };
+}
+
+/** The whole trace, its appends in order. */
+export async function readTrace(db: Db, jobId: number): Promise<Uint8Array | null> {
+  const chunks = await db.select({ data: ciBuildTraceChunks.data }).from(ciBuildTraceChunks).where(eq(ciBuildTraceChunks.buildId, jobId)).orderBy(asc(ciBuildTraceChunks.startOffset));
+  if (!chunks.length) return null;
+  const size = chunks.reduce((n, c) => n + c.data.length, 0);
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c.data, at);
+    at += c.data.length;
+  }
+  return out;
+}
+
+export async function readArtifact(db: Db, jobId: number, fileType: string) {
+  const [row] = await db.select().from(ciJobArtifacts).where(and(eq(ciJobArtifacts.jobId, jobId), eq(ciJobArtifacts.fileType, fileType)));
+  return row;
+}

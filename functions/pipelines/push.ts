@@ -1,0 +1,48 @@
+// Pipelines for pushes (GitLab's PostReceive -> CreatePipelineWorker): after a push is stored, each branch or tag it
+// created or moved gets a `push` pipeline when its new commit has a `.gitlab-ci.yml`. One statement reads the
+// configurations of all the pushed refs; a push without any costs nothing more. The push has already happened: a
+// pipeline that cannot be made is logged, never turned into the push's failure.
+import { findPipelineProject } from '../../db/queries/pipelines.ts';
+import { rootBlobsAt } from '../../db/queries/repository-reads.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { log } from '../lib/log.ts';
+import { CI_CONFIG_PATH, createPipeline } from './create.ts';
+
+export interface PushedRef {
+  projectId: number;
+  /** Full ref name (`refs/heads/main`, `refs/tags/v1`). */
+  name: string;
+  old: string | null;
+  new: string | null;
+}
+
+const CONFIG_READ_LIMIT = 1024 * 1024 + 1;
+const utf8 = new TextDecoder();
+
+export async function createPushPipelines(ctx: RequestContext, refs: readonly PushedRef[]): Promise<void> {
+  const pushed = refs.filter((r) => r.new !== null && (r.name.startsWith('refs/heads/') || r.name.startsWith('refs/tags/')));
+  if (!pushed.length) return;
+  try {
+    const configs = await rootBlobsAt(ctx.db, pushed.map((r) => ({ projectId: r.projectId, commitOid: r.new! })), CI_CONFIG_PATH, CONFIG_READ_LIMIT);
+    if (!configs.length) return;
+    const project = await findPipelineProject(ctx.db, configs[0]!.projectId);
+    if (!project) return;
+    for (const ref of pushed) {
+      const config = configs.find((c) => c.projectId === ref.projectId && c.commitOid === ref.new);
+      if (!config || ref.projectId !== project.id) continue;
+      const tag = ref.name.startsWith('refs/tags/');
+      await createPipeline(ctx, {
+        project,
+        ref: ref.name.slice(tag ? 'refs/tags/'.length : 'refs/heads/'.length),
+        tag,
+        sha: ref.new!,
+        beforeSha: ref.old,
+        source: 'push',
+        userId: ctx.actor.user?.id ?? null,
+        repositoryConfig: utf8.decode(config.data),
+      });
+    }
+  } catch (error) {
+    log('error', 'push pipeline not created', { requestId: ctx.requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+  }
+}
