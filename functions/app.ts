@@ -23,6 +23,15 @@ export interface AppDeps {
 
 /** Whether a real endpoint (not only `use()` middleware or the catch-all) matches the request. */
 const isEndpoint = (c: Context<AppEnv>) => matchedRoutes(c).some((r) => r.method !== 'ALL');
+/**
+ * Endpoints that authenticate with tokens of their own, never a user's: the runner API (runner and job tokens) and
+ * the pipeline trigger (a trigger token). GitLab's authenticate_non_get! does not guard them.
+ */
+const OWN_TOKEN_ENDPOINTS = [/^\/api\/v4\/runners(\/verify)?$/, /^\/api\/v4\/jobs\/(request|\d+|\d+\/trace|\d+\/artifacts)$/, /^\/api\/v4\/projects\/[^/]+\/(ref\/.+\/)?trigger\/pipeline$/];
+const ownTokenEndpoint = (path: string) => OWN_TOKEN_ENDPOINTS.some((re) => re.test(path));
+/** Artifact uploads carry up to GitLab's max_artifacts_size (100 MB); everything else under /api the usual 1 MiB. */
+const ARTIFACT_UPLOAD = /^\/api\/v4\/jobs\/\d+\/artifacts$/;
+const MAX_ARTIFACT_REQUEST = 100 * 1024 * 1024 + 64 * 1024;
 const PAGINATION_HEADERS = ['X-Page', 'X-Per-Page', 'X-Next-Page', 'X-Prev-Page', 'X-Total', 'X-Total-Pages', 'Link'];
 
 /** `db;dur=3.1;desc="5 queries, 2 round trips, ws"`: database time, statements, round trips, a WebSocket opened. */
@@ -77,10 +86,9 @@ export function createApp(deps: AppDeps) {
       maxAge: 7200,
     }),
   );
-  app.use(
-    '/api/*',
-    bodyLimit({ maxSize: 1024 * 1024, onError: (c) => c.json({ message: '413 Request Entity Too Large' }, 413) }),
-  );
+  const apiBodyLimit = bodyLimit({ maxSize: 1024 * 1024, onError: (c) => c.json({ message: '413 Request Entity Too Large' }, 413) });
+  const artifactBodyLimit = bodyLimit({ maxSize: MAX_ARTIFACT_REQUEST, onError: (c) => c.json({ message: 'file size has reached maximum size limit' }, 413) });
+  app.use('/api/*', (c, next) => (ARTIFACT_UPLOAD.test(c.req.path) ? artifactBodyLimit(c, next) : apiBodyLimit(c, next)));
 
   app.all('/api/v3/*', (c) => c.json({ error: 'API V3 is no longer supported. Use API V4 instead.' }, 410));
 
@@ -92,7 +100,7 @@ export function createApp(deps: AppDeps) {
     ctx.actor = await resolveActor(c, ctx, 'rest');
     // GitLab's `authenticate_non_get!`: a write to an endpoint needs a signed-in caller before anything else is
     // looked at (an unknown route stays a 404).
-    if (!ctx.actor.user && !READ_METHODS.has(c.req.method) && isEndpoint(c)) throw unauthorized();
+    if (!ctx.actor.user && !READ_METHODS.has(c.req.method) && isEndpoint(c) && !ownTokenEndpoint(c.req.path)) throw unauthorized();
     assertScopes(ctx.actor, c.req.method, c.req.path);
     const endpoint = matchedRoutes(c).find((r) => r.method !== 'ALL');
     if (endpoint) ctx.callerId = `${c.req.method} ${endpoint.path.replace(/^\/api\/v4\//, '/api/:version/')}`;

@@ -9,6 +9,7 @@ import { startLocalSchedule } from './local-schedule.ts';
 import { withExplorerAssets } from './web/explorer/node-assets.ts';
 import { parseConfig, type Env } from './env.ts';
 import { bootstrapRoot } from './users/bootstrap.ts';
+import { instanceRunnersToken } from './runners/registration-token.ts';
 
 const port = Number(process.env.PORT ?? 8080);
 const dataDir = process.env.PGLITE_DIR ?? '.data/pglite';
@@ -29,9 +30,13 @@ const root = await bootstrapRoot(provider.open({ queries: 0, ms: 0 }, () => unde
 // The Worker's cron trigger, locally: purges, retention and membership expiry.
 const schedule = startLocalSchedule(provider);
 
+// Derived from ENCRYPTION_KEY, never stored (functions/runners/registration-token.ts): the same on every start.
+const runnersToken = await instanceRunnersToken(config.encryptionKey);
+
 const server = serve({ fetch, port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
   console.log(`API listening on ${config.publicUrl}/api/v4 (port ${info.port}, data in ${dataDir})`);
   console.log(`GraphQL at ${config.publicUrl}/api/graphql, explorer at ${config.publicUrl}/-/graphql-explorer`);
+  if (runnersToken) console.log(`Instance runner registration token: ${runnersToken}   (gitlab-runner register --url ${config.publicUrl} --registration-token ...)`);
   if (root) {
     console.log('\nFirst start: created the administrator. These are shown once:');
     console.log(`  username:              ${root.username}`);

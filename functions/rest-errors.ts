@@ -76,5 +76,7 @@ export function restError({ problem: p }: DomainError): RestError {
       return { status: 503, body: { message: `503 Service Unavailable - ${p.reason}` } };
     case 'unsupported':
       return { status: 405, body: { error: p.message } };
+    case 'too_large':
+      return { status: 413, body: { message: p.message } };
   }
 }

@@ -67,7 +67,6 @@ export async function transitionJobs(db: Db, o: { ids?: readonly number[]; pipel
         queued_at = CASE WHEN ${o.to} = 'pending' THEN now() ELSE queued_at END,
         finished_at = CASE WHEN ${o.to} IN ('success', 'failed', 'canceled', 'skipped') THEN now() ELSE finished_at END,
         user_id = COALESCE(${o.userId ?? null}::int, user_id),
-        token_digest = CASE WHEN ${o.to} IN ('success', 'failed', 'canceled', 'skipped') THEN NULL ELSE token_digest END,
         updated_at = now(), lock_version = lock_version + 1
       WHERE ${target} AND status = ANY(${`{${o.from.join(',')}}`}::text[])
       RETURNING id`,

@@ -96,6 +96,7 @@ function columns(actor: Viewer, subscriberId?: number | null) {
     projectPath: projects.pathWithNamespace,
     mergeMethod: projects.mergeMethod,
     onlyAllowMergeIfAllDiscussionsAreResolved: projects.onlyAllowMergeIfAllDiscussionsAreResolved,
+    onlyAllowMergeIfPipelineSucceeds: projects.onlyAllowMergeIfPipelineSucceeds,
     sourceProjectPath: sourceProject.pathWithNamespace,
     author,
     closedBy: closer,

@@ -297,6 +297,7 @@ export const ciJobArtifacts = pgTable(
 export type PipelineRow = typeof ciPipelines.$inferSelect;
 export type NewPipeline = typeof ciPipelines.$inferInsert;
 export type StageRow = typeof ciStages.$inferSelect;
+export type PipelineVariableRow = typeof ciPipelineVariables.$inferSelect;
 export type BuildRow = typeof ciBuilds.$inferSelect;
 export type NewBuild = typeof ciBuilds.$inferInsert;
 export type RunnerRow = typeof ciRunners.$inferSelect;

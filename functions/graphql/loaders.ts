@@ -35,6 +35,7 @@ import { usersByIds } from '../users/reads.ts';
 import { iterationsOf } from '../iterations/reads.ts';
 import { testReportsOf } from '../requirements/reads.ts';
 import { agentsOfProjects, tokensOfAgents } from '../cluster-agents/reads.ts';
+import { scannerProfilesOfProjects, siteProfilesOfProjects } from '../dast/reads.ts';
 import { integrationsOfProjects } from '../alert-integrations/reads.ts';
 import { childrenOfEpics, epicsByIds, issueModelsOfEpics, relationCounts, subscribedOf } from '../epics/reads.ts';
 import { descendantAggregatesOf } from '../epics/epic-links.ts';
@@ -43,6 +44,9 @@ import type { EpicModel } from '../epics/models.ts';
 import { currentUserTodosOfEpics } from '../todos/reads.ts';
 import { boardEpicPreferences, epicsOfBoard } from '../epics/boards.ts';
 import { assigneesOfAlerts, currentUserTodosOfAlerts } from '../alerts/reads.ts';
+import { annotationsOf, environmentsOfProjects, type AnnotationWindow } from '../environments/reads.ts';
+import type { EnvironmentArgs } from '../environments/service.ts';
+import { artifactsOfJobs, jobsOfPipelines, pipelineCountsOf, pipelinePagesOf, pipelinesByIids, type PipelineListFilter, type PipelineListParent, type PipelineParentKind } from '../pipelines/graphql-reads.ts';
 import type { ProjectModel } from './models.ts';
 
 /** JSON with object keys sorted (undefined members dropped): equal arguments, equal strings. */
@@ -171,6 +175,9 @@ export function createLoaders(ctx: RequestContext) {
     requirementTestReports: each((ids: readonly number[]) => testReportsOf(ctx, ids)),
     /** Project.clusterAgents by project, by name (none where the actor may not read them). */
     projectClusterAgents: each((projects: readonly ProjectModel[]) => agentsOfProjects(ctx, projects), (p) => p.project.id),
+    /** Project.dastSiteProfiles / dastScannerProfiles by project, by id (none where the actor may not read them). */
+    projectDastSiteProfiles: each((projects: readonly ProjectModel[]) => siteProfilesOfProjects(ctx, projects), (p) => p.project.id),
+    projectDastScannerProfiles: each((projects: readonly ProjectModel[]) => scannerProfilesOfProjects(ctx, projects), (p) => p.project.id),
     /** ClusterAgent.tokens by agent id, newest first. */
     clusterAgentTokens: each((ids: readonly number[]) => tokensOfAgents(ctx, ids)),
     /** Project.alertManagementIntegrations by project, in id order (none where the actor does not manage them). */
@@ -216,6 +223,27 @@ export function createLoaders(ctx: RequestContext) {
     alertAssignees: each((ids: readonly number[]) => assigneesOfAlerts(ctx, ids)),
     /** AlertManagementAlert.todos: the current user's to-dos by alert id (none when anonymous). */
     currentUserAlertTodos: each((ids: readonly number[]) => currentUserTodosOfAlerts(ctx, ids)),
+    // ---- Environments (functions/environments/reads.ts) ----
+    /** Project.environment/environments by project, per arguments (none where the actor may not read them). */
+    projectEnvironments: perParent((projects: ProjectModel[], args: EnvironmentArgs) => environmentsOfProjects(ctx, projects, args)),
+    /** MetricsDashboard.annotations by (environment, dashboard path, time range). */
+    dashboardAnnotations: each((windows: readonly AnnotationWindow[]) => annotationsOf(ctx, windows), stableKey),
+    // ---- Pipelines (functions/pipelines/graphql-reads.ts) ----
+    /** Project/Commit/MergeRequest.pipelines pages by parent (null where the actor may not read them). */
+    pipelinePages: perParent((parents: PipelineListParent[], a: { kind: PipelineParentKind; filter: PipelineListFilter; page: KeysetPage }) =>
+      pipelinePagesOf(ctx, a.kind, parents, a.filter, a.page),
+    ),
+    /** PipelineConnection.count by parent (one grouped statement). */
+    pipelineCounts: perParent((parents: PipelineListParent[], a: { kind: PipelineParentKind; filter: PipelineListFilter }) => pipelineCountsOf(ctx, a.kind, parents, a.filter)),
+    /** Project.pipeline(iid) by (project, iid). */
+    pipelineByIid: each(
+      (keys: ReadonlyArray<{ project: ProjectModel; iid: number }>) => pipelinesByIids(ctx, keys),
+      (k) => stableKey({ project: k.project.project.id, iid: k.iid }),
+    ),
+    /** The latest jobs of each pipeline with their needs: stages, groups, jobs and needs of a page in one statement. */
+    pipelineJobs: each((ids: readonly number[]) => jobsOfPipelines(ctx, ids)),
+    /** CiJob.artifacts by job id. */
+    jobArtifacts: each((ids: readonly number[]) => artifactsOfJobs(ctx, ids)),
   };
 }
 

@@ -91,8 +91,11 @@ export type MergeRequestConnectionModel = Connection<MergeRequestModel> & {
 
 // Repositories (functions/repositories/reads.ts defines them next to the verbs that build them).
 export type { BranchModel, CommitModel, RepositoryModel, TreeEntryModel, TreeModel } from '../repositories/reads.ts';
-/** No pipeline exists until CI does: Commit.pipelines is always empty, latestPipeline always null. */
-export type PipelineModel = never;
+// CI/CD pipelines (functions/pipelines/graphql-reads.ts defines them next to the verbs that build them).
+import type { PipelineModel } from '../pipelines/graphql-reads.ts';
+export type { CiGroupModel, CiJobArtifactModel, CiJobModel, CiStageModel, PipelineModel } from '../pipelines/graphql-reads.ts';
+/** PipelineConnection: `count` over the whole filtered collection, computed only when asked. */
+export type PipelineConnectionModel = Connection<PipelineModel> & { count: () => number | Promise<number> };
 
 // Requirements (functions/requirements).
 /** A requirement with its project (the license and the policy's facts come from it). */
@@ -105,6 +108,8 @@ export type TestReportModel = RequirementTestReportRow;
 
 // Cluster agents (functions/cluster-agents): an agent with its project, a token with its agent.
 export type { ClusterAgentWithProject as ClusterAgentModel, ClusterAgentTokenWithAgent as ClusterAgentTokenModel } from '../cluster-agents/service.ts';
+// DAST profiles (functions/dast): a profile row with its project.
+export type { DastSiteProfileWithProject as DastSiteProfileModel, DastScannerProfileWithProject as DastScannerProfileModel } from '../dast/service.ts';
 
 // A project's container expiration policy (its row, or the defaults it was created with).
 export type { EffectivePolicy as ContainerExpirationPolicyModel } from '../container-expiration-policies/rules.ts';
@@ -135,3 +140,9 @@ export type MetricsAlertModel = never;
 // Alert HTTP integrations (functions/alert-integrations): the integration with its project (and its token, in the
 // payload of the create or reset that made it).
 export type { AlertIntegrationWithProject as AlertIntegrationModel } from '../alert-integrations/service.ts';
+
+// Environments (functions/environments): an environment with its project; a metrics dashboard is an environment's
+// dashboard at a path; annotations are the rows.
+export type { EnvironmentModel } from '../environments/service.ts';
+export type { MetricsDashboardModel } from '../environments/dashboards.ts';
+export type { AnnotationModel as MetricsDashboardAnnotationModel } from '../annotations/service.ts';

@@ -12,6 +12,8 @@ import { mergeRequestMutationResolvers } from '../merge-requests/mutations.ts';
 import { mergeRequestResolvers } from '../merge-requests/resolvers.ts';
 import { requirementResolvers } from '../requirements/resolvers.ts';
 import { clusterAgentResolvers } from '../cluster-agents/resolvers.ts';
+import { dastResolvers } from '../dast/resolvers.ts';
+import { sastResolvers } from '../sast/resolvers.ts';
 import { alertIntegrationResolvers } from '../alert-integrations/resolvers.ts';
 import { securityDashboardResolvers } from '../security-dashboard/resolvers.ts';
 import { containerExpirationPolicyResolvers } from '../container-expiration-policies/resolvers.ts';
@@ -23,10 +25,12 @@ import { iterationResolvers } from '../iterations/resolvers.ts';
 import { todoResolvers } from '../todos/resolvers.ts';
 import { backgroundJobResolvers } from '../background-jobs/resolvers.ts';
 import { alertResolvers } from '../alerts/resolvers.ts';
+import { environmentResolvers } from '../environments/resolvers.ts';
+import { pipelineResolvers } from '../pipelines/resolvers.ts';
 import type { Resolvers } from './generated.ts';
 import { scalars } from './scalars.ts';
 
-const parts: Resolvers[] = [versionResolvers, userResolvers, projectResolvers, groupResolvers, snippetResolvers, issueResolvers, noteResolvers, awardEmojiResolvers, repositoryResolvers, mergeRequestResolvers, mergeRequestMutationResolvers, requirementResolvers, clusterAgentResolvers, alertIntegrationResolvers, securityDashboardResolvers, containerExpirationPolicyResolvers, complianceFrameworkResolvers, testCaseResolvers, boardResolvers, iterationResolvers, epicResolvers, boardEpicResolvers, todoResolvers, alertResolvers, backgroundJobResolvers];
+const parts: Resolvers[] = [versionResolvers, userResolvers, projectResolvers, groupResolvers, snippetResolvers, issueResolvers, noteResolvers, awardEmojiResolvers, repositoryResolvers, mergeRequestResolvers, mergeRequestMutationResolvers, requirementResolvers, clusterAgentResolvers, dastResolvers, sastResolvers, alertIntegrationResolvers, securityDashboardResolvers, containerExpirationPolicyResolvers, complianceFrameworkResolvers, testCaseResolvers, boardResolvers, iterationResolvers, epicResolvers, boardEpicResolvers, todoResolvers, alertResolvers, backgroundJobResolvers, pipelineResolvers, environmentResolvers];
 
 /** Root types merged field by field; each type belongs to one domain. */
 export function mergeResolvers(): Resolvers {

@@ -55,7 +55,9 @@ export type Problem =
   /** The instance is not configured for this (`reason` names the missing setting, never its value). */
   | { code: 'unavailable'; reason: string }
   /** A request this API does not serve in this form. */
-  | { code: 'unsupported'; message: string };
+  | { code: 'unsupported'; message: string }
+  /** An upload over its limit (`render_api_error!(message, 413)`). */
+  | { code: 'too_large'; message: string };
 
 export type ErrorCode = Problem['code'];
 
@@ -64,6 +66,9 @@ export class DomainError<P extends Problem = Problem> extends Error {
     super(problem.code);
   }
 }
+
+/** REST: 413 `{"message": message}` (an artifact over max_artifacts_size). */
+export const tooLarge = (message: string) => fail({ code: 'too_large', message });
 
 /** Whether `e` is a DomainError with this code (its problem narrowed to the code's data). */
 export const isDomainError = <C extends ErrorCode>(e: unknown, code: C): e is DomainError<Extract<Problem, { code: C }>> =>

@@ -320,6 +320,11 @@ const rules = {
   'project:admin_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
   'project:update_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
   'project:destroy_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
+  // On-demand DAST scans (EE::ProjectPolicy, 13.6: `can?(:developer_access) & on_demand_scans_enabled`, the
+  // `security_on_demand_scans` license, Ultimate): developers and above read the profiles and create scans.
+  'project:read_on_demand_scans': (a: Actor, p: OnDemandScanFacts) => p.onDemandScansAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:create_on_demand_dast_scan': (a: Actor, p: OnDemandScanFacts) =>
+    p.onDemandScansAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
   // Clusters and cluster agents (ProjectPolicy, 13.6): maintainers and above; an archived project's clusters cannot
   // be created or administered (its `archived_features` include cluster). The agents' license (Premium) is the
   // agents service's check, as GitLab's Clusters::Agents services make it.
@@ -338,17 +343,33 @@ const rules = {
   'project:update_pipeline': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
   'project:destroy_pipeline': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
   'project:read_pipeline_variable': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
+  // admin_pipeline: maintainers (ProjectPolicy's maintainer_access rule); GraphQL's PipelinePermissions shows it.
+  'project:admin_pipeline': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
   'project:update_build': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
   // erase_build: maintainers, or the developer who ran the job (BuildPolicy's owner_of_build).
   'project:erase_build': (a: Actor, p: ProjectFacts & { buildUserId: number | null }) =>
     canReadProject(a, p) && signedIn(a) && !p.archived && (level(a, p) >= AccessLevel.MAINTAINER || (level(a, p) >= AccessLevel.DEVELOPER && a.user!.id === p.buildUserId)),
   'project:admin_build': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
+  // admin_trigger (Ci::TriggerPolicy, 13.6): admin_build, and only the trigger's owner (changing a trigger).
+  'project:admin_trigger': (a: Actor, p: ProjectFacts & { triggerOwnerId: number | null }) =>
+    canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER && a.user!.id === p.triggerOwnerId,
   'project:read_commit_status': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
   'project:create_commit_status': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
   // Environments and deployments: reporters read them, developers create, change and stop them, maintainers delete.
   'project:read_environment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
   'project:create_environment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
   'project:destroy_environment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
+  // ProjectPolicy 13.6's developer block (update_environment, destroy_environment, create/update_deployment,
+  // create_metrics_dashboard_annotation); EnvironmentPolicy: `~stopped` prevents destroy_environment, and
+  // stop_environment needs create_deployment + update_build (with a stop job) or update_environment: developers.
+  'project:update_environment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:stop_environment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:destroy_stopped_environment': (a: Actor, p: ProjectFacts & { environmentStopped: boolean }) =>
+    canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER && p.environmentStopped,
+  'project:read_deployment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  'project:create_deployment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:update_deployment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:create_metrics_dashboard_annotation': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
   'project:admin_deploy_keys': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
   'project:update_deploy_key_title': (a: Actor, p: ProjectFacts & { deployKeyPublic: boolean }) =>
     canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER && (isAdmin(a) || !p.deployKeyPublic),
@@ -582,3 +603,11 @@ export const requirementsAvailable = (tier: 'free' | 'premium' | 'ultimate') => 
  */
 export type BoardFeature = 'wip_limits' | 'scoped_issue_board' | 'board_assignee_lists' | 'board_milestone_lists' | 'multiple_group_issue_boards';
 export const boardFeatureAvailable = (tier: 'free' | 'premium' | 'ultimate', _feature: BoardFeature) => tier !== 'free';
+
+/** A project with GitLab's `feature_available?(:security_on_demand_scans)`; the project's read rule decides 404 vs 403. */
+export interface OnDemandScanFacts extends ProjectFacts {
+  onDemandScansAvailable: boolean;
+}
+
+/** GitLab's `feature_available?(:security_on_demand_scans)` (DAST site and scanner profiles, on-demand scans, 13.6): Ultimate. */
+export const dastAvailable = (tier: 'free' | 'premium' | 'ultimate') => tier === 'ultimate';

@@ -28,6 +28,8 @@ import { defaultMergeCommitMessage, defaultSquashCommitMessage } from './merge-m
 import { blockingDiscussionsResolved, type MergeParams } from './schemas.ts';
 import { findMergeRequest, type MergeRequestRef } from './service.ts';
 import { notifyStatement } from '../notifications/record.ts';
+import { headPipeline } from '../../db/queries/pipelines.ts';
+import { ACTIVE_STATUSES } from '../pipelines/status.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -72,10 +74,19 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
     const repository = await repositoryOf(ctx, project.project.id);
     // merge_requests.rb: unauthorized! unless can_be_merged_by?, then not_allowed! unless mergeable_state, then 406, then the SHA.
     if (!canMergeInto(ctx, project, view, repository)) throw unauthorized();
-    // No pipeline can succeed here (CI is not built yet): merge_when_pipeline_succeeds finds no pipeline to wait for.
-    if (p.merge_when_pipeline_succeeds === true) throw methodNotAllowed();
     // mergeable_state?: open, not a draft, discussions resolved where the project requires it.
     if (!isOpen(view) || q.isDraftTitle(view.mr.title) || !blockingDiscussionsResolved(view)) throw methodNotAllowed();
+    // The head pipeline: the latest of the source branch at its head commit.
+    const pipeline = view.sourceHead && view.mr.sourceProjectId !== null ? await headPipeline(ctx.db, view.mr.sourceProjectId, view.mr.sourceBranch, view.sourceHead) : undefined;
+    if (p.merge_when_pipeline_succeeds === true) {
+      // automatically_mergeable?: a head pipeline still running makes the merge wait for it (AutoMergeService).
+      if (pipeline && ACTIVE_STATUSES.includes(pipeline.status)) return waitForPipeline(ctx, input, view, p, user.id, pipeline.sha);
+      // immediately_mergeable? with the flag: only a successful head pipeline merges at once.
+      if (pipeline?.status !== 'success') throw methodNotAllowed();
+    } else if (view.onlyAllowMergeIfPipelineSucceeds && pipeline?.status !== 'success' && pipeline?.status !== 'skipped') {
+      // MergeRequest#mergeable_ci_state?: the project requires a successful pipeline.
+      throw methodNotAllowed();
+    }
     if (!view.sourceHead || !view.targetTip || !view.latestDiff) throw notAcceptable('Branch cannot be merged');
     const head = view.latestDiff.headCommitSha;
     if (p.sha !== undefined && p.sha !== head) throw conflict(`SHA does not match HEAD of source branch: ${head}`);
@@ -154,6 +165,26 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
     }
     return { ...(await findMergeRequest(ctx, input, { subscribed: true, refresh: false })), canMerge: true };
   }
+}
+
+/**
+ * AutoMerge::MergeWhenPipelineSucceedsService#execute: the merge is recorded as waiting (who asked, with which
+ * parameters) with GitLab's system note, and happens when the pipeline succeeds (functions/merge-requests/auto-merge.ts).
+ */
+async function waitForPipeline(ctx: RequestContext, input: MergeRequestRef, view: q.MergeRequestView, p: MergeParams, userId: number, sha: string) {
+  if (!view.mr.mergeWhenPipelineSucceeds) {
+    const { merge_when_pipeline_succeeds: _flag, ...saved } = p;
+    await ctx.batch((db) => [
+      q.updateMergeRequestStatement(db, view.mr.id, { mergeWhenPipelineSucceeds: true, mergeUserId: userId, mergeParams: JSON.stringify(saved) }),
+      ...insertNoteStatements(
+        db,
+        { noteableType: 'MergeRequest', noteableId: view.mr.id, projectId: view.mr.targetProjectId, authorId: userId, body: `enabled an automatic merge when the pipeline for ${sha} succeeds`, system: true, systemAction: 'merge' },
+        { type: 'MergeRequest', id: view.mr.id },
+        null,
+      ),
+    ]);
+  }
+  return { ...(await findMergeRequest(ctx, input, { subscribed: true, refresh: false })), canMerge: true };
 }
 
 /** POST .../cancel_merge_when_pipeline_succeeds: 406 `Can't cancel the automatic merge` unless it was set. */

@@ -14,6 +14,7 @@ import { taskStatus } from '../issues/schemas.ts';
 import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
 import { can } from '../lib/policy.ts';
 import { discussionsOf, notesOf } from '../notes/resolvers.ts';
+import { latestPipeline, pipelineConnection } from '../pipelines/resolvers.ts';
 import { mergeRequestNoteable } from '../notes/service.ts';
 import { findProject } from '../projects/service.ts';
 import { authorOrGhost } from '../users/ghost.ts';
@@ -116,6 +117,13 @@ const shouldBeRebased = (m: MergeRequestModel) => {
 };
 
 /** Loaded users by id, in order, dropping those gone. */
+/** Where an MR's pipelines are listed: its source project (as the actor sees it), source branch and head commit. */
+async function sourcePipelineParent(m: MergeRequestModel, { loaders }: GraphQLContext) {
+  const sha = diffHeadSha(m.view) ?? m.view.sourceHead;
+  const project = m.view.mr.sourceProjectId && sha ? await loaders.projectView.load(m.view.mr.sourceProjectId) : null;
+  return project && sha ? { project, sha, ref: m.view.mr.sourceBranch } : null;
+}
+
 async function usersOf({ loaders }: GraphQLContext, ids: readonly number[]): Promise<UserRow[]> {
   const users = await loaders.user.loadMany(ids);
   return users.filter((u): u is UserRow => u != null && !(u instanceof Error));
@@ -249,9 +257,9 @@ export const mergeRequestResolvers: Resolvers = {
       const deletions = stats.reduce((n, s) => n + s.deletions, 0);
       return { additions, deletions, changes: additions + deletions, fileCount: stats.length };
     },
-    // No CI here: no pipeline runs for the MR (headPipeline null, pipelines empty).
-    headPipeline: () => null,
-    pipelines: (_m, args) => ({ ...arrayConnection<never>([], args, () => 0), count: 0 }),
+    // The pipelines of the source branch's head commit in the source project; the head pipeline is the newest.
+    headPipeline: async (m, _a, context) => latestPipeline(context, 'source', await sourcePipelineParent(m, context)),
+    pipelines: async (m, args, context) => pipelineConnection(context, 'source', await sourcePipelineParent(m, context), args),
     // Approvals on the free tier: no approval rules, so nothing is required or left and the MR counts as approved
     // (ApprovalState with the feature unavailable); nobody has approved.
     approved: () => true,

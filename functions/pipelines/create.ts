@@ -14,6 +14,7 @@ import { parseCiConfig, type CiJob } from '../ci/config/index.ts';
 import { parseDuration } from '../ci/config/duration.ts';
 import { plan, type PipelineSource, type PlannedJob } from '../ci/plan.ts';
 import { compositeStatus, processPipeline } from './status.ts';
+import { recordDeployments } from '../deployments/record.ts';
 
 export const CI_CONFIG_PATH = '.gitlab-ci.yml';
 /** Gitlab::Config::Loader::Yaml's limit plus one byte, so an oversized file is read as oversized. */
@@ -191,5 +192,6 @@ async function insert(ctx: Pick<RequestContext, 'db' | 'batch'>, record: Paramet
   const results = await ctx.batch((db) => insertPipelineStatements(db, record));
   const [created] = batchRows<{ id: number }>(results[1]);
   const pipeline = await findPipelineById(ctx.db, Number(created!.id));
+  await recordDeployments(ctx, pipeline!, record);
   return { ok: true, pipeline: pipeline! };
 }

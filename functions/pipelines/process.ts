@@ -6,15 +6,17 @@
 import { lockPipeline, pipelineJobs, pipelineStages, setJobStatuses, setPipelineStatus, setStageStatuses } from '../../db/queries/pipelines.ts';
 import type { CiStatus } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
+import { mergeWaitingFor } from '../merge-requests/auto-merge.ts';
 import { compositeStatus, processPipeline } from './status.ts';
+import { syncDeployments } from '../deployments/record.ts';
 
 export interface Processed {
   before: CiStatus;
   after: CiStatus;
 }
 
-export async function reprocessPipeline(ctx: Pick<RequestContext, 'transaction'>, pipelineId: number): Promise<Processed | null> {
-  return ctx.transaction(async (tx) => {
+export async function reprocessPipeline(ctx: RequestContext, pipelineId: number): Promise<Processed | null> {
+  const processed = await ctx.transaction(async (tx) => {
     const pipeline = await lockPipeline(tx, pipelineId);
     if (!pipeline) return null;
     const [jobs, stages] = await Promise.all([pipelineJobs(tx, [pipelineId]), pipelineStages(tx, [pipelineId])]);
@@ -29,6 +31,7 @@ export async function reprocessPipeline(ctx: Pick<RequestContext, 'transaction'>
     }));
     const changes = processPipeline(processable);
     await setJobStatuses(tx, changes);
+    await syncDeployments(tx, pipelineId);
     const statusOf = new Map(jobs.map((j) => [j.id, j.status]));
     for (const c of changes) statusOf.set(c.id, c.status);
     const items = jobs.map((j) => ({ status: statusOf.get(j.id)!, allowFailure: j.allowFailure, stageId: j.stageId }));
@@ -39,6 +42,10 @@ export async function reprocessPipeline(ctx: Pick<RequestContext, 'transaction'>
     await setStageStatuses(tx, stageChanges);
     const after = compositeStatus(items) ?? 'skipped';
     if (after !== pipeline.status) await setPipelineStatus(tx, pipelineId, after);
-    return { before: pipeline.status, after };
+    return { before: pipeline.status, after, pipeline };
   });
+  if (!processed) return null;
+  // A pipeline that has just succeeded releases the merges waiting for it.
+  if (processed.after === 'success' && processed.before !== 'success') await mergeWaitingFor(ctx, processed.pipeline);
+  return { before: processed.before, after: processed.after };
 }

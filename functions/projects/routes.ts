@@ -33,7 +33,8 @@ projectRoutes.get('/projects', params(ListProjectsInput), (c) => {
 projectRoutes.get('/projects/:id', path(ProjectPath), async (c) => {
   const { ctx } = c.var;
   const view = await projects.findProject(ctx, c.req.valid('param').id);
-  return c.json(ctx.actor.user ? toProjectWithAccess(view, ctx.config) : toProject(view, ctx.config));
+  const extra = { runnersToken: await projects.runnersTokenFor(ctx, view) };
+  return c.json(ctx.actor.user ? toProjectWithAccess(view, ctx.config, extra) : toProject(view, ctx.config, extra));
 });
 
 projectRoutes.post('/projects', params(CreateProjectInput), async (c) => {
@@ -50,7 +51,7 @@ projectRoutes.post('/projects/user/:user_id', path(UserPath), params(CreateProje
 projectRoutes.put('/projects/:id', path(ProjectPath), params(UpdateProjectInput), async (c) => {
   const { ctx } = c.var;
   const view = await projects.updateProject({ ctx, input: { ref: c.req.valid('param').id, ...c.req.valid('query') } });
-  return c.json(toProjectWithAccess(view, ctx.config));
+  return c.json(toProjectWithAccess(view, ctx.config, { runnersToken: await projects.runnersTokenFor(ctx, view) }));
 });
 
 projectRoutes.delete('/projects/:id', path(ProjectPath), async (c) => {

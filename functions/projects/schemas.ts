@@ -181,8 +181,13 @@ const namespaceHumanName = (ns: NamespaceRow) => (ns.kind === 'user' ? ns.name :
 /** Project#full_name / name_with_namespace: "Namespace / Project". */
 export const nameWithNamespace = (p: Pick<ProjectRow, 'name'>, ns: NamespaceRow) => `${namespaceHumanName(ns)} / ${p.name}`;
 
+/** What Entities::Project shows only to some: the runner registration token (`user_can_admin_project`). */
+export interface ProjectExtras {
+  runnersToken?: string | null | undefined;
+}
+
 /** Entities::Project */
-export function toProject(v: ProjectView, config: Config) {
+export function toProject(v: ProjectView, config: Config, extra: ProjectExtras = {}) {
   const p = v.project;
   const base = `${config.publicUrl}/api/v4/projects/${p.id}`;
   const entity: Record<string, unknown> = {
@@ -222,9 +227,10 @@ export function toProject(v: ProjectView, config: Config) {
     lfs_enabled: true,
     creator_id: p.creatorId,
     import_status: 'none',
+    ...(extra.runnersToken ? { runners_token: extra.runnersToken } : {}),
     shared_with_groups: [],
     request_access_enabled: true,
-    only_allow_merge_if_pipeline_succeeds: false,
+    only_allow_merge_if_pipeline_succeeds: p.onlyAllowMergeIfPipelineSucceeds,
     only_allow_merge_if_all_discussions_are_resolved: p.onlyAllowMergeIfAllDiscussionsAreResolved,
     remove_source_branch_after_merge: p.removeSourceBranchAfterMerge,
     merge_method: p.mergeMethod,
@@ -241,8 +247,8 @@ export function toProject(v: ProjectView, config: Config) {
 const accessEntity = (level: number | null) => (level == null ? null : { access_level: level, notification_level: 3 });
 
 /** Entities::ProjectWithAccess: the project plus the caller's `permissions`. */
-export function toProjectWithAccess(v: ProjectView, config: Config) {
-  return { ...toProject(v, config), permissions: { project_access: accessEntity(v.directAccess), group_access: accessEntity(v.groupAccess) } };
+export function toProjectWithAccess(v: ProjectView, config: Config, extra: ProjectExtras = {}) {
+  return { ...toProject(v, config, extra), permissions: { project_access: accessEntity(v.directAccess), group_access: accessEntity(v.groupAccess) } };
 }
 
 /** Entities::UserStarsProject */

@@ -19,6 +19,7 @@ import { preparePolicy, storePolicy } from '../container-expiration-policies/pre
 import { setComplianceFramework } from '../../db/queries/compliance-frameworks.ts';
 import { pathFromName, type CreateProjectInput, type ForkProjectInput, type ListProjectsInput, type UpdateProjectInput } from './schemas.ts';
 import { projectJobStatement } from '../background-jobs/enqueue.ts';
+import { projectRunnersToken } from '../runners/registration-token.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -28,6 +29,12 @@ export const projectFacts = (v: q.ProjectView): ProjectFacts => ({
   accessLevel: v.accessLevel,
   archived: v.project.archived,
 });
+
+/** The runner registration token, for those who administer the project (GitLab's user_can_admin_project). */
+export async function runnersTokenFor(ctx: RequestContext, view: q.ProjectView): Promise<string | null> {
+  if (!can(ctx.actor, 'project:update', projectFacts(view))) return null;
+  return projectRunnersToken(ctx.config.encryptionKey, view.project.id, view.project.runnersTokenVersion);
+}
 
 /** The project the actor may read, or 404 `Project Not Found` (also for projects that exist but are hidden). */
 export async function findProject(ctx: RequestContext, ref: Ref | null) {

@@ -7,6 +7,7 @@ import type { GraphQLContext } from '../graphql/context.ts';
 import { mutation } from '../graphql/errors.ts';
 import type { CommitAction, CommitCreateInput, Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
+import { latestPipeline, pipelineConnection } from '../pipelines/resolvers.ts';
 import type { TreeEntryModel } from '../graphql/models.ts';
 import { DomainError, invalidMessage } from '../lib/errors.ts';
 import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
@@ -22,6 +23,12 @@ import { instanceOf, submoduleLinks, type SubmoduleLinks } from './submodule-lin
 
 /** A web URL's path (GitLab's `web_path`: the URL helpers' `_path`, relative root included). */
 const pathOf = (url: string) => new URL(url).pathname;
+
+/** Where a commit's pipelines are listed: its project (as the actor sees it) and its sha. */
+const commitPipelineParent = async (c: CommitModel, { loaders }: GraphQLContext) => {
+  const project = await loaders.projectView.load(c.repo.projectId);
+  return project ? { project, sha: c.view.oid, ref: null } : null;
+};
 
 /**
  * `blob`/`tree` web URL of an entry at the tree's commit, `<project>/-/<kind>/<sha>/<path>` (TreeEntryPresenter and
@@ -148,10 +155,11 @@ export const repositoryResolvers: Resolvers = {
     authorAvatar: async (c, _a, { ctx, loaders }) => avatarUrl(ctx.config, (await loaders.commitAuthor.load(c.view.authorEmail))?.avatarUrl),
     webUrl: (c) => commitWebUrl(c.repo, c.view.oid),
     webPath: (c) => pathOf(commitWebUrl(c.repo, c.view.oid)),
-    // Signatures are not verified yet; CI does not exist yet: no pipelines.
+    // Signatures are not verified yet.
     signatureHtml: () => null,
-    pipelines: (_c, args) => ({ ...arrayConnection<never>([], args, () => 0), count: 0 }),
-    latestPipeline: () => null,
+    // The commit's pipelines in its project (Commit#pipelines), newest first.
+    pipelines: async (c, args, context) => pipelineConnection(context, 'commit', await commitPipelineParent(c, context), args),
+    latestPipeline: async (c, args, context) => latestPipeline(context, 'commit', await commitPipelineParent(c, context), args),
   },
   Branch: {
     name: (b) => b.name,

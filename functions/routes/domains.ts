@@ -43,6 +43,11 @@ export const API_DOMAINS = {
   ciLint: (): Routes => import('../ci/routes.ts').then((m) => m.ciLintRoutes),
   pipelines: (): Routes => import('../pipelines/routes.ts').then((m) => m.pipelineRoutes),
   jobs: (): Routes => import('../jobs/routes.ts').then((m) => m.jobRoutes),
+  triggers: (): Routes => import('../triggers/routes.ts').then((m) => m.triggerRoutes),
+  commitStatuses: (): Routes => import('../commit-statuses/routes.ts').then((m) => m.commitStatusRoutes),
+  environments: (): Routes => import('../environments/routes.ts').then((m) => m.environmentRoutes),
+  deployments: (): Routes => import('../deployments/routes.ts').then((m) => m.deploymentRoutes),
+  runners: (): Routes => import('../runners/routes.ts').then((m) => m.runnerRoutes),
 };
 
 /** Mounted on the app itself, after /api/v4. */

@@ -334,7 +334,9 @@ export async function runUntilIdle(fetch: Fetch, runner: TestRunner, opts: { wor
     const job = await requestJob(fetch, runner);
     if (!job) break;
     jobs.push(job);
-    opts.onJob?.(job, await runJob(fetch, job, opts));
+    // Run first: `onJob?.(job, await runJob(...))` would skip the run itself when no callback is given.
+    const result = await runJob(fetch, job, opts);
+    opts.onJob?.(job, result);
   }
   return jobs;
 }

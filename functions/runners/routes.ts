@@ -1,0 +1,120 @@
+// The runner API (GitLab 13.6 lib/api/ci/runner.rb) that gitlab-runner speaks: register, unregister and verify a
+// runner; request a job; report its state; append its trace; upload and download its artifacts. Runner and job
+// tokens authenticate here (app.ts keeps these paths out of authenticate_non_get!).
+import { Hono, type Context } from 'hono';
+import type { AppEnv } from '../lib/context.ts';
+import { isDomainError } from '../lib/errors.ts';
+import { clientIp } from '../lib/rate-limit.ts';
+import { parseParams } from '../lib/validate.ts';
+import { ArtifactUploadInput, JobRequestInput, RegisterInput, RunnerTokenInput, UpdateJobInput } from './schemas.ts';
+import * as runners from './service.ts';
+
+export const runnerRoutes = new Hono<AppEnv>();
+
+/** `:id` of /jobs/:id: digits (the route would not match otherwise). */
+const jobId = (c: Context<AppEnv>) => Number(c.req.param('id'));
+/** The job token: the `JOB-TOKEN` header or the `token` parameter (job_token_valid?). */
+const jobToken = (c: Context<AppEnv>, param?: unknown) => c.req.header('job-token') ?? (typeof param === 'string' ? param : undefined) ?? c.req.query('token');
+
+/** job_forbidden!: 403 with the job's status in `Job-Status`. */
+async function withJobStatus(c: Context<AppEnv>, run: () => Promise<Response>): Promise<Response> {
+  try {
+    return await run();
+  } catch (e) {
+    if (e instanceof runners.JobForbidden) return c.json({ message: `403 Forbidden - ${e.reason}` }, 403, { 'Job-Status': e.jobStatus });
+    throw e;
+  }
+}
+
+runnerRoutes.post('/runners', async (c) => {
+  const input = await parseParams(c, RegisterInput());
+  const runner = await runners.registerRunner({
+    ctx: c.var.ctx,
+    input: {
+      token: input.token,
+      description: input.description,
+      info: input.info,
+      active: input.active,
+      locked: input.locked,
+      runUntagged: input.run_untagged,
+      tagList: input.tag_list,
+      accessLevel: input.access_level,
+      maximumTimeout: input.maximum_timeout,
+      ipAddress: clientIp(c),
+    },
+  });
+  return c.json(runner, 201);
+});
+
+runnerRoutes.delete('/runners', async (c) => {
+  await runners.unregisterRunner({ ctx: c.var.ctx, input: await parseParams(c, RunnerTokenInput()) });
+  return c.body(null, 204);
+});
+
+runnerRoutes.post('/runners/verify', async (c) => {
+  await runners.verifyRunner({ ctx: c.var.ctx, input: await parseParams(c, RunnerTokenInput()) });
+  return c.body(null, 200);
+});
+
+runnerRoutes.post('/jobs/request', async (c) => {
+  const input = await parseParams(c, JobRequestInput());
+  const outcome = await runners.requestJob({ ctx: c.var.ctx, input: { token: input.token, info: input.info, ipAddress: clientIp(c) } });
+  if (outcome.kind === 'none') return c.body(null, 204, { 'X-GitLab-Last-Update': outcome.lastUpdate });
+  return c.json(outcome.payload, 201);
+});
+
+runnerRoutes.put('/jobs/:id{[0-9]+}', (c) =>
+  withJobStatus(c, async () => {
+    const input = await parseParams(c, UpdateJobInput());
+    await runners.updateJob({ ctx: c.var.ctx, input: { jobId: jobId(c), token: input.token, state: input.state, failureReason: input.failure_reason, exitCode: input.exit_code } });
+    return c.text('200', 200);
+  }),
+);
+
+runnerRoutes.patch('/jobs/:id{[0-9]+}/trace', (c) =>
+  withJobStatus(c, async () => {
+    const range = c.req.header('content-range');
+    const token = jobToken(c);
+    const start = range === undefined ? NaN : Number(/^(\d+)-/.exec(range)?.[1] ?? NaN);
+    if (range === undefined || !Number.isSafeInteger(start)) {
+      // The job is authenticated first (GitLab's order), then the missing header is a 400.
+      await runners.appendTrace({ ctx: c.var.ctx, input: { jobId: jobId(c), token, start: -1, data: new Uint8Array() } }).catch((e: unknown) => {
+        if (!isDomainError(e, 'forbidden') && !isDomainError(e, 'not_found') && !(e instanceof runners.JobForbidden)) return;
+        throw e;
+      });
+      return c.json({ message: '400 Missing header Content-Range' }, 400);
+    }
+    const data = new Uint8Array(await c.req.arrayBuffer());
+    const result = await runners.appendTrace({ ctx: c.var.ctx, input: { jobId: jobId(c), token, start, data } });
+    if (result.mismatch) return c.json({ message: '416 Range Not Satisfiable' }, 416, { Range: `0-${result.size}` });
+    return c.body(null, 202, { 'Job-Status': result.status, Range: `0-${result.size}`, 'X-GitLab-Trace-Update-Interval': '60' });
+  }),
+);
+
+runnerRoutes.post('/jobs/:id{[0-9]+}/artifacts', (c) =>
+  withJobStatus(c, async () => {
+    const form = await c.req.parseBody();
+    const params = await parseParams(c, ArtifactUploadInput());
+    const file = form.file;
+    if (!(file instanceof File)) return c.json({ error: 'file is missing' }, 400);
+    await runners.uploadArtifacts({
+      ctx: c.var.ctx,
+      input: {
+        jobId: jobId(c),
+        token: jobToken(c, form.token),
+        file: new Uint8Array(await file.arrayBuffer()),
+        fileName: file.name || 'artifacts.zip',
+        artifactType: params.artifact_type,
+        artifactFormat: params.artifact_format,
+        expireIn: params.expire_in,
+        maxBytes: runners.MAX_ARTIFACTS_BYTES,
+      },
+    });
+    return c.body(null, 201);
+  }),
+);
+
+runnerRoutes.get('/jobs/:id{[0-9]+}/artifacts', async (c) => {
+  const archive = await runners.downloadArtifacts({ ctx: c.var.ctx, input: { jobId: jobId(c), token: jobToken(c) } });
+  return c.body(archive.content, 200, { 'Content-Type': 'application/octet-stream', 'Content-Disposition': `attachment; filename="${archive.fileName}"` });
+});
