@@ -16,7 +16,7 @@ import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { invalidMessage, notFound, recordNotFound, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
-import { COUNT_LIMIT } from '../lib/pagination.ts';
+import { COUNT_LIMIT, pagedWithTotal } from '../lib/pagination.ts';
 import { assertCan } from '../lib/policy.ts';
 import { reprocessPipeline } from '../pipelines/process.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
@@ -58,15 +58,10 @@ export async function listStatuses({ ctx, input }: Verb<StatusListInput>) {
     name: present(input.name) ? input.name : undefined,
     all: TRUTHY.test(input.all ?? ''),
   };
-  let total: number | undefined;
-  return {
-    fetch: async (limit: number, offset: number) => {
-      const page = await q.statusPage(ctx.db, filter, { limit, offset, countCap: COUNT_LIMIT });
-      total = page.total;
-      return page.rows;
-    },
-    count: async (cap: number) => total ?? q.countStatuses(ctx.db, filter, cap),
-  };
+  return pagedWithTotal(
+    (limit, offset) => q.statusPage(ctx.db, filter, { limit, offset, countCap: COUNT_LIMIT }),
+    (cap) => q.countStatuses(ctx.db, filter, cap),
+  );
 }
 
 export interface PostStatusInput {

@@ -10,7 +10,7 @@ import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { forbidden, recordNotFound, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
-import { COUNT_LIMIT } from '../lib/pagination.ts';
+import { COUNT_LIMIT, pagedWithTotal } from '../lib/pagination.ts';
 import { assertCan } from '../lib/policy.ts';
 import { toJob, type JobContext } from '../jobs/schemas.ts';
 import { jobContexts } from '../jobs/service.ts';
@@ -31,15 +31,10 @@ export async function deploymentsProject(ctx: RequestContext, ref: Ref | null): 
 
 export function listDeployments({ ctx, input }: Verb<{ project: ProjectView; filter: Omit<q.DeploymentFilter, 'projectId'>; orderBy: q.DeploymentOrder; sort: 'asc' | 'desc' }>) {
   const filter: q.DeploymentFilter = { ...input.filter, projectId: input.project.project.id };
-  let total: number | undefined;
-  return {
-    fetch: async (limit: number, offset: number) => {
-      const page = await q.deploymentPage(ctx.db, filter, { orderBy: input.orderBy, sort: input.sort, limit, offset, countCap: COUNT_LIMIT });
-      total = page.total;
-      return page.rows;
-    },
-    count: async (cap: number) => total ?? q.countDeployments(ctx.db, filter, cap),
-  };
+  return pagedWithTotal(
+    (limit, offset) => q.deploymentPage(ctx.db, filter, { orderBy: input.orderBy, sort: input.sort, limit, offset, countCap: COUNT_LIMIT }),
+    (cap) => q.countDeployments(ctx.db, filter, cap),
+  );
 }
 
 export async function getDeployment({ ctx, input }: Verb<{ project: ProjectView; id: number }>): Promise<q.DeploymentWithEnvironment> {

@@ -10,7 +10,7 @@ import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { isUniqueViolation, recordNotFound, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
-import { COUNT_LIMIT } from '../lib/pagination.ts';
+import { COUNT_LIMIT, pagedWithTotal } from '../lib/pagination.ts';
 import { assertCan, can } from '../lib/policy.ts';
 import { reprocessPipeline } from '../pipelines/process.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
@@ -28,15 +28,10 @@ export async function environmentsProject(ctx: RequestContext, ref: Ref | null):
 
 export function listEnvironments({ ctx, input }: Verb<{ project: ProjectView; name?: string | undefined; search?: string | undefined }>) {
   const filter: q.EnvironmentFilter = { projectId: input.project.project.id, name: input.name, search: input.search };
-  let total: number | undefined;
-  return {
-    fetch: async (limit: number, offset: number) => {
-      const page = await q.environmentPage(ctx.db, filter, { limit, offset, countCap: COUNT_LIMIT });
-      total = page.total;
-      return page.rows;
-    },
-    count: async (cap: number) => total ?? q.countEnvironments(ctx.db, filter, cap),
-  };
+  return pagedWithTotal(
+    (limit, offset) => q.environmentPage(ctx.db, filter, { limit, offset, countCap: COUNT_LIMIT }),
+    (cap) => q.countEnvironments(ctx.db, filter, cap),
+  );
 }
 
 /** One environment of the project: 404 `Not found` otherwise (`environments.find`). */

@@ -10,7 +10,7 @@ import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { badRequest, forbidden, notFound, recordNotFound } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
-import { COUNT_LIMIT } from '../lib/pagination.ts';
+import { COUNT_LIMIT, pagedWithTotal } from '../lib/pagination.ts';
 import { assertCan } from '../lib/policy.ts';
 import { cancelJobs } from '../pipelines/job-changes.ts';
 import { reprocessPipeline } from '../pipelines/process.ts';
@@ -32,15 +32,10 @@ export async function jobsProject(ctx: RequestContext, ref: Ref | null): Promise
 /** A page of jobs: GET /projects/:id/jobs (every job, retried ones too) or a pipeline's latest jobs. */
 export function listJobs({ ctx, input }: Verb<{ project: ProjectView; pipelineId?: number; statuses?: readonly JobStatus[] }>) {
   const filter: q.JobFilter = { projectId: input.project.project.id, pipelineId: input.pipelineId, statuses: input.statuses, includeRetried: input.pipelineId === undefined };
-  let total: number | undefined;
-  return {
-    fetch: async (limit: number, offset: number) => {
-      const page = await q.jobPage(ctx.db, filter, { limit, offset, countCap: COUNT_LIMIT });
-      total = page.total;
-      return page.rows;
-    },
-    count: async (cap: number) => total ?? q.countJobs(ctx.db, filter, cap),
-  };
+  return pagedWithTotal(
+    (limit, offset) => q.jobPage(ctx.db, filter, { limit, offset, countCap: COUNT_LIMIT }),
+    (cap) => q.countJobs(ctx.db, filter, cap),
+  );
 }
 
 /** What the Job entities of these jobs show beside the rows: commits, users, runners, files (4 statements at once). */

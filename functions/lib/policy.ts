@@ -355,10 +355,9 @@ const rules = {
     canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER && a.user!.id === p.triggerOwnerId,
   'project:read_commit_status': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
   'project:create_commit_status': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
-  // Environments and deployments: reporters read them, developers create, change and stop them, maintainers delete.
+  // Environments and deployments: reporters read them; developers create, change, stop and delete (stopped ones) them.
   'project:read_environment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
   'project:create_environment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
-  'project:destroy_environment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
   // ProjectPolicy 13.6's developer block (update_environment, destroy_environment, create/update_deployment,
   // create_metrics_dashboard_annotation); EnvironmentPolicy: `~stopped` prevents destroy_environment, and
   // stop_environment needs create_deployment + update_build (with a stop job) or update_environment: developers.

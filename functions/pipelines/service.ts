@@ -10,7 +10,7 @@ import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { recordNotFound, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
-import { COUNT_LIMIT } from '../lib/pagination.ts';
+import { COUNT_LIMIT, pagedWithTotal } from '../lib/pagination.ts';
 import { assertCan, type Action } from '../lib/policy.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
 import { findUsersByIds } from '../../db/queries/users.ts';
@@ -37,7 +37,6 @@ export interface PipelineListInput {
 /** GET /projects/:id/pipelines: one statement per page, its capped total inside. */
 export function listPipelines({ ctx, input }: Verb<PipelineListInput>) {
   const projectId = input.project.project.id;
-  let total: number | undefined;
   const filter = async (): Promise<q.PipelineFilter> => {
     const scope = input.filter.scope;
     if (scope !== 'branches' && scope !== 'tags') return { ...input.filter, projectId };
@@ -45,14 +44,10 @@ export function listPipelines({ ctx, input }: Verb<PipelineListInput>) {
     const refs = await listRefs(ctx.db, projectId, prefix);
     return { ...input.filter, projectId, refNames: refs.map((r) => r.name.slice(prefix.length)) };
   };
-  return {
-    fetch: async (limit: number, offset: number) => {
-      const page = await q.pipelinePage(ctx.db, await filter(), { orderBy: input.orderBy, sort: input.sort, limit, offset, countCap: COUNT_LIMIT });
-      total = page.total;
-      return page.rows;
-    },
-    count: async (cap: number) => total ?? q.countPipelines(ctx.db, await filter(), cap),
-  };
+  return pagedWithTotal(
+    async (limit, offset) => q.pipelinePage(ctx.db, await filter(), { orderBy: input.orderBy, sort: input.sort, limit, offset, countCap: COUNT_LIMIT }),
+    async (cap) => q.countPipelines(ctx.db, await filter(), cap),
+  );
 }
 
 /** One pipeline of the project: 404 `Not found` when it has none with this id. */

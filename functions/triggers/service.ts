@@ -13,7 +13,7 @@ import { anonymous, type Actor, type RequestContext } from '../lib/context.ts';
 import { constantTimeEqual, sha256Hex } from '../lib/crypto.ts';
 import { assertUnmodifiedSince, forbidden, invalidMessage, notFound, recordNotFound, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
-import { COUNT_LIMIT } from '../lib/pagination.ts';
+import { COUNT_LIMIT, pagedWithTotal } from '../lib/pagination.ts';
 import { assertCan, can } from '../lib/policy.ts';
 import { createPipeline } from '../pipelines/create.ts';
 import { resolveBranchOrTag } from '../pipelines/service.ts';
@@ -40,15 +40,10 @@ export async function triggersProject(ctx: RequestContext, ref: Ref | null): Pro
 
 export function listTriggers({ ctx, input }: InProject<object>) {
   const projectId = input.project.project.id;
-  let total: number | undefined;
-  return {
-    fetch: async (limit: number, offset: number) => {
-      const page = await q.triggerPage(ctx.db, projectId, { limit, offset, countCap: COUNT_LIMIT });
-      total = page.total;
-      return page.rows;
-    },
-    count: async (cap: number) => total ?? q.countTriggers(ctx.db, projectId, cap),
-  };
+  return pagedWithTotal(
+    (limit, offset) => q.triggerPage(ctx.db, projectId, { limit, offset, countCap: COUNT_LIMIT }),
+    (cap) => q.countTriggers(ctx.db, projectId, cap),
+  );
 }
 
 /** One trigger of the project; `user_project.triggers.find` misses with 404 `Not found` (id null: out of range). */
