@@ -11,6 +11,7 @@ import { templateContent } from '../templates/catalog.ts';
 import { parseCiConfig, type ParseResult } from './config/index.ts';
 import { mergedYaml } from './config/merged-yaml.ts';
 import { plan } from './plan.ts';
+import { CI_CONFIG_PATH } from './config-path.ts';
 
 export interface LintResult {
   valid: boolean;
@@ -19,7 +20,6 @@ export interface LintResult {
   mergedYaml: string | null;
 }
 
-export const CI_CONFIG_PATH = '.gitlab-ci.yml';
 
 const readTemplate = (name: string) => templateContent('gitlab_ci_ymls', name);
 const utf8 = new TextDecoder();

@@ -13,12 +13,10 @@ import { templateContent } from '../templates/catalog.ts';
 import { parseCiConfig, type CiJob } from '../ci/config/index.ts';
 import { parseDuration } from '../ci/config/duration.ts';
 import { plan, type PipelineSource, type PlannedJob } from '../ci/plan.ts';
+import { CI_CONFIG_PATH, CONFIG_READ_LIMIT } from '../ci/config-path.ts';
 import { compositeStatus, processPipeline } from './status.ts';
 import { recordDeployments } from '../deployments/record.ts';
 
-export const CI_CONFIG_PATH = '.gitlab-ci.yml';
-/** Gitlab::Config::Loader::Yaml's limit plus one byte, so an oversized file is read as oversized. */
-const CONFIG_READ_LIMIT = 1024 * 1024 + 1;
 
 export interface PipelineRequest {
   project: { id: number; pathWithNamespace: string; defaultBranch: string | null };

@@ -6,7 +6,7 @@ import { findPipelineProject } from '../../db/queries/pipelines.ts';
 import { rootBlobsAt } from '../../db/queries/repository-reads.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { log } from '../lib/log.ts';
-import { CI_CONFIG_PATH, createPipeline } from './create.ts';
+import { CI_CONFIG_PATH, CONFIG_READ_LIMIT } from '../ci/config-path.ts';
 
 export interface PushedRef {
   projectId: number;
@@ -16,7 +16,6 @@ export interface PushedRef {
   new: string | null;
 }
 
-const CONFIG_READ_LIMIT = 1024 * 1024 + 1;
 const utf8 = new TextDecoder();
 
 export async function createPushPipelines(ctx: RequestContext, refs: readonly PushedRef[]): Promise<void> {
@@ -27,6 +26,9 @@ export async function createPushPipelines(ctx: RequestContext, refs: readonly Pu
     if (!configs.length) return;
     const project = await findPipelineProject(ctx.db, configs[0]!.projectId);
     if (!project) return;
+    // The parser and planner (yaml, re2js) load only when a pushed commit has a configuration: every push path
+    // (commits, branches, merges) imports this module, and cold starts pay for what module graphs evaluate.
+    const { createPipeline } = await import('./create.ts');
     for (const ref of pushed) {
       const config = configs.find((c) => c.projectId === ref.projectId && c.commitOid === ref.new);
       if (!config || ref.projectId !== project.id) continue;
