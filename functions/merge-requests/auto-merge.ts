@@ -11,9 +11,9 @@ import { log } from '../lib/log.ts';
 import { mergeMergeRequest } from './merge.ts';
 import type { MergeParams } from './schemas.ts';
 
-export async function mergeWaitingFor(ctx: RequestContext, pipeline: { projectId: number; ref: string; sha: string; tag: boolean }): Promise<void> {
+export async function mergeWaitingFor(ctx: RequestContext, pipeline: { projectId: number; ref: string; sha: string; tag: boolean; mergeRequestId: number | null }): Promise<void> {
   if (pipeline.tag) return;
-  const waiting = await mergeRequestsWaitingFor(ctx.db, pipeline.projectId, pipeline.ref);
+  const waiting = await mergeRequestsWaitingFor(ctx.db, pipeline);
   if (!waiting.length) return;
   const users = await findUsersByIds(ctx.db, [...new Set(waiting.flatMap((w) => (w.merge_user_id ? [Number(w.merge_user_id)] : [])))]);
   for (const mr of waiting) {

@@ -77,7 +77,7 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
     // mergeable_state?: open, not a draft, discussions resolved where the project requires it.
     if (!isOpen(view) || q.isDraftTitle(view.mr.title) || !blockingDiscussionsResolved(view)) throw methodNotAllowed();
     // The head pipeline: the latest of the source branch at its head commit.
-    const pipeline = view.sourceHead && view.mr.sourceProjectId !== null ? await headPipeline(ctx.db, view.mr.sourceProjectId, view.mr.sourceBranch, view.sourceHead) : undefined;
+    const pipeline = view.sourceHead && view.mr.sourceProjectId !== null ? await headPipeline(ctx.db, view.mr.sourceProjectId, view.mr.sourceBranch, view.sourceHead, view.mr.id) : undefined;
     if (p.merge_when_pipeline_succeeds === true) {
       // automatically_mergeable?: a head pipeline still running makes the merge wait for it (AutoMergeService).
       if (pipeline && ACTIVE_STATUSES.includes(pipeline.status)) return waitForPipeline(ctx, input, view, p, user.id, pipeline.sha);

@@ -28,6 +28,7 @@ import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import { assertCan, can, type MergeRequestFacts } from '../lib/policy.ts';
 import { notify, notifyStatement } from '../notifications/record.ts';
+import { createMergeRequestPipelines } from '../pipelines/merge-request.ts';
 import type { EmailEvent, UserRow } from '../../db/schema/index.ts';
 import { findProject, projectFacts, readableProject } from '../projects/service.ts';
 import { mergeRequestFilter, type MergeRequestListKind } from './filter.ts';
@@ -209,6 +210,11 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
     ]);
     const [view] = results[results.length - 1] as q.MergeRequestView[];
     if (!view) throw recordNotFound();
+    if (view.sourceHead && view.mr.sourceProjectId !== null) {
+      await createMergeRequestPipelines(ctx, [
+        { id: view.mr.id, iid: view.mr.iid, title: view.mr.title, sourceProjectId: view.mr.sourceProjectId, sourceBranch: view.mr.sourceBranch, targetProjectId: view.mr.targetProjectId, targetBranch: view.mr.targetBranch, sha: view.sourceHead },
+      ]);
+    }
     return view;
   } catch (error) {
     // Two creates raced past the check above: the partial unique index lets one in.

@@ -20,7 +20,10 @@ import { recordDeployments } from '../deployments/record.ts';
 
 export interface PipelineRequest {
   project: { id: number; pathWithNamespace: string; defaultBranch: string | null };
+  /** The branch or tag the jobs see (a merge request pipeline: its source branch). */
   ref: string;
+  /** The ref the pipeline is stored under when it differs (`refs/merge-requests/<iid>/head`). */
+  pipelineRef?: string;
   tag: boolean;
   sha: string;
   beforeSha?: string | null;
@@ -147,7 +150,7 @@ export async function createPipeline(ctx: Pick<RequestContext, 'db' | 'batch'>, 
     projectId: req.project.id,
     sha: req.sha,
     beforeSha: req.beforeSha ?? null,
-    ref: req.ref,
+    ref: req.pipelineRef ?? req.ref,
     tag: req.tag,
     source: req.source,
     configSource: req.content === undefined ? ('repository_source' as const) : ('parameter_source' as const),

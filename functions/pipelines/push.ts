@@ -2,7 +2,8 @@
 // created or moved gets a `push` pipeline when its new commit has a `.gitlab-ci.yml`. One statement reads the
 // configurations of all the pushed refs; a push without any costs nothing more. The push has already happened: a
 // pipeline that cannot be made is logged, never turned into the push's failure.
-import { findPipelineProject } from '../../db/queries/pipelines.ts';
+import { findPipelineProject, openMergeRequestsFrom } from '../../db/queries/pipelines.ts';
+import { createMergeRequestPipelines } from './merge-request.ts';
 import { rootBlobsAt } from '../../db/queries/repository-reads.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { log } from '../lib/log.ts';
@@ -17,6 +18,28 @@ export interface PushedRef {
 }
 
 const utf8 = new TextDecoder();
+
+/** The open merge requests from the pushed branches get their merge request pipelines at the new heads. */
+async function mergeRequestPipelinesFor(ctx: RequestContext, pushed: readonly PushedRef[]) {
+  const byProject = new Map<number, PushedRef[]>();
+  for (const r of pushed) if (r.name.startsWith('refs/heads/')) byProject.set(r.projectId, [...(byProject.get(r.projectId) ?? []), r]);
+  for (const [projectId, refs] of byProject) {
+    const open = await openMergeRequestsFrom(ctx.db, projectId, refs.map((r) => r.name.slice('refs/heads/'.length)));
+    await createMergeRequestPipelines(
+      ctx,
+      open.map((mr) => ({
+        id: Number(mr.id),
+        iid: Number(mr.iid),
+        title: mr.title,
+        sourceProjectId: projectId,
+        sourceBranch: mr.source_branch,
+        targetProjectId: Number(mr.target_project_id),
+        targetBranch: mr.target_branch,
+        sha: refs.find((r) => r.name === `refs/heads/${mr.source_branch}`)!.new!,
+      })),
+    );
+  }
+}
 
 export async function createPushPipelines(ctx: RequestContext, refs: readonly PushedRef[]): Promise<void> {
   const pushed = refs.filter((r) => r.new !== null && (r.name.startsWith('refs/heads/') || r.name.startsWith('refs/tags/')));
@@ -44,6 +67,7 @@ export async function createPushPipelines(ctx: RequestContext, refs: readonly Pu
         repositoryConfig: utf8.decode(config.data),
       });
     }
+    await mergeRequestPipelinesFor(ctx, pushed);
   } catch (error) {
     log('error', 'push pipeline not created', { requestId: ctx.requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }

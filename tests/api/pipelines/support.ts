@@ -26,10 +26,11 @@ deploy:
   when: manual
 `;
 
-export async function commitFiles(token: string, projectId: number, files: Record<string, string>, branch = 'master', message = 'CI') {
+/** A commit of new files on `branch`; a new branch other than master starts from master (`from`: null for an existing one). */
+export async function commitFiles(token: string, projectId: number, files: Record<string, string>, branch = 'master', message = 'CI', from: string | null = 'master') {
   const res = await api.post(`/projects/${projectId}/repository/commits`, {
     token,
-    body: { branch, ...(branch === 'master' ? {} : { start_branch: 'master' }), commit_message: message, actions: Object.entries(files).map(([file_path, content]) => ({ action: 'create', file_path, content })) },
+    body: { branch, ...(branch === 'master' || from === null ? {} : { start_branch: from }), commit_message: message, actions: Object.entries(files).map(([file_path, content]) => ({ action: 'create', file_path, content })) },
   });
   if (res.status !== 201) throw new Error(`commit failed: ${res.status} ${res.text}`);
   return res.body as { id: string };
