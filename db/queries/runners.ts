@@ -120,7 +120,7 @@ export async function runningJobWithDigest(db: Db, pipelineId: number, digest: s
  * the trace's length afterwards. Two appends at one offset meet at the primary key: one is kept.
  */
 export async function appendTrace(db: Db, jobId: number, start: number, data: Uint8Array): Promise<number> {
-  const [row] = await rows<{ size: number }>(
+  const [row] = await rows<{ size: number; stored: boolean }>(
     db,
     sql`WITH cur AS (SELECT COALESCE(sum(octet_length(data)), 0)::bigint AS size FROM ci_build_trace_chunks WHERE build_id = ${jobId}),
       ins AS (
@@ -129,9 +129,13 @@ export async function appendTrace(db: Db, jobId: number, start: number, data: Ui
         ON CONFLICT DO NOTHING
         RETURNING octet_length(data) AS n
       )
-      SELECT (cur.size + COALESCE((SELECT n FROM ins), 0))::bigint AS size FROM cur`,
+      SELECT (cur.size + COALESCE((SELECT n FROM ins), 0))::bigint AS size, EXISTS (SELECT 1 FROM ins) AS stored FROM cur`,
   );
-  return Number(row!.size);
+  if (row!.stored || data.length === 0) return Number(row!.size);
+  // Nothing stored: the size this statement saw may predate a concurrent append that won the offset (its snapshot
+  // began before that commit), so the size is read again for the runner's Range.
+  const [now] = await rows<{ size: number }>(db, sql`SELECT COALESCE(sum(octet_length(data)), 0)::bigint AS size FROM ci_build_trace_chunks WHERE build_id = ${jobId}`);
+  return Number(now!.size);
 }
 
 /**
