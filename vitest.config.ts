@@ -18,6 +18,15 @@ const PGLITE_ONLY = [
   'tests/api/**/validation.test.ts',
   'tests/api/**/booleans.test.ts',
   'tests/api/conventions/{date-params,params-cors,paths,errors,no-store}.test.ts',
+  // Equivalence with the git command (trees, diffs, merges, archives computed here against git's own output): the
+  // algorithms, not the storage; blame (whose walk met a planner PGlite never shows), reading what git writes and
+  // git fsck over what we write stay on both.
+  'tests/api/repositories/{archive-git,cherry-pick-git,diff-git}.test.ts',
+  'tests/repositories/merge-engine-git.test.ts',
+  // Data and parsers with no query of their own: templates, CI lint, the GraphQL SDL and its generated types.
+  'tests/api/templates/**',
+  'tests/api/ci-lint/**',
+  'tests/graphql/{spec-coverage,codegen,explorer,sast-build-actions}.test.ts',
 ];
 const onPostgres = process.env.TEST_DB === 'postgres';
 // One graphql module: vite would resolve our sources' `graphql` to its ESM build while graphql-yoga (run by Node) gets
