@@ -28,7 +28,7 @@ import { defaultMergeCommitMessage, defaultSquashCommitMessage } from './merge-m
 import { blockingDiscussionsResolved, type MergeParams } from './schemas.ts';
 import { findMergeRequest, type MergeRequestRef } from './service.ts';
 import { notifyStatement } from '../notifications/record.ts';
-import { headPipeline } from '../../db/queries/pipelines.ts';
+import { headPipeline } from '../../db/queries/pipeline-merge-requests.ts';
 import { ACTIVE_STATUSES } from '../pipelines/status.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };

@@ -5,6 +5,7 @@
 // was found through one. Stages and groups are built from the jobs, as GitLab's legacy stages and Ci::Group are.
 import { jobFiles } from '../../db/queries/jobs.ts';
 import * as q from '../../db/queries/pipelines.ts';
+import * as pq from '../../db/queries/pipeline-pages.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { CiStatus, PipelineRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -44,18 +45,18 @@ export interface PipelineListParent {
 }
 
 const readable = (ctx: RequestContext, project: ProjectView) => can(ctx.actor, 'project:read_pipeline', projectFacts(project));
-const keyOf = (p: PipelineListParent): q.PipelineParent => ({ projectId: p.project.project.id, sha: p.sha, ref: p.ref });
+const keyOf = (p: PipelineListParent): pq.PipelineParent => ({ projectId: p.project.project.id, sha: p.sha, ref: p.ref });
 
 /** A keyset page of pipelines for each parent, newest first unless asked otherwise; null where the actor may not read them. */
 export async function pipelinePagesOf(
   ctx: RequestContext,
-  kind: q.PipelineParentKind,
+  kind: pq.PipelineParentKind,
   parents: readonly PipelineListParent[],
-  filter: q.PipelineListFilter,
+  filter: pq.PipelineListFilter,
   page: KeysetPage,
 ): Promise<Array<PipelineModel[] | null>> {
   const allowed = parents.filter((p) => readable(ctx, p.project));
-  const pages = await q.pipelinePagesOf(ctx.db, kind, allowed.map(keyOf), filter, page);
+  const pages = await pq.pipelinePagesOf(ctx.db, kind, allowed.map(keyOf), filter, page);
   return parents.map((p) => {
     const at = allowed.indexOf(p);
     return at < 0 ? null : pages[at]!.map((pipeline) => ({ project: p.project, pipeline }));
@@ -63,9 +64,9 @@ export async function pipelinePagesOf(
 }
 
 /** PipelineConnection.count for each parent (null where the actor may not read them). */
-export async function pipelineCountsOf(ctx: RequestContext, kind: q.PipelineParentKind, parents: readonly PipelineListParent[], filter: q.PipelineListFilter): Promise<Array<number | null>> {
+export async function pipelineCountsOf(ctx: RequestContext, kind: pq.PipelineParentKind, parents: readonly PipelineListParent[], filter: pq.PipelineListFilter): Promise<Array<number | null>> {
   const allowed = parents.filter((p) => readable(ctx, p.project));
-  const counts = await q.pipelineCountsOf(ctx.db, kind, allowed.map(keyOf), filter);
+  const counts = await pq.pipelineCountsOf(ctx.db, kind, allowed.map(keyOf), filter);
   return parents.map((p) => {
     const at = allowed.indexOf(p);
     return at < 0 ? null : counts[at]!;
@@ -75,7 +76,7 @@ export async function pipelineCountsOf(ctx: RequestContext, kind: q.PipelinePare
 /** Project.pipeline(iid): the pipeline of each (project, iid), null when missing or unreadable. */
 export async function pipelinesByIids(ctx: RequestContext, keys: ReadonlyArray<{ project: ProjectView; iid: number }>): Promise<Array<PipelineModel | null>> {
   const allowed = keys.filter((k) => readable(ctx, k.project));
-  const found = await q.pipelinesByIids(
+  const found = await pq.pipelinesByIids(
     ctx.db,
     allowed.map((k) => ({ projectId: k.project.project.id, iid: k.iid })),
   );
@@ -139,4 +140,4 @@ export function needsOf(job: PipelineJob, pipelineJobs: readonly PipelineJob[]):
   return job.needs.flatMap((need) => pipelineJobs.find((j) => j.name === need.name) ?? []);
 }
 
-export type { PipelineListFilter, PipelineParentKind } from '../../db/queries/pipelines.ts';
+export type { PipelineListFilter, PipelineParentKind } from '../../db/queries/pipeline-pages.ts';

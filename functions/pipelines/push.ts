@@ -2,7 +2,8 @@
 // created or moved gets a `push` pipeline when its new commit has a `.gitlab-ci.yml`. One statement reads the
 // configurations of all the pushed refs; a push without any costs nothing more. The push has already happened: a
 // pipeline that cannot be made is logged, never turned into the push's failure.
-import { findPipelineProject, openMergeRequestsFrom } from '../../db/queries/pipelines.ts';
+import { openMergeRequestsFrom } from '../../db/queries/pipeline-merge-requests.ts';
+import { findPipelineProject } from '../../db/queries/pipelines.ts';
 import { createMergeRequestPipelines } from './merge-request.ts';
 import { rootBlobsAt } from '../../db/queries/repository-reads.ts';
 import type { RequestContext } from '../lib/context.ts';
