@@ -3,7 +3,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { ciPipelines } from '../schema/index.ts';
-import { rows } from './raw.ts';
+import { rows, textArray } from './raw.ts';
 
 /**
  * A merge request's head pipeline: the latest at its head commit of the source branch's pipelines and its own merge
@@ -38,6 +38,6 @@ export async function openMergeRequestsFrom(db: Db, projectId: number, branches:
   return rows<{ id: number; iid: number; title: string; source_branch: string; target_branch: string; target_project_id: number }>(
     db,
     sql`SELECT id, iid, title, source_branch, target_branch, target_project_id FROM merge_requests
-      WHERE source_project_id = ${projectId} AND state = 'opened' AND source_branch = ANY(${`{${branches.map((b) => `"${b.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[])`,
+      WHERE source_project_id = ${projectId} AND state = 'opened' AND source_branch = ANY(${textArray(branches)})`,
   );
 }

@@ -5,7 +5,7 @@ import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm'
 import type { Db } from '../client.ts';
 import { ciBuilds, ciPipelines, ciPipelineVariables, ciStages, projects, type CiStatus, type PipelineRow } from '../schema/index.ts';
 import { currentIidSql, nextIidStatement } from './internal-ids.ts';
-import { rows } from './raw.ts';
+import { intArray, rows, textArray } from './raw.ts';
 
 export interface NewPipelineJob {
   name: string;
@@ -153,7 +153,7 @@ function pipelineWhere(f: PipelineFilter): SQL {
     const names = f.refNames ?? [];
     conditions.push(
       names.length
-        ? sql`${ciPipelines.id} IN (SELECT max(id) FROM ci_pipelines WHERE project_id = ${f.projectId} AND tag = ${f.scope === 'tags'} AND ref = ANY(${`{${names.map((n) => `"${n.replace(/["\\]/g, '\\$&')}"`).join(',')}}`}::text[]) GROUP BY ref)`
+        ? sql`${ciPipelines.id} IN (SELECT max(id) FROM ci_pipelines WHERE project_id = ${f.projectId} AND tag = ${f.scope === 'tags'} AND ref = ANY(${textArray(names)}) GROUP BY ref)`
         : sql`false`,
     );
   }
@@ -272,7 +272,7 @@ export async function pipelinesWithWarnings(db: Db, pipelineIds: readonly number
   if (!pipelineIds.length) return new Set();
   const found = await rows<{ pipeline_id: number }>(
     db,
-    sql`SELECT DISTINCT pipeline_id FROM ci_builds WHERE pipeline_id = ANY(${`{${pipelineIds.map((i) => Math.trunc(i)).join(',')}}`}::int[])
+    sql`SELECT DISTINCT pipeline_id FROM ci_builds WHERE pipeline_id = ANY(${intArray(pipelineIds)})
       AND NOT retried AND allow_failure AND status IN ('failed', 'canceled')`,
   );
   return new Set(found.map((r) => Number(r.pipeline_id)));

@@ -10,6 +10,7 @@ import type { CiConfig, CiJob, CiNeed, CiPolicy, CiRule, When } from './config/i
 import { NEEDS_LIMIT } from './config/entries.ts';
 import { expressionIsTrue } from './config/expression.ts';
 import { globMatch } from './glob.ts';
+import { refSlug } from './refs.ts';
 
 export type PipelineSource = 'push' | 'web' | 'trigger' | 'api' | 'merge_request_event' | 'schedule' | 'pipeline' | 'external' | 'chat';
 
@@ -47,7 +48,7 @@ export function predefinedVariables(c: PlanContext): Record<string, string> {
   const vars: Record<string, string> = {
     CI_PIPELINE_SOURCE: c.source,
     CI_COMMIT_REF_NAME: c.ref,
-    CI_COMMIT_REF_SLUG: c.ref.toLowerCase().replace(/[^a-z0-9]/g, '-').slice(0, 63).replace(/^-+|-+$/g, ''),
+    CI_COMMIT_REF_SLUG: refSlug(c.ref),
     CI_DEFAULT_BRANCH: c.defaultBranch,
     CI: 'true',
     GITLAB_CI: 'true',

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.ts';
 import type { PipelineRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { environmentSlug, environmentType } from '../environments/names.ts';
+import { refSlug } from '../ci/refs.ts';
 
 /** What recordDeployments reads of a new job: its name, its environment's name and the `environment:` entry. */
 export interface DeployingJob {
@@ -19,14 +20,6 @@ const entry = (options: Record<string, unknown>) => {
   const e = options['environment'];
   return e && typeof e === 'object' ? (e as { url?: unknown; action?: unknown; on_stop?: unknown }) : {};
 };
-
-/** CI_COMMIT_REF_SLUG: the ref lower-cased, [a-z0-9] kept, other runs '-', at most 63 characters, no '-' at the ends. */
-const refSlug = (ref: string) =>
-  ref
-    .toLowerCase()
-    .replace(/[^a-z0-9]/g, '-')
-    .slice(0, 63)
-    .replace(/^-+|-+$/g, '');
 
 /** The variables an environment's name and URL are expanded with: predefined, then the YAML's, then the pipeline's. */
 function jobVariables(pipeline: PipelineRow, job: DeployingJob, pipelineVariables: readonly { key: string; value: string }[]) {

@@ -13,6 +13,7 @@ import { can } from '../lib/policy.ts';
 import { projectFacts } from '../projects/service.ts';
 import { ciStatusOf, groupsOf, needsOf, stagesOf, type CiJobModel, type PipelineJob, type PipelineListParent, type PipelineModel, type PipelineParentKind } from './graphql-reads.ts';
 import { ACTIVE_STATUSES, CANCELABLE_STATUSES, compositeStatus, detailedStatus, hasWarnings, stageStatus, type DetailedStatusOptions, type JobStatus } from './status.ts';
+import { BLANK_SHA } from '../ci/refs.ts';
 
 interface PipelineListArgs extends ConnectionArgs {
   status?: PipelineStatusEnum | null;
@@ -65,8 +66,6 @@ const jobStatus = (j: CiJobModel) => toDetailedStatus(j.job.status, jobPath(j), 
 const jobsOf = (context: GraphQLContext, p: PipelineModel) => context.loaders.pipelineJobs.load(p.pipeline.id);
 const jobModels = (pipeline: PipelineModel, jobs: readonly PipelineJob[]): CiJobModel[] => jobs.map((job) => ({ pipeline, job }));
 
-/** Gitlab::Git::BLANK_SHA: Ci::Pipeline#before_sha for pipelines no push made. */
-const BLANK_SHA = '0000000000000000000000000000000000000000';
 
 /** Ci::Build#retryable? (failed or canceled builds), Ci::HasStatus cancelable jobs. */
 const RETRYABLE: readonly JobStatus[] = ['failed', 'canceled'];

@@ -7,6 +7,7 @@ import { iso } from '../lib/format.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import { bool, dateTime, oneOf, pathId, schema, str } from '../lib/validate.ts';
 import { toUserBasic } from '../users/schemas.ts';
+import { BLANK_SHA } from '../ci/refs.ts';
 import { detailedStatus, JOB_STATUSES, type DetailedStatusOptions, type JobStatus } from './status.ts';
 
 export const PipelinePath = () => ({ pipeline_id: pathId() });
@@ -67,8 +68,6 @@ export const toPipelineBasic = (p: PipelineRow, project: { pathWithNamespace: st
   web_url: pipelineWebUrl(config, project, p.id),
 });
 
-/** Ci::Pipeline's before_sha default (Gitlab::Git::BLANK_SHA) for pipelines no push made. */
-const BLANK_SHA = '0000000000000000000000000000000000000000';
 
 /** Entities::Pipeline: the basic fields, then the detail. `hasWarnings`: an allowed failure among its jobs. */
 export function toPipeline(p: PipelineRow, project: { pathWithNamespace: string }, user: UserRow | null, config: Config, hasWarnings = false) {

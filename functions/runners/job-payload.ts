@@ -9,6 +9,7 @@ import type { BuildRow, PipelineRow, PipelineVariableRow, RunnerRow } from '../.
 import type { CommitView } from '../repositories/entities.ts';
 import { commitDescription, fullTitle } from '../repositories/entities.ts';
 import { GITLAB_VERSION } from '../version/routes.ts';
+import { BLANK_SHA, refSlug } from '../ci/refs.ts';
 
 export interface PayloadProject {
   id: number;
@@ -47,7 +48,6 @@ export function jobTimeout(job: BuildRow, runner: RunnerRow, parse: (t: string) 
 type Variable = { key: string; value: string; public: boolean; masked: boolean; file?: true };
 const pub = (key: string, value: string | number | boolean): Variable => ({ key, value: String(value), public: true, masked: false });
 
-const slug = (ref: string) => ref.toLowerCase().replace(/[^a-z0-9]/g, '-').slice(0, 63).replace(/^-+|-+$/g, '');
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? [v] : []);
 
 /** Ci::Build#variables as the runner receives them (Collection#to_runner_variables). */
@@ -85,7 +85,7 @@ function runnerVariables(i: PayloadInput): Variable[] {
     pub('CI_PROJECT_NAME', project.path),
     pub('CI_PROJECT_TITLE', project.name),
     pub('CI_PROJECT_PATH', project.pathWithNamespace),
-    pub('CI_PROJECT_PATH_SLUG', slug(project.pathWithNamespace)),
+    pub('CI_PROJECT_PATH_SLUG', refSlug(project.pathWithNamespace)),
     pub('CI_PROJECT_NAMESPACE', namespace),
     pub('CI_PROJECT_ROOT_NAMESPACE', namespace.split('/')[0]!),
     pub('CI_PROJECT_URL', projectUrl),
@@ -98,9 +98,9 @@ function runnerVariables(i: PayloadInput): Variable[] {
     pub('CI_PIPELINE_CREATED_AT', pipeline.createdAt.toISOString().replace(/\.\d{3}Z$/, 'Z')),
     pub('CI_COMMIT_SHA', pipeline.sha),
     pub('CI_COMMIT_SHORT_SHA', pipeline.sha.slice(0, 8)),
-    pub('CI_COMMIT_BEFORE_SHA', pipeline.beforeSha ?? '0000000000000000000000000000000000000000'),
+    pub('CI_COMMIT_BEFORE_SHA', pipeline.beforeSha ?? BLANK_SHA),
     pub('CI_COMMIT_REF_NAME', pipeline.ref),
-    pub('CI_COMMIT_REF_SLUG', slug(pipeline.ref)),
+    pub('CI_COMMIT_REF_SLUG', refSlug(pipeline.ref)),
     pub(pipeline.tag ? 'CI_COMMIT_TAG' : 'CI_COMMIT_BRANCH', pipeline.ref),
     ...(i.commit
       ? [
@@ -112,9 +112,9 @@ function runnerVariables(i: PayloadInput): Variable[] {
       : []),
     pub('CI_COMMIT_REF_PROTECTED', pipeline.protected),
     pub('CI_BUILD_REF', pipeline.sha),
-    pub('CI_BUILD_BEFORE_SHA', pipeline.beforeSha ?? '0000000000000000000000000000000000000000'),
+    pub('CI_BUILD_BEFORE_SHA', pipeline.beforeSha ?? BLANK_SHA),
     pub('CI_BUILD_REF_NAME', pipeline.ref),
-    pub('CI_BUILD_REF_SLUG', slug(pipeline.ref)),
+    pub('CI_BUILD_REF_SLUG', refSlug(pipeline.ref)),
     pub('CI_RUNNER_ID', runner.id),
     pub('CI_RUNNER_DESCRIPTION', runner.description ?? ''),
     pub('CI_RUNNER_TAGS', runner.tagList.join(', ')),
@@ -185,7 +185,7 @@ export function jobPayload(i: PayloadInput, timeout: number) {
       repo_url: `${host.protocol}//gitlab-ci-token:${i.token}@${host.host}/${project.pathWithNamespace}.git`,
       ref: pipeline.ref,
       sha: pipeline.sha,
-      before_sha: pipeline.beforeSha ?? '0000000000000000000000000000000000000000',
+      before_sha: pipeline.beforeSha ?? BLANK_SHA,
       ref_type: refType,
       refspecs: [`+refs/pipelines/${pipeline.id}:refs/pipelines/${pipeline.id}`, pipeline.tag ? `+refs/tags/${pipeline.ref}:refs/tags/${pipeline.ref}` : `+refs/heads/${pipeline.ref}:refs/remotes/origin/${pipeline.ref}`],
       depth: 50,

@@ -6,7 +6,7 @@ import { findPipelineProject, pipelineJobs, pipelineVariables } from '../../db/q
 import { commitsByOids } from '../../db/queries/repository-log-graph.ts';
 import * as q from '../../db/queries/runners.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { constantTimeEqual, randomToken, sha256Hex } from '../lib/crypto.ts';
+import { constantTimeEqual, randomToken, sha256Hex, toHex } from '../lib/crypto.ts';
 import { badRequest, forbidden, invalidMessage, notFound, tooLarge, validationFailed } from '../lib/errors.ts';
 import { parseDuration } from '../ci/config/duration.ts';
 import { reprocessPipeline } from '../pipelines/process.ts';
@@ -212,7 +212,7 @@ export async function uploadArtifacts({ ctx, input }: Verb<{ jobId: number; toke
   const job = await authenticateJob(ctx, input.jobId, input.token, { running: true });
   if (input.file.length > input.maxBytes) throw tooLarge('file size has reached maximum size limit');
   const seconds = input.expireIn === undefined || input.expireIn === 'never' ? null : parseDuration(input.expireIn);
-  const sha256 = await sha256HexBytes(input.file);
+  const sha256 = toHex(await crypto.subtle.digest('SHA-256', input.file as Uint8Array<ArrayBuffer>));
   const outcome = await q.insertArtifact(ctx.db, {
     projectId: job.projectId,
     jobId: job.id,
@@ -224,11 +224,6 @@ export async function uploadArtifacts({ ctx, input }: Verb<{ jobId: number; toke
     expireAt: seconds === null ? null : new Date(Date.now() + seconds * 1000),
   });
   if (outcome === 'exists') throw invalidMessage('another artifact of the same type already exists');
-}
-
-async function sha256HexBytes(bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes as Uint8Array<ArrayBuffer>));
-  return [...digest].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
 /**
