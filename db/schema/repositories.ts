@@ -66,6 +66,26 @@ export const gitRefs = pgTable(
 );
 
 /**
+ * Which objects of its pool a project may read: every object reachable from the project's own refs, kept closed under
+ * reachability (an object's parents, tree, entries and tag target are members whenever it is). A pool is storage,
+ * never a permission: a fork network shares one pool, and without this set any id in the pool (a private fork's
+ * commits, a project's commits after it was made private) would be readable through every project of the network.
+ * Rows are added in the statement that moves a ref (updateRefQuery walks from the new target down to the objects
+ * already members, so it costs what it adds) and copied whole when a project is forked; a ref that is deleted leaves
+ * its objects readable, as git keeps unreachable objects until a gc.
+ */
+export const gitProjectObjects = pgTable(
+  'git_project_objects',
+  {
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => repositories.projectId, { onDelete: 'cascade' }),
+    oid: bytea('oid').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.oid] })],
+);
+
+/**
  * Derived from each commit object, in the same batch: the commit graph (parents, generation = 1 + the parents'
  * highest, 1 for a root) and the fields a commit listing shows, so a page of `git log` is one statement.
  */
