@@ -29,9 +29,12 @@ const isEndpoint = (c: Context<AppEnv>) => matchedRoutes(c).some((r) => r.method
  */
 const OWN_TOKEN_ENDPOINTS = [/^\/api\/v4\/runners(\/verify)?$/, /^\/api\/v4\/jobs\/(request|\d+|\d+\/trace|\d+\/artifacts)$/, /^\/api\/v4\/projects\/[^/]+\/(ref\/.+\/)?trigger\/pipeline$/];
 const ownTokenEndpoint = (path: string) => OWN_TOKEN_ENDPOINTS.some((re) => re.test(path));
-/** Artifact uploads carry up to GitLab's max_artifacts_size (100 MB); everything else under /api the usual 1 MiB. */
+/**
+ * Artifact uploads (up to GitLab's max_artifacts_size, 100 MB) are streamed into storage and limited by their route
+ * (runners/routes.ts): hono's bodyLimit would buffer a body sent without Content-Length. Everything else under /api
+ * has the usual 1 MiB.
+ */
 const ARTIFACT_UPLOAD = /^\/api\/v4\/jobs\/\d+\/artifacts$/;
-const MAX_ARTIFACT_REQUEST = 100 * 1024 * 1024 + 64 * 1024;
 const PAGINATION_HEADERS = ['X-Page', 'X-Per-Page', 'X-Next-Page', 'X-Prev-Page', 'X-Total', 'X-Total-Pages', 'Link'];
 
 /** `db;dur=3.1;desc="5 queries, 2 round trips, ws"`: database time, statements, round trips, a WebSocket opened. */
@@ -87,8 +90,7 @@ export function createApp(deps: AppDeps) {
     }),
   );
   const apiBodyLimit = bodyLimit({ maxSize: 1024 * 1024, onError: (c) => c.json({ message: '413 Request Entity Too Large' }, 413) });
-  const artifactBodyLimit = bodyLimit({ maxSize: MAX_ARTIFACT_REQUEST, onError: (c) => c.json({ message: 'file size has reached maximum size limit' }, 413) });
-  app.use('/api/*', (c, next) => (ARTIFACT_UPLOAD.test(c.req.path) ? artifactBodyLimit(c, next) : apiBodyLimit(c, next)));
+  app.use('/api/*', (c, next) => (ARTIFACT_UPLOAD.test(c.req.path) && c.req.method === 'POST' ? next() : apiBodyLimit(c, next)));
 
   app.all('/api/v3/*', (c) => c.json({ error: 'API V3 is no longer supported. Use API V4 instead.' }, 410));
 

@@ -158,8 +158,8 @@ export interface NewArtifact {
   fileType: string;
   fileFormat: 'zip' | 'gzip' | 'raw';
   fileName: string;
-  content: Uint8Array;
-  sha256: string;
+  /** The bytes, already in the chunked store (db/schema/stored-files.ts). */
+  file: { id: number; size: number; sha256: string };
   expireAt: Date | null;
 }
 
@@ -167,13 +167,13 @@ export interface NewArtifact {
 export async function insertArtifact(db: Db, a: NewArtifact): Promise<'stored' | 'same' | 'exists'> {
   const inserted = await db
     .insert(ciJobArtifacts)
-    .values({ projectId: a.projectId, jobId: a.jobId, fileType: a.fileType, fileFormat: a.fileFormat, fileName: a.fileName, size: a.content.length, fileSha256: a.sha256, content: a.content as Uint8Array<ArrayBuffer>, expireAt: a.expireAt })
-    .onConflictDoNothing()
+    .values({ projectId: a.projectId, jobId: a.jobId, fileType: a.fileType, fileFormat: a.fileFormat, fileName: a.fileName, size: a.file.size, fileSha256: a.file.sha256, fileId: a.file.id, expireAt: a.expireAt })
+    .onConflictDoNothing({ target: [ciJobArtifacts.jobId, ciJobArtifacts.fileType] })
     .returning({ id: ciJobArtifacts.id });
   if (inserted.length) {
     await db.execute(sql`UPDATE ci_builds SET artifacts_expire_at = ${a.expireAt ? a.expireAt.toISOString() : null}::timestamptz WHERE id = ${a.jobId}`);
     return 'stored';
   }
   const [existing] = await rows<{ file_sha256: string }>(db, sql`SELECT file_sha256 FROM ci_job_artifacts WHERE job_id = ${a.jobId} AND file_type = ${a.fileType}`);
-  return existing?.file_sha256 === a.sha256 ? 'same' : 'exists';
+  return existing?.file_sha256 === a.file.sha256 ? 'same' : 'exists';
 }

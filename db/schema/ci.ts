@@ -8,6 +8,7 @@ import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, rea
 import { bytea, timestamps } from './_columns.ts';
 import { mergeRequests } from './merge-requests.ts';
 import { projects } from './projects.ts';
+import { storedFiles } from './stored-files.ts';
 import { users } from './users.ts';
 
 /** Ci::HasStatus::AVAILABLE_STATUSES, as stored (text, checked). */
@@ -271,7 +272,7 @@ export const ciBuildTraceChunks = pgTable(
   (t) => [primaryKey({ columns: [t.buildId, t.startOffset] })],
 );
 
-/** Job artifacts (Ci::JobArtifact): the archive a runner uploads, kept in Postgres (R2 in a larger deployment). */
+/** Job artifacts (Ci::JobArtifact): the archive a runner uploads, kept in Postgres in chunks (R2 in a larger deployment). */
 export const ciJobArtifacts = pgTable(
   'ci_job_artifacts',
   {
@@ -287,11 +288,14 @@ export const ciJobArtifacts = pgTable(
     fileName: text('file_name').notNull(),
     size: bigint('size', { mode: 'number' }).notNull(),
     fileSha256: text('file_sha256').notNull(),
-    content: bytea('content').notNull(),
+    /** The bytes, in chunks (stored-files.ts); deleting the artifact deletes them (migration 0016's trigger). */
+    fileId: bigint('file_id', { mode: 'number' })
+      .notNull()
+      .references(() => storedFiles.id),
     expireAt: time('expire_at'),
     ...timestamps,
   },
-  (t) => [unique('ci_job_artifacts_job_id_file_type_key').on(t.jobId, t.fileType), index('ci_job_artifacts_project_id_idx').on(t.projectId)],
+  (t) => [unique('ci_job_artifacts_job_id_file_type_key').on(t.jobId, t.fileType), index('ci_job_artifacts_project_id_idx').on(t.projectId), unique('ci_job_artifacts_file_id_key').on(t.fileId)],
 );
 
 export type PipelineRow = typeof ciPipelines.$inferSelect;

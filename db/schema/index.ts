@@ -36,3 +36,4 @@ export * from './deploy-keys.ts';
 export * from './ci.ts';
 export * from './environments.ts';
 export * from './dast.ts';
+export * from './stored-files.ts';

@@ -63,8 +63,9 @@ jobRoutes.get(`${JOB}/trace`, path(ProjectPath), async (c) => {
 jobRoutes.get(`${JOB}/artifacts`, path(ProjectPath), async (c) => {
   const project = await jobs.jobsProject(c.var.ctx, c.req.valid('param').id);
   const archive = await jobs.jobArtifactsArchive({ ctx: c.var.ctx, input: { project, id: jobId(c) } });
-  return c.body(archive.content, 200, {
+  return c.body(archive.body, 200, {
     'Content-Type': 'application/octet-stream',
+    'Content-Length': String(archive.size),
     'Content-Disposition': `attachment; filename="${archive.fileName}"; filename*=UTF-8''${encodeURIComponent(archive.fileName)}`,
   });
 });

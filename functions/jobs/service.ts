@@ -16,6 +16,7 @@ import { cancelJobs } from '../pipelines/job-changes.ts';
 import { reprocessPipeline } from '../pipelines/process.ts';
 import type { JobStatus } from '../pipelines/status.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
+import { artifactDownload } from '../runners/artifacts.ts';
 import { commitView } from '../repositories/service.ts';
 import type { JobContext } from './schemas.ts';
 
@@ -80,9 +81,7 @@ export async function jobTrace({ ctx, input }: Verb<{ project: ProjectView; id: 
 /** The job's archive (GET .../jobs/:id/artifacts): 404 when it has none (erased, expired, never uploaded). */
 export async function jobArtifactsArchive({ ctx, input }: Verb<{ project: ProjectView; id: number }>) {
   const job = await getJob({ ctx, input });
-  const archive = await q.readArtifact(ctx.db, job.build.id, 'archive');
-  if (!archive) throw notFound();
-  return archive;
+  return artifactDownload(ctx, job.build.id, 'archive');
 }
 
 async function updatable(ctx: RequestContext, project: ProjectView, id: number) {

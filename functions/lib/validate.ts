@@ -94,8 +94,8 @@ export const invalidMessageBody = (format: string) =>
     `\nProblem:\n  message body does not match declared format\nResolution:\n  when specifying ${format} as content-type, you must pass valid ${format} in the request's 'body' `,
   ]);
 
-/** Query + body, as Grape sees them: arrays from `key[]=..`, repeated keys give the last value, body wins. */
-export async function readInput(c: Context): Promise<Record<string, unknown>> {
+/** The query's parameters, and `add` for the body's after them (arrays from `key[]=..`, the last value wins). */
+function queryInput(c: Context) {
   const input: Record<string, unknown> = Object.create(null);
   const add = (key: string, value: unknown) => {
     if (key.endsWith('[]')) {
@@ -105,6 +105,12 @@ export async function readInput(c: Context): Promise<Record<string, unknown>> {
     } else input[key] = value;
   };
   for (const [key, values] of Object.entries(c.req.queries())) for (const v of values) add(key, v);
+  return { input, add };
+}
+
+/** Query + body, as Grape sees them: arrays from `key[]=..`, repeated keys give the last value, body wins. */
+export async function readInput(c: Context): Promise<Record<string, unknown>> {
+  const { input, add } = queryInput(c);
   if (c.req.method === 'GET' || c.req.method === 'HEAD') return input;
 
   const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
@@ -135,6 +141,17 @@ export async function readInput(c: Context): Promise<Record<string, unknown>> {
  */
 export async function parseParams<S extends z.ZodMiniType>(c: Context, schema: S): Promise<z.output<S>> {
   const result = await schema.safeParseAsync(await readInput(c));
+  if (!result.success) throw toValidationError(result.error.issues);
+  return result.data;
+}
+
+/**
+ * parseParams for a body the route reads itself (a streamed multipart body): the query, then `fields` in order.
+ */
+export async function parseFields<S extends z.ZodMiniType>(c: Context, schema: S, fields: ReadonlyArray<readonly [string, string]>): Promise<z.output<S>> {
+  const { input, add } = queryInput(c);
+  for (const [k, v] of fields) add(k, v);
+  const result = await schema.safeParseAsync(input);
   if (!result.success) throw toValidationError(result.error.issues);
   return result.data;
 }

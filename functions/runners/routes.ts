@@ -3,9 +3,12 @@
 // tokens authenticate here (app.ts keeps these paths out of authenticate_non_get!).
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
-import { isDomainError } from '../lib/errors.ts';
 import { clientIp } from '../lib/rate-limit.ts';
-import { parseParams } from '../lib/validate.ts';
+import { isDomainError, tooLarge } from '../lib/errors.ts';
+import { BodyTooLarge, MalformedMultipart, MultipartReader, multipartBoundary } from '../lib/multipart.ts';
+import type { StoredFile } from '../lib/stored-files.ts';
+import { invalidMessageBody, parseFields, parseParams } from '../lib/validate.ts';
+import * as artifacts from './artifacts.ts';
 import { ArtifactUploadInput, JobRequestInput, RegisterInput, RunnerTokenInput, UpdateJobInput } from './schemas.ts';
 import * as runners from './service.ts';
 
@@ -91,30 +94,58 @@ runnerRoutes.patch('/jobs/:id{[0-9]+}/trace', (c) =>
   }),
 );
 
+/** A form field of the upload (token, expire_in...): parameters are short; a longer one is a malformed body. */
+const MAX_FIELD_BYTES = 64 * 1024;
+/** The whole request: the file at its maximum, plus room for the fields and the multipart framing. */
+const MAX_ARTIFACT_REQUEST = artifacts.MAX_ARTIFACTS_BYTES + 1024 * 1024;
+
+/**
+ * The upload is read as it arrives (lib/multipart.ts): the fields before the `file` part, then the job is
+ * authenticated (the token from JOB-TOKEN, a `token` field or the query) before its bytes go into the chunked store;
+ * the parameters are validated again with every field once the body has ended, and only then does the artifact
+ * take the file. A body that is not multipart, or has no file part, is `file is missing`.
+ */
 runnerRoutes.post('/jobs/:id{[0-9]+}/artifacts', (c) =>
   withJobStatus(c, async () => {
-    const form = await c.req.parseBody();
-    const params = await parseParams(c, ArtifactUploadInput());
-    const file = form.file;
-    if (!(file instanceof File)) return c.json({ error: 'file is missing' }, 400);
-    await runners.uploadArtifacts({
-      ctx: c.var.ctx,
-      input: {
-        jobId: jobId(c),
-        token: jobToken(c, form.token),
-        file: new Uint8Array(await file.arrayBuffer()),
-        fileName: file.name || 'artifacts.zip',
-        artifactType: params.artifact_type,
-        artifactFormat: params.artifact_format,
-        expireIn: params.expire_in,
-        maxBytes: runners.MAX_ARTIFACTS_BYTES,
-      },
-    });
-    return c.body(null, 201);
+    const ctx = c.var.ctx;
+    const fields: Array<[string, string]> = [];
+    const boundary = multipartBoundary(c.req.header('content-type'));
+    let upload: { job: { id: number; projectId: number }; file: StoredFile; fileName: string } | undefined;
+    if (Number(c.req.header('content-length') ?? 0) > MAX_ARTIFACT_REQUEST) throw tooLarge(artifacts.TOO_LARGE_MESSAGE);
+    try {
+      if (boundary !== null && c.req.raw.body) {
+        const reader = new MultipartReader(c.req.raw.body, boundary, MAX_ARTIFACT_REQUEST);
+        for (let part = await reader.next(); part; part = await reader.next()) {
+          if (part.filename === undefined) fields.push([part.name, await reader.text(MAX_FIELD_BYTES)]);
+          else if (part.name === 'file' && !upload) {
+            await parseFields(c, ArtifactUploadInput(), fields); // Grape's validation runs before the endpoint
+            const token = jobToken(c, fields.findLast(([k]) => k === 'token')?.[1]);
+            const job = await artifacts.artifactUploadJob({ ctx, input: { jobId: jobId(c), token } });
+            const file = await artifacts.storeArtifactFile({ ctx, input: { pieces: reader.body() } });
+            upload = { job, file, fileName: part.filename || 'artifacts.zip' };
+          }
+        }
+      }
+      const params = await parseFields(c, ArtifactUploadInput(), fields);
+      if (!upload) return c.json({ error: 'file is missing' }, 400);
+      const { job, file, fileName } = upload;
+      upload = undefined; // saveArtifacts owns the file now
+      await artifacts.saveArtifacts({ ctx, input: { job, file, fileName, artifactType: params.artifact_type, artifactFormat: params.artifact_format, expireIn: params.expire_in } });
+      return c.body(null, 201);
+    } catch (error) {
+      if (upload) await artifacts.discardArtifactFile({ ctx, input: { file: upload.file } });
+      if (error instanceof MalformedMultipart) throw invalidMessageBody('multipart/form-data');
+      if (error instanceof BodyTooLarge) throw tooLarge(artifacts.TOO_LARGE_MESSAGE);
+      throw error;
+    }
   }),
 );
 
 runnerRoutes.get('/jobs/:id{[0-9]+}/artifacts', async (c) => {
-  const archive = await runners.downloadArtifacts({ ctx: c.var.ctx, input: { jobId: jobId(c), token: jobToken(c) } });
-  return c.body(archive.content, 200, { 'Content-Type': 'application/octet-stream', 'Content-Disposition': `attachment; filename="${archive.fileName}"` });
+  const archive = await artifacts.downloadArtifacts({ ctx: c.var.ctx, input: { jobId: jobId(c), token: jobToken(c) } });
+  return c.body(archive.body, 200, {
+    'Content-Type': 'application/octet-stream',
+    'Content-Length': String(archive.size),
+    'Content-Disposition': `attachment; filename="${archive.fileName}"`,
+  });
 });

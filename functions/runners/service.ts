@@ -6,8 +6,8 @@ import { findPipelineProject, pipelineJobs, pipelineVariables } from '../../db/q
 import { commitsByOids } from '../../db/queries/repository-log-graph.ts';
 import * as q from '../../db/queries/runners.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { constantTimeEqual, randomToken, sha256Hex, toHex } from '../lib/crypto.ts';
-import { badRequest, forbidden, invalidMessage, notFound, tooLarge, validationFailed } from '../lib/errors.ts';
+import { constantTimeEqual, randomToken, sha256Hex } from '../lib/crypto.ts';
+import { badRequest, forbidden, notFound, validationFailed } from '../lib/errors.ts';
 import { parseDuration } from '../ci/config/duration.ts';
 import { reprocessPipeline } from '../pipelines/process.ts';
 import { commitView } from '../repositories/service.ts';
@@ -173,7 +173,7 @@ export class JobForbidden extends Error {
  * authenticate_job!: 404 for an unknown job, 403 for a token that is not the job's, 403 `Job has been erased!`, and
  * (when `running` is required) 403 `Job is not running` with its status.
  */
-async function authenticateJob(ctx: RequestContext, jobId: number, token: string | undefined, o: { running: boolean }) {
+export async function authenticateJob(ctx: RequestContext, jobId: number, token: string | undefined, o: { running: boolean }) {
   const job = await q.findJobAuth(ctx.db, jobId);
   if (!job) throw notFound();
   if (!token || !job.tokenDigest || !(await constantTimeEqual(await sha256Hex(token), job.tokenDigest))) throw forbidden();
@@ -205,40 +205,3 @@ export async function appendTrace({ ctx, input }: Verb<{ jobId: number; token: s
   return { size, mismatch: size !== input.start + input.data.length, status: job.status };
 }
 
-/** GitLab's max_artifacts_size default: 100 MB. */
-export const MAX_ARTIFACTS_BYTES = 100 * 1024 * 1024;
-
-export async function uploadArtifacts({ ctx, input }: Verb<{ jobId: number; token: string | undefined; file: Uint8Array; fileName: string; artifactType: string; artifactFormat: 'zip' | 'gzip' | 'raw'; expireIn: string | undefined; maxBytes: number }>) {
-  const job = await authenticateJob(ctx, input.jobId, input.token, { running: true });
-  if (input.file.length > input.maxBytes) throw tooLarge('file size has reached maximum size limit');
-  const seconds = input.expireIn === undefined || input.expireIn === 'never' ? null : parseDuration(input.expireIn);
-  const sha256 = toHex(await crypto.subtle.digest('SHA-256', input.file as Uint8Array<ArrayBuffer>));
-  const outcome = await q.insertArtifact(ctx.db, {
-    projectId: job.projectId,
-    jobId: job.id,
-    fileType: input.artifactType,
-    fileFormat: input.artifactFormat,
-    fileName: input.fileName,
-    content: input.file,
-    sha256,
-    expireAt: seconds === null ? null : new Date(Date.now() + seconds * 1000),
-  });
-  if (outcome === 'exists') throw invalidMessage('another artifact of the same type already exists');
-}
-
-/**
- * GET /jobs/:id/artifacts: the job's archive for its own token, or for the token of a running job of the same
- * pipeline (the dependency entries of a payload carry the downloading job's token; see job-payload.ts).
- */
-export async function downloadArtifacts({ ctx, input }: Verb<{ jobId: number; token: string | undefined }>) {
-  const job = await q.findJobAuth(ctx.db, input.jobId);
-  if (!job) throw notFound();
-  if (!input.token) throw forbidden();
-  const digest = await sha256Hex(input.token);
-  const own = job.tokenDigest !== null && (await constantTimeEqual(digest, job.tokenDigest));
-  if (!own && !(await q.runningJobWithDigest(ctx.db, job.pipelineId, digest))) throw forbidden();
-  if (job.erased) throw forbidden('Job has been erased!');
-  const archive = await jobsQ.readArtifact(ctx.db, job.id, 'archive');
-  if (!archive) throw notFound();
-  return archive;
-}
