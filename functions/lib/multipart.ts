@@ -22,11 +22,12 @@ const MAX_HEADER_BYTES = 16 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The boundary of a `multipart/form-data` Content-Type, or null when it is another type or has none. */
+/** The boundary of a `multipart/form-data` Content-Type; null for another type; MalformedMultipart without one. */
 export function multipartBoundary(contentType: string | undefined): string | null {
   if (!contentType || !/^\s*multipart\/form-data\s*(;|$)/i.test(contentType)) return null;
-  const m = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;]{1,70}))/i.exec(contentType);
-  return m ? (m[1] ?? m[2]!) : null;
+  const m = /;\s*boundary=(?:"([^"]{1,70})"|([^\s;"]{1,70}))\s*(;|$)/i.exec(contentType);
+  if (!m) throw new MalformedMultipart('no boundary');
+  return m[1] ?? m[2]!;
 }
 
 function indexOf(haystack: Uint8Array, needle: Uint8Array, from: number): number {

@@ -109,10 +109,10 @@ runnerRoutes.post('/jobs/:id{[0-9]+}/artifacts', (c) =>
   withJobStatus(c, async () => {
     const ctx = c.var.ctx;
     const fields: Array<[string, string]> = [];
-    const boundary = multipartBoundary(c.req.header('content-type'));
     let upload: { job: { id: number; projectId: number }; file: StoredFile; fileName: string } | undefined;
     if (Number(c.req.header('content-length') ?? 0) > MAX_ARTIFACT_REQUEST) throw tooLarge(artifacts.TOO_LARGE_MESSAGE);
     try {
+      const boundary = multipartBoundary(c.req.header('content-type'));
       if (boundary !== null && c.req.raw.body) {
         const reader = new MultipartReader(c.req.raw.body, boundary, MAX_ARTIFACT_REQUEST);
         for (let part = await reader.next(); part; part = await reader.next()) {

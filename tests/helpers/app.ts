@@ -11,8 +11,8 @@ export const testEnv: Env = { PUBLIC_URL: TEST_PUBLIC_URL, INSTANCE_TIER: 'free'
 let database: TestDatabase | undefined;
 let app: App | undefined;
 
-export async function startTestApp() {
-  database = await openTestDatabase();
+export async function startTestApp(options: { dataDir?: string } = {}) {
+  database = await openTestDatabase(options);
   const provider = database.provider;
   app = createApp({ database: () => provider });
 }

@@ -10,11 +10,15 @@ export interface TestDatabase {
   close(): Promise<void>;
 }
 
-export async function openTestDatabase(): Promise<TestDatabase> {
+/**
+ * `dataDir` puts PGlite's files on disk instead of in memory (where they are ArrayBuffers of this process): for a
+ * test that measures the process's memory while large files go into the database. PostgreSQL ignores it.
+ */
+export async function openTestDatabase(options: { dataDir?: string } = {}): Promise<TestDatabase> {
   const info = inject('database');
   if (info.kind === 'postgres') {
     return { provider: neonProvider({ url: info.url, wsProxy: info.wsProxy, httpEndpoint: info.httpEndpoint }, WebSocket), close: async () => {} };
   }
-  const client = await PGlite.create({ loadDataDir: new Blob([readFileSync(info.template)]) });
+  const client = await PGlite.create({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), loadDataDir: new Blob([readFileSync(info.template)]) });
   return { provider: pgliteProvider(client), close: () => client.close() };
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll } from 'vitest';
 import { startTestApp, stopTestApp } from './app.ts';
 
-beforeAll(startTestApp);
+beforeAll(() => startTestApp());
 afterAll(stopTestApp);
