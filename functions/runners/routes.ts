@@ -94,8 +94,11 @@ runnerRoutes.patch('/jobs/:id{[0-9]+}/trace', (c) =>
   }),
 );
 
-/** A form field of the upload (token, expire_in...): parameters are short; a longer one is a malformed body. */
-const MAX_FIELD_BYTES = 64 * 1024;
+/**
+ * The form fields of an upload (token, expire_in...) together: parameters are short, and they are held until the
+ * body ends, so more than the usual API body (1 MiB) is a malformed body.
+ */
+const MAX_FIELDS_BYTES = 1024 * 1024;
 /** The whole request: the file at its maximum, plus room for the fields and the multipart framing. */
 const MAX_ARTIFACT_REQUEST = artifacts.MAX_ARTIFACTS_BYTES + 1024 * 1024;
 
@@ -109,6 +112,7 @@ runnerRoutes.post('/jobs/:id{[0-9]+}/artifacts', (c) =>
   withJobStatus(c, async () => {
     const ctx = c.var.ctx;
     const fields: Array<[string, string]> = [];
+    let fieldBytes = 0;
     let upload: { job: { id: number; projectId: number }; file: StoredFile; fileName: string } | undefined;
     if (Number(c.req.header('content-length') ?? 0) > MAX_ARTIFACT_REQUEST) throw tooLarge(artifacts.TOO_LARGE_MESSAGE);
     try {
@@ -116,8 +120,11 @@ runnerRoutes.post('/jobs/:id{[0-9]+}/artifacts', (c) =>
       if (boundary !== null && c.req.raw.body) {
         const reader = new MultipartReader(c.req.raw.body, boundary, MAX_ARTIFACT_REQUEST);
         for (let part = await reader.next(); part; part = await reader.next()) {
-          if (part.filename === undefined) fields.push([part.name, await reader.text(MAX_FIELD_BYTES)]);
-          else if (part.name === 'file' && !upload) {
+          if (part.filename === undefined) {
+            const value = await reader.text(MAX_FIELDS_BYTES - fieldBytes);
+            fieldBytes += value.length;
+            fields.push([part.name, value]);
+          } else if (part.name === 'file' && !upload) {
             await parseFields(c, ArtifactUploadInput(), fields); // Grape's validation runs before the endpoint
             const token = jobToken(c, fields.findLast(([k]) => k === 'token')?.[1]);
             const job = await artifacts.artifactUploadJob({ ctx, input: { jobId: jobId(c), token } });
