@@ -11,7 +11,8 @@ export async function createStoredFile(db: Db): Promise<number> {
 }
 
 const HEX = new TextEncoder().encode('0123456789abcdef');
-const latin1 = new TextDecoder('latin1');
+// Hex digits are ASCII, which UTF-8 decodes as is (the one encoding every runtime's TextDecoder has).
+const ascii = new TextDecoder();
 
 /** Lower-case hex of `bytes`, written as ASCII bytes and decoded once (a per-byte string build costs seconds a MiB). */
 function hex(bytes: Uint8Array): string {
@@ -20,7 +21,7 @@ function hex(bytes: Uint8Array): string {
     out[i * 2] = HEX[bytes[i]! >> 4]!;
     out[i * 2 + 1] = HEX[bytes[i]! & 15]!;
   }
-  return latin1.decode(out);
+  return ascii.decode(out);
 }
 
 /**

@@ -62,6 +62,28 @@ describe('Worker (workerd, Neon drivers, PostgreSQL)', () => {
     expect(await clash.json()).toEqual({ message: { path: ['has already been taken'] } });
   });
 
+  it('a job artifact streams into chunks over neon-http and back byte-exact', async () => {
+    const headers = { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' };
+    const post = (path: string, body: unknown, h: Record<string, string> = headers) => SELF.fetch(`${BASE}${path}`, { method: 'POST', headers: h, body: JSON.stringify(body) });
+    const project = (await (await post('/projects', { name: `workerd-ci-${Date.now()}` })).json()) as { id: number };
+    const commit = await post(`/projects/${project.id}/repository/commits`, { branch: 'master', commit_message: 'CI', actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: 'build:\n  script: [echo hi]\n' }] });
+    expect(commit.status).toBe(201);
+    const { runners_token } = (await (await SELF.fetch(`${BASE}/projects/${project.id}`, { headers })).json()) as { runners_token: string };
+    const runner = (await (await post('/runners', { token: runners_token }, { 'content-type': 'application/json' })).json()) as { token: string };
+    const requested = await post('/jobs/request', { token: runner.token }, { 'content-type': 'application/json' });
+    expect(requested.status).toBe(201);
+    const job = (await requested.json()) as { id: number; token: string };
+    // 2.5 MiB and a bit: three chunks, the last one partial.
+    const bytes = new Uint8Array(2.5 * 1024 * 1024 + 11).map((_, i) => (i * 7919) >>> 3);
+    const form = new FormData();
+    form.append('file', new File([bytes], 'artifacts.zip'));
+    const uploaded = await SELF.fetch(`${BASE}/jobs/${job.id}/artifacts`, { method: 'POST', headers: { 'JOB-TOKEN': job.token }, body: form });
+    expect([uploaded.status, await uploaded.text()]).toEqual([201, ""]);
+    const back = await SELF.fetch(`${BASE}/jobs/${job.id}/artifacts`, { headers: { 'JOB-TOKEN': job.token } });
+    expect([back.status, back.headers.get('content-length')]).toEqual([200, String(bytes.length)]);
+    expect(new Uint8Array(await back.arrayBuffer())).toEqual(bytes);
+  });
+
   it('500 with a logged reason when DATABASE_URL is missing', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const res = await worker.fetch(new Request(`${BASE}/version`), { ...env, DATABASE_URL: undefined }, createExecutionContext());

@@ -19,6 +19,8 @@ export default defineProject({
             NEON_WS_PROXY: db.wsProxy,
             NEON_HTTP_ENDPOINT: db.httpEndpoint,
             PUBLIC_URL: 'https://gitlab.example.test',
+            // The test-only key of tests/helpers/app.ts: runner registration tokens are derived from it.
+            ENCRYPTION_KEY: 'dGVzdC1vbmx5LWtleS0wMTIzNDU2Nzg5YWJjZGVmMDE=',
           },
         },
       };
