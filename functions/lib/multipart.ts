@@ -18,6 +18,7 @@ export interface PartHead {
 }
 
 const CRLF = Uint8Array.of(13, 10);
+const BLANK_LINE = Uint8Array.of(13, 10, 13, 10);
 const MAX_HEADER_BYTES = 16 * 1024;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -132,8 +133,7 @@ export class MultipartReader {
 
   private async head(): Promise<PartHead> {
     for (;;) {
-      const end = indexOf(this.buf, encoder.encode('\r\n\r\n'), 0);
-      // A part with no header lines at all has its blank line right away; it has no name either.
+      const end = indexOf(this.buf, BLANK_LINE, 0);
       if (end !== -1) {
         const head = parseHead(decoder.decode(this.buf.subarray(0, end)));
         // The body starts here; an empty one is followed at once by the delimiter's own CRLF.
