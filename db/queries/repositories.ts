@@ -169,7 +169,9 @@ function joinedCte(projectId: number, start: SQL): SQL {
       ) ch(oid)
       WHERE NOT ${member(sql`ch.oid`)}
     ),
-    joined_rows AS (INSERT INTO ${gitProjectObjects} (project_id, oid) SELECT ${projectId}, oid FROM joined ON CONFLICT DO NOTHING)`;
+    -- In id order: two writes adding overlapping objects (the same blob on two branches) take their key locks in
+    -- one order and cannot deadlock.
+    joined_rows AS (INSERT INTO ${gitProjectObjects} (project_id, oid) SELECT ${projectId}, oid FROM joined ORDER BY oid ON CONFLICT DO NOTHING)`;
 }
 
 /**
