@@ -12,7 +12,6 @@ import { epicFacts, subscribedToEpics } from './service.ts';
 import { issuesOfEpics } from './epic-issues.ts';
 import { epicWebPath } from './schemas.ts';
 import { visibleParticipants } from '../issues/reads.ts';
-import { epicNoteable } from '../notes/service.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 
 /** GraphQL's cap on an epic list read at once (connections page it in memory). */
@@ -87,5 +86,8 @@ export async function groupEpicByIid(ctx: RequestContext, group: import('../../d
 export async function participantsOfEpics(ctx: RequestContext, found: readonly EpicModel[]): Promise<UserRow[][]> {
   const ids = found.map((e) => e.view.epic.id);
   const byEpic = byParent(ids, await q.findParticipantsOfEpics(ctx.db, ids), (r) => r.epicId);
-  return found.map((model, i) => visibleParticipants(ctx, byEpic[i]!, epicNoteable(ctx, model).facts));
+  // The epic as a noteable (notes/noteables.ts's epicNoteable, whose module reads epics: built here, not imported).
+  return found.map((model, i) =>
+    visibleParticipants(ctx, byEpic[i]!, { kind: 'epic', group: epicFacts(ctx, model.group, model.view.epic.confidential), authorId: model.view.epic.authorId }),
+  );
 }
