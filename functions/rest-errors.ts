@@ -71,7 +71,7 @@ export function restError({ problem: p }: DomainError): RestError {
     case 'not_modified':
       return { status: 304, body: null };
     case 'rate_limited':
-      return { status: 429, body: { message: '429 Too Many Requests' }, headers: { 'Retry-After': String(p.retryAfter) } };
+      return { status: 429, body: { message: p.message ?? '429 Too Many Requests' }, headers: { 'Retry-After': String(p.retryAfter) } };
     case 'unavailable':
       return { status: 503, body: { message: `503 Service Unavailable - ${p.reason}` } };
     case 'unsupported':

@@ -51,7 +51,7 @@ export type Problem =
   /** The request changed nothing (star an already starred project, ...). */
   | { code: 'not_modified' }
   /** Too many attempts; `retryAfter` in seconds. */
-  | { code: 'rate_limited'; retryAfter: number }
+  | { code: 'rate_limited'; retryAfter: number; message?: string | Record<string, string> | undefined }
   /** The instance is not configured for this (`reason` names the missing setting, never its value). */
   | { code: 'unavailable'; reason: string }
   /** A request this API does not serve in this form. */
@@ -136,8 +136,8 @@ export const notAcceptable = (message: string) => fail({ code: 'not_acceptable',
 
 export const notModified = () => fail({ code: 'not_modified' });
 
-/** REST: 429 with Retry-After. */
-export const rateLimited = (retryAfter: number) => fail({ code: 'rate_limited', retryAfter });
+/** REST: 429 with Retry-After; the body `{"message":"429 Too Many Requests"}`, or `{"message":<message>}` (render_api_error!). */
+export const rateLimited = (retryAfter: number, message?: string | Record<string, string>) => fail({ code: 'rate_limited', retryAfter, message });
 
 /** REST: 503 `{"message":"503 Service Unavailable - <reason>"}` */
 export const unavailable = (reason: string) => fail({ code: 'unavailable', reason });

@@ -1,6 +1,7 @@
 // Merge request inputs (GitLab 13.6 lib/api/merge_requests.rb parameters) and Entities::MergeRequestBasic,
 // ::MergeRequest, ::MergeRequestSimple, ::MergeRequestDiff(Full).
 import { isDraftTitle, type DiffVersionJson, type MergeRequestView } from '../../db/queries/merge-requests.ts';
+import { blockingDiscussionsResolved, detailedMergeStatus, mergeStatusOf } from './mergeability.ts';
 import type { MergeRequestDiffRow } from '../../db/schema/index.ts';
 import { idList, labelList, noneAny, optionalRef, taskStatus, title, toTimeStats, DESCRIPTION_MAX } from '../issues/schemas.ts';
 import { toLabelBasic } from '../labels/schemas.ts';
@@ -158,21 +159,6 @@ export const mrWebUrl = (v: Pick<MergeRequestView, 'projectPath'> & { mr: { iid:
 /** The diff head (the source branch's tip when the version was taken), GitLab's diff_head_sha. */
 export const diffHeadSha = (v: { latestDiff: DiffVersionJson | null }) => v.latestDiff?.headCommitSha ?? null;
 
-/**
- * The merge status shown: GitLab marks an open MR `unchecked` when a push moves its source or target branch, until the
- * check runs; here the check runs when the MR is next read alone (versions.ts), so a list shows `unchecked` meanwhile.
- */
-export function mergeStatusOf(v: Pick<MergeRequestView, 'mr' | 'latestDiff' | 'sourceHead' | 'targetTip'>) {
-  const open = v.mr.state === 'opened' || v.mr.state === 'locked';
-  const d = v.latestDiff;
-  const moved = d !== null && v.sourceHead !== null && v.targetTip !== null && (d.headCommitSha !== v.sourceHead || d.startCommitSha !== v.targetTip);
-  return open && moved ? 'unchecked' : v.mr.mergeStatus;
-}
-
-/** MergeRequest#mergeable_discussions_state?: unresolved discussions block only where the project says so. */
-export const blockingDiscussionsResolved = (v: Pick<MergeRequestView, 'onlyAllowMergeIfAllDiscussionsAreResolved' | 'unresolvedDiscussions'>) =>
-  !v.onlyAllowMergeIfAllDiscussionsAreResolved || v.unresolvedDiscussions === 0;
-
 /** The fields every MR entity starts with (Entities::MergeRequestSimple's, before its web_url). */
 const head = (m: MergeRequestView['mr']) => ({
   id: m.id,
@@ -217,6 +203,7 @@ export function toMergeRequestBasic(v: MergeRequestView, config: Config, options
     milestone: v.milestone ? toMilestone(v.milestone, { fullPath: v.milestone.groupId !== null ? (v.milestoneGroupPath ?? '') : v.projectPath }, config) : null,
     merge_when_pipeline_succeeds: m.mergeWhenPipelineSucceeds,
     merge_status: mergeStatusOf(v),
+    detailed_merge_status: detailedMergeStatus(v),
     sha: diffHeadSha(v),
     merge_commit_sha: m.mergeCommitSha,
     discussion_locked: m.discussionLocked,
