@@ -53,12 +53,12 @@ describe('throttling failed client authentication', () => {
     const attacker = freshIp();
     const statuses: number[] = [];
     for (let i = 0; i < 100; i++) {
-      const form = [
+      const forms: Record<string, string>[] = [
         { grant_type: 'authorization_code', code: `x-${i}`, redirect_uri: app.redirectUris[0]!, client_id: app.uid, client_secret: 'wrong' },
         // A public client's way in (no secret) and a confidential one's without its secret: both fail for the stranger.
         { grant_type: 'authorization_code', code: `x-${i}`, redirect_uri: app.redirectUris[0]!, client_id: app.uid },
-      ][i % 2]!;
-      statuses.push((await post('/oauth/token', form, i < 50 ? attacker : freshIp())).status);
+      ];
+      statuses.push((await post('/oauth/token', forms[i % 2]!, i < 50 ? attacker : freshIp())).status);
     }
     expect(statuses.slice(0, 30)).toEqual(Array(30).fill(401));
     expect(statuses.slice(30, 50)).toEqual(Array(20).fill(429));
