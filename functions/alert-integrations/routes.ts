@@ -9,6 +9,7 @@ import { notifyAlert } from '../alerts/notify.ts';
 import { PAYLOAD_MAX_BYTES } from '../alerts/payload.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { DomainError } from '../lib/errors.ts';
+import { clientIp } from '../lib/rate-limit.ts';
 
 export const alertNotifyRoutes = new Hono<AppEnv>();
 
@@ -65,7 +66,7 @@ async function notify(c: Context<AppEnv>, endpointIdentifier: string | null) {
   try {
     await notifyAlert({
       ctx: c.var.ctx,
-      input: { projectPath: c.req.param('project')!, endpointIdentifier, token: bearer(c), body: await readCapped(c.req.raw, PAYLOAD_MAX_BYTES) },
+      input: { projectPath: c.req.param('project')!, endpointIdentifier, token: bearer(c), ip: clientIp(c), body: await readCapped(c.req.raw, PAYLOAD_MAX_BYTES) },
     });
     return c.body(null, 200);
   } catch (e) {
