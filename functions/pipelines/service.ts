@@ -14,7 +14,9 @@ import { COUNT_LIMIT, pagedWithTotal } from '../lib/pagination.ts';
 import { assertCan, type Action } from '../lib/policy.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
 import { findUsersByIds } from '../../db/queries/users.ts';
+import { repositoryInfo } from '../repositories/service.ts';
 import { createPipeline, type PipelineRequest } from './create.ts';
+import { canRunOnRef, protectedRefError } from './ref-access.ts';
 import { cancelJobs, retryJobs } from './job-changes.ts';
 import { reprocessPipeline } from './process.ts';
 
@@ -81,13 +83,15 @@ const baseErrors = (errors: string[]) => validationFailed({ base: errors });
 
 /**
  * POST /projects/:id/pipeline (and the web's "Run pipeline"): the ref must be a branch or a tag ("Reference not
- * found"); what the configuration makes is created, or refused with GitLab's base errors.
+ * found") the user may write (a protected one needs push or merge access); what the configuration makes is created,
+ * or refused with GitLab's base errors.
  */
 export async function runPipeline({ ctx, input }: Verb<{ project: ProjectView; ref: string; variables: PipelineRequest['variables']; source: 'api' | 'web' }>): Promise<PipelineRow> {
   const user = requireUser(ctx);
   assertCan(ctx.actor, 'project:create_pipeline', projectFacts(input.project));
-  const target = await resolveBranchOrTag(ctx, input.project.project.id, input.ref);
+  const [target, repository] = await Promise.all([resolveBranchOrTag(ctx, input.project.project.id, input.ref), repositoryInfo(ctx, input.project.project.id)]);
   if (!target) throw baseErrors(['Reference not found']);
+  if (!canRunOnRef(ctx, projectFacts(input.project), repository, input.ref, target.tag)) throw baseErrors([protectedRefError(input.ref)]);
   const outcome = await createPipeline(ctx, {
     project: input.project.project,
     ref: input.ref,
@@ -97,6 +101,7 @@ export async function runPipeline({ ctx, input }: Verb<{ project: ProjectView; r
     userId: user.id,
     variables: input.variables,
     saveOnErrors: input.source !== 'api',
+    repository,
   });
   if (!outcome.ok) throw baseErrors(outcome.errors);
   return outcome.pipeline;
