@@ -2,7 +2,7 @@
 // Ci::RetryPipelineService, Ci::Pipeline#cancel_running, Ci::DestroyPipelineService). REST and GraphQL call these;
 // the policy decides (read_pipeline, create_pipeline, update_pipeline, destroy_pipeline, read_pipeline_variable).
 import * as q from '../../db/queries/pipelines.ts';
-import { findRef, listRefs } from '../../db/queries/repositories.ts';
+import { findRefs, listRefs } from '../../db/queries/repositories.ts';
 import { resolveRevision } from '../../db/queries/repository-reads.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { PipelineRow } from '../../db/schema/index.ts';
@@ -67,7 +67,10 @@ export async function getPipelineVariables({ ctx, input }: Verb<{ project: Proje
 
 /** A branch or a tag of the project: its commit and whether it is a tag (branches first, as GitLab's ref lookup). */
 export async function resolveBranchOrTag(ctx: RequestContext, projectId: number, ref: string): Promise<{ sha: string; tag: boolean } | null> {
-  const [branch, tag] = await Promise.all([findRef(ctx.db, projectId, `refs/heads/${ref}`), findRef(ctx.db, projectId, `refs/tags/${ref}`)]);
+  // One statement for both names (POST /pipeline's budget counts it).
+  const found = await findRefs(ctx.db, projectId, [`refs/heads/${ref}`, `refs/tags/${ref}`]);
+  const branch = found.get(`refs/heads/${ref}`);
+  const tag = found.get(`refs/tags/${ref}`);
   if (branch) return { sha: branch, tag: false };
   if (tag) return { sha: await peeledCommit(ctx, projectId, tag), tag: true };
   return null;
