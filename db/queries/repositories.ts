@@ -124,6 +124,16 @@ export async function findRef(db: Db, projectId: number, name: string): Promise<
   return row?.oid;
 }
 
+/** Several refs of the project by full name, in one statement: the found ones, name to object id. */
+export async function findRefs(db: Db, projectId: number, names: readonly string[]): Promise<Map<string, string>> {
+  if (!names.length) return new Map();
+  const found = await db
+    .select({ name: gitRefs.name, oid: sql<string>`encode(${gitRefs.oid}, 'hex')` })
+    .from(gitRefs)
+    .where(and(eq(gitRefs.projectId, projectId), inArray(gitRefs.name, [...names])));
+  return new Map(found.map((r) => [r.name, r.oid]));
+}
+
 /** SQLSTATE of git_ref_conflict() (migration 0006): a ref was not where a compare-and-swap expected it. */
 export const REF_CONFLICT_SQLSTATE = 'GL409';
 

@@ -11,6 +11,8 @@ import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { bool, dateTime, id, nestParams, oneOf, pathId, schema, str, text, type Output } from '../lib/validate.ts';
 import { toMilestone } from '../milestones/schemas.ts';
+import { toPipeline, toPipelineBasic } from '../pipelines/schemas.ts';
+import type { HeadPipeline } from './pipelines.ts';
 import { toUserBasic } from '../users/schemas.ts';
 
 /** `:merge_request_iid`: an integer (else 400 `merge_request_iid is invalid`); one no row can have is null (404). */
@@ -228,20 +230,25 @@ export interface SingleOptions {
   divergedCommitsCount?: number | undefined;
   rebaseInProgress?: boolean | undefined;
   renderHtml?: boolean | undefined;
+  /** The head pipeline (pipelines.ts); none given: null. */
+  headPipeline?: HeadPipeline | null | undefined;
 }
 
 /** Entities::MergeRequest: a single record. */
 export function toMergeRequest(v: MergeRequestView, config: Config, o: SingleOptions) {
   const d = v.latestDiff;
+  const head = o.headPipeline ?? null;
+  // MergeRequest::Metrics: the head pipeline once it has started; finished only when it succeeded.
+  const started = head && head.pipeline.startedAt !== null ? head.pipeline : null;
   return {
     ...toMergeRequestBasic(v, config, { renderHtml: o.renderHtml === true }),
     subscribed: o.subscribed,
     changes_count: d ? String(d.filesCount) : null,
-    latest_build_started_at: null,
-    latest_build_finished_at: null,
+    latest_build_started_at: iso(started?.startedAt ?? null),
+    latest_build_finished_at: iso(started?.status === 'success' ? started.finishedAt : null),
     first_deployed_to_production_at: null,
-    pipeline: null,
-    head_pipeline: null,
+    pipeline: started && head ? toPipelineBasic(started, head.project, config) : null,
+    head_pipeline: head ? toPipeline(head.pipeline, head.project, head.user, config, head.hasWarnings) : null,
     diff_refs: d ? { base_sha: d.baseCommitSha ?? d.startCommitSha, head_sha: d.headCommitSha, start_sha: d.startCommitSha } : null,
     merge_error: v.mr.mergeError,
     ...(o.rebaseInProgress !== undefined ? { rebase_in_progress: o.rebaseInProgress } : {}),
