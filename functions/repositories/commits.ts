@@ -8,8 +8,8 @@ import { readTouchedDirs } from '../../db/queries/repository-dirs.ts';
 import { findRef, createRepository } from '../../db/queries/repositories.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { invalidMessage } from '../lib/errors.ts';
-import { ActionError, applyActions, splitPath, touchedDirs, type FileAction } from './commit-actions.ts';
-import { checkActionCount, fileContent } from './commit-limits.ts';
+import { ActionError, applyActions, checkPath, splitPath, touchedDirs, type FileAction } from './commit-actions.ts';
+import { checkActionCount, checkDirectories, checkPathSize, fileContent } from './commit-limits.ts';
 import { encodeCommit } from './git/commit.ts';
 import { isValidBranchName } from './ref-names.ts';
 import { refConflict, writeRefs } from './ref-write.ts';
@@ -39,16 +39,31 @@ export interface CommitRequest {
 
 const changedSince = (path: string) => `The file has changed since you started editing it: ${path}`;
 
-/** The request's actions as FileActions: paths split and checked, content decoded and size-checked (400s). */
+/**
+ * The request's actions as FileActions: paths split, sized and checked (a path git refuses is Gitaly's "invalid
+ * path", before anything is read), the directories they reach counted, content decoded and size-checked (400s).
+ */
 function toFileActions(ctx: RequestContext, actions: readonly CommitActionParams[]): FileAction[] {
   checkActionCount(actions.length);
-  return actions.map((a) => ({
-    action: a.action,
-    path: splitPath(a.file_path),
-    previousPath: a.action === 'move' ? splitPath(a.previous_path ?? '') : undefined,
-    content: fileContent(ctx, a.file_path, a.content, a.encoding),
-    executeFilemode: a.execute_filemode,
-  }));
+  const split = (path: string) => {
+    const components = splitPath(path);
+    checkPathSize(components);
+    return components;
+  };
+  const fileActions = actions.map((a): FileAction => {
+    const path = split(a.file_path);
+    // A file is written as a regular file; the tree editor checks again with the mode an entry ends up with.
+    if (a.action !== 'delete') checkPath(path, '100644');
+    return {
+      action: a.action,
+      path,
+      previousPath: a.action === 'move' ? split(a.previous_path ?? '') : undefined,
+      content: fileContent(ctx, a.file_path, a.content, a.encoding),
+      executeFilemode: a.execute_filemode,
+    };
+  });
+  checkDirectories(touchedDirs(fileActions));
+  return fileActions;
 }
 
 /**
