@@ -43,7 +43,7 @@ const changedSince = (path: string) => `The file has changed since you started e
  * The request's actions as FileActions: paths split, sized and checked (a path git refuses is Gitaly's "invalid
  * path", before anything is read), the directories they reach counted, content decoded and size-checked (400s).
  */
-function toFileActions(ctx: RequestContext, actions: readonly CommitActionParams[]): FileAction[] {
+function toFileActions(ctx: RequestContext, actions: readonly CommitActionParams[]): { actions: FileAction[]; dirs: Uint8Array[] } {
   checkActionCount(actions.length);
   const split = (path: string) => {
     const components = splitPath(path);
@@ -62,8 +62,9 @@ function toFileActions(ctx: RequestContext, actions: readonly CommitActionParams
       executeFilemode: a.execute_filemode,
     };
   });
-  checkDirectories(touchedDirs(fileActions));
-  return fileActions;
+  const dirs = touchedDirs(fileActions);
+  checkDirectories(dirs);
+  return { actions: fileActions, dirs };
 }
 
 /**
@@ -73,8 +74,9 @@ function toFileActions(ctx: RequestContext, actions: readonly CommitActionParams
 export async function commitToBranch(ctx: RequestContext, repository: RepositoryInfo, req: CommitRequest): Promise<CommitView> {
   const user = ctx.actor.user!;
   let actions: FileAction[];
+  let dirs: Uint8Array[];
   try {
-    actions = toFileActions(ctx, req.actions);
+    ({ actions, dirs } = toFileActions(ctx, req.actions));
   } catch (error) {
     if (error instanceof ActionError) throw invalidMessage(error.message);
     throw error;
@@ -87,7 +89,7 @@ export async function commitToBranch(ctx: RequestContext, repository: Repository
   const differentBranch = req.startSha !== undefined || startBranch !== req.branch || startProjectId !== repository.projectId;
   const start = empty ? undefined : req.startSha ?? `refs/heads/${startBranch}`;
   const [base, current] = await Promise.all([
-    start === undefined ? undefined : readTouchedDirs(ctx.db, startProjectId, start, touchedDirs(actions)),
+    start === undefined ? undefined : readTouchedDirs(ctx.db, startProjectId, start, dirs),
     differentBranch && !empty ? findRef(ctx.db, repository.projectId, `refs/heads/${req.branch}`) : undefined,
   ]);
   if (start !== undefined && !base) {

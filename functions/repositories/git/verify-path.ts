@@ -18,6 +18,9 @@ const isDirSep = (c: number | undefined) => c === SLASH;
 const isXplatformDirSep = (c: number | undefined) => c === SLASH || c === BACKSLASH;
 const lower = (c: number | undefined) => (c !== undefined && c >= 0x41 && c <= 0x5a ? c | 0x20 : c);
 const ascii = (s: string) => Array.from(s, (c) => c.charCodeAt(0));
+const GIT = ascii('git');
+const GITMODULES = ascii('gitmodules');
+const MODULES = ascii('modules');
 
 /** fsck's LARGE_PATHNAME: a tree entry name longer than this is refused (fsck.largePathname, git 2.42). */
 export const MAX_NAME_BYTES = 4096;
@@ -54,10 +57,10 @@ function nextHfsChar(s: Uint8Array, at: number): [number, number] {
 }
 
 /** is_hfs_dot_generic: `.<needle>` as HFS+ would read it (case-insensitive, ignorable code points skipped). */
-function isHfsDot(s: Uint8Array, start: number, needle: string): boolean {
+function isHfsDot(s: Uint8Array, start: number, needle: readonly number[]): boolean {
   let [c, at] = nextHfsChar(s, start);
   if (c !== DOT) return false;
-  for (const n of ascii(needle)) {
+  for (const n of needle) {
     [c, at] = nextHfsChar(s, at);
     if (c > 127 || lower(c) !== n) return false;
   }
@@ -89,12 +92,11 @@ function isNtfsDotgit(s: Uint8Array, start: number): boolean {
 }
 
 /** is_ntfs_dot_generic: `.<name>`, its `<6 chars>~1..4` short name, or the fall-back short name `<prefix>~<digits>`. */
-function isNtfsDot(s: Uint8Array, start: number, name: string, shortPrefix: string): boolean {
+function isNtfsDot(s: Uint8Array, start: number, n: readonly number[], shortPrefix: string): boolean {
   const at = (i: number) => s[start + i];
-  const n = ascii(name);
   if (at(0) === DOT && n.every((c, i) => lower(at(i + 1)) === c)) return ntfsTrailer(s, start + 1 + n.length, false);
   if (n.slice(0, 6).every((c, i) => lower(at(i)) === c) && at(6) === 0x7e && at(7)! >= 0x31 && at(7)! <= 0x34) return ntfsTrailer(s, start + 8, false);
-  const p = ascii(shortPrefix);
+  const p = shortPrefix;
   let sawTilde = false;
   for (let i = 0; i < 8; i++) {
     const c = at(i);
@@ -106,13 +108,13 @@ function isNtfsDot(s: Uint8Array, start: number, name: string, shortPrefix: stri
       const d = at(++i);
       if (d === undefined || d < 0x31 || d > 0x39) return false;
       sawTilde = true;
-    } else if (i >= 6 || c & 0x80 || lower(c) !== p[i]) return false;
+    } else if (i >= 6 || c & 0x80 || lower(c) !== p.charCodeAt(i)) return false;
   }
   return ntfsTrailer(s, start + 8, false);
 }
 
-const isDotgit = (s: Uint8Array, start = 0) => isHfsDot(s, start, 'git') || isNtfsDotgit(s, start);
-const isDotgitmodules = (s: Uint8Array, start = 0) => isHfsDot(s, start, 'gitmodules') || isNtfsDot(s, start, 'gitmodules', 'gi7eba');
+const isDotgit = (s: Uint8Array, start = 0) => isHfsDot(s, start, GIT) || isNtfsDotgit(s, start);
+const isDotgitmodules = (s: Uint8Array, start = 0) => isHfsDot(s, start, GITMODULES) || isNtfsDot(s, start, GITMODULES, 'gi7eba');
 const isSymlinkMode = (mode: string) => mode.replace(/^0+/, '') === '120000';
 
 /** verify_dotfile: the component after a leading `.` (at `at`): not `.`, `..`, `.git`, nor a `.gitmodules` symlink. */
@@ -123,9 +125,8 @@ function verifyDotfile(s: Uint8Array, at: number, symlink: boolean): boolean {
     if (lower(s[at + 1]) !== 0x69 || lower(s[at + 2]) !== 0x74) return true;
     if (s[at + 3] === undefined || isDirSep(s[at + 3])) return false;
     if (symlink) {
-      const rest = ascii('modules');
-      if (rest.every((r, i) => lower(s[at + 3 + i]) === r)) {
-        const end = s[at + 3 + rest.length];
+      if (MODULES.every((r, i) => lower(s[at + 3 + i]) === r)) {
+        const end = s[at + 3 + MODULES.length];
         if (end === undefined || isDirSep(end)) return false;
       }
     }
@@ -166,7 +167,7 @@ function gitVerifyPath(path: Uint8Array, symlink: boolean): boolean {
       const d = path[i++];
       if (d === undefined) return true;
       if (isDirSep(d)) break;
-      if (d === BACKSLASH && (isNtfsDotgit(path, i) || (symlink && isNtfsDot(path, i, 'gitmodules', 'gi7eba')))) return false;
+      if (d === BACKSLASH && (isNtfsDotgit(path, i) || (symlink && isNtfsDot(path, i, GITMODULES, 'gi7eba')))) return false;
     }
   }
 }
@@ -189,7 +190,7 @@ export function checkEntryName(name: Uint8Array, mode: string): NameProblem | un
   if (symlink && isDotgitmodules(name)) return 'gitmodulesSymlink';
   for (let i = name.indexOf(BACKSLASH); i !== -1; i = name.indexOf(BACKSLASH, i + 1)) {
     if (isNtfsDotgit(name, i + 1)) return 'hasDotgit';
-    if (symlink && isNtfsDot(name, i + 1, 'gitmodules', 'gi7eba')) return 'gitmodulesSymlink';
+    if (symlink && isNtfsDot(name, i + 1, GITMODULES, 'gi7eba')) return 'gitmodulesSymlink';
   }
   if (name.includes(0x0a)) return 'badName';
   return undefined;
