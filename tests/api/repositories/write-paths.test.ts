@@ -1,8 +1,9 @@
 // Issue 28: the paths git refuses never enter a tree, at every door that writes one, and a commit's size is capped.
 // `.git/config` with a core.fsmonitor command in an archive ran code on `git status` in the extracted folder, so the
 // commits and files APIs answer libgit2's refusal as GitLab 13.6 does (400 "invalid path: '<path>'"), for `.git` in
-// any case and in its NTFS/HFS+ spellings anywhere in the path; cherry-pick refuses to bring such a path over from a
-// commit already stored (as a push made before this check could have). Nothing is stored on any refusal.
+// any case and in its NTFS/HFS+ spellings anywhere in the path; cherry-pick and merge request merges refuse to bring
+// such a path over from a commit already stored (as a push made before this check could have). Nothing is stored on
+// any refusal.
 import { describe, expect, it } from 'vitest';
 import { findRepository } from '../../../db/queries/repositories.ts';
 import { encodeCommit } from '../../../functions/repositories/git/commit.ts';
@@ -17,11 +18,11 @@ const repo = (fx: Fx) => `/projects/${fx.project.id}/repository`;
 const tip = async (fx: Fx, branch = 'master') => ((await api.get(`${repo(fx)}/branches/${branch}`, { token: fx.owner.token })).body as { commit: { id: string } }).commit.id;
 const pushes = async (fx: Fx) => ((await api.get(`/projects/${fx.project.id}/events`, { token: fx.owner.token, query: { action: 'pushed' } })).body as unknown[]).length;
 
-/** `request` answers 400 with `body`, and the branch and the push events are as before. */
-async function refused(fx: Fx, request: () => Promise<{ status: number; body: unknown; text: string }>, body: unknown) {
+/** `request` answers `status` (400 unless told) with `body`, and the branch and the push events are as before. */
+async function refused(fx: Fx, request: () => Promise<{ status: number; body: unknown; text: string }>, body: unknown, status = 400) {
   const before = [await tip(fx), await pushes(fx)];
   const res = await request();
-  expect(res.status, res.text).toBe(400);
+  expect(res.status, res.text).toBe(status);
   expect(res.body).toEqual(body);
   expect([await tip(fx), await pushes(fx)]).toEqual(before);
 }
@@ -79,43 +80,50 @@ describe('paths git refuses', () => {
     await refused(fx, () => api.put(url('.git/config'), { token: fx.owner.token, body }), { message: "invalid path: '.git/config'" });
   });
 
-  it('cherry-pick: a stored commit bringing .git/config is not applied', async () => {
+  it('cherry-pick and a merge request merge: a stored commit bringing .git/config is not applied', async () => {
     const fx = await projectWithTeam('paths');
-    // A branch whose commit adds .git/config, stored as a push made before pushes were checked would have stored it.
-    const encoder = new TextEncoder();
-    const master = await tip(fx);
-    const masterTree = ((await api.get(`${repo(fx)}/commits/${master}`, { token: fx.owner.token })).body as { id: string }).id;
-    expect(masterTree).toBe(master);
-    const readme = (await api.get(`${repo(fx)}/tree`, { token: fx.owner.token })).body as { name: string; id: string; mode: string }[];
-    const config = encoder.encode('[core]\n\tfsmonitor = touch pwned\n');
-    const configOid = await hashObject('blob', config);
-    const gitDir = encodeTree([{ mode: '100644', name: encoder.encode('config'), oid: configOid }]);
-    const gitDirOid = await hashObject('tree', gitDir);
-    const root = encodeTree([
-      ...readme.map((e) => ({ mode: e.mode, name: encoder.encode(e.name), oid: e.id })),
-      { mode: '40000', name: encoder.encode('.git'), oid: gitDirOid },
-    ]);
-    const rootOid = await hashObject('tree', root);
-    const who = { name: 'Mallory', email: 'm@example.com', time: 1_600_000_000, tz: '+0000' };
-    const evil = encodeCommit({ tree: rootOid, parents: [master], author: who, committer: who, headers: [], message: encoder.encode('evil\n') });
-    const write = await prepareWrite([
-      { type: 'blob', body: config },
-      { type: 'tree', body: gitDir },
-      { type: 'tree', body: root },
-      { type: 'commit', body: evil },
-    ]);
-    const evilOid = write.oids[3]!;
-    const poolId = (await findRepository(testDb().db, fx.project.id))!.poolId!;
-    await applyWrite(testDb(), poolId, write, [{ projectId: fx.project.id, name: 'refs/heads/evil', old: null, new: evilOid }]);
-    const branch = await api.post(`${repo(fx)}/branches`, { token: fx.owner.token, body: { branch: 'topic', ref: 'master' } });
-    expect(branch.status, branch.text).toBe(201);
+    const evilOid = await storeEvilBranch(fx);
     await refused(fx, () => api.post(`${repo(fx)}/commits/${evilOid}/cherry_pick`, { token: fx.owner.token, body: { branch: 'master' } }), {
       message:
         'Sorry, we cannot cherry-pick this commit automatically. This commit may already have been cherry-picked, or a more recent commit may have updated some of its content.',
       error_code: 'conflict',
     });
+    // master moves on, so the merge is a real three-way merge (not a fast-forward of the stored commit).
+    expect((await commit(fx, [{ action: 'create', file_path: 'other.txt', content: 'x' }])).status).toBe(201);
+    const mr = await api.post(`/projects/${fx.project.id}/merge_requests`, { token: fx.owner.token, body: { source_branch: 'evil', target_branch: 'master', title: 'evil' } });
+    expect(mr.status, mr.text).toBe(201);
+    const iid = (mr.body as { iid: number }).iid;
+    await refused(fx, () => api.put(`/projects/${fx.project.id}/merge_requests/${iid}/merge`, { token: fx.owner.token }), { message: 'Branch cannot be merged' }, 406);
   });
 });
+
+/**
+ * A branch `evil` whose commit adds .git/config on top of master, stored as a push made before pushes were checked
+ * would have stored it. Returns the commit's id.
+ */
+async function storeEvilBranch(fx: Fx): Promise<string> {
+  const encoder = new TextEncoder();
+  const master = await tip(fx);
+  const top = (await api.get(`${repo(fx)}/tree`, { token: fx.owner.token })).body as { name: string; id: string; mode: string }[];
+  const config = encoder.encode('[core]\n\tfsmonitor = touch pwned\n');
+  const gitDir = encodeTree([{ mode: '100644', name: encoder.encode('config'), oid: await hashObject('blob', config) }]);
+  const root = encodeTree([
+    ...top.map((e) => ({ mode: e.mode, name: encoder.encode(e.name), oid: e.id })),
+    { mode: '40000', name: encoder.encode('.git'), oid: await hashObject('tree', gitDir) },
+  ]);
+  const who = { name: 'Mallory', email: 'm@example.com', time: 1_600_000_000, tz: '+0000' };
+  const evil = encodeCommit({ tree: await hashObject('tree', root), parents: [master], author: who, committer: who, headers: [], message: encoder.encode('evil\n') });
+  const write = await prepareWrite([
+    { type: 'blob', body: config },
+    { type: 'tree', body: gitDir },
+    { type: 'tree', body: root },
+    { type: 'commit', body: evil },
+  ]);
+  const oid = write.oids[3]!;
+  const poolId = (await findRepository(testDb().db, fx.project.id))!.poolId!;
+  await applyWrite(testDb(), poolId, write, [{ projectId: fx.project.id, name: 'refs/heads/evil', old: null, new: oid }]);
+  return oid;
+}
 
 describe('caps on one commit', () => {
   it('a path over 4096 bytes (the issue: one path 4,900 directories deep) is refused at once', async () => {
