@@ -51,7 +51,7 @@ function headFor(c: Context<AppEnv>, e: unknown): Response {
       c.header('Retry-After', String(p.retryAfter));
       return c.text('Retry later\n', 429);
     case 'invalid':
-      return c.body(null, 400);
+      return p.kind === 'malformed' ? c.text('Bad Request', 400) : c.body(null, 400);
     case 'forbidden':
       return c.body(null, 403);
     case 'unauthorized':
