@@ -77,4 +77,10 @@ describe('a NUL byte in an alert payload: 400 `Bad Request`, nothing recorded', 
     expect([res.status, res.text]).toEqual([400, 'Bad Request']);
     expect(await alertsOf(s.project.id)).toEqual([]);
   });
+
+  it('in the project path of the URL', async () => {
+    const s = await alertSetup();
+    const res = await notify(`/${s.path}%00/alerts/notify.json`, { token: s.integration.token, body: { title: 'x' } });
+    expect([res.status, res.text]).toEqual([400, 'Bad Request']);
+  });
 });
