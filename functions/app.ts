@@ -119,9 +119,10 @@ export function createApp(deps: AppDeps) {
 
   app.onError((error, c) => {
     if (error instanceof DomainError) {
-      const { status, body, headers } = restError(error);
+      const { status, body, text, headers } = restError(error);
       for (const [k, v] of Object.entries(headers ?? {})) c.header(k, v);
       if (status === 304) return c.body(null, 304);
+      if (text !== undefined) return c.text(text, status);
       return c.json(body, status);
     }
     const requestId = c.var.ctx?.requestId;

@@ -52,7 +52,7 @@ function headFor(c: Context<AppEnv>, e: unknown): Response {
       c.header('Retry-After', String(p.retryAfter));
       return c.text('Retry later\n', 429);
     case 'invalid':
-      return c.body(null, 400);
+      return p.kind === 'malformed' ? c.text('Bad Request', 400) : c.body(null, 400);
     case 'forbidden':
       return c.body(null, 403);
     case 'unauthorized':
@@ -63,6 +63,8 @@ function headFor(c: Context<AppEnv>, e: unknown): Response {
 }
 
 async function notify(c: Context<AppEnv>, endpointIdentifier: string | null) {
+  // GitLab's HandleMalformedStrings answers a NUL byte in the path before any route runs (no path can hold one).
+  if (Object.values(c.req.param()).some((v) => v.includes('\u0000'))) return c.text('Bad Request', 400);
   try {
     await notifyAlert({
       ctx: c.var.ctx,

@@ -14,7 +14,8 @@ import { alertBotStatement, findNotifyTarget, recordAlertStatements, recordedAle
 import { countEvent } from '../../db/queries/rate-limits.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { sha256Hex } from '../lib/crypto.ts';
-import { badRequest, forbidden, notFound, rateLimited, unauthorized } from '../lib/errors.ts';
+import { badRequest, forbidden, malformedRequest, notFound, rateLimited, unauthorized } from '../lib/errors.ts';
+import { nulPaths } from '../lib/validate.ts';
 import { genericAlertFingerprintingAvailable } from '../lib/policy.ts';
 import { alertFieldsOf, jsonDepth, PAYLOAD_MAX_BYTES, PAYLOAD_MAX_DEPTH, type JsonObject } from './payload.ts';
 
@@ -55,6 +56,8 @@ function parsePayload(body: string | null): JsonObject {
     throw badRequest();
   }
   if (payload === null || typeof payload !== 'object' || Array.isArray(payload) || jsonDepth(payload) > PAYLOAD_MAX_DEPTH) throw badRequest();
+  // A NUL byte no jsonb or text column stores: GitLab's HandleMalformedStrings answers before the controller runs.
+  if (nulPaths(payload).length) throw malformedRequest();
   return payload as JsonObject;
 }
 

@@ -27,6 +27,8 @@ type Invalid = { code: 'invalid' } & (
   | { kind: 'message'; message: string; details?: Readonly<Record<string, string>> }
   /** A service response's full messages, one by one (the Snippets services). */
   | { kind: 'service'; messages: readonly string[] }
+  /** Parameters Rack cannot read (a name both a value and a Hash, nested too deep): refused before the API sees them. */
+  | { kind: 'malformed' }
 );
 
 /** Every failure a service reports, as data. */
@@ -99,6 +101,9 @@ export const notFoundMessage = (message: string) => fail({ code: 'not_found', me
 
 /** REST: 400 `{"message":"400 Bad request - <reason>"}` (`400 Bad request` without one). */
 export const badRequest = (reason?: string) => fail({ code: 'invalid', kind: 'bad_request', reason });
+
+/** REST: 400 `Bad Request` as text/plain, GitLab's answer (Gitlab::Middleware::HandleMalformedStrings) to a request Rack cannot read. */
+export const malformedRequest = () => fail({ code: 'invalid', kind: 'malformed' });
 
 /** REST: 400 model validation `{"message":{"path":["has already been taken"]}}` (GitLab uses 400, never 422). */
 export const validationFailed = (fields: FieldErrors) => fail({ code: 'invalid', kind: 'model', fields });

@@ -9,7 +9,7 @@ import type { Config } from '../lib/context.ts';
 import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { bool, dateTime, id, nestParams, oneOf, pathId, schema, str, text, type Output } from '../lib/validate.ts';
+import { bool, dateTime, id, oneOf, pathId, schema, str, text, type Output } from '../lib/validate.ts';
 import { toMilestone } from '../milestones/schemas.ts';
 import { toPipeline, toPipelineBasic } from '../pipelines/schemas.ts';
 import type { HeadPipeline } from './pipelines.ts';
@@ -113,9 +113,9 @@ const negatable = () => ({
   my_reaction_emoji: z.optional(str(255)),
 });
 
-/** Rack nests `not[labels]=...` into `not: { labels }` (lib/validate.ts's readInput keeps names flat). */
+/** `not[labels]=...` arrives as `not: { labels }` (lib/rack-params.ts). */
 export const ListMergeRequestsInput = schema(() =>
-  z.pipe(z.transform(nestParams), z.object({
+  z.object({
     ...paginationParams(),
     ...negatable(),
     state: z.optional(oneOf(['opened', 'closed', 'locked', 'merged', 'all'])),
@@ -145,7 +145,7 @@ export const ListMergeRequestsInput = schema(() =>
     non_archived: z.optional(bool()),
     iids: z.optional(z.pipe(z.transform((v: unknown) => (Array.isArray(v) ? v : [v])), z.array(id()))),
     not: z.optional(z.object(negatable())),
-  })),
+  }),
 );
 export type ListMergeRequestsParams = Output<typeof ListMergeRequestsInput>;
 

@@ -6,13 +6,13 @@ import * as z from 'zod/mini';
 import type { AppEnv } from '../lib/context.ts';
 import { projectRef } from '../lib/ids.ts';
 import { clientIp } from '../lib/rate-limit.ts';
-import { params, path, schema } from '../lib/validate.ts';
+import { params, path, plainString, schema } from '../lib/validate.ts';
 import { ARCHIVE_EXTENSIONS, archiveFormat } from './archive-names.ts';
 
 export const repositoryArchiveRoutes = new Hono<AppEnv>();
 
 const ArchivePath = schema(() => z.object({ id: projectRef(), file: z.string() }));
-const ArchiveInput = schema(() => z.object({ sha: z.optional(z.string()), path: z.optional(z.string()) }));
+const ArchiveInput = schema(() => z.object({ sha: z.optional(plainString()), path: z.optional(plainString()) }));
 
 const extensions = ARCHIVE_EXTENSIONS.map((e) => e.replaceAll('.', '\\.')).join('|');
 

@@ -10,7 +10,7 @@ import { paramErrors } from '../lib/errors.ts';
 import { NO_STORE } from '../lib/no-store.ts';
 import { projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
-import { nestParams, parseParams, path, readInput, schema, toValidationError } from '../lib/validate.ts';
+import { parseParams, path, readInput, schema, toValidationError } from '../lib/validate.ts';
 import { toPipeline } from '../pipelines/schemas.ts';
 import { pipelineDetail } from '../pipelines/service.ts';
 import { CreateTriggerInput, ListTriggersInput, toTrigger, TriggerPipelineInput, UpdateTriggerInput } from './schemas.ts';
@@ -70,7 +70,7 @@ triggerRoutes.delete(`${BASE}/:trigger_id`, path(ProjectPath), async (c) => {
  * them (`id`, and `ref` from the URL over any `ref` sent), then `variables` made a Hash: that is TRIGGER_PAYLOAD.
  */
 async function triggerCall(c: Context<AppEnv>) {
-  const params: Record<string, unknown> = nestParams(await readInput(c));
+  const params: Record<string, unknown> = await readInput(c);
   params.id = c.req.param('id');
   const urlRef = c.req.param('ref');
   if (urlRef !== undefined) params.ref = urlRef;
