@@ -17,7 +17,7 @@ const PGLITE_ONLY = [
   'tests/api/**/authorization.test.ts',
   'tests/api/**/validation.test.ts',
   'tests/api/**/booleans.test.ts',
-  'tests/api/conventions/{date-params,params-cors,paths,errors,no-store}.test.ts',
+  'tests/api/conventions/{date-params,params-cors,paths,errors,no-store,hostile-input}.test.ts',
   // Equivalence with the git command (trees, diffs, merges, archives computed here against git's own output): the
   // algorithms, not the storage; blame (whose walk met a planner PGlite never shows), reading what git writes and
   // git fsck over what we write stay on both.

@@ -11,6 +11,7 @@ import { assertScopes, READ_METHODS, resolveActor } from './lib/auth.ts';
 import { anonymous, type AppEnv, type Config, type RequestContext } from './lib/context.ts';
 import { DomainError, unauthorized } from './lib/errors.ts';
 import { log } from './lib/log.ts';
+import type { ResponseCache } from './lib/response-cache.ts';
 import { withNormalPath } from './lib/request-path.ts';
 import { restError } from './rest-errors.ts';
 import { API_DOMAINS, APP_DOMAINS, type ApiDomain, type AppDomain } from './routes/domains.ts';
@@ -19,6 +20,8 @@ import { mountLazily } from './routes/mount.ts';
 export interface AppDeps {
   /** The database for this environment (PGlite in-process, or Neon), chosen by the runtime's entry. */
   database: (env: Env) => DatabaseProvider;
+  /** The platform's response cache (workerd's `caches.default`, or a local stand-in); none: nothing is cached. */
+  cache?: (env: Env) => ResponseCache;
 }
 
 /** Whether a real endpoint (not only `use()` middleware or the catch-all) matches the request. */
@@ -68,7 +71,7 @@ export function createApp(deps: AppDeps) {
       }
     };
     const database = deps.database(env).open(stats, waitUntil);
-    const ctx: RequestContext = { requestId, config, db: database.db, batch: database.batch, transaction: database.transaction, actor: anonymous, stats, waitUntil, memo: new Map() };
+    const ctx: RequestContext = { requestId, config, db: database.db, batch: database.batch, transaction: database.transaction, actor: anonymous, stats, waitUntil, memo: new Map(), cache: deps.cache?.(env) };
     c.set('ctx', ctx);
     await next();
     c.res.headers.set('X-Request-Id', requestId);
@@ -118,9 +121,10 @@ export function createApp(deps: AppDeps) {
 
   app.onError((error, c) => {
     if (error instanceof DomainError) {
-      const { status, body, headers } = restError(error);
+      const { status, body, text, headers } = restError(error);
       for (const [k, v] of Object.entries(headers ?? {})) c.header(k, v);
       if (status === 304) return c.body(null, 304);
+      if (text !== undefined) return c.text(text, status);
       return c.json(body, status);
     }
     const requestId = c.var.ctx?.requestId;

@@ -6,6 +6,7 @@ import { neonProvider, type DatabaseProvider } from '../db/client.ts';
 import { createApp } from './app.ts';
 import type { Env } from './env.ts';
 import { log } from './lib/log.ts';
+import type { ResponseCache } from './lib/response-cache.ts';
 
 /** The part of workerd's ScheduledController this entry uses. */
 interface ScheduledEvent {
@@ -30,7 +31,10 @@ function databaseFor(env: Env): DatabaseProvider {
   return provider;
 }
 
-const app = createApp({ database: databaseFor });
+/** workerd's own cache, the Workers Cache API's `caches.default` (the DOM typings know only CacheStorage). */
+const platformCache = () => (globalThis.caches as unknown as { default: ResponseCache }).default;
+
+const app = createApp({ database: databaseFor, cache: platformCache });
 
 export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {

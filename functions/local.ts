@@ -5,6 +5,7 @@ import { pgliteProvider } from '../db/client.ts';
 import { openEmbedded } from '../db/local/embedded.ts';
 import { localEncryptionKey } from '../db/local/encryption-key.ts';
 import { createApp } from './app.ts';
+import { MemoryResponseCache } from './lib/response-cache.ts';
 import { startLocalSchedule } from './local-schedule.ts';
 import { withExplorerAssets } from './web/explorer/node-assets.ts';
 import { parseConfig, type Env } from './env.ts';
@@ -22,7 +23,9 @@ const config = parseConfig(env);
 
 const client = await openEmbedded(dataDir);
 const provider = pgliteProvider(client);
-const app = createApp({ database: () => provider });
+// The Workers cache's local stand-in (archives are kept there), bounded in memory.
+const cache = new MemoryResponseCache();
+const app = createApp({ database: () => provider, cache: () => cache });
 // The explorer's GraphiQL files, which the Worker serves as static assets (wrangler.toml [assets]).
 const fetch = withExplorerAssets((req) => app.fetch(req, env));
 

@@ -4,7 +4,8 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { DomainError, FieldErrors, Problem } from './lib/errors.ts';
 import { toSentence } from './lib/format.ts';
 
-type RestError = { status: ContentfulStatusCode | 304; body: Record<string, unknown> | null; headers?: Record<string, string> };
+/** `text`: a plain-text body instead of JSON (what GitLab's Rack middleware answers before the API runs). */
+type RestError = { status: ContentfulStatusCode | 304; body: Record<string, unknown> | null; text?: string; headers?: Record<string, string> };
 
 /** Rails' `errors.messages.inspect` (Ruby 2.7 Hash#inspect), as GitLab interpolates it into a message. */
 function rubyInspect(fields: FieldErrors): string {
@@ -16,7 +17,7 @@ function rubyInspect(fields: FieldErrors): string {
 
 const badRequestMessage = (reason: string | undefined) => (reason === undefined ? '400 Bad request' : `400 Bad request - ${reason}`);
 
-function invalidBody(p: Extract<Problem, { code: 'invalid' }>): Record<string, unknown> {
+function invalidBody(p: Exclude<Extract<Problem, { code: 'invalid' }>, { kind: 'malformed' }>): Record<string, unknown> {
   switch (p.kind) {
     case 'model':
       return { message: p.fields };
@@ -57,6 +58,7 @@ export function restError({ problem: p }: DomainError): RestError {
     case 'not_found':
       return { status: 404, body: { message: p.message ?? (p.record ? '404 Not found' : p.resource ? `404 ${p.resource} Not Found` : '404 Not Found') } };
     case 'invalid':
+      if (p.kind === 'malformed') return { status: 400, body: null, text: 'Bad Request' };
       return { status: 400, body: invalidBody(p) };
     case 'conflict':
       return { status: 409, body: { message: p.message } };
@@ -71,7 +73,7 @@ export function restError({ problem: p }: DomainError): RestError {
     case 'not_modified':
       return { status: 304, body: null };
     case 'rate_limited':
-      return { status: 429, body: { message: '429 Too Many Requests' }, headers: { 'Retry-After': String(p.retryAfter) } };
+      return { status: 429, body: { message: p.message ?? '429 Too Many Requests' }, headers: { 'Retry-After': String(p.retryAfter) } };
     case 'unavailable':
       return { status: 503, body: { message: `503 Service Unavailable - ${p.reason}` } };
     case 'unsupported':

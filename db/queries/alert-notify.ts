@@ -1,8 +1,8 @@
 // Alert notifications (Projects::Alerting::NotifyService): the one read that decides a notification (the project by
-// path, its active integrations, the alert bot, and the project's rate counter counted in the same statement) and
-// the one write that records it (deduplicated by fingerprint, the iid and the creation's system note only for a new
-// alert). Two or three statements a notification, deduplicated ones included (the instance's first alert adds the
-// alert bot's creation).
+// path, its active integrations and the one the token opens, the alert bot, the notification counted against that
+// integration's rate window and the caller's count of failures, in one statement) and the one write that records it
+// (deduplicated by fingerprint, the iid and the creation's system note only for a new alert). Two or three statements
+// a notification, deduplicated ones included (the instance's first alert adds the alert bot's creation).
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { ALERT_STATUS_RESOLVED } from '../schema/alerts.ts';
@@ -12,45 +12,83 @@ import { batchRows, rows } from './raw.ts';
 /** The advisory lock class of alert fingerprints (the second key is a hash of the project and the fingerprint). */
 const ALERT_FINGERPRINT_LOCK = 13_607;
 
-export interface NotifyTarget {
-  projectId: number;
-  /** The project's active integrations the request may name (one for an integration's URL; all for the legacy URL). */
-  integrations: Array<{ id: number; name: string; tokenDigest: string }>;
-  /** GitLab's alert bot (User.alert_bot), null until the first alert anywhere creates it. */
-  botId: number | null;
-  /** The project's notifications in the current rate window, this one included, and when the window ends. */
+/** A rate counter's events in its current window and when the window ends. */
+export interface WindowCount {
   count: number;
   resetAt: Date;
 }
 
+export interface NotifyTarget {
+  projectId: number;
+  /** How many active integrations the request may name (one for an integration's URL; all for the legacy URL). */
+  activeIntegrations: number;
+  /** The one of them whose token the caller presented, with this notification counted in its window; null: none. */
+  integration: { id: number; name: string; counted: WindowCount } | null;
+  /** GitLab's alert bot (User.alert_bot), null until the first alert anywhere creates it. */
+  botId: number | null;
+  /** The failures counted under `failureKey` in their current window (not counting this request); null: none. */
+  failures: WindowCount | null;
+}
+
+const windowEnd = (start: string | Date, seconds: number) => new Date(new Date(start).getTime() + seconds * 1000);
+
 /**
  * The live project at `path` (case-insensitive), its active integrations (with `endpointIdentifier`, that one only),
- * the alert bot, and the notification counted against the project's rate window (`rateKey` + project id), in one
- * statement. Undefined when no live project has the path (nothing is counted then).
+ * the one whose token digest is `tokenDigest` with the notification counted against its rate window (`rateKey` +
+ * integration id: only an authenticated notification is counted, so strangers cannot spend an integration's limit),
+ * the alert bot, and the current count under `failureKey`, in one statement. Undefined when no live project has the
+ * path (nothing is counted then).
  */
-export async function findNotifyTarget(db: Db, o: { path: string; endpointIdentifier: string | null; rateKey: string; windowSeconds: number }): Promise<NotifyTarget | undefined> {
+export async function findNotifyTarget(
+  db: Db,
+  o: { path: string; endpointIdentifier: string | null; tokenDigest: string | null; rateKey: string; failureKey: string; windowSeconds: number },
+): Promise<NotifyTarget | undefined> {
   const expired = sql`rate_limits.window_start <= now() - make_interval(secs => ${o.windowSeconds})`;
-  const [row] = await rows<{ project_id: number; count: number; window_start: string | Date; integrations: NotifyTarget['integrations']; bot_id: number | null }>(
+  const [row] = await rows<{
+    project_id: number;
+    active_integrations: number;
+    integration_id: number | null;
+    integration_name: string | null;
+    count: number | null;
+    window_start: string | Date | null;
+    failures: number | null;
+    failures_start: string | Date | null;
+    bot_id: number | null;
+  }>(
     db,
     sql`WITH p AS (
         SELECT pr.id FROM projects pr JOIN namespaces n ON n.id = pr.namespace_id
         WHERE lower(pr.path_with_namespace) = lower(${o.path}) AND pr.deleted_at IS NULL AND n.deleted_at IS NULL
+      ), i AS (
+        SELECT i.id, i.name, i.token_digest = ${o.tokenDigest}::text AS opens
+        FROM alert_management_http_integrations i JOIN p ON i.project_id = p.id
+        WHERE i.active AND (${o.endpointIdentifier}::text IS NULL OR i.endpoint_identifier = ${o.endpointIdentifier}::text)
+      ), m AS (
+        SELECT id, name FROM i WHERE opens ORDER BY id LIMIT 1
       ), counted AS (
-        INSERT INTO rate_limits (key, count, window_start) SELECT ${o.rateKey} || p.id, 1, now() FROM p
+        INSERT INTO rate_limits (key, count, window_start) SELECT ${o.rateKey} || m.id, 1, now() FROM m
         ON CONFLICT (key) DO UPDATE SET
           count = CASE WHEN ${expired} THEN 1 ELSE rate_limits.count + 1 END,
           window_start = CASE WHEN ${expired} THEN now() ELSE rate_limits.window_start END
         RETURNING count, window_start
       )
-      SELECT p.id AS project_id, c.count, c.window_start,
-        COALESCE((SELECT json_agg(json_build_object('id', i.id, 'name', i.name, 'tokenDigest', i.token_digest) ORDER BY i.id)
-          FROM alert_management_http_integrations i
-          WHERE i.project_id = p.id AND i.active AND (${o.endpointIdentifier}::text IS NULL OR i.endpoint_identifier = ${o.endpointIdentifier}::text)), '[]'::json) AS integrations,
+      SELECT p.id AS project_id, (SELECT count(*) FROM i)::int AS active_integrations, m.id AS integration_id, m.name AS integration_name,
+        c.count, c.window_start, f.count AS failures, f.window_start AS failures_start,
         (SELECT u.id FROM users u WHERE u.user_type = 'alert_bot' ORDER BY u.id LIMIT 1) AS bot_id
-      FROM p CROSS JOIN counted c`,
+      FROM p LEFT JOIN m ON true LEFT JOIN counted c ON true
+        LEFT JOIN rate_limits f ON f.key = ${o.failureKey} AND NOT (f.window_start <= now() - make_interval(secs => ${o.windowSeconds}))`,
   );
   if (!row) return undefined;
-  return { projectId: row.project_id, integrations: row.integrations, botId: row.bot_id, count: Number(row.count), resetAt: new Date(new Date(row.window_start).getTime() + o.windowSeconds * 1000) };
+  return {
+    projectId: row.project_id,
+    activeIntegrations: Number(row.active_integrations),
+    integration:
+      row.integration_id === null
+        ? null
+        : { id: row.integration_id, name: row.integration_name!, counted: { count: Number(row.count), resetAt: windowEnd(row.window_start!, o.windowSeconds) } },
+    botId: row.bot_id,
+    failures: row.failures === null ? null : { count: Number(row.failures), resetAt: windowEnd(row.failures_start!, o.windowSeconds) },
+  };
 }
 
 /**

@@ -5,7 +5,7 @@ import { and, asc, desc, eq, gte, inArray, isNull, lte, or, sql, type SQL } from
 import { alias } from 'drizzle-orm/pg-core';
 import { groupAccessLevelSql, isAdmin, visibleGroupsFilter, visibleIssuesFilter, visibleProjectsFilter, AccessLevel, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
-import { awardEmoji, boardEpicUserPreferences, epicIssues, epics, issues, labelLinks, labels, milestones, namespaces, projects, subscriptions, users, type EpicRow } from '../schema/index.ts';
+import { awardEmoji, boardEpicUserPreferences, epicIssues, epics, issues, labelLinks, labels, milestones, namespaces, notes, projects, subscriptions, users, type EpicRow } from '../schema/index.ts';
 import type { LabelJson, UserJson } from './issues.ts';
 import { containsPattern } from './search.ts';
 
@@ -353,4 +353,41 @@ export async function upsertBoardEpicPreference(db: Db, values: { boardId: numbe
     .onConflictDoUpdate({ target: [boardEpicUserPreferences.boardId, boardEpicUserPreferences.userId, boardEpicUserPreferences.epicId], set: { collapsed: values.collapsed } })
     .returning();
   return row!;
+}
+
+/**
+ * Participable for epics (Issuable's `participant :author, :notes_with_associations`; an epic has no assignees): the
+ * author, then the authors of its user notes in note order, with what the caller needs to keep only the notes the
+ * actor may read. One statement for all the epics; the rows have findParticipantsOfIssues' shape.
+ */
+export async function findParticipantsOfEpics(db: Db, epicIds: readonly number[]) {
+  if (!epicIds.length) return [];
+  const ids = [...new Set(epicIds)];
+  const authors = db
+    .select({
+      epicId: sql<number>`${epics.id}`.as('epic_id'),
+      userId: sql<number>`${epics.authorId}`.as('user_id'),
+      pos: sql<number>`0`.as('pos'),
+      noteAuthorId: sql<number | null>`NULL::int`.as('note_author_id'),
+      confidential: sql<boolean | null>`NULL::boolean`.as('confidential'),
+    })
+    .from(epics)
+    .where(inArray(epics.id, ids));
+  const commenters = db
+    .select({
+      epicId: sql<number>`${notes.noteableId}`.as('epic_id'),
+      userId: sql<number>`${notes.authorId}`.as('user_id'),
+      pos: sql<number>`${notes.id}`.as('pos'),
+      noteAuthorId: sql<number | null>`${notes.authorId}`.as('note_author_id'),
+      confidential: sql<boolean | null>`${notes.confidential}`.as('confidential'),
+    })
+    .from(notes)
+    .where(and(eq(notes.noteableType, 'Epic'), inArray(notes.noteableId, ids), eq(notes.system, false)));
+  const p = authors.unionAll(commenters).as('p');
+  const found = await db
+    .select({ epicId: p.epicId, user: users, noteAuthorId: p.noteAuthorId, confidential: p.confidential })
+    .from(p)
+    .innerJoin(users, eq(users.id, p.userId))
+    .orderBy(p.epicId, p.pos);
+  return found.map(({ noteAuthorId, confidential, ...r }) => ({ ...r, epicId: Number(r.epicId), note: noteAuthorId === null ? null : { authorId: Number(noteAuthorId), confidential: confidential === true } }));
 }

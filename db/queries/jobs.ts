@@ -149,3 +149,27 @@ export async function readArtifact(db: Db, jobId: number, fileType: string) {
   const [row] = await db.select().from(ciJobArtifacts).where(and(eq(ciJobArtifacts.jobId, jobId), eq(ciJobArtifacts.fileType, fileType)));
   return row;
 }
+
+/**
+ * Project#latest_successful_build_for_ref: in the newest successful pipeline of `ref`, the latest (not retried) job
+ * named `name` that has an archive; its id.
+ */
+export async function latestSuccessfulJobWithArchive(db: Db, projectId: number, ref: string, name: string): Promise<number | undefined> {
+  const [row] = await rows<{ id: number }>(
+    db,
+    sql`SELECT b.id FROM ${ciBuilds} b
+      WHERE b.pipeline_id = (SELECT p.id FROM ${ciPipelines} p WHERE p.project_id = ${projectId} AND p.ref = ${ref} AND p.status = 'success' ORDER BY p.id DESC LIMIT 1)
+        AND b.name = ${name} AND NOT b.retried AND b.type = 'Ci::Build'
+        AND EXISTS (SELECT 1 FROM ${ciJobArtifacts} a WHERE a.job_id = b.id AND a.file_type = 'archive')
+      ORDER BY b.id DESC LIMIT 1`,
+  );
+  return row ? Number(row.id) : undefined;
+}
+
+/** Ci::Build#keep_artifacts!: the job and its artifacts no longer expire. */
+export function keepArtifactsStatements(db: Db, jobId: number) {
+  return [
+    db.update(ciBuilds).set({ artifactsExpireAt: null, updatedAt: sql`now()` }).where(eq(ciBuilds.id, jobId)),
+    db.update(ciJobArtifacts).set({ expireAt: null }).where(eq(ciJobArtifacts.jobId, jobId)),
+  ] as const;
+}

@@ -7,6 +7,7 @@ import { AccessLevel, isAdmin, mergeRequestProjectsFilter, projectAccessLevelSql
 import type { Db } from '../client.ts';
 import {
   awardEmoji,
+  ciPipelines,
   gitRefs,
   labelLinks,
   labels,
@@ -90,6 +91,16 @@ const subscribedSql = (userId: number) =>
 /** Unresolved resolvable discussions block a merge (blocking_discussions_resolved). */
 const unresolvedSql = sql<number>`(SELECT count(*) FROM ${notes} n WHERE n.noteable_type = 'MergeRequest' AND n.noteable_id = ${mergeRequests.id} AND n.type IN ('DiffNote', 'DiscussionNote') AND NOT n.system AND n.resolved_at IS NULL)`.mapWith(Number);
 
+/**
+ * The head pipeline's status (the latest pipeline of the source branch, or for the MR, at the source branch's tip:
+ * merge.ts's headPipeline) where the target project requires a successful pipeline to merge; null elsewhere, so the
+ * common case costs nothing. It feeds mergeable_ci_state? (detailed_merge_status's ci_must_pass).
+ */
+const requiredPipelineStatusSql = sql<string | null>`CASE WHEN ${projects.onlyAllowMergeIfPipelineSucceeds} THEN (SELECT p.status FROM ${ciPipelines} p
+  WHERE p.project_id = ${mergeRequests.sourceProjectId} AND NOT p.tag AND p.sha = ${branchTipSql(sql`${mergeRequests.sourceProjectId}`, sql`${mergeRequests.sourceBranch}`)}
+    AND (p.ref = ${mergeRequests.sourceBranch} OR p.merge_request_id = ${mergeRequests.id})
+  ORDER BY p.id DESC LIMIT 1) END`;
+
 function columns(actor: Viewer, subscriberId?: number | null) {
   return {
     mr: mergeRequests,
@@ -113,6 +124,7 @@ function columns(actor: Viewer, subscriberId?: number | null) {
     targetTip: branchTipSql(sql`${mergeRequests.targetProjectId}`, sql`${mergeRequests.targetBranch}`),
     userNotesCount: userNotesCountSql(actor),
     unresolvedDiscussions: unresolvedSql,
+    requiredPipelineStatus: requiredPipelineStatusSql,
     upvotes: awardCountSql('thumbsup'),
     downvotes: awardCountSql('thumbsdown'),
     subscribed: subscriberId ? subscribedSql(subscriberId) : sql<boolean>`false`.mapWith(Boolean),

@@ -11,7 +11,7 @@
 // Foreign keys between sibling CTEs (git_refs -> repositories -> projects) are checked at the end of the statement.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { avatars, events, gitRefs, members, namespaces, projects, protectedBranches, repositories } from '../schema/index.ts';
+import { avatars, events, gitProjectObjects, gitRefs, members, namespaces, projects, protectedBranches, repositories } from '../schema/index.ts';
 
 export interface NewFork {
   sourceId: number;
@@ -60,6 +60,9 @@ export function forkProjectQueries(db: Db, f: NewFork) {
       RETURNING project_id, default_branch
     ), refs AS (
       INSERT INTO ${gitRefs} (project_id, name, oid) SELECT repo.project_id, g.name, g.oid FROM repo, ${gitRefs} g WHERE g.project_id = ${f.sourceId}
+    ), readable AS (
+      -- The fork has every ref of its source, so it may read what the source may: the source's readable set, copied.
+      INSERT INTO ${gitProjectObjects} (project_id, oid) SELECT repo.project_id, o.oid FROM repo, ${gitProjectObjects} o WHERE o.project_id = ${f.sourceId}
     ), protection AS (
       INSERT INTO ${protectedBranches} (project_id, name, push_access_level, merge_access_level)
       SELECT repo.project_id, repo.default_branch, 40, 40 FROM repo WHERE repo.default_branch IS NOT NULL

@@ -4,7 +4,7 @@
 // repository-reads.ts.
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { gitRefs, objectPools, repositories } from '../schema/index.ts';
+import { gitCommits, gitObjects, gitProjectObjects, gitRefs, gitTreeEntries, objectPools, repositories } from '../schema/index.ts';
 import { protectionRulesSql } from './protected-branches.ts';
 import { tagProtectionRulesSql } from './protected-tags.ts';
 import { rows } from './raw.ts';
@@ -124,6 +124,16 @@ export async function findRef(db: Db, projectId: number, name: string): Promise<
   return row?.oid;
 }
 
+/** Several refs of the project by full name, in one statement: the found ones, name to object id. */
+export async function findRefs(db: Db, projectId: number, names: readonly string[]): Promise<Map<string, string>> {
+  if (!names.length) return new Map();
+  const found = await db
+    .select({ name: gitRefs.name, oid: sql<string>`encode(${gitRefs.oid}, 'hex')` })
+    .from(gitRefs)
+    .where(and(eq(gitRefs.projectId, projectId), inArray(gitRefs.name, [...names])));
+  return new Map(found.map((r) => [r.name, r.oid]));
+}
+
 /** SQLSTATE of git_ref_conflict() (migration 0006): a ref was not where a compare-and-swap expected it. */
 export const REF_CONFLICT_SQLSTATE = 'GL409';
 
@@ -146,12 +156,42 @@ export interface RefUpdate {
 }
 
 /**
+ * CTE `joined(oid)`: the objects reachable from `start` that are not yet members of the project's readable set
+ * (git_project_objects), found by walking from `start` and stopping at members: the set is closed under
+ * reachability, so a member's history is complete and the walk costs what it adds (a commit's new trees and blobs,
+ * a fork's branch the first time a merge request brings it in), never the history. Submodule entries (mode 160000)
+ * name commits of another repository and are not followed. `start` is a bytea expression.
+ */
+function joinedCte(projectId: number, start: SQL): SQL {
+  const member = (oid: SQL) => sql`EXISTS (SELECT 1 FROM ${gitProjectObjects} m WHERE m.project_id = ${projectId} AND m.oid = ${oid})`;
+  return sql`pool AS (SELECT pool_id FROM ${repositories} WHERE project_id = ${projectId}),
+    joined(oid) AS (
+      SELECT s.oid FROM (SELECT ${start} AS oid) s WHERE s.oid IS NOT NULL AND NOT ${member(sql`s.oid`)}
+      UNION
+      SELECT ch.oid FROM joined w CROSS JOIN pool CROSS JOIN LATERAL (
+        SELECT unnest(c.parent_oids || c.tree_oid) FROM ${gitCommits} c WHERE c.pool_id = pool.pool_id AND c.oid = w.oid
+        UNION ALL
+        SELECT e.oid FROM ${gitTreeEntries} e WHERE e.pool_id = pool.pool_id AND e.tree_oid = w.oid AND e.mode <> '160000'
+        UNION ALL
+        -- An annotated tag names its target on its first line (object <40 hex digits>).
+        SELECT decode(convert_from(substring(o.data FROM 8 FOR 40), 'SQL_ASCII'), 'hex') FROM ${gitObjects} o
+          WHERE o.pool_id = pool.pool_id AND o.oid = w.oid AND o.type = 4
+      ) ch(oid)
+      WHERE NOT ${member(sql`ch.oid`)}
+    ),
+    -- In id order: two writes adding overlapping objects (the same blob on two branches) take their key locks in
+    -- one order and cannot deadlock.
+    joined_rows AS (INSERT INTO ${gitProjectObjects} (project_id, oid) SELECT ${projectId}, oid FROM joined ORDER BY oid ON CONFLICT DO NOTHING)`;
+}
+
+/**
  * A ref compare-and-swap as ONE statement for the end of a write's batch: it creates (old null), moves (old to new)
  * or deletes (new null) the ref only if it is where `old` says, and otherwise raises REF_CONFLICT_SQLSTATE, so the
  * batch (the objects and derived rows written with it too) rolls back. Racing writers are serialized by the row
  * (or, for a creation, the key) lock: under READ COMMITTED (the default of Neon's HTTP transactions, PGlite and
  * PostgreSQL; a stricter level would fail the loser with 40001 instead) the loser re-reads the committed ref, finds
- * it moved, and fails.
+ * it moved, and fails. The same statement makes everything the new target reaches readable through the project
+ * (joinedCte): every ref a project has is written here, so no ref can point outside its readable set.
  */
 export function updateRefQuery(db: Db, u: RefUpdate) {
   if (u.old === null && u.new === null) throw new Error('a ref update needs an old or a new object id');
@@ -161,6 +201,21 @@ export function updateRefQuery(db: Db, u: RefUpdate) {
       : u.new === null
         ? sql`DELETE FROM ${gitRefs} WHERE project_id = ${u.projectId} AND name = ${u.name} AND oid = ${oidParam(u.old)} RETURNING 1`
         : sql`UPDATE ${gitRefs} SET oid = ${oidParam(u.new)} WHERE project_id = ${u.projectId} AND name = ${u.name} AND oid = ${oidParam(u.old)} RETURNING 1`;
-  return db.execute(sql`WITH changed AS (${change})
+  return db.execute(sql`WITH RECURSIVE changed AS (${change})${u.new === null ? sql`` : sql`, ${joinedCte(u.projectId, oidParam(u.new))}`}
     SELECT CASE WHEN EXISTS (SELECT 1 FROM changed) THEN 1 ELSE git_ref_conflict(${u.name}) END AS ok`);
+}
+
+/**
+ * Points a merge request's `refs/merge-requests/<iid>/head` in its target project at the source branch's head,
+ * whatever it pointed at before (GitLab fetches the source branch there on every refresh), making the source's
+ * commits readable through the target as GitLab's are: its diffs, diff notes and commits are read there. `iid` may
+ * be SQL (a creating batch knows it only inside the batch). One statement.
+ */
+export function setMergeRequestRefQuery(db: Db, projectId: number, iid: number | SQL, head: string) {
+  const name = sql`'refs/merge-requests/' || (${iid})::int::text || '/head'`;
+  return db.execute(sql`WITH RECURSIVE changed AS (
+      INSERT INTO ${gitRefs} (project_id, name, oid) VALUES (${projectId}, ${name}, ${oidParam(head)})
+      ON CONFLICT (project_id, name) DO UPDATE SET oid = excluded.oid RETURNING 1
+    ), ${joinedCte(projectId, oidParam(head))}
+    SELECT 1 AS ok`);
 }

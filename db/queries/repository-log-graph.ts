@@ -6,7 +6,7 @@ import type { Db } from '../client.ts';
 import { gitCommits, repositories } from '../schema/index.ts';
 import { rows } from './raw.ts';
 import { logCtes, logFilter, type LogOptions } from './repository-reads.ts';
-import { commitColumns, toCommit, type CommitInfo, type CommitSqlRow } from './repository-sql.ts';
+import { commitColumns, readableObjectSql, toCommit, type CommitInfo, type CommitSqlRow } from './repository-sql.ts';
 import { oidParam } from './repositories.ts';
 
 export interface GraphNode {
@@ -30,13 +30,13 @@ export async function logGraph(db: Db, a: Omit<LogOptions, 'limit' | 'offset'>):
   return found.filter((r) => r.oid !== null).map((r) => ({ oid: r.oid!, parents: r.parents ?? [], listed: r.listed === true }));
 }
 
-/** The commits with these ids, in the order given. */
+/** The commits with these ids that the project may read (readableObjectSql), in the order given. */
 export async function commitsByOids(db: Db, projectId: number, oids: readonly string[]): Promise<CommitInfo[]> {
   if (!oids.length) return [];
   const found = await rows<CommitSqlRow>(
     db,
     sql`SELECT ${commitColumns} FROM ${repositories} r JOIN ${gitCommits} c ON c.pool_id = r.pool_id
-      WHERE r.project_id = ${projectId} AND c.oid IN (${sql.join(oids.map(oidParam), sql`, `)})`,
+      WHERE r.project_id = ${projectId} AND c.oid IN (${sql.join(oids.map(oidParam), sql`, `)}) AND ${readableObjectSql(projectId, sql`c.oid`)}`,
   );
   const byOid = new Map(found.map((r) => [r.oid, toCommit(r)]));
   return oids.map((oid) => byOid.get(oid)).filter((c): c is CommitInfo => c !== undefined);

@@ -4,7 +4,7 @@
 // abbreviated commit id), so a file at depth 10 costs one query after the project's.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { gitCommitPaths, gitCommits, gitObjects, gitRefs, gitTreeEntries, repositories } from '../schema/index.ts';
+import { gitCommitPaths, gitCommits, gitObjects, gitProjectObjects, gitRefs, gitTreeEntries, repositories } from '../schema/index.ts';
 import { rows } from './raw.ts';
 import { isTreeModeSql } from './repository-objects.ts';
 import { commitColumns, joinPath, pathSegments, revisionCtes, toCommit, walkCte, type CommitInfo, type CommitSqlRow } from './repository-sql.ts';
@@ -70,15 +70,17 @@ export interface StoredObject {
 }
 
 /**
- * Objects by id from the project's pool (`repository/blobs/:sha`, writing a repository out). The pool is the fork
- * network's: an id reaches what any fork wrote, as with GitLab's shared object pools.
+ * Objects by id (`repository/blobs/:sha`, writing a repository out, the merge engine's blobs), among those the
+ * project may read (git_project_objects): the pool is the fork network's, but an id another project alone reaches
+ * is not found here, exactly as one that does not exist.
  */
 export async function readObjects(db: Db, projectId: number, oids: readonly string[]): Promise<StoredObject[]> {
   if (!oids.length) return [];
   const found = await rows<{ oid: string; type: number; size: number; data: unknown }>(
     db,
     sql`SELECT encode(o.oid, 'hex') AS oid, o.type, o.size, o.data FROM ${repositories} r
-      JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid IN (${sql.join(oids.map(oidParam), sql`, `)})
+      JOIN ${gitProjectObjects} m ON m.project_id = r.project_id AND m.oid IN (${sql.join(oids.map(oidParam), sql`, `)})
+      JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid = m.oid
       WHERE r.project_id = ${projectId}`,
   );
   return found.map((r) => ({ oid: r.oid, type: Number(r.type), size: Number(r.size), data: toBytes(r.data) }));
@@ -90,7 +92,8 @@ export async function smallBlobs(db: Db, projectId: number, oids: readonly strin
   const found = await rows<{ oid: string; data: unknown }>(
     db,
     sql`SELECT encode(o.oid, 'hex') AS oid, o.data FROM ${repositories} r
-      JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid IN (${sql.join(oids.map(oidParam), sql`, `)}) AND o.type = 3 AND o.size <= ${maxSize}::int
+      JOIN ${gitProjectObjects} m ON m.project_id = r.project_id AND m.oid IN (${sql.join(oids.map(oidParam), sql`, `)})
+      JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid = m.oid AND o.type = 3 AND o.size <= ${maxSize}::int
       WHERE r.project_id = ${projectId}`,
   );
   return found.map((r) => ({ oid: r.oid, data: toBytes(r.data) }));
@@ -275,7 +278,8 @@ export async function listRefCommits(db: Db, projectId: number, prefix: string):
 
 /**
  * The first `maxBytes` bytes of the blob named `name` at the root of each (project, commit)'s tree (`.gitmodules`
- * for submodule links), one statement for any number of commits; a pair without such a blob is absent.
+ * for submodule links), one statement for any number of commits; a pair without such a blob, or whose commit the
+ * project may not read (git_project_objects), is absent.
  */
 export async function rootBlobsAt(
   db: Db,
@@ -293,6 +297,7 @@ export async function rootBlobsAt(
     sql`SELECT k.project_id, encode(k.oid, 'hex') AS commit_oid, substring(o.data FROM 1 FOR ${maxBytes}::int) AS data
       FROM (VALUES ${keys}) AS k(project_id, oid)
       JOIN ${repositories} r ON r.project_id = k.project_id
+      JOIN ${gitProjectObjects} m ON m.project_id = k.project_id AND m.oid = k.oid
       JOIN ${gitCommits} c ON c.pool_id = r.pool_id AND c.oid = k.oid
       JOIN ${gitTreeEntries} e ON e.pool_id = r.pool_id AND e.tree_oid = c.tree_oid AND e.name = ${new TextEncoder().encode(name)}::bytea
       JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid = e.oid AND o.type = 3`,

@@ -1,9 +1,17 @@
 // The SQL the repository reads (repository-reads.ts) are built from: CTEs that resolve a revision and walk a path
 // inside the reading statement itself, and the columns of a commit row.
 import { sql, type SQL } from 'drizzle-orm';
-import { gitCommits, gitObjects, gitRefs, gitTreeEntries, repositories } from '../schema/index.ts';
+import { gitCommits, gitObjects, gitProjectObjects, gitRefs, gitTreeEntries, repositories } from '../schema/index.ts';
 
 const FULL_OID = /^[0-9a-f]{40}$/;
+
+/**
+ * SQL that is true when the object `oid` (a bytea expression) may be read through the project: reachable from the
+ * project's own refs (git_project_objects, kept by updateRefQuery), whatever its pool holds. The one test every read
+ * of a caller-given object id goes through: revisionCtes for names and ids, readObjects and the other readers by id.
+ */
+export const readableObjectSql = (projectId: number, oid: SQL): SQL =>
+  sql`EXISTS (SELECT 1 FROM ${gitProjectObjects} m WHERE m.project_id = ${projectId} AND m.oid = ${oid})`;
 const ABBREVIATED_OID = /^[0-9a-f]{4,39}$/;
 
 /**
@@ -11,22 +19,30 @@ const ABBREVIATED_OID = /^[0-9a-f]{4,39}$/;
  * annotated tags peeled), in git's order of precedence (gitrevisions(7)): a full object id, then `refs/<rev>` (and
  * `rev` itself when it is a full ref), `refs/tags/<rev>`, `refs/heads/<rev>`, then a unique abbreviated commit id.
  * A tag and a branch of one name: the tag wins, as with git.
+ *
+ * An id (full or abbreviated) names only an object the project may read (git_project_objects: reachable from its
+ * own refs), whatever else its pool holds: through a fork network's shared pool, another project's id answers as
+ * an id that does not exist. Everything `target` leads to (a tag's target, parents, trees) is readable too, the set
+ * being closed under reachability.
  */
 export function revisionCtes(projectId: number, revision: string): SQL {
   const { name: rev, steps } = parseRevision(revision);
   const candidates: SQL[] = [];
   const ref = (rank: number, name: SQL) => sql`SELECT ${rank}::int AS rank, r.oid FROM ${gitRefs} r WHERE r.project_id = ${projectId} AND r.name = ${name}`;
   if (FULL_OID.test(rev)) {
-    candidates.push(sql`SELECT 0 AS rank, o.oid FROM ${gitObjects} o, repo WHERE o.pool_id = repo.pool_id AND o.oid = decode(${rev}, 'hex')`);
+    candidates.push(sql`SELECT 0 AS rank, decode(${rev}, 'hex') AS oid WHERE ${readableObjectSql(projectId, sql`decode(${rev}, 'hex')`)}`);
   }
   if (rev === 'HEAD') candidates.push(ref(1, sql`(SELECT 'refs/heads/' || default_branch FROM repo)`));
   if (rev.startsWith('refs/')) candidates.push(ref(1, sql`${rev}`));
   if (rev) candidates.push(ref(2, sql`${`refs/${rev}`}`), ref(3, sql`${`refs/tags/${rev}`}`), ref(4, sql`${`refs/heads/${rev}`}`));
   if (ABBREVIATED_OID.test(rev)) {
-    // The range of ids the prefix covers, bounds padded with 0s and fs: the primary key's index answers it.
+    // The range of ids the prefix covers, bounds padded with 0s and fs: the readable set's primary key answers it,
+    // and only the project's own commits count (another project's commit of the same prefix neither matches nor
+    // makes the prefix ambiguous).
     candidates.push(sql`SELECT 5 AS rank, (array_agg(a.oid))[1] FROM (
-        SELECT c.oid FROM ${gitCommits} c, repo WHERE c.pool_id = repo.pool_id
-          AND c.oid BETWEEN decode(${rev.padEnd(40, '0')}, 'hex') AND decode(${rev.padEnd(40, 'f')}, 'hex') LIMIT 2) a
+        SELECT c.oid FROM ${gitProjectObjects} m JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = m.oid
+        WHERE m.project_id = ${projectId}
+          AND m.oid BETWEEN decode(${rev.padEnd(40, '0')}, 'hex') AND decode(${rev.padEnd(40, 'f')}, 'hex') LIMIT 2) a
       HAVING count(*) = 1`);
   }
   if (!candidates.length) candidates.push(sql`SELECT 0 AS rank, NULL::bytea AS oid WHERE false`);

@@ -5,6 +5,7 @@ import { arrayConnection } from '../graphql/connection.ts';
 import { mutation } from '../graphql/errors.ts';
 import type { Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
+import { showSecret } from '../lib/no-store.ts';
 import { integrationUrl } from './schemas.ts';
 import { createAlertIntegration, destroyAlertIntegration, resetAlertIntegrationToken, updateAlertIntegration, type AlertIntegrationWithProject } from './service.ts';
 
@@ -29,7 +30,7 @@ export const alertIntegrationResolvers: Resolvers = {
     apiUrl: () => null,
     id: (i) => toGlobalId('AlertManagement::HttpIntegration', i.integration.id),
     name: (i) => i.integration.name,
-    token: (i) => i.token,
+    token: (i, _a, { ctx }) => showSecret(ctx, i.token),
     type: () => 'HTTP',
     url: (i, _a, { ctx }) => integrationUrl(ctx.config.publicUrl, i.project.project.pathWithNamespace, i.integration),
   },

@@ -9,6 +9,7 @@ import { notifyAlert } from '../alerts/notify.ts';
 import { PAYLOAD_MAX_BYTES } from '../alerts/payload.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { DomainError } from '../lib/errors.ts';
+import { clientIp } from '../lib/rate-limit.ts';
 
 export const alertNotifyRoutes = new Hono<AppEnv>();
 
@@ -51,7 +52,7 @@ function headFor(c: Context<AppEnv>, e: unknown): Response {
       c.header('Retry-After', String(p.retryAfter));
       return c.text('Retry later\n', 429);
     case 'invalid':
-      return c.body(null, 400);
+      return p.kind === 'malformed' ? c.text('Bad Request', 400) : c.body(null, 400);
     case 'forbidden':
       return c.body(null, 403);
     case 'unauthorized':
@@ -62,10 +63,12 @@ function headFor(c: Context<AppEnv>, e: unknown): Response {
 }
 
 async function notify(c: Context<AppEnv>, endpointIdentifier: string | null) {
+  // GitLab's HandleMalformedStrings answers a NUL byte in the path before any route runs (no path can hold one).
+  if (Object.values(c.req.param()).some((v) => v.includes('\u0000'))) return c.text('Bad Request', 400);
   try {
     await notifyAlert({
       ctx: c.var.ctx,
-      input: { projectPath: c.req.param('project')!, endpointIdentifier, token: bearer(c), body: await readCapped(c.req.raw, PAYLOAD_MAX_BYTES) },
+      input: { projectPath: c.req.param('project')!, endpointIdentifier, token: bearer(c), ip: clientIp(c), body: await readCapped(c.req.raw, PAYLOAD_MAX_BYTES) },
     });
     return c.body(null, 200);
   } catch (e) {

@@ -149,7 +149,8 @@ export const boardResolvers: Resolvers = {
       if (input.limitMetric === undefined && input.maxIssueCount === undefined && input.maxIssueWeight === undefined) {
         throw new GraphQLError('At least one of the arguments limitMetric, maxIssueCount or maxIssueWeight is required');
       }
-      const { value, errors } = await mutation(() => updateListLimits(ctx, input));
+      const listId = expectGlobalId(input.listId, ['List']).id as number;
+      const { value, errors } = await mutation(() => updateListLimits(ctx, { ...input, listId }));
       return { list: value?.list ?? null, errors: value?.errors ?? errors, clientMutationId: input.clientMutationId ?? null };
     },
   },

@@ -9,7 +9,7 @@ import { RE2JS } from 're2js';
 import type { CiConfig, CiJob, CiNeed, CiPolicy, CiRule, When } from './config/index.ts';
 import { NEEDS_LIMIT } from './config/entries.ts';
 import { expressionIsTrue } from './config/expression.ts';
-import { globMatch } from './glob.ts';
+import { existsSatisfied } from './exists.ts';
 import { refSlug } from './refs.ts';
 
 export type PipelineSource = 'push' | 'web' | 'trigger' | 'api' | 'merge_request_event' | 'schedule' | 'pipeline' | 'external' | 'chat';
@@ -25,7 +25,7 @@ export interface PlanContext {
   /** CI_MERGE_REQUEST_* values for a merge request pipeline (without the prefix: IID, TARGET_BRANCH_NAME...). */
   mergeRequest?: Record<string, string>;
   projectPath?: string;
-  /** Repository paths at the pipeline's commit, for `rules:exists`. */
+  /** The paths of the files (blobs) at the pipeline's commit, for `rules:exists`. */
   files?: readonly string[];
 }
 
@@ -64,7 +64,7 @@ export function predefinedVariables(c: PlanContext): Record<string, string> {
 function matchingRule(rules: readonly CiRule[], vars: Record<string, string>, c: PlanContext): CiRule | null {
   for (const rule of rules) {
     if (rule.if !== undefined && !expressionIsTrue(rule.if, vars)) continue;
-    if (rule.exists !== undefined && !rule.exists.some((g) => (c.files ?? []).some((f) => globMatch(g, f)))) continue;
+    if (rule.exists !== undefined && !existsSatisfied(rule.exists, c.files ?? [])) continue;
     return rule;
   }
   return null;

@@ -6,6 +6,7 @@ import { mutation } from '../graphql/errors.ts';
 import type { Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
 import { iso } from '../lib/format.ts';
+import { showSecret } from '../lib/no-store.ts';
 import { createClusterAgent, createClusterAgentToken, deleteClusterAgent, deleteClusterAgentToken, findClusterAgentByName } from './service.ts';
 
 export const clusterAgentResolvers: Resolvers = {
@@ -44,7 +45,7 @@ export const clusterAgentResolvers: Resolvers = {
     },
     clusterAgentTokenCreate: async (_root, { input }, { ctx }) => {
       const { value, errors } = await mutation(() => createClusterAgentToken({ ctx, input: { agentId: Number(input.clusterAgentId) } }));
-      return { clientMutationId: input.clientMutationId, errors, secret: value?.secret ?? null, token: value ? { agent: value.agent, token: value.token } : null };
+      return { clientMutationId: input.clientMutationId, errors, secret: showSecret(ctx, value?.secret ?? null), token: value ? { agent: value.agent, token: value.token } : null };
     },
     clusterAgentTokenDelete: async (_root, { input }, { ctx }) => {
       const { errors } = await mutation(() => deleteClusterAgentToken({ ctx, input: { id: Number(input.id) } }));

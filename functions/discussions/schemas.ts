@@ -1,7 +1,7 @@
 // Discussion inputs (GitLab 13.6 lib/api/discussions.rb). The entities are the notes domain's (toDiscussion, toNote).
 import * as z from 'zod/mini';
 import { paginationParams } from '../lib/pagination.ts';
-import { bool, dateTime, exactlyOneOf, nestParams, schema, text } from '../lib/validate.ts';
+import { bool, dateTime, exactlyOneOf, schema, text } from '../lib/validate.ts';
 import { PositionInput } from '../merge-requests/position-schemas.ts';
 
 // Bodies: any text without control characters (NUL cannot be stored); the length rule is the model's (service).
@@ -14,14 +14,11 @@ export const CreateDiscussionInput = schema(() => z.object({ body: body(), creat
 
 /** Merge requests and commits also take `position`, a Hash (Rack-nested from form input). */
 export const CreatePositionedDiscussionInput = schema(() =>
-  z.pipe(
-    z.transform(nestParams),
-    z.object({
-      body: body(),
-      created_at: z.optional(dateTime()),
-      position: z.optional(PositionInput()),
-    }),
-  ),
+  z.object({
+    body: body(),
+    created_at: z.optional(dateTime()),
+    position: z.optional(PositionInput()),
+  }),
 );
 
 /** POST .../discussions/:discussion_id/notes */

@@ -11,6 +11,8 @@ import type { EpicIssueModel, EpicModel } from './models.ts';
 import { epicFacts, subscribedToEpics } from './service.ts';
 import { issuesOfEpics } from './epic-issues.ts';
 import { epicWebPath } from './schemas.ts';
+import { visibleParticipants } from '../issues/reads.ts';
+import type { UserRow } from '../../db/schema/index.ts';
 
 /** GraphQL's cap on an epic list read at once (connections page it in memory). */
 const MAX_EPICS = 1000;
@@ -78,4 +80,14 @@ export const findGroupLabelsByIds = (ctx: RequestContext, groupIds: readonly num
 export async function groupEpicByIid(ctx: RequestContext, group: import('../../db/queries/groups.ts').GroupView, iid: number | null): Promise<EpicModel | null> {
   const view = iid === null ? undefined : await q.findEpicView(ctx.db, group.namespace.id, iid);
   return view ? { view, group } : null;
+}
+
+/** Epic.participants of each epic: its author and the authors of the notes the actor may read, each once, as the actor may see them. */
+export async function participantsOfEpics(ctx: RequestContext, found: readonly EpicModel[]): Promise<UserRow[][]> {
+  const ids = found.map((e) => e.view.epic.id);
+  const byEpic = byParent(ids, await q.findParticipantsOfEpics(ctx.db, ids), (r) => r.epicId);
+  // The epic as a noteable (notes/noteables.ts's epicNoteable, whose module reads epics: built here, not imported).
+  return found.map((model, i) =>
+    visibleParticipants(ctx, byEpic[i]!, { kind: 'epic', group: epicFacts(ctx, model.group, model.view.epic.confidential), authorId: model.view.epic.authorId }),
+  );
 }

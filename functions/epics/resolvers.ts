@@ -158,6 +158,10 @@ export const epicResolvers: Resolvers = {
     relationPath: () => null,
     relativePosition: (e) => e.view.epic.relativePosition,
     subscribed: (e, _a, { loaders }) => loaders.epicSubscribed.load(e.view.epic.id),
+    participants: async (e, args, { loaders }) => arrayConnection(await loaders.epicParticipants.load(e), args, (u) => u.id),
+    // Epics::DescendantCountService counts the open descendant issues by their health_status (an Ultimate issue
+    // attribute). No issue carries one here (neither REST nor GraphQL sets it), so no issue is counted in any status.
+    healthStatus: () => ({ issuesAtRisk: 0, issuesNeedingAttention: 0, issuesOnTrack: 0 }),
     upvotes: (e) => e.view.upvotes,
     downvotes: (e) => e.view.downvotes,
     // Noteable and CurrentUserTodos (13.6 EE): the notes domain's connections over the epic as a noteable (one

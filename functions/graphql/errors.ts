@@ -41,6 +41,8 @@ function invalidMessages(p: Extract<Problem, { code: 'invalid' }>): string[] {
       return [p.message];
     case 'service':
       return [...p.messages];
+    case 'malformed':
+      return ['Bad Request'];
   }
 }
 

@@ -24,6 +24,35 @@ import { MAX_PAGE_SIZE } from './connection.ts';
 
 export const MAX_QUERY_LENGTH = 10_000;
 
+/**
+ * Brackets open at once (`{`, `[`, `(`): graphql-js parses recursively, and a 2,000-deep list literal fits in 10,000
+ * characters yet overflows the stack. No query GitLab serves nests half as deep (depth is at most 20 fields); the
+ * text is refused before it is parsed. graphql-ruby's parser has no such limit (it is not recursive): the wording is ours.
+ */
+export const MAX_NESTING = 100;
+
+/** The deepest bracket nesting of a GraphQL document, outside strings, block strings and comments. */
+export function nestingDepth(query: string): number {
+  let depth = 0;
+  let max = 0;
+  for (let i = 0; i < query.length; i++) {
+    const ch = query[i];
+    if (ch === '#') {
+      while (i < query.length && query[i] !== '\n' && query[i] !== '\r') i++;
+    } else if (ch === '"') {
+      if (query.startsWith('"""', i)) {
+        const end = query.indexOf('"""', i + 3);
+        i = end < 0 ? query.length : end + 2;
+      } else {
+        for (i++; i < query.length && query[i] !== '"' && query[i] !== '\n'; i++) if (query[i] === '\\') i++;
+      }
+    } else if (ch === '{' || ch === '[' || ch === '(') {
+      if (++depth > max) max = depth;
+    } else if (ch === '}' || ch === ']' || ch === ')') depth--;
+  }
+  return max;
+}
+
 export const limitsFor = (actor: Actor) => ({
   depth: actor.user ? 20 : 15,
   complexity: isAdministrator(actor) ? 300 : actor.user ? 250 : 200,

@@ -37,7 +37,7 @@ import { testReportsOf } from '../requirements/reads.ts';
 import { agentsOfProjects, tokensOfAgents } from '../cluster-agents/reads.ts';
 import { scannerProfilesOfProjects, siteProfilesOfProjects } from '../dast/reads.ts';
 import { integrationsOfProjects } from '../alert-integrations/reads.ts';
-import { childrenOfEpics, epicsByIds, issueModelsOfEpics, relationCounts, subscribedOf } from '../epics/reads.ts';
+import { childrenOfEpics, epicsByIds, issueModelsOfEpics, participantsOfEpics, relationCounts, subscribedOf } from '../epics/reads.ts';
 import { descendantAggregatesOf } from '../epics/epic-links.ts';
 import type { EpicFilter, EpicOrder } from '../../db/queries/epics.ts';
 import type { EpicModel } from '../epics/models.ts';
@@ -207,6 +207,8 @@ export function createLoaders(ctx: RequestContext) {
     epicIssues: each((epics: readonly EpicModel[]) => issueModelsOfEpics(ctx, epics), (e) => e.view.epic.id),
     /** Children and issue counts by epic id (hasChildren, hasIssues). */
     epicRelations: each((ids: readonly number[]) => relationCounts(ctx, ids)),
+    /** Epic.participants by epic: one statement for the page. */
+    epicParticipants: each((epics: readonly EpicModel[]) => participantsOfEpics(ctx, epics), (e) => e.view.epic.id),
     /** Epic.subscribed by epic id. */
     epicSubscribed: each((ids: readonly number[]) => subscribedOf(ctx, ids)),
     /** Epic.descendantCounts / descendantWeightSum by epic id: one statement for the page. */

@@ -1,9 +1,10 @@
 // POST /api/graphql (and GET for queries): the caller is resolved as for REST (tokens; a browser session only with
 // its X-CSRF-Token, else anonymous), then yoga runs the operation(s).
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { resolveActor, scopeDecision } from '../lib/auth.ts';
 import { isDomainError } from '../lib/errors.ts';
+import { secretShown, setNoStore } from '../lib/no-store.ts';
 
 // The GraphQL server (graphql-js, yoga, the schema and every resolver) is loaded on the first GraphQL request and
 // kept for the isolate: the bundle still carries it, but a REST-only isolate never evaluates it (cold start).
@@ -13,6 +14,15 @@ const loadServer = () => (server ??= import('./yoga.ts'));
 export const graphqlRoutes = new Hono<AppEnv>();
 
 graphqlRoutes.on(['GET', 'POST'], '/api/graphql', async (c) => {
+  const res = await answer(c);
+  // GitLab's GraphQL answers are `max-age=0, private, must-revalidate` (Rails' default for a dynamic response); one
+  // that carries a secret shown once (a new alert integration or cluster agent token) is no-store (resolvers mark it).
+  if (secretShown(c.var.ctx)) setNoStore(res.headers);
+  else res.headers.set('Cache-Control', 'max-age=0, private, must-revalidate');
+  return res;
+});
+
+async function answer(c: Context<AppEnv>): Promise<Response> {
   const ctx = c.var.ctx;
   try {
     ctx.actor = await resolveActor(c, ctx, 'graphql');
@@ -26,4 +36,4 @@ graphqlRoutes.on(['GET', 'POST'], '/api/graphql', async (c) => {
   if (!scopeDecision(ctx.actor, 'read', { api: 'graphql' }).allowed) return c.json({ errors: [{ message: 'Insufficient scope' }] }, 403);
   const { graphqlServer } = await loadServer();
   return graphqlServer().fetch(c.req.raw, { ctx });
-});
+}

@@ -7,7 +7,7 @@ import type { RequestContext } from '../lib/context.ts';
 import { createGraphQLContext, type GraphQLContext } from './context.ts';
 import { maskError, RESOURCE_ACCESS_ERROR } from './errors.ts';
 import { typeDefs } from './generated.ts';
-import { analyze, limitError, limitsFor, MAX_QUERY_LENGTH } from './limits.ts';
+import { analyze, limitError, limitsFor, MAX_NESTING, MAX_QUERY_LENGTH, nestingDepth } from './limits.ts';
 import { mergeResolvers } from './resolvers.ts';
 import { executableSchema } from './schema.ts';
 
@@ -22,7 +22,9 @@ const scopesAllow = (ctx: RequestContext, op: OperationDefinitionNode) =>
 
 const limits: Plugin<GraphQLContext> = {
   onParams({ params, setResult }) {
-    if (typeof params.query === 'string' && params.query.length > MAX_QUERY_LENGTH) setResult({ errors: [new GraphQLError('Query too large')] });
+    if (typeof params.query !== 'string') return;
+    if (params.query.length > MAX_QUERY_LENGTH) setResult({ errors: [new GraphQLError('Query too large')] });
+    else if (nestingDepth(params.query) > MAX_NESTING) setResult({ errors: [new GraphQLError('Query too deeply nested')] });
   },
   onExecute({ args, setResultAndStopExecution }) {
     const context = args.contextValue as GraphQLContext;

@@ -53,10 +53,10 @@ export async function participantsOfIssues(ctx: RequestContext, found: readonly 
 }
 
 /**
- * Of the participant rows of one issuable (findParticipantsOfIssues, for an issue or a merge request), in order: each
+ * Of the participant rows of one issuable (findParticipantsOfIssues, for an issue or a merge request; findParticipantsOfEpics), in order: each
  * user once, a note's author only when the actor may read that note, and only users the actor may see.
  */
-export function visibleParticipants(ctx: RequestContext, rows: Awaited<ReturnType<typeof q.findParticipantsOfIssues>>, noteable: NoteableFacts): UserRow[] {
+export function visibleParticipants(ctx: RequestContext, rows: ReadonlyArray<{ user: UserRow; note: { authorId: number; confidential: boolean } | null }>, noteable: NoteableFacts): UserRow[] {
   const seen = new Set<number>();
   const users: UserRow[] = [];
   for (const r of rows) {

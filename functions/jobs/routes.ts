@@ -7,11 +7,12 @@ import type { JobWithPipeline } from '../../db/queries/jobs.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
-import { parseParams, path, schema, toValidationError } from '../lib/validate.ts';
+import { parseParams, path, schema, str, toValidationError } from '../lib/validate.ts';
 import { getPipeline } from '../pipelines/service.ts';
 import { PipelinePath } from '../pipelines/schemas.ts';
 import { JobPath, ListJobsInput, toJob } from './schemas.ts';
 import * as jobs from './service.ts';
+import { archiveForRef, artifactEntryForRef, artifactsProject, entryContentType, keepArtifacts } from './artifacts.ts';
 
 export const jobRoutes = new Hono<AppEnv>();
 const ProjectPath = schema(() => z.object({ id: projectRef() }));
@@ -60,14 +61,42 @@ jobRoutes.get(`${JOB}/trace`, path(ProjectPath), async (c) => {
   return c.body(trace as Uint8Array<ArrayBuffer>, 200, { 'Content-Type': 'text/plain', 'Content-Disposition': `infile; filename="${id}.log"` });
 });
 
-jobRoutes.get(`${JOB}/artifacts`, path(ProjectPath), async (c) => {
-  const project = await jobs.jobsProject(c.var.ctx, c.req.valid('param').id);
-  const archive = await jobs.jobArtifactsArchive({ ctx: c.var.ctx, input: { project, id: jobId(c) } });
-  return c.body(archive.body, 200, {
+/** present_carrierwave_file!: the archive as an attachment. */
+const archiveResponse = (c: Context<AppEnv>, archive: { body: ReadableStream<Uint8Array>; size: number; fileName: string }) =>
+  c.body(archive.body, 200, {
     'Content-Type': 'application/octet-stream',
     'Content-Length': String(archive.size),
     'Content-Disposition': `attachment; filename="${archive.fileName}"; filename*=UTF-8''${encodeURIComponent(archive.fileName)}`,
   });
+
+jobRoutes.get(`${JOB}/artifacts`, path(ProjectPath), async (c) => {
+  const project = await jobs.jobsProject(c.var.ctx, c.req.valid('param').id);
+  return archiveResponse(c, await jobs.jobArtifactsArchive({ ctx: c.var.ctx, input: { project, id: jobId(c) } }));
+});
+
+// lib/api/job_artifacts.rb: `job` is required; the ref may hold slashes (requirements: { ref_name: /.+/ }).
+const JobNameInput = schema(() => z.object({ job: str() }));
+const ARTIFACTS_BY_REF = '/projects/:id/jobs/artifacts/:ref_name{.+}';
+
+jobRoutes.get(`${ARTIFACTS_BY_REF}/download`, path(ProjectPath), async (c) => {
+  const { job } = await parseParams(c, JobNameInput());
+  const project = await artifactsProject(c.var.ctx, c.req.valid('param').id);
+  return archiveResponse(c, await archiveForRef({ ctx: c.var.ctx, input: { project, ref: c.req.param('ref_name'), job } }));
+});
+
+jobRoutes.get(`${ARTIFACTS_BY_REF}/raw/:artifact_path{.+}`, path(ProjectPath), async (c) => {
+  const { job } = await parseParams(c, JobNameInput());
+  const project = await artifactsProject(c.var.ctx, c.req.valid('param').id);
+  const entry = await artifactEntryForRef({ ctx: c.var.ctx, input: { project, ref: c.req.param('ref_name'), job, path: c.req.param('artifact_path') } });
+  return c.body(entry.data as Uint8Array<ArrayBuffer>, 200, {
+    'Content-Type': entryContentType(entry.fileName),
+    'Content-Disposition': `attachment; filename="${entry.fileName.replace(/"/g, '\\"')}"`,
+  });
+});
+
+jobRoutes.post(`${JOB}/artifacts/keep`, path(ProjectPath), async (c) => {
+  const project = await jobs.jobsProject(c.var.ctx, c.req.valid('param').id);
+  return presentJob(c, project, await keepArtifacts({ ctx: c.var.ctx, input: { project, id: jobId(c) } }));
 });
 
 const change = (verb: 'cancelJob' | 'retryJob' | 'eraseJob' | 'playJob', status: 200 | 201) =>

@@ -1,4 +1,5 @@
 // The per-request context every service verb receives as `ctx`: who is calling, the database, configuration.
+import type { ResponseCache } from './response-cache.ts';
 import type { Database, Db, DbStats } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 
@@ -47,6 +48,8 @@ export interface RequestContext {
   waitUntil(promise: Promise<unknown>): void;
   /** Per-request memo (policy lookups, feature flags): never shared between requests. */
   memo: Map<string, unknown>;
+  /** The platform's response cache (lib/response-cache.ts), when the runtime has one. */
+  cache?: ResponseCache | undefined;
 }
 
 /** Memoizes `load` under `key` for the rest of this request. */

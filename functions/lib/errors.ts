@@ -27,6 +27,8 @@ type Invalid = { code: 'invalid' } & (
   | { kind: 'message'; message: string; details?: Readonly<Record<string, string>> }
   /** A service response's full messages, one by one (the Snippets services). */
   | { kind: 'service'; messages: readonly string[] }
+  /** Parameters Rack cannot read (a name both a value and a Hash, nested too deep): refused before the API sees them. */
+  | { kind: 'malformed' }
 );
 
 /** Every failure a service reports, as data. */
@@ -51,7 +53,7 @@ export type Problem =
   /** The request changed nothing (star an already starred project, ...). */
   | { code: 'not_modified' }
   /** Too many attempts; `retryAfter` in seconds. */
-  | { code: 'rate_limited'; retryAfter: number }
+  | { code: 'rate_limited'; retryAfter: number; message?: string | Record<string, string> | undefined }
   /** The instance is not configured for this (`reason` names the missing setting, never its value). */
   | { code: 'unavailable'; reason: string }
   /** A request this API does not serve in this form. */
@@ -100,6 +102,9 @@ export const notFoundMessage = (message: string) => fail({ code: 'not_found', me
 /** REST: 400 `{"message":"400 Bad request - <reason>"}` (`400 Bad request` without one). */
 export const badRequest = (reason?: string) => fail({ code: 'invalid', kind: 'bad_request', reason });
 
+/** REST: 400 `Bad Request` as text/plain, GitLab's answer (Gitlab::Middleware::HandleMalformedStrings) to a request Rack cannot read. */
+export const malformedRequest = () => fail({ code: 'invalid', kind: 'malformed' });
+
 /** REST: 400 model validation `{"message":{"path":["has already been taken"]}}` (GitLab uses 400, never 422). */
 export const validationFailed = (fields: FieldErrors) => fail({ code: 'invalid', kind: 'model', fields });
 
@@ -136,8 +141,8 @@ export const notAcceptable = (message: string) => fail({ code: 'not_acceptable',
 
 export const notModified = () => fail({ code: 'not_modified' });
 
-/** REST: 429 with Retry-After. */
-export const rateLimited = (retryAfter: number) => fail({ code: 'rate_limited', retryAfter });
+/** REST: 429 with Retry-After; the body `{"message":"429 Too Many Requests"}`, or `{"message":<message>}` (render_api_error!). */
+export const rateLimited = (retryAfter: number, message?: string | Record<string, string>) => fail({ code: 'rate_limited', retryAfter, message });
 
 /** REST: 503 `{"message":"503 Service Unavailable - <reason>"}` */
 export const unavailable = (reason: string) => fail({ code: 'unavailable', reason });

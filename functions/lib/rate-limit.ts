@@ -4,11 +4,14 @@
 //    (attempts are counted before the password is checked, so parallel guesses cannot race past it; unknown usernames are
 //    counted the same way, so the answer never tells whether an account exists);
 //  - per client IP: at most 30 attempts a minute, then 429 with Retry-After;
-//  - OAuth clients (/oauth/token, /oauth/revoke, /oauth/introspect): at most 30 failed requests a minute per client IP
-//    and per client id, then 429 with Retry-After. Each request is counted before any secret is compared and a success
-//    takes its count back, so only failures (of client authentication or of the grant) add up.
+//  - OAuth clients (/oauth/token, /oauth/revoke, /oauth/introspect): at most 30 failed requests a minute per client IP,
+//    then 429 with Retry-After. Each request is counted before any secret is compared and a success takes its count
+//    back, so only failures (of client authentication or of the grant) add up. Not per client id: the id is public,
+//    so a stranger's failures would lock the application out for all its users (issue 28); a per-(client, IP) count
+//    could never pass the per-IP one first. Client secrets are 32 random bytes: guessing them from many addresses
+//    is hopeless anyway.
 import type { Context } from 'hono';
-import { countEvent, countEvents, resetCount, uncountEvents, type CountedEvent } from '../../db/queries/rate-limits.ts';
+import { countEvent, resetCount, uncountEvents, type CountedEvent } from '../../db/queries/rate-limits.ts';
 import type { AppEnv } from './context.ts';
 import type { RequestContext } from './context.ts';
 import { rateLimited } from './errors.ts';
@@ -41,18 +44,16 @@ export async function limitByIp(ctx: RequestContext, ip: string) {
   if (count > IP_ATTEMPT_LIMIT) throw rateLimited(secondsUntil(resetAt));
 }
 
-/** Counts an OAuth client request against its IP and the client id it names (null: none named), in one upsert. */
-export const countClientAttempt = (ctx: RequestContext, ip: string, clientId: string | null) =>
-  countEvents(ctx.db, [`oauth:ip:${ip}`, ...(clientId === null ? [] : [`oauth:client:${clientId}`])], CLIENT_WINDOW_SECONDS);
+/** Counts an OAuth client request against its IP. */
+export const countClientAttempt = (ctx: RequestContext, ip: string) => countEvent(ctx.db, `oauth:ip:${ip}`, CLIENT_WINDOW_SECONDS);
 
-/** Past either limit throws rate_limited, retry after the last of the exceeded windows ends. */
-export function assertClientUnderLimit(counted: readonly CountedEvent[]) {
-  const over = counted.filter((e) => e.count > CLIENT_FAILURE_LIMIT);
-  if (over.length) throw rateLimited(Math.max(...over.map((e) => secondsUntil(e.resetAt))));
+/** Past the limit throws rate_limited, retry after the window ends. */
+export function assertClientUnderLimit(counted: CountedEvent) {
+  if (counted.count > CLIENT_FAILURE_LIMIT) throw rateLimited(secondsUntil(counted.resetAt));
 }
 
 /** A successful request takes its count back. */
-export const releaseClientAttempt = (ctx: RequestContext, counted: readonly CountedEvent[]) => uncountEvents(ctx.db, counted);
+export const releaseClientAttempt = (ctx: RequestContext, counted: CountedEvent) => uncountEvents(ctx.db, [counted]);
 
 export const recordAttempt = (ctx: RequestContext, key: AccountKey) => countEvent(ctx.db, accountKey(key), ACCOUNT_WINDOW_SECONDS);
 export const clearAttempts = (ctx: RequestContext, key: AccountKey) => resetCount(ctx.db, accountKey(key));

@@ -10,7 +10,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { validator } from 'hono/validator';
 import * as z from 'zod/mini';
 import { isRealDate, parseDate } from './dates.ts';
-import { paramErrors, validationFailed } from './errors.ts';
+import { malformedRequest, paramErrors, validationFailed } from './errors.ts';
+import { MalformedParams, nestPairs } from './rack-params.ts';
 
 /** Separates two Grape messages carried by one zod issue. */
 const BOTH = '\u0000';
@@ -79,7 +80,11 @@ const paramValidator = <S extends z.ZodMiniType>(built: S) => zValidator('param'
 /** Validates path parameters (`:id` and friends); the validator is made on the route's first request. */
 export const path = <S extends z.ZodMiniType>(schema: Schema<S>) => {
   let validate: MiddlewareHandler | undefined;
-  const middleware: MiddlewareHandler = (c, next) => (validate ??= paramValidator(schema()) as MiddlewareHandler)(c, next);
+  const middleware: MiddlewareHandler = (c, next) => {
+    const nul = nulPaths(c.req.param());
+    if (nul.length) throw paramErrors(nul.map((name) => `${name} is invalid`));
+    return (validate ??= paramValidator(schema()) as MiddlewareHandler)(c, next);
+  };
   return middleware as ReturnType<typeof paramValidator<S>>;
 };
 
@@ -94,45 +99,72 @@ export const invalidMessageBody = (format: string) =>
     `\nProblem:\n  message body does not match declared format\nResolution:\n  when specifying ${format} as content-type, you must pass valid ${format} in the request's 'body' `,
   ]);
 
-/** The query's parameters, and `add` for the body's after them (arrays from `key[]=..`, the last value wins). */
-function queryInput(c: Context) {
-  const input: Record<string, unknown> = Object.create(null);
-  const add = (key: string, value: unknown) => {
-    if (key.endsWith('[]')) {
-      const name = key.slice(0, -2);
-      const list = Array.isArray(input[name]) ? (input[name] as unknown[]) : [];
-      input[name] = [...list, value];
-    } else input[key] = value;
-  };
-  for (const [key, values] of Object.entries(c.req.queries())) for (const v of values) add(key, v);
-  return { input, add };
-}
+/** A request whose parameters Rack cannot read: 400 `Bad Request` (GitLab's answer before Grape sees it). */
+const unreadable = (error: unknown) => {
+  if (error instanceof MalformedParams) return malformedRequest();
+  return error;
+};
 
-/** Query + body, as Grape sees them: arrays from `key[]=..`, repeated keys give the last value, body wins. */
+/**
+ * Query + body, as Grape sees them (Rack::Request#params): each read with Rack's nested names (lib/rack-params.ts:
+ * `a[]`, `a[k][j]`, `a[][k]`), then the body's names over the query's (a shallow merge). A JSON body is nested
+ * already; its names are taken as they are.
+ */
 export async function readInput(c: Context): Promise<Record<string, unknown>> {
-  const { input, add } = queryInput(c);
-  if (c.req.method === 'GET' || c.req.method === 'HEAD') return input;
+  let query: Record<string, unknown>;
+  try {
+    query = nestPairs(new URL(c.req.url).searchParams);
+  } catch (error) {
+    throw unreadable(error);
+  }
+  if (c.req.method === 'GET' || c.req.method === 'HEAD') return query;
 
   const mediaType = (c.req.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
   if (JSON_TYPE.test(mediaType)) {
     const text = await c.req.text();
-    if (text.trim() === '') return input;
+    if (text.trim() === '') return query;
     let body: unknown;
     try {
       body = JSON.parse(text);
     } catch {
       throw invalidMessageBody('application/json');
     }
-    if (body && typeof body === 'object' && !Array.isArray(body)) for (const [k, v] of Object.entries(body)) add(k, v);
+    if (body && typeof body === 'object' && !Array.isArray(body)) return Object.assign(query, body);
   } else if (mediaType === 'application/x-www-form-urlencoded' || mediaType === 'multipart/form-data') {
     const form = await c.req.formData().catch(() => {
       throw invalidMessageBody(mediaType);
     });
     // Later values win, as in Rack. A file part reaches the schema as the File itself (Grape's `type: File`, e.g.
     // `avatar`); under any other parameter's type it is `is invalid`.
-    form.forEach((v, k) => add(k, v));
+    try {
+      return Object.assign(query, nestPairs(form.entries()));
+    } catch (error) {
+      throw unreadable(error);
+    }
   }
-  return input;
+  return query;
+}
+
+/**
+ * The Grape names (`a[b][0]`) of the parameters whose name or text holds a NUL byte, which no column can store
+ * (PostgreSQL text refuses it). Walks without recursion: a JSON body may nest thousands deep.
+ */
+export function nulPaths(input: unknown): string[] {
+  const found: string[] = [];
+  const stack: Array<[unknown, PropertyKey[]]> = [[input, []]];
+  while (stack.length) {
+    const [value, path] = stack.pop()!;
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) found.push(grapeName(path));
+    } else if (Array.isArray(value)) value.forEach((v, i) => stack.push([v, [...path, i]]));
+    else if (value && typeof value === 'object' && !(value instanceof Blob)) {
+      for (const [k, v] of Object.entries(value)) {
+        if (k.includes('\u0000')) found.push(grapeName([...path, k]));
+        else stack.push([v, [...path, k]]);
+      }
+    }
+  }
+  return found.sort();
 }
 
 /**
@@ -149,8 +181,12 @@ export async function parseParams<S extends z.ZodMiniType>(c: Context, schema: S
  * parseParams for a body the route reads itself (a streamed multipart body): the query, then `fields` in order.
  */
 export async function parseFields<S extends z.ZodMiniType>(c: Context, schema: S, fields: ReadonlyArray<readonly [string, string]>): Promise<z.output<S>> {
-  const { input, add } = queryInput(c);
-  for (const [k, v] of fields) add(k, v);
+  let input: Record<string, unknown>;
+  try {
+    input = Object.assign(nestPairs(new URL(c.req.url).searchParams), nestPairs(fields));
+  } catch (error) {
+    throw unreadable(error);
+  }
   const result = await schema.safeParseAsync(input);
   if (!result.success) throw toValidationError(result.error.issues);
   return result.data;
@@ -160,6 +196,16 @@ export async function parseFields<S extends z.ZodMiniType>(c: Context, schema: S
 export const params = <S extends z.ZodMiniType>(schema: Schema<S>) => validator('query', (_value, c): Promise<z.output<S>> => parseParams(c, schema()));
 
 // ---- Field types with Grape's coercions (query and form values arrive as strings, JSON as typed values) ----
+
+/**
+ * Grape's `type: String` with no rules but one: no NUL byte, which no ref, path or column holds (PostgreSQL text
+ * refuses it: a 500 before). JSON numbers and booleans arrive as their text.
+ */
+export const plainString = () =>
+  z.pipe(
+    z.transform((v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v)),
+    z.string().check(z.refine((s) => !s.includes('\u0000'), { message: 'is invalid' })),
+  );
 
 const INTEGER = /^[+-]?\d+$/;
 const TRUE = new Set(['true', 't', '1', 'yes', 'y', 'on']);
@@ -325,32 +371,3 @@ export const allOrNoneOf = (keys: readonly string[]) =>
 /** A model-level check (GitLab's ActiveRecord validations): reported as `{"message":{"field":["..."]}}`. */
 export const modelRule = <T>(check: (value: T) => boolean, message: string) =>
   z.refine<T>(check, { message, params: { model: true } });
-
-const BRACKETED = /^([^[\]]+)((?:\[[^[\]]*\])+)$/;
-const isHash = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Blob);
-
-/**
- * Rack's nested parameter names for form and query input (`position[line_range][start][line_code]=...` becomes
- * `{position: {line_range: {start: {line_code: ...}}}}`), which lib/validate.ts's readInput leaves flat. A JSON body
- * arrives nested already. Where a name is both a value and a Hash, the later one wins (Rack answers 400 there).
- */
-export function nestParams(input: Readonly<Record<string, unknown>>): Record<string, unknown> {
-  const out: Record<string, unknown> = Object.create(null);
-  for (const [key, value] of Object.entries(input)) {
-    const m = BRACKETED.exec(key);
-    if (!m) {
-      out[key] = value;
-      continue;
-    }
-    const names = [m[1]!, ...m[2]!.slice(1, -1).split('][')];
-    let node = out;
-    for (const name of names.slice(0, -1)) {
-      // A copy, so that a Hash from a JSON body is never changed in place.
-      const next: Record<string, unknown> = Object.assign(Object.create(null), isHash(node[name]) ? node[name] : {});
-      node[name] = next;
-      node = next;
-    }
-    node[names.at(-1)!] = value;
-  }
-  return out;
-}

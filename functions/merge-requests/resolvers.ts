@@ -23,7 +23,8 @@ import { isDraft as isDraftTitle, type MergeRequestPageArgs, type MergeRequestPa
 import { mergeRequestClosesIssues } from './merge.ts';
 import { defaultMergeCommitMessage } from './merge-messages.ts';
 import { graphqlDiffPosition, type StoredPosition } from './positions.ts';
-import { blockingDiscussionsResolved, diffHeadSha, mergeStatusOf, mrReference, mrWebUrl } from './schemas.ts';
+import { diffHeadSha, mrReference, mrWebUrl } from './schemas.ts';
+import { blockingDiscussionsResolved, mergeStatusOf } from './mergeability.ts';
 import { mergeRequestFacts } from './service.ts';
 
 const NUMERIC = /^\d{1,10}$/;

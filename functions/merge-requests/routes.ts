@@ -24,6 +24,7 @@ import {
   type ListMergeRequestsParams,
 } from './schemas.ts';
 import * as mrs from './service.ts';
+import { mergeRequestHeadPipeline } from './pipelines.ts';
 import { cancelMergeWhenPipelineSucceeds, canMerge, mergeMergeRequest, mergeRefMergeRequest, mergeRequestClosesIssues, rebaseMergeRequest } from './merge.ts';
 import { toIssue } from '../issues/schemas.ts';
 
@@ -56,8 +57,8 @@ mergeRequestRoutes.get('/groups/:id/merge_requests', path(GroupPath), params(Lis
 /** Entities::MergeRequest for one record, with the caller's can_merge. */
 async function single(c: Context<AppEnv>, found: { project: Parameters<typeof canMerge>[1]; view: MergeRequestView; canMerge?: boolean }, extra: { divergedCommitsCount?: number; renderHtml?: boolean } = {}) {
   const { ctx } = c.var;
-  const mergeable = found.canMerge ?? (await canMerge(ctx, found.project, found.view));
-  return toMergeRequest(found.view, ctx.config, { subscribed: found.view.subscribed, canMerge: mergeable, ...extra });
+  const [mergeable, headPipeline] = await Promise.all([found.canMerge ?? canMerge(ctx, found.project, found.view), mergeRequestHeadPipeline(ctx, found.project, found.view)]);
+  return toMergeRequest(found.view, ctx.config, { subscribed: found.view.subscribed, canMerge: mergeable, headPipeline, ...extra });
 }
 
 mergeRequestRoutes.post('/projects/:id/merge_requests', path(ProjectPath), params(CreateMergeRequestInput), async (c) => {

@@ -1,6 +1,7 @@
 // Merge request inputs (GitLab 13.6 lib/api/merge_requests.rb parameters) and Entities::MergeRequestBasic,
 // ::MergeRequest, ::MergeRequestSimple, ::MergeRequestDiff(Full).
 import { isDraftTitle, type DiffVersionJson, type MergeRequestView } from '../../db/queries/merge-requests.ts';
+import { blockingDiscussionsResolved, detailedMergeStatus, mergeStatusOf } from './mergeability.ts';
 import type { MergeRequestDiffRow } from '../../db/schema/index.ts';
 import { idList, labelList, noneAny, optionalRef, taskStatus, title, toTimeStats, DESCRIPTION_MAX } from '../issues/schemas.ts';
 import { toLabelBasic } from '../labels/schemas.ts';
@@ -8,8 +9,10 @@ import type { Config } from '../lib/context.ts';
 import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { bool, dateTime, id, nestParams, oneOf, pathId, schema, str, text, type Output } from '../lib/validate.ts';
+import { bool, dateTime, id, oneOf, pathId, schema, str, text, type Output } from '../lib/validate.ts';
 import { toMilestone } from '../milestones/schemas.ts';
+import { toPipeline, toPipelineBasic } from '../pipelines/schemas.ts';
+import type { HeadPipeline } from './pipelines.ts';
 import { toUserBasic } from '../users/schemas.ts';
 
 /** `:merge_request_iid`: an integer (else 400 `merge_request_iid is invalid`); one no row can have is null (404). */
@@ -110,9 +113,9 @@ const negatable = () => ({
   my_reaction_emoji: z.optional(str(255)),
 });
 
-/** Rack nests `not[labels]=...` into `not: { labels }` (lib/validate.ts's readInput keeps names flat). */
+/** `not[labels]=...` arrives as `not: { labels }` (lib/rack-params.ts). */
 export const ListMergeRequestsInput = schema(() =>
-  z.pipe(z.transform(nestParams), z.object({
+  z.object({
     ...paginationParams(),
     ...negatable(),
     state: z.optional(oneOf(['opened', 'closed', 'locked', 'merged', 'all'])),
@@ -142,7 +145,7 @@ export const ListMergeRequestsInput = schema(() =>
     non_archived: z.optional(bool()),
     iids: z.optional(z.pipe(z.transform((v: unknown) => (Array.isArray(v) ? v : [v])), z.array(id()))),
     not: z.optional(z.object(negatable())),
-  })),
+  }),
 );
 export type ListMergeRequestsParams = Output<typeof ListMergeRequestsInput>;
 
@@ -157,21 +160,6 @@ export const mrWebUrl = (v: Pick<MergeRequestView, 'projectPath'> & { mr: { iid:
 
 /** The diff head (the source branch's tip when the version was taken), GitLab's diff_head_sha. */
 export const diffHeadSha = (v: { latestDiff: DiffVersionJson | null }) => v.latestDiff?.headCommitSha ?? null;
-
-/**
- * The merge status shown: GitLab marks an open MR `unchecked` when a push moves its source or target branch, until the
- * check runs; here the check runs when the MR is next read alone (versions.ts), so a list shows `unchecked` meanwhile.
- */
-export function mergeStatusOf(v: Pick<MergeRequestView, 'mr' | 'latestDiff' | 'sourceHead' | 'targetTip'>) {
-  const open = v.mr.state === 'opened' || v.mr.state === 'locked';
-  const d = v.latestDiff;
-  const moved = d !== null && v.sourceHead !== null && v.targetTip !== null && (d.headCommitSha !== v.sourceHead || d.startCommitSha !== v.targetTip);
-  return open && moved ? 'unchecked' : v.mr.mergeStatus;
-}
-
-/** MergeRequest#mergeable_discussions_state?: unresolved discussions block only where the project says so. */
-export const blockingDiscussionsResolved = (v: Pick<MergeRequestView, 'onlyAllowMergeIfAllDiscussionsAreResolved' | 'unresolvedDiscussions'>) =>
-  !v.onlyAllowMergeIfAllDiscussionsAreResolved || v.unresolvedDiscussions === 0;
 
 /** The fields every MR entity starts with (Entities::MergeRequestSimple's, before its web_url). */
 const head = (m: MergeRequestView['mr']) => ({
@@ -217,6 +205,7 @@ export function toMergeRequestBasic(v: MergeRequestView, config: Config, options
     milestone: v.milestone ? toMilestone(v.milestone, { fullPath: v.milestone.groupId !== null ? (v.milestoneGroupPath ?? '') : v.projectPath }, config) : null,
     merge_when_pipeline_succeeds: m.mergeWhenPipelineSucceeds,
     merge_status: mergeStatusOf(v),
+    detailed_merge_status: detailedMergeStatus(v),
     sha: diffHeadSha(v),
     merge_commit_sha: m.mergeCommitSha,
     discussion_locked: m.discussionLocked,
@@ -241,20 +230,25 @@ export interface SingleOptions {
   divergedCommitsCount?: number | undefined;
   rebaseInProgress?: boolean | undefined;
   renderHtml?: boolean | undefined;
+  /** The head pipeline (pipelines.ts); none given: null. */
+  headPipeline?: HeadPipeline | null | undefined;
 }
 
 /** Entities::MergeRequest: a single record. */
 export function toMergeRequest(v: MergeRequestView, config: Config, o: SingleOptions) {
   const d = v.latestDiff;
+  const head = o.headPipeline ?? null;
+  // MergeRequest::Metrics: the head pipeline once it has started; finished only when it succeeded.
+  const started = head && head.pipeline.startedAt !== null ? head.pipeline : null;
   return {
     ...toMergeRequestBasic(v, config, { renderHtml: o.renderHtml === true }),
     subscribed: o.subscribed,
     changes_count: d ? String(d.filesCount) : null,
-    latest_build_started_at: null,
-    latest_build_finished_at: null,
+    latest_build_started_at: iso(started?.startedAt ?? null),
+    latest_build_finished_at: iso(started?.status === 'success' ? started.finishedAt : null),
     first_deployed_to_production_at: null,
-    pipeline: null,
-    head_pipeline: null,
+    pipeline: started && head ? toPipelineBasic(started, head.project, config) : null,
+    head_pipeline: head ? toPipeline(head.pipeline, head.project, head.user, config, head.hasWarnings) : null,
     diff_refs: d ? { base_sha: d.baseCommitSha ?? d.startCommitSha, head_sha: d.headCommitSha, start_sha: d.startCommitSha } : null,
     merge_error: v.mr.mergeError,
     ...(o.rebaseInProgress !== undefined ? { rebase_in_progress: o.rebaseInProgress } : {}),

@@ -17,7 +17,7 @@ import {
 import { findOrCreateLabelLinkStatements, findOrCreateProjectLabels } from '../../db/queries/labels.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
-import { findRef, findRepository } from '../../db/queries/repositories.ts';
+import { findRef, findRepository, setMergeRequestRefQuery } from '../../db/queries/repositories.ts';
 import { eventStatement, recordEvent } from '../events/record.ts';
 import { findGroup } from '../groups/service.ts';
 import { createMentionTodos, freshMentions, mentionReaders } from '../issues/mention-todos.ts';
@@ -98,7 +98,11 @@ async function refreshVersion(ctx: RequestContext, project: ProjectView, view: q
   if (isCurrent(view.latestDiff, tips)) return view;
   const { mergeStatus, ...version } = await takeVersion(ctx.db, m.targetProjectId, tips);
   const closing = await closingIssueIds(ctx, project, { ...m, version });
-  await ctx.batch((db) => [...q.refreshVersionStatements(db, m.id, version, mergeStatus), ...q.cacheClosingIssuesStatements(db, m.id, closing)]);
+  await ctx.batch((db) => [
+    ...q.refreshVersionStatements(db, m.id, version, mergeStatus),
+    ...q.cacheClosingIssuesStatements(db, m.id, closing),
+    setMergeRequestRefQuery(db, m.targetProjectId, m.iid, tips.sourceHead),
+  ]);
   return (await q.findMergeRequestViewById(ctx.db, ctx.actor, m.id, subscriberId)) ?? view;
 }
 
@@ -202,6 +206,7 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
       ...(admin && p.reviewer_ids?.length ? [q.linkUsersStatement(db, 'reviewers', mrId, assignableUsersQuery(db, assignableScope(target), p.reviewer_ids).getSQL())] : []),
       ...(admin && p.labels?.length ? findOrCreateLabelLinkStatements(db, targetId, p.labels, { type: 'MergeRequest', id: mrId }) : []),
       q.insertDiffVersionStatement(db, mrId, version),
+      setMergeRequestRefQuery(db, targetId, currentIidSql('merge_requests', { projectId: targetId }), sourceHead!),
       ...q.cacheClosingIssuesStatements(db, mrId, closing),
       ...(mentions.length ? [mentionTodosStatement(db, { type: 'MergeRequest', id: mrId, projectId: targetId }, user.id, mentions)] : []),
       eventStatement(db, { action: 'created', authorId: user.id, projectId: targetId, target: { type: 'MergeRequest', id: mrId } }),

@@ -1,9 +1,11 @@
 // GET /.well-known/oauth-authorization-server (RFC 8414). The issuer is the configured public URL, never the Host
-// header.
+// header. Only what is served is advertised: OpenID Connect's scopes (openid, profile, email) stay grantable, as
+// GitLab's applications register them, but without an id_token, userinfo, keys or discovery document a relying party
+// that reads them here would start a flow that cannot finish.
 import type { Context } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { areFeaturesEnabled } from '../features/evaluate.ts';
-import { OAUTH_SCOPE_NAMES } from './scopes.ts';
+import { OAUTH_SCOPE_NAMES, OIDC_SCOPES } from './scopes.ts';
 
 export async function discoveryEndpoint(c: Context<AppEnv>) {
   const issuer = c.var.ctx.config.publicUrl;
@@ -15,7 +17,7 @@ export async function discoveryEndpoint(c: Context<AppEnv>) {
     token_endpoint: `${issuer}/oauth/token`,
     revocation_endpoint: `${issuer}/oauth/revoke`,
     introspection_endpoint: `${issuer}/oauth/introspect`,
-    scopes_supported: OAUTH_SCOPE_NAMES,
+    scopes_supported: OAUTH_SCOPE_NAMES.filter((s) => !OIDC_SCOPES.has(s)),
     response_types_supported: implicit ? ['code', 'token'] : ['code'],
     response_modes_supported: ['query', 'fragment'],
     grant_types_supported: ['authorization_code', ...(implicit ? ['implicit'] : []), ...(password ? ['password'] : []), 'refresh_token'],

@@ -32,10 +32,11 @@ oauthRoutes.use('/oauth/token', smallBody);
 oauthRoutes.use('/oauth/revoke', smallBody);
 oauthRoutes.use('/oauth/introspect', smallBody);
 
-// The brute-force throttle (throttle.ts) of the endpoints that authenticate clients. A malformed request is refused
-// before it is counted: it cannot be a guess.
+// The brute-force throttle (throttle.ts) of the endpoints that authenticate clients. A malformed request (body or
+// client credentials) is refused before it is counted: it cannot be a guess.
 const throttled = createMiddleware<AppEnv>(async (c, next) => {
-  startAttempt(c.var.ctx, clientIp(c), readClientCredentials(c, await readOAuthInput(c)).clientId);
+  readClientCredentials(c, await readOAuthInput(c));
+  startAttempt(c.var.ctx, clientIp(c));
   await next();
   await settleAttempt(c.var.ctx, c.res.ok);
 });

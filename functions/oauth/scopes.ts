@@ -15,6 +15,8 @@ export const OAUTH_SCOPES = {
 
 export type OAuthScope = keyof typeof OAUTH_SCOPES;
 export const OAUTH_SCOPE_NAMES = Object.keys(OAUTH_SCOPES) as OAuthScope[];
+/** The scopes whose meaning is OpenID Connect's (an id_token and userinfo claims). */
+export const OIDC_SCOPES: ReadonlySet<OAuthScope> = new Set(['openid', 'profile', 'email']);
 /** Doorkeeper's default_scopes: a request without `scope` gets `api`. */
 export const DEFAULT_SCOPES: OAuthScope[] = ['api'];
 

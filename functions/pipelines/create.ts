@@ -4,7 +4,7 @@
 // pipeline needs no second pass). What GitLab persists, this persists: an invalid configuration is a failed pipeline
 // carrying `yaml_errors`; what GitLab only reports (no configuration, filtered by workflow rules, no jobs) is an error
 // here too and stores nothing.
-import { rootBlobsAt, readPath } from '../../db/queries/repository-reads.ts';
+import { rootBlobsAt, readPath, treePage } from '../../db/queries/repository-reads.ts';
 import { batchRows } from '../../db/queries/raw.ts';
 import { insertPipelineStatements, findPipelineById, type NewPipelineJob } from '../../db/queries/pipelines.ts';
 import { GIT_OBJECT_TYPES, type CiStatus, type PipelineRow } from '../../db/schema/index.ts';
@@ -14,6 +14,9 @@ import { parseCiConfig, type CiJob } from '../ci/config/index.ts';
 import { parseDuration } from '../ci/config/duration.ts';
 import { plan, type PipelineSource, type PlannedJob } from '../ci/plan.ts';
 import { CI_CONFIG_PATH, CONFIG_READ_LIMIT } from '../ci/config-path.ts';
+import { topLevelGlob } from '../ci/exists.ts';
+import { repositoryInfo, type RepositoryInfo } from '../repositories/service.ts';
+import { refProtected } from './ref-access.ts';
 import { compositeStatus, processPipeline } from './status.ts';
 import { recordDeployments } from '../deployments/record.ts';
 
@@ -41,6 +44,8 @@ export interface PipelineRequest {
    * pushes, triggers and the web; the API passes false and answers the errors instead).
    */
   saveOnErrors?: boolean;
+  /** The project's repository (its protection rules), when the caller has read it already. */
+  repository?: RepositoryInfo;
 }
 
 export type PipelineOutcome = { ok: true; pipeline: PipelineRow } | { ok: false; errors: string[] };
@@ -52,6 +57,22 @@ const readTemplate = (name: string) => templateContent('gitlab_ci_ymls', name);
 export async function readConfig(ctx: Pick<RequestContext, 'db'>, projectId: number, sha: string): Promise<string | null> {
   const [found] = await rootBlobsAt(ctx.db, [{ projectId, commitOid: sha }], CI_CONFIG_PATH, CONFIG_READ_LIMIT);
   return found ? utf8.decode(found.data) : null;
+}
+
+/**
+ * Most tree entries read for `rules:exists`: the commit's tree is listed once per pipeline, and a tree larger than
+ * this is matched on its first entries (directories first), where GitLab reads every path.
+ */
+export const FILES_READ_LIMIT = 50_000;
+
+/**
+ * The paths of the commit's files as `rules:exists` sees them (Ci::Pipeline#all_worktree_paths, or
+ * #top_level_worktree_paths when every glob is top-level): blobs only, directories walked; none when no glob asks.
+ */
+async function worktreePaths(ctx: Pick<RequestContext, 'db'>, projectId: number, sha: string, globs: readonly string[]): Promise<string[]> {
+  if (!globs.length) return [];
+  const page = await treePage(ctx.db, { projectId, rev: sha, path: '', recursive: !globs.every(topLevelGlob), limit: FILES_READ_LIMIT, offset: 0 });
+  return (page?.entries ?? []).filter((e) => e.type === 'blob').map((e) => utf8.decode(e.path));
 }
 
 /** The variables a job hands the runner from the configuration: the global ones, the job's own over them. */
@@ -157,7 +178,8 @@ export async function createPipeline(ctx: Pick<RequestContext, 'db' | 'batch'>, 
     userId: req.userId,
     triggerId: req.triggerId ?? null,
     mergeRequestId: req.mergeRequest?.id ?? null,
-    protected: false,
+    // Ci::Pipeline#protected_ref?: a merge request's ref (refs/merge-requests/<iid>/head) is never protected.
+    protected: req.pipelineRef === undefined && refProtected(req.repository ?? (await repositoryInfo(ctx, req.project.id)), req.ref, req.tag),
     committedAt: null,
     variables: [...(req.variables ?? [])],
   };
@@ -168,6 +190,8 @@ export async function createPipeline(ctx: Pick<RequestContext, 'db' | 'batch'>, 
     return insert(ctx, { ...base, status: 'failed', yamlErrors: parsed.errors.join(', '), failureReason: 'config_error', startedAt: null, finishedAt: now, stages: [], jobs: [] });
   }
   const variables = Object.fromEntries((req.variables ?? []).map((v) => [v.key, v.value]));
+  const rules = [...(parsed.config.workflow?.rules ?? []), ...parsed.config.jobs.flatMap((j) => j.rules ?? [])];
+  const files = await worktreePaths(ctx, req.project.id, req.sha, rules.flatMap((r) => r.exists ?? []));
   const planned = plan(parsed.config, {
     ref: req.ref,
     tag: req.tag,
@@ -176,6 +200,7 @@ export async function createPipeline(ctx: Pick<RequestContext, 'db' | 'batch'>, 
     variables,
     mergeRequest: req.mergeRequest?.values,
     projectPath: req.project.pathWithNamespace,
+    files,
   });
   if (!planned.created) return { ok: false, errors: planned.errors };
   const stageIndex = (name: string) => parsed.config.stages.indexOf(name);

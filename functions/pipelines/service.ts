@@ -2,7 +2,7 @@
 // Ci::RetryPipelineService, Ci::Pipeline#cancel_running, Ci::DestroyPipelineService). REST and GraphQL call these;
 // the policy decides (read_pipeline, create_pipeline, update_pipeline, destroy_pipeline, read_pipeline_variable).
 import * as q from '../../db/queries/pipelines.ts';
-import { findRef, listRefs } from '../../db/queries/repositories.ts';
+import { findRefs, listRefs } from '../../db/queries/repositories.ts';
 import { resolveRevision } from '../../db/queries/repository-reads.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { PipelineRow } from '../../db/schema/index.ts';
@@ -14,7 +14,9 @@ import { COUNT_LIMIT, pagedWithTotal } from '../lib/pagination.ts';
 import { assertCan, type Action } from '../lib/policy.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
 import { findUsersByIds } from '../../db/queries/users.ts';
+import { repositoryInfo } from '../repositories/service.ts';
 import { createPipeline, type PipelineRequest } from './create.ts';
+import { canRunOnRef, protectedRefError } from './ref-access.ts';
 import { cancelJobs, retryJobs } from './job-changes.ts';
 import { reprocessPipeline } from './process.ts';
 
@@ -65,7 +67,10 @@ export async function getPipelineVariables({ ctx, input }: Verb<{ project: Proje
 
 /** A branch or a tag of the project: its commit and whether it is a tag (branches first, as GitLab's ref lookup). */
 export async function resolveBranchOrTag(ctx: RequestContext, projectId: number, ref: string): Promise<{ sha: string; tag: boolean } | null> {
-  const [branch, tag] = await Promise.all([findRef(ctx.db, projectId, `refs/heads/${ref}`), findRef(ctx.db, projectId, `refs/tags/${ref}`)]);
+  // One statement for both names (POST /pipeline's budget counts it).
+  const found = await findRefs(ctx.db, projectId, [`refs/heads/${ref}`, `refs/tags/${ref}`]);
+  const branch = found.get(`refs/heads/${ref}`);
+  const tag = found.get(`refs/tags/${ref}`);
   if (branch) return { sha: branch, tag: false };
   if (tag) return { sha: await peeledCommit(ctx, projectId, tag), tag: true };
   return null;
@@ -81,13 +86,15 @@ const baseErrors = (errors: string[]) => validationFailed({ base: errors });
 
 /**
  * POST /projects/:id/pipeline (and the web's "Run pipeline"): the ref must be a branch or a tag ("Reference not
- * found"); what the configuration makes is created, or refused with GitLab's base errors.
+ * found") the user may write (a protected one needs push or merge access); what the configuration makes is created,
+ * or refused with GitLab's base errors.
  */
 export async function runPipeline({ ctx, input }: Verb<{ project: ProjectView; ref: string; variables: PipelineRequest['variables']; source: 'api' | 'web' }>): Promise<PipelineRow> {
   const user = requireUser(ctx);
   assertCan(ctx.actor, 'project:create_pipeline', projectFacts(input.project));
-  const target = await resolveBranchOrTag(ctx, input.project.project.id, input.ref);
+  const [target, repository] = await Promise.all([resolveBranchOrTag(ctx, input.project.project.id, input.ref), repositoryInfo(ctx, input.project.project.id)]);
   if (!target) throw baseErrors(['Reference not found']);
+  if (!canRunOnRef(ctx, projectFacts(input.project), repository, input.ref, target.tag)) throw baseErrors([protectedRefError(input.ref)]);
   const outcome = await createPipeline(ctx, {
     project: input.project.project,
     ref: input.ref,
@@ -97,6 +104,7 @@ export async function runPipeline({ ctx, input }: Verb<{ project: ProjectView; r
     userId: user.id,
     variables: input.variables,
     saveOnErrors: input.source !== 'api',
+    repository,
   });
   if (!outcome.ok) throw baseErrors(outcome.errors);
   return outcome.pipeline;

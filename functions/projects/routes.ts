@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { projectRef, userRef } from '../lib/ids.ts';
+import { NO_STORE } from '../lib/no-store.ts';
 import { assertOffsetWithinLimit, pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path, schema, type Output } from '../lib/validate.ts';
@@ -12,6 +13,9 @@ import * as projects from './service.ts';
 export const projectRoutes = new Hono<AppEnv>();
 const ProjectPath = schema(() => z.object({ id: projectRef() }));
 const UserPath = schema(() => z.object({ user_id: userRef() }));
+
+/** A project answer that shows `runners_token` (to its maintainers) is a secret: no-store. */
+const cacheFor = (runnersToken: string | null) => (runnersToken ? NO_STORE : {});
 
 /** Lists: ProjectWithAccess for signed-in callers, BasicProjectDetails for anonymous ones or `simple=true`. */
 async function presentList(c: Context<AppEnv>, input: Output<typeof ListProjectsInput>, list: ReturnType<typeof projects.listProjects>) {
@@ -34,7 +38,7 @@ projectRoutes.get('/projects/:id', path(ProjectPath), async (c) => {
   const { ctx } = c.var;
   const view = await projects.findProject(ctx, c.req.valid('param').id);
   const extra = { runnersToken: await projects.runnersTokenFor(ctx, view) };
-  return c.json(ctx.actor.user ? toProjectWithAccess(view, ctx.config, extra) : toProject(view, ctx.config, extra));
+  return c.json(ctx.actor.user ? toProjectWithAccess(view, ctx.config, extra) : toProject(view, ctx.config, extra), 200, cacheFor(extra.runnersToken));
 });
 
 projectRoutes.post('/projects', params(CreateProjectInput), async (c) => {
@@ -51,7 +55,8 @@ projectRoutes.post('/projects/user/:user_id', path(UserPath), params(CreateProje
 projectRoutes.put('/projects/:id', path(ProjectPath), params(UpdateProjectInput), async (c) => {
   const { ctx } = c.var;
   const view = await projects.updateProject({ ctx, input: { ref: c.req.valid('param').id, ...c.req.valid('query') } });
-  return c.json(toProjectWithAccess(view, ctx.config, { runnersToken: await projects.runnersTokenFor(ctx, view) }));
+  const runnersToken = await projects.runnersTokenFor(ctx, view);
+  return c.json(toProjectWithAccess(view, ctx.config, { runnersToken }), 200, cacheFor(runnersToken));
 });
 
 projectRoutes.delete('/projects/:id', path(ProjectPath), async (c) => {

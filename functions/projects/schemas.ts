@@ -6,7 +6,7 @@ import { keysetParams, paginationParams } from '../lib/pagination.ts';
 import { ACCESS_LEVELS, VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
 import { parseRef } from '../lib/ids.ts';
 import * as z from 'zod/mini';
-import { bool, id, int, intIn, modelRule, nestParams, oneOf, schema, str, text } from '../lib/validate.ts';
+import { bool, id, int, intIn, modelRule, oneOf, schema, str, text } from '../lib/validate.ts';
 import { avatarUrl, isValidPath, toUserBasic } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
 import { avatarFile } from '../uploads/avatars.ts';
@@ -63,19 +63,16 @@ const containerExpirationPolicyAttributes = () =>
     enabled: z.optional(bool()),
   });
 
-// Rack nests `container_expiration_policy_attributes[cadence]=7d` (form and query input; JSON arrives nested).
+// `container_expiration_policy_attributes[cadence]=7d` arrives nested (lib/rack-params.ts).
 export const UpdateProjectInput = schema(() =>
-  z.pipe(
-    z.transform(nestParams),
-    z.object({
-      name: z.optional(projectName()),
-      path: z.optional(projectPath()),
-      ...editable(),
-      container_expiration_policy_attributes: z.optional(containerExpirationPolicyAttributes()),
-      // EE (13.6): `{ framework: "sox" }`; a blank framework removes the setting.
-      compliance_framework_setting: z.optional(z.object({ framework: z.optional(oneOf(['gdpr', 'hipaa', 'pci_dss', 'soc_2', 'sox', ''])) })),
-    }),
-  ),
+  z.object({
+    name: z.optional(projectName()),
+    path: z.optional(projectPath()),
+    ...editable(),
+    container_expiration_policy_attributes: z.optional(containerExpirationPolicyAttributes()),
+    // EE (13.6): `{ framework: "sox" }`; a blank framework removes the setting.
+    compliance_framework_setting: z.optional(z.object({ framework: z.optional(oneOf(['gdpr', 'hipaa', 'pci_dss', 'soc_2', 'sox', ''])) })),
+  }),
 );
 
 export const ForkProjectInput = schema(() => z.object({

@@ -202,6 +202,12 @@ export async function createProjectForUser({ ctx, input }: Verb<{ userRef: Ref |
 export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & Output<typeof UpdateProjectInput>>) {
   const view = await findProject(ctx, input.ref);
   assertCan(ctx.actor, 'project:update', projectFacts(view));
+  const movesHead = input.default_branch !== undefined && !view.repository.empty && input.default_branch !== view.repository.defaultBranch;
+  // Projects::UpdateService#validate! runs Project#change_head before anything is saved: a branch the repository
+  // lacks is the model's base error, and nothing of the request is applied.
+  if (movesHead && (await findRef(ctx.db, view.project.id, `refs/heads/${input.default_branch}`)) === undefined) {
+    throw validationFailed({ base: [`Could not change HEAD: branch '${input.default_branch}' does not exist`] });
+  }
   const values: Parameters<typeof q.updateProject>[2] = {};
   if (input.name !== undefined) values.name = input.name;
   if (input.description !== undefined) values.description = input.description;
@@ -254,13 +260,8 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & O
   } catch (error) {
     rethrowTaken(error);
   }
-  // Projects::UpdateService#after_update: a changed default branch moves the repository's HEAD (what the entity's
-  // default_branch shows), when that branch exists.
-  if (input.default_branch !== undefined && input.default_branch !== view.repository.defaultBranch) {
-    if ((await findRef(ctx.db, view.project.id, `refs/heads/${input.default_branch}`)) !== undefined) {
-      await setDefaultBranchQuery(ctx.db, view.project.id, input.default_branch);
-    }
-  }
+  // The repository's HEAD (what the entity's default_branch shows) moves to the branch checked above.
+  if (movesHead) await setDefaultBranchQuery(ctx.db, view.project.id, input.default_branch!);
   return reload(ctx, view.project.id);
 }
 

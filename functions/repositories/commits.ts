@@ -8,8 +8,8 @@ import { readTouchedDirs } from '../../db/queries/repository-dirs.ts';
 import { findRef, createRepository } from '../../db/queries/repositories.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { invalidMessage } from '../lib/errors.ts';
-import { ActionError, applyActions, splitPath, touchedDirs, type FileAction } from './commit-actions.ts';
-import { checkActionCount, fileContent } from './commit-limits.ts';
+import { ActionError, applyActions, checkPath, splitPath, touchedDirs, type FileAction } from './commit-actions.ts';
+import { checkActionCount, checkDirectories, checkPathSize, fileContent } from './commit-limits.ts';
 import { encodeCommit } from './git/commit.ts';
 import { isValidBranchName } from './ref-names.ts';
 import { refConflict, writeRefs } from './ref-write.ts';
@@ -39,16 +39,32 @@ export interface CommitRequest {
 
 const changedSince = (path: string) => `The file has changed since you started editing it: ${path}`;
 
-/** The request's actions as FileActions: paths split and checked, content decoded and size-checked (400s). */
-function toFileActions(ctx: RequestContext, actions: readonly CommitActionParams[]): FileAction[] {
+/**
+ * The request's actions as FileActions: paths split, sized and checked (a path git refuses is Gitaly's "invalid
+ * path", before anything is read), the directories they reach counted, content decoded and size-checked (400s).
+ */
+function toFileActions(ctx: RequestContext, actions: readonly CommitActionParams[]): { actions: FileAction[]; dirs: Uint8Array[] } {
   checkActionCount(actions.length);
-  return actions.map((a) => ({
-    action: a.action,
-    path: splitPath(a.file_path),
-    previousPath: a.action === 'move' ? splitPath(a.previous_path ?? '') : undefined,
-    content: fileContent(ctx, a.file_path, a.content, a.encoding),
-    executeFilemode: a.execute_filemode,
-  }));
+  const split = (path: string) => {
+    const components = splitPath(path);
+    checkPathSize(components);
+    return components;
+  };
+  const fileActions = actions.map((a): FileAction => {
+    const path = split(a.file_path);
+    // A file is written as a regular file; the tree editor checks again with the mode an entry ends up with.
+    if (a.action !== 'delete') checkPath(path, '100644');
+    return {
+      action: a.action,
+      path,
+      previousPath: a.action === 'move' ? split(a.previous_path ?? '') : undefined,
+      content: fileContent(ctx, a.file_path, a.content, a.encoding),
+      executeFilemode: a.execute_filemode,
+    };
+  });
+  const dirs = touchedDirs(fileActions);
+  checkDirectories(dirs);
+  return { actions: fileActions, dirs };
 }
 
 /**
@@ -58,8 +74,9 @@ function toFileActions(ctx: RequestContext, actions: readonly CommitActionParams
 export async function commitToBranch(ctx: RequestContext, repository: RepositoryInfo, req: CommitRequest): Promise<CommitView> {
   const user = ctx.actor.user!;
   let actions: FileAction[];
+  let dirs: Uint8Array[];
   try {
-    actions = toFileActions(ctx, req.actions);
+    ({ actions, dirs } = toFileActions(ctx, req.actions));
   } catch (error) {
     if (error instanceof ActionError) throw invalidMessage(error.message);
     throw error;
@@ -72,7 +89,7 @@ export async function commitToBranch(ctx: RequestContext, repository: Repository
   const differentBranch = req.startSha !== undefined || startBranch !== req.branch || startProjectId !== repository.projectId;
   const start = empty ? undefined : req.startSha ?? `refs/heads/${startBranch}`;
   const [base, current] = await Promise.all([
-    start === undefined ? undefined : readTouchedDirs(ctx.db, startProjectId, start, touchedDirs(actions)),
+    start === undefined ? undefined : readTouchedDirs(ctx.db, startProjectId, start, dirs),
     differentBranch && !empty ? findRef(ctx.db, repository.projectId, `refs/heads/${req.branch}`) : undefined,
   ]);
   if (start !== undefined && !base) {

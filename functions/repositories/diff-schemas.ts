@@ -2,14 +2,10 @@
 // `compare` and `merge_base`), with Grape's messages (lib/validate.ts).
 import * as z from 'zod/mini';
 import { paginationParams } from '../lib/pagination.ts';
-import { bool, int, schema, type Output } from '../lib/validate.ts';
+import { bool, int, plainString, schema, type Output } from '../lib/validate.ts';
 
-/** Grape's `type: String`: JSON numbers and booleans arrive as their text. */
-const string = () =>
-  z.pipe(
-    z.transform((v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v)),
-    z.string(),
-  );
+/** Grape's `type: String` (no NUL: lib/validate.ts). */
+const string = plainString;
 
 /** GET repository/commits/:sha/diff. */
 export const CommitDiffInput = schema(() => z.object({ ...paginationParams() }));

@@ -5,16 +5,25 @@
 // needs a maintainer. Every branch write (files, commits, branch creation and deletion) and the Branch entity's
 // protected/developers_can_*/can_push ask here. Protected tags (the protected_tags table) are ruled here too:
 // Gitlab::UserAccess#can_create_tag? with ProtectedTag::CreateAccessLevel, for tag creation and the Tag entity.
+import { RE2JS } from 're2js';
 import type { ProtectionRule } from '../../db/queries/repositories.ts';
+import { BoundedCache } from '../lib/bounded-cache.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { AccessLevel, can, isAdministrator, type ProjectFacts } from '../lib/policy.ts';
 import type { RepositoryInfo } from './service.ts';
 
+/**
+ * RefMatcher#wildcard_regex, compiled: the pattern's other characters literal, each `*` any run of characters.
+ * RE2 (re2js), never a JavaScript RegExp: the pattern is a maintainer's, and `*a*a*a*a*a*a*a*a*b` backtracks
+ * exponentially there on a long name. Kept in a bounded cache, as an isolate serves every project's patterns.
+ */
+const wildcards = new BoundedCache<string, RE2JS>(512);
+const compileWildcard = (pattern: string) => RE2JS.compile(pattern.split('*').map((part) => (part ? RE2JS.quote(part) : '')).join('(?s:.*)'));
+
 /** ProtectedRefMatcher: an exact name, or a pattern whose `*` matches any run of characters (`/` included). */
 export function matchesRef(pattern: string, name: string): boolean {
   if (!pattern.includes('*')) return pattern === name;
-  const regex = pattern.split('*').map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*?');
-  return new RegExp(`^${regex}$`, 's').test(name);
+  return wildcards.get(pattern, compileWildcard).matches(name);
 }
 
 const rulesFor = (repository: RepositoryInfo, branch: string): ProtectionRule[] => repository.protectedBranches.filter((r) => matchesRef(r.name, branch));

@@ -7,14 +7,10 @@
 import { projectRef } from '../lib/ids.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { bool, dateTime, oneOf, schema, type Output } from '../lib/validate.ts';
+import { bool, dateTime, oneOf, plainString, schema, type Output } from '../lib/validate.ts';
 
-/** Grape's `type: String`: JSON numbers and booleans arrive as their text; no length or character rules. */
-const string = () =>
-  z.pipe(
-    z.transform((v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v)),
-    z.string(),
-  );
+/** Grape's `type: String`: no length or character rules but NUL's (lib/validate.ts). */
+const string = plainString;
 
 /** An `optional ..., type: String`: JSON null is Grape's nil, i.e. not given. */
 const optionalString = () => z.optional(z.pipe(z.transform((v: unknown): unknown => (v === null ? undefined : v)), z.optional(string())));

@@ -65,7 +65,7 @@ export async function repositoryFor(
 }
 
 /** The project's repository as the push-access rules read it (an empty one when the project has no row yet). */
-export async function repositoryInfo(ctx: RequestContext, projectId: number): Promise<RepositoryInfo> {
+export async function repositoryInfo(ctx: Pick<RequestContext, 'db'>, projectId: number): Promise<RepositoryInfo> {
   const row = await findRepository(ctx.db, projectId);
   return { projectId, poolId: row?.poolId ?? null, defaultBranch: row?.defaultBranch ?? null, protectedBranches: row?.protectedBranches ?? [], protectedTags: row?.protectedTags ?? [] };
 }

@@ -3,6 +3,7 @@
 // tokens authenticate here (app.ts keeps these paths out of authenticate_non_get!).
 import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
+import { NO_STORE } from '../lib/no-store.ts';
 import { clientIp } from '../lib/rate-limit.ts';
 import { isDomainError, tooLarge } from '../lib/errors.ts';
 import { BodyTooLarge, MalformedMultipart, MultipartReader, multipartBoundary } from '../lib/multipart.ts';
@@ -46,7 +47,8 @@ runnerRoutes.post('/runners', async (c) => {
       ipAddress: clientIp(c),
     },
   });
-  return c.json(runner, 201);
+  // The runner's authentication token: shown here only.
+  return c.json(runner, 201, NO_STORE);
 });
 
 runnerRoutes.delete('/runners', async (c) => {
@@ -63,7 +65,8 @@ runnerRoutes.post('/jobs/request', async (c) => {
   const input = await parseParams(c, JobRequestInput());
   const outcome = await runners.requestJob({ ctx: c.var.ctx, input: { token: input.token, info: input.info, ipAddress: clientIp(c) } });
   if (outcome.kind === 'none') return c.body(null, 204, { 'X-GitLab-Last-Update': outcome.lastUpdate });
-  return c.json(outcome.payload, 201);
+  // The job's token (and the variables' secrets) travel in the payload.
+  return c.json(outcome.payload, 201, NO_STORE);
 });
 
 runnerRoutes.put('/jobs/:id{[0-9]+}', (c) =>

@@ -1,13 +1,16 @@
 // Pipeline triggers (GitLab 13.6 lib/api/triggers.rb): CRUD under /projects/:id/triggers and the trigger call itself,
 // POST /projects/:id/(ref/:ref/)trigger/pipeline. Grape validates each route's parameters before its body runs
-// `authenticate!`: an anonymous read with a bad parameter is a 400 (writes need a user app-wide first).
+// `authenticate!`: an anonymous read with a bad parameter is a 400 (writes need a user app-wide first). The token is
+// whole only in the answer that creates it (stored as a digest, later shown by its first characters): that answer
+// goes out no-store.
 import { Hono, type Context } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../lib/context.ts';
 import { paramErrors } from '../lib/errors.ts';
+import { NO_STORE } from '../lib/no-store.ts';
 import { projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
-import { nestParams, parseParams, path, readInput, schema, toValidationError } from '../lib/validate.ts';
+import { parseParams, path, readInput, schema, toValidationError } from '../lib/validate.ts';
 import { toPipeline } from '../pipelines/schemas.ts';
 import { pipelineDetail } from '../pipelines/service.ts';
 import { CreateTriggerInput, ListTriggersInput, toTrigger, TriggerPipelineInput, UpdateTriggerInput } from './schemas.ts';
@@ -44,7 +47,7 @@ triggerRoutes.post(BASE, path(ProjectPath), async (c) => {
   const input = await parseParams(c, CreateTriggerInput());
   const project = await triggers.triggersProject(c.var.ctx, c.req.valid('param').id);
   const created = await triggers.createTrigger({ ctx: c.var.ctx, input: { project, description: input.description } });
-  return c.json(toTrigger(created.trigger, created.owner, created.token, c.var.ctx.config), 201);
+  return c.json(toTrigger(created.trigger, created.owner, created.token, c.var.ctx.config), 201, NO_STORE);
 });
 
 triggerRoutes.put(`${BASE}/:trigger_id`, path(ProjectPath), async (c) => {
@@ -67,7 +70,7 @@ triggerRoutes.delete(`${BASE}/:trigger_id`, path(ProjectPath), async (c) => {
  * them (`id`, and `ref` from the URL over any `ref` sent), then `variables` made a Hash: that is TRIGGER_PAYLOAD.
  */
 async function triggerCall(c: Context<AppEnv>) {
-  const params: Record<string, unknown> = nestParams(await readInput(c));
+  const params: Record<string, unknown> = await readInput(c);
   params.id = c.req.param('id');
   const urlRef = c.req.param('ref');
   if (urlRef !== undefined) params.ref = urlRef;

@@ -16,7 +16,9 @@ import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT, pagedWithTotal } from '../lib/pagination.ts';
 import { assertCan, can } from '../lib/policy.ts';
 import { createPipeline } from '../pipelines/create.ts';
+import { canRunOnRef, protectedRefError } from '../pipelines/ref-access.ts';
 import { resolveBranchOrTag } from '../pipelines/service.ts';
+import { repositoryInfo } from '../repositories/service.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
@@ -132,8 +134,10 @@ export async function triggerPipeline({ ctx, input }: Verb<TriggerCall>): Promis
   const user = owner.user;
   if (!user || user.state === 'blocked' || !can(owner, 'project:create_pipeline', projectFacts(project))) throw baseErrors(['Insufficient permissions to create a new pipeline']);
   const ref = input.ref.replace(/^refs\/(heads|tags)\//, '');
-  const target = await resolveBranchOrTag(ctx, project.project.id, ref);
+  const [target, repository] = await Promise.all([resolveBranchOrTag(ctx, project.project.id, ref), repositoryInfo(ctx, project.project.id)]);
   if (!target) throw baseErrors(['Reference not found']);
+  // allowed_to_write_ref? as the owner: a demoted owner's trigger no longer runs on a protected ref.
+  if (!canRunOnRef({ ...ctx, actor: owner }, projectFacts(project), repository, ref, target.tag)) throw baseErrors([protectedRefError(ref)]);
   // Chain::Create's save!: each variable's key (Ci::HasVariable), unique in the pipeline.
   if (entries.some(([key]) => !VARIABLE_KEY.test(key) || key.length > 255 || key === PAYLOAD_KEY)) {
     throw baseErrors(['Failed to persist the pipeline: Validation failed: Variables is invalid']);
@@ -152,6 +156,7 @@ export async function triggerPipeline({ ctx, input }: Verb<TriggerCall>): Promis
       { key: PAYLOAD_KEY, value: payloadJson(input.payload), variableType: 'file' as const },
     ],
     saveOnErrors: true,
+    repository,
   });
   if (!outcome.ok) throw baseErrors(outcome.errors);
   await q.touchTrigger(ctx.db, trigger.trigger.id, outcome.pipeline.createdAt);

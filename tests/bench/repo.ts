@@ -1,6 +1,7 @@
 // `npm run bench:repo`: the repository reads and writes over a generated repository of 5,000 commits and 10,000
 // files (BENCH_REPO_COMMITS shrinks it), on the embedded database (in-process PGlite): p50/p99 of a file at depth 10,
 // a tree page of 100 entries, a commits page of 100 (with and without `path`), a commit of 20 actions and a fork,
+// a tar.bz2 archive of 980 files built and then read back from the cache,
 // 100 merge requests listed, one with 50 changed files, merges of 20 files, GraphQL's page of 50 MRs,
 // with the queries and round trips each costs (read from Server-Timing) and the ratio of each p50 to GET /version.
 // The issue's budgets are asserted in tests (tests/api/repositories/read-budget.test.ts); this prints figures only.
@@ -13,6 +14,7 @@ import { pgliteProvider } from '../../db/client.ts';
 import { createRepository, findRepository, setDefaultBranchQuery } from '../../db/queries/repositories.ts';
 import { openEmbedded } from '../../db/local/embedded.ts';
 import { createApp } from '../../functions/app.ts';
+import { MemoryResponseCache } from '../../functions/lib/response-cache.ts';
 import type { Env } from '../../functions/env.ts';
 import { encodeCommit } from '../../functions/repositories/git/commit.ts';
 import { hashObject } from '../../functions/repositories/git/oid.ts';
@@ -27,8 +29,10 @@ const WRITES = Math.min(ITERATIONS, 30);
 const env: Env = { PUBLIC_URL: 'http://bench.local', INSTANCE_TIER: 'free' };
 
 const client = await openEmbedded();
+// The Workers cache's stand-in, as under `npm start`: archives are kept there.
+const cache = new MemoryResponseCache();
 const provider = pgliteProvider(client);
-const app = createApp({ database: () => provider });
+const app = createApp({ database: () => provider, cache: () => cache });
 const database = provider.open({ queries: 0, ms: 0 }, () => undefined);
 const root = (await bootstrapRoot(database.transaction))!;
 const auth = { 'PRIVATE-TOKEN': root.token };
@@ -117,6 +121,10 @@ for (let n = 1; n <= COMMITS; n++) {
 await setDefaultBranchQuery(database.db, project.id, 'main');
 const seeded = (performance.now() - started) / 1000;
 
+/** GET repository/archive.tar.bz2 of one directory, from the client IP numbered `ip`. */
+const archive = (path: string, ip: number) =>
+  app.fetch(new Request(`http://bench.local/api/v4/projects/${project.id}/repository/archive.tar.bz2?path=${path}`, { headers: { ...auth, 'cf-connecting-ip': `bench-${ip}` } }), env);
+
 // ---- Measuring (tests/bench/measure.ts) ----
 const measure = (name: string, run: (i: number) => Response | Promise<Response>, iterations = ITERATIONS) => measureRequests(name, run, iterations);
 
@@ -136,6 +144,10 @@ const rows: Row[] = [
     WRITES,
   ),
   await measure('fork', (i) => call('POST', `/projects/${project.id}/fork`, { name: `bench-fork-${i}`, path: `bench-fork-${i}` }), WRITES),
+  // A directory of 980 files as tar.bz2: built (each m<i>/ asked for the first time), then the same archive again
+  // (read back from the cache). One client IP a request: the archive throttle allows 5 a minute per IP.
+  await measure('archive tar.bz2 980 files, new', (i) => archive(`m${i}`, i), 10),
+  await measure('archive tar.bz2 980 files, again', (i) => archive('m0', 10 + i)),
 ];
 
 // ---- Merge requests: a list of 100, one with 50 changed files, merges of 20 files ----

@@ -1,7 +1,8 @@
 // python-gitlab (Debian's python3-gitlab, unmodified) against a served instance, for the calls it shapes its own way:
 // feature flags (`POST /features//NAME`, `GET /features/`: GitLab's router squeezes the slashes) and `label.save()`
-// (`PUT .../labels` with the name in the body, GitLab 13.x's collection form). Skipped where python3-gitlab is
-// not installed (`.ci/run` installs it).
+// (`PUT .../labels` with the name in the body, GitLab 13.x's collection form), and the merge-request fields a modern
+// client reads unconditionally (detailed_merge_status). Skipped where python3-gitlab is not installed (`.ci/run`
+// installs it).
 import { execFile, spawnSync } from 'node:child_process';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,5 +93,31 @@ print(json.dumps({'description': again.description, 'labels': again.labels, 'lis
       { name: unique('py-mr-') },
     );
     expect(out).toEqual({ description: 'edited', labels: ['one', 'two'], listed: [1], changes: ['a.txt'], commits: ['Add'], state: 'merged', tip: true });
+  });
+
+  it("merge requests: detailed_merge_status, read as python-gitlab's functional fixtures wait on it", async () => {
+    const { token } = await createAdmin();
+    const out = await python(
+      server.url,
+      token,
+      `project = gl.projects.create({'name': args['name'], 'initialize_with_readme': True})
+project.branches.create({'branch': 'topic', 'ref': 'master'})
+project.commits.create({'branch': 'topic', 'commit_message': 'Add', 'actions': [{'action': 'create', 'file_path': 'a.txt', 'content': 'a\\n'}]})
+mr = project.mergerequests.create({'source_branch': 'topic', 'target_branch': 'master', 'title': 'Draft: Add a'})
+for _ in range(10):
+    mr = project.mergerequests.get(mr.iid)
+    if mr.detailed_merge_status not in ('checking', 'unchecked'):
+        break
+draft = mr.detailed_merge_status
+mr.title = 'Add a'
+mr.save()
+ready = project.mergerequests.get(mr.iid).detailed_merge_status
+listed = [m.detailed_merge_status for m in project.mergerequests.list()]
+mr.merge()
+merged = project.mergerequests.get(mr.iid).detailed_merge_status
+print(json.dumps({'draft': draft, 'ready': ready, 'listed': listed, 'merged': merged}))`,
+      { name: unique('py-mr-status-') },
+    );
+    expect(out).toEqual({ draft: 'draft_status', ready: 'mergeable', listed: ['mergeable'], merged: 'not_open' });
   });
 });

@@ -233,6 +233,9 @@ describe('boardListUpdateLimitMetrics', () => {
     expect(ok.body.data.boardListUpdateLimitMetrics).toEqual({ errors: [], list: { maxIssueCount: 3, maxIssueWeight: 8, limitMetric: 'issue_count' } });
     const guest = await gql(LIMITS, fx.guest.token, { input: { listId, maxIssueCount: 1 } }, 'premium');
     expect(guest.body.errors[0].message).toMatch(/^The resource that you are attempting to access/);
+    // listId is an ID! (the spec's type, 13.6's GraphQL::ID_TYPE) that must name a List.
+    const wrong = await gql(LIMITS, fx.reporter.token, { input: { listId: gid('Board', board.id), maxIssueCount: 1 } }, 'premium');
+    expect(wrong.body).toEqual({ data: { boardListUpdateLimitMetrics: null }, errors: [expect.objectContaining({ message: `"${gid('Board', board.id)}" is not a valid id for List.` })] });
     const rest = await api.get(`/projects/${fx.id}/boards/${board.id}/lists/${list.id}`, { token: fx.guest.token, env: { INSTANCE_TIER: 'premium' } });
     expect(rest.body).toMatchObject({ max_issue_count: 3, max_issue_weight: 8, limit_metric: 'issue_count' });
   });

@@ -184,6 +184,39 @@ describe('createEpic / updateEpic', () => {
 });
 
 describe('Board.epics / updateBoardEpicUserPreferences', () => {
+  it('healthStatus and participants (the author, then the note authors once, in note order)', async () => {
+    const { owner, group, project } = await setup();
+    const commenter = await createUser();
+    await addMember(owner.token, 'groups', group.id, commenter.user.id, 20);
+    const board = await api.post(`/projects/${project.id}/boards`, { token: owner.token, body: { name: 'B' }, env: PREMIUM });
+    const epics = [await createEpic(owner.token, group.id, { title: 'One' }), await createEpic(owner.token, group.id, { title: 'Two' })];
+    for (const epic of epics) {
+      const issue = await createIssue(owner.token, project.id);
+      await api.post(`/groups/${group.id}/epics/${epic.iid}/issues/${issue.id}`, { token: owner.token, env: PREMIUM });
+    }
+    for (const [token, body] of [[commenter.token, 'first'], [owner.token, 'second'], [commenter.token, 'third']] as const) {
+      const note = await api.post(`/groups/${group.id}/epics/${epics[0]!.id}/notes`, { token, body: { body }, env: PREMIUM });
+      expect(note.status, note.text).toBe(201);
+    }
+    const query = `query($path: ID!, $id: BoardID!) { project(fullPath: $path) { board(id: $id) { epics { nodes { title
+      healthStatus { issuesAtRisk issuesNeedingAttention issuesOnTrack }
+      participants(first: 5) { nodes { username } pageInfo { hasNextPage } } } } } } }`;
+    const res = await gql(query, { token: owner.token, variables: { path: project.path_with_namespace, id: `gid://gitlab/Board/${board.body.id}` } });
+    const health = { issuesAtRisk: 0, issuesNeedingAttention: 0, issuesOnTrack: 0 };
+    const page = (...names: string[]) => ({ nodes: names.map((username) => ({ username })), pageInfo: { hasNextPage: false } });
+    expect(res.body).toEqual({
+      data: { project: { board: { epics: { nodes: [
+        { title: 'Two', healthStatus: health, participants: page(owner.user.username) },
+        { title: 'One', healthStatus: health, participants: page(owner.user.username, commenter.user.username) },
+      ] } } } },
+    });
+    const one = await gql(`query($g: ID!, $iid: ID!) { group(fullPath: $g) { epic(iid: $iid) { participants(first: 1) { nodes { username } pageInfo { hasNextPage } } } } }`, {
+      token: owner.token,
+      variables: { g: group.full_path, iid: String(epics[0]!.iid) },
+    });
+    expect(one.body).toEqual({ data: { group: { epic: { participants: { nodes: [{ username: owner.user.username }], pageInfo: { hasNextPage: true } } } } } });
+  });
+
   it('lists the open epics holding board issues, with the user preference', async () => {
     const { owner, group, project } = await setup();
     const board = await api.post(`/projects/${project.id}/boards`, { token: owner.token, body: { name: 'B' }, env: PREMIUM });

@@ -48,6 +48,9 @@ const OBJECTS: Record<string, Record<string, string | [string, Record<string, st
   AlertManagementAlertStatusCountsType: { acknowledged: 'Int', all: 'Int', ignored: 'Int', open: 'Int', resolved: 'Int', triggered: 'Int' },
   AwardEmoji: { description: 'String!', emoji: 'String!', name: 'String!', unicode: 'String!', unicodeVersion: 'String!', user: 'User!' },
   BaseService: { active: 'Boolean', type: 'String' },
+  // The last of the spec's BoardEpic fields (the rest are checked through the epics tests).
+  BoardEpic: { healthStatus: 'EpicHealthStatus', participants: ['UserConnection', PAGING] },
+  EpicHealthStatus: { issuesAtRisk: 'Int', issuesNeedingAttention: 'Int', issuesOnTrack: 'Int' },
   Blob: {
     flatPath: 'String!',
     id: 'ID!',
@@ -134,6 +137,11 @@ const MUTATIONS: Record<string, { field: string; input: Record<string, string>; 
     payload: { result: 'DeleteJobsResponse' },
   },
   AddProjectToSecurityDashboard: { field: 'addProjectToSecurityDashboard', input: { id: 'ID!', ...CLIENT_ID }, payload: { project: 'Project' } },
+  BoardListUpdateLimitMetrics: {
+    field: 'boardListUpdateLimitMetrics',
+    input: { listId: 'ID!', limitMetric: 'ListLimitMetric', maxIssueCount: 'Int', maxIssueWeight: 'Int', ...CLIENT_ID },
+    payload: { list: 'BoardList' },
+  },
   CreateClusterAgent: { field: 'createClusterAgent', input: { name: 'String!', projectPath: 'ID!', ...CLIENT_ID }, payload: { clusterAgent: 'ClusterAgent' } },
   ClusterAgentDelete: { field: 'clusterAgentDelete', input: { id: 'ClustersAgentID!', ...CLIENT_ID }, payload: {} },
   ClusterAgentTokenCreate: { field: 'clusterAgentTokenCreate', input: { clusterAgentId: 'ClustersAgentID!', ...CLIENT_ID }, payload: { secret: 'String', token: 'ClusterAgentToken' } },

@@ -99,6 +99,19 @@ describe('POST /api/graphql', () => {
     const res = await gql(`{ echo(text: "${'x'.repeat(10_000)}") }`);
     expect(res.body).toEqual({ errors: [{ message: 'Query too large' }] });
   });
+
+  it('a 2,000-deep list literal is refused before parsing (graphql-js would overflow its stack: a 500)', async () => {
+    const deep = `${'['.repeat(2000)}${']'.repeat(2000)}`;
+    const res = await gql(`{ echo(text: ${deep}) }`);
+    expect([res.status, res.body]).toEqual([200, { errors: [{ message: 'Query too deeply nested' }] }]);
+    // Brackets inside strings and comments are text, not nesting.
+    const quoted = await gql(`{ echo(text: "${'['.repeat(500)}") } # ${'{'.repeat(500)}`);
+    expect(quoted.body).toEqual({ data: { echo: `nil says: ${'['.repeat(500)}` } });
+    // Deep JSON variables are coerced without recursion trouble: a type error.
+    const variables = await request('POST', '/api/graphql', { body: { query: 'query($t: String!) { echo(text: $t) }', variables: { t: JSON.parse(deep) } } });
+    expect(variables.status).toBeLessThan(500);
+    expect(variables.body.errors).toHaveLength(1);
+  });
 });
 
 describe('introspection', () => {

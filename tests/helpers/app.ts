@@ -1,5 +1,6 @@
 // The in-process client: requests go through the Hono app's fetch, exactly as HTTP would, with no server.
 import { createApp, type App } from '../../functions/app.ts';
+import { MemoryResponseCache } from '../../functions/lib/response-cache.ts';
 import type { Database } from '../../db/client.ts';
 import type { Env } from '../../functions/env.ts';
 import { openTestDatabase, type TestDatabase } from './db.ts';
@@ -10,11 +11,20 @@ export const testEnv: Env = { PUBLIC_URL: TEST_PUBLIC_URL, INSTANCE_TIER: 'free'
 
 let database: TestDatabase | undefined;
 let app: App | undefined;
+let cache: MemoryResponseCache | undefined;
+
+/** The app's response cache (the Workers cache's local stand-in), for tests that watch what it keeps. */
+export function testCache(): MemoryResponseCache {
+  if (!cache) throw new Error('test app not started');
+  return cache;
+}
 
 export async function startTestApp(options: { dataDir?: string } = {}) {
   database = await openTestDatabase(options);
   const provider = database.provider;
-  app = createApp({ database: () => provider });
+  cache = new MemoryResponseCache();
+  const current = cache;
+  app = createApp({ database: () => provider, cache: () => current });
 }
 
 export async function stopTestApp() {

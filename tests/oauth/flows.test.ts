@@ -25,6 +25,14 @@ describe('discovery (RFC 8414)', () => {
     const res = await request('GET', '/.well-known/oauth-authorization-server', { headers: { Host: 'evil.example' } });
     expect(res.body.issuer).toBe(TEST_PUBLIC_URL);
   });
+
+  it('advertises no OpenID Connect scope: no id_token, userinfo, keys or discovery document are served (issue 28, item 15)', async () => {
+    const as = await authServer();
+    expect(as.scopes_supported).toEqual(['api', 'read_api', 'read_user', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'sudo']);
+    expect(as.userinfo_endpoint).toBeUndefined();
+    expect(as.jwks_uri).toBeUndefined();
+    expect((await request('GET', '/.well-known/openid-configuration')).status).toBe(404);
+  });
 });
 
 describe('authorization code', () => {

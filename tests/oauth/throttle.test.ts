@@ -1,7 +1,8 @@
 // Brute-force throttle at /oauth/token, /oauth/revoke and /oauth/introspect (RFC 6749 §2.3.1 / OAuth 2.1: endpoints
 // that take client secrets MUST resist brute force): failed client authentication and failed grants are counted per
-// client IP and per client, as the sign-in form counts its attempts; past the limit the answer is 429 with
-// Retry-After, in RFC 6749's shape, no-store. Successes are never counted.
+// client IP, as the sign-in form counts its attempts; past the limit the answer is 429 with Retry-After, in RFC 6749's
+// shape, no-store. Successes are never counted, and never per client id alone: a stranger who names an application's
+// public client id cannot lock it out (issue 28, item 6).
 import { describe, expect, it } from 'vitest';
 import { request } from '../helpers/app.ts';
 import { createUser } from '../factories/users.ts';
@@ -42,20 +43,31 @@ describe('throttling failed client authentication', () => {
     expectThrottled(last!);
     // Past the limit the secret is not even checked: the right one is refused too, and nothing was rotated.
     expectThrottled(await post('/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.uid, client_secret: app.secret }, ip));
+    // The application's own traffic from its own address goes on.
     const elsewhere = await post('/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.uid, client_secret: app.secret }, freshIp());
-    expect(elsewhere.status).toBe(429);
+    expect(elsewhere.status).toBe(200);
   });
 
-  it('per client: wrong secrets for one client from many addresses are throttled after 30', async () => {
-    const app = await createApplication();
-    for (let i = 0; i < 30; i++) {
-      const res = await post('/oauth/token', { grant_type: 'authorization_code', code: 'x', redirect_uri: app.redirectUris[0]!, client_id: app.uid, client_secret: 'wrong' }, freshIp());
-      expect(res.status).toBe(401);
+  it('a stranger naming the client id cannot lock the application out: 100 failures from elsewhere, then its own requests pass', async () => {
+    const { app, tokens } = await liveTokens();
+    const attacker = freshIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 100; i++) {
+      const forms: Record<string, string>[] = [
+        { grant_type: 'authorization_code', code: `x-${i}`, redirect_uri: app.redirectUris[0]!, client_id: app.uid, client_secret: 'wrong' },
+        // A public client's way in (no secret) and a confidential one's without its secret: both fail for the stranger.
+        { grant_type: 'authorization_code', code: `x-${i}`, redirect_uri: app.redirectUris[0]!, client_id: app.uid },
+      ];
+      statuses.push((await post('/oauth/token', forms[i % 2]!, i < 50 ? attacker : freshIp())).status);
     }
-    expectThrottled(await post('/oauth/token', { grant_type: 'authorization_code', code: 'x', redirect_uri: app.redirectUris[0]!, client_id: app.uid, client_secret: 'wrong' }, freshIp()));
-    // Another client from the same kind of address is not affected.
-    const other = await liveTokens();
-    expect((await post('/oauth/introspect', { token: other.tokens.access_token, client_id: other.app.uid, client_secret: other.app.secret }, freshIp())).status).toBe(200);
+    expect(statuses.slice(0, 30)).toEqual(Array(30).fill(401));
+    expect(statuses.slice(30, 50)).toEqual(Array(20).fill(429));
+    expect(statuses.slice(50)).toEqual(Array(50).fill(401));
+    const own = freshIp();
+    const refreshed = await post('/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.uid, client_secret: app.secret }, own);
+    expect(refreshed.status).toBe(200);
+    expect((await post('/oauth/introspect', { token: refreshed.body.access_token, client_id: app.uid, client_secret: app.secret }, own)).body.active).toBe(true);
+    expect((await post('/oauth/revoke', { token: refreshed.body.access_token, client_id: app.uid, client_secret: app.secret }, freshIp())).status).toBe(200);
   });
 
   it('/oauth/revoke and /oauth/introspect count wrong secrets too', async () => {

@@ -1,5 +1,5 @@
 // Every state-changing page POST is refused when the browser says it comes from another site (issue 12, item 4):
-// an Origin that is not PUBLIC_URL's, or Sec-Fetch-Site other than same-origin, even with a valid CSRF token.
+// an Origin that is neither the request's own nor PUBLIC_URL's, or Sec-Fetch-Site other than same-origin, even with a valid CSRF token.
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { oauthAccessTokens, oauthApplications, oauthGrants } from '../../db/schema/index.ts';
@@ -98,6 +98,35 @@ describe('page POSTs from our own pages pass', () => {
       const res = await browser.post('/oauth/authorize', formFields(page.text, '/oauth/authorize'), headers);
       expect(res.status, JSON.stringify(headers)).toBe(302);
       expect(new URL(res.headers.get('location')!).searchParams.get('code')).toBeTruthy();
+    }
+  });
+});
+
+describe('our own origin is the one the request was sent to, as Rails compares it (issue 28, item 14)', () => {
+  // `npm start` answers on localhost and 127.0.0.1 alike; PUBLIC_URL names one of them.
+  const LOOPBACK = 'http://127.0.0.1:8080';
+
+  it('sign-in on another address of this server than PUBLIC_URL: the session is made', async () => {
+    const { user } = await createUserWithPassword();
+    for (const headers of [{ origin: LOOPBACK, 'sec-fetch-site': 'same-origin' }, { origin: LOOPBACK }]) {
+      const browser = new Browser();
+      const page = await browser.get(`${LOOPBACK}/users/sign_in`);
+      expect(page.status).toBe(200);
+      const res = await browser.post(`${LOOPBACK}/users/sign_in`, { authenticity_token: csrfToken(page.text), 'user[login]': user.username, 'user[password]': PASSWORD }, headers);
+      expect([res.status, JSON.stringify(headers)]).toEqual([302, JSON.stringify(headers)]);
+      expect(await sessionWorks(browser.cookies.get('_gitlab_session')!)).toBe(true);
+    }
+  });
+
+  it('still refuses what another site posts there, and an Origin that is neither the request\'s nor PUBLIC_URL\'s', async () => {
+    const { user } = await createUserWithPassword();
+    const browser = new Browser();
+    const token = csrfToken((await browser.get(`${LOOPBACK}/users/sign_in`)).text);
+    const form = { authenticity_token: token, 'user[login]': user.username, 'user[password]': PASSWORD };
+    for (const headers of [...CROSS_SITE, { origin: 'http://localhost:8080' }, { origin: 'http://127.0.0.1:9090', 'sec-fetch-site': 'same-origin' }, { origin: 'https://127.0.0.1:8080' }]) {
+      const res = await browser.post(`${LOOPBACK}/users/sign_in`, form, headers);
+      expect([res.status, JSON.stringify(headers)]).toEqual([403, JSON.stringify(headers)]);
+      expect(browser.cookies.has('_gitlab_session')).toBe(false);
     }
   });
 });

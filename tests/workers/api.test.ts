@@ -84,6 +84,30 @@ describe('Worker (workerd, Neon drivers, PostgreSQL)', () => {
     expect(new Uint8Array(await back.arrayBuffer())).toEqual(bytes);
   });
 
+  it("an archive is kept in workerd's cache (caches.default) and read back the second time", async () => {
+    const headers = { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' };
+    const created = await SELF.fetch(`${BASE}/projects`, { method: 'POST', headers, body: JSON.stringify({ name: `archive-${Date.now()}`, initialize_with_readme: true }) });
+    expect(created.status).toBe(201);
+    const { id } = (await created.json()) as { id: number };
+    // workerd's Cache API (the DOM typings know only CacheStorage, without `default`).
+    const platform = (caches as unknown as { default: { put: Cache['put']; match: Cache['match'] } }).default;
+    const put = vi.spyOn(platform, 'put');
+    const match = vi.spyOn(platform, 'match');
+    const fetchArchive = async (ip: string) => {
+      const res = await SELF.fetch(`${BASE}/projects/${id}/repository/archive.tar.bz2`, { headers: { 'PRIVATE-TOKEN': token, 'cf-connecting-ip': ip } });
+      return { status: res.status, bytes: new Uint8Array(await res.arrayBuffer()) };
+    };
+    const first = await fetchArchive('192.0.2.1');
+    expect(first.status).toBe(200);
+    await vi.waitFor(() => expect(put).toHaveBeenCalledTimes(1));
+    const second = await fetchArchive('192.0.2.2');
+    expect(second).toEqual(first);
+    expect(await match.mock.results.at(-1)!.value).toBeInstanceOf(Response);
+    expect(put).toHaveBeenCalledTimes(1);
+    put.mockRestore();
+    match.mockRestore();
+  });
+
   it('500 with a logged reason when DATABASE_URL is missing', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const res = await worker.fetch(new Request(`${BASE}/version`), { ...env, DATABASE_URL: undefined }, createExecutionContext());

@@ -1,6 +1,7 @@
 // Object ids: git's SHA-1 of an object, as 40 lowercase hex digits in text and 20 raw bytes inside trees. WebCrypto
-// only, so the same code runs in workerd and Node.
+// for large objects and sha1.ts for small ones, so the same code runs in workerd and Node.
 import { toHex } from '../../lib/crypto.ts';
+import { sha1 } from './sha1.ts';
 import { concatBytes } from './text.ts';
 
 export const OBJECT_TYPES = ['blob', 'tree', 'commit', 'tag'] as const;
@@ -28,8 +29,11 @@ export function bytesToOid(bytes: Uint8Array, offset = 0): string {
   return toHex(bytes.subarray(offset, offset + 20));
 }
 
+/** Below this many bytes an object is hashed in JavaScript (sha1.ts): WebCrypto's per-call cost would dominate. */
+const SMALL_OBJECT = 16 * 1024;
+
 /** The id git gives `body` stored as `type`: SHA-1 of `"<type> <size>\0"` followed by the body. */
 export async function hashObject(type: ObjectType, body: Uint8Array): Promise<string> {
   const data = concatBytes([new TextEncoder().encode(`${type} ${body.length}\0`), body]);
-  return toHex(await crypto.subtle.digest('SHA-1', data));
+  return toHex(data.length < SMALL_OBJECT ? sha1(data) : await crypto.subtle.digest('SHA-1', data));
 }

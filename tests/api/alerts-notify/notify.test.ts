@@ -1,16 +1,17 @@
 // POST /<project>/alerts/notify(.json) and an HTTP integration's URL (GitLab 13.6 Projects::Alerting::NotifyService):
 // a notification opens an alert with GitLab's reading of the payload and the alert bot's system note; a repeated
 // fingerprint adds an event; `end_time` resolves the open alert; bad requests write nothing and answer GitLab's
-// statuses with empty bodies (400 payload, 403 no active integration, 401 token, 404 project, 429 rate limit).
+// statuses with empty bodies (400 payload, 403 no active integration, 401 token, 404 project, 429 rate limit: per
+// integration once its token opened it, per client IP for requests whose token opens nothing).
 import { eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import * as schema from '../../../db/schema/index.ts';
-import { NOTIFY_LIMIT } from '../../../functions/alerts/notify.ts';
+import { NOTIFY_FAILURE_KEY, NOTIFY_LIMIT, NOTIFY_RATE_KEY } from '../../../functions/alerts/notify.ts';
 import { createGroup } from '../../factories/groups.ts';
 import { createProject } from '../../factories/projects.ts';
 import { createUser } from '../../factories/users.ts';
 import { dbTiming, queryCount, testDb } from '../../helpers/app.ts';
-import { alertNotesOf, alertsOf, createIntegration, gql, notify, setup, sha1 } from './support.ts';
+import { alertNotesOf, alertsOf, createIntegration, gql, integrationId, notify, setup, sha1 } from './support.ts';
 
 const FULL = {
   title: 'Disk full on db-1',
@@ -233,18 +234,62 @@ describe('refused notifications write nothing', () => {
     expect(res.status).toBe(404);
   });
 
-  it('429 "Retry later" past the project\'s hourly limit, with Retry-After', async () => {
-    const { project, integration } = await setup();
+  it('429 "Retry later" past the integration\'s hourly limit, with Retry-After; the project\'s other integrations go on', async () => {
+    const { owner, project, path, integration } = await setup();
     await testDb()
       .db.insert(schema.rateLimits)
-      .values({ key: `alerts:notify:project:${project.id}`, count: NOTIFY_LIMIT, windowStart: new Date() });
+      .values({ key: `${NOTIFY_RATE_KEY}${integrationId(integration)}`, count: NOTIFY_LIMIT, windowStart: new Date() });
     const res = await notify(integration.path, { token: integration.token, body: { title: 'x' } });
     expect(res.status).toBe(429);
     expect(res.text).toBe('Retry later\n');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(3500);
+    // The legacy URL opened with the same token counts against the same integration.
+    expect((await notify(`/${path}/alerts/notify.json`, { token: integration.token, body: { title: 'x' } })).status).toBe(429);
     expect(await alertsOf(project.id)).toEqual([]);
-    // The limit is the project's: another project's notifications go through.
-    const other = await setup();
-    expect((await notify(other.integration.path, { token: other.integration.token, body: { title: 'x' } })).status).toBe(200);
+    const second = await createIntegration(owner.token, path, { name: 'Second' });
+    expect((await notify(second.path, { token: second.token, body: { title: 'x' } })).status).toBe(200);
+  });
+});
+
+describe('the rate limit after authentication (issue 28, item 5)', () => {
+  const ATTACKER = '203.0.113.66';
+  const fromAttacker = (ip: string) => ({ 'cf-connecting-ip': ip });
+  const attackerIp = () => `${ATTACKER}-${Math.random().toString(36).slice(2, 10)}`;
+
+  it('requests whose token opens nothing never spend the integration\'s limit: its real alerts go on', async () => {
+    const { project, path, integration } = await setup();
+    // One notification left in the integration's window.
+    await testDb()
+      .db.insert(schema.rateLimits)
+      .values({ key: `${NOTIFY_RATE_KEY}${integrationId(integration)}`, count: NOTIFY_LIMIT - 1, windowStart: new Date() });
+    const ip = attackerIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const url = i % 2 ? integration.path : `/${path}/alerts/notify.json`;
+      statuses.push((await notify(url, { token: i % 3 ? `${i}`.padStart(32, 'f') : null, body: { title: 'forged' }, headers: fromAttacker(i < 15 ? ip : attackerIp()) })).status);
+    }
+    expect(statuses).toEqual(Array(30).fill(401));
+    expect((await notify(integration.path, { token: integration.token, body: { title: 'real' } })).status).toBe(200);
+    // Its own traffic is what the limit counts.
+    expect((await notify(integration.path, { token: integration.token, body: { title: 'one too many' } })).status).toBe(429);
+    expect((await alertsOf(project.id)).map((a) => a.title)).toEqual(['real']);
+  });
+
+  it('failures count per client IP: past the limit that IP\'s failures get 429 uncounted, never its right token, nor another IP', async () => {
+    const { project, integration } = await setup();
+    const ip = attackerIp();
+    expect((await notify(integration.path, { token: null, body: {}, headers: fromAttacker(ip) })).status).toBe(401);
+    const failures = () => testDb().db.select().from(schema.rateLimits).where(eq(schema.rateLimits.key, `${NOTIFY_FAILURE_KEY}${ip}`));
+    expect((await failures()).map((r) => r.count)).toEqual([1]);
+    await testDb().db.update(schema.rateLimits).set({ count: NOTIFY_LIMIT }).where(eq(schema.rateLimits.key, `${NOTIFY_FAILURE_KEY}${ip}`));
+    for (const token of [null, 'f'.repeat(32)]) {
+      const res = await notify(integration.path, { token, body: { title: 'x' }, headers: fromAttacker(ip) });
+      expect([res.status, res.text]).toEqual([429, 'Retry later\n']);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(3500);
+    }
+    expect((await failures()).map((r) => r.count)).toEqual([NOTIFY_LIMIT]);
+    expect((await notify(integration.path, { token: 'f'.repeat(32), body: { title: 'x' }, headers: fromAttacker(attackerIp()) })).status).toBe(401);
+    expect((await notify(integration.path, { token: integration.token, body: { title: 'real' }, headers: fromAttacker(ip) })).status).toBe(200);
+    expect((await alertsOf(project.id)).map((a) => a.title)).toEqual(['real']);
   });
 });

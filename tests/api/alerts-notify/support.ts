@@ -28,6 +28,9 @@ export async function createIntegration(ownerToken: string, projectPath: string,
   return { id: created.integration.id, token: created.integration.token, path: (created.integration.url as string).slice(TEST_PUBLIC_URL.length) };
 }
 
+/** The integration's database id, from its global id. */
+export const integrationId = (i: Integration) => Number(i.id.split('/').pop());
+
 /** An owner, a private project and an active integration on it. */
 export async function setup(o: { tier?: Tier; name?: string } = {}) {
   const owner = await createUser();

@@ -22,9 +22,10 @@ const mrCount = async (projectId: number) => (await testDb().db.select({ id: mer
 const BASIC_KEYS = [
   'id', 'iid', 'project_id', 'title', 'description', 'state', 'created_at', 'updated_at', 'merged_by', 'merged_at', 'closed_by', 'closed_at',
   'target_branch', 'source_branch', 'user_notes_count', 'upvotes', 'downvotes', 'author', 'assignees', 'assignee', 'reviewers',
-  'source_project_id', 'target_project_id', 'labels', 'work_in_progress', 'milestone', 'merge_when_pipeline_succeeds', 'merge_status', 'sha',
-  'merge_commit_sha', 'discussion_locked', 'should_remove_source_branch', 'force_remove_source_branch', 'reference', 'references', 'web_url',
-  'time_stats', 'squash', 'task_completion_status', 'has_conflicts', 'blocking_discussions_resolved',
+  'source_project_id', 'target_project_id', 'labels', 'work_in_progress', 'milestone', 'merge_when_pipeline_succeeds', 'merge_status',
+  // GitLab 15.6's detailed_merge_status: additive, read unconditionally by current clients (mergeability.ts).
+  'detailed_merge_status', 'sha', 'merge_commit_sha', 'discussion_locked', 'should_remove_source_branch', 'force_remove_source_branch',
+  'reference', 'references', 'web_url', 'time_stats', 'squash', 'task_completion_status', 'has_conflicts', 'blocking_discussions_resolved',
 ];
 const SINGLE_KEYS = [
   ...BASIC_KEYS, 'subscribed', 'changes_count', 'latest_build_started_at', 'latest_build_finished_at', 'first_deployed_to_production_at',
@@ -75,6 +76,7 @@ describe('POST /projects/:id/merge_requests', () => {
       milestone: null,
       merge_when_pipeline_succeeds: false,
       merge_status: 'can_be_merged',
+      detailed_merge_status: 'mergeable',
       sha: fx.change.id,
       merge_commit_sha: null,
       discussion_locked: null,

@@ -2,6 +2,7 @@
 // POST /projects/:id/pipeline; listed, read, retried, canceled and deleted.
 import { describe, expect, it } from 'vitest';
 import { api, TEST_PUBLIC_URL } from '../../helpers/app.ts';
+import { postForm } from '../../helpers/raw-form.ts';
 import { addMember } from '../../factories/groups.ts';
 import { createUser } from '../../factories/users.ts';
 import { ciProject, commitFiles } from './support.ts';
@@ -72,6 +73,16 @@ describe('POST /projects/:id/pipeline', () => {
     });
     const vars = await api.get(`/projects/${project.id}/pipelines/${res.body.id}/variables`, { token: owner.token });
     expect([vars.status, vars.body]).toEqual([200, [{ variable_type: 'env_var', key: 'A', value: '1' }, { variable_type: 'file', key: 'F', value: 'file text' }]]);
+  });
+
+  it('reads variables from a form body as the Ruby gem sends them (variables[][key]=..&variables[][value]=..)', async () => {
+    const { owner, project } = await ciProject();
+    // HTTParty's HashConversions: an Array of Hashes becomes `variables[][key]` names, percent-encoded.
+    const form = 'ref=master&variables%5B%5D%5Bkey%5D=K&variables%5B%5D%5Bvalue%5D=V&variables%5B%5D%5Bkey%5D=F&variables%5B%5D%5Bvalue%5D=file+text&variables%5B%5D%5Bvariable_type%5D=file';
+    const res = await postForm(`/projects/${project.id}/pipeline`, owner.token, form);
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    const vars = await api.get(`/projects/${project.id}/pipelines/${res.body.id}/variables`, { token: owner.token });
+    expect([vars.status, vars.body]).toEqual([200, [{ variable_type: 'env_var', key: 'K', value: 'V' }, { variable_type: 'file', key: 'F', value: 'file text' }]]);
   });
 
   it.each([

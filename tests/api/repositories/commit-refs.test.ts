@@ -106,11 +106,12 @@ describe('GET repository/commits/:sha/refs', () => {
     expect(res.body).toEqual(body);
   });
 
-  it('a commit no ref reaches: []', async () => {
+  it('a commit no ref reaches any more (its branch deleted): []', async () => {
     const b = new ObjectBuilder();
     const loose = await b.commit(await b.tree({ f: 'loose\n' }), [c.M!], 'Loose\n', 1_600_000_300);
     const poolId = (await findRepository(testDb().db, id))!.poolId;
-    await applyWrite(testDb(), poolId, await prepareWrite(b.take()), []);
+    await applyWrite(testDb(), poolId, await prepareWrite(b.take()), [{ projectId: id, name: 'refs/heads/gone', old: null, new: loose }]);
+    await applyWrite(testDb(), poolId, await prepareWrite([]), [{ projectId: id, name: 'refs/heads/gone', old: loose, new: null }]);
     const res = await refsOf(loose);
     expect(res.status).toBe(200);
     expect(res.body).toEqual([]);

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createUser } from '../../factories/users.ts';
 import { api, queryCount, TEST_PUBLIC_URL } from '../../helpers/app.ts';
 import { describeAuthorization } from '../../helpers/common-auth.ts';
+import { postForm } from '../../helpers/raw-form.ts';
 import { projectWithTeam } from './team-support.ts';
 
 const FORBIDDEN_PUSH = { message: '403 Forbidden - You are not allowed to push into this branch' };
@@ -27,6 +28,27 @@ const history = async (fx: Fx, ref = 'master') => {
 };
 
 describe('POST /projects/:id/repository/commits', () => {
+  it('reads actions from a form body as the Ruby gem sends them (actions[][action]=..&actions[][file_path]=..)', async () => {
+    const fx = await setup();
+    // HTTParty's HashConversions: each Hash of the Array as `actions[][name]` fields, percent-encoded; a name the
+    // last Hash already has starts the next one.
+    const form = [
+      'branch=master',
+      'commit_message=From+the+gem',
+      'actions%5B%5D%5Baction%5D=create',
+      'actions%5B%5D%5Bfile_path%5D=z.txt',
+      'actions%5B%5D%5Bcontent%5D=z',
+      'actions%5B%5D%5Baction%5D=create',
+      'actions%5B%5D%5Bfile_path%5D=y.txt',
+      'actions%5B%5D%5Bcontent%5D=eQ%3D%3D',
+      'actions%5B%5D%5Bencoding%5D=base64',
+    ].join('&');
+    const res = await postForm(commitsUrl(fx), fx.owner.token, form);
+    expect(res.status, res.text).toBe(201);
+    expect(res.body).toMatchObject({ title: 'From the gem' });
+    expect([await file(fx, 'z.txt'), await file(fx, 'y.txt')]).toEqual(['z', 'y']);
+  });
+
   it('201 with the CommitDetail; each action kind changes the tree as git would', async () => {
     const fx = await setup();
     const res = await commit(fx, fx.owner.token, {

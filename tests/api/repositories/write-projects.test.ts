@@ -72,6 +72,18 @@ describe('a project and its repository', () => {
     expect((await api.delete(`/projects/${id}/repository/branches/next`, { token })).body).toEqual({ message: 'The default branch of a project cannot be deleted.' });
   });
 
+  it('PUT default_branch naming a missing branch: 400 with Project#change_head\'s base error, nothing saved', async () => {
+    const { token } = await createUser();
+    const res = await api.post('/projects', { token, body: { name: uniqueName('nohead'), initialize_with_readme: true, description: 'before' } });
+    const id = (res.body as { id: number }).id;
+    const put = await api.put(`/projects/${id}`, { token, form: { default_branch: 'nope', description: 'after' } });
+    expect(put.status, put.text).toBe(400);
+    expect(put.body).toEqual({ message: { base: ["Could not change HEAD: branch 'nope' does not exist"] } });
+    expect((await api.get(`/projects/${id}`, { token })).body).toMatchObject({ default_branch: 'master', description: 'before' });
+    // The current default branch is no change at all.
+    expect((await api.put(`/projects/${id}`, { token, body: { default_branch: 'master' } })).status).toBe(200);
+  });
+
   it('the first commit of an empty repository needs a maintainer and makes its branch the default', async () => {
     const owner = await createUser();
     const developer = await createUser();

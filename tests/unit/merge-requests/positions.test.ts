@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import type { ChangedPath } from '../../../db/queries/repository-diffs.ts';
 import { PositionInput } from '../../../functions/merge-requests/position-schemas.ts';
-import { nestParams } from '../../../functions/lib/validate.ts';
+import { nestPairs } from '../../../functions/lib/rack-params.ts';
 import {
   fromGraphqlImagePosition,
   fromGraphqlTextPosition,
@@ -149,7 +149,7 @@ describe('positionErrors', () => {
 describe('REST input', () => {
   const Body = z.object({ position: z.optional(z.nullable(PositionInput())) });
   const parse = (input: Record<string, unknown>) => {
-    const r = Body.safeParse(nestParams(input));
+    const r = Body.safeParse(nestPairs(Object.entries(input)));
     return r.success ? { ok: r.data.position } : { body: restError(toValidationError(r.error.issues)).body };
   };
 
