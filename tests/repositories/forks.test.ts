@@ -1,5 +1,6 @@
 // Forks share their source's object pool: forking (POST /projects/:id/fork, whose one write is
-// db/queries/project-forks.ts) adds O(1) rows (the repository row, plus a copy of the refs) whatever the repository's size, and
+// db/queries/project-forks.ts) copies no object (the repository row, a copy of the refs, and a copy of the source's
+// readable set, git_project_objects, one row per object id: the pool is not a permission), and
 // deleting a project never removes objects another repository reaches; the pool goes with the last repository that
 // uses it.
 import { sql } from 'drizzle-orm';
