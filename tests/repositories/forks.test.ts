@@ -46,7 +46,7 @@ beforeAll(async () => {
 });
 
 describe('forking', () => {
-  it('joins the source pool, adding the repository row and a copy of the refs only', async () => {
+  it('joins the source pool: one repository row and a copy of the refs, no object copied', async () => {
     const before = { repositories: await count('repositories', 'true'), refs: await count('git_refs', 'true'), pool: await poolRows(source.poolId) };
     const forked = await fork(source.projectId, source.token);
     expect(await count('repositories', 'true')).toBe(before.repositories + 1);
