@@ -4,10 +4,10 @@
 // abbreviated commit id), so a file at depth 10 costs one query after the project's.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { gitCommitPaths, gitCommits, gitObjects, gitProjectObjects, gitRefs, gitTreeEntries, repositories } from '../schema/index.ts';
+import { gitCommitPaths, gitCommits, gitObjects, gitRefs, gitTreeEntries, repositories } from '../schema/index.ts';
 import { rows } from './raw.ts';
 import { isTreeModeSql } from './repository-objects.ts';
-import { commitColumns, joinPath, pathSegments, revisionCtes, toCommit, walkCte, type CommitInfo, type CommitSqlRow } from './repository-sql.ts';
+import { commitColumns, joinPath, pathSegments, readableObjectSql, revisionCtes, toCommit, walkCte, type CommitInfo, type CommitSqlRow } from './repository-sql.ts';
 import { oidParam, toBytes } from './repositories.ts';
 
 /** The commit `rev` names in the project's repository (undefined: no such branch, tag or commit). */
@@ -79,9 +79,8 @@ export async function readObjects(db: Db, projectId: number, oids: readonly stri
   const found = await rows<{ oid: string; type: number; size: number; data: unknown }>(
     db,
     sql`SELECT encode(o.oid, 'hex') AS oid, o.type, o.size, o.data FROM ${repositories} r
-      JOIN ${gitProjectObjects} m ON m.project_id = r.project_id AND m.oid IN (${sql.join(oids.map(oidParam), sql`, `)})
-      JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid = m.oid
-      WHERE r.project_id = ${projectId}`,
+      JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid IN (${sql.join(oids.map(oidParam), sql`, `)})
+      WHERE r.project_id = ${projectId} AND ${readableObjectSql(projectId, sql`o.oid`)}`,
   );
   return found.map((r) => ({ oid: r.oid, type: Number(r.type), size: Number(r.size), data: toBytes(r.data) }));
 }
@@ -92,9 +91,8 @@ export async function smallBlobs(db: Db, projectId: number, oids: readonly strin
   const found = await rows<{ oid: string; data: unknown }>(
     db,
     sql`SELECT encode(o.oid, 'hex') AS oid, o.data FROM ${repositories} r
-      JOIN ${gitProjectObjects} m ON m.project_id = r.project_id AND m.oid IN (${sql.join(oids.map(oidParam), sql`, `)})
-      JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid = m.oid AND o.type = 3 AND o.size <= ${maxSize}::int
-      WHERE r.project_id = ${projectId}`,
+      JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid IN (${sql.join(oids.map(oidParam), sql`, `)}) AND o.type = 3 AND o.size <= ${maxSize}::int
+      WHERE r.project_id = ${projectId} AND ${readableObjectSql(projectId, sql`o.oid`)}`,
   );
   return found.map((r) => ({ oid: r.oid, data: toBytes(r.data) }));
 }
@@ -297,10 +295,10 @@ export async function rootBlobsAt(
     sql`SELECT k.project_id, encode(k.oid, 'hex') AS commit_oid, substring(o.data FROM 1 FOR ${maxBytes}::int) AS data
       FROM (VALUES ${keys}) AS k(project_id, oid)
       JOIN ${repositories} r ON r.project_id = k.project_id
-      JOIN ${gitProjectObjects} m ON m.project_id = k.project_id AND m.oid = k.oid
       JOIN ${gitCommits} c ON c.pool_id = r.pool_id AND c.oid = k.oid
       JOIN ${gitTreeEntries} e ON e.pool_id = r.pool_id AND e.tree_oid = c.tree_oid AND e.name = ${new TextEncoder().encode(name)}::bytea
-      JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid = e.oid AND o.type = 3`,
+      JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid = e.oid AND o.type = 3
+      WHERE ${readableObjectSql(sql`k.project_id`, sql`k.oid`)}`,
   );
   return found.map((r) => ({ projectId: Number(r.project_id), commitOid: r.commit_oid, data: toBytes(r.data) }));
 }

@@ -10,7 +10,7 @@ const FULL_OID = /^[0-9a-f]{40}$/;
  * project's own refs (git_project_objects, kept by updateRefQuery), whatever its pool holds. The one test every read
  * of a caller-given object id goes through: revisionCtes for names and ids, readObjects and the other readers by id.
  */
-export const readableObjectSql = (projectId: number, oid: SQL): SQL =>
+export const readableObjectSql = (projectId: number | SQL, oid: SQL): SQL =>
   sql`EXISTS (SELECT 1 FROM ${gitProjectObjects} m WHERE m.project_id = ${projectId} AND m.oid = ${oid})`;
 const ABBREVIATED_OID = /^[0-9a-f]{4,39}$/;
 

@@ -62,6 +62,8 @@ function parsePayload(body: string | null): JsonObject {
 }
 
 export async function notifyAlert({ ctx, input }: { ctx: RequestContext; input: NotifyInput }): Promise<RecordedAlert> {
+  // HandleMalformedStrings answers a NUL byte in the path before any route runs (no project path can hold one).
+  if (nulPaths([input.projectPath, input.endpointIdentifier]).length) throw malformedRequest();
   const failureKey = `${NOTIFY_FAILURE_KEY}${input.ip}`;
   const target = await findNotifyTarget(ctx.db, {
     path: input.projectPath,
