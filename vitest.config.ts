@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
-// Projects: `node` is the in-process suite (`npm test`; TEST_DB=postgres runs it on PostgreSQL through the Neon
+// Projects: `unit` is pure code with no database and no app (tests/unit: nothing to set up); `node` is the in-process suite (`npm test`; TEST_DB=postgres runs it on PostgreSQL through the Neon
 // drivers); `node-instance` holds the tests that flip instance-wide switches (feature flags that turn OAuth flows
 // off), in a database of their own (each project's globalSetup makes one) so no concurrently running test sees a
 // flow switched off; `workers` runs the bundled Worker in workerd (tests/workers/vitest.config.ts).
@@ -11,13 +12,14 @@ const INSTANCE_WIDE = ['tests/api/features/switches.test.ts'];
 // pages, the policy matrix over queries the other suites run there too, parameter parsing), so they run on PGlite
 // only (`npm test`). README.md "the two commands" says how the split is decided.
 const PGLITE_ONLY = [
-  'tests/unit/**',
   'tests/web/**',
   'tests/contract/**',
   'tests/api/**/authorization.test.ts',
   'tests/api/**/validation.test.ts',
   'tests/api/**/booleans.test.ts',
-  'tests/api/conventions/{date-params,params-cors,paths,errors,no-store,hostile-input}.test.ts',
+  'tests/api/conventions/{date-params,params-cors,paths,errors,no-store,hostile-input,routes-manifest}.test.ts',
+  // `npm start`'s timer on an embedded database of its own, whatever TEST_DB says.
+  'tests/api/background-jobs/local-schedule.test.ts',
   // Equivalence with the git command (trees, diffs, merges, archives computed here against git's own output): the
   // algorithms, not the storage; blame (whose walk met a planner PGlite never shows), reading what git writes and
   // git fsck over what we write stay on both.
@@ -32,23 +34,34 @@ const onPostgres = process.env.TEST_DB === 'postgres';
 // One graphql module: vite would resolve our sources' `graphql` to its ESM build while graphql-yoga (run by Node) gets
 // the CommonJS one, and graphql-js refuses objects from "another module or realm".
 const resolve = { alias: [{ find: /^graphql$/, replacement: createRequire(import.meta.url).resolve('graphql') }] };
-const nodeProject = {
+// Test files share their worker (README.md "Tests"): no fresh module graph per file (`isolate: false`), one database
+// per worker that every file of it uses (tests/helpers/setup.ts), spies and stubs undone after each test. A file that
+// needs a database of its own says so (`useOwnDatabase`, tests/helpers/app.ts).
+const shared = {
   environment: 'node' as const,
-  globalSetup: ['./tests/helpers/global-setup.ts'],
-  setupFiles: ['./tests/helpers/setup.ts'],
+  isolate: false,
+  restoreMocks: true,
+  unstubGlobals: true,
+  unstubEnvs: true,
   testTimeout: 30_000,
   hookTimeout: 60_000,
 };
+const nodeProject = { ...shared, globalSetup: ['./tests/helpers/global-setup.ts'], setupFiles: ['./tests/helpers/setup.ts'] };
+// Every core runs a worker (vitest's default leaves one idle). On PostgreSQL the database works in its own processes
+// while a worker waits on it, so twice as many workers keep both cores busy.
+const cores = availableParallelism();
 
 export default defineConfig({
   test: {
+    maxWorkers: onPostgres ? cores * 2 : cores,
     projects: [
+      { resolve, test: { ...shared, name: 'unit', include: ['tests/unit/**/*.test.ts'] } },
       {
         resolve,
         test: {
           ...nodeProject,
           name: 'node',
-          include: ['tests/{unit,api,oauth,graphql,web,contract,repositories}/**/*.test.ts'],
+          include: ['tests/{api,oauth,graphql,web,contract,repositories}/**/*.test.ts'],
           exclude: onPostgres ? [...INSTANCE_WIDE, ...PGLITE_ONLY] : INSTANCE_WIDE,
         },
       },

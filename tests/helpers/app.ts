@@ -1,7 +1,8 @@
 // The in-process client: requests go through the Hono app's fetch, exactly as HTTP would, with no server.
+import { afterAll, beforeAll } from 'vitest';
 import { createApp, type App } from '../../functions/app.ts';
 import { MemoryResponseCache } from '../../functions/lib/response-cache.ts';
-import type { Database } from '../../db/client.ts';
+import type { Database, DbStats } from '../../db/client.ts';
 import type { Env } from '../../functions/env.ts';
 import { openTestDatabase, type TestDatabase } from './db.ts';
 
@@ -19,24 +20,42 @@ export function testCache(): MemoryResponseCache {
   return cache;
 }
 
-export async function startTestApp(options: { dataDir?: string } = {}) {
-  database = await openTestDatabase(options);
+/**
+ * Opens the worker's database and app, once: the test files of a worker share them (README.md "Tests"), as the
+ * PostgreSQL run shares one database between all files. Tests make unique names, so what earlier files stored is
+ * only more rows. A response cache is per file.
+ */
+export async function startTestApp() {
+  if (!database) database = await openTestDatabase();
   const provider = database.provider;
   cache = new MemoryResponseCache();
   const current = cache;
   app = createApp({ database: () => provider, cache: () => current });
 }
 
-export async function stopTestApp() {
+async function stopTestApp() {
   await database?.close();
   database = undefined;
   app = undefined;
 }
 
-/** A Drizzle handle on the test database, for factories (no HTTP, no query counting). */
-export function testDb(): Database {
+/**
+ * For a file that needs a database of its own (`dataDir` puts PGlite's files on disk: see db.ts): opened before its
+ * tests, closed after them, so the next file of the worker opens the shared one again.
+ */
+export function useOwnDatabase(options: { dataDir?: string } = {}) {
+  beforeAll(async () => {
+    await stopTestApp();
+    database = await openTestDatabase(options);
+    await startTestApp();
+  });
+  afterAll(stopTestApp);
+}
+
+/** A Drizzle handle on the test database, for factories (no HTTP; `stats`, when given, counts its statements). */
+export function testDb(stats: DbStats = { queries: 0, ms: 0 }): Database {
   if (!database) throw new Error('test app not started');
-  return database.provider.open({ queries: 0, ms: 0 }, () => undefined);
+  return database.provider.open(stats, () => undefined);
 }
 
 export interface RequestOptions {

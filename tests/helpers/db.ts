@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 import { neonProvider, pgliteProvider, type DatabaseProvider } from '../../db/client.ts';
+import { workerDatabase } from './postgres.ts';
 
 export interface TestDatabase {
   provider: DatabaseProvider;
@@ -17,7 +18,8 @@ export interface TestDatabase {
 export async function openTestDatabase(options: { dataDir?: string } = {}): Promise<TestDatabase> {
   const info = inject('database');
   if (info.kind === 'postgres') {
-    return { provider: neonProvider({ url: info.url, wsProxy: info.wsProxy, httpEndpoint: info.httpEndpoint }, WebSocket), close: async () => {} };
+    const url = await workerDatabase(info.url);
+    return { provider: neonProvider({ url, wsProxy: info.wsProxy, httpEndpoint: info.httpEndpoint }, WebSocket), close: async () => {} };
   }
   const client = await PGlite.create({ ...(options.dataDir ? { dataDir: options.dataDir } : {}), loadDataDir: new Blob([readFileSync(info.template)]) });
   return { provider: pgliteProvider(client), close: () => client.close() };

@@ -44,7 +44,12 @@ export async function startPostgresTestDatabase(): Promise<PostgresTestDatabase>
   } catch (error) {
     throw new Error(`cannot create a test database on ${serverUrl('postgres')} (is PostgreSQL running? pg_isready -h 127.0.0.1): ${(error as Error).message}`);
   }
-  const dropDatabase = () => withClient('postgres', (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
+  // The run's database and the copies its workers made of it (workerDatabase below).
+  const dropDatabase = () =>
+    withClient('postgres', async (c) => {
+      const { rows } = await c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname = $1 OR datname LIKE $1 || '\_w%'`, [name]);
+      for (const { datname } of rows) await c.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+    });
 
   let proxy: Awaited<ReturnType<typeof startWsProxy>> | undefined;
   let shim: Awaited<ReturnType<typeof startNeonHttpShim>> | undefined;
@@ -69,4 +74,29 @@ export async function startPostgresTestDatabase(): Promise<PostgresTestDatabase>
     await dropDatabase().catch(() => undefined);
     throw error;
   }
+}
+
+/**
+ * The database of this worker: a copy of the run's migrated database (`CREATE DATABASE … TEMPLATE`), made by the
+ * worker's first file and used by every later one, as each PGlite worker has its own. Files that run at the same
+ * time never see each other's instance-wide changes or rows, as on PGlite; the run's teardown drops the copies.
+ */
+export async function workerDatabase(runUrl: string): Promise<string> {
+  const url = new URL(runUrl);
+  const template = url.pathname.slice(1);
+  const name = `${template}_w${process.env.VITEST_POOL_ID ?? process.pid}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await withClient('postgres', (c) => c.query(`CREATE DATABASE ${name} TEMPLATE ${template}`));
+      break;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code === '42P04') break; // duplicate_database: this worker made it already
+      // object_in_use: another worker is copying the template at this moment.
+      if (code !== '55006' || attempt >= 50) throw error;
+      await new Promise((r) => setTimeout(r, 100 + Math.random() * 200));
+    }
+  }
+  url.pathname = `/${name}`;
+  return url.toString();
 }

@@ -1,9 +1,7 @@
 // Support for the store tests: a Database on the test database whose figures the test reads (DbStats, as the app
 // reports them in Server-Timing), projects with an empty repository, and small builders of git objects.
 import { sql } from 'drizzle-orm';
-import { inject } from 'vitest';
-import WebSocket from 'ws';
-import { neonProvider, pgliteProvider, type Database, type DbStats } from '../../db/client.ts';
+import type { Database, DbStats } from '../../db/client.ts';
 import { findRepository } from '../../db/queries/repositories.ts';
 import { rows } from '../../db/queries/raw.ts';
 import { encodeCommit, type Signature } from '../../functions/repositories/git/commit.ts';
@@ -14,19 +12,10 @@ import { createProject } from '../factories/projects.ts';
 import { createUser } from '../factories/users.ts';
 import { testDb } from '../helpers/app.ts';
 
-/**
- * A Database on the same data as the test app's, counting into `stats`. On PostgreSQL a second Neon provider on the
- * same database; on PGlite a provider over the test app's client (drizzle keeps it as `$client`), since each PGlite
- * provider of the test helpers is a database of its own.
- */
+/** A Database on the test app's database, counting into `stats`. */
 export function countedDatabase(): { database: Database; stats: DbStats } {
   const stats: DbStats = { queries: 0, ms: 0, roundTrips: 0 };
-  const info = inject('database');
-  const provider =
-    info.kind === 'postgres'
-      ? neonProvider({ url: info.url, wsProxy: info.wsProxy, httpEndpoint: info.httpEndpoint }, WebSocket)
-      : pgliteProvider((testDb().db as unknown as { $client: Parameters<typeof pgliteProvider>[0] }).$client);
-  return { database: provider.open(stats, () => undefined), stats };
+  return { database: testDb(stats), stats };
 }
 
 /** Runs `fn` and returns what it answered with the statements and round trips it cost. */

@@ -9,21 +9,16 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, appFetch, startTestApp, stopTestApp, TEST_PUBLIC_URL, testDb } from '../../helpers/app.ts';
+import { api, appFetch, TEST_PUBLIC_URL, testDb, useOwnDatabase } from '../../helpers/app.ts';
 import { registerRunner, requestJob, type Fetch } from '../../helpers/ci-runner.ts';
 import { ciProject } from '../pipelines/support.ts';
 
 // PGlite's files on disk: in memory they would be ArrayBuffers of this process, and the measure below would count
 // the database's 100 MB as the request's.
 const dataDir = mkdtempSync(join(tmpdir(), 'artifacts-db-'));
-beforeAll(async () => {
-  await stopTestApp();
-  await startTestApp({ dataDir });
-});
-afterAll(async () => {
-  await stopTestApp();
-  rmSync(dataDir, { recursive: true, force: true });
-});
+// Hooks after tests run last-registered first: the database closes before its files are removed.
+afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
+useOwnDatabase({ dataDir });
 
 const fetch: Fetch = (input, init) => appFetch(input, init);
 const ONE_JOB = `build:

@@ -3,13 +3,13 @@
 // runs once it is stopped. The timer itself (functions/lib/timer.ts) never overlaps a run with the next one.
 import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgliteProvider, type DatabaseProvider } from '../../db/client.ts';
-import { openEmbedded } from '../../db/local/embedded.ts';
-import { createApp } from '../../functions/app.ts';
-import { startLocalSchedule, SCHEDULE_INTERVAL_MS } from '../../functions/local-schedule.ts';
-import { startTimer } from '../../functions/lib/timer.ts';
-import { bootstrapRoot } from '../../functions/users/bootstrap.ts';
-import { testEnv } from '../helpers/app.ts';
+import { pgliteProvider, type DatabaseProvider } from '../../../db/client.ts';
+import { openEmbedded } from '../../../db/local/embedded.ts';
+import { createApp } from '../../../functions/app.ts';
+import { startLocalSchedule, SCHEDULE_INTERVAL_MS } from '../../../functions/local-schedule.ts';
+import { startTimer } from '../../../functions/lib/timer.ts';
+import { bootstrapRoot } from '../../../functions/users/bootstrap.ts';
+import { testEnv } from '../../helpers/app.ts';
 
 let client: PGlite;
 let provider: DatabaseProvider;
