@@ -39,22 +39,24 @@ function check(res: TestResponse, e: Expectation) {
   if (e.body !== undefined) expect(res.body).toEqual(e.body);
 }
 
+/**
+ * The cases share one fixture, built once: a refused call changes nothing, and the permitted call (which may write
+ * or delete) runs last. A refusal that did write would show there too.
+ */
 export function describeAuthorization<F extends AuthFixture>(title: string, spec: AuthSpec<F>) {
   describe(`authorization: ${title}`, () => {
-    it('allows the permitted caller', async () => {
-      const fx = await spec.fixture();
-      expect((await spec.call(fx, fx.allowed)).status).toBe(spec.success);
-    });
+    let built: Promise<F> | undefined;
+    const fixture = () => (built ??= spec.fixture());
     it('no token', async () => {
-      const fx = await spec.fixture();
+      const fx = await fixture();
       check(await spec.call(fx, undefined), spec.anonymous ?? UNAUTHORIZED);
     });
     it('bad token: 401', async () => {
-      const fx = await spec.fixture();
+      const fx = await fixture();
       check(await spec.call(fx, 'glpat-not-a-real-token'), UNAUTHORIZED);
     });
     it('token with a scope that does not reach the endpoint', async () => {
-      const fx = await spec.fixture();
+      const fx = await fixture();
       const { user } = await createUser();
       const token = await createToken(user, ['read_repository']);
       const res = await spec.call(fx, token);
@@ -68,11 +70,15 @@ export function describeAuthorization<F extends AuthFixture>(title: string, spec
       const expectation = spec[key];
       if (!expectation) continue;
       it(`${key}: ${expectation.status}`, async () => {
-        const fx = await spec.fixture();
+        const fx = await fixture();
         const token = fx[key];
         if (!token) throw new Error(`fixture has no ${key} token`);
         check(await spec.call(fx, token), expectation);
       });
     }
+    it('allows the permitted caller', async () => {
+      const fx = await fixture();
+      expect((await spec.call(fx, fx.allowed)).status).toBe(spec.success);
+    });
   });
 }
