@@ -146,7 +146,7 @@ describe('Project.board / boards', () => {
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.project.board.lists.nodes[5].issues.nodes[0].labels.nodes.map((l: any) => l.title)).toEqual(['Doing', 'Z']);
     expect(res.body.data.project.board.lists.nodes.length).toBe(7);
-    expect(queryCount(res)).toBe(before);
+    expect(queryCount(res)).toBeLessThanOrEqual(before);
     // Token, project, boards, lists, every list's issues (one statement), collapsed, issue rows, their projects,
     // labels, users: 10 whatever the number of lists and issues.
     expect(before).toBeLessThanOrEqual(10);

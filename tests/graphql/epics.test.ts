@@ -127,7 +127,7 @@ describe('Group.epic / Group.epics', () => {
     const many = await gql(deep, { token: owner.token, variables: { path: group.full_path } });
     expect(many.body.errors).toBeUndefined();
     expect(many.body.data.group.epics.nodes).toHaveLength(8);
-    expect(queryCount(many)).toBe(queryCount(few));
+    expect(queryCount(many)).toBeLessThanOrEqual(queryCount(few));
   });
 
   it('is empty / null without the license, and follows confidentiality', async () => {

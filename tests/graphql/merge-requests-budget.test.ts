@@ -69,8 +69,8 @@ describe('Project.mergeRequests budget', () => {
       expect(n.diffStatsSummary).toEqual({ additions: 1, deletions: 1, fileCount: 1 });
     }
     console.log(`Project.mergeRequests with author, assignees, labels, diffStats: ${queryCount(few)} queries for 5 MRs, ${queryCount(many)} for ${MRS}`);
-    expect(queryCount(few)).toBe(queryCount(many));
-    expect(queryCount(many)).toBe(BUDGET);
+    expect(queryCount(many)).toBeLessThanOrEqual(queryCount(few));
+    expect(queryCount(many)).toBeLessThanOrEqual(BUDGET);
   });
 });
 
@@ -99,8 +99,8 @@ describe('Project.mergeRequests nested under a list of projects', () => {
     console.log(
       `projects { mergeRequests }: ${queryCount(two)} queries for 2 projects, ${queryCount(four)} for 4; with diffStatsSummary ${queryCount(twoDiffs)} and ${queryCount(fourDiffs)}`,
     );
-    expect(queryCount(two)).toBe(queryCount(four));
-    expect(queryCount(four)).toBe(7);
-    expect(queryCount(fourDiffs) - queryCount(twoDiffs)).toBe(2);
+    expect(queryCount(four)).toBeLessThanOrEqual(queryCount(two));
+    expect(queryCount(four)).toBeLessThanOrEqual(7);
+    expect(queryCount(fourDiffs) - queryCount(twoDiffs)).toBeLessThanOrEqual(2);
   });
 });

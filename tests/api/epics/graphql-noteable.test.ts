@@ -53,7 +53,7 @@ describe('Epic as Noteable and CurrentUserTodos', () => {
     const many = await gql(EPIC_NOTES, { token: fx.guest.token, variables: { path: fx.group.full_path } });
     expect(many.body.errors).toBeUndefined();
     expect(many.body.data.group.epics.nodes).toHaveLength(4);
-    expect(queryCount(many)).toBe(queryCount(one));
+    expect(queryCount(many)).toBeLessThanOrEqual(queryCount(one));
   });
 
   it('creates a note on an epic by its global id (createNote), with no project', async () => {

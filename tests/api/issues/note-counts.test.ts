@@ -101,6 +101,6 @@ describe('note counters follow note visibility', () => {
     });
     expect(res.body.errors).toBeUndefined();
     // The token, the project, the page, the discussion counts.
-    expect(queryCount(res)).toBe(4);
+    expect(queryCount(res)).toBeLessThanOrEqual(4);
   });
 });

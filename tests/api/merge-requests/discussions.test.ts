@@ -158,7 +158,7 @@ describe('merge request discussions: start, list, read, reply', () => {
     }
     const many = await api.get(fx.url, { token: fx.owner.token });
     expect(many.body).toHaveLength(5);
-    expect(queryCount(many)).toBe(queryCount(few));
+    expect(queryCount(many)).toBeLessThanOrEqual(queryCount(few));
   });
 
   it('404 Discussion Not Found for an unknown id; 400 for a missing body; exactly one of body and resolved', async () => {

@@ -121,7 +121,7 @@ describe('issue notes: create and read', () => {
     const one = await api.get(fx.url, { token: fx.guest.token, query: { per_page: 1 } });
     const all = await api.get(fx.url, { token: fx.guest.token, query: { per_page: 100 } });
     expect(all.body).toHaveLength(8);
-    expect(queryCount(all)).toBe(queryCount(one));
+    expect(queryCount(all)).toBeLessThanOrEqual(queryCount(one));
     // authentication, project, issue, the page with its authors and total
     expect(queryCount(all)).toBeLessThanOrEqual(4);
   });

@@ -96,7 +96,7 @@ describe('project snippets', () => {
     for (let i = 0; i < 4; i++) await createProjectSnippet(owner.token, project.id, { files: [{ file_path: 'a', content: 'a' }, { file_path: 'b', content: 'b' }] });
     const more = await list(owner.token);
     expect(more.body).toHaveLength(7);
-    expect(queryCount(more)).toBe(queryCount(mine));
+    expect(queryCount(more)).toBeLessThanOrEqual(queryCount(mine));
   });
 
   it('visibility: a private project hides its snippets from non-members (404 Project Not Found); members see private snippets; the snippet\'s own visibility applies', async () => {
