@@ -6,6 +6,7 @@ import { cors } from 'hono/cors';
 import { matchedRoutes } from 'hono/route';
 import { TrieRouter } from 'hono/router/trie-router';
 import type { DatabaseProvider, DbStats } from '../db/client.ts';
+import { promptQueues } from './background-jobs/queues.ts';
 import { type Env, parseConfig } from './env.ts';
 import { assertScopes, READ_METHODS, resolveActor } from './lib/auth.ts';
 import { anonymous, type AppEnv, type Config, type RequestContext } from './lib/context.ts';
@@ -71,9 +72,16 @@ export function createApp(deps: AppDeps) {
       }
     };
     const database = deps.database(env).open(stats, waitUntil);
-    const ctx: RequestContext = { requestId, config, db: database.db, batch: database.batch, transaction: database.transaction, actor: anonymous, stats, waitUntil, memo: new Map(), cache: deps.cache?.(env) };
+    const ctx: RequestContext = { requestId, config, db: database.db, batch: database.batch, transaction: database.transaction, actor: anonymous, stats, waitUntil, memo: new Map(), cache: deps.cache?.(env), enqueued: new Set() };
     c.set('ctx', ctx);
     await next();
+    // Follow-up work this request enqueued in a prompt queue runs after the response, on a database handle of its
+    // own (its statements are not the request's), loaded only when there is some.
+    const prompt = promptQueues(ctx.enqueued);
+    if (prompt.length) {
+      const jobs = deps.database(env).open({ queries: 0, ms: 0 }, waitUntil);
+      waitUntil(import('./background-jobs/prompt.ts').then(({ runPromptly }) => runPromptly({ ctx: jobs, config }, prompt, requestId)));
+    }
     c.res.headers.set('X-Request-Id', requestId);
     c.res.headers.set('X-Content-Type-Options', 'nosniff');
     // GitLab's API default; the web pages set DENY themselves (and keep it).

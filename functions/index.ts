@@ -4,7 +4,7 @@
 import type { ExecutionContext } from 'hono';
 import { neonProvider, type DatabaseProvider } from '../db/client.ts';
 import { createApp } from './app.ts';
-import type { Env } from './env.ts';
+import { parseConfig, type Env } from './env.ts';
 import { log } from './lib/log.ts';
 import type { ResponseCache } from './lib/response-cache.ts';
 
@@ -54,6 +54,6 @@ export default {
     // Loaded here, not at the top: an isolate that only serves HTTP never evaluates the scheduled work (cold start).
     const { runScheduledWork } = await import('./background-jobs/scheduled.ts');
     // A failure is rethrown: the cron event is reported as failed (a job's own failure is retried, not rethrown).
-    await runScheduledWork(database, event.cron);
+    await runScheduledWork(database, event.cron, parseConfig(env));
   },
 };

@@ -4,13 +4,14 @@
 // Once shortly after start, then every 15 minutes; never two runs at once.
 import type { DatabaseProvider } from '../db/client.ts';
 import { runScheduledWork } from './background-jobs/scheduled.ts';
+import type { Config } from './lib/context.ts';
 import { startTimer, type Timer } from './lib/timer.ts';
 
 export const SCHEDULE_INTERVAL_MS = 15 * 60_000;
 export const FIRST_RUN_DELAY_MS = 10_000;
 
 /** Starts the timer; `stop()` before closing the database (it waits for a run in progress). */
-export function startLocalSchedule(provider: DatabaseProvider, options: { intervalMs?: number; firstDelayMs?: number } = {}): Timer {
+export function startLocalSchedule(provider: DatabaseProvider, options: { intervalMs?: number; firstDelayMs?: number; config?: Config } = {}): Timer {
   return startTimer(
     async () => {
       // What the run hands to waitUntil (the Worker's ctx.waitUntil) is awaited before the run counts as done.
@@ -19,6 +20,7 @@ export function startLocalSchedule(provider: DatabaseProvider, options: { interv
         await runScheduledWork(
           provider.open({ queries: 0, ms: 0 }, (p) => pending.push(p)),
           'local timer',
+          options.config,
         );
       } finally {
         await Promise.allSettled(pending);

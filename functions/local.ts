@@ -31,7 +31,7 @@ const fetch = withExplorerAssets((req) => app.fetch(req, env));
 
 const root = await bootstrapRoot(provider.open({ queries: 0, ms: 0 }, () => undefined).transaction);
 // The Worker's cron trigger, locally: purges, retention and membership expiry.
-const schedule = startLocalSchedule(provider);
+const schedule = startLocalSchedule(provider, { config });
 
 // Derived from ENCRYPTION_KEY, never stored (functions/runners/registration-token.ts): the same on every start.
 const runnersToken = await instanceRunnersToken(config.encryptionKey);

@@ -24,6 +24,18 @@ export const enqueueJobStatement = (db: Db, job: NewJob) =>
   db.insert(backgroundJobs).values({ queue: job.queue, workerClass: job.workerClass, args: job.args, meta: job.meta });
 
 /**
+ * A job about a project known by id (a push knows its project's id, not its path): its meta gains the project's
+ * full path and root namespace, read in the same statement.
+ */
+export const enqueueProjectJobStatement = (db: Db, job: NewJob, projectId: number) =>
+  db.execute(
+    sql`INSERT INTO ${j} (queue, worker_class, args, meta)
+        SELECT ${job.queue}, ${job.workerClass}, ${JSON.stringify(job.args)}::jsonb,
+               ${JSON.stringify(job.meta)}::jsonb || jsonb_build_object('project', p.path_with_namespace, 'root_namespace', split_part(p.path_with_namespace, '/', 1))
+        FROM projects p WHERE p.id = ${projectId}`,
+  );
+
+/**
  * Enqueues the job unless one of the same worker is pending already (the periodic jobs: a cron tick while the last
  * one waits adds nothing). Two ticks at the same instant may both enqueue; the periodic workers are idempotent.
  */

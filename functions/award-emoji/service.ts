@@ -54,7 +54,7 @@ async function findAwardable(ctx: RequestContext, ref: AwardableRef): Promise<Aw
     case 'merge_request': {
       // `user_project.merge_requests.find_by!(iid:)` (404 `Not found`), then `not_found!('Award Emoji')` unless
       // can_read_awardable?.
-      const { project, view } = await findMergeRequest(ctx, { project: ref.project, iid: ref.iid }, { refresh: false }).catch((e) => {
+      const { project, view } = await findMergeRequest(ctx, { project: ref.project, iid: ref.iid }).catch((e) => {
         if (isDomainError(e, 'forbidden')) throw awardNotFound();
         throw e;
       });

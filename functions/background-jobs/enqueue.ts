@@ -1,9 +1,10 @@
 // Enqueueing with GitLab's context: the job's `meta` is what Gitlab::ApplicationContext holds for the request that
 // asked for it (the user, the project, its root namespace, the plan, the endpoint as caller_id), so an
 // administrator can find the jobs of one user, project or endpoint. The job row is a statement for the change's own
-// batch or transaction: it exists exactly when the change committed.
+// batch or transaction: it exists exactly when the change committed. Each records its queue in the request's
+// `enqueued`, so the app can run a prompt queue after the response.
 import type { Db } from '../../db/client.ts';
-import { enqueueJobStatement } from '../../db/queries/background-jobs.ts';
+import { enqueueJobStatement, enqueueProjectJobStatement } from '../../db/queries/background-jobs.ts';
 import type { JobMeta } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { QUEUES, type QueueName } from './queues.ts';
@@ -28,10 +29,22 @@ function jobMeta(ctx: Pick<RequestContext, 'actor' | 'config' | 'callerId'>, que
   return Object.fromEntries(Object.entries(meta).filter(([, v]) => v !== undefined)) as JobMeta;
 }
 
+type EnqueuingContext = Pick<RequestContext, 'actor' | 'config' | 'callerId' | 'enqueued'>;
+
 /** A project's job: its meta names the project and its root namespace. */
-export const projectJobStatement = (db: Db, ctx: Pick<RequestContext, 'actor' | 'config' | 'callerId'>, queue: QueueName, project: JobSubject, args: Record<string, unknown>) =>
-  enqueueJobStatement(db, { queue, workerClass: QUEUES[queue].workerClass, args, meta: { ...jobMeta(ctx, queue, project), project: project.fullPath } });
+export function projectJobStatement(db: Db, ctx: EnqueuingContext, queue: QueueName, project: JobSubject, args: Record<string, unknown>) {
+  ctx.enqueued.add(queue);
+  return enqueueJobStatement(db, { queue, workerClass: QUEUES[queue].workerClass, args, meta: { ...jobMeta(ctx, queue, project), project: project.fullPath } });
+}
+
+/** A job about the project with this id: the statement reads its path for the meta. */
+export function projectJobByIdStatement(db: Db, ctx: EnqueuingContext, queue: QueueName, projectId: number, args: Record<string, unknown>) {
+  ctx.enqueued.add(queue);
+  return enqueueProjectJobStatement(db, { queue, workerClass: QUEUES[queue].workerClass, args, meta: jobMeta(ctx, queue) }, projectId);
+}
 
 /** A group's job: its meta names the group's root namespace. */
-export const groupJobStatement = (db: Db, ctx: Pick<RequestContext, 'actor' | 'config' | 'callerId'>, queue: QueueName, group: JobSubject, args: Record<string, unknown>) =>
-  enqueueJobStatement(db, { queue, workerClass: QUEUES[queue].workerClass, args, meta: jobMeta(ctx, queue, group) });
+export function groupJobStatement(db: Db, ctx: EnqueuingContext, queue: QueueName, group: JobSubject, args: Record<string, unknown>) {
+  ctx.enqueued.add(queue);
+  return enqueueJobStatement(db, { queue, workerClass: QUEUES[queue].workerClass, args, meta: jobMeta(ctx, queue, group) });
+}

@@ -12,6 +12,12 @@ export interface QueueSpec {
   retry: number;
   /** GitLab's `feature_category` of the worker (the job's `meta.feature_category`). */
   featureCategory: string;
+  /**
+   * Follow-up work a user waits to see (a merge request's new version after a push): the request that enqueues it
+   * runs the queue right after its response (functions/app.ts), as Sidekiq would pick it up; the cron's run is the
+   * fallback. Housekeeping waits for the cron.
+   */
+  prompt?: boolean;
 }
 
 export const QUEUES = {
@@ -26,11 +32,17 @@ export const QUEUES = {
   'cronjob:object_pool_cleanup': { workerClass: 'ObjectPoolCleanupWorker', retry: 0, featureCategory: 'gitaly' },
   // Delivery of the notification outbox (functions/notifications/deliver.ts).
   mailers: { workerClass: 'NotificationDeliveryWorker', retry: 3, featureCategory: 'issue_tracking' },
+  // After a branch moved (Git::BranchPushService): the open merge requests from or into it get their new version,
+  // merge status and closing issues (MergeRequests::RefreshService#reload_merge_requests).
+  update_merge_requests: { workerClass: 'UpdateMergeRequestsWorker', retry: 3, featureCategory: 'source_code_management', prompt: true },
 } as const satisfies Record<string, QueueSpec>;
 
 export type QueueName = keyof typeof QUEUES;
 
 export const isQueueName = (name: string): name is QueueName => Object.hasOwn(QUEUES, name);
+
+/** The queues among `names` whose jobs run right after the request that enqueued them. */
+export const promptQueues = (names: Iterable<string>): QueueName[] => [...names].filter((n): n is QueueName => isQueueName(n) && (QUEUES[n] as QueueSpec).prompt === true);
 
 /** The queues the cron tick enqueues one job of (unless one is pending), in the order they run. */
 export const PERIODIC_QUEUES = [

@@ -20,10 +20,10 @@ export async function enqueuePeriodicJobs({ ctx }: JobContext): Promise<string[]
 }
 
 /** One tick. A failure is logged with what triggered it, then rethrown for the trigger to report. */
-export async function runScheduledWork(ctx: JobContext['ctx'], trigger: string): Promise<JobOutcome[]> {
+export async function runScheduledWork(ctx: JobContext['ctx'], trigger: string, config?: JobContext['config']): Promise<JobOutcome[]> {
   try {
     await enqueuePeriodicJobs({ ctx });
-    const outcomes = await runJobs({ ctx });
+    const outcomes = await runJobs({ ctx, config });
     log('info', 'background jobs run', {
       cron: trigger,
       jobs: outcomes.map((o) => ({ id: o.id, queue: o.queue, outcome: o.outcome, ...(o.result ? { result: o.result } : {}) })),

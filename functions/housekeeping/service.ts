@@ -6,7 +6,7 @@
 // go, and object pools no repository uses any more (a purged project's, once no fork shares it) go with their
 // objects. Each task is idempotent and safe to run concurrently with itself.
 import { sql } from 'drizzle-orm';
-import type { RequestContext } from '../lib/context.ts';
+import type { Config, RequestContext } from '../lib/context.ts';
 import { deleteExpiredMemberships, findPurgeableGroupIds, findPurgeableProjectIds, purgeProjectsAndGroups } from '../../db/queries/housekeeping.ts';
 import { deleteEventsBefore } from '../../db/queries/events.ts';
 import { deleteStaleCounters } from '../../db/queries/rate-limits.ts';
@@ -21,7 +21,11 @@ export const RATE_LIMIT_RETENTION = sql`now() - interval '1 hour'`;
 export const EVENT_RETENTION_BATCH = 5000;
 
 /** No actor: the tasks run as the system, on the database only. */
-export type JobContext = { ctx: Pick<RequestContext, 'db' | 'transaction'> };
+/**
+ * What a job runs with: a database handle of its own and, where the trigger has it, the instance's configuration
+ * (the cron and the requests that run prompt queues pass it; a worker that needs it fails without).
+ */
+export type JobContext = { ctx: Pick<RequestContext, 'db' | 'transaction' | 'batch'>; config?: Config | undefined };
 
 export interface PurgeResult {
   purgedProjects: number;

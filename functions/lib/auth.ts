@@ -13,6 +13,12 @@ import { findOAuthTokenByDigest, markOAuthTokenUsed } from '../../db/queries/oau
 import { tokenState } from './token-state.ts';
 import { currentSession, SESSION_COOKIE, validCsrf } from './session.ts';
 
+/**
+ * The actor of work a user caused outside a request of theirs (a merge when the pipeline succeeds, the merge
+ * requests a push updates): the user with the `api` scope, as GitLab's workers act as `current_user`.
+ */
+export const userActor = (user: UserRow): Actor => ({ user, scopes: ['api'], via: null });
+
 /** Where a token was found. (A browser session is the fallback when no token is present.) */
 interface Credential {
   value: string;

@@ -50,6 +50,19 @@ export interface RequestContext {
   memo: Map<string, unknown>;
   /** The platform's response cache (lib/response-cache.ts), when the runtime has one. */
   cache?: ResponseCache | undefined;
+  /**
+   * The queues this request enqueued jobs in (functions/background-jobs/enqueue.ts adds them): after the response,
+   * the app runs those the catalog marks prompt, as Sidekiq would pick them up at once.
+   */
+  enqueued: Set<string>;
+}
+
+/**
+ * The context a background job acts in as `actor` (the user who caused it): the job's own database handle, no
+ * request, nothing memoized from elsewhere. What it enqueues runs with the queue's next run.
+ */
+export function jobContext(base: Pick<RequestContext, 'db' | 'batch' | 'transaction'>, config: Config, actor: Actor, requestId: string): RequestContext {
+  return { ...base, requestId, config, actor, stats: { queries: 0, ms: 0 }, waitUntil: () => undefined, memo: new Map(), enqueued: new Set() };
 }
 
 /** Memoizes `load` under `key` for the rest of this request. */

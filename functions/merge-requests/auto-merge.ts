@@ -5,6 +5,7 @@
 import { mergeRequestsWaitingFor } from '../../db/queries/pipeline-merge-requests.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import { findUsersByIds } from '../../db/queries/users.ts';
+import { userActor } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { isDomainError } from '../lib/errors.ts';
 import { log } from '../lib/log.ts';
@@ -21,7 +22,7 @@ export async function mergeWaitingFor(ctx: RequestContext, pipeline: { projectId
     if (!user) continue;
     const saved = (mr.merge_params ? JSON.parse(mr.merge_params) : {}) as MergeParams;
     // The merge runs as its merge user (a fresh memo: policy lookups are per actor).
-    const asUser: RequestContext = { ...ctx, actor: { user, scopes: ['api'], via: null }, memo: new Map() };
+    const asUser: RequestContext = { ...ctx, actor: userActor(user), memo: new Map() };
     try {
       await mergeMergeRequest({ ctx: asUser, input: { project: { id: Number(mr.target_project_id) }, iid: Number(mr.iid), params: { ...saved, sha: pipeline.sha } } });
     } catch (error) {

@@ -27,6 +27,7 @@ import { buildMerge, mergeability, rebase as rebaseSource } from './merge-engine
 import { defaultMergeCommitMessage, defaultSquashCommitMessage } from './merge-messages.ts';
 import type { MergeParams } from './schemas.ts';
 import { blockingDiscussionsResolved } from './mergeability.ts';
+import { refreshMergeRequest } from './refresh.ts';
 import { findMergeRequest, type MergeRequestRef } from './service.ts';
 import { notifyStatement } from '../notifications/record.ts';
 import { headPipeline } from '../../db/queries/pipeline-merge-requests.ts';
@@ -71,7 +72,9 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
   const user = requireUser(ctx);
   const p = input.params;
   for (let attempt = 0; ; attempt++) {
-    const { project, view } = await findMergeRequest(ctx, input, { subscribed: true });
+    // A write: the merge acts on the branches as they are now, even where the push's refresh has not run yet.
+    const { project, view: found } = await findMergeRequest(ctx, input, { subscribed: true });
+    const view = await refreshMergeRequest(ctx, project, found, user.id);
     const repository = await repositoryOf(ctx, project.project.id);
     // merge_requests.rb: unauthorized! unless can_be_merged_by?, then not_allowed! unless mergeable_state, then 406, then the SHA.
     if (!canMergeInto(ctx, project, view, repository)) throw unauthorized();
@@ -164,7 +167,7 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
       if (error instanceof RefConflictError) throw notAcceptable('Branch cannot be merged');
       throw error;
     }
-    return { ...(await findMergeRequest(ctx, input, { subscribed: true, refresh: false })), canMerge: true };
+    return { ...(await findMergeRequest(ctx, input, { subscribed: true })), canMerge: true };
   }
 }
 
@@ -185,7 +188,7 @@ async function waitForPipeline(ctx: RequestContext, input: MergeRequestRef, view
       ),
     ]);
   }
-  return { ...(await findMergeRequest(ctx, input, { subscribed: true, refresh: false })), canMerge: true };
+  return { ...(await findMergeRequest(ctx, input, { subscribed: true })), canMerge: true };
 }
 
 /** POST .../cancel_merge_when_pipeline_succeeds: 406 `Can't cancel the automatic merge` unless it was set. */
@@ -195,7 +198,7 @@ export async function cancelMergeWhenPipelineSucceeds({ ctx, input }: Verb<Merge
   if (!(await canMerge(ctx, found.project, found.view))) throw forbidden();
   if (!found.view.mr.mergeWhenPipelineSucceeds) throw notAcceptable("Can't cancel the automatic merge");
   await ctx.batch((db) => [q.updateMergeRequestStatement(db, found.view.mr.id, { mergeWhenPipelineSucceeds: false, mergeUserId: null, mergeParams: null })]);
-  return findMergeRequest(ctx, input, { subscribed: true, refresh: false });
+  return findMergeRequest(ctx, input, { subscribed: true });
 }
 
 /**

@@ -9,7 +9,8 @@ import { isDraftTitle, type MergeRequestView } from '../../db/queries/merge-requ
 
 /**
  * The merge status shown: GitLab marks an open MR `unchecked` when a push moves its source or target branch, until the
- * check runs; here the check runs when the MR is next read alone (versions.ts), so a list shows `unchecked` meanwhile.
+ * check runs; here the check is the push's refresh (refresh.ts, run right after the push's response), and until it
+ * has run every read (one MR or a list, REST or GraphQL) shows `unchecked`.
  */
 export function mergeStatusOf(v: Pick<MergeRequestView, 'mr' | 'latestDiff' | 'sourceHead' | 'targetTip'>) {
   const open = v.mr.state === 'opened' || v.mr.state === 'locked';

@@ -64,7 +64,7 @@ async function single(c: Context<AppEnv>, found: { project: Parameters<typeof ca
 mergeRequestRoutes.post('/projects/:id/merge_requests', path(ProjectPath), params(CreateMergeRequestInput), async (c) => {
   const { ctx } = c.var;
   const view = await mrs.createMergeRequest({ ctx, input: { project: c.req.valid('param').id, params: c.req.valid('query') } });
-  const found = await mrs.findMergeRequest(ctx, { project: { id: view.mr.targetProjectId }, iid: view.mr.iid }, { subscribed: true, refresh: false });
+  const found = await mrs.findMergeRequest(ctx, { project: { id: view.mr.targetProjectId }, iid: view.mr.iid }, { subscribed: true });
   return c.json(await single(c, found), 201);
 });
 
@@ -83,7 +83,7 @@ mergeRequestRoutes.put(base, path(SingleMergeRequestPath), params(UpdateMergeReq
   const { ctx } = c.var;
   const { id, merge_request_iid } = c.req.valid('param');
   await mrs.updateMergeRequest({ ctx, input: { project: id, iid: merge_request_iid, params: c.req.valid('query') } });
-  return c.json(await single(c, await mrs.findMergeRequest(ctx, { project: id, iid: merge_request_iid }, { subscribed: true, refresh: false })));
+  return c.json(await single(c, await mrs.findMergeRequest(ctx, { project: id, iid: merge_request_iid }, { subscribed: true })));
 });
 
 mergeRequestRoutes.delete(base, path(SingleMergeRequestPath), async (c) => {

@@ -33,8 +33,9 @@ import type { EmailEvent, UserRow } from '../../db/schema/index.ts';
 import { findProject, projectFacts, readableProject } from '../projects/service.ts';
 import { mergeRequestFilter, type MergeRequestListKind } from './filter.ts';
 import { UPDATE_FIELDS, type CreateMergeRequestParams, type ListMergeRequestsParams, type UpdateMergeRequestParams } from './schemas.ts';
-import { isCurrent, takeVersion } from './versions.ts';
-import { closesIssues, closingSourceOf, type ClosingSource } from './closing.ts';
+import { takeVersion } from './versions.ts';
+import { closingIssueIds, isOpen, refreshMergeRequest } from './refresh.ts';
+import { closingSourceOf } from './closing.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 export type MergeRequestRef = { project: Ref | null; iid: number | null };
@@ -56,11 +57,10 @@ const groupIdsOf = (project: ProjectView) => (project.namespace.kind === 'group'
 const assignableScope = (project: ProjectView) => ({ id: project.project.id, visibilityLevel: project.project.visibilityLevel, traversalIds: groupIdsOf(project) });
 
 /**
- * The readable MR with its (target) project, its latest version brought up to date with the branches first
- * (versions.ts). 404 `Project Not Found` for a hidden project, `404 Not found` for a missing MR, 403 for one the
- * actor may not read.
+ * The readable MR with its (target) project, as the last refresh recorded it (refresh.ts: reads never write). 404
+ * `Project Not Found` for a hidden project, `404 Not found` for a missing MR, 403 for one the actor may not read.
  */
-export async function findMergeRequest(ctx: RequestContext, ref: MergeRequestRef, options: { subscribed?: boolean; refresh?: boolean } = {}) {
+export async function findMergeRequest(ctx: RequestContext, ref: MergeRequestRef, options: { subscribed?: boolean } = {}) {
   const subscriberId = options.subscribed ? ctx.actor.user?.id : null;
   if (!ref.project) throw notFound('Project');
   const projectRef = ref.project;
@@ -70,10 +70,9 @@ export async function findMergeRequest(ctx: RequestContext, ref: MergeRequestRef
     q.mergeRequestViewByProjectRefQuery(db, ctx.actor, projectRef, iid ?? 0, subscriberId),
   ]);
   const project = readableProject(ctx, projectRows[0] ? toProjectView(projectRows[0]) : undefined);
-  let view = iid === null ? undefined : mrRows[0];
+  const view = iid === null ? undefined : mrRows[0];
   if (!view) throw recordNotFound();
   assertCan(ctx.actor, 'merge_request:read', mergeRequestFacts(project, view));
-  if (options.refresh !== false) view = await refreshVersion(ctx, project, view, subscriberId);
   return { project, view };
 }
 
@@ -85,34 +84,6 @@ export async function findMergeRequestById(ctx: RequestContext, id: number) {
   assertCan(ctx.actor, 'merge_request:read', mergeRequestFacts(project, view));
   return { project, view };
 }
-
-/**
- * Records a new version when the source or target branch moved since the latest one (GitLab's RefreshService after
- * a push), with the merge status it implies and the issues it now closes; an open MR only, and only while both
- * branches exist.
- */
-async function refreshVersion(ctx: RequestContext, project: ProjectView, view: q.MergeRequestView, subscriberId?: number | null): Promise<q.MergeRequestView> {
-  const m = view.mr;
-  if (!isOpen(m) || !view.sourceHead || !view.targetTip) return view;
-  const tips = { sourceHead: view.sourceHead, targetTip: view.targetTip };
-  if (isCurrent(view.latestDiff, tips)) return view;
-  const { mergeStatus, ...version } = await takeVersion(ctx.db, m.targetProjectId, tips);
-  const closing = await closingIssueIds(ctx, project, { ...m, version });
-  await ctx.batch((db) => [
-    ...q.refreshVersionStatements(db, m.id, version, mergeStatus),
-    ...q.cacheClosingIssuesStatements(db, m.id, closing),
-    setMergeRequestRefQuery(db, m.targetProjectId, m.iid, tips.sourceHead),
-  ]);
-  return (await q.findMergeRequestViewById(ctx.db, ctx.actor, m.id, subscriberId)) ?? view;
-}
-
-const isOpen = (m: { state: string }) => m.state === 'opened' || m.state === 'locked';
-
-/**
- * The issues the MR closes, for the cache (cache_merge_request_closes_issues!, as its author or editor sees them).
- * Where the actor reads nothing the closing pattern names, nothing else is read.
- */
-const closingIssueIds = async (ctx: RequestContext, project: ProjectView, mr: ClosingSource) => (await closesIssues(ctx, project, mr)).map((c) => c.issue.issue.id);
 
 export async function getMergeRequest({ ctx, input }: Verb<MergeRequestRef>) {
   return findMergeRequest(ctx, input, { subscribed: true });
@@ -316,20 +287,20 @@ export async function updateMergeRequest({ ctx, input }: Verb<MergeRequestRef & 
       });
     }
   });
-  // A new target branch (or a reopened MR) gets its version now rather than at the next read, and new texts the
-  // issues they close.
+  // A new target branch (or a reopened MR) gets its version now, and new texts the issues they close.
   const updated = await findMergeRequest(ctx, input, { subscribed: true });
+  const refreshed = await refreshMergeRequest(ctx, updated.project, updated.view, user.id);
   const texts = p.title !== undefined || p.description !== undefined;
-  if (texts && isOpen(updated.view.mr) && isCurrent(updated.view.latestDiff, { sourceHead: updated.view.sourceHead ?? '', targetTip: updated.view.targetTip ?? '' })) {
-    const closing = await closingIssueIds(ctx, updated.project, closingSourceOf(updated.view));
-    await ctx.batch((db) => [...q.cacheClosingIssuesStatements(db, updated.view.mr.id, closing)]);
+  if (texts && refreshed === updated.view && isOpen(refreshed.mr)) {
+    const closing = await closingIssueIds(ctx, updated.project, closingSourceOf(refreshed));
+    await ctx.batch((db) => [...q.cacheClosingIssuesStatements(db, refreshed.mr.id, closing)]);
   }
-  return updated.view;
+  return refreshed;
 }
 
 export async function deleteMergeRequest({ ctx, input }: Verb<MergeRequestRef>) {
   requireUser(ctx);
-  const { project, view } = await findMergeRequest(ctx, input, { refresh: false });
+  const { project, view } = await findMergeRequest(ctx, input);
   assertCan(ctx.actor, 'merge_request:delete', mergeRequestFacts(project, view));
   await ctx.transaction((tx) => q.deleteMergeRequest(tx, view.mr.id));
 }

@@ -23,13 +23,13 @@ const mergeRequestTime: TimeTracker<MergeRequestRow> = {
 /** GitLab's admin_merge_request (developers and above): time tracking is for those who manage merge requests. */
 async function manageable(ctx: RequestContext, ref: MergeRequestRef) {
   requireUser(ctx);
-  const found = await findMergeRequest(ctx, ref, { refresh: false });
+  const found = await findMergeRequest(ctx, ref);
   assertCan(ctx.actor, 'merge_request:admin', mergeRequestFacts(found.project, found.view));
   return found;
 }
 
 export async function getMergeRequestTimeStats({ ctx, input }: Verb<MergeRequestRef>) {
-  return (await findMergeRequest(ctx, input, { refresh: false })).view.mr;
+  return (await findMergeRequest(ctx, input)).view.mr;
 }
 
 /** `duration` null: reset the estimate. */
@@ -65,7 +65,7 @@ export async function markMergeRequestTodo({ ctx, input }: Verb<MergeRequestRef>
 
 /** GET .../participants: the author, the assignees and the authors of the notes the actor may read, each once. */
 export async function mergeRequestParticipants({ ctx, input }: Verb<MergeRequestRef>) {
-  const { project, view } = await findMergeRequest(ctx, input, { refresh: false });
+  const { project, view } = await findMergeRequest(ctx, input);
   const rows = await findParticipantsOfIssues(ctx.db, [view.mr.id], 'MergeRequest');
   return visibleParticipants(ctx, rows, mergeRequestFacts(project, view));
 }

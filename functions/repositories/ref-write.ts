@@ -1,17 +1,22 @@
 // The one write every repository verb ends with: new objects (if any), the ref compare-and-swaps, the push events
 // for those refs and any row that must change with them (the repository's HEAD on its first branch and that
 // branch's protection), as ONE batch: one round trip, all or nothing. store.ts's applyWrite does the objects and
-// refs; this adds what GitLab records with a push, so a lost race leaves neither objects nor an event behind.
+// refs; this adds what GitLab records with a push, so a lost race leaves neither objects nor an event behind. Each
+// moved branch also enqueues, in that batch, the update of the open merge requests from or into it
+// (UpdateMergeRequestsWorker), which runs right after the response: reads of a merge request never write.
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../db/client.ts';
 import { isRefConflict, setDefaultBranchQuery, updateRefQuery, type RefUpdate } from '../../db/queries/repositories.ts';
 import { protectDefaultBranchQuery } from '../../db/queries/protected-branches.ts';
+import { projectJobByIdStatement } from '../background-jobs/enqueue.ts';
 import { pushEventStatement } from '../events/record.ts';
 import { createPushPipelines } from '../pipelines/push.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { invalidMessage } from '../lib/errors.ts';
 import { toPushPayload } from './entities.ts';
 import { RefConflictError, writeStatements, type PreparedWrite } from './store.ts';
+
+const BLANK_SHA = '0'.repeat(40);
 
 export interface RefMove extends RefUpdate {
   /** Commits the push brings (push data's total_commits_count) and the newest one's message, for the event. */
@@ -51,6 +56,12 @@ export async function writeRefs(ctx: RequestContext, w: RefWrite): Promise<void>
       }),
     ),
     ...(w.extra ? w.extra(db) : []),
+    // GitLab's Gitlab::Git::BLANK_SHA stands for a branch created or deleted.
+    ...refs
+      .filter((u) => u.name.startsWith('refs/heads/'))
+      .map((u) =>
+        projectJobByIdStatement(db, ctx, 'update_merge_requests', u.projectId, { project_id: u.projectId, user_id: authorId, oldrev: u.old ?? BLANK_SHA, newrev: u.new ?? BLANK_SHA, ref: u.name }),
+      ),
   ];
   try {
     await ctx.batch((db) => statements(db) as unknown as readonly [BatchItem<'pg'>]);

@@ -29,6 +29,7 @@ export function createRequestContextForTest(): RequestContext & { executed: () =
   });
   return {
     requestId: 'test',
+    enqueued: new Set(),
     config: {} as RequestContext['config'],
     db: counted,
     batch,

@@ -21,7 +21,7 @@ const setProject = async (fx: Fx, body: Record<string, unknown>) => {
 };
 
 describe('detailed_merge_status', () => {
-  it('mergeable, placed right after merge_status; unchecked in a list after a push; a conflict is broken_status; merged is not_open', async () => {
+  it('mergeable, placed right after merge_status; a push that makes a conflict makes it broken_status everywhere; merged is not_open', async () => {
     const fx = await mrProject('mr-detailed');
     const mr = await openMergeRequest(fx);
     const body = await single(fx, mr.iid);
@@ -31,7 +31,7 @@ describe('detailed_merge_status', () => {
     expect(await listed(fx)).toMatchObject({ merge_status: 'can_be_merged', detailed_merge_status: 'mergeable' });
 
     await commit(fx, 'master', 'Clash', [{ action: 'update', file_path: 'list.txt', content: 'line 1\nline 2\nline III\n' }]);
-    expect(await listed(fx)).toMatchObject({ merge_status: 'unchecked', detailed_merge_status: 'unchecked' });
+    expect(await listed(fx)).toMatchObject({ merge_status: 'cannot_be_merged', detailed_merge_status: 'broken_status' });
     expect(await single(fx, mr.iid)).toMatchObject({ merge_status: 'cannot_be_merged', detailed_merge_status: 'broken_status' });
 
     const other = await mrProject('mr-detailed');
