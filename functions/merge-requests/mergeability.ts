@@ -38,13 +38,30 @@ type Facts = Pick<
   'mr' | 'latestDiff' | 'sourceHead' | 'targetTip' | 'onlyAllowMergeIfAllDiscussionsAreResolved' | 'unresolvedDiscussions' | 'onlyAllowMergeIfPipelineSucceeds' | 'requiredPipelineStatus'
 >;
 
+const isOpen = (v: Pick<MergeRequestView, 'mr'>) => v.mr.state === 'opened' || v.mr.state === 'locked';
+
+/**
+ * MergeRequest#should_be_rebased?: the project merges by fast-forward only (ff, rebase_merge) and the target's tip
+ * is not an ancestor of the source's, i.e. the version's merge base is not the target's tip.
+ */
+export function shouldBeRebased(v: Pick<MergeRequestView, 'mr' | 'mergeMethod' | 'latestDiff' | 'targetTip'>): boolean {
+  if (!isOpen(v) || (v.mergeMethod !== 'ff' && v.mergeMethod !== 'rebase_merge') || !v.latestDiff || !v.targetTip) return false;
+  return (v.latestDiff.baseCommitSha ?? v.latestDiff.startCommitSha) !== v.targetTip;
+}
+
+/**
+ * MergeRequest#mergeable?: every mergeable-state check passes (detailed_merge_status `mergeable`: open, not a draft,
+ * not broken, discussions, CI), it was checked and merges cleanly, and it needs no rebase. GraphQL's `mergeable`.
+ */
+export const mergeable = (v: Facts & Pick<MergeRequestView, 'mergeMethod'>): boolean => detailedMergeStatus(v) === 'mergeable' && !shouldBeRebased(v);
+
 /** The merge request's detailed_merge_status (pure: every fact comes with the view). */
 export function detailedMergeStatus(v: Facts): DetailedMergeStatus {
   const status = mergeStatusOf(v);
   if (status === 'checking') return 'checking';
   // `unchecked?`; a conflict waiting for its recheck has not been checked either.
   if (status === 'unchecked' || status === 'cannot_be_merged_recheck') return 'unchecked';
-  if (v.mr.state !== 'opened' && v.mr.state !== 'locked') return 'not_open';
+  if (!isOpen(v)) return 'not_open';
   if (isDraftTitle(v.mr.title)) return 'draft_status';
   // MergeRequest#broken?: no commits, a branch missing, or a conflict.
   const noCommits = !v.latestDiff || v.latestDiff.commitsCount === 0;

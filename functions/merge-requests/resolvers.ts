@@ -24,7 +24,7 @@ import { mergeRequestClosesIssues } from './merge.ts';
 import { defaultMergeCommitMessage } from './merge-messages.ts';
 import { graphqlDiffPosition, type StoredPosition } from './positions.ts';
 import { diffHeadSha, mrReference, mrWebUrl } from './schemas.ts';
-import { blockingDiscussionsResolved, mergeStatusOf } from './mergeability.ts';
+import { blockingDiscussionsResolved, mergeable, mergeStatusOf, shouldBeRebased } from './mergeability.ts';
 import { mergeRequestFacts } from './service.ts';
 
 const NUMERIC = /^\d{1,10}$/;
@@ -105,17 +105,7 @@ const milestoneOf = (m: MergeRequestModel): MilestoneModel | null => {
     : { milestone, projectPath: m.view.projectPath, groupPath: null };
 };
 
-const isOpen = (m: MergeRequestModel) => m.view.mr.state === 'opened' || m.view.mr.state === 'locked';
 
-/**
- * MergeRequest#should_be_rebased?: the project merges by fast-forward only (ff, rebase_merge) and the target's tip
- * is not an ancestor of the source's, i.e. the version's merge base is not the target's tip.
- */
-const shouldBeRebased = (m: MergeRequestModel) => {
-  const v = m.view;
-  if (!isOpen(m) || (v.mergeMethod !== 'ff' && v.mergeMethod !== 'rebase_merge') || !v.latestDiff || !v.targetTip) return false;
-  return (v.latestDiff.baseCommitSha ?? v.latestDiff.startCommitSha) !== v.targetTip;
-};
 
 /** Loaded users by id, in order, dropping those gone. */
 /** Where an MR's pipelines are listed: its source project (as the actor sees it), source branch and head commit. */
@@ -215,20 +205,11 @@ export const mergeRequestResolvers: Resolvers = {
     inProgressMergeCommitSha: () => null,
     rebaseInProgress: () => false,
     rebaseCommitSha: () => null,
-    shouldBeRebased: (m) => shouldBeRebased(m),
+    shouldBeRebased: (m) => shouldBeRebased(m.view),
     mergeStatus: (m) => mergeStatusOf(m.view),
     conflicts: (m) => mergeStatusOf(m.view) === 'cannot_be_merged',
     mergeableDiscussionsState: (m) => blockingDiscussionsResolved(m.view),
-    // MergeRequest#mergeable?: mergeable_state? (open, not a draft, both branches there, discussions resolved where
-    // required; no CI to wait for), then can_be_merged? and not should_be_rebased?.
-    mergeable: (m) =>
-      m.view.mr.state === 'opened' &&
-      !isDraftTitle(m.view.mr.title) &&
-      m.view.sourceHead !== null &&
-      m.view.targetTip !== null &&
-      blockingDiscussionsResolved(m.view) &&
-      mergeStatusOf(m.view) === 'can_be_merged' &&
-      !shouldBeRebased(m),
+    mergeable: (m) => mergeable(m.view),
     defaultMergeCommitMessage: async (m, _a, { ctx }) => {
       const v = m.view;
       const closing = await mergeRequestClosesIssues({ ctx, input: { project: { id: v.mr.targetProjectId }, iid: v.mr.iid } });
