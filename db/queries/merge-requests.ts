@@ -3,12 +3,13 @@
 // costs one query whatever its size.
 import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { AccessLevel, isAdmin, mergeRequestProjectsFilter, projectAccessLevelSql, type Viewer } from './access.ts';
+import { AccessLevel, isAdmin, mergeRequestProjectsFilter, projectAccessLevelSql, visibleIssuesFilter, type Viewer } from './access.ts';
 import type { Db } from '../client.ts';
 import {
   awardEmoji,
   ciPipelines,
   gitRefs,
+  issues,
   labelLinks,
   labels,
   mergeRequestAssignees,
@@ -467,6 +468,21 @@ export function cacheClosingIssuesStatements(db: Db, mergeRequestId: SQL<number>
     db.delete(mergeRequestsClosingIssues).where(eq(mergeRequestsClosingIssues.mergeRequestId, id)),
     ...(issueIds.length ? [db.insert(mergeRequestsClosingIssues).values([...new Set(issueIds)].map((issueId) => ({ mergeRequestId: id, issueId }))).onConflictDoNothing()] : []),
   ];
+}
+
+/**
+ * The cached closing issues of many MRs that the actor may read (MergeRequest#visible_closing_issues_for over
+ * cached_closes_issues), as project path and iid, in the order the issues were created: one statement.
+ */
+export function readableClosingIssuesOf(db: Db, actor: Viewer, mergeRequestIds: readonly number[]) {
+  return db
+    .select({ mergeRequestId: mergeRequestsClosingIssues.mergeRequestId, projectPath: projects.pathWithNamespace, iid: issues.iid })
+    .from(mergeRequestsClosingIssues)
+    .innerJoin(issues, eq(issues.id, mergeRequestsClosingIssues.issueId))
+    .innerJoin(projects, eq(projects.id, issues.projectId))
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .where(and(inArray(mergeRequestsClosingIssues.mergeRequestId, [...new Set(mergeRequestIds)]), visibleIssuesFilter(actor)))
+    .orderBy(asc(issues.id));
 }
 
 /** The MRs of the project whose cached closing issues hold the issue (GET .../issues/:iid/closed_by), newest first. */

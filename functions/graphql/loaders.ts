@@ -9,6 +9,7 @@ import { namespaceFullNames, readableGroupsByIds } from '../groups/reads.ts';
 import type { IssueFinderParams } from '../issues/filter.ts';
 import { currentUserTodosOfIssues, issueCounts, issuePages, labelsOfIssues, participantsOfIssues, userDiscussionCounts, type IssueWithProject } from '../issues/reads.ts';
 import {
+  closingIssuesOfMergeRequests,
   currentUserTodosOfMergeRequests,
   diffStatsOfMergeRequests,
   labelsOfMergeRequests,
@@ -132,6 +133,8 @@ export function createLoaders(ctx: RequestContext) {
     ),
     /** Labels by MR id, by title. */
     mergeRequestLabels: each((ids: readonly number[]) => labelsOfMergeRequests(ctx, ids)),
+    /** The cached closing issues the actor may read, by MR id (one statement for every MR of the response). */
+    mergeRequestClosingIssues: each((ids: readonly number[]) => closingIssuesOfMergeRequests(ctx, ids)),
     /** The current user's to-dos by MR id (none when anonymous). */
     currentUserMergeRequestTodos: each((ids: readonly number[]) => currentUserTodosOfMergeRequests(ctx, ids)),
     /** The users who take part in an MR, as the actor may see them. */

@@ -73,6 +73,11 @@ export async function labelsOfMergeRequests(ctx: RequestContext, ids: readonly n
   return byParent(ids, await q.findLabelsOfMergeRequests(ctx.db, ids), (r) => r.mergeRequestId).map((rows) => rows.map((r) => r.label));
 }
 
+/** The cached closing issues of each MR the actor may read (defaultMergeCommitMessage), as project path and iid. */
+export async function closingIssuesOfMergeRequests(ctx: RequestContext, ids: readonly number[]) {
+  return byParent(ids, await q.readableClosingIssuesOf(ctx.db, ctx.actor, ids), (r) => r.mergeRequestId).map((rows) => rows.map((r) => ({ projectPath: r.projectPath, iid: r.iid })));
+}
+
 /** The current user's to-dos on each MR, oldest first, with their bodies (none when anonymous). */
 export async function currentUserTodosOfMergeRequests(ctx: RequestContext, ids: readonly number[]) {
   const rows = ctx.actor.user ? await q.findUserTodosOfMergeRequests(ctx.db, ctx.actor.user.id, ids) : [];

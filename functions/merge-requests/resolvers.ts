@@ -20,7 +20,6 @@ import { findProject } from '../projects/service.ts';
 import { authorOrGhost } from '../users/ghost.ts';
 import type { MergeRequestFinderParams } from './filter.ts';
 import { isDraft as isDraftTitle, type MergeRequestPageArgs, type MergeRequestParentKind } from './graphql-reads.ts';
-import { mergeRequestClosesIssues } from './merge.ts';
 import { defaultMergeCommitMessage } from './merge-messages.ts';
 import { graphqlDiffPosition, type StoredPosition } from './positions.ts';
 import { diffHeadSha, mrReference, mrWebUrl } from './schemas.ts';
@@ -210,16 +209,17 @@ export const mergeRequestResolvers: Resolvers = {
     conflicts: (m) => mergeStatusOf(m.view) === 'cannot_be_merged',
     mergeableDiscussionsState: (m) => blockingDiscussionsResolved(m.view),
     mergeable: (m) => mergeable(m.view),
-    defaultMergeCommitMessage: async (m, _a, { ctx }) => {
+    // MergeRequest#default_merge_commit_message: the cached closing issues (what the last refresh recorded), as the
+    // actor may read them; one statement for every MR of the response.
+    defaultMergeCommitMessage: async (m, _a, { loaders }) => {
       const v = m.view;
-      const closing = await mergeRequestClosesIssues({ ctx, input: { project: { id: v.mr.targetProjectId }, iid: v.mr.iid } });
       return defaultMergeCommitMessage({
         sourceBranch: v.mr.sourceBranch,
         targetBranch: v.mr.targetBranch,
         title: v.mr.title,
         iid: v.mr.iid,
         targetProjectPath: v.projectPath,
-        closingIssues: closing.map((i) => ({ projectPath: i.projectPath, iid: i.issue.iid })),
+        closingIssues: await loaders.mergeRequestClosingIssues.load(v.mr.id),
       });
     },
     diffHeadSha: (m) => diffHeadSha(m.view),

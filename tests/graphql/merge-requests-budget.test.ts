@@ -3,6 +3,7 @@
 // project come from one changedPaths statement).
 import { beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../factories/groups.ts';
+import { createIssue } from '../factories/issues.ts';
 import { createLabel } from '../factories/labels.ts';
 import { api, queryCount } from '../helpers/app.ts';
 import { branch, mrProject, mrs } from '../api/merge-requests/support.ts';
@@ -71,6 +72,27 @@ describe('Project.mergeRequests budget', () => {
     console.log(`Project.mergeRequests with author, assignees, labels, diffStats: ${queryCount(few)} queries for 5 MRs, ${queryCount(many)} for ${MRS}`);
     expect(queryCount(many)).toBeLessThanOrEqual(queryCount(few));
     expect(queryCount(many)).toBeLessThanOrEqual(BUDGET);
+  });
+
+  it('defaultMergeCommitMessage costs one statement for every MR of the page, reads the cached closing issues and writes nothing', async () => {
+    const issue = await createIssue(fx.owner.token, fx.project.id, { title: 'To close' });
+    const first = (await api.get(mrs(fx), { token: fx.owner.token, query: { per_page: 1, order_by: 'created_at', sort: 'desc' } })).body[0] as { iid: number };
+    const edited = await api.put(`${mrs(fx)}/${first.iid}`, { token: fx.owner.token, body: { description: `Closes #${issue.iid}` } });
+    expect(edited.status, edited.text).toBe(200);
+    const messages = (n: number) =>
+      gql(`query($path: ID!) { project(fullPath: $path) { mergeRequests(first: ${n}) { nodes { iid defaultMergeCommitMessage } } } }`, {
+        token: fx.developer.token,
+        variables: { path: fx.project.path_with_namespace },
+      });
+    const one = await messages(1);
+    const many = await messages(MRS);
+    expect(many.body.errors).toBeUndefined();
+    const node = many.body.data.project.mergeRequests.nodes.find((m: { iid: string }) => Number(m.iid) === first.iid);
+    expect(node.defaultMergeCommitMessage).toBe(`Merge branch '${(edited.body as { source_branch: string }).source_branch}' into 'master'\n\nMR ${MRS - 1}\n\nCloses #${issue.iid}\n\nSee merge request ${fx.project.path_with_namespace}!${first.iid}`);
+    console.log(`defaultMergeCommitMessage: ${queryCount(one)} queries for 1 MR, ${queryCount(many)} for ${MRS}`);
+    // The token, the project, the page, the closing issues: no query per MR, and no write.
+    expect(queryCount(many)).toBeLessThanOrEqual(queryCount(one));
+    expect(queryCount(many)).toBeLessThanOrEqual(4);
   });
 });
 
