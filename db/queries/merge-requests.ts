@@ -223,21 +223,19 @@ export interface MergeRequestListFilter extends MergeRequestConditions {
 export type MergeRequestOrder = { by: 'created_at' | 'updated_at'; sort: 'asc' | 'desc' };
 
 /**
- * The title prefixes that make a merge request a draft, case-insensitive: MergeRequestsFinder#by_wip's `WIP:%`,
- * `WIP %`, `[WIP]%` and the draft forms `[Draft]`, `(Draft)`, `Draft:`, `Draft - ` (13.6). One list for the filter
- * and the entities' work_in_progress.
+ * What makes a merge request a draft: MergeRequest::WIP_REGEX of 13.6, the work-in-progress and draft prefixes
+ * (`[WIP]`, `WIP:`, `WIP `, `[Draft]`, `(Draft)`, `Draft:`, `Draft -`), repeated, case-insensitive, with the spaces
+ * around them. The one rule for the entities' work_in_progress/draft, the list filters (its SQL twin below runs the
+ * same pattern: PostgreSQL's regular expressions read it alike) and the mutations that add or strip the prefix.
  */
-const DRAFT_PREFIXES = ['wip:', 'wip ', '[wip]', '[draft]', '(draft)', 'draft:', 'draft - '] as const;
+export const DRAFT_TITLE = /^\s*(?:\[WIP\]\s*|WIP:\s*|WIP\s+|(?:\[draft\]|\(draft\)|draft:|draft\s-)\s*)+\s*/i;
 
-export const isDraftTitle = (title: string) => {
-  const t = title.toLowerCase();
-  return DRAFT_PREFIXES.some((p) => t.startsWith(p));
-};
+export const isDraftTitle = (title: string) => DRAFT_TITLE.test(title);
 
-const DRAFT_TITLE_SQL = sql`left(lower(${mergeRequests.title}), 8) LIKE ANY (ARRAY[${sql.join(
-  DRAFT_PREFIXES.map((p) => sql`${p + '%'}`),
-  sql`, `,
-)}])`;
+/** MergeRequest.wipless_title: the title without its draft prefixes. */
+export const wiplessTitle = (title: string) => title.replace(DRAFT_TITLE, '');
+
+const DRAFT_TITLE_SQL = sql`${mergeRequests.title} ~* ${DRAFT_TITLE.source}`;
 
 const linked = (table: typeof mergeRequestAssignees | typeof mergeRequestReviewers, extra?: SQL) =>
   sql`EXISTS (SELECT 1 FROM ${table} x WHERE x.merge_request_id = ${mergeRequests.id}${extra ? sql` AND ${extra}` : sql``})`;

@@ -9,7 +9,7 @@ import { arrayConnection, keysetConnection, type ConnectionArgs } from '../graph
 import type { GraphQLContext } from '../graphql/context.ts';
 import { mutation, orNull } from '../graphql/errors.ts';
 import type { AlertManagementAlertSort, AlertManagementAlertTodosArgs, AlertManagementStatus, Resolvers } from '../graphql/generated.ts';
-import { parseGlobalId } from '../graphql/ids.ts';
+import { parseGlobalId, iidOf } from '../graphql/ids.ts';
 import type { AlertModel, ProjectModel, TodoModel } from '../graphql/models.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { iso } from '../lib/format.ts';
@@ -19,7 +19,6 @@ import { TODO_ACTION_FILTERS } from '../todos/schemas.ts';
 import { alertDetailsPath, alertPage, alertStatusCounts, createAlertIssue, createAlertTodo, findAlert, setAlertAssignees, updateAlertStatus, type AlertRef } from './service.ts';
 
 const NUMERIC = /^\d{1,10}$/;
-const iidOf = (s: string) => (NUMERIC.test(s) && Number(s) <= 2_147_483_647 ? Number(s) : null);
 
 interface AlertArgs extends ConnectionArgs {
   iid?: string | null;

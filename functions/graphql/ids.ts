@@ -10,6 +10,12 @@ export interface GlobalId {
   id: number | string;
 }
 
+/**
+ * An `iid: String` argument as a number: digits within PostgreSQL's integer, or null (nothing has that iid). The one
+ * reading of every resolver's iid arguments.
+ */
+export const iidOf = (s: string): number | null => (/^\d{1,10}$/.test(s) && Number(s) <= 2_147_483_647 ? Number(s) : null);
+
 export const toGlobalId = (type: string, id: number | string) => `gid://gitlab/${type}/${id}`;
 
 export function parseGlobalId(value: string): GlobalId | null {

@@ -7,7 +7,7 @@ import { arrayConnection, keysetConnection, type ConnectionArgs } from '../graph
 import type { GraphQLContext } from '../graphql/context.ts';
 import { orNull } from '../graphql/errors.ts';
 import type { IssueSort, IssuableState, IssueType, Resolvers, TodoActionEnum, TodoStateEnum } from '../graphql/generated.ts';
-import { toGlobalId } from '../graphql/ids.ts';
+import { toGlobalId, iidOf } from '../graphql/ids.ts';
 import type { IssueModel, MilestoneModel, TodoModel } from '../graphql/models.ts';
 import { textColorFor } from '../labels/colors.ts';
 import { can } from '../lib/policy.ts';
@@ -20,8 +20,6 @@ import { findIssueById, issueFacts } from './service.ts';
 import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
 
 
-const NUMERIC = /^\d{1,10}$/;
-const iidOf = (s: string) => (NUMERIC.test(s) && Number(s) <= 2_147_483_647 ? Number(s) : null);
 
 /** 13.6's IssueType from the stored issue_type, and back. */
 const ISSUE_TYPES: Record<'issue' | 'incident' | 'test_case', IssueType> = { issue: 'ISSUE', incident: 'INCIDENT', test_case: 'TEST_CASE' };

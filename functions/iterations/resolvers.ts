@@ -7,7 +7,7 @@ import { arrayConnection, type ConnectionArgs } from '../graphql/connection.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
 import { mutation, orNull, resourceNotAvailable } from '../graphql/errors.ts';
 import type { IterationState, Resolvers } from '../graphql/generated.ts';
-import { parseGlobalId, toGlobalId } from '../graphql/ids.ts';
+import { parseGlobalId, toGlobalId, iidOf } from '../graphql/ids.ts';
 import type { IterationModel } from '../graphql/models.ts';
 import { iso, renderPlainText } from '../lib/format.ts';
 import { iterationsAvailable, weightsAvailable } from '../lib/policy.ts';
@@ -29,8 +29,7 @@ interface IterationArgs extends ConnectionArgs {
 
 /** The most iterations one connection reads (they are ordered by due date and title, so paged in memory). */
 const CONNECTION_CAP = 5_000;
-const NUMERIC = /^\d{1,10}$/;
-const numberOf = (s: string) => (NUMERIC.test(s) && Number(s) <= 2_147_483_647 ? Number(s) : 0);
+const numberOf = (s: string) => iidOf(s) ?? 0;
 
 /** IterationsResolver's arguments: `id` a global id (or a bare one), `iid` turns include_ancestors off unless given. */
 function iterationFilter(args: IterationArgs): { filter: IterationFilter; includeAncestors: boolean } {
@@ -129,7 +128,7 @@ export const iterationResolvers: Resolvers = {
       return { clientMutationId: input.clientMutationId, errors: result.errors, iteration: result.iteration };
     },
     issueSetIteration: async (_root, { input }, { ctx }) => {
-      const iid = NUMERIC.test(input.iid) && Number(input.iid) <= 2_147_483_647 ? Number(input.iid) : null;
+      const iid = iidOf(input.iid);
       if (iid === null) throw resourceNotAvailable();
       const { value, errors } = await mutation(() =>
         setIssueIteration({ ctx, input: { project: { path: input.projectPath }, iid, iterationId: input.iterationId ?? null } }),

@@ -42,6 +42,8 @@ export interface MergeRequestPageArgs {
 
 /** Work in progress by its title (MergeRequest#work_in_progress?: the same prefixes as the list's `wip` filter). */
 export const isDraft = (title: string) => q.isDraftTitle(title);
+/** The title without its draft prefixes (the same rule). */
+export const wiplessTitle = (title: string) => q.wiplessTitle(title);
 
 /** The list kind whose filter a parent kind takes: a project's list, a group's, or the instance-wide one (users). */
 const LIST_KIND: Record<MergeRequestParentKind, MergeRequestListKind> = { project: 'project', namespace: 'group', namespaceTree: 'group', author: 'all', assignee: 'all' };

@@ -26,7 +26,7 @@ import { closesIssues, closingSourceOf, type ClosingIssue } from './closing.ts';
 import { buildMerge, mergeability, rebase as rebaseSource } from './merge-engine.ts';
 import { defaultMergeCommitMessage, defaultSquashCommitMessage } from './merge-messages.ts';
 import type { MergeParams } from './schemas.ts';
-import { blockingDiscussionsResolved } from './mergeability.ts';
+import { blockingDiscussionsResolved, isOpen } from './mergeability.ts';
 import { refreshMergeRequest } from './refresh.ts';
 import { findMergeRequest, type MergeRequestRef } from './service.ts';
 import { notifyStatement } from '../notifications/record.ts';
@@ -49,7 +49,6 @@ export async function canMerge(ctx: RequestContext, project: ProjectView, view: 
   return ctx.actor.user !== null && canMergeInto(ctx, project, view, await repositoryOf(ctx, project.project.id));
 }
 
-const isOpen = (v: q.MergeRequestView) => v.mr.state === 'opened' || v.mr.state === 'locked';
 
 
 /** The statements that close each issue as PostMergeService does: state, event, a system note naming the MR, the notification. */
@@ -79,7 +78,7 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
     // merge_requests.rb: unauthorized! unless can_be_merged_by?, then not_allowed! unless mergeable_state, then 406, then the SHA.
     if (!canMergeInto(ctx, project, view, repository)) throw unauthorized();
     // mergeable_state?: open, not a draft, discussions resolved where the project requires it.
-    if (!isOpen(view) || q.isDraftTitle(view.mr.title) || !blockingDiscussionsResolved(view)) throw methodNotAllowed();
+    if (!isOpen(view.mr) || q.isDraftTitle(view.mr.title) || !blockingDiscussionsResolved(view)) throw methodNotAllowed();
     // The head pipeline: the latest of the source branch at its head commit.
     const pipeline = view.sourceHead && view.mr.sourceProjectId !== null ? await headPipeline(ctx.db, view.mr.sourceProjectId, view.mr.sourceBranch, view.sourceHead, view.mr.id) : undefined;
     if (p.merge_when_pipeline_succeeds === true) {
@@ -239,7 +238,7 @@ export async function rebaseMergeRequest({ ctx, input }: Verb<MergeRequestRef>) 
 export async function mergeRefMergeRequest({ ctx, input }: Verb<MergeRequestRef>) {
   const user = requireUser(ctx);
   const { project, view } = await findMergeRequest(ctx, input);
-  if (!isOpen(view) || !view.sourceHead || !view.targetTip || !view.latestDiff) throw invalidMessage('Merge request is not mergeable');
+  if (!isOpen(view.mr) || !view.sourceHead || !view.targetTip || !view.latestDiff) throw invalidMessage('Merge request is not mergeable');
   const merge = await mergeability(ctx.db, project.project.id, { targetTip: view.targetTip, sourceHead: view.latestDiff.headCommitSha });
   if (merge.conflict) throw invalidMessage('Merge request is not mergeable');
   const built = await buildMerge(ctx.db, project.project.id, {

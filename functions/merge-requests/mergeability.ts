@@ -13,7 +13,7 @@ import { isDraftTitle, type MergeRequestView } from '../../db/queries/merge-requ
  * has run every read (one MR or a list, REST or GraphQL) shows `unchecked`.
  */
 export function mergeStatusOf(v: Pick<MergeRequestView, 'mr' | 'latestDiff' | 'sourceHead' | 'targetTip'>) {
-  const open = v.mr.state === 'opened' || v.mr.state === 'locked';
+  const open = isOpen(v.mr);
   const d = v.latestDiff;
   const moved = d !== null && v.sourceHead !== null && v.targetTip !== null && (d.headCommitSha !== v.sourceHead || d.startCommitSha !== v.targetTip);
   return open && moved ? 'unchecked' : v.mr.mergeStatus;
@@ -38,14 +38,15 @@ type Facts = Pick<
   'mr' | 'latestDiff' | 'sourceHead' | 'targetTip' | 'onlyAllowMergeIfAllDiscussionsAreResolved' | 'unresolvedDiscussions' | 'onlyAllowMergeIfPipelineSucceeds' | 'requiredPipelineStatus'
 >;
 
-const isOpen = (v: Pick<MergeRequestView, 'mr'>) => v.mr.state === 'opened' || v.mr.state === 'locked';
+/** MergeRequest#open?: opened or locked. */
+export const isOpen = (mr: { state: string }) => mr.state === 'opened' || mr.state === 'locked';
 
 /**
  * MergeRequest#should_be_rebased?: the project merges by fast-forward only (ff, rebase_merge) and the target's tip
  * is not an ancestor of the source's, i.e. the version's merge base is not the target's tip.
  */
 export function shouldBeRebased(v: Pick<MergeRequestView, 'mr' | 'mergeMethod' | 'latestDiff' | 'targetTip'>): boolean {
-  if (!isOpen(v) || (v.mergeMethod !== 'ff' && v.mergeMethod !== 'rebase_merge') || !v.latestDiff || !v.targetTip) return false;
+  if (!isOpen(v.mr) || (v.mergeMethod !== 'ff' && v.mergeMethod !== 'rebase_merge') || !v.latestDiff || !v.targetTip) return false;
   return (v.latestDiff.baseCommitSha ?? v.latestDiff.startCommitSha) !== v.targetTip;
 }
 
@@ -61,7 +62,7 @@ export function detailedMergeStatus(v: Facts): DetailedMergeStatus {
   if (status === 'checking') return 'checking';
   // `unchecked?`; a conflict waiting for its recheck has not been checked either.
   if (status === 'unchecked' || status === 'cannot_be_merged_recheck') return 'unchecked';
-  if (!isOpen(v)) return 'not_open';
+  if (!isOpen(v.mr)) return 'not_open';
   if (isDraftTitle(v.mr.title)) return 'draft_status';
   // MergeRequest#broken?: no commits, a branch missing, or a conflict.
   const noCommits = !v.latestDiff || v.latestDiff.commitsCount === 0;

@@ -2,6 +2,7 @@
 // family over the REST verbs (createMergeRequest, updateMergeRequest with REST's parameter names,
 // setMergeRequestSubscribed), and createDiffNote / createImageDiffNote over the discussions' verb. Not found and
 // forbidden are the top-level resource error (authorized_find!), the services' refusals the payload's `errors`.
+import { iidOf } from '../graphql/ids.ts';
 import { createDiscussion } from '../discussions/service.ts';
 import { mutation, resourceNotAvailable } from '../graphql/errors.ts';
 import type { MutationOperationMode, Resolvers } from '../graphql/generated.ts';
@@ -13,15 +14,13 @@ import { can } from '../lib/policy.ts';
 import { findNoteableById } from '../notes/service.ts';
 import { findProject } from '../projects/service.ts';
 import { usersPage } from '../users/reads.ts';
-import { isDraft as isDraftTitle, labelTitlesByIds } from './graphql-reads.ts';
+import { isDraft as isDraftTitle, labelTitlesByIds, wiplessTitle } from './graphql-reads.ts';
 import type { PositionParams } from './position-schemas.ts';
 import { fromGraphqlImagePosition, fromGraphqlTextPosition, type StoredPosition } from './positions.ts';
 import type { CreateMergeRequestParams, UpdateMergeRequestParams } from './schemas.ts';
 import { createMergeRequest, findMergeRequest, mergeRequestFacts, updateMergeRequest } from './service.ts';
 import { setMergeRequestSubscribed } from './tracking.ts';
 
-const NUMERIC = /^\d{1,10}$/;
-const iidOf = (s: string) => (NUMERIC.test(s) && Number(s) <= 2_147_483_647 ? Number(s) : null);
 
 interface TargetInput {
   projectPath: string;
@@ -63,12 +62,7 @@ async function updatePayload(ctx: RequestContext, input: TargetInput, params: (f
   return { clientMutationId: input.clientMutationId, errors, mergeRequest: value };
 }
 
-/**
- * MergeRequest::WIP_REGEX of 13.6 (`wipless_title`): the work-in-progress and draft prefixes, repeated, with the
- * spaces after them; `wip_title` prefixes `Draft: `.
- */
-const WIP_REGEX = /^\s*(?:\[WIP\]\s*|WIP:\s*|WIP\s+|(?:\[draft\]|\(draft\)|draft:|draft\s-)\s*)+\s*/i;
-const wiplessTitle = (title: string) => title.replace(WIP_REGEX, '');
+/** MergeRequest.wip_title: `Draft: ` before a title that is not a draft yet. */
 const wipTitle = (title: string) => (isDraftTitle(title) ? title : `Draft: ${title}`);
 
 /** SetAssignees/SetLabels: the ids the operation mode leaves (REPLACE by default). */

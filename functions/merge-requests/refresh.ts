@@ -14,9 +14,8 @@ import { anonymous, jobContext, type RequestContext } from '../lib/context.ts';
 import { can } from '../lib/policy.ts';
 import { projectFacts } from '../projects/service.ts';
 import { closesIssues, type ClosingSource } from './closing.ts';
+import { isOpen } from './mergeability.ts';
 import { isCurrent, takeVersion } from './versions.ts';
-
-export const isOpen = (m: { state: string }) => m.state === 'opened' || m.state === 'locked';
 
 /**
  * The issues the MR closes, for the cache (cache_merge_request_closes_issues!, as the actor sees them). Where the

@@ -8,7 +8,7 @@ import { arrayConnection, keysetConnection, type ConnectionArgs } from '../graph
 import type { GraphQLContext } from '../graphql/context.ts';
 import { orNull } from '../graphql/errors.ts';
 import type { MergeRequestSort, MergeRequestState, Resolvers } from '../graphql/generated.ts';
-import { toGlobalId } from '../graphql/ids.ts';
+import { toGlobalId, iidOf } from '../graphql/ids.ts';
 import type { MergeRequestConnectionModel, MergeRequestModel, MilestoneModel, TodoModel } from '../graphql/models.ts';
 import { taskStatus } from '../issues/schemas.ts';
 import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
@@ -26,8 +26,6 @@ import { diffHeadSha, mrReference, mrWebUrl } from './schemas.ts';
 import { blockingDiscussionsResolved, mergeable, mergeStatusOf, shouldBeRebased } from './mergeability.ts';
 import { mergeRequestFacts } from './service.ts';
 
-const NUMERIC = /^\d{1,10}$/;
-const iidOf = (s: string) => (NUMERIC.test(s) && Number(s) <= 2_147_483_647 ? Number(s) : null);
 
 interface MergeRequestArgs extends ConnectionArgs {
   iids?: readonly string[] | null;

@@ -34,7 +34,8 @@ import { findProject, projectFacts, readableProject } from '../projects/service.
 import { mergeRequestFilter, type MergeRequestListKind } from './filter.ts';
 import { UPDATE_FIELDS, type CreateMergeRequestParams, type ListMergeRequestsParams, type UpdateMergeRequestParams } from './schemas.ts';
 import { takeVersion } from './versions.ts';
-import { closingIssueIds, isOpen, refreshMergeRequest } from './refresh.ts';
+import { isOpen } from './mergeability.ts';
+import { closingIssueIds, refreshMergeRequest } from './refresh.ts';
 import { closingSourceOf } from './closing.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
@@ -262,7 +263,7 @@ export async function updateMergeRequest({ ctx, input }: Verb<MergeRequestRef & 
       }
     }
     // State changes record their event and a system note; a merged MR neither closes nor reopens.
-    if (p.state_event === 'close' && (mr.state === 'opened' || mr.state === 'locked')) {
+    if (p.state_event === 'close' && isOpen(mr)) {
       Object.assign(changes, { state: 'closed' as const, closedAt: now, closedById: user.id });
       await recordEvent(tx, { action: 'closed', authorId: user.id, projectId, target });
       await q.insertMergeRequestSystemNote(tx, mr, user.id, 'closed', 'closed');

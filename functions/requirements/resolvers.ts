@@ -7,7 +7,7 @@ import { arrayConnection, keysetConnection, type ConnectionArgs } from '../graph
 import type { GraphQLContext } from '../graphql/context.ts';
 import { mutation, orNull, resourceNotAvailable } from '../graphql/errors.ts';
 import type { RequirementState, Resolvers, Sort } from '../graphql/generated.ts';
-import { toGlobalId } from '../graphql/ids.ts';
+import { toGlobalId, iidOf } from '../graphql/ids.ts';
 import type { ProjectModel, RequirementModel } from '../graphql/models.ts';
 import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
 import { can } from '../lib/policy.ts';
@@ -15,8 +15,6 @@ import { authorOrGhost } from '../users/ghost.ts';
 import { REQUIREMENT_STATES, requirementStateName, TEST_REPORT_STATES, testReportStateName } from './schemas.ts';
 import { createRequirement, findRequirement, requirementPage, requirementsFacts, requirementStateCounts, updateRequirement } from './service.ts';
 
-const NUMERIC = /^\d{1,10}$/;
-const iidOf = (s: string) => (NUMERIC.test(s) && Number(s) <= 2_147_483_647 ? Number(s) : null);
 
 interface RequirementArgs extends ConnectionArgs {
   iid?: string | null;

@@ -104,3 +104,38 @@ describe('REST and GraphQL show the same merge request', () => {
     expect(await versions(row!.id)).toBe(count);
   });
 });
+
+describe('what a draft is: one rule for the entity, the list filter and GraphQL', () => {
+  it('MergeRequest::WIP_REGEX decides work_in_progress, `wip=yes|no` and `draft` alike', async () => {
+    const fx = (await mrProject('mr-draft')) as Fx;
+    // Title -> a draft? (13.6's WIP_REGEX: the prefixes, repeated, spaces around them, any case.)
+    const titles: Array<[string, boolean]> = [
+      ['[Draft] a', true],
+      ['WIP   b', true],
+      ['  draft: c', true],
+      ['(draft) [WIP] d', true],
+      ['Draft - e', true],
+      ['Drafty f', false],
+      ['wip', false],
+      ['A WIP: g', false],
+    ];
+    const iids = new Map<number, boolean>();
+    for (const [i, [title, draft]] of titles.entries()) {
+      await branch(fx, `d-${i}`, 'topic');
+      const res = await api.post(mrs(fx), { token: fx.owner.token, body: { source_branch: `d-${i}`, target_branch: 'master', title } });
+      expect(res.status, res.text).toBe(201);
+      expect(res.body.work_in_progress, title).toBe(draft);
+      iids.set(res.body.iid, draft);
+    }
+    const listed = async (wip: string) =>
+      ((await api.get(mrs(fx), { token: fx.owner.token, query: { wip, per_page: 100 } })).body as Array<{ iid: number }>).map((m) => m.iid).sort((a, b) => a - b);
+    const expected = (draft: boolean) => [...iids].filter(([, d]) => d === draft).map(([iid]) => iid).sort((a, b) => a - b);
+    expect(await listed('yes')).toEqual(expected(true));
+    expect(await listed('no')).toEqual(expected(false));
+    const graph = await gql(`query($path: ID!) { project(fullPath: $path) { mergeRequests(first: 50) { nodes { iid draft workInProgress } } } }`, {
+      token: fx.owner.token,
+      variables: { path: fx.project.path_with_namespace },
+    });
+    for (const node of graph.body.data.project.mergeRequests.nodes) expect([node.draft, node.workInProgress]).toEqual([iids.get(Number(node.iid)), iids.get(Number(node.iid))]);
+  });
+});
