@@ -24,7 +24,7 @@ import {
   todos,
   users,
 } from '../schema/index.ts';
-import { deleteNotesOf, insertNote } from './notes.ts';
+import { deleteNotesOf } from './notes.ts';
 import { liveProjectByRef, type ProjectLookup } from './projects.ts';
 import { containsPattern } from './search.ts';
 import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
@@ -432,14 +432,6 @@ export async function setSubscription(tx: Db, issueId: number, projectId: number
       target: [subscriptions.subscribableType, subscriptions.subscribableId, subscriptions.userId],
       set: { subscribed, updatedAt: new Date() },
     });
-}
-
-/**
- * A system note on the issue (SystemNoteService: `closed`, `reopened`, ...), its own discussion. `action` is the
- * stored system_note_metadata action (`closed`, `opened` for a reopen).
- */
-export async function insertSystemNote(tx: Db, issue: { id: number; projectId: number }, authorId: number, body: string, action: string) {
-  await insertNote(tx, { noteableType: 'Issue', noteableId: issue.id, projectId: issue.projectId, authorId, body, system: true, systemAction: action });
 }
 
 /**

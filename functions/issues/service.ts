@@ -5,11 +5,11 @@ import type { Db } from '../../db/client.ts';
 import { currentIidSql, nextIidStatement } from '../../db/queries/internal-ids.ts';
 import * as q from '../../db/queries/issues.ts';
 import { findIterationViewsByIds } from '../../db/queries/iterations.ts';
-import { changeEventStatements, newIssueEventStatements, stateEventStatement } from '../../db/queries/resource-events.ts';
+import { changeEventStatements, newIssueEventStatements } from '../../db/queries/resource-events.ts';
 import { findOrCreateLabelLinkStatements, findOrCreateProjectLabels, linkAvailableLabelsStatement } from '../../db/queries/labels.ts';
 import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
 import type { EmailEvent, IssueRow, UserRow } from '../../db/schema/index.ts';
-import { eventStatement, recordEvent } from '../events/record.ts';
+import { eventStatement } from '../events/record.ts';
 import { notify, notifyStatement } from '../notifications/record.ts';
 import { findGroup } from '../groups/service.ts';
 import { requireUser } from '../lib/auth.ts';
@@ -22,6 +22,7 @@ import type { Output } from '../lib/validate.ts';
 import { findProject, projectFacts, readableProject } from '../projects/service.ts';
 import { issueFilter } from './filter.ts';
 import { createMentionTodos, freshMentions, mentionReaders } from './mention-todos.ts';
+import { issueStateStatements } from './state.ts';
 import { UPDATE_FIELDS, type CreateIssueInput, type ListIssuesParams, type UpdateIssueInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
@@ -253,18 +254,10 @@ export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: Outp
     }
     if (p.created_at && canSetCreatedAt(ctx, project)) changes.createdAt = p.created_at;
     // State changes record their event and a system note; closing an already closed issue (or reopening an open one) changes nothing.
-    if (p.state_event === 'close' && issue.state !== 'closed') {
-      Object.assign(changes, { state: 'closed' as const, closedAt: now, closedById: user.id });
-      await recordEvent(tx, { action: 'closed', authorId: user.id, projectId, target: { type: 'Issue', id: issue.id } });
-      await stateEventStatement(tx, issue.id, user.id, 'closed');
-      await q.insertSystemNote(tx, issue, user.id, 'closed', 'closed');
-      await notification('close_issue');
-    } else if (p.state_event === 'reopen' && issue.state !== 'opened') {
-      Object.assign(changes, { state: 'opened' as const, closedAt: null, closedById: null });
-      await recordEvent(tx, { action: 'reopened', authorId: user.id, projectId, target: { type: 'Issue', id: issue.id } });
-      await stateEventStatement(tx, issue.id, user.id, 'reopened');
-      await q.insertSystemNote(tx, issue, user.id, 'reopened', 'opened');
-      await notification('reopen_issue');
+    const to = p.state_event === 'close' && issue.state !== 'closed' ? 'closed' : p.state_event === 'reopen' && issue.state !== 'opened' ? 'opened' : null;
+    if (to) {
+      Object.assign(changes, to === 'closed' ? { state: 'closed' as const, closedAt: now, closedById: user.id } : { state: 'opened' as const, closedAt: null, closedById: null });
+      for (const statement of issueStateStatements(tx, { issue, userId: user.id, to, note: to === 'closed' ? 'closed' : 'reopened' })) await statement;
     }
     await q.updateIssue(tx, issue.id, { ...changes, updatedAt: now, updatedById: user.id });
     for (const statement of changeEventStatements(tx, issue.id, user.id, issue, changes)) await statement;

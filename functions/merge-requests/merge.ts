@@ -8,11 +8,11 @@ import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import { insertNoteStatements } from '../../db/queries/notes.ts';
-import { stateEventStatement } from '../../db/queries/resource-events.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
-import { issues, mergeRequests } from '../../db/schema/index.ts';
+import { mergeRequests } from '../../db/schema/index.ts';
 import { eventStatement } from '../events/record.ts';
 import { issueFacts } from '../issues/service.ts';
+import { issueStateStatements } from '../issues/state.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { conflict, forbidden, invalidMessage, methodNotAllowed, notAcceptable, unauthorized } from '../lib/errors.ts';
@@ -51,21 +51,9 @@ export async function canMerge(ctx: RequestContext, project: ProjectView, view: 
 
 
 
-/** The statements that close each issue as PostMergeService does: state, event, a system note naming the MR, the notification. */
-function closeIssueStatements(db: Db, closing: readonly ClosingIssue[], userId: number, mrReference: string) {
-  return closing.flatMap(({ project, issue }) => [
-    db.update(issues).set({ state: 'closed', closedAt: sql`now()`, closedById: userId, updatedAt: sql`now()` }).where(sql`${issues.id} = ${issue.issue.id} AND ${issues.state} = 'opened'`),
-    eventStatement(db, { action: 'closed', authorId: userId, projectId: project.project.id, target: { type: 'Issue', id: issue.issue.id } }),
-    stateEventStatement(db, issue.issue.id, userId, 'closed'),
-    ...insertNoteStatements(
-      db,
-      { noteableType: 'Issue', noteableId: issue.issue.id, projectId: project.project.id, authorId: userId, body: `closed via merge request ${mrReference}`, system: true, systemAction: 'closed' },
-      { type: 'Issue', id: issue.issue.id },
-      null,
-    ),
-    notifyStatement(db, { action: 'close_issue', target: { type: 'Issue', id: issue.issue.id }, projectId: project.project.id, actorId: userId }),
-  ]);
-}
+/** The statements that close each issue as PostMergeService does (Issues::CloseService's, naming the MR). */
+const closeIssueStatements = (db: Db, closing: readonly ClosingIssue[], userId: number, mrReference: string) =>
+  closing.flatMap(({ issue }) => issueStateStatements(db, { issue: issue.issue, userId, to: 'closed', note: `closed via merge request ${mrReference}` }));
 
 export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & { params: MergeParams }>) {
   const user = requireUser(ctx);
