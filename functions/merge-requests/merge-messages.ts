@@ -41,6 +41,12 @@ export interface MergeMessageInput {
   closingIssues: ReadonlyArray<{ projectPath: string; iid: number }>;
 }
 
+/** The message's facts from a merge request as its views carry it: the MR row and its target project's path. */
+export const mergeMessageInput = (
+  v: { mr: { sourceBranch: string; targetBranch: string; title: string; iid: number }; projectPath: string },
+  closingIssues: MergeMessageInput['closingIssues'] = [],
+): MergeMessageInput => ({ sourceBranch: v.mr.sourceBranch, targetBranch: v.mr.targetBranch, title: v.mr.title, iid: v.mr.iid, targetProjectPath: v.projectPath, closingIssues });
+
 /**
  * MergeRequest#default_merge_commit_message (include_description: false, the merge API's default): the merge line,
  * the title, "Closes ..." when it closes issues, and "See merge request ...", joined by blank lines.

@@ -24,7 +24,7 @@ import { findProject, projectFacts } from '../projects/service.ts';
 import { RefConflictError } from '../repositories/store.ts';
 import { closesIssues, closingSourceOf, type ClosingIssue } from './closing.ts';
 import { buildMerge, mergeability, rebase as rebaseSource } from './merge-engine.ts';
-import { defaultMergeCommitMessage, defaultSquashCommitMessage } from './merge-messages.ts';
+import { defaultMergeCommitMessage, defaultSquashCommitMessage, mergeMessageInput } from './merge-messages.ts';
 import type { MergeParams } from './schemas.ts';
 import { blockingDiscussionsResolved, isOpen } from './mergeability.ts';
 import { refreshMergeRequest } from './refresh.ts';
@@ -92,14 +92,7 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
     const now = Math.floor(Date.now() / 1000);
     const mergeMessage =
       p.merge_commit_message?.trim() ||
-      defaultMergeCommitMessage({
-        sourceBranch: view.mr.sourceBranch,
-        targetBranch: view.mr.targetBranch,
-        title: view.mr.title,
-        iid: view.mr.iid,
-        targetProjectPath: view.projectPath,
-        closingIssues: closing.map((c) => ({ projectPath: c.project.project.pathWithNamespace, iid: c.issue.issue.iid })),
-      });
+      defaultMergeCommitMessage(mergeMessageInput(view, closing.map((c) => ({ projectPath: c.project.project.pathWithNamespace, iid: c.issue.issue.iid }))));
     const author = view.author ? { name: view.author.name, email: view.author.email ?? user.email } : { name: user.name, email: user.email };
     const built = await buildMerge(ctx.db, projectId, {
       targetTip: view.targetTip,
@@ -233,7 +226,7 @@ export async function mergeRefMergeRequest({ ctx, input }: Verb<MergeRequestRef>
     targetTip: view.targetTip,
     sourceHead: view.latestDiff.headCommitSha,
     method: 'merge',
-    mergeMessage: defaultMergeCommitMessage({ sourceBranch: view.mr.sourceBranch, targetBranch: view.mr.targetBranch, title: view.mr.title, iid: view.mr.iid, targetProjectPath: view.projectPath, closingIssues: [] }),
+    mergeMessage: defaultMergeCommitMessage(mergeMessageInput(view)),
     user: { name: user.name, email: user.email },
     now: Math.floor(Date.now() / 1000),
   });

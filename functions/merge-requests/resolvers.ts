@@ -20,7 +20,7 @@ import { findProject } from '../projects/service.ts';
 import { authorOrGhost } from '../users/ghost.ts';
 import type { MergeRequestFinderParams } from './filter.ts';
 import { isDraft as isDraftTitle, type MergeRequestPageArgs, type MergeRequestParentKind } from './graphql-reads.ts';
-import { defaultMergeCommitMessage } from './merge-messages.ts';
+import { defaultMergeCommitMessage, mergeMessageInput } from './merge-messages.ts';
 import { graphqlDiffPosition, type StoredPosition } from './positions.ts';
 import { diffHeadSha, mrReference, mrWebUrl } from './schemas.ts';
 import { blockingDiscussionsResolved, mergeable, mergeStatusOf, shouldBeRebased } from './mergeability.ts';
@@ -209,17 +209,7 @@ export const mergeRequestResolvers: Resolvers = {
     mergeable: (m) => mergeable(m.view),
     // MergeRequest#default_merge_commit_message: the cached closing issues (what the last refresh recorded), as the
     // actor may read them; one statement for every MR of the response.
-    defaultMergeCommitMessage: async (m, _a, { loaders }) => {
-      const v = m.view;
-      return defaultMergeCommitMessage({
-        sourceBranch: v.mr.sourceBranch,
-        targetBranch: v.mr.targetBranch,
-        title: v.mr.title,
-        iid: v.mr.iid,
-        targetProjectPath: v.projectPath,
-        closingIssues: await loaders.mergeRequestClosingIssues.load(v.mr.id),
-      });
-    },
+    defaultMergeCommitMessage: async (m, _a, { loaders }) => defaultMergeCommitMessage(mergeMessageInput(m.view, await loaders.mergeRequestClosingIssues.load(m.view.mr.id))),
     diffHeadSha: (m) => diffHeadSha(m.view),
     diffRefs: (m) => {
       const d = m.view.latestDiff;
