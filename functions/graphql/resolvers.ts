@@ -32,11 +32,20 @@ import { scalars } from './scalars.ts';
 
 const parts: Resolvers[] = [versionResolvers, userResolvers, projectResolvers, groupResolvers, snippetResolvers, issueResolvers, noteResolvers, awardEmojiResolvers, repositoryResolvers, mergeRequestResolvers, mergeRequestMutationResolvers, requirementResolvers, clusterAgentResolvers, dastResolvers, sastResolvers, alertIntegrationResolvers, securityDashboardResolvers, containerExpirationPolicyResolvers, complianceFrameworkResolvers, testCaseResolvers, boardResolvers, iterationResolvers, epicResolvers, boardEpicResolvers, todoResolvers, alertResolvers, backgroundJobResolvers, pipelineResolvers, environmentResolvers];
 
-/** Root types merged field by field; each type belongs to one domain. */
-export function mergeResolvers(): Resolvers {
+/**
+ * Root types merged field by field; each field belongs to one domain, so a field two parts define is a mistake that
+ * would let the later silently win: assembling refuses it.
+ */
+export function mergeResolvers(domains: readonly Resolvers[] = parts): Resolvers {
   const merged: Record<string, Record<string, unknown>> = {};
-  for (const part of parts) {
-    for (const [type, fields] of Object.entries(part)) merged[type] = { ...merged[type], ...(fields as Record<string, unknown>) };
+  for (const part of domains) {
+    for (const [type, fields] of Object.entries(part)) {
+      const into = (merged[type] ??= {});
+      for (const [field, resolver] of Object.entries(fields as Record<string, unknown>)) {
+        if (Object.hasOwn(into, field)) throw new Error(`GraphQL resolvers: ${type}.${field} is defined twice`);
+        into[field] = resolver;
+      }
+    }
   }
   return { ...scalars, ...(merged as Resolvers) };
 }

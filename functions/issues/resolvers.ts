@@ -1,6 +1,7 @@
 // GraphQL over the issues domain: Query.issue, Project.issue(s)/label(s)/milestones and the Issue, Label, Milestone
 // and Todo types (13.6 shapes). Reads go through the issues service (the same finder and list filter as REST, the
 // policy's SQL visibility); a page's associations come from per-request DataLoaders (one query per association).
+import { noteableType } from '../graphql/noteable-type.ts';
 import { authorOrGhost } from '../users/ghost.ts';
 import type { LabelRow, UserRow } from '../../db/schema/index.ts';
 import { arrayConnection, keysetConnection, type ConnectionArgs } from '../graphql/connection.ts';
@@ -191,8 +192,12 @@ export const issueResolvers: Resolvers = {
       return arrayConnection(todos, args, (t) => t.todo.id);
     },
   },
+  // Issues, merge requests and epics have the current user's to-dos (snippets and alerts are no CurrentUserTodos).
   CurrentUserTodos: {
-    __resolveType: () => 'Issue',
+    __resolveType: (obj) => {
+      const type = noteableType(obj);
+      return type === 'Snippet' || type === 'AlertManagementAlert' ? 'Issue' : type;
+    },
   },
   Label: {
     id: (l) => toGlobalId(l.groupId !== null ? 'GroupLabel' : 'ProjectLabel', l.id),

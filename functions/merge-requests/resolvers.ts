@@ -117,28 +117,7 @@ async function usersOf({ loaders }: GraphQLContext, ids: readonly number[]): Pro
   return users.filter((u): u is UserRow => u != null && !(u instanceof Error));
 }
 
-/** GitLab's Noteable resolve_type and CurrentUserTodos': issues, merge requests, snippets by their models' shape. */
-const typeOfNoteable = (obj: object): 'Issue' | 'MergeRequest' | 'Snippet' | 'Epic' | 'BoardEpic' => {
-  const view = 'view' in obj ? (obj.view as object) : null;
-  if (view && 'mr' in view) return 'MergeRequest';
-  if (view && 'issue' in view) return 'Issue';
-  // Epics (EE), on a board when read through one.
-  if (view && 'epic' in view) return 'boardId' in obj ? 'BoardEpic' : 'Epic';
-  return 'Snippet';
-};
-
 export const mergeRequestResolvers: Resolvers = {
-  // Noteable and CurrentUserTodos are implemented by merge requests too: these replace the issues' and notes' type
-  // resolution (the merged resolvers take the later part's), telling the three models apart.
-  Noteable: {
-    __resolveType: (obj) => typeOfNoteable(obj),
-  },
-  CurrentUserTodos: {
-    __resolveType: (obj) => {
-      const type = typeOfNoteable(obj);
-      return type === 'Snippet' ? 'Issue' : type;
-    },
-  },
   Project: {
     mergeRequest: async (project, { iid }, context) => {
       const connection = await mergeRequestConnection(context, 'project', project.project.id, { iids: [iid], first: 1 }, { project });

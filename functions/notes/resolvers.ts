@@ -1,6 +1,7 @@
 // GraphQL over the notes domain: the Note and Discussion types, the Noteable connections (notes, discussions) and the
 // createNote mutation (13.6 shapes). Notes of a page of noteables load in one query (DataLoader); what the actor may
 // read or do is the policy's; createNote calls the same service verb as REST (event, to-dos, touch).
+import { noteableType } from '../graphql/noteable-type.ts';
 import { authorOrGhost } from '../users/ghost.ts';
 import { GraphQLError } from 'graphql';
 import type { NoteView } from '../../db/queries/notes.ts';
@@ -66,15 +67,7 @@ const SYSTEM_NOTE_ICONS: Readonly<Record<string, string>> = {
 
 export const noteResolvers: Resolvers = {
   Noteable: {
-    // Issues resolve from { project, view: IssueView }, epics from { view: EpicView, group } (on a board: with its
-    // boardId); snippets from their own model. (The merge requests part extends this with its own model.)
-    __resolveType: (obj) => {
-      const view = 'view' in obj ? (obj.view as object) : null;
-      if (view && 'issue' in view) return 'Issue';
-      if (view && 'alert' in view) return 'AlertManagementAlert';
-      if (view && 'epic' in view) return 'boardId' in obj ? 'BoardEpic' : 'Epic';
-      return 'Snippet';
-    },
+    __resolveType: (obj) => noteableType(obj),
   },
   Note: {
     // The STI class names the global id (Note, DiscussionNote), as GitLab's to_global_id.
