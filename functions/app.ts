@@ -6,7 +6,7 @@ import { cors } from 'hono/cors';
 import { matchedRoutes } from 'hono/route';
 import { TrieRouter } from 'hono/router/trie-router';
 import type { DatabaseProvider, DbStats } from '../db/client.ts';
-import { promptQueues } from './background-jobs/queues.ts';
+import { enqueuedPrompt } from './background-jobs/queues.ts';
 import { type Env, parseConfig } from './env.ts';
 import { assertScopes, READ_METHODS, resolveActor } from './lib/auth.ts';
 import { anonymous, type AppEnv, type Config, type RequestContext } from './lib/context.ts';
@@ -77,10 +77,10 @@ export function createApp(deps: AppDeps) {
     await next();
     // Follow-up work this request enqueued in a prompt queue runs after the response, on a database handle of its
     // own (its statements are not the request's), loaded only when there is some.
-    const prompt = promptQueues(ctx.enqueued);
-    if (prompt.length) {
+    // The run takes every prompt queue: a job's own follow-ups (a merge's branch update) run in it too.
+    if (enqueuedPrompt(ctx.enqueued)) {
       const jobs = deps.database(env).open({ queries: 0, ms: 0 }, waitUntil);
-      waitUntil(import('./background-jobs/prompt.ts').then(({ runPromptly }) => runPromptly({ ctx: jobs, config }, prompt, requestId)));
+      waitUntil(import('./background-jobs/prompt.ts').then(({ runPromptly }) => runPromptly({ ctx: jobs, config }, requestId)));
     }
     c.res.headers.set('X-Request-Id', requestId);
     c.res.headers.set('X-Content-Type-Options', 'nosniff');

@@ -3,17 +3,17 @@
 // waiting for its retry, a run cut short) the next run or the cron picks up: the job rows are the truth.
 import type { JobContext } from '../housekeeping/service.ts';
 import { log } from '../lib/log.ts';
-import type { QueueName } from './queues.ts';
+import { PROMPT_QUEUES } from './queues.ts';
 import { runJobs } from './runner.ts';
 
 /** Bounds of one prompt run: the follow-ups of one request, not a backlog. */
 const PROMPT_MAX_JOBS = 50;
 const PROMPT_BUDGET_MS = 20_000;
 
-export async function runPromptly(job: JobContext, queues: readonly QueueName[], requestId: string): Promise<void> {
+export async function runPromptly(job: JobContext, requestId: string): Promise<void> {
   try {
-    await runJobs(job, { queues, maxJobs: PROMPT_MAX_JOBS, budgetMs: PROMPT_BUDGET_MS });
+    await runJobs(job, { queues: PROMPT_QUEUES, maxJobs: PROMPT_MAX_JOBS, budgetMs: PROMPT_BUDGET_MS });
   } catch (error) {
-    log('error', 'prompt jobs failed', { requestId, queues, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    log('error', 'prompt jobs failed', { requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }
 }

@@ -35,14 +35,20 @@ export const QUEUES = {
   // After a branch moved (Git::BranchPushService): the open merge requests from or into it get their new version,
   // merge status and closing issues (MergeRequests::RefreshService#reload_merge_requests).
   update_merge_requests: { workerClass: 'UpdateMergeRequestsWorker', retry: 3, featureCategory: 'source_code_management', prompt: true },
+  // After a pipeline succeeded (PipelineSuccessWorker): the merge requests waiting for it are merged as the users
+  // who asked (AutoMerge::MergeWhenPipelineSucceedsService#process), outside the runner's request.
+  'pipeline_processing:pipeline_success': { workerClass: 'PipelineSuccessWorker', retry: 3, featureCategory: 'continuous_integration', prompt: true },
 } as const satisfies Record<string, QueueSpec>;
 
 export type QueueName = keyof typeof QUEUES;
 
 export const isQueueName = (name: string): name is QueueName => Object.hasOwn(QUEUES, name);
 
-/** The queues among `names` whose jobs run right after the request that enqueued them. */
-export const promptQueues = (names: Iterable<string>): QueueName[] => [...names].filter((n): n is QueueName => isQueueName(n) && (QUEUES[n] as QueueSpec).prompt === true);
+/** The queues whose jobs run right after the request that enqueued them. */
+export const PROMPT_QUEUES: readonly QueueName[] = (Object.keys(QUEUES) as QueueName[]).filter((n) => (QUEUES[n] as QueueSpec).prompt === true);
+
+/** Whether any of `names` is a prompt queue: then the request runs the prompt queues (and what their jobs enqueue). */
+export const enqueuedPrompt = (names: Iterable<string>): boolean => [...names].some((n) => isQueueName(n) && PROMPT_QUEUES.includes(n));
 
 /** The queues the cron tick enqueues one job of (unless one is pending), in the order they run. */
 export const PERIODIC_QUEUES = [

@@ -1,6 +1,7 @@
 // The workers: what a job of each queue does with its args. Each is idempotent (a job may run again after a runner
 // died holding it, once its lease ran out) and returns a summary the runner logs.
 import { deleteStaleRateLimits, deleteUnusedObjectPools, expireMemberships, expireOldEvents, purgeDeleted, type JobContext } from '../housekeeping/service.ts';
+import { mergeWaitingForPipeline } from '../merge-requests/auto-merge.ts';
 import { updateMergeRequestsAfterPush } from '../merge-requests/refresh.ts';
 import { deliverNotifications } from '../notifications/deliver.ts';
 import type { QueueName } from './queues.ts';
@@ -29,6 +30,7 @@ export const WORKERS: Record<QueueName, Perform> = {
   'cronjob:prune_rate_limits': async (job) => ({ staleRateLimits: await deleteStaleRateLimits(job) }),
   'cronjob:object_pool_cleanup': async (job) => ({ unusedPools: await deleteUnusedObjectPools(job) }),
   mailers: async (job) => ({ ...(await deliverNotifications(job)) }),
+  'pipeline_processing:pipeline_success': async (job, args) => ({ ...(await mergeWaitingForPipeline(job, idArg(args, 'pipeline_id'))) }),
   update_merge_requests: async (job, args) => ({
     ...(await updateMergeRequestsAfterPush(job, { projectId: idArg(args, 'project_id'), userId: idArg(args, 'user_id'), ref: stringArg(args, 'ref') })),
   }),

@@ -6,7 +6,7 @@
 import { lockPipeline, pipelineJobs, pipelineStages, setJobStatuses, setPipelineStatus, setStageStatuses } from '../../db/queries/pipelines.ts';
 import type { CiStatus } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { mergeWaitingFor } from '../merge-requests/auto-merge.ts';
+import { projectJobByIdStatement } from '../background-jobs/enqueue.ts';
 import { compositeStatus, processPipeline } from './status.ts';
 import { syncDeployments } from '../deployments/record.ts';
 
@@ -42,10 +42,13 @@ export async function reprocessPipeline(ctx: RequestContext, pipelineId: number)
     await setStageStatuses(tx, stageChanges);
     const after = compositeStatus(items) ?? 'skipped';
     if (after !== pipeline.status) await setPipelineStatus(tx, pipelineId, after);
-    return { before: pipeline.status, after, pipeline };
+    // A pipeline that has just succeeded releases the merges waiting for it: PipelineSuccessWorker, enqueued with
+    // the change (it exists exactly when the success committed) and run after the response.
+    if (after === 'success' && pipeline.status !== 'success' && !pipeline.tag) {
+      await projectJobByIdStatement(tx, ctx, 'pipeline_processing:pipeline_success', pipeline.projectId, { pipeline_id: pipelineId });
+    }
+    return { before: pipeline.status, after };
   });
   if (!processed) return null;
-  // A pipeline that has just succeeded releases the merges waiting for it.
-  if (processed.after === 'success' && processed.before !== 'success') await mergeWaitingFor(ctx, processed.pipeline);
-  return { before: processed.before, after: processed.after };
+  return processed;
 }
