@@ -79,11 +79,15 @@ export async function transitionJobs(db: Db, o: { ids?: readonly number[]; pipel
  * needs) joins the pipeline with `status`; the copies' ids by name. Jobs already retried are left alone, so two
  * racing retries make one copy.
  */
-export async function cloneJobs(db: Db, ids: readonly number[], status: CiStatus, userId: number): Promise<Array<{ id: number; name: string }>> {
-  if (!ids.length) return [];
-  return rows<{ id: number; name: string }>(
-    db,
-    sql`WITH old AS (
+/**
+ * Retrying (Ci::RetryBuildService, Ci::RetryPipelineService), as statements for one batch: the jobs copied with
+ * `status` (the originals kept as retried; rows `{ id, name }` of the copies, batchRows) and the skipped jobs after
+ * `afterStageIdx` reopened, so processing runs them again. Both or neither.
+ */
+export function retryJobsStatements(db: Db, ids: readonly number[], status: CiStatus, userId: number, pipelineId: number, afterStageIdx: number) {
+  return [
+    db.execute(
+      sql`WITH old AS (
         UPDATE ci_builds SET retried = true, updated_at = now() WHERE id = ANY(${intArray(ids)}) AND NOT retried RETURNING *
       ), copy AS (
         INSERT INTO ci_builds (project_id, pipeline_id, stage_id, type, name, stage, stage_idx, status, "when", allow_failure,
@@ -99,13 +103,10 @@ export async function cloneJobs(db: Db, ids: readonly number[], status: CiStatus
           JOIN ci_build_needs n ON n.build_id = old.id
       )
       SELECT id, name FROM copy`,
-  );
-}
-
-/** Latest skipped jobs of the pipeline after `stageIdx` go back to created, to be processed again. */
-export async function reopenSkipped(db: Db, pipelineId: number, afterStageIdx = -1) {
-  await db.execute(sql`UPDATE ci_builds SET status = 'created', finished_at = NULL, updated_at = now(), lock_version = lock_version + 1
-    WHERE pipeline_id = ${pipelineId} AND NOT retried AND status = 'skipped' AND stage_idx > ${afterStageIdx}`);
+    ),
+    db.execute(sql`UPDATE ci_builds SET status = 'created', finished_at = NULL, updated_at = now(), lock_version = lock_version + 1
+      WHERE pipeline_id = ${pipelineId} AND NOT retried AND status = 'skipped' AND stage_idx > ${afterStageIdx}`),
+  ] as const;
 }
 
 /** Ci::Build#erase: the trace and artifacts go; the job remembers who erased it and when. */

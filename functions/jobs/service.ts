@@ -1,6 +1,7 @@
 // Job verbs (GitLab 13.6 lib/api/jobs.rb): listings, one job, its trace and artifacts, and the changes a person
 // makes (play a manual job, cancel, retry, erase), each followed by the pipeline's processing. `authenticate!`
 // for every route: anonymous callers get 401 even on public projects.
+import { batchRows } from '../../db/queries/raw.ts';
 import * as q from '../../db/queries/jobs.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { commitsByOids } from '../../db/queries/repository-log-graph.ts';
@@ -108,9 +109,9 @@ export async function retryJob({ ctx, input }: Verb<{ project: ProjectView; id: 
   const user = requireUser(ctx);
   const job = await updatable(ctx, input.project, input.id);
   if (job.build.retried || !RETRYABLE.includes(job.build.status) || job.build.type !== 'Ci::Build') throw forbidden('Job is not retryable');
-  const [copy] = await q.cloneJobs(ctx.db, [job.build.id], 'pending', user.id);
+  const [cloned] = await ctx.batch((db) => q.retryJobsStatements(db, [job.build.id], 'pending', user.id, job.build.pipelineId, job.build.stageIdx));
+  const [copy] = batchRows<{ id: number }>(cloned);
   if (!copy) throw forbidden('Job is not retryable');
-  await q.reopenSkipped(ctx.db, job.build.pipelineId, job.build.stageIdx);
   await reprocessPipeline(ctx, job.build.pipelineId);
   return reread(ctx, input.project, copy.id);
 }

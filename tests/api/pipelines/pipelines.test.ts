@@ -170,6 +170,23 @@ describe('cancel, retry, delete', () => {
     expect((await api.get(`/projects/${project.id}/jobs`, { token: owner.token })).headers.get('x-total')).toBe('8');
   });
 
+  it('a job retried alone: a pending copy, the original kept as retried, the skipped jobs after it reopened, all in one write', async () => {
+    const { owner, project } = await ciProject();
+    const [p] = (await api.get(`/projects/${project.id}/pipelines`, { token: owner.token })).body;
+    await api.post(`/projects/${project.id}/pipelines/${p.id}/cancel`, { token: owner.token });
+    const jobs = (await api.get(`/projects/${project.id}/pipelines/${p.id}/jobs`, { token: owner.token })).body as Array<{ id: number; name: string }>;
+    const build = jobs.find((j) => j.name === 'build')!;
+    const retried = await api.post(`/projects/${project.id}/jobs/${build.id}/retry`, { token: owner.token });
+    expect(retried.status, retried.text).toBe(201);
+    expect(retried.body).toMatchObject({ name: 'build', status: 'pending', user: { id: owner.user.id } });
+    expect(retried.body.id).not.toBe(build.id);
+    expect(await jobsOf(owner.token, project.id, p.id)).toMatchObject({ build: 'pending' });
+    // The original is retried now: retrying it again is refused and copies nothing.
+    const again = await api.post(`/projects/${project.id}/jobs/${build.id}/retry`, { token: owner.token });
+    expect([again.status, again.body]).toEqual([403, { message: '403 Forbidden - Job is not retryable' }]);
+    expect((await api.get(`/projects/${project.id}/jobs`, { token: owner.token })).headers.get('x-total')).toBe('5');
+  });
+
   it('only owners delete; the pipeline and its jobs are gone', async () => {
     const { owner, project } = await ciProject();
     const dev = await createUser();
