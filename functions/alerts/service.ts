@@ -8,7 +8,7 @@ import { TODO_ASSIGNED, TODO_MARKED, usersWithProjectLevels } from '../../db/que
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { ALERT_STATUS_RESOLVED, ALERT_STATUSES, type AlertStatus, type UserRow } from '../../db/schema/index.ts';
 import { createIssue } from '../issues/service.ts';
-import { requireUser } from '../lib/auth.ts';
+import { requireUser, readerActor } from '../lib/auth.ts';
 import { toSentence } from '../lib/format.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { isUniqueViolation, notFound, serviceFailed } from '../lib/errors.ts';
@@ -152,7 +152,7 @@ export async function setAlertAssignees({ ctx, input }: Verb<AlertRef & { userna
   const facts = projectFacts(project);
   const unauthorized = assignees.some((u) => {
     const accessLevel = byName.get(u.username.toLowerCase())?.accessLevel ?? 0;
-    return !can({ user: u, scopes: [], via: null }, 'project:read_alert_management_alert', { ...facts, accessLevel });
+    return !can(readerActor(u), 'project:read_alert_management_alert', { ...facts, accessLevel });
   });
   if (unauthorized) throw serviceFailed(['Assignee has no permissions']);
   const added = assignees.filter((u) => !current.some((c) => c.id === u.id));

@@ -13,7 +13,7 @@ import { nextIid } from '../../db/queries/internal-ids.ts';
 import { recordEvent } from '../events/record.ts';
 import { notify } from '../notifications/record.ts';
 import { findGroup, groupFacts } from '../groups/service.ts';
-import { requireUser } from '../lib/auth.ts';
+import { requireUser, readerActor } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { forbidden, paramErrors, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
@@ -270,7 +270,7 @@ async function epicMentionTodos(ctx: RequestContext, tx: Db, group: GroupView, e
     traversalIds: group.namespace.traversalIds,
     texts: [epic.title, epic.description],
     before: before ? [before.title, before.description] : undefined,
-    mayRead: (user, accessLevel) => can({ user, scopes: [], via: null }, 'group:read_epic', { ...epicFacts(ctx, group, epic.confidential), accessLevel, hasDescendantAccess: false }),
+    mayRead: (user, accessLevel) => can(readerActor(user), 'group:read_epic', { ...epicFacts(ctx, group, epic.confidential), accessLevel, hasDescendantAccess: false }),
   });
 }
 

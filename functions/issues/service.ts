@@ -12,7 +12,7 @@ import type { EmailEvent, IssueRow, UserRow } from '../../db/schema/index.ts';
 import { eventStatement } from '../events/record.ts';
 import { notify, notifyStatement } from '../notifications/record.ts';
 import { findGroup } from '../groups/service.ts';
-import { requireUser } from '../lib/auth.ts';
+import { requireUser, readerActor } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { invalidMessage, notFound, paramErrors } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
@@ -103,7 +103,7 @@ async function resolveAssignees(tx: Db, project: ProjectView, input: AssigneeInp
 
 /** The policy's read rule for the issue as another user at `accessLevel` on its project would meet it (to-dos, notifications). */
 export const issueReader = (project: ProjectView, issue: IssueRow, assigneeIds: readonly number[]) => (user: UserRow, accessLevel: number) =>
-  can({ user, scopes: [], via: null }, 'issue:read', {
+  can(readerActor(user), 'issue:read', {
     kind: 'issue',
     project: { ...projectFacts(project), accessLevel },
     authorId: issue.authorId,

@@ -19,6 +19,9 @@ import { currentSession, SESSION_COOKIE, validCsrf } from './session.ts';
  */
 export const userActor = (user: UserRow): Actor => ({ user, scopes: ['api'], via: null });
 
+/** Another user as the policy would meet them (who may read a to-do's target, a notification's): no token, no scopes. */
+export const readerActor = (user: UserRow): Actor => ({ user, scopes: [], via: null });
+
 /** Where a token was found. (A browser session is the fallback when no token is present.) */
 interface Credential {
   value: string;

@@ -21,7 +21,7 @@ import { findRef, findRepository, setMergeRequestRefQuery } from '../../db/queri
 import { eventStatement, recordEvent } from '../events/record.ts';
 import { findGroup } from '../groups/service.ts';
 import { createMentionTodos, freshMentions, mentionReaders } from '../issues/mention-todos.ts';
-import { requireUser } from '../lib/auth.ts';
+import { requireUser, readerActor } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { conflict, isUniqueViolation, notFound, paramErrors, recordNotFound, unprocessable } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
@@ -51,7 +51,7 @@ export const mergeRequestFacts = (project: ProjectView, v: q.MergeRequestView): 
 
 /** The policy's read rule for `facts` as another user at an access level would meet it (to-dos, notifications). */
 export const readsMergeRequestAs = (facts: MergeRequestFacts) => (reader: UserRow, accessLevel: number) =>
-  can({ user: reader, scopes: [], via: null }, 'merge_request:read', { ...facts, project: { ...facts.project, accessLevel } });
+  can(readerActor(reader), 'merge_request:read', { ...facts, project: { ...facts.project, accessLevel } });
 
 /** The project's ancestor groups (labels and milestones of these apply to its MRs). */
 const groupIdsOf = (project: ProjectView) => (project.namespace.kind === 'group' ? project.namespace.traversalIds : []);

@@ -10,7 +10,7 @@ import { insertAlertTodosStatement } from '../../db/queries/alerts.ts';
 import * as q from '../../db/queries/notes.ts';
 import { eventStatement } from '../events/record.ts';
 import { createMentionTodos, freshMentions, mentionReaders, mentionTodoUsers } from '../issues/mention-todos.ts';
-import { requireUser } from '../lib/auth.ts';
+import { requireUser, readerActor } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { invalidRecord, isDomainError, notFound, recordNotFound, validationFailed } from '../lib/errors.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
@@ -91,7 +91,7 @@ export function noteBodyErrors(body: string): { note?: string[] } {
 
 /** The mentioned users who may read the note (and so the noteable), at their level on the project. */
 const noteReader = (noteable: Noteable, note: Pick<NoteFacts, 'confidential'>) => (user: UserRow, accessLevel: number) =>
-  can({ user, scopes: [], via: null }, 'note:read', {
+  can(readerActor(user), 'note:read', {
     kind: 'note',
     noteable: atLevel(noteable.facts, accessLevel),
     authorId: null,

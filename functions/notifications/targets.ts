@@ -1,6 +1,7 @@
 // What the deliverer needs of a notification's target, read as the system (no actor): where it lives (its project,
 // or its group for a group-level target such as an epic), the texts that mention people, its assignees and labels,
 // the policy's read rule for it, and what the message names.
+import { readerActor } from '../lib/auth.ts';
 import type { Db } from '../../db/client.ts';
 import type { Viewer } from '../../db/queries/access.ts';
 import { findIssueViewById } from '../../db/queries/issues.ts';
@@ -61,7 +62,7 @@ async function loadEpic(db: Db, id: number): Promise<NotificationTarget | undefi
     assigneeIds: [],
     labelIds: view.labels.map((l) => l.id),
     mayRead: (user, accessLevel) =>
-      can({ user, scopes: [], via: null }, 'group:read_epic', {
+      can(readerActor(user), 'group:read_epic', {
         ...groupFacts(group),
         accessLevel,
         hasDescendantAccess: false,

@@ -8,7 +8,7 @@
 import { findProjectView, type ProjectView } from '../../db/queries/projects.ts';
 import * as q from '../../db/queries/triggers.ts';
 import type { PipelineRow } from '../../db/schema/index.ts';
-import { requireUser } from '../lib/auth.ts';
+import { requireUser, readerActor } from '../lib/auth.ts';
 import { anonymous, type Actor, type RequestContext } from '../lib/context.ts';
 import { constantTimeEqual, sha256Hex } from '../lib/crypto.ts';
 import { assertUnmodifiedSince, forbidden, invalidMessage, notFound, recordNotFound, validationFailed } from '../lib/errors.ts';
@@ -126,7 +126,7 @@ export async function triggerPipeline({ ctx, input }: Verb<TriggerCall>): Promis
   const digest = await sha256Hex(input.token);
   const found = await q.findTriggerByDigest(ctx.db, digest);
   const trigger = found && (await constantTimeEqual(found.trigger.tokenDigest, digest)) ? found : undefined;
-  const owner: Actor = trigger?.owner ? { user: trigger.owner, scopes: [], via: null } : anonymous;
+  const owner: Actor = trigger?.owner ? readerActor(trigger.owner) : anonymous;
   const project = input.projectRef ? await findProjectView(ctx.db, owner, input.projectRef) : undefined;
   if (!project || !trigger || trigger.trigger.projectId !== project.project.id) throw notFound();
 
