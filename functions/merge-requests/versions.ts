@@ -1,8 +1,8 @@
 // A merge request's diff versions (GitLab's merge_request_diffs). A version is taken when the MR is created and
 // whenever its source or target branch has moved since the latest one (RefreshService's reload_merge_requests, which
-// GitLab runs after a push; here before the MR is next read or acted on, so what is shown is never older than the
-// branches). A version is three SHAs: git objects are immutable, so any version renders again, and diff notes keep
-// pointing at the lines they were written on.
+// GitLab runs after a push; here the update_merge_requests job every push enqueues, refresh.ts). A version is three
+// SHAs: git objects are immutable, so any version renders again, and diff notes keep pointing at the lines they were
+// written on.
 import type { Db } from '../../db/client.ts';
 import { changedPaths } from '../../db/queries/repository-diffs.ts';
 import type { NewDiffVersion } from '../../db/queries/merge-requests.ts';
