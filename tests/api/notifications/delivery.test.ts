@@ -8,7 +8,9 @@ import { addMember } from '../../factories/groups.ts';
 import { createProject } from '../../factories/projects.ts';
 import { createUser } from '../../factories/users.ts';
 import { api, testDb } from '../../helpers/app.ts';
-import { deliveredEvents, level, mailLines } from './support.ts';
+import { deliveredEvents, level, mailLines, keepMail } from './support.ts';
+
+keepMail();
 
 async function watchedProject() {
   const owner = await createUser();

@@ -9,7 +9,9 @@ import { notifications } from '../../../db/schema/index.ts';
 import { addMember, createGroup } from '../../factories/groups.ts';
 import { createUser } from '../../factories/users.ts';
 import { api, testDb } from '../../helpers/app.ts';
-import { level, told } from './support.ts';
+import { level, told, keepMail } from './support.ts';
+
+keepMail();
 
 const PREMIUM = { INSTANCE_TIER: 'premium' } as const;
 

@@ -8,7 +8,9 @@ import { createProject } from '../../factories/projects.ts';
 import { createUser } from '../../factories/users.ts';
 import { api } from '../../helpers/app.ts';
 import { mrProject, mrs, openMergeRequest } from '../merge-requests/support.ts';
-import { level, told } from './support.ts';
+import { level, told, keepMail } from './support.ts';
+
+keepMail();
 
 describe('issue notifications', () => {
   it('new_issue: watchers who may read it (not a guest on a confidential issue), assignees, the mentioned', async () => {

@@ -10,7 +10,9 @@ import { addMember, createGroup } from '../../factories/groups.ts';
 import { createUser } from '../../factories/users.ts';
 import { api, testDb } from '../../helpers/app.ts';
 import { branch, commit, mrProject, mrs, openMergeRequest } from '../merge-requests/support.ts';
-import { level, mailLines, told, type User } from './support.ts';
+import { level, mailLines, told, type User, keepMail } from './support.ts';
+
+keepMail();
 
 describe('merge request notifications', () => {
   it('new_merge_request: watchers, custom with the event, assignees (assigned), the mentioned (mentioned), label subscribers; never the author', async () => {

@@ -10,10 +10,17 @@ import { api, testDb } from '../../helpers/app.ts';
 export type User = Awaited<ReturnType<typeof createUser>>;
 
 let mail: { mock: { calls: unknown[][] }; mockRestore(): void };
-beforeEach(() => {
-  mail = vi.spyOn(console, 'log').mockImplementation(() => undefined);
-  return () => mail.mockRestore();
-});
+/**
+ * Each test of the calling file keeps the log transport's lines (mailLines) and out of the output. Called by each
+ * file, not registered here: a worker imports this module once for all its files (isolate: false), and a hook
+ * registered at import would belong to the first file only.
+ */
+export function keepMail() {
+  beforeEach(() => {
+    mail = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    return () => mail.mockRestore();
+  });
+}
 
 /** The messages the log transport wrote in this test. */
 export const mailLines = () => mail.mock.calls.map(([line]) => JSON.parse(String(line))).filter((l) => l.msg === 'notification email');
