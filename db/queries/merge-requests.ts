@@ -523,19 +523,12 @@ export async function findDiffVersionBySha(db: Db, mergeRequestId: number, shas:
 }
 
 /**
- * Open MRs a push to `branch` of the project may have changed: those whose source branch it is, and those targeting
- * it in the project, each with its latest version's SHAs (RefreshService's reload_merge_requests).
+ * The ids of the open MRs a push to `branch` of the project may have changed: those whose source branch it is, and
+ * those targeting it in the project (RefreshService's reload_merge_requests).
  */
-export async function openMergeRequestsOfBranch(db: Db, projectId: number, branch: string) {
-  return db
-    .select({
-      id: mergeRequests.id,
-      targetProjectId: mergeRequests.targetProjectId,
-      sourceProjectId: mergeRequests.sourceProjectId,
-      sourceBranch: mergeRequests.sourceBranch,
-      targetBranch: mergeRequests.targetBranch,
-      latestDiff: latestDiffSql,
-    })
+export async function openMergeRequestIdsOfBranch(db: Db, projectId: number, branch: string): Promise<number[]> {
+  const found = await db
+    .select({ id: mergeRequests.id })
     .from(mergeRequests)
     .where(
       and(
@@ -546,6 +539,7 @@ export async function openMergeRequestsOfBranch(db: Db, projectId: number, branc
         ),
       ),
     );
+  return found.map((r) => r.id);
 }
 
 // ---- GraphQL: pages and counts under many parents, associations of many MRs (one statement each) ----

@@ -48,7 +48,10 @@ export const isQueueName = (name: string): name is QueueName => Object.hasOwn(QU
 export const PROMPT_QUEUES: readonly QueueName[] = (Object.keys(QUEUES) as QueueName[]).filter((n) => (QUEUES[n] as QueueSpec).prompt === true);
 
 /** Whether any of `names` is a prompt queue: then the request runs the prompt queues (and what their jobs enqueue). */
-export const enqueuedPrompt = (names: Iterable<string>): boolean => [...names].some((n) => isQueueName(n) && PROMPT_QUEUES.includes(n));
+export function enqueuedPrompt(names: Iterable<string>): boolean {
+  for (const name of names) if (isQueueName(name) && PROMPT_QUEUES.includes(name)) return true;
+  return false;
+}
 
 /** The queues the cron tick enqueues one job of (unless one is pending), in the order they run. */
 export const PERIODIC_QUEUES = [

@@ -60,16 +60,19 @@ export async function updateMergeRequestsAfterPush(job: JobContext, push: Branch
   if (!push.ref.startsWith('refs/heads/')) return { refreshed: 0 };
   const [user] = await findUsersByIds(job.ctx.db, [push.userId]);
   const ctx = jobContext(job.ctx, job.config, user ? userActor(user) : anonymous, `update_merge_requests:${push.projectId}:${push.ref}`);
-  const open = await q.openMergeRequestsOfBranch(ctx.db, push.projectId, push.ref.slice('refs/heads/'.length));
+  const ids = await q.openMergeRequestIdsOfBranch(ctx.db, push.projectId, push.ref.slice('refs/heads/'.length));
+  const views = await q.findMergeRequestViewsByIds(ctx.db, ctx.actor, ids);
+  // The target projects as the pusher reads them, each read once (one for most pushes; a fork's branch may feed several).
+  const projects = new Map<number, ProjectView | undefined>();
   let refreshed = 0;
-  for (const { id } of open) {
-    const view = await q.findMergeRequestViewById(ctx.db, ctx.actor, id);
-    if (!view) continue;
-    const [row] = await projectViewQuery(ctx.db, ctx.actor, { id: view.mr.targetProjectId });
-    const project = row ? toProjectView(row) : undefined;
-    const readable = project && can(ctx.actor, 'project:read', projectFacts(project)) ? project : undefined;
-    const after = await refreshMergeRequest(ctx, readable, view);
-    if (after !== view) refreshed++;
+  for (const view of views) {
+    const id = view.mr.targetProjectId;
+    if (!projects.has(id)) {
+      const [row] = await projectViewQuery(ctx.db, ctx.actor, { id });
+      const project = row ? toProjectView(row) : undefined;
+      projects.set(id, project && can(ctx.actor, 'project:read', projectFacts(project)) ? project : undefined);
+    }
+    if ((await refreshMergeRequest(ctx, projects.get(id), view)) !== view) refreshed++;
   }
   return { refreshed };
 }
