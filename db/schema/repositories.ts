@@ -6,7 +6,7 @@ import { projects } from './projects.ts';
  * Git repositories in Postgres. Objects are git's own (byte-exact bodies addressed by git's SHA-1) and belong to an
  * object pool, one per fork network: a fork's repository joins its source's pool, so forking copies no object (only
  * the source's refs). A pool outlives any one project and is deleted, with every object and derived row in it
- * (the foreign keys cascade), only once no repository uses it (`deleteUnusedPool`, db/queries/repositories.ts).
+ * (the foreign keys cascade), only once no repository uses it (`deleteUnusedPool`, db/queries/repositories/refs.ts).
  *
  * Object ids are stored as their 20 raw bytes (half the size of hex in every key and index); paths and tree entry
  * names as bytes too, since git's are bytes and need not be UTF-8 (text would refuse such a name).

@@ -6,7 +6,7 @@ import type { RequestContext } from '../lib/context.ts';
 import { isDomainError } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { findProject } from '../projects/service.ts';
-import { getFile } from '../repositories/reads-files.ts';
+import { getFile } from '../repositories/reads/files.ts';
 import { templateContent } from '../templates/catalog.ts';
 import { parseCiConfig, type ParseResult } from './config/index.ts';
 import { mergedYaml } from './config/merged-yaml.ts';

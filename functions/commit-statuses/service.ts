@@ -8,8 +8,8 @@
 import * as q from '../../db/queries/commit-statuses.ts';
 import { lockPipeline } from '../../db/queries/pipelines.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
-import { refsContaining } from '../../db/queries/repository-containing.ts';
-import { resolveRevision } from '../../db/queries/repository-reads.ts';
+import { refsContaining } from '../../db/queries/repositories/containing.ts';
+import { resolveRevision } from '../../db/queries/repositories/reads.ts';
 import type { Db } from '../../db/client.ts';
 import type { CiStatus } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';

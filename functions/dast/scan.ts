@@ -4,13 +4,13 @@
 // the profiles' settings as DAST_* variables. The pipeline's errors are the payload's.
 import { stringify } from 'yaml';
 import * as q from '../../db/queries/dast.ts';
-import { findRef } from '../../db/queries/repositories.ts';
+import { findRef } from '../../db/queries/repositories/refs.ts';
 import type { DastScannerProfileRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { notFound, serviceFailed } from '../lib/errors.ts';
 import { createPipeline } from '../pipelines/create.ts';
 import { pipelineWebUrl } from '../pipelines/schemas.ts';
-import { canMergeToBranch, canPushToBranch } from '../repositories/push-access.ts';
+import { canMergeToBranch, canPushToBranch } from '../repositories/writes/push-access.ts';
 import { repositoryInfo } from '../repositories/service.ts';
 import { projectFacts } from '../projects/service.ts';
 import { SCAN_TYPES } from './schemas.ts';

@@ -7,8 +7,8 @@
 import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/notes.ts';
 import { findDiffVersionBySha, insertMergeRequestSystemNote } from '../../db/queries/merge-requests.ts';
-import { changedPaths } from '../../db/queries/repository-diffs.ts';
-import { resolveRevision } from '../../db/queries/repository-reads.ts';
+import { changedPaths } from '../../db/queries/repositories/diffs.ts';
+import { resolveRevision } from '../../db/queries/repositories/reads.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { badRequest, forbidden, invalidRecord, notFound, recordNotFound } from '../lib/errors.ts';

@@ -20,7 +20,7 @@ import {
   type MergeRequestPageArgs,
   type MergeRequestParentKind,
   type MergeRequestWithProject,
-} from '../merge-requests/graphql-reads.ts';
+} from '../merge-requests/reads.ts';
 import type { MergeRequestView } from '../../db/queries/merge-requests.ts';
 import { projectLabelCounts, projectLabelPages, projectLabelsByTitles } from '../labels/reads.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -47,7 +47,7 @@ import { boardEpicPreferences, epicsOfBoard } from '../epics/boards.ts';
 import { assigneesOfAlerts, currentUserTodosOfAlerts } from '../alerts/reads.ts';
 import { annotationsOf, environmentsOfProjects, type AnnotationWindow } from '../environments/reads.ts';
 import type { EnvironmentArgs } from '../environments/service.ts';
-import { artifactsOfJobs, jobsOfPipelines, pipelineCountsOf, pipelinePagesOf, pipelinesByIids, type PipelineListFilter, type PipelineListParent, type PipelineParentKind } from '../pipelines/graphql-reads.ts';
+import { artifactsOfJobs, jobsOfPipelines, pipelineCountsOf, pipelinePagesOf, pipelinesByIids, type PipelineListFilter, type PipelineListParent, type PipelineParentKind } from '../pipelines/reads.ts';
 import type { ProjectModel } from './models.ts';
 
 /** JSON with object keys sorted (undefined members dropped): equal arguments, equal strings. */
@@ -233,7 +233,7 @@ export function createLoaders(ctx: RequestContext) {
     projectEnvironments: perParent((projects: ProjectModel[], args: EnvironmentArgs) => environmentsOfProjects(ctx, projects, args)),
     /** MetricsDashboard.annotations by (environment, dashboard path, time range). */
     dashboardAnnotations: each((windows: readonly AnnotationWindow[]) => annotationsOf(ctx, windows), stableKey),
-    // ---- Pipelines (functions/pipelines/graphql-reads.ts) ----
+    // ---- Pipelines (functions/pipelines/reads.ts) ----
     /** Project/Commit/MergeRequest.pipelines pages by parent (null where the actor may not read them). */
     pipelinePages: perParent((parents: PipelineListParent[], a: { kind: PipelineParentKind; filter: PipelineListFilter; page: KeysetPage }) =>
       pipelinePagesOf(ctx, a.kind, parents, a.filter, a.page),

@@ -91,9 +91,9 @@ export type MergeRequestConnectionModel = Connection<MergeRequestModel> & {
 
 // Repositories (functions/repositories/reads.ts defines them next to the verbs that build them).
 export type { BranchModel, CommitModel, RepositoryModel, TreeEntryModel, TreeModel } from '../repositories/reads.ts';
-// CI/CD pipelines (functions/pipelines/graphql-reads.ts defines them next to the verbs that build them).
-import type { PipelineModel } from '../pipelines/graphql-reads.ts';
-export type { CiGroupModel, CiJobArtifactModel, CiJobModel, CiStageModel, PipelineModel } from '../pipelines/graphql-reads.ts';
+// CI/CD pipelines (functions/pipelines/reads.ts defines them next to the verbs that build them).
+import type { PipelineModel } from '../pipelines/reads.ts';
+export type { CiGroupModel, CiJobArtifactModel, CiJobModel, CiStageModel, PipelineModel } from '../pipelines/reads.ts';
 /** PipelineConnection: `count` over the whole filtered collection, computed only when asked. */
 export type PipelineConnectionModel = Connection<PipelineModel> & { count: () => number | Promise<number> };
 

@@ -10,7 +10,7 @@ import type { Config, RequestContext } from '../lib/context.ts';
 import { deleteExpiredMemberships, findPurgeableGroupIds, findPurgeableProjectIds, purgeProjectsAndGroups } from '../../db/queries/housekeeping.ts';
 import { deleteEventsBefore } from '../../db/queries/events.ts';
 import { deleteStaleCounters } from '../../db/queries/rate-limits.ts';
-import { deleteUnusedPools } from '../../db/queries/repositories.ts';
+import { deleteUnusedPools } from '../../db/queries/repositories/refs.ts';
 import { recordEvents } from '../events/record.ts';
 
 /** Events are kept 2 years (the spec's retention). */

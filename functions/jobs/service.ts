@@ -4,7 +4,7 @@
 import { batchRows } from '../../db/queries/raw.ts';
 import * as q from '../../db/queries/jobs.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
-import { commitsByOids } from '../../db/queries/repository-log-graph.ts';
+import { commitsByOids } from '../../db/queries/repositories/log-graph.ts';
 import { findRunnersByIds } from '../../db/queries/runners.ts';
 import { findUsersByIds } from '../../db/queries/users.ts';
 import { requireUser } from '../lib/auth.ts';

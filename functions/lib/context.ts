@@ -25,7 +25,7 @@ export interface Config {
   encryptionKey: string | undefined;
   /** OFFSET_PAGINATION_LIMIT: the largest page * per_page offset pagination serves where keyset is offered (0: none). */
   offsetPaginationLimit: number;
-  /** MAX_FILE_SIZE: the largest file (bytes) a commit may write; unset: functions/repositories/commit-limits.ts's default. */
+  /** MAX_FILE_SIZE: the largest file (bytes) a commit may write; unset: functions/repositories/writes/commit-limits.ts's default. */
   maxFileSize?: number | undefined;
 }
 

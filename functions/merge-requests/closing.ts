@@ -6,8 +6,8 @@
 import { issueViewByProjectRefQuery, type IssueView } from '../../db/queries/issues.ts';
 import type { MergeRequestView } from '../../db/queries/merge-requests.ts';
 import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
-import { commitsBetween } from '../../db/queries/repository-diffs.ts';
-import { findRepository } from '../../db/queries/repositories.ts';
+import { commitsBetween } from '../../db/queries/repositories/diffs.ts';
+import { findRepository } from '../../db/queries/repositories/refs.ts';
 import { issueFacts } from '../issues/service.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { can } from '../lib/policy.ts';

@@ -10,15 +10,15 @@
 // merge bases (criss-cross history) the best one is used where git's recursive strategy would merge them first.
 // Source and target projects share one object pool (a fork network's), so one project id reads both.
 import type { Db } from '../../db/client.ts';
-import { changedPaths, commitsBetween, type ChangedPath, type TreePair } from '../../db/queries/repository-diffs.ts';
-import { readTouchedDirs } from '../../db/queries/repository-dirs.ts';
-import { readObjects, resolveRevision } from '../../db/queries/repository-reads.ts';
-import type { CommitInfo } from '../../db/queries/repository-sql.ts';
-import { ActionError, dirsAlong, treeEditor } from '../repositories/commit-actions.ts';
+import { changedPaths, commitsBetween, type ChangedPath, type TreePair } from '../../db/queries/repositories/diffs.ts';
+import { readTouchedDirs } from '../../db/queries/repositories/dirs.ts';
+import { readObjects, resolveRevision } from '../../db/queries/repositories/reads.ts';
+import type { CommitInfo } from '../../db/queries/repositories/sql.ts';
+import { ActionError, dirsAlong, treeEditor } from '../repositories/writes/commit-actions.ts';
 import { decodeCommit, encodeCommit, type Signature } from '../repositories/git/commit.ts';
 import { hashObject } from '../repositories/git/oid.ts';
 import { components, mergeIntoTree } from '../repositories/merge/tree-merge.ts';
-import { prepareWrite, type GitObject, type PreparedWrite } from '../repositories/store.ts';
+import { prepareWrite, type GitObject, type PreparedWrite } from '../repositories/store/store.ts';
 
 export interface Person {
   name: string;

@@ -14,7 +14,7 @@ import { can } from '../lib/policy.ts';
 import { findNoteableById } from '../notes/service.ts';
 import { findProject } from '../projects/service.ts';
 import { usersPage } from '../users/reads.ts';
-import { isDraft as isDraftTitle, labelTitlesByIds, wiplessTitle } from './graphql-reads.ts';
+import { isDraft as isDraftTitle, labelTitlesByIds, wiplessTitle } from './reads.ts';
 import type { PositionParams } from './position-schemas.ts';
 import { fromGraphqlImagePosition, fromGraphqlTextPosition, type StoredPosition } from './positions.ts';
 import type { CreateMergeRequestParams, UpdateMergeRequestParams } from './schemas.ts';

@@ -3,11 +3,11 @@
 // form here is that hash. Here: the stored form from REST and GraphQL input, its REST and GraphQL faces, DiffNote's
 // position validations, and the line code of a text position in its diff (Position#line_code, unfolding included).
 // Pure: the changed paths of the position's diff come from the caller.
-import type { ChangedPath } from '../../db/queries/repository-diffs.ts';
+import type { ChangedPath } from '../../db/queries/repositories/diffs.ts';
 import type { FieldErrors } from '../lib/errors.ts';
-import { lineCodeOf, newLine, oldLine, parseDiffLines, pathHash, type DiffLine } from '../repositories/commit-comments-lines.ts';
-import { isBinary } from '../repositories/diff-text.ts';
-import { fileChanges, toDiffEntry, type DiffEntry } from '../repositories/diffs.ts';
+import { lineCodeOf, newLine, oldLine, parseDiffLines, pathHash, type DiffLine } from '../repositories/comments/lines.ts';
+import { isBinary } from '../repositories/diffs/text.ts';
+import { fileChanges, toDiffEntry, type DiffEntry } from '../repositories/diffs/diffs.ts';
 import type { LineRangeParams, PositionParams } from './position-schemas.ts';
 
 interface PositionRefs {

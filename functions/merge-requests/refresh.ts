@@ -1,12 +1,12 @@
 // A merge request's versions follow its branches (MergeRequests::RefreshService#reload_merge_requests): when a
 // branch moves, each open merge request from or into it gets a new version (merge base, commits, files), the merge
 // status it implies, its head ref (refs/merge-requests/<iid>/head) and the issues it now closes. Every branch move
-// enqueues this (UpdateMergeRequestsWorker, from functions/repositories/ref-write.ts), run right after the push's
+// enqueues this (UpdateMergeRequestsWorker, from functions/repositories/store/ref-write.ts), run right after the push's
 // response; the verbs that change an MR's branches (a new target, a reopen) and merging call it themselves. Reads
 // never do: REST and GraphQL show what the last refresh recorded.
 import * as q from '../../db/queries/merge-requests.ts';
 import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
-import { setMergeRequestRefQuery } from '../../db/queries/repositories.ts';
+import { setMergeRequestRefQuery } from '../../db/queries/repositories/refs.ts';
 import { findUsersByIds } from '../../db/queries/users.ts';
 import type { JobContext } from '../housekeeping/service.ts';
 import { userActor } from '../lib/auth.ts';

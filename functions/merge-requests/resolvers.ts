@@ -1,6 +1,6 @@
 // GraphQL over the merge requests domain (13.6 shapes): Project.mergeRequest(s), Group.mergeRequests,
 // User.authored/assignedMergeRequests, the MergeRequest type and Note.position (the mutations are in mutations.ts).
-// Lists go through THE list filter (filter.ts, REST's parameter names) in batched read verbs (graphql-reads.ts), so a
+// Lists go through THE list filter (filter.ts, REST's parameter names) in batched read verbs (reads.ts), so a
 // connection under a list of parents costs one statement; a page's associations come from per-request DataLoaders.
 import { GraphQLError } from 'graphql';
 import type { UserRow } from '../../db/schema/index.ts';
@@ -19,7 +19,7 @@ import { mergeRequestNoteable } from '../notes/service.ts';
 import { findProject } from '../projects/service.ts';
 import { authorOrGhost } from '../users/ghost.ts';
 import type { MergeRequestFinderParams } from './filter.ts';
-import { isDraft as isDraftTitle, type MergeRequestPageArgs, type MergeRequestParentKind } from './graphql-reads.ts';
+import { isDraft as isDraftTitle, type MergeRequestPageArgs, type MergeRequestParentKind } from './reads.ts';
 import { defaultMergeCommitMessage, mergeMessageInput } from './merge-messages.ts';
 import { graphqlDiffPosition, type StoredPosition } from './positions.ts';
 import { diffHeadSha, mrReference, mrWebUrl } from './schemas.ts';

@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { params, path, pathId, schema } from '../lib/validate.ts';
 import type { MergeRequestView } from '../../db/queries/merge-requests.ts';
 import { toCommit } from '../repositories/entities.ts';
-import { divergedCommitsCount, mergeRequestChanges, mergeRequestCommits, mergeRequestVersion, mergeRequestVersions } from './reads.ts';
+import { divergedCommitsCount, mergeRequestChanges, mergeRequestCommits, mergeRequestVersion, mergeRequestVersions } from './contents.ts';
 import {
   CreateMergeRequestInput,
   GetMergeRequestInput,

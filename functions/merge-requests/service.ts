@@ -17,7 +17,7 @@ import {
 import { findOrCreateLabelLinkStatements, findOrCreateProjectLabels } from '../../db/queries/labels.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
-import { findRef, findRepository, setMergeRequestRefQuery } from '../../db/queries/repositories.ts';
+import { findRef, findRepository, setMergeRequestRefQuery } from '../../db/queries/repositories/refs.ts';
 import { eventStatement, recordEvent } from '../events/record.ts';
 import { findGroup } from '../groups/service.ts';
 import { createMentionTodos, freshMentions, mentionReaders } from '../issues/mention-todos.ts';

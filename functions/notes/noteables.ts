@@ -9,7 +9,7 @@ import type { NoteableKey } from '../../db/queries/notes.ts';
 import type { AlertView } from '../../db/queries/alerts.ts';
 import { alertNoteableFacts, findAlertById } from '../alerts/service.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
-import { resolveRevision } from '../../db/queries/repository-reads.ts';
+import { resolveRevision } from '../../db/queries/repositories/reads.ts';
 import { findSnippetProjectId } from '../../db/queries/snippets.ts';
 import { freshMentions } from '../issues/mention-todos.ts';
 import { findIssue, findIssueById, issueFacts } from '../issues/service.ts';

@@ -1,7 +1,7 @@
 // Note verbs (GitLab's lib/api/notes.rb with Notes::{Create,Update,Destroy}Service): the notes API wants a signed-in
 // user; the noteable is found (and must be readable) first, then the policy decides about the note. Creating a
 // comment records `commented` (target: the note) in the same batch, touches the noteable and gives to-dos to
-// those it mentions. Commits are noteables too (commits.rb's comments, functions/repositories/commit-comments.ts).
+// those it mentions. Commits are noteables too (commits.rb's comments, functions/repositories/comments/comments.ts).
 // The noteables themselves are found in noteables.ts (re-exported here).
 import type { UserRow } from '../../db/schema/index.ts';
 import { sql } from 'drizzle-orm';

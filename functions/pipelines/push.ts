@@ -5,7 +5,7 @@
 import { openMergeRequestsFrom } from '../../db/queries/pipeline-merge-requests.ts';
 import { findPipelineProject } from '../../db/queries/pipelines.ts';
 import { createMergeRequestPipelines } from './merge-request.ts';
-import { rootBlobsAt } from '../../db/queries/repository-reads.ts';
+import { rootBlobsAt } from '../../db/queries/repositories/reads.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { log } from '../lib/log.ts';
 import { CI_CONFIG_PATH, CONFIG_READ_LIMIT } from '../ci/config-path.ts';

@@ -4,7 +4,7 @@
 // its branch or tag is, and only those go to runners registered with `access_level: ref_protected`.
 import type { RequestContext } from '../lib/context.ts';
 import type { ProjectFacts } from '../lib/policy.ts';
-import { canCreateTag, canMergeToBranch, canPushToBranch, isProtectedBranch, isProtectedTag } from '../repositories/push-access.ts';
+import { canCreateTag, canMergeToBranch, canPushToBranch, isProtectedBranch, isProtectedTag } from '../repositories/writes/push-access.ts';
 import type { RepositoryInfo } from '../repositories/service.ts';
 
 /** Project#protected_for?(ref): a branch or a tag some protection rule matches. */

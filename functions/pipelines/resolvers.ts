@@ -1,7 +1,7 @@
 // GraphQL over pipelines (GitLab 13.6 Types::Ci::PipelineType, StageType, GroupType, JobType, DetailedStatusType,
 // JobArtifactType): Project.pipeline(iid) and Project.pipelines, the connections Commit and MergeRequest show
 // (pipelineConnection / latestPipeline below), and what a pipeline holds. Every list goes through the per-request
-// loaders over graphql-reads.ts: a page of pipelines with their stages, groups, jobs and needs costs one statement for
+// loaders over reads.ts: a page of pipelines with their stages, groups, jobs and needs costs one statement for
 // the pipelines and one for all their jobs, whatever the page's size.
 import { arrayConnection, keysetConnection, type ConnectionArgs } from '../graphql/connection.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
@@ -11,7 +11,7 @@ import type { PipelineConnectionModel } from '../graphql/models.ts';
 import { iso } from '../lib/format.ts';
 import { can } from '../lib/policy.ts';
 import { projectFacts } from '../projects/service.ts';
-import { ciStatusOf, groupsOf, needsOf, stagesOf, type CiJobModel, type PipelineJob, type PipelineListParent, type PipelineModel, type PipelineParentKind } from './graphql-reads.ts';
+import { ciStatusOf, groupsOf, needsOf, stagesOf, type CiJobModel, type PipelineJob, type PipelineListParent, type PipelineModel, type PipelineParentKind } from './reads.ts';
 import { ACTIVE_STATUSES, CANCELABLE_STATUSES, compositeStatus, detailedStatus, hasWarnings, stageStatus, type DetailedStatusOptions, type JobStatus } from './status.ts';
 import { BLANK_SHA } from '../ci/refs.ts';
 

@@ -2,8 +2,8 @@
 // Ci::RetryPipelineService, Ci::Pipeline#cancel_running, Ci::DestroyPipelineService). REST and GraphQL call these;
 // the policy decides (read_pipeline, create_pipeline, update_pipeline, destroy_pipeline, read_pipeline_variable).
 import * as q from '../../db/queries/pipelines.ts';
-import { findRefs, listRefs } from '../../db/queries/repositories.ts';
-import { resolveRevision } from '../../db/queries/repository-reads.ts';
+import { findRefs, listRefs } from '../../db/queries/repositories/refs.ts';
+import { resolveRevision } from '../../db/queries/repositories/reads.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { PipelineRow } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';

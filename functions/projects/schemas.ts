@@ -48,7 +48,7 @@ export const CreateProjectInput = schema(() => z.object({
   path: z.optional(projectPath()),
   namespace_id: z.optional(namespaceRef()),
   ...editable(),
-  // A first commit with README.md on the default branch (functions/repositories/initial-commit.ts).
+  // A first commit with README.md on the default branch (functions/repositories/store/initial-commit.ts).
   initialize_with_readme: z.optional(bool()),
 }));
 

@@ -1,9 +1,9 @@
 // Project verbs, shared by REST and (later) GraphQL.
 import { findNamespaceView, findPersonalNamespace, fullPathTaken, lockFullPath, lockLiveNamespace, type NamespaceView } from '../../db/queries/namespaces.ts';
-import { forkProjectQueries, namespaceIsLive } from '../../db/queries/project-forks.ts';
+import { forkProjectQueries, namespaceIsLive } from '../../db/queries/repositories/forks.ts';
 import * as q from '../../db/queries/projects.ts';
 import { EVENT_ACTIONS } from '../../db/schema/index.ts';
-import { findRef, setDefaultBranchQuery } from '../../db/queries/repositories.ts';
+import { findRef, setDefaultBranchQuery } from '../../db/queries/repositories/refs.ts';
 import { recordEvent } from '../events/record.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -13,7 +13,7 @@ import { keysetUnsupported } from '../lib/pagination.ts';
 import type { Output } from '../lib/validate.ts';
 import { AccessLevel, assertCan, can, complianceFrameworkAvailable, Visibility, visibilityName, type ProjectFacts, type VisibilityName } from '../lib/policy.ts';
 import { assertAvatar, storeAvatar, type AvatarUpload } from '../uploads/avatars.ts';
-import { createProjectRepository, DEFAULT_BRANCH, prepareReadme } from '../repositories/initial-commit.ts';
+import { createProjectRepository, DEFAULT_BRANCH, prepareReadme } from '../repositories/store/initial-commit.ts';
 import { findUser, requireAdmin } from '../users/service.ts';
 import { preparePolicy, storePolicy } from '../container-expiration-policies/prepare.ts';
 import { setComplianceFramework } from '../../db/queries/compliance-frameworks.ts';
@@ -164,7 +164,7 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
       // The owner of a personal namespace owns its projects; group projects inherit the group's members.
       if (ns.kind === 'user') await q.addProjectMember(tx, project.id, ownerId, AccessLevel.OWNER, ctx.actor.user!.id);
       if (p.avatar) await storeAvatar(tx, { kind: 'project', id: project.id }, p.avatar);
-      // GitLab's Projects::CreateService records `created` (forks too: project-forks.ts); the personal owner's
+      // GitLab's Projects::CreateService records `created` (forks too: repositories/forks.ts); the personal owner's
       // membership records no `joined` (ProjectMember skips the namespace holder).
       await recordEvent(tx, { action: 'created', authorId: ownerId, projectId: project.id });
       // Every project has a repository, made with it.
@@ -297,7 +297,7 @@ export async function listStarrers({ ctx, input }: Verb<{ ref: Ref | null; searc
 
 /**
  * POST /projects/:id/fork: the source (one read), the target namespace (one read), then the whole write as one batch
- * of two statements (db/queries/project-forks.ts: locks, then every row the fork needs, its repository's refs
+ * of two statements (db/queries/repositories/forks.ts: locks, then every row the fork needs, its repository's refs
  * included, in one data-modifying statement) and the fork as GET answers it: a constant number of queries whatever
  * the repository's size.
  */

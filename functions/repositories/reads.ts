@@ -3,8 +3,8 @@
 // statement; a tree is one listing statement per distinct (project, ref, path, recursive), plus one for its
 // directories' flat paths, never one per entry; a tree's last commit one log statement; the authors of any number of
 // commits one statement; the `.gitmodules` of any number of trees (their submodules' links) one statement.
-import { findRepositoryStates, findUsersByAnyEmail, flatPathSuffixes } from '../../db/queries/repository-batch.ts';
-import { logPage, rootBlobsAt, smallBlobs, treePage } from '../../db/queries/repository-reads.ts';
+import { findRepositoryStates, findUsersByAnyEmail, flatPathSuffixes } from '../../db/queries/repositories/batch.ts';
+import { logPage, rootBlobsAt, smallBlobs, treePage } from '../../db/queries/repositories/reads.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -13,7 +13,7 @@ import { projectFacts } from '../projects/service.ts';
 import { projectWebUrl } from '../projects/schemas.ts';
 import type { CommitView, RepositoryContext } from './entities.ts';
 import { commitView } from './service.ts';
-import { parseGitmodules } from './submodule-links.ts';
+import { parseGitmodules } from './reads/submodule-links.ts';
 
 /** Where a repository's URLs hang (web URLs and paths) and which project it is. */
 export interface RepositoryLocation extends RepositoryContext {

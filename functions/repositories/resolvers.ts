@@ -13,13 +13,13 @@ import { DomainError, invalidMessage } from '../lib/errors.ts';
 import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
 import { toValidationError } from '../lib/validate.ts';
 import { avatarUrl } from '../users/schemas.ts';
-import { createBranch } from './branches.ts';
-import { createCommit } from './create-commit.ts';
+import { createBranch } from './writes/branches.ts';
+import { createCommit } from './writes/create-commit.ts';
 import { commitDescription, commitTitle, commitWebUrl, type CommitView } from './entities.ts';
 import { repositoryLocation, type CommitModel, type RepositoryLocation } from './reads.ts';
 import { CreateCommitInput, type CreateCommitParams } from './schemas.ts';
 import { projectFor } from './service.ts';
-import { instanceOf, submoduleLinks, type SubmoduleLinks } from './submodule-links.ts';
+import { instanceOf, submoduleLinks, type SubmoduleLinks } from './reads/submodule-links.ts';
 
 /** A web URL's path (GitLab's `web_path`: the URL helpers' `_path`, relative root included). */
 const pathOf = (url: string) => new URL(url).pathname;

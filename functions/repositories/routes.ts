@@ -9,11 +9,11 @@ import { pageRequest, paginate, paginateArray } from '../lib/pagination.ts';
 import { params, path, schema } from '../lib/validate.ts';
 import { fileHeaders, toBlob, toBranch, toCommit, toCommitDetail, toCommitWithStats, toFile, toTag, toTreeObject } from './entities.ts';
 import { GetCommitInput, GetFileInput, ListBranchesInput, ListCommitsInput, ListTagsInput, TreeInput } from './schemas.ts';
-import { getCommit, listCommits } from './reads-commits.ts';
-import { getBlob, getFile, listTree } from './reads-files.ts';
-import { getBranch, listBranches, listTags } from './reads-refs.ts';
-import { CommitDiffInput, CompareInput, MergeBaseInput } from './diff-schemas.ts';
-import { commitDiff, commitStats, compareRefs, findMergeBase } from './reads-diffs.ts';
+import { getCommit, listCommits } from './reads/commits.ts';
+import { getBlob, getFile, listTree } from './reads/files.ts';
+import { getBranch, listBranches, listTags } from './reads/refs.ts';
+import { CommitDiffInput, CompareInput, MergeBaseInput } from './diffs/schemas.ts';
+import { commitDiff, commitStats, compareRefs, findMergeBase } from './reads/diffs.ts';
 
 export const repositoryReadRoutes = new Hono<AppEnv>();
 
@@ -61,7 +61,7 @@ repositoryReadRoutes.get(`${base}/commits`, path(ProjectPath), params(ListCommit
     async () => total ?? (await list.fetch(1, 0)).total ?? 0,
   );
   if (!input.with_stats) return c.json(page.map((commit) => toCommit(commit, list.context)));
-  // Entities::CommitWithStats: the page's stats in one more statement (reads-diffs.ts).
+  // Entities::CommitWithStats: the page's stats in one more statement (reads/diffs.ts).
   const stats = await commitStats(c.var.ctx.db, list.context.projectId, page);
   return c.json(page.map((commit, i) => toCommitWithStats(commit, stats[i]!, list.context)));
 });

@@ -1,7 +1,7 @@
 // What every repository verb (read or write) starts with: the project under the policy's rule for the action, and
 // its repository. Shared by the read verbs (reads-*.ts) and the write verbs; kept small on purpose.
-import { findRepository, type ProtectionRule, type TagProtectionRule } from '../../db/queries/repositories.ts';
-import type { CommitInfo } from '../../db/queries/repository-sql.ts';
+import { findRepository, type ProtectionRule, type TagProtectionRule } from '../../db/queries/repositories/refs.ts';
+import type { CommitInfo } from '../../db/queries/repositories/sql.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { RequestContext } from '../lib/context.ts';
 import type { Ref } from '../lib/ids.ts';
@@ -34,7 +34,7 @@ export interface RepositoryInfo {
 /**
  * The project for a repository action: 404 `Project Not Found` when the actor cannot read it, 403 when it can but
  * the action is refused (GitLab's find_project! then authorize!). One statement: the read statements of
- * repository-reads.ts find the repository from the project id themselves, so the budgeted reads (a file, a tree
+ * repositories/reads.ts find the repository from the project id themselves, so the budgeted reads (a file, a tree
  * page, a log page) need no repository row.
  */
 export async function projectFor(ctx: RequestContext, ref: Ref | null, action: RepositoryAction): Promise<RepositoryProject> {

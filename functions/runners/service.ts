@@ -3,7 +3,7 @@
 // digests (compared through the digest lookup, or constant-time where a row is already in hand).
 import * as jobsQ from '../../db/queries/jobs.ts';
 import { findPipelineProject, pipelineJobs, pipelineVariables } from '../../db/queries/pipelines.ts';
-import { commitsByOids } from '../../db/queries/repository-log-graph.ts';
+import { commitsByOids } from '../../db/queries/repositories/log-graph.ts';
 import * as q from '../../db/queries/runners.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { constantTimeEqual, randomToken, sha256Hex } from '../lib/crypto.ts';

@@ -3,12 +3,12 @@
 // new branch `set-sast-config-<n>` (Repository#next_branch) started from the default branch, with the new-merge-
 // request URL for it on success; the commit's refusals are `status: "error"` with their messages.
 import { parse } from 'yaml';
-import { findRef, listRefs } from '../../db/queries/repositories.ts';
+import { findRef, listRefs } from '../../db/queries/repositories/refs.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { DomainError, invalidMessage } from '../lib/errors.ts';
 import { readConfig } from '../pipelines/create.ts';
-import { commitToBranch } from '../repositories/commits.ts';
-import { canPushToBranch } from '../repositories/push-access.ts';
+import { commitToBranch } from '../repositories/writes/commits.ts';
+import { canPushToBranch } from '../repositories/writes/push-access.ts';
 import { repositoryFor } from '../repositories/service.ts';
 import { sastBuildActions, type SastConfiguration } from './build-actions.ts';
 

@@ -11,7 +11,7 @@
 // commit edits one or two files (every tenth one the file at depth 10).
 import { cpus } from 'node:os';
 import { pgliteProvider } from '../../db/client.ts';
-import { createRepository, findRepository, setDefaultBranchQuery } from '../../db/queries/repositories.ts';
+import { createRepository, findRepository, setDefaultBranchQuery } from '../../db/queries/repositories/refs.ts';
 import { openEmbedded } from '../../db/local/embedded.ts';
 import { createApp } from '../../functions/app.ts';
 import { MemoryResponseCache } from '../../functions/lib/response-cache.ts';
@@ -19,7 +19,7 @@ import type { Env } from '../../functions/env.ts';
 import { encodeCommit } from '../../functions/repositories/git/commit.ts';
 import { hashObject } from '../../functions/repositories/git/oid.ts';
 import { encodeTree, type TreeEntry } from '../../functions/repositories/git/tree.ts';
-import { applyWrite, prepareWrite, type GitObject } from '../../functions/repositories/store.ts';
+import { applyWrite, prepareWrite, type GitObject } from '../../functions/repositories/store/store.ts';
 import { bootstrapRoot } from '../../functions/users/bootstrap.ts';
 import { measure as measureRequests, printRows, type Row } from './measure.ts';
 

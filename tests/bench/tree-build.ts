@@ -10,7 +10,7 @@ import { pgliteProvider } from '../../db/client.ts';
 import { openEmbedded } from '../../db/local/embedded.ts';
 import { createApp } from '../../functions/app.ts';
 import type { Env } from '../../functions/env.ts';
-import { applyActions, type FileAction } from '../../functions/repositories/commit-actions.ts';
+import { applyActions, type FileAction } from '../../functions/repositories/writes/commit-actions.ts';
 import { bootstrapRoot } from '../../functions/users/bootstrap.ts';
 
 const BUDGET_MS = 1000;

@@ -6,7 +6,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { mergeRequestDiffs, mergeRequests } from '../../db/schema/index.ts';
-import { updateRefQuery } from '../../db/queries/repositories.ts';
+import { updateRefQuery } from '../../db/queries/repositories/refs.ts';
 import { api, testDb } from '../helpers/app.ts';
 import { branch, commit, lines, mrProject, mrs, openMergeRequest, tip, type Team } from '../api/merge-requests/support.ts';
 import { gql } from './helpers.ts';

@@ -3,9 +3,9 @@
 // derived row, the ref untouched). With TEST_DB=postgres the writers really run at once, each batch on its own
 // connection (Neon's HTTP transactions through the local stand-in).
 import { describe, expect, it } from 'vitest';
-import { findRef } from '../../db/queries/repositories.ts';
-import { logPage } from '../../db/queries/repository-reads.ts';
-import { applyWrite, prepareWrite, RefConflictError } from '../../functions/repositories/store.ts';
+import { findRef } from '../../db/queries/repositories/refs.ts';
+import { logPage } from '../../db/queries/repositories/reads.ts';
+import { applyWrite, prepareWrite, RefConflictError } from '../../functions/repositories/store/store.ts';
 import { testDb } from '../helpers/app.ts';
 import { count, countedDatabase, measured, ObjectBuilder, projectWithRepository } from './store-support.ts';
 

@@ -1,13 +1,13 @@
 // Forks share their source's object pool: forking (POST /projects/:id/fork, whose one write is
-// db/queries/project-forks.ts) copies no object (the repository row, a copy of the refs, and a copy of the source's
+// db/queries/repositories/forks.ts) copies no object (the repository row, a copy of the refs, and a copy of the source's
 // readable set, git_project_objects, one row per object id: the pool is not a permission), and
 // deleting a project never removes objects another repository reaches; the pool goes with the last repository that
 // uses it.
 import { sql } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { deleteUnusedPools, findRef, findRepository } from '../../db/queries/repositories.ts';
-import { logPage, readPath } from '../../db/queries/repository-reads.ts';
-import { applyWrite, prepareWrite } from '../../functions/repositories/store.ts';
+import { deleteUnusedPools, findRef, findRepository } from '../../db/queries/repositories/refs.ts';
+import { logPage, readPath } from '../../db/queries/repositories/reads.ts';
+import { applyWrite, prepareWrite } from '../../functions/repositories/store/store.ts';
 import { deleteUnusedObjectPools, purgeDeleted } from '../../functions/housekeeping/service.ts';
 import { api, testDb } from '../helpers/app.ts';
 import { count, nested, ObjectBuilder, projectWithRepository } from './store-support.ts';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIT_OBJECT_TYPES } from '../../db/schema/repositories.ts';
 import { buildMerge, cleanupMessage, mergeability, rebase, type BuildMergeInput } from '../../functions/merge-requests/merge-engine.ts';
-import type { PreparedWrite } from '../../functions/repositories/store.ts';
+import type { PreparedWrite } from '../../functions/repositories/store/store.ts';
 import { loadGitRepository } from '../api/repositories/diff-support.ts';
 import { testDb } from '../helpers/app.ts';
 import { git, hasGit, runGit, scratchRepo, writeLooseObjects } from '../helpers/git-dir.ts';

@@ -4,11 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows } from '../../db/queries/raw.ts';
-import { logPage, readPath, resolveRevision, treePage } from '../../db/queries/repository-reads.ts';
+import { logPage, readPath, resolveRevision, treePage } from '../../db/queries/repositories/reads.ts';
 import { hashObject } from '../../functions/repositories/git/oid.ts';
 import { encodeCommit } from '../../functions/repositories/git/commit.ts';
 import { encodeTree } from '../../functions/repositories/git/tree.ts';
-import { applyWrite, prepareWrite } from '../../functions/repositories/store.ts';
+import { applyWrite, prepareWrite } from '../../functions/repositories/store/store.ts';
 import { testDb } from '../helpers/app.ts';
 import { ObjectBuilder, projectWithRepository } from './store-support.ts';
 

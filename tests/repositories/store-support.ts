@@ -2,12 +2,12 @@
 // reports them in Server-Timing), projects with an empty repository, and small builders of git objects.
 import { sql } from 'drizzle-orm';
 import type { Database, DbStats } from '../../db/client.ts';
-import { findRepository } from '../../db/queries/repositories.ts';
+import { findRepository } from '../../db/queries/repositories/refs.ts';
 import { rows } from '../../db/queries/raw.ts';
 import { encodeCommit, type Signature } from '../../functions/repositories/git/commit.ts';
 import { encodeTree, type TreeEntry } from '../../functions/repositories/git/tree.ts';
 import { hashObject } from '../../functions/repositories/git/oid.ts';
-import type { GitObject } from '../../functions/repositories/store.ts';
+import type { GitObject } from '../../functions/repositories/store/store.ts';
 import { createProject } from '../factories/projects.ts';
 import { createUser } from '../factories/users.ts';
 import { testDb } from '../helpers/app.ts';

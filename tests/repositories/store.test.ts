@@ -2,11 +2,11 @@
 // written commit by commit through the store, then read back, each read ONE statement: a file at depth 10, tree
 // pages in GitLab's order, `git log` pages with and without a path.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findRef } from '../../db/queries/repositories.ts';
-import { listRefCommits, logPage, readObjects, readPath, resolveRevision, treePage } from '../../db/queries/repository-reads.ts';
+import { findRef } from '../../db/queries/repositories/refs.ts';
+import { listRefCommits, logPage, readObjects, readPath, resolveRevision, treePage } from '../../db/queries/repositories/reads.ts';
 import { encodeTag } from '../../functions/repositories/git/tag.ts';
 import { hashObject } from '../../functions/repositories/git/oid.ts';
-import { applyWrite, prepareWrite } from '../../functions/repositories/store.ts';
+import { applyWrite, prepareWrite } from '../../functions/repositories/store/store.ts';
 import { testDb } from '../helpers/app.ts';
 import { count, measured, nested, ObjectBuilder, projectWithRepository } from './store-support.ts';
 

@@ -1,7 +1,7 @@
-// The pure blame (functions/repositories/blame.ts): git's rules for passing lines to parents, on small histories
+// The pure blame (functions/repositories/blame/blame.ts): git's rules for passing lines to parents, on small histories
 // given as nodes and blobs.
 import { describe, expect, it } from 'vitest';
-import { blame, blameGroups, blobLines, unchangedLines, type BlameNode } from '../../functions/repositories/blame.ts';
+import { blame, blameGroups, blobLines, unchangedLines, type BlameNode } from '../../functions/repositories/blame/blame.ts';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
 const text = (l: { text: Uint8Array }) => new TextDecoder().decode(l.text);

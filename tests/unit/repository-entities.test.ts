@@ -23,7 +23,7 @@ import {
   type FileView,
   type RepositoryContext,
 } from '../../functions/repositories/entities.ts';
-import { CompareInput } from '../../functions/repositories/diff-schemas.ts';
+import { CompareInput } from '../../functions/repositories/diffs/schemas.ts';
 import {
   CreateBranchInput,
   CreateCommitInput,

@@ -1,8 +1,8 @@
-// functions/repositories/submodule-links.ts: .gitmodules as GitLab 13.6's GitmodulesParser reads it, and
+// functions/repositories/reads/submodule-links.ts: .gitmodules as GitLab 13.6's GitmodulesParser reads it, and
 // SubmoduleHelper#submodule_links_for_url's [web, tree] for each of its branches, with the examples of
 // spec/helpers/submodule_helper_spec.rb (pure: no app, no database).
 import { describe, expect, it } from 'vitest';
-import { instanceOf, parseGitmodules, sanitizeSubmoduleUrl, submoduleLinks, type Instance } from '../../functions/repositories/submodule-links.ts';
+import { instanceOf, parseGitmodules, sanitizeSubmoduleUrl, submoduleLinks, type Instance } from '../../functions/repositories/reads/submodule-links.ts';
 
 const DEFAULT = instanceOf('http://gitlab.example.com');
 const links = (url: string | null, projectPath = 'top-group/project', instance: Instance = DEFAULT) => {

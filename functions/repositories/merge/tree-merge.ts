@@ -4,10 +4,10 @@
 // regular files (content-merge.ts), anything else (modify/delete, symlinks, submodules, a file where the other side
 // has a directory, two different modes) is a conflict. Renames are not detected (libgit2 pairs them at 50%; a
 // change to a renamed file is a modify/delete conflict here).
-import type { ChangedPath, DiffSide } from '../../../db/queries/repository-diffs.ts';
+import type { ChangedPath, DiffSide } from '../../../db/queries/repositories/diffs.ts';
 import { hashObject } from '../git/oid.ts';
-import { ActionError, type treeEditor } from '../commit-actions.ts';
-import type { GitObject } from '../store.ts';
+import { ActionError, type treeEditor } from '../writes/commit-actions.ts';
+import type { GitObject } from '../store/store.ts';
 import { mergeContent } from './content-merge.ts';
 
 type Editor = ReturnType<typeof treeEditor>;

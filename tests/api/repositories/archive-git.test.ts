@@ -7,9 +7,9 @@ import { chmod, mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRepository, findRepository, setDefaultBranchQuery } from '../../../db/queries/repositories.ts';
-import { LARGE_BLOB } from '../../../functions/repositories/archive-stream.ts';
-import { applyWrite, prepareWrite } from '../../../functions/repositories/store.ts';
+import { createRepository, findRepository, setDefaultBranchQuery } from '../../../db/queries/repositories/refs.ts';
+import { LARGE_BLOB } from '../../../functions/repositories/archives/stream.ts';
+import { applyWrite, prepareWrite } from '../../../functions/repositories/store/store.ts';
 import { createProject } from '../../factories/projects.ts';
 import { createUser } from '../../factories/users.ts';
 import { appFetch, TEST_PUBLIC_URL, testDb } from '../../helpers/app.ts';

@@ -2,7 +2,7 @@
 // read-back): positions, hunk headers, `\ No newline` lines and GitLab's quirks, kept on purpose.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { commentLineCode, commentPosition, parseDiffLines } from '../../../functions/repositories/commit-comments-lines.ts';
+import { commentLineCode, commentPosition, parseDiffLines } from '../../../functions/repositories/comments/lines.ts';
 
 const sha1 = (s: string) => createHash('sha1').update(s).digest('hex');
 const file = (diff: string, new_path = 'a.txt', old_path = new_path) => ({ old_path, new_path, diff });

@@ -2,10 +2,10 @@
 // the default branch's non-merge commits grouped by email (exactly), the first non-blank name, Entities::Contributor
 // with `additions`/`deletions` always 0, order_by/sort with their defaults (commits, asc), pagination headers.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { findRef } from '../../../db/queries/repositories.ts';
+import { findRef } from '../../../db/queries/repositories/refs.ts';
 import { encodeCommit } from '../../../functions/repositories/git/commit.ts';
 import { hashObject } from '../../../functions/repositories/git/oid.ts';
-import { applyWrite, prepareWrite } from '../../../functions/repositories/store.ts';
+import { applyWrite, prepareWrite } from '../../../functions/repositories/store/store.ts';
 import { addMember } from '../../factories/groups.ts';
 import { createProject } from '../../factories/projects.ts';
 import { createUser } from '../../factories/users.ts';

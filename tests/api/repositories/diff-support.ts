@@ -1,8 +1,8 @@
 // Loads a repository the system `git` built into a project, and turns `git diff`'s patch output into GitLab's diff
 // entries (Entities::Diff: the patch from the first `@@`, without git's header lines), so the diff tests compare
 // what the API answers with what git prints for the same change.
-import { createRepository, findRepository, setDefaultBranchQuery } from '../../../db/queries/repositories.ts';
-import { applyWrite, prepareWrite } from '../../../functions/repositories/store.ts';
+import { createRepository, findRepository, setDefaultBranchQuery } from '../../../db/queries/repositories/refs.ts';
+import { applyWrite, prepareWrite } from '../../../functions/repositories/store/store.ts';
 import { testDb } from '../../helpers/app.ts';
 import { git, readGitObjects, runGit } from '../../helpers/git-dir.ts';
 

@@ -3,8 +3,8 @@
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRepository, findRepository, setDefaultBranchQuery } from '../../../db/queries/repositories.ts';
-import { applyWrite, prepareWrite } from '../../../functions/repositories/store.ts';
+import { createRepository, findRepository, setDefaultBranchQuery } from '../../../db/queries/repositories/refs.ts';
+import { applyWrite, prepareWrite } from '../../../functions/repositories/store/store.ts';
 import { createProject } from '../../factories/projects.ts';
 import { createUser } from '../../factories/users.ts';
 import { api, testDb } from '../../helpers/app.ts';

@@ -1,10 +1,10 @@
 // Repository content for the read tests, written straight through the store (as tests/repositories/store.test.ts
 // does): commits on branches, tags, the default branch. Each test file builds its own projects.
-import { createRepository, findRef, findRepository, setDefaultBranchQuery } from '../../../db/queries/repositories.ts';
+import { createRepository, findRef, findRepository, setDefaultBranchQuery } from '../../../db/queries/repositories/refs.ts';
 import { protectDefaultBranchQuery } from '../../../db/queries/protected-branches.ts';
 import { encodeTag } from '../../../functions/repositories/git/tag.ts';
 import { hashObject } from '../../../functions/repositories/git/oid.ts';
-import { applyWrite, prepareWrite } from '../../../functions/repositories/store.ts';
+import { applyWrite, prepareWrite } from '../../../functions/repositories/store/store.ts';
 import { testDb } from '../../helpers/app.ts';
 import { ObjectBuilder, type TreeSpec } from '../../repositories/store-support.ts';
 

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { createUser } from '../../factories/users.ts';
 import { sql } from 'drizzle-orm';
-import { toBytes } from '../../../db/queries/repositories.ts';
+import { toBytes } from '../../../db/queries/repositories/refs.ts';
 import { hashObject } from '../../../functions/repositories/git/oid.ts';
 import { api, TEST_PUBLIC_URL, testDb } from '../../helpers/app.ts';
 import { describeAuthorization } from '../../helpers/common-auth.ts';

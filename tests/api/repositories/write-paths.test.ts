@@ -5,11 +5,11 @@
 // such a path over from a commit already stored (as a push made before this check could have). Nothing is stored on
 // any refusal.
 import { describe, expect, it } from 'vitest';
-import { findRepository } from '../../../db/queries/repositories.ts';
+import { findRepository } from '../../../db/queries/repositories/refs.ts';
 import { encodeCommit } from '../../../functions/repositories/git/commit.ts';
 import { hashObject } from '../../../functions/repositories/git/oid.ts';
 import { encodeTree } from '../../../functions/repositories/git/tree.ts';
-import { applyWrite, prepareWrite } from '../../../functions/repositories/store.ts';
+import { applyWrite, prepareWrite } from '../../../functions/repositories/store/store.ts';
 import { api, testDb } from '../../helpers/app.ts';
 import { projectWithTeam } from './team-support.ts';
 

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { globMatch, MAX_BRACE_EXPANSIONS } from '../../../functions/ci/glob.ts';
-import { matchesRef } from '../../../functions/repositories/push-access.ts';
+import { matchesRef } from '../../../functions/repositories/writes/push-access.ts';
 
 describe('globMatch (File.fnmatch? PATHNAME | DOTMATCH | EXTGLOB)', () => {
   it.each([

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import type { ChangedPath } from '../../../db/queries/repository-diffs.ts';
+import type { ChangedPath } from '../../../db/queries/repositories/diffs.ts';
 import { PositionInput } from '../../../functions/merge-requests/position-schemas.ts';
 import { nestPairs } from '../../../functions/lib/rack-params.ts';
 import {
@@ -41,7 +41,7 @@ const change = (path: string, before: string | Uint8Array | null, after: string 
   new: after === null ? null : side(after),
 });
 
-// a.txt's diff (git's, as functions/repositories/diff-text.ts renders it):
+// a.txt's diff (git's, as functions/repositories/diffs/text.ts renders it):
 // @@ -2,7 +2,8 @@ line 1          / line 2..4 / -line 5 / +five / +five and a half / line 6..8
 // @@ -12,10 +13,10 @@ line 11     / line 12..14 / -line 15 / line 16..18 / +extra / line 19..21
 const CHANGED: ChangedPath[] = [
