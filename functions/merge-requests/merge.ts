@@ -26,7 +26,7 @@ import { closesIssues, closingSourceOf, type ClosingIssue } from './closing.ts';
 import { buildMerge, mergeability, rebase as rebaseSource } from './merge-engine.ts';
 import { defaultMergeCommitMessage, defaultSquashCommitMessage, mergeMessageInput } from './merge-messages.ts';
 import type { MergeParams } from './schemas.ts';
-import { blockingDiscussionsResolved, isOpen } from './mergeability.ts';
+import { isOpen, mergeable, mergeableState } from './mergeability.ts';
 import { refreshMergeRequest } from './refresh.ts';
 import { findMergeRequest, type MergeRequestRef } from './service.ts';
 import { notifyStatement } from '../notifications/record.ts';
@@ -59,28 +59,25 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
   const user = requireUser(ctx);
   const p = input.params;
   for (let attempt = 0; ; attempt++) {
-    // A write: the merge acts on the branches as they are now, even where the push's refresh has not run yet.
     const { project, view: found } = await findMergeRequest(ctx, input, { subscribed: true });
-    const view = await refreshMergeRequest(ctx, project, found, user.id);
     const repository = await repositoryOf(ctx, project.project.id);
-    // merge_requests.rb: unauthorized! unless can_be_merged_by?, then not_allowed! unless mergeable_state, then 406, then the SHA.
-    if (!canMergeInto(ctx, project, view, repository)) throw unauthorized();
-    // mergeable_state?: open, not a draft, discussions resolved where the project requires it.
-    if (!isOpen(view.mr) || q.isDraftTitle(view.mr.title) || !blockingDiscussionsResolved(view)) throw methodNotAllowed();
-    // The head pipeline: the latest of the source branch at its head commit.
-    const pipeline = view.sourceHead && view.mr.sourceProjectId !== null ? await headPipeline(ctx.db, view.mr.sourceProjectId, view.mr.sourceBranch, view.sourceHead, view.mr.id) : undefined;
-    if (p.merge_when_pipeline_succeeds === true) {
-      // automatically_mergeable?: a head pipeline still running makes the merge wait for it (AutoMergeService).
-      if (pipeline && ACTIVE_STATUSES.includes(pipeline.status)) return waitForPipeline(ctx, input, view, p, user.id, pipeline.sha);
-      // immediately_mergeable? with the flag: only a successful head pipeline merges at once.
-      if (pipeline?.status !== 'success') throw methodNotAllowed();
-    } else if (view.onlyAllowMergeIfPipelineSucceeds && pipeline?.status !== 'success' && pipeline?.status !== 'skipped') {
-      // MergeRequest#mergeable_ci_state?: the project requires a successful pipeline.
-      throw methodNotAllowed();
-    }
-    if (!view.sourceHead || !view.targetTip || !view.latestDiff) throw notAcceptable('Branch cannot be merged');
+    // merge_requests.rb: unauthorized! unless can_be_merged_by?; not_allowed! unless immediately or automatically
+    // mergeable; 406 unless mergeable?(skip_ci_check: automatically); then the SHA.
+    if (!canMergeInto(ctx, project, found, repository)) throw unauthorized();
+    // The head pipeline: the latest of the source branch (or of the MR) at the source's head commit.
+    const pipeline = found.sourceHead && found.mr.sourceProjectId !== null ? await headPipeline(ctx.db, found.mr.sourceProjectId, found.mr.sourceBranch, found.sourceHead, found.mr.id) : undefined;
+    const whenPipelineSucceeds = p.merge_when_pipeline_succeeds === true;
+    // automatically_mergeable?: asked to wait, mergeable but for CI, and the head pipeline still running.
+    const automatically = whenPipelineSucceeds && mergeableState(found, { skipCiCheck: true }) && pipeline !== undefined && ACTIVE_STATUSES.includes(pipeline.status);
+    // immediately_mergeable?: asked to wait, a head pipeline that already succeeded; otherwise the mergeable state.
+    const immediately = whenPipelineSucceeds ? pipeline?.status === 'success' : mergeableState(found);
+    if (!immediately && !automatically) throw methodNotAllowed();
+    // mergeable? checks the mergeability first (check_mergeability): here the push's refresh, where it has not run yet.
+    const view = await refreshMergeRequest(ctx, project, found, user.id);
+    if (!mergeable(view, { skipCiCheck: automatically }) || !view.sourceHead || !view.targetTip || !view.latestDiff) throw notAcceptable('Branch cannot be merged');
+    if (p.sha !== undefined && p.sha !== view.latestDiff.headCommitSha) throw conflict(`SHA does not match HEAD of source branch: ${view.latestDiff.headCommitSha}`);
+    if (!immediately) return waitForPipeline(ctx, input, view, p, user.id, pipeline!.sha);
     const head = view.latestDiff.headCommitSha;
-    if (p.sha !== undefined && p.sha !== head) throw conflict(`SHA does not match HEAD of source branch: ${head}`);
 
     const projectId = project.project.id;
     const squash = p.squash ?? view.mr.squash;

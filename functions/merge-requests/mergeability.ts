@@ -51,10 +51,33 @@ export function shouldBeRebased(v: Pick<MergeRequestView, 'mr' | 'mergeMethod' |
 }
 
 /**
- * MergeRequest#mergeable?: every mergeable-state check passes (detailed_merge_status `mergeable`: open, not a draft,
- * not broken, discussions, CI), it was checked and merges cleanly, and it needs no rebase. GraphQL's `mergeable`.
+ * MergeRequest#mergeable_state?(skip_ci_check:): open, not a draft, not broken, CI (unless skipped), discussions. The
+ * gate of PUT .../merge (405 where it fails), read from the MR as stored: a branch moved since the last check is
+ * `unchecked`, not broken, until the check runs (mergeable? below).
  */
-export const mergeable = (v: Facts & Pick<MergeRequestView, 'mergeMethod'>): boolean => detailedMergeStatus(v) === 'mergeable' && !shouldBeRebased(v);
+export const mergeableState = (v: Facts, options: { skipCiCheck?: boolean } = {}): boolean => failedCheck(v, options) === null;
+
+/**
+ * MergeRequest#mergeable?(skip_ci_check:): the mergeable state, checked (merge status can_be_merged: the check ran and
+ * merges cleanly) and no rebase needed. GraphQL's `mergeable`; PUT .../merge answers 406 where it fails.
+ */
+export const mergeable = (v: Facts & Pick<MergeRequestView, 'mergeMethod'>, options: { skipCiCheck?: boolean } = {}): boolean =>
+  mergeableState(v, options) && mergeStatusOf(v) === 'can_be_merged' && !shouldBeRebased(v);
+
+type FailedCheck = 'not_open' | 'draft_status' | 'broken_status' | 'discussions_not_resolved' | 'ci_must_pass';
+
+/** The first of 15.6's mergeable-state checks that fails (their order names detailed_merge_status), or null. */
+function failedCheck(v: Facts, { skipCiCheck = false }: { skipCiCheck?: boolean }): FailedCheck | null {
+  if (!isOpen(v.mr)) return 'not_open';
+  if (isDraftTitle(v.mr.title)) return 'draft_status';
+  // MergeRequest#broken?: no commits, a branch missing, or a conflict found by the last check.
+  const noCommits = !v.latestDiff || v.latestDiff.commitsCount === 0;
+  if (noCommits || v.sourceHead === null || v.targetTip === null || mergeStatusOf(v) === 'cannot_be_merged') return 'broken_status';
+  if (!blockingDiscussionsResolved(v)) return 'discussions_not_resolved';
+  // mergeable_ci_state?: where the project requires it, the head pipeline succeeded (or was skipped).
+  if (!skipCiCheck && v.onlyAllowMergeIfPipelineSucceeds && v.requiredPipelineStatus !== 'success' && v.requiredPipelineStatus !== 'skipped') return 'ci_must_pass';
+  return null;
+}
 
 /** The merge request's detailed_merge_status (pure: every fact comes with the view). */
 export function detailedMergeStatus(v: Facts): DetailedMergeStatus {
@@ -62,13 +85,5 @@ export function detailedMergeStatus(v: Facts): DetailedMergeStatus {
   if (status === 'checking') return 'checking';
   // `unchecked?`; a conflict waiting for its recheck has not been checked either.
   if (status === 'unchecked' || status === 'cannot_be_merged_recheck') return 'unchecked';
-  if (!isOpen(v.mr)) return 'not_open';
-  if (isDraftTitle(v.mr.title)) return 'draft_status';
-  // MergeRequest#broken?: no commits, a branch missing, or a conflict.
-  const noCommits = !v.latestDiff || v.latestDiff.commitsCount === 0;
-  if (noCommits || v.sourceHead === null || v.targetTip === null || status === 'cannot_be_merged') return 'broken_status';
-  if (!blockingDiscussionsResolved(v)) return 'discussions_not_resolved';
-  // mergeable_ci_state?: where the project requires it, the head pipeline succeeded (or was skipped, as merge.ts allows).
-  if (v.onlyAllowMergeIfPipelineSucceeds && v.requiredPipelineStatus !== 'success' && v.requiredPipelineStatus !== 'skipped') return 'ci_must_pass';
-  return 'mergeable';
+  return failedCheck(v, {}) ?? 'mergeable';
 }

@@ -15,7 +15,7 @@ import { can } from '../lib/policy.ts';
 import { projectFacts } from '../projects/service.ts';
 import { closesIssues, type ClosingSource } from './closing.ts';
 import { isOpen } from './mergeability.ts';
-import { isCurrent, takeVersion } from './versions.ts';
+import { awaitsCheck, checkMergeStatus, isCurrent, takeVersion } from './versions.ts';
 
 /**
  * The issues the MR closes, for the cache (cache_merge_request_closes_issues!, as the actor sees them). Where the
@@ -24,15 +24,21 @@ import { isCurrent, takeVersion } from './versions.ts';
 export const closingIssueIds = async (ctx: RequestContext, project: ProjectView, mr: ClosingSource) => (await closesIssues(ctx, project, mr)).map((c) => c.issue.issue.id);
 
 /**
- * Records a new version when the source or target branch moved since the latest one, with the merge status it
- * implies and (where the actor reads the project) the issues it now closes; an open MR only, and only while both
- * branches exist. The MR as it is now.
+ * Records a new version when the source or target branch moved since the latest one (or, where the version stands,
+ * checks a status left unchecked), with the merge status it implies and (where the actor reads the project) the
+ * issues it now closes; an open MR only, and only while both branches exist. The MR as it is now.
  */
 export async function refreshMergeRequest(ctx: RequestContext, project: ProjectView | undefined, view: q.MergeRequestView, subscriberId?: number | null): Promise<q.MergeRequestView> {
   const m = view.mr;
   if (!isOpen(m) || !view.sourceHead || !view.targetTip) return view;
   const tips = { sourceHead: view.sourceHead, targetTip: view.targetTip };
-  if (isCurrent(view.latestDiff, tips)) return view;
+  if (isCurrent(view.latestDiff, tips)) {
+    // The version stands, but its status waits for a check (a reopen marks it unchecked): the check alone.
+    if (!awaitsCheck(m.mergeStatus)) return view;
+    const mergeStatus = await checkMergeStatus(ctx.db, m.targetProjectId, tips);
+    await ctx.batch((db) => [q.updateMergeRequestStatement(db, m.id, { mergeStatus })]);
+    return (await q.findMergeRequestViewById(ctx.db, ctx.actor, m.id, subscriberId)) ?? view;
+  }
   const { mergeStatus, ...version } = await takeVersion(ctx.db, m.targetProjectId, tips);
   const closing = project ? await closingIssueIds(ctx, project, { ...m, version }) : undefined;
   await ctx.batch((db) => [

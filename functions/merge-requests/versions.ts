@@ -32,9 +32,17 @@ export async function takeVersion(db: Db, projectId: number, tips: BranchTips): 
     state: merge.ahead ? 'collected' : 'empty',
     commitsCount: merge.ahead,
     filesCount: new Set(files.map((f) => new TextDecoder().decode(f.path))).size,
-    mergeStatus: merge.conflict ? 'cannot_be_merged' : 'can_be_merged',
+    mergeStatus: statusOf(merge),
   };
 }
+
+const statusOf = (merge: { conflict: boolean }): MergeStatus => (merge.conflict ? 'cannot_be_merged' : 'can_be_merged');
+
+/** MergeabilityCheckService for a version already current: only the merge status, worked out again. */
+export const checkMergeStatus = async (db: Db, projectId: number, tips: BranchTips): Promise<MergeStatus> => statusOf(await mergeability(db, projectId, tips));
+
+/** The stored statuses that wait for a check (a reopened MR, a conflict to look at again). */
+export const awaitsCheck = (status: string) => status === 'unchecked' || status === 'cannot_be_merged_recheck';
 
 /** Whether the latest version was taken at these tips (nothing to refresh). */
 export const isCurrent = (latest: { startCommitSha: string; headCommitSha: string } | null, tips: BranchTips) =>

@@ -3,6 +3,7 @@
 // project's merge method, "Closes #N" closing issues, the refusals in GitLab's order with nothing written, and races.
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
+import { updateRefQuery } from '../../../db/queries/repositories/refs.ts';
 import { events, notes } from '../../../db/schema/index.ts';
 import { createUser } from '../../factories/users.ts';
 import { api, testDb } from '../../helpers/app.ts';
@@ -85,13 +86,25 @@ describe('PUT /projects/:id/merge_requests/:iid/merge', () => {
     expect(((await api.get(`/projects/${fx.project.id}/issues/${issue.iid}`, { token: fx.owner.token })).body as { state: string }).state).toBe('opened');
   });
 
-  it('406 Branch cannot be merged for a conflict (text lines both changed), nothing written; 409 for a stale sha', async () => {
+  it('405 for a conflict the last check found (broken?), 406 Branch cannot be merged for one only the merge finds, nothing written; 409 for a stale sha', async () => {
     const fx = await mrProject();
     await commit(fx, 'master', 'Master edits line 3', [{ action: 'update', file_path: 'list.txt', content: lines(20).replace('line 3\n', 'line THREE\n') }]);
     const mr = await openMergeRequest(fx);
     const got = (await api.get(`${mrs(fx)}/${mr.iid}`, { token: fx.owner.token })).body as { merge_status: string; has_conflicts: boolean };
     expect(got).toMatchObject({ merge_status: 'cannot_be_merged', has_conflicts: true });
-    await nothingWritten(fx, mr.iid, async () => expect(await merge(fx, mr.iid).then((r) => [r.status, r.body])).toEqual([406, { message: 'Branch cannot be merged' }]));
+    // merge_requests.rb: not_allowed! unless mergeable_state?, which a checked conflict fails (MergeRequest#broken?).
+    await nothingWritten(fx, mr.iid, async () => expect(await merge(fx, mr.iid).then((r) => [r.status, r.body])).toEqual([405, { message: '405 Method Not Allowed' }]));
+
+    // The target moved into a conflict in the store alone, as between a push and its update_merge_requests job: the
+    // MR is `unchecked`, passes the mergeable state, and the merge's own check (mergeable?) finds the conflict.
+    const fx1 = await mrProject();
+    const mr1 = await openMergeRequest(fx1);
+    await branch(fx1, 'side');
+    const side = await commit(fx1, 'side', 'Side edits line 3', [{ action: 'update', file_path: 'list.txt', content: lines(20).replace('line 3\n', 'line THREE\n') }]);
+    const master = await tip(fx1);
+    await testDb().db.execute(updateRefQuery(testDb().db, { projectId: fx1.project.id, name: 'refs/heads/master', old: master, new: side.id }).getSQL());
+    expect(((await api.get(`${mrs(fx1)}/${mr1.iid}`, { token: fx1.owner.token })).body as { merge_status: string }).merge_status).toBe('unchecked');
+    await nothingWritten(fx1, mr1.iid, async () => expect(await merge(fx1, mr1.iid).then((r) => [r.status, r.body])).toEqual([406, { message: 'Branch cannot be merged' }]));
     const fx2 = await mrProject();
     const mr2 = await openMergeRequest(fx2);
     await nothingWritten(fx2, mr2.iid, async () =>
@@ -112,7 +125,7 @@ describe('PUT /projects/:id/merge_requests/:iid/merge', () => {
     expect((await merge(fx, mr.iid)).status).toBe(405);
   });
 
-  it('binary files changed on both sides conflict', async () => {
+  it('binary files changed on both sides conflict (405 once checked)', async () => {
     const fx = await mrProject();
     const bin = (b: number) => Buffer.from([0, 1, 2, b]).toString('base64');
     await commit(fx, 'master', 'Add binary', [{ action: 'create', file_path: 'blob.bin', content: bin(3), encoding: 'base64' }]);
@@ -120,7 +133,8 @@ describe('PUT /projects/:id/merge_requests/:iid/merge', () => {
     await commit(fx, 'bin-topic', 'Topic binary', [{ action: 'update', file_path: 'blob.bin', content: bin(4), encoding: 'base64' }]);
     await commit(fx, 'master', 'Master binary', [{ action: 'update', file_path: 'blob.bin', content: bin(5), encoding: 'base64' }]);
     const mr = await openMergeRequest(fx, { source_branch: 'bin-topic' });
-    expect((await merge(fx, mr.iid)).status).toBe(406);
+    expect(((await api.get(`${mrs(fx)}/${mr.iid}`, { token: fx.owner.token })).body as { merge_status: string }).merge_status).toBe('cannot_be_merged');
+    expect((await merge(fx, mr.iid)).status).toBe(405);
   });
 
   it("merge_method ff: fast-forwards (no merge commit); 406 once the target moved on; squash makes one commit", async () => {
