@@ -3,8 +3,9 @@
 // (MergeRequests::Mergeability::DetailedMergeStatusService), read unconditionally by current clients (python-gitlab's
 // merge-request objects): an additive field derived from what 13.6 has (DESIGN.md, Compatibility). A pending check
 // comes first, then 15.6's mergeable-state checks in their order (open, draft, broken, discussions, CI); the first that
-// fails names the status. 13.6 has no approval rules or blocking merge requests here: not_approved, blocked_status and
-// the later values never apply.
+// fails names the status, and a fast-forward MR behind its target is `need_rebase` (later versions' value for 13.6's
+// should_be_rebased?). 13.6 has no approval rules or blocking merge requests here: not_approved, blocked_status and
+// the other later values never apply.
 import { isDraftTitle, type MergeRequestView } from '../../db/queries/merge-requests.ts';
 
 /**
@@ -31,7 +32,8 @@ export type DetailedMergeStatus =
   | 'draft_status'
   | 'broken_status'
   | 'discussions_not_resolved'
-  | 'ci_must_pass';
+  | 'ci_must_pass'
+  | 'need_rebase';
 
 type Facts = Pick<
   MergeRequestView,
@@ -80,10 +82,11 @@ function failedCheck(v: Facts, { skipCiCheck = false }: { skipCiCheck?: boolean 
 }
 
 /** The merge request's detailed_merge_status (pure: every fact comes with the view). */
-export function detailedMergeStatus(v: Facts): DetailedMergeStatus {
+export function detailedMergeStatus(v: Facts & Pick<MergeRequestView, 'mergeMethod'>): DetailedMergeStatus {
   const status = mergeStatusOf(v);
   if (status === 'checking') return 'checking';
   // `unchecked?`; a conflict waiting for its recheck has not been checked either.
   if (status === 'unchecked' || status === 'cannot_be_merged_recheck') return 'unchecked';
-  return failedCheck(v, {}) ?? 'mergeable';
+  // A fast-forward project's MR behind its target: later versions' need_rebase (13.6's should_be_rebased?).
+  return failedCheck(v, {}) ?? (shouldBeRebased(v) ? 'need_rebase' : 'mergeable');
 }

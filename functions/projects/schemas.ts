@@ -41,6 +41,7 @@ const editable = () => ({
   merge_method: z.optional(oneOf(['merge', 'rebase_merge', 'ff'])),
   remove_source_branch_after_merge: z.optional(bool()),
   only_allow_merge_if_all_discussions_are_resolved: z.optional(bool()),
+  only_allow_merge_if_pipeline_succeeds: z.optional(bool()),
 });
 
 export const CreateProjectInput = schema(() => z.object({

@@ -215,6 +215,7 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & O
   if (input.merge_method !== undefined) values.mergeMethod = input.merge_method;
   if (input.remove_source_branch_after_merge !== undefined) values.removeSourceBranchAfterMerge = input.remove_source_branch_after_merge;
   if (input.only_allow_merge_if_all_discussions_are_resolved !== undefined) values.onlyAllowMergeIfAllDiscussionsAreResolved = input.only_allow_merge_if_all_discussions_are_resolved;
+  if (input.only_allow_merge_if_pipeline_succeeds !== undefined) values.onlyAllowMergeIfPipelineSucceeds = input.only_allow_merge_if_pipeline_succeeds;
   if (input.visibility !== undefined) {
     values.visibilityLevel = Visibility[input.visibility];
     checkVisibility(values.visibilityLevel, view.namespace);

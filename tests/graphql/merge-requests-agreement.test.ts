@@ -105,6 +105,55 @@ describe('REST and GraphQL show the same merge request', () => {
   });
 });
 
+describe("GraphQL's `mergeable` says what PUT .../merge does (one rule: mergeability.ts)", () => {
+  /** The refusal REST gives for an MR GraphQL calls unmergeable (merge_requests.rb: 405 not_allowed!, 406 mergeable?). */
+  async function refusal(fx: Fx, iid: number, status: number) {
+    const { rest, graphql } = await both(fx, iid);
+    expect(graphql).toEqual(rest);
+    expect(graphql.mergeable).toBe(false);
+    const tips = [await tip(fx), await tip(fx, 'topic')];
+    expect((await api.put(`${mrs(fx)}/${iid}/merge`, { token: fx.owner.token })).status).toBe(status);
+    expect([await tip(fx), await tip(fx, 'topic')]).toEqual(tips);
+  }
+
+  it('a draft, a checked conflict, unresolved discussions and a required pipeline: 405; a needed rebase: 406; mergeable: 200', async () => {
+    const draft = (await mrProject('mr-gate')) as Fx;
+    await refusal(draft, (await openMergeRequest(draft, { title: 'Draft: later' })).iid, 405);
+
+    const clash = (await mrProject('mr-gate')) as Fx;
+    await commit(clash, 'master', 'Clash', [{ action: 'update', file_path: 'list.txt', content: lines(20).replace('line 3\n', 'line THREE\n') }]);
+    await refusal(clash, (await openMergeRequest(clash)).iid, 405);
+
+    const talk = (await mrProject('mr-gate')) as Fx;
+    const resolved = await api.put(`/projects/${talk.project.id}`, { token: talk.owner.token, body: { only_allow_merge_if_all_discussions_are_resolved: true } });
+    expect(resolved.body.only_allow_merge_if_all_discussions_are_resolved).toBe(true);
+    const talked = await openMergeRequest(talk);
+    expect((await api.post(`${mrs(talk)}/${talked.iid}/discussions`, { token: talk.owner.token, body: { body: 'Why?' } })).status).toBe(201);
+    await refusal(talk, talked.iid, 405);
+
+    const ci = (await mrProject('mr-gate')) as Fx;
+    const required = await api.put(`/projects/${ci.project.id}`, { token: ci.owner.token, body: { only_allow_merge_if_pipeline_succeeds: true } });
+    expect(required.body.only_allow_merge_if_pipeline_succeeds).toBe(true);
+    await refusal(ci, (await openMergeRequest(ci)).iid, 405);
+
+    const ff = (await mrProject('mr-gate')) as Fx;
+    await api.put(`/projects/${ff.project.id}`, { token: ff.owner.token, body: { merge_method: 'ff' } });
+    await commit(ff, 'master', 'Elsewhere', [{ action: 'create', file_path: 'x.txt', content: 'x\n' }]);
+    const behind = await openMergeRequest(ff);
+    const shouldBeRebased = await gql(`query($path: ID!, $iid: String!) { project(fullPath: $path) { mergeRequest(iid: $iid) { shouldBeRebased } } }`, {
+      token: ff.owner.token,
+      variables: { path: ff.project.path_with_namespace, iid: String(behind.iid) },
+    });
+    expect(shouldBeRebased.body.data.project.mergeRequest.shouldBeRebased).toBe(true);
+    await refusal(ff, behind.iid, 406);
+
+    const ready = (await mrProject('mr-gate')) as Fx;
+    const mr = await openMergeRequest(ready);
+    expect((await agreeing(ready, mr.iid)).mergeable).toBe(true);
+    expect((await api.put(`${mrs(ready)}/${mr.iid}/merge`, { token: ready.owner.token })).status).toBe(200);
+  });
+});
+
 describe('what a draft is: one rule for the entity, the list filter and GraphQL', () => {
   it('MergeRequest::WIP_REGEX decides work_in_progress, `wip=yes|no` and `draft` alike', async () => {
     const fx = (await mrProject('mr-draft')) as Fx;
