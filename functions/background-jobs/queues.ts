@@ -38,6 +38,9 @@ export const QUEUES = {
   // After a pipeline succeeded (PipelineSuccessWorker): the merge requests waiting for it are merged as the users
   // who asked (AutoMerge::MergeWhenPipelineSucceedsService#process), outside the runner's request.
   'pipeline_processing:pipeline_success': { workerClass: 'PipelineSuccessWorker', retry: 3, featureCategory: 'continuous_integration', prompt: true },
+  // After a push (PostReceive, which runs Git::BranchPushService/TagPushService and CreatePipelineWorker): the push
+  // pipelines of the moved branches and tags, and the merge request pipelines of the open MRs from them.
+  post_receive: { workerClass: 'PostReceive', retry: 3, featureCategory: 'source_code_management', prompt: true },
 } as const satisfies Record<string, QueueSpec>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -4,6 +4,7 @@ import { deleteStaleRateLimits, deleteUnusedObjectPools, expireMemberships, expi
 import { mergeWaitingForPipeline } from '../merge-requests/auto-merge.ts';
 import { updateMergeRequestsAfterPush } from '../merge-requests/refresh.ts';
 import { deliverNotifications } from '../notifications/deliver.ts';
+import { createPipelinesAfterPush, type PushChange } from '../pipelines/push.ts';
 import type { QueueName } from './queues.ts';
 
 export type Perform = (job: JobContext, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
@@ -21,6 +22,17 @@ function stringArg(args: Record<string, unknown>, name: string): string {
   return value;
 }
 
+/** PostReceive's changes: each a project id, a full ref name and the two SHAs. */
+function changesArg(args: Record<string, unknown>): PushChange[] {
+  const value = args.changes;
+  const valid = (c: unknown): c is PushChange => {
+    const o = c as Partial<PushChange> | null;
+    return !!o && typeof o === 'object' && Number.isSafeInteger(o.project_id) && typeof o.ref === 'string' && typeof o.before === 'string' && typeof o.after === 'string';
+  };
+  if (!Array.isArray(value) || !value.every(valid)) throw new Error('argument changes missing');
+  return value;
+}
+
 export const WORKERS: Record<QueueName, Perform> = {
   project_destroy: async (job, args) => ({ ...(await purgeDeleted(job, { projectId: idArg(args, 'project_id') })) }),
   group_destroy: async (job, args) => ({ ...(await purgeDeleted(job, { groupId: idArg(args, 'group_id') })) }),
@@ -31,6 +43,7 @@ export const WORKERS: Record<QueueName, Perform> = {
   'cronjob:object_pool_cleanup': async (job) => ({ unusedPools: await deleteUnusedObjectPools(job) }),
   mailers: async (job) => ({ ...(await deliverNotifications(job)) }),
   'pipeline_processing:pipeline_success': async (job, args) => ({ ...(await mergeWaitingForPipeline(job, idArg(args, 'pipeline_id'))) }),
+  post_receive: async (job, args) => ({ ...(await createPipelinesAfterPush(job, { userId: idArg(args, 'user_id'), changes: changesArg(args) })) }),
   update_merge_requests: async (job, args) => ({
     ...(await updateMergeRequestsAfterPush(job, { projectId: idArg(args, 'project_id'), userId: idArg(args, 'user_id'), ref: stringArg(args, 'ref') })),
   }),

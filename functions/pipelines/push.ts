@@ -1,12 +1,16 @@
 // Pipelines for pushes (GitLab's PostReceive -> CreatePipelineWorker): after a push is stored, each branch or tag it
-// created or moved gets a `push` pipeline when its new commit has a `.gitlab-ci.yml`. One statement reads the
+// created or moved gets a `push` pipeline when its new commit has a `.gitlab-ci.yml`, made by the `post_receive` job
+// the push's batch enqueued (repositories/store/ref-write.ts), as the pusher, after the push's response. One statement reads the
 // configurations of all the pushed refs; a push without any costs nothing more. The push has already happened: a
 // pipeline that cannot be made is logged, never turned into the push's failure.
 import { openMergeRequestsFrom } from '../../db/queries/pipeline-merge-requests.ts';
 import { findPipelineProject } from '../../db/queries/pipelines.ts';
 import { createMergeRequestPipelines } from './merge-request.ts';
 import { rootBlobsAt } from '../../db/queries/repositories/reads.ts';
-import type { RequestContext } from '../lib/context.ts';
+import { findUsersByIds } from '../../db/queries/users.ts';
+import type { JobContext } from '../housekeeping/service.ts';
+import { userActor } from '../lib/auth.ts';
+import { jobContext, type RequestContext } from '../lib/context.ts';
 import { log } from '../lib/log.ts';
 import { CI_CONFIG_PATH, CONFIG_READ_LIMIT } from '../ci/config-path.ts';
 
@@ -72,4 +76,27 @@ export async function createPushPipelines(ctx: RequestContext, refs: readonly Pu
   } catch (error) {
     log('error', 'push pipeline not created', { requestId: ctx.requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   }
+}
+
+/** One change of a PostReceive job: a branch or tag the push created or moved (before: 40 zeros for a new one). */
+export interface PushChange {
+  project_id: number;
+  ref: string;
+  before: string;
+  after: string;
+}
+
+const BLANK_SHA = '0'.repeat(40);
+
+/** PostReceive: the push's pipelines, as the pusher (a pusher deleted since has none made, as GitLab's worker skips). */
+export async function createPipelinesAfterPush(job: JobContext, push: { userId: number; changes: readonly PushChange[] }): Promise<{ refs: number }> {
+  if (!job.config) throw new Error('post_receive needs the instance configuration');
+  const [user] = await findUsersByIds(job.ctx.db, [push.userId]);
+  if (!user) return { refs: 0 };
+  const ctx = jobContext(job.ctx, job.config, userActor(user), `post_receive:${push.changes[0]?.project_id}`);
+  await createPushPipelines(
+    ctx,
+    push.changes.map((c) => ({ projectId: c.project_id, name: c.ref, old: c.before === BLANK_SHA ? null : c.before, new: c.after })),
+  );
+  return { refs: push.changes.length };
 }

@@ -3,14 +3,15 @@
 // branch's protection), as ONE batch: one round trip, all or nothing. store.ts's applyWrite does the objects and
 // refs; this adds what GitLab records with a push, so a lost race leaves neither objects nor an event behind. Each
 // moved branch also enqueues, in that batch, the update of the open merge requests from or into it
-// (UpdateMergeRequestsWorker), which runs right after the response: reads of a merge request never write.
+// (UpdateMergeRequestsWorker), and a push that created or moved a branch or tag its pipelines (PostReceive); both run
+// right after the response, never inside it: reads of a merge request never write, and a push waits for no CI.
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../../db/client.ts';
 import { isRefConflict, setDefaultBranchQuery, updateRefQuery, type RefUpdate } from '../../../db/queries/repositories/refs.ts';
 import { protectDefaultBranchQuery } from '../../../db/queries/protected-branches.ts';
 import { projectJobByIdStatement } from '../../background-jobs/enqueue.ts';
+import type { PushChange } from '../../pipelines/push.ts';
 import { pushEventStatement } from '../../events/record.ts';
-import { createPushPipelines } from '../../pipelines/push.ts';
 import type { RequestContext } from '../../lib/context.ts';
 import { invalidMessage } from '../../lib/errors.ts';
 import { toPushPayload } from '../entities.ts';
@@ -62,6 +63,7 @@ export async function writeRefs(ctx: RequestContext, w: RefWrite): Promise<void>
       .map((u) =>
         projectJobByIdStatement(db, ctx, 'update_merge_requests', u.projectId, { project_id: u.projectId, user_id: authorId, oldrev: u.old ?? BLANK_SHA, newrev: u.new ?? BLANK_SHA, ref: u.name }),
       ),
+    ...postReceive(refs).map((changes) => projectJobByIdStatement(db, ctx, 'post_receive', changes[0]!.project_id, { user_id: authorId, changes })),
   ];
   try {
     await ctx.batch((db) => statements(db) as unknown as readonly [BatchItem<'pg'>]);
@@ -69,7 +71,16 @@ export async function writeRefs(ctx: RequestContext, w: RefWrite): Promise<void>
     if (isRefConflict(error)) throw new RefConflictError(refs.map((u) => u.name));
     throw error;
   }
-  await createPushPipelines(ctx, refs);
+}
+
+/** The branches and tags a push created or moved, one PostReceive job's changes per project. */
+function postReceive(refs: readonly RefMove[]): PushChange[][] {
+  const byProject = new Map<number, PushChange[]>();
+  for (const u of refs) {
+    if (u.new === null || !(u.name.startsWith('refs/heads/') || u.name.startsWith('refs/tags/'))) continue;
+    byProject.set(u.projectId, [...(byProject.get(u.projectId) ?? []), { project_id: u.projectId, ref: u.name, before: u.old ?? BLANK_SHA, after: u.new }]);
+  }
+  return [...byProject.values()];
 }
 
 /**

@@ -291,7 +291,7 @@ describe('GET /sidekiq/queue_metrics', () => {
     const res = await api.get('/sidekiq/queue_metrics', { token: admin.token });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.queues).sort()).toEqual(
-      ['cronjob:object_pool_cleanup', 'cronjob:prune_old_events', 'cronjob:prune_rate_limits', 'cronjob:purge_deleted_namespaces', 'cronjob:remove_expired_members', 'group_destroy', 'mailers', 'pipeline_processing:pipeline_success', 'project_destroy', 'update_merge_requests'],
+      ['cronjob:object_pool_cleanup', 'cronjob:prune_old_events', 'cronjob:prune_rate_limits', 'cronjob:purge_deleted_namespaces', 'cronjob:remove_expired_members', 'group_destroy', 'mailers', 'pipeline_processing:pipeline_success', 'post_receive', 'project_destroy', 'update_merge_requests'],
     );
     // Two due and one scheduled wait; the dead and the running ones are not the queue's.
     expect(res.body.queues['cronjob:prune_rate_limits'].backlog).toBe(3);
