@@ -48,7 +48,7 @@ import { assigneesOfAlerts, currentUserTodosOfAlerts } from '../alerts/reads.ts'
 import { annotationsOf, environmentsOfProjects, type AnnotationWindow } from '../environments/reads.ts';
 import type { EnvironmentArgs } from '../environments/service.ts';
 import { artifactsOfJobs, jobsOfPipelines, pipelineCountsOf, pipelinePagesOf, pipelinesByIids, type PipelineListFilter, type PipelineListParent, type PipelineParentKind } from '../pipelines/reads.ts';
-import type { ProjectModel } from './models.ts';
+import type { ProjectModel } from '../projects/models.ts';
 
 /** JSON with object keys sorted (undefined members dropped): equal arguments, equal strings. */
 export const stableKey = (value: unknown): string =>
