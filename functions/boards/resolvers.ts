@@ -1,5 +1,5 @@
 // GraphQL over issue boards (13.6): Project/Group.board(s), Board, BoardList and its issues, boardListCreate,
-// updateBoardList and boardListUpdateLimitMetrics. Lists and their issues come through per-request loaders (graphql/loaders.ts), so N
+// updateBoardList and boardListUpdateLimitMetrics. Lists and their issues come through per-request loaders (loaders.ts), so N
 // lists with M issues each cost a constant number of queries.
 import { GraphQLError } from 'graphql';
 import { arrayConnection, type ConnectionArgs } from '../graphql/connection.ts';
