@@ -1,7 +1,22 @@
 // `npm run graphql:codegen`: schema/*.graphql -> functions/graphql/generated.ts (TypeScript types of the schema, the
 // resolver signatures the resolvers are checked against, and the merged SDL). Mappers name the domain value each
-// GraphQL object type is resolved from, so a resolver that returns the wrong thing fails the typecheck.
+// GraphQL type is resolved from, so a resolver that returns the wrong thing fails the typecheck; they are read from
+// the domains (functions/*/models.ts), so a new type touches only its domain.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type { CodegenConfig } from '@graphql-codegen/cli';
+import { mapperExports, schemaTypeNames } from './mappers.ts';
+
+/**
+ * GraphQL type name -> `path#Model` (relative to generated.ts) for each `<Type>Model` that functions/<domain>/models.ts
+ * exports, <Type> being a type of the schema; failing when two domains map one type.
+ */
+function domainMappers(): Record<string, string> {
+  const types = schemaTypeNames(readdirSync('schema').filter((f) => f.endsWith('.graphql')).map((f) => readFileSync(`schema/${f}`, 'utf8')));
+  const files = readdirSync('functions', { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(`functions/${d.name}/models.ts`))
+    .map((d) => ({ path: d.name === 'graphql' ? './models.ts' : `../${d.name}/models.ts`, text: readFileSync(`functions/${d.name}/models.ts`, 'utf8') }));
+  return mapperExports(files, types);
+}
 
 const config: CodegenConfig = {
   schema: 'schema/*.graphql',
@@ -13,63 +28,7 @@ const config: CodegenConfig = {
         enumsAsTypes: true,
         contextType: './context.ts#GraphQLContext',
         mapperTypeSuffix: 'Model',
-        mappers: {
-          User: './models.ts#UserModel',
-          Project: './models.ts#ProjectModel',
-          Group: './models.ts#GroupModel',
-          Namespace: './models.ts#NamespaceModel',
-          ProjectMember: './models.ts#MemberModel',
-          GroupMember: './models.ts#MemberModel',
-          QueryComplexity: './models.ts#QueryComplexityModel',
-          Issue: './models.ts#IssueModel',
-          Note: './models.ts#NoteModel',
-          Discussion: './models.ts#DiscussionModel',
-          AwardEmoji: './models.ts#AwardEmojiModel',
-          Label: './models.ts#LabelModel',
-          Milestone: './models.ts#MilestoneModel',
-          Iteration: './models.ts#IterationModel',
-          Todo: './models.ts#TodoModel',
-          IssueConnection: './models.ts#IssueConnectionModel',
-          MergeRequest: './models.ts#MergeRequestModel',
-          MergeRequestConnection: './models.ts#MergeRequestConnectionModel',
-          LabelConnection: './models.ts#LabelConnectionModel',
-          Snippet: './models.ts#SnippetModel',
-          SnippetBlob: './models.ts#SnippetBlobModel',
-          Repository: './models.ts#RepositoryModel',
-          Tree: './models.ts#TreeModel',
-          TreeEntry: './models.ts#TreeEntryModel',
-          Blob: './models.ts#TreeEntryModel',
-          Submodule: './models.ts#TreeEntryModel',
-          Commit: './models.ts#CommitModel',
-          Branch: './models.ts#BranchModel',
-          Pipeline: './models.ts#PipelineModel',
-          PipelineConnection: './models.ts#PipelineConnectionModel',
-          CiStage: './models.ts#CiStageModel',
-          CiGroup: './models.ts#CiGroupModel',
-          CiJob: './models.ts#CiJobModel',
-          CiJobArtifact: './models.ts#CiJobArtifactModel',
-          Requirement: './models.ts#RequirementModel',
-          TestReport: './models.ts#TestReportModel',
-          ClusterAgent: './models.ts#ClusterAgentModel',
-          ClusterAgentToken: './models.ts#ClusterAgentTokenModel',
-          DastSiteProfile: './models.ts#DastSiteProfileModel',
-          DastScannerProfile: './models.ts#DastScannerProfileModel',
-          InstanceSecurityDashboard: './models.ts#InstanceSecurityDashboardModel',
-          ContainerExpirationPolicy: './models.ts#ContainerExpirationPolicyModel',
-          ComplianceFramework: './models.ts#ComplianceFrameworkModel',
-          Board: './models.ts#BoardModel',
-          BoardList: './models.ts#BoardListModel',
-          Epic: './models.ts#EpicModel',
-          EpicIssue: './models.ts#EpicIssueModel',
-          BoardEpic: './models.ts#BoardEpicModel',
-          AlertManagementAlert: './models.ts#AlertModel',
-          MetricsAlert: './models.ts#MetricsAlertModel',
-          AlertManagementIntegration: './models.ts#AlertIntegrationModel',
-          AlertManagementHttpIntegration: './models.ts#AlertIntegrationModel',
-          Environment: './models.ts#EnvironmentModel',
-          MetricsDashboard: './models.ts#MetricsDashboardModel',
-          MetricsDashboardAnnotation: './models.ts#MetricsDashboardAnnotationModel',
-        },
+        mappers: domainMappers(),
         scalars: {
           Time: 'string',
           ISO8601Date: 'string',

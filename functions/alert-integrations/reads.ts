@@ -1,4 +1,4 @@
-// Batched integration reads for GraphQL's per-request loaders (functions/graphql/loaders.ts).
+// Batched integration reads for GraphQL's per-request loaders (loaders.ts).
 import { integrationsOfProjects as integrationRows } from '../../db/queries/alert-integrations.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { RequestContext } from '../lib/context.ts';

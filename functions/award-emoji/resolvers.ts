@@ -6,7 +6,7 @@ import type { RequestContext } from '../lib/context.ts';
 import { mutation, resourceNotAvailable } from '../graphql/errors.ts';
 import { scalars } from '../graphql/scalars.ts';
 import type { Resolvers } from '../graphql/generated.ts';
-import type { AwardEmojiModel } from '../graphql/models.ts';
+import type { AwardEmojiModel } from './models.ts';
 import { emojiInfo } from './emoji.ts';
 import { addAward, findAwardableById, isEmojiAwardable, removeAward, toggleAward, type Awardable } from './service.ts';
 

@@ -1,4 +1,5 @@
-// The domain values GraphQL's Board and BoardList types resolve from (codegen mappers, via graphql/models.ts).
+// What GraphQL's Board and BoardList types are resolved from. schema/codegen.ts maps each `<Type>Model` exported here
+// to the GraphQL type <Type>.
 import type { ListView } from '../../db/queries/boards.ts';
 import type { BoardRow, ListRow } from '../../db/schema/index.ts';
 import type { BoardIssueFilters } from './issue-filters.ts';

@@ -1,4 +1,4 @@
-// Batched board reads for GraphQL (graphql/loaders.ts wraps them): the lists of many boards in one query, the issues
+// Batched board reads for GraphQL (loaders.ts wraps them): the lists of many boards in one query, the issues
 // of many lists in one statement per board parent and filter set, whatever the number of lists.
 import * as q from '../../db/queries/boards.ts';
 import { findIssueViewsByIds, type IssueView } from '../../db/queries/issues.ts';

@@ -1,5 +1,5 @@
 // GraphQL over issue boards (13.6): Project/Group.board(s), Board, BoardList and its issues, boardListCreate,
-// updateBoardList and boardListUpdateLimitMetrics. Lists and their issues come through per-request loaders (graphql/loaders.ts), so N
+// updateBoardList and boardListUpdateLimitMetrics. Lists and their issues come through per-request loaders (loaders.ts), so N
 // lists with M issues each cost a constant number of queries.
 import { GraphQLError } from 'graphql';
 import { arrayConnection, type ConnectionArgs } from '../graphql/connection.ts';
@@ -7,7 +7,8 @@ import type { GraphQLContext } from '../graphql/context.ts';
 import { mutation } from '../graphql/errors.ts';
 import type { Resolvers } from '../graphql/generated.ts';
 import { expectGlobalId, toGlobalId } from '../graphql/ids.ts';
-import type { IssueModel, MilestoneModel } from '../graphql/models.ts';
+import type { IssueModel } from '../issues/models.ts';
+import type { MilestoneModel } from '../milestones/models.ts';
 import { incompatibleEpicArguments, INCOMPATIBLE_EPIC_ARGUMENTS, type BoardIssueFilters } from './issue-filters.ts';
 import type { BoardListModel, BoardModel } from './models.ts';
 import { moveIssue } from './move.ts';

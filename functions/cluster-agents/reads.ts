@@ -1,4 +1,4 @@
-// Batched cluster agent reads for GraphQL's per-request loaders (functions/graphql/loaders.ts).
+// Batched cluster agent reads for GraphQL's per-request loaders (loaders.ts).
 import { clusterAgentsOfProjects, tokensOfClusterAgents } from '../../db/queries/cluster-agents.ts';
 import type { ClusterAgentTokenRow } from '../../db/schema/index.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';

@@ -1,4 +1,4 @@
-// Batched DAST profile reads for GraphQL's per-request loaders (functions/graphql/loaders.ts): one statement for
+// Batched DAST profile reads for GraphQL's per-request loaders (loaders.ts): one statement for
 // every project asked; none for a project whose profiles the actor may not read (unlicensed, below developer).
 import { dastScannerProfilesOfProjects, dastSiteProfilesOfProjects } from '../../db/queries/dast.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';

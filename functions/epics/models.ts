@@ -1,8 +1,9 @@
-// What GraphQL's epic types are resolved from (functions/graphql/models.ts re-exports these).
+// What GraphQL's epic types are resolved from. schema/codegen.ts maps each `<Type>Model` exported here to the GraphQL
+// type <Type>.
 import type { EpicView } from '../../db/queries/epics.ts';
 import type { GroupView } from '../../db/queries/groups.ts';
 import type { EpicIssueRow } from '../../db/schema/index.ts';
-import type { IssueModel } from '../graphql/models.ts';
+import type { IssueModel } from '../issues/models.ts';
 
 /** An epic with its group (the policy's facts come from the group). */
 export interface EpicModel {

@@ -1,4 +1,4 @@
-// Batched epic reads for GraphQL (functions/graphql/loaders.ts wraps these): Group.epics, Epic.children, Epic.issues,
+// Batched epic reads for GraphQL (loaders.ts wraps these): Group.epics, Epic.children, Epic.issues,
 // Epic.parent, hasChildren/hasIssues, subscribed. Each answers many parents in a constant number of statements and
 // applies the same filters and policy as the REST listing.
 import * as q from '../../db/queries/epics.ts';

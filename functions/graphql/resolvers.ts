@@ -30,19 +30,53 @@ import { pipelineResolvers } from '../pipelines/resolvers.ts';
 import type { Resolvers } from './generated.ts';
 import { scalars } from './scalars.ts';
 
-const parts: Resolvers[] = [versionResolvers, userResolvers, projectResolvers, groupResolvers, snippetResolvers, issueResolvers, noteResolvers, awardEmojiResolvers, repositoryResolvers, mergeRequestResolvers, mergeRequestMutationResolvers, requirementResolvers, clusterAgentResolvers, dastResolvers, sastResolvers, alertIntegrationResolvers, securityDashboardResolvers, containerExpirationPolicyResolvers, complianceFrameworkResolvers, testCaseResolvers, boardResolvers, iterationResolvers, epicResolvers, boardEpicResolvers, todoResolvers, alertResolvers, backgroundJobResolvers, pipelineResolvers, environmentResolvers];
+/** Every domain's resolvers, by their name (which an error about a field two of them define gives). */
+const parts: Record<string, Resolvers> = {
+  versionResolvers,
+  userResolvers,
+  projectResolvers,
+  groupResolvers,
+  snippetResolvers,
+  issueResolvers,
+  noteResolvers,
+  awardEmojiResolvers,
+  repositoryResolvers,
+  mergeRequestResolvers,
+  mergeRequestMutationResolvers,
+  requirementResolvers,
+  clusterAgentResolvers,
+  dastResolvers,
+  sastResolvers,
+  alertIntegrationResolvers,
+  securityDashboardResolvers,
+  containerExpirationPolicyResolvers,
+  complianceFrameworkResolvers,
+  testCaseResolvers,
+  boardResolvers,
+  iterationResolvers,
+  epicResolvers,
+  boardEpicResolvers,
+  todoResolvers,
+  alertResolvers,
+  backgroundJobResolvers,
+  pipelineResolvers,
+  environmentResolvers,
+};
 
 /**
  * Root types merged field by field; each field belongs to one domain, so a field two parts define is a mistake that
  * would let the later silently win: assembling refuses it.
  */
-export function mergeResolvers(domains: readonly Resolvers[] = parts): Resolvers {
+export function mergeResolvers(domains: Readonly<Record<string, Resolvers>> = parts): Resolvers {
   const merged: Record<string, Record<string, unknown>> = {};
-  for (const part of domains) {
+  const owner = new Map<string, string>();
+  for (const [domain, part] of Object.entries(domains)) {
     for (const [type, fields] of Object.entries(part)) {
       const into = (merged[type] ??= {});
       for (const [field, resolver] of Object.entries(fields as Record<string, unknown>)) {
-        if (Object.hasOwn(into, field)) throw new Error(`GraphQL resolvers: ${type}.${field} is defined twice`);
+        const earlier = owner.get(`${type}.${field}`);
+        if (earlier) throw new Error(`GraphQL resolvers: ${type}.${field} is defined by both ${earlier} and ${domain}`);
+        owner.set(`${type}.${field}`, domain);
         into[field] = resolver;
       }
     }

@@ -6,7 +6,7 @@ import type { GraphQLContext } from '../graphql/context.ts';
 import { orNull } from '../graphql/errors.ts';
 import type { Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
-import type { GroupModel, NamespaceModel } from '../graphql/models.ts';
+import type { GroupModel, NamespaceModel } from './models.ts';
 import { can, visibilityName } from '../lib/policy.ts';
 import { groupMemberParent } from '../members/reads.ts';
 import { memberConnection, memberFields, namespaceFullName } from '../projects/resolvers.ts';

@@ -1,6 +1,6 @@
 // Batched issue reads (GraphQL's connections and fields under many issues or projects at once): each verb takes many
 // parents, applies the REST list's filter (filter.ts) and the policy, and costs one query whatever the number of
-// parents. graphql/loaders.ts wraps them in DataLoaders.
+// parents. loaders.ts wraps them in DataLoaders.
 import * as q from '../../db/queries/issues.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { byParent } from '../../db/queries/window.ts';

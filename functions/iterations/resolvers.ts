@@ -8,7 +8,7 @@ import type { GraphQLContext } from '../graphql/context.ts';
 import { mutation, orNull, resourceNotAvailable } from '../graphql/errors.ts';
 import type { IterationState, Resolvers } from '../graphql/generated.ts';
 import { parseGlobalId, toGlobalId, iidOf } from '../graphql/ids.ts';
-import type { IterationModel } from '../graphql/models.ts';
+import type { IterationModel } from './models.ts';
 import { iso, renderPlainText } from '../lib/format.ts';
 import { iterationsAvailable, weightsAvailable } from '../lib/policy.ts';
 import { setIssueIteration } from '../issues/service.ts';

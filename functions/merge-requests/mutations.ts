@@ -6,7 +6,7 @@ import { iidOf } from '../graphql/ids.ts';
 import { createDiscussion } from '../discussions/service.ts';
 import { mutation, resourceNotAvailable } from '../graphql/errors.ts';
 import type { MutationOperationMode, Resolvers } from '../graphql/generated.ts';
-import type { MergeRequestModel } from '../graphql/models.ts';
+import type { MergeRequestModel } from './models.ts';
 import { scalars } from '../graphql/scalars.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { invalidRecord, validationFailed } from '../lib/errors.ts';

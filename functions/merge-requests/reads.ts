@@ -1,7 +1,7 @@
 // Batched merge request reads (GraphQL's connections and fields under many projects, groups, users or MRs at once):
 // each verb takes many parents, applies THE list filter (filter.ts, the REST list's) and the policy, and costs one
 // statement whatever the number of parents (diff statistics and repository facts: one per distinct project).
-// graphql/loaders.ts wraps them in DataLoaders.
+// loaders.ts wraps them in DataLoaders.
 import { findParticipantsOfIssues } from '../../db/queries/issues.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';

@@ -11,7 +11,7 @@ import { mutation, resourceNotAvailable } from '../graphql/errors.ts';
 import type { Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
 import { scalars } from '../graphql/scalars.ts';
-import type { DiscussionModel, NoteModel } from '../graphql/models.ts';
+import type { DiscussionModel, NoteModel } from './models.ts';
 import { isDomainError } from '../lib/errors.ts';
 import { can } from '../lib/policy.ts';
 import { createNote, findDiscussion, findNoteableById, noteFacts, type Noteable } from './service.ts';

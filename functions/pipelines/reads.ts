@@ -1,4 +1,4 @@
-// Batched pipeline reads for GraphQL's per-request loaders (functions/graphql/loaders.ts): pipelines of many projects,
+// Batched pipeline reads for GraphQL's per-request loaders (loaders.ts): pipelines of many projects,
 // commits or merge request sources (one statement per page arguments), pipelines by iid, the latest jobs of many
 // pipelines with their needs (one statement), the artifacts of many jobs. A pipeline list is shown only where the
 // actor may read_pipeline on its project (the Pipeline type's `authorize :read_pipeline`); everything below a pipeline

@@ -7,7 +7,7 @@ import { arrayConnection, keysetConnection, type ConnectionArgs } from '../graph
 import type { GraphQLContext } from '../graphql/context.ts';
 import type { DetailedStatus as DetailedStatusType, JobArtifactFileType, PipelineConfigSourceEnum, PipelineStatusEnum, Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
-import type { PipelineConnectionModel } from '../graphql/models.ts';
+import type { PipelineConnectionModel } from './models.ts';
 import { iso } from '../lib/format.ts';
 import { can } from '../lib/policy.ts';
 import { projectFacts } from '../projects/service.ts';

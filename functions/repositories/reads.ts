@@ -1,4 +1,4 @@
-// Batched repository reads for GraphQL (graphql/loaders.ts wraps them): each verb takes many parents at once and
+// Batched repository reads for GraphQL (loaders.ts wraps them): each verb takes many parents at once and
 // applies the policy the REST reads apply (`download_code`). Project.repository under a list of projects is one
 // statement; a tree is one listing statement per distinct (project, ref, path, recursive), plus one for its
 // directories' flat paths, never one per entry; a tree's last commit one log statement; the authors of any number of

@@ -8,7 +8,7 @@ import { mutation } from '../graphql/errors.ts';
 import type { CommitAction, CommitCreateInput, Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
 import { latestPipeline, pipelineConnection } from '../pipelines/resolvers.ts';
-import type { TreeEntryModel } from '../graphql/models.ts';
+import type { TreeEntryModel } from './models.ts';
 import { DomainError, invalidMessage } from '../lib/errors.ts';
 import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
 import { toValidationError } from '../lib/validate.ts';

@@ -1,4 +1,4 @@
-// Batched requirement reads for GraphQL's per-request loaders (functions/graphql/loaders.ts).
+// Batched requirement reads for GraphQL's per-request loaders (loaders.ts).
 import { findTestReportsOfRequirements } from '../../db/queries/requirements.ts';
 import type { RequirementTestReportRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';

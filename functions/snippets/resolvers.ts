@@ -9,7 +9,7 @@ import type { GraphQLContext } from '../graphql/context.ts';
 import { mutation } from '../graphql/errors.ts';
 import type { Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
-import type { SnippetBlobModel } from '../graphql/models.ts';
+import type { SnippetBlobModel } from './models.ts';
 import type { Config } from '../lib/context.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { can, visibilityName, type ProjectSnippetFacts, type VisibilityName } from '../lib/policy.ts';

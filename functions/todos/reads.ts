@@ -1,4 +1,4 @@
-// Batched to-do reads for GraphQL (functions/graphql/loaders.ts wraps these): the current user's to-dos on many
+// Batched to-do reads for GraphQL (loaders.ts wraps these): the current user's to-dos on many
 // epics at once (CurrentUserTodos on Epic and BoardEpic), none for anonymous callers.
 import { findUserTodosOfEpics } from '../../db/queries/todos.ts';
 import { byParent } from '../../db/queries/window.ts';

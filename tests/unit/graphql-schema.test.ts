@@ -10,14 +10,6 @@ import { mergeResolvers } from '../../functions/graphql/resolvers.ts';
 import { executableSchema } from '../../functions/graphql/schema.ts';
 
 describe('the GraphQL schema', () => {
-  it('is assembled from the domains\' resolvers, refusing a field two domains define (the later would win silently)', () => {
-    const issues = { Noteable: { __resolveType: () => 'Issue' } };
-    const mergeRequests = { Noteable: { __resolveType: () => 'MergeRequest' } };
-    expect(() => mergeResolvers([issues, mergeRequests] as never)).toThrow('GraphQL resolvers: Noteable.__resolveType is defined twice');
-    expect(() => mergeResolvers([issues, { Noteable: {} }] as never)).not.toThrow();
-    expect(() => mergeResolvers()).not.toThrow();
-  });
-
   it('is valid SDL and a valid schema (what yoga.ts assumes)', () => {
     expect(validateSchema(buildASTSchema(parse(typeDefs)))).toEqual([]);
     expect(validateSchema(executableSchema(typeDefs, mergeResolvers() as Record<string, unknown>))).toEqual([]);
