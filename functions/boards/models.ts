@@ -1,5 +1,5 @@
 // The domain values GraphQL's Board and BoardList types resolve from (codegen mappers, via graphql/models.ts).
-import type { ListView } from '../../db/queries/boards.ts';
+import type { ListView } from '../../db/queries/boards/lists.ts';
 import type { BoardRow, ListRow } from '../../db/schema/index.ts';
 import type { BoardIssueFilters } from './issue-filters.ts';
 import type { Parent } from './service.ts';

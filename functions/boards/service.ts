@@ -4,6 +4,8 @@
 // License features follow the instance's tier (lib/policy.ts boardFeatureAvailable); a free instance is GitLab Core.
 import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/boards.ts';
+import * as qListSources from '../../db/queries/boards/list-sources.ts';
+import * as qLists from '../../db/queries/boards/lists.ts';
 import { findGroupLabelsByTitles } from '../../db/queries/epics.ts';
 import { DEFAULT_LABEL_COLOR, findOrCreateProjectLabels, insertLabel } from '../../db/queries/labels.ts';
 import type { GroupView } from '../../db/queries/groups.ts';
@@ -72,12 +74,12 @@ export function movableTypes(ctx: RequestContext): number[] {
 export const ALL_MOVABLE = [LIST_TYPES.label, LIST_TYPES.assignee, LIST_TYPES.milestone];
 
 /** Boards with their lists, and (scoped boards, when licensed) their milestones, assignees and labels: three queries, none without the license. */
-async function withMilestones(ctx: RequestContext, found: ReadonlyArray<{ board: BoardRow; lists: q.ListView[] }>): Promise<BoardView[]> {
+async function withMilestones(ctx: RequestContext, found: ReadonlyArray<{ board: BoardRow; lists: qLists.ListView[] }>): Promise<BoardView[]> {
   const scoped = licensed(ctx, 'scoped_issue_board');
   const milestoneIds = scoped ? found.map((b) => b.board.milestoneId).filter((id): id is number => id !== null && id > 0) : [];
   const assigneeIds = scoped ? found.map((b) => b.board.assigneeId).filter((id): id is number => id !== null) : [];
   const [milestoneRows, scopes] = await Promise.all([
-    q.milestonesByIds(ctx.db, milestoneIds),
+    qListSources.milestonesByIds(ctx.db, milestoneIds),
     q.boardScopes(ctx.db, scoped ? found.map((b) => b.board.id) : [], assigneeIds),
   ]);
   const milestones = new Map(milestoneRows.map((m) => [m.milestone.id, m]));
@@ -92,7 +94,7 @@ async function withMilestones(ctx: RequestContext, found: ReadonlyArray<{ board:
 
 /** The entities' views of these boards (their movable lists: one query). */
 async function boardViews(ctx: RequestContext, found: readonly BoardRow[]): Promise<BoardView[]> {
-  const lists = await q.listsOfBoards(
+  const lists = await qLists.listsOfBoards(
     ctx.db,
     found.map((b) => b.id),
     movableTypes(ctx),
@@ -165,7 +167,7 @@ export async function updateBoard({
   }
   if (licensed(ctx, 'scoped_issue_board')) {
     const m = input.milestone_id;
-    if (m !== undefined) changes.milestoneId = SPECIAL_MILESTONE_IDS.has(m) ? m : ((await q.findAvailableMilestone(ctx.db, parent.scope, m))?.id ?? null);
+    if (m !== undefined) changes.milestoneId = SPECIAL_MILESTONE_IDS.has(m) ? m : ((await qListSources.findAvailableMilestone(ctx.db, parent.scope, m))?.id ?? null);
     if (input.weight !== undefined) changes.weight = input.weight;
     if (input.assignee_id !== undefined) changes.assigneeId = (await q.findUserById(ctx.db, input.assignee_id))?.id ?? null;
   }
@@ -213,13 +215,13 @@ export async function listLists({ ctx, input }: Verb<{ boardId: number | null }>
   const board = await findBoardIn(ctx, parent, input.boardId);
   const types = movableTypes(ctx);
   return {
-    fetch: (limit: number, offset: number) => q.listMovableLists(ctx.db, board.id, types, limit, offset),
-    count: (limit: number) => q.countMovableLists(ctx.db, board.id, types, limit),
+    fetch: (limit: number, offset: number) => qLists.listMovableLists(ctx.db, board.id, types, limit, offset),
+    count: (limit: number) => qLists.countMovableLists(ctx.db, board.id, types, limit),
   };
 }
 
 async function findListIn(ctx: RequestContext, board: BoardRow, id: number | null) {
-  const list = id === null ? undefined : await q.findListView(ctx.db, board.id, id, movableTypes(ctx));
+  const list = id === null ? undefined : await qLists.findListView(ctx.db, board.id, id, movableTypes(ctx));
   if (!list) throw recordNotFound();
   return list;
 }
@@ -240,14 +242,14 @@ const LICENSE_ERRORS: Partial<Record<ListType, string>> = {
 /** authorize_list_type_resource!: the label, milestone or user must be available to the board's parent (400 otherwise). */
 export async function resolveTarget(ctx: RequestContext, parent: Parent, t: ListTarget) {
   if (t.label_id !== undefined) {
-    if (!(await q.findAvailableLabel(ctx.db, parent.scope, t.label_id))) throw serviceFailed(['Label not found!']);
+    if (!(await qListSources.findAvailableLabel(ctx.db, parent.scope, t.label_id))) throw serviceFailed(['Label not found!']);
     return { type: 'label', values: { labelId: t.label_id } } as const;
   }
   if (t.milestone_id !== undefined) {
-    if (!(await q.findAvailableMilestone(ctx.db, parent.scope, t.milestone_id))) throw serviceFailed(['Milestone not found!']);
+    if (!(await qListSources.findAvailableMilestone(ctx.db, parent.scope, t.milestone_id))) throw serviceFailed(['Milestone not found!']);
     return { type: 'milestone', values: { milestoneId: t.milestone_id } } as const;
   }
-  if (!(await q.findBoardUser(ctx.db, parent.scope, t.assignee_id!))) throw serviceFailed(['User not found!']);
+  if (!(await qListSources.findBoardUser(ctx.db, parent.scope, t.assignee_id!))) throw serviceFailed(['User not found!']);
   return { type: 'assignee', values: { userId: t.assignee_id! } } as const;
 }
 
@@ -271,7 +273,7 @@ export async function insertList(ctx: RequestContext, board: BoardRow, target: A
   try {
     return await ctx.transaction(async (tx) => {
       await q.lockBoard(tx, board.id);
-      return q.insertMovableList(tx, board.id, ALL_MOVABLE, { listType: LIST_TYPES[type], ...target.values });
+      return qLists.insertMovableList(tx, board.id, ALL_MOVABLE, { listType: LIST_TYPES[type], ...target.values });
     });
   } catch (error) {
     if (isUniqueViolation(error)) throw new ListInvalid({ [key]: ['has already been taken'] });
@@ -287,7 +289,7 @@ export async function createList({ ctx, input }: Verb<{ boardId: number | null }
   const board = await findBoardIn(ctx, parent, input.boardId);
   try {
     const list = await insertList(ctx, board, target);
-    return (await q.findListView(ctx.db, board.id, list.id, ALL_MOVABLE))!;
+    return (await qLists.findListView(ctx.db, board.id, list.id, ALL_MOVABLE))!;
   } catch (error) {
     if (error instanceof ListInvalid) throw validationFailed(error.fields);
     throw error;
@@ -302,15 +304,15 @@ export async function moveList({ ctx, input }: Verb<{ boardId: number | null; id
   assertOnParent(ctx, 'admin_board', parent.owner);
   const moved = await ctx.transaction(async (tx) => {
     await q.lockBoard(tx, board.id);
-    const max = await q.maxMovablePosition(tx, board.id, ALL_MOVABLE);
+    const max = await qLists.maxMovablePosition(tx, board.id, ALL_MOVABLE);
     const to = input.position;
     // valid_move?: a new position within 0..max.
     if (max === null || to === found.list.position || to < 0 || to > max) return false;
-    await q.moveList(tx, found.list, to, ALL_MOVABLE);
+    await qLists.moveList(tx, found.list, to, ALL_MOVABLE);
     return true;
   });
   if (!moved) throw serviceFailed(['List could not be moved!']);
-  return (await q.findListView(ctx.db, board.id, found.list.id, ALL_MOVABLE))!;
+  return (await qLists.findListView(ctx.db, board.id, found.list.id, ALL_MOVABLE))!;
 }
 
 /** DELETE .../lists/:list_id: the list (404), admin_list (403), then the lists after it move up. */
@@ -321,6 +323,6 @@ export async function deleteList({ ctx, input }: Verb<{ boardId: number | null; 
   assertOnParent(ctx, 'admin_board', parent.owner);
   await ctx.transaction(async (tx) => {
     await q.lockBoard(tx, board.id);
-    await q.deleteList(tx, found.list, ALL_MOVABLE);
+    await qLists.deleteList(tx, found.list, ALL_MOVABLE);
   });
 }
