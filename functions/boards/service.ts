@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/boards.ts';
 import * as qListSources from '../../db/queries/boards/list-sources.ts';
 import * as qLists from '../../db/queries/boards/lists.ts';
-import { findGroupLabelsByTitles } from '../../db/queries/epics.ts';
+import { findGroupLabelsByTitles } from '../../db/queries/epics/labels.ts';
 import { DEFAULT_LABEL_COLOR, findOrCreateProjectLabels } from '../../db/queries/labels.ts';
 import { insertLabel } from '../../db/queries/labels/writes.ts';
 import type { GroupView } from '../../db/queries/groups.ts';

@@ -7,6 +7,7 @@
 // against what it reads under it, so concurrent links cannot together form a cycle or exceed the depth.
 import * as links from '../../db/queries/epic-links.ts';
 import * as q from '../../db/queries/epics.ts';
+import * as qBatched from '../../db/queries/epics/batched-reads.ts';
 import type { EpicView } from '../../db/queries/epics.ts';
 import type { GroupView } from '../../db/queries/groups.ts';
 import { findGroup } from '../groups/service.ts';
@@ -149,7 +150,7 @@ export async function removeChildEpic({ ctx, input }: Verb<EpicRef & { childId: 
 
 /** has_children / has_issues of one epic. */
 export async function relationFlags(ctx: RequestContext, epicId: number) {
-  const [row] = await q.epicRelationCounts(ctx.db, [epicId]);
+  const [row] = await qBatched.epicRelationCounts(ctx.db, [epicId]);
   return { hasChildren: (row?.children ?? 0) > 0, hasIssues: (row?.issues ?? 0) > 0 };
 }
 

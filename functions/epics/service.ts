@@ -4,6 +4,9 @@
 // Permissions: lib/policy.ts's group:*_epic rules.
 import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/epics.ts';
+import * as qBatched from '../../db/queries/epics/batched-reads.ts';
+import * as qLabels from '../../db/queries/epics/labels.ts';
+import * as qWrites from '../../db/queries/epics/writes.ts';
 import { lockEpicTree, treeFacts } from '../../db/queries/epic-links.ts';
 import { newEpicFacts, parentErrors, parentFieldErrors } from './tree-rules.ts';
 import type { EpicView } from '../../db/queries/epics.ts';
@@ -85,7 +88,7 @@ export async function getEpic({ ctx, input }: Verb<{ ref: Ref | null; iid: numbe
  */
 async function labelIdsFor(tx: Db, group: GroupView, titles: readonly string[]): Promise<number[]> {
   if (!titles.length) return [];
-  const found = await q.findGroupLabelsByTitles(tx, group.namespace.traversalIds, titles);
+  const found = await qLabels.findGroupLabelsByTitles(tx, group.namespace.traversalIds, titles);
   const ids = titles.map((t) => found.find((l) => l.title === t && l.groupId === group.namespace.id)?.id ?? found.find((l) => l.title === t)?.id);
   const out: number[] = [];
   for (const [i, title] of titles.entries()) {
@@ -93,7 +96,7 @@ async function labelIdsFor(tx: Db, group: GroupView, titles: readonly string[]):
     if (known !== undefined) out.push(known);
     else {
       const created = await insertLabel(tx, { kind: 'group', groupId: group.namespace.id, groupIds: [] }, { title, color: DEFAULT_LABEL_COLOR, description: null, priority: null });
-      const again = created ?? (await q.findGroupLabelsByTitles(tx, [group.namespace.id], [title]))[0];
+      const again = created ?? (await qLabels.findGroupLabelsByTitles(tx, [group.namespace.id], [title]))[0];
       if (again) out.push(again.id);
     }
   }
@@ -159,7 +162,7 @@ export async function insertEpicIn(ctx: RequestContext, group: GroupView, author
     }
     const labelIds = [...(input.labelIds ?? []), ...(await labelIdsFor(tx, group, input.labels ?? []))];
     const iid = await nextIid(tx, 'epics', { namespaceId: groupId });
-    const epic = await q.insertEpic(tx, {
+    const epic = await qWrites.insertEpic(tx, {
       groupId,
       iid,
       authorId,
@@ -172,7 +175,7 @@ export async function insertEpicIn(ctx: RequestContext, group: GroupView, author
       dueDateFixed: dates.dueDateFixed ?? null,
       dueDateIsFixed: dates.dueDateIsFixed ?? null,
     });
-    if (labelIds.length) await q.setEpicLabels(tx, epic.id, [...new Set(labelIds)]);
+    if (labelIds.length) await qLabels.setEpicLabels(tx, epic.id, [...new Set(labelIds)]);
     await epicMentionTodos(ctx, tx, group, epic, authorId);
     await recordEpicCreated(ctx, tx, group, epic.id, authorId);
     return epic;
@@ -223,7 +226,7 @@ export async function applyEpicUpdate(ctx: RequestContext, group: GroupView, cur
       const remove = new Set([...removeByTitle, ...(input.removeLabelIds ?? [])]);
       labelIds = [...new Set([...base, ...add])].filter((id) => !remove.has(id));
     }
-    await q.updateEpic(tx, e.id, {
+    await qWrites.updateEpic(tx, e.id, {
       ...(title !== undefined ? { title } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.confidential !== undefined ? { confidential: input.confidential } : {}),
@@ -235,7 +238,7 @@ export async function applyEpicUpdate(ctx: RequestContext, group: GroupView, cur
       ...(closing ? { state: 'closed' as const, closedAt: new Date(), closedById: userId } : {}),
       ...(reopening ? { state: 'opened' as const, closedAt: null, closedById: null } : {}),
     });
-    if (labelIds) await q.setEpicLabels(tx, e.id, labelIds);
+    if (labelIds) await qLabels.setEpicLabels(tx, e.id, labelIds);
     // EventCreateService#close_epic / #reopen_epic, with the state change (the group's event, project_id null).
     if (closing || reopening) await recordEvent(tx, { action: closing ? 'closed' : 'reopened', authorId: userId, groupId: group.namespace.id, target: { type: 'Epic', id: e.id } });
     if (title !== undefined || input.description !== undefined)
@@ -250,13 +253,13 @@ export async function deleteEpic({ ctx, input }: Verb<{ ref: Ref | null; iid: nu
   const group = await epicGroup(ctx, input.ref);
   const current = await readEpic(ctx, group, input.iid);
   assertCan(ctx.actor, 'group:destroy_epic', epicFacts(ctx, group, current.epic.confidential));
-  await ctx.transaction((tx) => q.deleteEpic(tx, current.epic.id));
+  await ctx.transaction((tx) => qWrites.deleteEpic(tx, current.epic.id));
 }
 
 /** Epic#subscribed? for the actor (false when anonymous), per epic id. */
 export async function subscribedToEpics(ctx: RequestContext, epicIds: readonly number[]): Promise<Map<number, boolean>> {
   const user = ctx.actor.user;
-  return user ? q.epicsSubscribed(ctx.db, epicIds, user.id) : new Map();
+  return user ? qBatched.epicsSubscribed(ctx.db, epicIds, user.id) : new Map();
 }
 
 /**
