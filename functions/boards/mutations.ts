@@ -10,7 +10,8 @@ import { DomainError, recordNotFound } from '../lib/errors.ts';
 import { findProject } from '../projects/service.ts';
 import type { BoardListModel, BoardModel } from './models.ts';
 import { listsOfBoards } from './reads.ts';
-import { ALL_MOVABLE, assertOnParent, canOnParent, groupParent, insertList, licensed, ListInvalid, projectParent, resolveTarget, type Parent } from './service.ts';
+import { insertList, ListInvalid, resolveTarget } from './lists.ts';
+import { ALL_MOVABLE, assertOnParent, canOnParent, groupParent, licensed, projectParent, type Parent } from './service.ts';
 
 /** The board's parent as the actor may read it (404 otherwise), and admin_list on it (403). */
 async function adminBoard(ctx: RequestContext, board: BoardRow | undefined): Promise<BoardModel> {
