@@ -17,7 +17,8 @@ import { conflict, forbidden, notFound, notFoundMessage } from '../lib/errors.ts
 import type { Ref } from '../lib/ids.ts';
 import { toSentence } from '../lib/format.ts';
 import { assertCan, subepicsAvailable } from '../lib/policy.ts';
-import { epicFacts, epicGroup, insertEpicIn, readEpic } from './service.ts';
+import { insertEpicIn } from './create.ts';
+import { epicFacts, epicGroup, readEpic } from './service.ts';
 import { MAX_HIERARCHY_DEPTH, parentErrors } from './tree-rules.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
