@@ -1,6 +1,6 @@
 // BoardIssueInput (13.6 BoardIssueFilterable) as the issues finder's parameters: the board reuses THE issue list
 // filter (issues/filter.ts), so what a board list shows matches the issue lists.
-import type { BoardIssueExtra } from '../../db/queries/boards.ts';
+import type { BoardIssueExtra } from '../../db/queries/boards/list-issues.ts';
 import type { IssueFinderParams } from '../issues/filter.ts';
 
 /** NegatedBoardIssueInput. */

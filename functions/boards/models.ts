@@ -1,6 +1,6 @@
 // What GraphQL's Board and BoardList types are resolved from. schema/codegen.ts maps each `<Type>Model` exported here
 // to the GraphQL type <Type>.
-import type { ListView } from '../../db/queries/boards.ts';
+import type { ListView } from '../../db/queries/boards/lists.ts';
 import type { BoardRow, ListRow } from '../../db/schema/index.ts';
 import type { BoardIssueFilters } from './issue-filters.ts';
 import type { Parent } from './service.ts';

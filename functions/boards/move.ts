@@ -2,6 +2,8 @@
 // two lists of a board by the changes the lists stand for (labels swapped, closed or reopened, EE assignee and
 // milestone), made through the issues service's update verb, and/or between two issues (relative_position).
 import * as q from '../../db/queries/boards.ts';
+import * as qLists from '../../db/queries/boards/lists.ts';
+import * as qPositions from '../../db/queries/boards/positions.ts';
 import { LIST_TYPES, type ListRow } from '../../db/schema/index.ts';
 import { UpdateIssueInput } from '../issues/schemas.ts';
 import { findIssue, updateIssue } from '../issues/service.ts';
@@ -30,7 +32,7 @@ const isMovable = (l: ListRow) => l.listType !== LIST_TYPES.backlog && l.listTyp
 
 /** Boards::Issues::MoveService#issue_params (with EE's assignee and milestone lists). */
 async function listChanges(ctx: RequestContext, boardId: number, from: ListRow, to: ListRow, assigneeIds: readonly number[]) {
-  const [lists = []] = await q.listsOfBoards(ctx.db, [boardId], [LIST_TYPES.label, ...movableTypes(ctx)]);
+  const [lists = []] = await qLists.listsOfBoards(ctx.db, [boardId], [LIST_TYPES.label, ...movableTypes(ctx)]);
   const title = (l: ListRow) => lists.find((v) => v.list.id === l.id)?.label?.title;
   const params: Record<string, unknown> = {};
   const add = to.listType === LIST_TYPES.label ? [title(to)!] : [];
@@ -61,20 +63,20 @@ async function listChanges(ctx: RequestContext, boardId: number, from: ListRow, 
 async function reposition(ctx: RequestContext, projectId: number, issueId: number, afterId: number | null, beforeId: number | null) {
   const ids = [afterId, beforeId].filter((id): id is number => id !== null);
   await ctx.transaction(async (tx) => {
-    const found = new Map((await q.issuePositions(tx, projectId, ids)).map((r) => [r.id, r.relativePosition]));
-    let end = await q.maxRelativePosition(tx, projectId);
+    const found = new Map((await qPositions.issuePositions(tx, projectId, ids)).map((r) => [r.id, r.relativePosition]));
+    let end = await qPositions.maxRelativePosition(tx, projectId);
     const positionOf = async (id: number | null) => {
       if (id === null || !found.has(id)) return null;
       const known = found.get(id);
       if (known !== null && known !== undefined) return known;
       end = (end ?? 0) + IDEAL_DISTANCE;
-      await q.setRelativePosition(tx, id, end);
+      await qPositions.setRelativePosition(tx, id, end);
       return end;
     };
     const after = await positionOf(afterId);
     const before = await positionOf(beforeId);
     const position = after !== null && before !== null ? Math.floor((after + before) / 2) : after !== null ? after + IDEAL_DISTANCE : before !== null ? before - IDEAL_DISTANCE : null;
-    if (position !== null) await q.setRelativePosition(tx, issueId, position);
+    if (position !== null) await qPositions.setRelativePosition(tx, issueId, position);
   });
 }
 
@@ -89,7 +91,7 @@ export async function moveIssue(ctx: RequestContext, input: MoveInput) {
   assertCan(ctx.actor, 'issue:update', issueFacts(project, view));
   const listOf = async (id: number | null | undefined) => {
     if (id == null) return undefined;
-    const found = await q.findListWithBoard(ctx.db, id);
+    const found = await qLists.findListWithBoard(ctx.db, id);
     return found?.board.id === board.id ? found.list : undefined;
   };
   const [from, to] = [await listOf(input.fromListId), await listOf(input.toListId)];

@@ -2,6 +2,7 @@
 // the board or list must be one the actor may admin (admin_list; else GraphQL's resource error), refusals are the
 // payload's errors as ActiveModel full messages.
 import * as q from '../../db/queries/boards.ts';
+import * as qLists from '../../db/queries/boards/lists.ts';
 import type { BoardRow, ListRow } from '../../db/schema/index.ts';
 import { findGroup } from '../groups/service.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -9,7 +10,8 @@ import { DomainError, recordNotFound } from '../lib/errors.ts';
 import { findProject } from '../projects/service.ts';
 import type { BoardListModel, BoardModel } from './models.ts';
 import { listsOfBoards } from './reads.ts';
-import { ALL_MOVABLE, assertOnParent, canOnParent, groupParent, insertList, licensed, ListInvalid, projectParent, resolveTarget, type Parent } from './service.ts';
+import { insertList, ListInvalid, resolveTarget } from './lists.ts';
+import { ALL_MOVABLE, assertOnParent, canOnParent, groupParent, licensed, projectParent, type Parent } from './service.ts';
 
 /** The board's parent as the actor may read it (404 otherwise), and admin_list on it (403). */
 async function adminBoard(ctx: RequestContext, board: BoardRow | undefined): Promise<BoardModel> {
@@ -30,7 +32,7 @@ async function listModel(ctx: RequestContext, board: BoardModel, list: ListRow):
   const [lists = []] = await listsOfBoards(ctx, [board]);
   const found = lists.find((l) => l.view.list.id === list.id);
   if (found) return { ...found, issueFilters: null };
-  const view = await q.findListView(ctx.db, board.board.id, list.id, [list.listType]);
+  const view = await qLists.findListView(ctx.db, board.board.id, list.id, [list.listType]);
   return view ? { view, board, siblings: lists[0]?.siblings ?? [], issueFilters: null } : null;
 }
 
@@ -49,8 +51,8 @@ export async function createBoardList(
 ): Promise<ListPayload | { argumentError: string }> {
   const board = await adminBoard(ctx, await q.findBoardById(ctx.db, input.boardId));
   if (input.backlog != null) {
-    const existing = await q.findBacklogList(ctx.db, board.board.id);
-    const list = existing ?? (await ctx.transaction((tx) => q.insertBacklogList(tx, board.board.id)));
+    const existing = await qLists.findBacklogList(ctx.db, board.board.id);
+    const list = existing ?? (await ctx.transaction((tx) => qLists.insertBacklogList(tx, board.board.id)));
     return { list: await listModel(ctx, board, list), errors: [] };
   }
   let target;
@@ -76,7 +78,7 @@ export async function updateListLimits(
   ctx: RequestContext,
   input: { listId: number; limitMetric?: 'all_metrics' | 'issue_count' | 'issue_weights' | null; maxIssueCount?: number | null; maxIssueWeight?: number | null },
 ): Promise<ListPayload> {
-  const found = await q.findListWithBoard(ctx.db, input.listId);
+  const found = await qLists.findListWithBoard(ctx.db, input.listId);
   const board = await adminBoard(ctx, found?.board);
   const list = found!.list;
   if (!licensed(ctx, 'wip_limits')) return { list: null, errors: ['The update was not successful.'] };
@@ -88,11 +90,11 @@ export async function updateListLimits(
     if (value != null && value < 0) errors[key] = ['must be greater than or equal to 0'];
   }
   if (Object.keys(errors).length) return { list: null, errors: fullMessages(errors) };
-  const changes: Parameters<typeof q.updateListLimits>[2] = {};
+  const changes: Parameters<typeof qLists.updateListLimits>[2] = {};
   if (input.maxIssueCount != null) changes.maxIssueCount = input.maxIssueCount;
   if (input.maxIssueWeight != null) changes.maxIssueWeight = input.maxIssueWeight;
   if (input.limitMetric !== undefined) changes.limitMetric = input.limitMetric;
-  const updated = await q.updateListLimits(ctx.db, list.id, changes);
+  const updated = await qLists.updateListLimits(ctx.db, list.id, changes);
   return { list: await listModel(ctx, board, updated), errors: [] };
 }
 
@@ -103,7 +105,7 @@ export async function updateListLimits(
  * when something was updated (the service's error otherwise has no model errors: `errors` stays empty).
  */
 export async function updateBoardList(ctx: RequestContext, input: { listId: number; position?: number | null; collapsed?: boolean | null }): Promise<ListPayload> {
-  const found = await q.findListWithBoard(ctx.db, input.listId);
+  const found = await qLists.findListWithBoard(ctx.db, input.listId);
   if (!found) throw recordNotFound();
   const { board } = found;
   const parent: Parent = board.projectId !== null ? projectParent(await findProject(ctx, { id: board.projectId })) : groupParent(await findGroup(ctx, { id: board.groupId! }));
@@ -112,7 +114,7 @@ export async function updateBoardList(ctx: RequestContext, input: { listId: numb
   const user = ctx.actor.user;
   let updated = false;
   if (input.collapsed !== undefined && user) {
-    await q.setListCollapsed(ctx.db, user.id, found.list.id, input.collapsed);
+    await qLists.setListCollapsed(ctx.db, user.id, found.list.id, input.collapsed);
     updated = true;
   }
   const movable = ALL_MOVABLE.includes(found.list.listType as (typeof ALL_MOVABLE)[number]);
@@ -120,15 +122,15 @@ export async function updateBoardList(ctx: RequestContext, input: { listId: numb
     const to = input.position;
     const moved = await ctx.transaction(async (tx) => {
       await q.lockBoard(tx, board.id);
-      const list = (await q.findListWithBoard(tx, found.list.id))!.list;
-      const max = await q.maxMovablePosition(tx, board.id, ALL_MOVABLE);
+      const list = (await qLists.findListWithBoard(tx, found.list.id))!.list;
+      const max = await qLists.maxMovablePosition(tx, board.id, ALL_MOVABLE);
       if (to == null || max === null || to === list.position || to < 0 || to > max) return false;
-      await q.moveList(tx, list, to, ALL_MOVABLE);
+      await qLists.moveList(tx, list, to, ALL_MOVABLE);
       return true;
     });
     updated ||= moved;
   }
   if (!updated) return { list: null, errors: [] };
-  const reloaded = (await q.findListWithBoard(ctx.db, found.list.id))!.list;
+  const reloaded = (await qLists.findListWithBoard(ctx.db, found.list.id))!.list;
   return { list: await listModel(ctx, model, reloaded), errors: [] };
 }

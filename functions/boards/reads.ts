@@ -1,6 +1,9 @@
 // Batched board reads for GraphQL (loaders.ts wraps them): the lists of many boards in one query, the issues
 // of many lists in one statement per board parent and filter set, whatever the number of lists.
 import * as q from '../../db/queries/boards.ts';
+import * as qListIssues from '../../db/queries/boards/list-issues.ts';
+import * as qListSources from '../../db/queries/boards/list-sources.ts';
+import * as qLists from '../../db/queries/boards/lists.ts';
 import { findIssueViewsByIds, type IssueView } from '../../db/queries/issues.ts';
 import { LIST_TYPES, type ListRow } from '../../db/schema/index.ts';
 import { issueFilter } from '../issues/filter.ts';
@@ -26,7 +29,7 @@ export async function boardsOf(ctx: RequestContext, parent: Parent, id: number |
  */
 export async function listsOfBoards(ctx: RequestContext, found: readonly BoardModel[]): Promise<Array<Omit<BoardListModel, 'issueFilters'>[]>> {
   const types = [LIST_TYPES.backlog, LIST_TYPES.closed, ...movableTypes(ctx)];
-  const all = await q.listsOfBoards(
+  const all = await qLists.listsOfBoards(
     ctx.db,
     found.map((b) => b.board.id),
     types,
@@ -48,8 +51,8 @@ export interface ListIssuesKey {
  * The issues of each list (ids in board order, count, total weight) as the actor may see them, through the issues
  * finder's filter: one statement per distinct (board parent, filters) among the keys.
  */
-export async function issuesOfLists(ctx: RequestContext, keys: readonly ListIssuesKey[]): Promise<q.ListIssues[]> {
-  const out = new Array<q.ListIssues>(keys.length);
+export async function issuesOfLists(ctx: RequestContext, keys: readonly ListIssuesKey[]): Promise<qListIssues.ListIssues[]> {
+  const out = new Array<qListIssues.ListIssues>(keys.length);
   const groups = new Map<string, number[]>();
   keys.forEach((k, i) => {
     const s = k.list.board.parent.scope;
@@ -63,7 +66,7 @@ export async function issuesOfLists(ctx: RequestContext, keys: readonly ListIssu
       const filter = issueFilter(ctx, scope.kind, boardIssueParams(first.filters));
       const empty = { ids: [], count: 0, totalWeight: 0 };
       const found = filter
-        ? await q.issuesOfLists(
+        ? await qListIssues.issuesOfLists(
             ctx.db,
             ctx.actor,
             { ...filter, ...(scope.kind === 'project' ? { projectId: scope.id } : { groupId: scope.id }) },
@@ -86,8 +89,8 @@ export async function issueViewsByIds(ctx: RequestContext, ids: readonly number[
 /** `collapsed` of each list for the current user (false when anonymous or unset). */
 export async function collapsedOfLists(ctx: RequestContext, listIds: readonly number[]): Promise<boolean[]> {
   const user = ctx.actor.user;
-  return user ? q.collapsedOfLists(ctx.db, user.id, listIds) : listIds.map(() => false);
+  return user ? qLists.collapsedOfLists(ctx.db, user.id, listIds) : listIds.map(() => false);
 }
 
 /** Milestones by id with their owner's path (a scoped board's milestone). */
-export const boardMilestones = (ctx: RequestContext, ids: readonly number[]) => q.milestonesByIds(ctx.db, ids);
+export const boardMilestones = (ctx: RequestContext, ids: readonly number[]) => qListSources.milestonesByIds(ctx.db, ids);

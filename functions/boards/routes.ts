@@ -8,6 +8,7 @@ import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import { params, path, schema } from '../lib/validate.ts';
 import { BoardPath, CreateBoardInput, CreateListInput, ListInput, ListPath, MoveListInput, toBoard, toList, UpdateBoardInput } from './schemas.ts';
+import * as boardLists from './lists.ts';
 import * as boards from './service.ts';
 
 export const boardRoutes = new Hono<AppEnv>();
@@ -65,7 +66,7 @@ for (const { kind, prefix, ref } of PARENTS) {
   boardRoutes.get(`${base}/:board_id/lists`, authenticated, path(BoardItemPath), params(ListInput), async (c) => {
     const { ctx } = c.var;
     const { id, board_id } = c.req.valid('param');
-    const list = await boards.listLists({ ctx, input: { kind, ref: id, boardId: board_id } });
+    const list = await boardLists.listLists({ ctx, input: { kind, ref: id, boardId: board_id } });
     const rows = await paginate(c, pageRequest(c.req.valid('query')), list.fetch, list.count);
     return c.json(rows.map((v) => toList(v, ctx.config)));
   });
@@ -73,26 +74,26 @@ for (const { kind, prefix, ref } of PARENTS) {
   boardRoutes.get(`${base}/:board_id/lists/:list_id`, authenticated, path(ListItemPath), async (c) => {
     const { ctx } = c.var;
     const { id, board_id, list_id } = c.req.valid('param');
-    return c.json(toList(await boards.getList({ ctx, input: { kind, ref: id, boardId: board_id, id: list_id } }), ctx.config));
+    return c.json(toList(await boardLists.getList({ ctx, input: { kind, ref: id, boardId: board_id, id: list_id } }), ctx.config));
   });
 
   boardRoutes.post(`${base}/:board_id/lists`, authenticated, path(BoardItemPath), params(CreateListInput), async (c) => {
     const { ctx } = c.var;
     const { id, board_id } = c.req.valid('param');
-    const list = await boards.createList({ ctx, input: { kind, ref: id, boardId: board_id, ...c.req.valid('query') } });
+    const list = await boardLists.createList({ ctx, input: { kind, ref: id, boardId: board_id, ...c.req.valid('query') } });
     return c.json(toList(list, ctx.config), 201);
   });
 
   boardRoutes.put(`${base}/:board_id/lists/:list_id`, authenticated, path(ListItemPath), params(MoveListInput), async (c) => {
     const { ctx } = c.var;
     const { id, board_id, list_id } = c.req.valid('param');
-    const list = await boards.moveList({ ctx, input: { kind, ref: id, boardId: board_id, id: list_id, position: c.req.valid('query').position } });
+    const list = await boardLists.moveList({ ctx, input: { kind, ref: id, boardId: board_id, id: list_id, position: c.req.valid('query').position } });
     return c.json(toList(list, ctx.config));
   });
 
   boardRoutes.delete(`${base}/:board_id/lists/:list_id`, authenticated, path(ListItemPath), async (c) => {
     const { id, board_id, list_id } = c.req.valid('param');
-    await boards.deleteList({ ctx: c.var.ctx, input: { kind, ref: id, boardId: board_id, id: list_id } });
+    await boardLists.deleteList({ ctx: c.var.ctx, input: { kind, ref: id, boardId: board_id, id: list_id } });
     return c.body(null, 204);
   });
 }

@@ -1,7 +1,7 @@
 // Board inputs (lib/api/boards.rb, group_boards.rb and EE's boards_responses.rb, 13.6) and Entities::Board /
 // Entities::List with EE's additions, which show only where the instance's tier has the license feature.
 import * as z from 'zod/mini';
-import type { ListView } from '../../db/queries/boards.ts';
+import type { ListView } from '../../db/queries/boards/lists.ts';
 import type { GroupView } from '../../db/queries/groups.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { LIST_TYPES, type BoardRow, type LabelRow, type ListType, type MilestoneRow, type UserRow } from '../../db/schema/index.ts';

@@ -2,17 +2,22 @@
 // Boards::{Create,Update,Destroy}Service, Boards::Lists::{Create,Move,Destroy,Update}Service). Every REST endpoint wants
 // a signed-in user; reads need read_board (reading the parent), changes admin_board/admin_list (reporters and above).
 // License features follow the instance's tier (lib/policy.ts boardFeatureAvailable); a free instance is GitLab Core.
+// This file: the board parent (a project or group, read under the policy), licensing, board views and the board verbs;
+// the list verbs are in lists.ts.
 import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/boards.ts';
-import { findGroupLabelsByTitles } from '../../db/queries/epics.ts';
-import { DEFAULT_LABEL_COLOR, findOrCreateProjectLabels, insertLabel } from '../../db/queries/labels.ts';
+import * as qListSources from '../../db/queries/boards/list-sources.ts';
+import * as qLists from '../../db/queries/boards/lists.ts';
+import { findGroupLabelsByTitles } from '../../db/queries/epics/labels.ts';
+import { DEFAULT_LABEL_COLOR, findOrCreateProjectLabels } from '../../db/queries/labels.ts';
+import { insertLabel } from '../../db/queries/labels/writes.ts';
 import type { GroupView } from '../../db/queries/groups.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
-import { LIST_TYPES, type BoardRow, type ListRow, type ListType } from '../../db/schema/index.ts';
+import { LIST_TYPES, type BoardRow } from '../../db/schema/index.ts';
 import { findGroup, groupFacts } from '../groups/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { forbidden, invalidRecord, isUniqueViolation, recordNotFound, serviceFailed, validationFailed } from '../lib/errors.ts';
+import { forbidden, invalidRecord, recordNotFound, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, boardFeatureAvailable, can, type BoardFeature } from '../lib/policy.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
@@ -72,12 +77,12 @@ export function movableTypes(ctx: RequestContext): number[] {
 export const ALL_MOVABLE = [LIST_TYPES.label, LIST_TYPES.assignee, LIST_TYPES.milestone];
 
 /** Boards with their lists, and (scoped boards, when licensed) their milestones, assignees and labels: three queries, none without the license. */
-async function withMilestones(ctx: RequestContext, found: ReadonlyArray<{ board: BoardRow; lists: q.ListView[] }>): Promise<BoardView[]> {
+async function withMilestones(ctx: RequestContext, found: ReadonlyArray<{ board: BoardRow; lists: qLists.ListView[] }>): Promise<BoardView[]> {
   const scoped = licensed(ctx, 'scoped_issue_board');
   const milestoneIds = scoped ? found.map((b) => b.board.milestoneId).filter((id): id is number => id !== null && id > 0) : [];
   const assigneeIds = scoped ? found.map((b) => b.board.assigneeId).filter((id): id is number => id !== null) : [];
   const [milestoneRows, scopes] = await Promise.all([
-    q.milestonesByIds(ctx.db, milestoneIds),
+    qListSources.milestonesByIds(ctx.db, milestoneIds),
     q.boardScopes(ctx.db, scoped ? found.map((b) => b.board.id) : [], assigneeIds),
   ]);
   const milestones = new Map(milestoneRows.map((m) => [m.milestone.id, m]));
@@ -92,7 +97,7 @@ async function withMilestones(ctx: RequestContext, found: ReadonlyArray<{ board:
 
 /** The entities' views of these boards (their movable lists: one query). */
 async function boardViews(ctx: RequestContext, found: readonly BoardRow[]): Promise<BoardView[]> {
-  const lists = await q.listsOfBoards(
+  const lists = await qLists.listsOfBoards(
     ctx.db,
     found.map((b) => b.id),
     movableTypes(ctx),
@@ -114,7 +119,7 @@ export async function listBoards({ ctx, input }: Verb<object>) {
   };
 }
 
-async function findBoardIn(ctx: RequestContext, parent: Parent, id: number | null): Promise<BoardRow> {
+export async function findBoardIn(ctx: RequestContext, parent: Parent, id: number | null): Promise<BoardRow> {
   const board = id === null ? undefined : await q.findBoard(ctx.db, parent.scope, id);
   if (!board) throw recordNotFound();
   return board;
@@ -165,7 +170,7 @@ export async function updateBoard({
   }
   if (licensed(ctx, 'scoped_issue_board')) {
     const m = input.milestone_id;
-    if (m !== undefined) changes.milestoneId = SPECIAL_MILESTONE_IDS.has(m) ? m : ((await q.findAvailableMilestone(ctx.db, parent.scope, m))?.id ?? null);
+    if (m !== undefined) changes.milestoneId = SPECIAL_MILESTONE_IDS.has(m) ? m : ((await qListSources.findAvailableMilestone(ctx.db, parent.scope, m))?.id ?? null);
     if (input.weight !== undefined) changes.weight = input.weight;
     if (input.assignee_id !== undefined) changes.assigneeId = (await q.findUserById(ctx.db, input.assignee_id))?.id ?? null;
   }
@@ -204,123 +209,4 @@ export async function deleteBoard({ ctx, input }: Verb<{ id: number | null }>) {
   if (parent.scope.kind === 'group' && !licensed(ctx, 'multiple_group_issue_boards')) throw forbidden();
   const board = await findBoardIn(ctx, parent, input.id);
   await q.deleteBoardUnlessLast(ctx.db, parent.scope, board.id);
-}
-
-// ---- Lists (REST shows the movable ones only: never backlog nor closed) ----
-
-export async function listLists({ ctx, input }: Verb<{ boardId: number | null }>) {
-  const parent = await readableParent(ctx, input);
-  const board = await findBoardIn(ctx, parent, input.boardId);
-  const types = movableTypes(ctx);
-  return {
-    fetch: (limit: number, offset: number) => q.listMovableLists(ctx.db, board.id, types, limit, offset),
-    count: (limit: number) => q.countMovableLists(ctx.db, board.id, types, limit),
-  };
-}
-
-async function findListIn(ctx: RequestContext, board: BoardRow, id: number | null) {
-  const list = id === null ? undefined : await q.findListView(ctx.db, board.id, id, movableTypes(ctx));
-  if (!list) throw recordNotFound();
-  return list;
-}
-
-export async function getList({ ctx, input }: Verb<{ boardId: number | null; id: number | null }>) {
-  const parent = await readableParent(ctx, input);
-  return findListIn(ctx, await findBoardIn(ctx, parent, input.boardId), input.id);
-}
-
-/** What a new list is made of (one of them). */
-export type ListTarget = { label_id?: number | undefined; milestone_id?: number | undefined; assignee_id?: number | undefined };
-
-const LICENSE_ERRORS: Partial<Record<ListType, string>> = {
-  assignee: 'Assignee lists not available with your current license',
-  milestone: 'Milestone lists not available with your current license',
-};
-
-/** authorize_list_type_resource!: the label, milestone or user must be available to the board's parent (400 otherwise). */
-export async function resolveTarget(ctx: RequestContext, parent: Parent, t: ListTarget) {
-  if (t.label_id !== undefined) {
-    if (!(await q.findAvailableLabel(ctx.db, parent.scope, t.label_id))) throw serviceFailed(['Label not found!']);
-    return { type: 'label', values: { labelId: t.label_id } } as const;
-  }
-  if (t.milestone_id !== undefined) {
-    if (!(await q.findAvailableMilestone(ctx.db, parent.scope, t.milestone_id))) throw serviceFailed(['Milestone not found!']);
-    return { type: 'milestone', values: { milestoneId: t.milestone_id } } as const;
-  }
-  if (!(await q.findBoardUser(ctx.db, parent.scope, t.assignee_id!))) throw serviceFailed(['User not found!']);
-  return { type: 'assignee', values: { userId: t.assignee_id! } } as const;
-}
-
-/** Where a list failed GitLab's List validations: attribute -> messages. */
-export class ListInvalid extends Error {
-  constructor(readonly fields: Record<string, string[]>) {
-    super('list invalid');
-  }
-}
-
-/**
- * Boards::Lists::CreateService for a label, milestone or assignee list: appended after the movable lists. The
- * license (assignee and milestone lists are Premium) and uniqueness (one list per label, milestone or user) are the
- * model's validations: ListInvalid with its errors.
- */
-export async function insertList(ctx: RequestContext, board: BoardRow, target: Awaited<ReturnType<typeof resolveTarget>>): Promise<ListRow> {
-  const type = target.type;
-  const license = LICENSE_ERRORS[type];
-  if (license && !licensed(ctx, type === 'assignee' ? 'board_assignee_lists' : 'board_milestone_lists')) throw new ListInvalid({ list_type: [license] });
-  const key = type === 'label' ? 'label_id' : type === 'milestone' ? 'milestone_id' : 'user_id';
-  try {
-    return await ctx.transaction(async (tx) => {
-      await q.lockBoard(tx, board.id);
-      return q.insertMovableList(tx, board.id, ALL_MOVABLE, { listType: LIST_TYPES[type], ...target.values });
-    });
-  } catch (error) {
-    if (isUniqueViolation(error)) throw new ListInvalid({ [key]: ['has already been taken'] });
-    throw error;
-  }
-}
-
-/** POST .../lists: the list type's resource (400), admin_list (403), the board (404), then the list. */
-export async function createList({ ctx, input }: Verb<{ boardId: number | null } & ListTarget>) {
-  const parent = await readableParent(ctx, input);
-  const target = await resolveTarget(ctx, parent, input);
-  assertOnParent(ctx, 'admin_board', parent.owner);
-  const board = await findBoardIn(ctx, parent, input.boardId);
-  try {
-    const list = await insertList(ctx, board, target);
-    return (await q.findListView(ctx.db, board.id, list.id, ALL_MOVABLE))!;
-  } catch (error) {
-    if (error instanceof ListInvalid) throw validationFailed(error.fields);
-    throw error;
-  }
-}
-
-/** PUT .../lists/:list_id: the list (404), admin_list (403), then Boards::Lists::MoveService. */
-export async function moveList({ ctx, input }: Verb<{ boardId: number | null; id: number | null; position: number }>) {
-  const parent = await readableParent(ctx, input);
-  const board = await findBoardIn(ctx, parent, input.boardId);
-  const found = await findListIn(ctx, board, input.id);
-  assertOnParent(ctx, 'admin_board', parent.owner);
-  const moved = await ctx.transaction(async (tx) => {
-    await q.lockBoard(tx, board.id);
-    const max = await q.maxMovablePosition(tx, board.id, ALL_MOVABLE);
-    const to = input.position;
-    // valid_move?: a new position within 0..max.
-    if (max === null || to === found.list.position || to < 0 || to > max) return false;
-    await q.moveList(tx, found.list, to, ALL_MOVABLE);
-    return true;
-  });
-  if (!moved) throw serviceFailed(['List could not be moved!']);
-  return (await q.findListView(ctx.db, board.id, found.list.id, ALL_MOVABLE))!;
-}
-
-/** DELETE .../lists/:list_id: the list (404), admin_list (403), then the lists after it move up. */
-export async function deleteList({ ctx, input }: Verb<{ boardId: number | null; id: number | null }>) {
-  const parent = await readableParent(ctx, input);
-  const board = await findBoardIn(ctx, parent, input.boardId);
-  const found = await findListIn(ctx, board, input.id);
-  assertOnParent(ctx, 'admin_board', parent.owner);
-  await ctx.transaction(async (tx) => {
-    await q.lockBoard(tx, board.id);
-    await q.deleteList(tx, found.list, ALL_MOVABLE);
-  });
 }

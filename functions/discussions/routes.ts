@@ -16,6 +16,7 @@ import { pageRequest, paginate } from '../lib/pagination.ts';
 import { params, path, pathId, schema, type Output } from '../lib/validate.ts';
 import { toDiscussion, toNoteView } from '../notes/schemas.ts';
 import * as notes from '../notes/service.ts';
+import { updateNote } from '../notes/update.ts';
 import { CreateDiscussionInput, CreatePositionedDiscussionInput, ListDiscussionsInput, ReplyInput, ResolveDiscussionInput, UpdateDiscussionNoteInput } from './schemas.ts';
 import * as discussions from './service.ts';
 
@@ -109,7 +110,7 @@ for (const kind of ['issues', 'snippets', 'merge_requests', 'commits', 'epics'] 
     const body = c.req.valid('query');
     const { noteable, view } =
       body.resolved === undefined
-        ? await notes.updateNote({ ctx, input: { noteable: ref(p), noteId: p.note_id, params: { body: body.body } } })
+        ? await updateNote({ ctx, input: { noteable: ref(p), noteId: p.note_id, params: { body: body.body } } })
         : await discussions.resolveNote({ ctx, input: { noteable: ref(p), noteId: p.note_id, resolved: body.resolved } });
     return c.json(toNoteView(view, noteable.iid, ctx.config));
   });

@@ -18,7 +18,8 @@ import type { Output } from '../lib/validate.ts';
 import { locateTextPosition, positionDiffFile, positionErrors, toStoredPosition, type StoredPosition } from '../merge-requests/positions.ts';
 import type { PositionParams } from '../merge-requests/position-schemas.ts';
 import { isResolvable } from '../notes/schemas.ts';
-import { createNote, findNote, findNoteable, noteBodyErrors, noteFacts, type Noteable, type NoteableRef, type NoteStart } from '../notes/service.ts';
+import { createNote } from '../notes/create.ts';
+import { findNote, findNoteable, noteBodyErrors, noteFacts, type Noteable, type NoteableRef, type NoteStart } from '../notes/service.ts';
 import type { CreatePositionedDiscussionInput, ReplyInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };

@@ -1,7 +1,7 @@
 // Epics on issue boards (GitLab 13.6 EE): Board.epics (Resolvers::BoardGroupings::EpicsResolver) is the open epics of
 // the board's group hierarchy the actor may read that hold an issue on the board; each carries the current user's
 // collapsed preference (boards_epic_user_preferences), set by updateBoardEpicUserPreferences.
-import * as q from '../../db/queries/epics.ts';
+import * as q from '../../db/queries/epics/board-preferences.ts';
 import { findBoardById } from '../../db/queries/boards.ts';
 import type { BoardModel } from '../boards/models.ts';
 import { assertOnParent, groupParent, projectParent, type Parent } from '../boards/service.ts';

@@ -1,7 +1,7 @@
 // Epic issues (GitLab 13.6 ee/lib/api/epic_issues.rb, EpicIssues::{Create,Update,Destroy}Service): every endpoint
 // wants a signed-in user and the epics license; reads need read_epic, changes admin_epic. An issue is in at most one
 // epic: adding it to another epic moves it.
-import * as q from '../../db/queries/epics.ts';
+import * as q from '../../db/queries/epics/epic-issues.ts';
 import { findIssueViewsByIds, type IssueView } from '../../db/queries/issues.ts';
 import type { EpicIssueRow } from '../../db/schema/index.ts';
 import { findIssueById } from '../issues/service.ts';

@@ -7,6 +7,7 @@
 // against what it reads under it, so concurrent links cannot together form a cycle or exceed the depth.
 import * as links from '../../db/queries/epic-links.ts';
 import * as q from '../../db/queries/epics.ts';
+import * as qBatched from '../../db/queries/epics/batched-reads.ts';
 import type { EpicView } from '../../db/queries/epics.ts';
 import type { GroupView } from '../../db/queries/groups.ts';
 import { findGroup } from '../groups/service.ts';
@@ -16,7 +17,8 @@ import { conflict, forbidden, notFound, notFoundMessage } from '../lib/errors.ts
 import type { Ref } from '../lib/ids.ts';
 import { toSentence } from '../lib/format.ts';
 import { assertCan, subepicsAvailable } from '../lib/policy.ts';
-import { epicFacts, epicGroup, insertEpicIn, readEpic } from './service.ts';
+import { insertEpicIn } from './create.ts';
+import { epicFacts, epicGroup, readEpic } from './service.ts';
 import { MAX_HIERARCHY_DEPTH, parentErrors } from './tree-rules.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
@@ -149,7 +151,7 @@ export async function removeChildEpic({ ctx, input }: Verb<EpicRef & { childId: 
 
 /** has_children / has_issues of one epic. */
 export async function relationFlags(ctx: RequestContext, epicId: number) {
-  const [row] = await q.epicRelationCounts(ctx.db, [epicId]);
+  const [row] = await qBatched.epicRelationCounts(ctx.db, [epicId]);
   return { hasChildren: (row?.children ?? 0) > 0, hasIssues: (row?.issues ?? 0) > 0 };
 }
 

@@ -2,6 +2,8 @@
 // Epic.parent, hasChildren/hasIssues, subscribed. Each answers many parents in a constant number of statements and
 // applies the same filters and policy as the REST listing.
 import * as q from '../../db/queries/epics.ts';
+import * as qBatched from '../../db/queries/epics/batched-reads.ts';
+import * as qLabels from '../../db/queries/epics/labels.ts';
 import { byParent } from '../../db/queries/window.ts';
 import { readableGroupsByIds } from '../groups/reads.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -60,7 +62,7 @@ export async function issueModelsOfEpics(ctx: RequestContext, epics: readonly Ep
 
 /** hasChildren / hasIssues counts by epic id. */
 export async function relationCounts(ctx: RequestContext, epicIds: readonly number[]) {
-  const rows = new Map((await q.epicRelationCounts(ctx.db, epicIds)).map((r) => [r.id, r]));
+  const rows = new Map((await qBatched.epicRelationCounts(ctx.db, epicIds)).map((r) => [r.id, r]));
   return epicIds.map((id) => rows.get(id) ?? { id, children: 0, issues: 0 });
 }
 
@@ -71,7 +73,7 @@ export async function subscribedOf(ctx: RequestContext, epicIds: readonly number
 }
 
 /** Group labels by id among the given groups (ids naming anything else are ignored, as GitLab's label finder does). */
-export const findGroupLabelsByIds = (ctx: RequestContext, groupIds: readonly number[], ids: readonly number[]) => q.findGroupLabelsByIds(ctx.db, groupIds, ids);
+export const findGroupLabelsByIds = (ctx: RequestContext, groupIds: readonly number[], ids: readonly number[]) => qLabels.findGroupLabelsByIds(ctx.db, groupIds, ids);
 
 /**
  * The group's own epic by iid (`user_group.epics.find_by(iid:)`, as the award emoji API finds it), null when there is
@@ -85,7 +87,7 @@ export async function groupEpicByIid(ctx: RequestContext, group: import('../../d
 /** Epic.participants of each epic: its author and the authors of the notes the actor may read, each once, as the actor may see them. */
 export async function participantsOfEpics(ctx: RequestContext, found: readonly EpicModel[]): Promise<UserRow[][]> {
   const ids = found.map((e) => e.view.epic.id);
-  const byEpic = byParent(ids, await q.findParticipantsOfEpics(ctx.db, ids), (r) => r.epicId);
+  const byEpic = byParent(ids, await qBatched.findParticipantsOfEpics(ctx.db, ids), (r) => r.epicId);
   // The epic as a noteable (notes/noteables.ts's epicNoteable, whose module reads epics: built here, not imported).
   return found.map((model, i) =>
     visibleParticipants(ctx, byEpic[i]!, { kind: 'epic', group: epicFacts(ctx, model.group, model.view.epic.confidential), authorId: model.view.epic.authorId }),

@@ -13,7 +13,9 @@ import { params, path, schema } from '../lib/validate.ts';
 import type { IssueView } from '../../db/queries/issues.ts';
 import type { Config } from '../lib/context.ts';
 import { CreateEpicInput, EpicIssuePath, EpicPath, IssueIdPath, ListEpicsInput, MoveEpicIssueInput, toEpic, toEpicIssueLink, UpdateEpicInput } from './schemas.ts';
+import { createEpic } from './create.ts';
 import * as epics from './service.ts';
+import { updateEpic } from './update.ts';
 import * as epicIssues from './epic-issues.ts';
 import { mountEpicLinkRoutes } from './epic-links-routes.ts';
 
@@ -79,14 +81,14 @@ for (const base of ['/groups/:id/epics', '/groups/:id/-/epics']) {
 
   epicRoutes.post(base, authenticated, path(GroupPath), params(CreateEpicInput), async (c) => {
     const { ctx } = c.var;
-    const { group, epic } = await epics.createEpic({ ctx, input: { ref: c.req.valid('param').id, ...c.req.valid('query') } });
+    const { group, epic } = await createEpic({ ctx, input: { ref: c.req.valid('param').id, ...c.req.valid('query') } });
     return c.json(toEpic(epic, ctx.config, { admin: epics.canAdminEpic(ctx, group) }), 201);
   });
 
   epicRoutes.put(`${base}/:epic_iid`, authenticated, path(ItemPath), params(UpdateEpicInput), async (c) => {
     const { ctx } = c.var;
     const { id, epic_iid } = c.req.valid('param');
-    const { group, epic } = await epics.updateEpic({ ctx, input: { ref: id, iid: epic_iid, ...c.req.valid('query') } });
+    const { group, epic } = await updateEpic({ ctx, input: { ref: id, iid: epic_iid, ...c.req.valid('query') } });
     return c.json(toEpic(epic, ctx.config, { admin: epics.canAdminEpic(ctx, group) }));
   });
 

@@ -3,7 +3,7 @@
 // when the change does. Nothing else inserts events.
 import type { Db } from '../../db/client.ts';
 import type { SQL } from 'drizzle-orm';
-import { clearEventTargets, insertEvent, insertEventStatement, insertEvents, insertPushEventStatement } from '../../db/queries/events.ts';
+import { clearEventTargets, insertEvent, insertEventStatement, insertEvents, insertPushEventStatement } from '../../db/queries/events/record.ts';
 import { EVENT_ACTIONS, type EventAction } from '../../db/schema/index.ts';
 
 /** GitLab's PushEventPayload fields (action: created/removed/pushed; ref_type: branch/tag). */

@@ -1,6 +1,6 @@
 // Events: the listing parameters (GitLab's lib/api/helpers/events_helpers.rb) and the Event entity
 // (lib/api/entities/event.rb with Entities::Note and Entities::PushEventPayload).
-import type { EventListRow } from '../../db/queries/events.ts';
+import type { EventListRow } from '../../db/queries/events/listing.ts';
 import { EVENT_ACTIONS } from '../../db/schema/index.ts';
 import type { Config } from '../lib/context.ts';
 import { keysetParams, paginationParams } from '../lib/pagination.ts';

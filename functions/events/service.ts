@@ -2,7 +2,7 @@
 // two steps as GitLab does: events of projects (or groups) the caller cannot read, and epics' events, are filtered in SQL, so they are
 // never returned nor counted; after pagination each event is checked against its target (confidential issues and
 // their notes), so a page may hold fewer than per_page events while X-Total still counts them.
-import * as q from '../../db/queries/events.ts';
+import * as q from '../../db/queries/events/listing.ts';
 import { EVENT_ACTIONS } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -114,7 +114,7 @@ function noteableFacts(project: ProjectFacts, row: q.EventListRow): NoteableFact
 export function visibleToActor(ctx: RequestContext, row: q.EventListRow): boolean {
   const actor = ctx.actor;
   if (row.projectId === null) {
-    // Epics' events (and their notes') are not listed by the API in 13.6 (db/queries/events.ts visibilitySql).
+    // Epics' events (and their notes') are not listed by the API in 13.6 (db/queries/events/listing-sql.ts visibilitySql).
     if (row.targetType === 'Epic' || (row.targetType !== null && NOTE_TYPES.has(row.targetType))) return false;
     return row.group !== null && can(actor, 'group:read', { kind: 'group', ...row.group });
   }

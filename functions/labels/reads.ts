@@ -1,6 +1,6 @@
 // Batched label reads (GraphQL's Project.label/labels under one or many projects, already found readable): one
 // statement for every project asked.
-import { countProjectLabelsOfProjects, findProjectLabelsByTitles, listProjectLabelsPages } from '../../db/queries/labels.ts';
+import { countProjectLabelsOfProjects, findProjectLabelsByTitles, listProjectLabelsPages } from '../../db/queries/labels/of-projects.ts';
 import type { RequestContext } from '../lib/context.ts';
 import type { KeysetPage } from '../lib/pagination.ts';
 

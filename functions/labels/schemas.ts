@@ -1,7 +1,7 @@
 // Label inputs (lib/api/labels.rb, group_labels.rb, helpers/label_helpers.rb) and GitLab's label entities
 // (Entities::LabelBasic < Label < ProjectLabel/GroupLabel).
 import type { LabelRow } from '../../db/schema/index.ts';
-import type { LabelWithCounts } from '../../db/queries/labels.ts';
+import type { LabelWithCounts } from '../../db/queries/labels/listing.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { atLeastOneOf, bool, exactlyOneOf, int, schema, str, text } from '../lib/validate.ts';

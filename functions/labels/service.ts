@@ -2,6 +2,9 @@
 // Label model's validations). Every endpoint wants a signed-in user (GitLab's `before { authenticate! }`); reads
 // need the source to be visible, changes need admin_labels (reporters and above).
 import * as q from '../../db/queries/labels.ts';
+import * as qListing from '../../db/queries/labels/listing.ts';
+import * as qSubscriptions from '../../db/queries/labels/subscriptions.ts';
+import * as qWrites from '../../db/queries/labels/writes.ts';
 import type { LabelRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { requireUser } from '../lib/auth.ts';
@@ -20,15 +23,15 @@ const withAncestors = (s: Source, include: boolean | undefined): q.LabelScope =>
 const labelNotFound = () => notFound('Label');
 
 /** Who asks, at the level a subscription through the source is kept at: the project, or (a group) none. */
-const subscriber = (ctx: RequestContext, s: Source): q.LabelSubscriber => ({ userId: requireUser(ctx).id, projectId: s.kind === 'project' ? s.id : null });
+const subscriber = (ctx: RequestContext, s: Source): qSubscriptions.LabelSubscriber => ({ userId: requireUser(ctx).id, projectId: s.kind === 'project' ? s.id : null });
 
 export async function listLabels({ ctx, input }: Verb<{ withCounts?: boolean | undefined; includeAncestorGroups?: boolean | undefined; search?: string | undefined }>) {
   const source = await loadSource(ctx, input);
   const scope = withAncestors(source, input.includeAncestorGroups);
   const filter = { search: input.search || undefined };
   return {
-    fetch: (limit: number, offset: number) => q.listLabels(ctx.db, ctx.actor, scope, filter, input.withCounts === true, limit, offset, subscriber(ctx, source)),
-    count: (limit: number) => q.countLabels(ctx.db, scope, filter, limit),
+    fetch: (limit: number, offset: number) => qListing.listLabels(ctx.db, ctx.actor, scope, filter, input.withCounts === true, limit, offset, subscriber(ctx, source)),
+    count: (limit: number) => qListing.countLabels(ctx.db, scope, filter, limit),
   };
 }
 
@@ -44,13 +47,13 @@ export async function getLabel({ ctx, input }: Verb<{ labelRef: string; includeA
  * the source's own or an ancestor group's) with the caller's new `subscribed`; 304 (thrown) when it already was so.
  * Anyone who may read the source may subscribe.
  */
-export async function setLabelSubscribed({ ctx, input }: Verb<{ labelRef: string; subscribed: boolean }>): Promise<q.LabelWithCounts> {
+export async function setLabelSubscribed({ ctx, input }: Verb<{ labelRef: string; subscribed: boolean }>): Promise<qListing.LabelWithCounts> {
   const source = await loadSource(ctx, input);
   const who = subscriber(ctx, source);
   const found = await q.findLabelWithSubscription(ctx.db, withAncestors(source, true), input.labelRef, who);
   if (!found) throw labelNotFound();
   if (found.subscribed === input.subscribed) throw notModified();
-  await q.setLabelSubscription(ctx.db, found.label.id, who.userId, who.projectId, input.subscribed);
+  await qSubscriptions.setLabelSubscription(ctx.db, found.label.id, who.userId, who.projectId, input.subscribed);
   return { label: found.label, subscribed: input.subscribed };
 }
 
@@ -87,7 +90,7 @@ export async function createLabel({
     if (await q.findLabel(ctx.db, scope, input.name)) throw conflict('Label already exists');
     throw validationFailed(errors);
   }
-  const label = await q
+  const label = await qWrites
     .insertLabel(ctx.db, scope, { title, color, description: input.description ?? null, priority: input.kind === 'project' ? (input.priority ?? null) : null })
     .catch((error: unknown) => {
       if (isUniqueViolation(error)) return undefined;
@@ -107,7 +110,7 @@ export async function updateLabel({
   const title = input.new_name?.trim() || undefined;
   const found = await q.findLabelForUpdate(ctx.db, own(source), input.labelRef, title && input.kind === 'project' ? { title, groupIds: source.ancestorGroupIds } : undefined);
   if (!found) throw labelNotFound();
-  const changes: Parameters<typeof q.updateLabel>[2] = {};
+  const changes: Parameters<typeof qWrites.updateLabel>[2] = {};
   const errors: Record<string, string[]> = {};
   if (title !== undefined && title !== found.label.title) {
     const t = titleErrors(title);
@@ -128,7 +131,7 @@ export async function updateLabel({
   if (Object.keys(errors).length) throw validationFailed(errors);
   let label: LabelRow | undefined;
   try {
-    label = await q.updateLabel(ctx.db, found.label.id, changes);
+    label = await qWrites.updateLabel(ctx.db, found.label.id, changes);
   } catch (error) {
     if (isUniqueViolation(error)) throw validationFailed({ title: ['has already been taken'] });
     throw error;
@@ -142,5 +145,5 @@ export async function deleteLabel({ ctx, input }: Verb<{ labelRef: string }>) {
   const source = await loadSource(ctx, input);
   assertCanOnSource(ctx, 'admin_labels', source.facts);
   const label = await q.findLabel(ctx.db, own(source), input.labelRef);
-  if (!label || !(await q.deleteLabel(ctx.db, label.id))) throw labelNotFound();
+  if (!label || !(await qWrites.deleteLabel(ctx.db, label.id))) throw labelNotFound();
 }

@@ -14,7 +14,8 @@ import { scalars } from '../graphql/scalars.ts';
 import type { DiscussionModel, NoteModel } from './models.ts';
 import { isDomainError } from '../lib/errors.ts';
 import { can } from '../lib/policy.ts';
-import { createNote, findDiscussion, findNoteableById, noteFacts, type Noteable } from './service.ts';
+import { createNote } from './create.ts';
+import { findDiscussion, findNoteableById, noteFacts, type Noteable } from './service.ts';
 import { iso, renderPlainText } from '../lib/format.ts';
 
 

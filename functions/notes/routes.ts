@@ -5,7 +5,9 @@ import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path, pathId, schema, type Output } from '../lib/validate.ts';
 import { CreateNoteInput, ListNotesInput, toNoteView, UpdateNoteInput } from './schemas.ts';
+import { createNote } from './create.ts';
 import * as notes from './service.ts';
+import { updateNote } from './update.ts';
 
 export const noteRoutes = new Hono<AppEnv>();
 
@@ -31,7 +33,7 @@ function mount(base: string, paths: { noteable: typeof NoteablePath; note: typeo
     const params = c.req.valid('query');
     // Who the body mentions is read with the noteable: the create costs auth, that read, and one batch.
     const found = await notes.findNoteable(ctx, ref(c.req.valid('param')), { mentionsIn: params.body });
-    const { noteable, view } = await notes.createNote({ ctx, input: { noteable: found, params } });
+    const { noteable, view } = await createNote({ ctx, input: { noteable: found, params } });
     return c.json(toNoteView(view, noteable.iid, ctx.config), 201);
   });
 
@@ -45,7 +47,7 @@ function mount(base: string, paths: { noteable: typeof NoteablePath; note: typeo
   noteRoutes.put(`${base}/:note_id`, path(paths.note), params(UpdateNoteInput), async (c) => {
     const { ctx } = c.var;
     const p = c.req.valid('param');
-    const { noteable, view } = await notes.updateNote({ ctx, input: { noteable: ref(p), noteId: p.note_id, params: c.req.valid('query') } });
+    const { noteable, view } = await updateNote({ ctx, input: { noteable: ref(p), noteId: p.note_id, params: c.req.valid('query') } });
     return c.json(toNoteView(view, noteable.iid, ctx.config));
   });
 

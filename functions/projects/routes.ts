@@ -8,7 +8,10 @@ import { assertOffsetWithinLimit, pageRequest, paginate, paginateKeyset } from '
 import * as z from 'zod/mini';
 import { params, path, schema, type Output } from '../lib/validate.ts';
 import { CreateProjectInput, ForkProjectInput, ListProjectsInput, StarrersInput, toBasicProject, toStarrer, toProject, toProjectWithAccess, UpdateProjectInput } from './schemas.ts';
+import { createProject, createProjectForUser } from './create.ts';
+import { forkProject } from './fork.ts';
 import * as projects from './service.ts';
+import { updateProject } from './update.ts';
 
 export const projectRoutes = new Hono<AppEnv>();
 const ProjectPath = schema(() => z.object({ id: projectRef() }));
@@ -43,18 +46,18 @@ projectRoutes.get('/projects/:id', path(ProjectPath), async (c) => {
 
 projectRoutes.post('/projects', params(CreateProjectInput), async (c) => {
   const { ctx } = c.var;
-  return c.json(toProject(await projects.createProject({ ctx, input: c.req.valid('query') }), ctx.config), 201);
+  return c.json(toProject(await createProject({ ctx, input: c.req.valid('query') }), ctx.config), 201);
 });
 
 projectRoutes.post('/projects/user/:user_id', path(UserPath), params(CreateProjectInput), async (c) => {
   const { ctx } = c.var;
-  const view = await projects.createProjectForUser({ ctx, input: { userRef: c.req.valid('param').user_id, ...c.req.valid('query') } });
+  const view = await createProjectForUser({ ctx, input: { userRef: c.req.valid('param').user_id, ...c.req.valid('query') } });
   return c.json(toProject(view, ctx.config), 201);
 });
 
 projectRoutes.put('/projects/:id', path(ProjectPath), params(UpdateProjectInput), async (c) => {
   const { ctx } = c.var;
-  const view = await projects.updateProject({ ctx, input: { ref: c.req.valid('param').id, ...c.req.valid('query') } });
+  const view = await updateProject({ ctx, input: { ref: c.req.valid('param').id, ...c.req.valid('query') } });
   const runnersToken = await projects.runnersTokenFor(ctx, view);
   return c.json(toProjectWithAccess(view, ctx.config, { runnersToken }), 200, cacheFor(runnersToken));
 });
@@ -84,7 +87,7 @@ projectRoutes.get('/projects/:id/starrers', path(ProjectPath), params(StarrersIn
 
 projectRoutes.post('/projects/:id/fork', path(ProjectPath), params(ForkProjectInput), async (c) => {
   const { ctx } = c.var;
-  const view = await projects.forkProject({ ctx, input: { ref: c.req.valid('param').id, ...c.req.valid('query') } });
+  const view = await forkProject({ ctx, input: { ref: c.req.valid('param').id, ...c.req.valid('query') } });
   return c.json(toProject(view, ctx.config), 201);
 });
 

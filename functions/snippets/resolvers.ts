@@ -17,7 +17,8 @@ import { discussionsOf, notesOf } from '../notes/resolvers.ts';
 import { snippetNoteable as asNoteable, type Noteable } from '../notes/service.ts';
 import { readableSnippetById, snippetRowFacts, snippetsPage, type SnippetFinderParams } from './reads.ts';
 import { snippetWebUrl, toSnippet } from './schemas.ts';
-import { createSnippet, type SnippetOwner } from './service.ts';
+import { createSnippet } from './create.ts';
+import type { SnippetOwner } from './service.ts';
 import { renderPlainText } from '../lib/format.ts';
 
 /** The files' raw URLs as REST's entity gives them (`/-/snippets/:id/raw/:ref/:path`), by path. */

@@ -20,8 +20,10 @@ import {
   UpdateSnippetInput,
   updateParamErrors,
 } from './schemas.ts';
+import { createSnippet } from './create.ts';
 import * as snippets from './service.ts';
 import type { SnippetOwner } from './service.ts';
+import { updateSnippet } from './update.ts';
 
 export const snippetRoutes = new Hono<AppEnv>();
 
@@ -102,13 +104,13 @@ snippetRoutes.get('/snippets/:id/files/:ref/:file_path/raw', path(SnippetFilePat
 
 snippetRoutes.post('/snippets', authenticated, snippetParams(CreatePersonalSnippetInput, createParamErrors), async (c) => {
   const { ctx } = c.var;
-  const view = await snippets.createSnippet({ ctx, input: { owner: personal, params: c.req.valid('query') } });
+  const view = await createSnippet({ ctx, input: { owner: personal, params: c.req.valid('query') } });
   return c.json(toSnippet(view, ctx.config), 201);
 });
 
 snippetRoutes.put('/snippets/:id', authenticated, path(SnippetPath), snippetParams(UpdateSnippetInput, updateParamErrors), async (c) => {
   const { ctx } = c.var;
-  const view = await snippets.updateSnippet({ ctx, input: { owner: personal, id: c.req.valid('param').id, params: c.req.valid('query') } });
+  const view = await updateSnippet({ ctx, input: { owner: personal, id: c.req.valid('param').id, params: c.req.valid('query') } });
   return c.json(toSnippet(view, ctx.config));
 });
 
@@ -151,14 +153,14 @@ snippetRoutes.get(`${base}/:snippet_id/files/:ref/:file_path/raw`, path(ProjectS
 
 snippetRoutes.post(base, authenticated, path(ProjectPath), snippetParams(CreateProjectSnippetInput, createParamErrors), async (c) => {
   const { ctx } = c.var;
-  const view = await snippets.createSnippet({ ctx, input: { owner: ofProject(c.req.valid('param').id), params: c.req.valid('query') } });
+  const view = await createSnippet({ ctx, input: { owner: ofProject(c.req.valid('param').id), params: c.req.valid('query') } });
   return c.json(toSnippet(view, ctx.config), 201);
 });
 
 snippetRoutes.put(`${base}/:snippet_id`, authenticated, path(ProjectSnippetPath), snippetParams(UpdateSnippetInput, updateParamErrors), async (c) => {
   const { ctx } = c.var;
   const { id, snippet_id } = c.req.valid('param');
-  const view = await snippets.updateSnippet({ ctx, input: { owner: ofProject(id), id: snippet_id, params: c.req.valid('query') } });
+  const view = await updateSnippet({ ctx, input: { owner: ofProject(id), id: snippet_id, params: c.req.valid('query') } });
   return c.json(toSnippet(view, ctx.config));
 });
 

@@ -18,7 +18,9 @@ import {
   USER_ID_ROUTE,
   UserIdPath,
 } from './schemas.ts';
+import { createUser } from './create.ts';
 import * as users from './service.ts';
+import { updateUser } from './update.ts';
 import { deleteIdentity } from './delete-identity.ts';
 
 export const userRoutes = new Hono<AppEnv>();
@@ -54,13 +56,13 @@ userRoutes.get(`/users/${USER_ID_ROUTE}`, path(UserIdPath), async (c) => {
 
 userRoutes.post('/users', signedIn, params(CreateUserInput), async (c) => {
   const { ctx } = c.var;
-  const user = await users.createUser({ ctx, input: c.req.valid('query') });
+  const user = await createUser({ ctx, input: c.req.valid('query') });
   return c.json(toUserWithAdmin(user, ctx.config, ctx.actor), 201);
 });
 
 userRoutes.put(`/users/${USER_ID_ROUTE}`, signedIn, path(UserIdPath), params(UpdateUserInput), async (c) => {
   const { ctx } = c.var;
-  const user = await users.updateUser({ ctx, input: { id: c.req.valid('param').id, ...c.req.valid('query') } });
+  const user = await updateUser({ ctx, input: { id: c.req.valid('param').id, ...c.req.valid('query') } });
   return c.json(toUserWithAdmin(user, ctx.config, ctx.actor));
 });
 

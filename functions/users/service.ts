@@ -1,23 +1,19 @@
 // User verbs for REST and GraphQL alike: policy first, then the work, one transaction when it writes several rows.
+// Here: the lookups, the administrator rule, listings, delete, block and unblock. Creating a user is in create.ts,
+// updating one in update.ts, what both check and write (uniqueness, validations, profile values) in attributes.ts.
 import { revokeOAuthOfUser } from '../../db/queries/oauth-tokens.ts';
 import { deleteSessionsOfUser } from '../../db/queries/sessions.ts';
 import * as q from '../../db/queries/users.ts';
-import type { Db } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { hashPassword, randomToken } from '../lib/crypto.ts';
-import { assertUnmodifiedSince, conflict, forbidden, isUniqueViolation, notFound, unauthorized, validationFailed } from '../lib/errors.ts';
+import { assertUnmodifiedSince, conflict, forbidden, notFound, unauthorized } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, isAdministrator } from '../lib/policy.ts';
 import type { Output } from '../lib/validate.ts';
-import { avatarErrors, storeAvatar } from '../uploads/avatars.ts';
-import { identityErrors, rethrowIdentityTaken, writeIdentity } from './identities.ts';
-import { modelErrors, type CreateUserInput, type ListUsersInput, type UpdateUserInput } from './schemas.ts';
+import type { ListUsersInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
-
-const DEFAULT_PROJECTS_LIMIT = 100_000;
 
 /** The user named by `ref` (id or username), or 404 `User Not Found`. */
 export async function findUser(ctx: RequestContext, ref: Ref | null): Promise<UserRow> {
@@ -91,120 +87,6 @@ export async function getUser({ ctx, input }: Verb<{ id: number | null }>) {
   return { user, highestRole };
 }
 
-async function assertUnique(ctx: RequestContext, values: { username?: string | undefined; email?: string | undefined }, exceptUserId?: number) {
-  if (values.email && (await q.emailTaken(ctx.db, values.email, exceptUserId))) throw conflict('Email has already been taken');
-  if (values.username && (await q.namespacePathTaken(ctx.db, values.username, exceptUserId))) throw conflict('Username has already been taken');
-}
-
-/** Unique indexes are the last word when two requests race past the checks above. */
-function rethrowConflict(error: unknown): never {
-  if (isUniqueViolation(error, 'email')) throw conflict('Email has already been taken');
-  if (isUniqueViolation(error)) throw conflict('Username has already been taken');
-  throw error;
-}
-
-/**
- * The model's validations, with public_email ("is not an email you own") checked against the user's emails, and
- * those of the avatar and the identity it comes with.
- */
-async function assertValid(ctx: RequestContext, input: Output<typeof UpdateUserInput>, user?: UserRow) {
-  const errors: Record<string, string[]> = { ...modelErrors(input), ...(await identityErrors(ctx, input, user?.id)) };
-  if (input.avatar && avatarErrors(input.avatar).length) errors.avatar = avatarErrors(input.avatar);
-  const publicEmail = input.public_email;
-  if (publicEmail) {
-    const owned = user ? await q.ownsEmail(ctx.db, user.id, publicEmail) : publicEmail.toLowerCase() === input.email?.toLowerCase();
-    if (!owned) (errors.public_email ??= []).push('is not an email you own');
-  }
-  if (Object.keys(errors).length) throw validationFailed(errors);
-}
-
-function profileValues(input: Output<typeof UpdateUserInput>) {
-  return {
-    name: input.name,
-    bio: input.bio,
-    location: input.location,
-    publicEmail: input.public_email,
-    websiteUrl: input.website_url,
-    organization: input.organization,
-    jobTitle: input.job_title,
-    projectsLimit: input.projects_limit,
-    canCreateGroup: input.can_create_group,
-    external: input.external,
-    privateProfile: input.private_profile,
-    admin: input.admin,
-  };
-}
-
-/**
- * User#ensure_user_rights_and_limits: external users can create neither groups nor projects; turning a user back
- * into a regular one restores the defaults unless the request sets them.
- */
-function externalLimits(input: Output<typeof UpdateUserInput>) {
-  if (input.external === true) return { canCreateGroup: false, projectsLimit: 0 };
-  if (input.external === false) return { canCreateGroup: input.can_create_group ?? true, projectsLimit: input.projects_limit ?? DEFAULT_PROJECTS_LIMIT };
-  return {};
-}
-
-/** The identity and the avatar a create or an update brings, in its transaction; the user's row as it then is. */
-async function writeIdentityAndAvatar(tx: Db, user: UserRow, input: Output<typeof UpdateUserInput>): Promise<UserRow> {
-  if (input.provider === undefined && !input.avatar) return user;
-  await writeIdentity(tx, user.id, input);
-  if (input.avatar) await storeAvatar(tx, { kind: 'user', id: user.id }, input.avatar);
-  return (await q.findUserByRef(tx, user.id))!;
-}
-
-/** POST /users: 201 UserWithAdmin. A missing password is random (force_random_password / reset_password). */
-export async function createUser({ ctx, input }: Verb<Output<typeof CreateUserInput>>) {
-  requireAdmin(ctx);
-  await assertUnique(ctx, input);
-  await assertValid(ctx, input);
-  const passwordHash = await hashPassword(input.password ?? randomToken());
-  const confirmed = input.skip_confirmation ?? (input.confirm === undefined ? false : !input.confirm);
-  try {
-    return await ctx.transaction(async (tx) => {
-      const user = await q.insertUserWithNamespace(tx, {
-        ...stripUndefined(profileValues(input)),
-        ...externalLimits(input),
-        username: input.username,
-        name: input.name,
-        email: input.email,
-        passwordHash,
-        confirmedAt: confirmed ? new Date() : null,
-      });
-      return writeIdentityAndAvatar(tx, user, input);
-    });
-  } catch (error) {
-    rethrowIdentityTaken(error);
-    rethrowConflict(error);
-  }
-}
-
-/** PUT /users/:id: 200 UserWithAdmin. */
-export async function updateUser({ ctx, input }: Verb<{ id: number | null } & Output<typeof UpdateUserInput>>) {
-  requireAdmin(ctx);
-  const user = await findUserById(ctx, input.id);
-  await assertUnique(ctx, input, user.id);
-  await assertValid(ctx, input, user);
-  const values = {
-    ...stripUndefined(profileValues(input)),
-    ...(input.external !== undefined && input.external !== user.external ? externalLimits(input) : {}),
-    ...(input.email !== undefined ? { email: input.email } : {}),
-    ...(input.username !== undefined ? { username: input.username } : {}),
-    ...(input.password !== undefined ? { passwordHash: await hashPassword(input.password) } : {}),
-  };
-  try {
-    return await ctx.transaction(async (tx) => {
-      const updated = await q.updateUser(tx, user.id, values);
-      // A new password signs the user out of every browser (GitLab), with the change or not at all.
-      if (input.password !== undefined) await deleteSessionsOfUser(tx, user.id);
-      return writeIdentityAndAvatar(tx, updated, input);
-    });
-  } catch (error) {
-    rethrowIdentityTaken(error);
-    rethrowConflict(error);
-  }
-}
-
 /**
  * DELETE /users/:id: 204. The sole owner of a group cannot be removed (409) unless `hard_delete`, which takes
  * those groups along (with everything below them). GitLab lets administrators delete their own account too.
@@ -251,8 +133,4 @@ export async function unblockUser({ ctx, input }: Verb<{ id: number | null }>) {
 /** `before { authenticate_non_get! }`: writes on /users need a signed-in caller before parameters are checked. */
 export function requireSignedIn(ctx: RequestContext) {
   if (!ctx.actor.user) throw unauthorized();
-}
-
-function stripUndefined<T extends Record<string, unknown>>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

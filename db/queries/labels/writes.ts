@@ -1,0 +1,50 @@
+// The labels API's writes: a label inserted unless its title is taken in the scope, changed, deleted with its
+// subscriptions.
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { labels, subscriptions } from '../../schema/index.ts';
+import type { LabelRow } from '../../schema/labels.ts';
+import { rows } from '../raw.ts';
+import { type LabelScope, type RawLabel, labelFromRaw, scopeFilter } from '../labels.ts';
+
+/**
+ * Inserts a label unless one with the title is already available in the scope (own or ancestors'): undefined then
+ * (GitLab's 409 "Label already exists"). One statement; a concurrent insert of the same title loses on the unique
+ * index and reads as undefined too.
+ */
+export async function insertLabel(
+  db: Db,
+  scope: LabelScope,
+  values: { title: string; color: string; description: string | null; priority: number | null },
+): Promise<LabelRow | undefined> {
+  const source = scope.kind === 'project' ? { projectId: scope.projectId, groupId: null } : { projectId: null, groupId: scope.groupId };
+  const found = await rows<RawLabel>(
+    db,
+    sql`INSERT INTO labels (project_id, group_id, title, color, description, priority)
+      SELECT ${source.projectId}::int, ${source.groupId}::int, ${values.title}, ${values.color}, ${values.description}, ${values.priority}::int
+      WHERE NOT EXISTS (SELECT 1 FROM ${labels} WHERE ${scopeFilter(scope)} AND ${labels.title} = ${values.title})
+      ON CONFLICT DO NOTHING
+      RETURNING *`,
+  );
+  return found[0] ? labelFromRaw(found[0]) : undefined;
+}
+
+export async function updateLabel(db: Db, id: number, changes: Partial<Pick<LabelRow, 'title' | 'color' | 'description' | 'priority'>>): Promise<LabelRow | undefined> {
+  const [row] = await db
+    .update(labels)
+    .set({ ...changes, updatedAt: sql`now()` })
+    .where(eq(labels.id, id))
+    .returning();
+  return row;
+}
+
+/** Deletes the label and its subscriptions (polymorphic, no foreign key) in one statement. */
+export async function deleteLabel(db: Db, id: number): Promise<boolean> {
+  const deleted = await rows<{ id: number }>(
+    db,
+    sql`WITH d AS (DELETE FROM ${labels} WHERE ${labels.id} = ${id} RETURNING ${labels.id}),
+      s AS (DELETE FROM ${subscriptions} WHERE subscribable_type = 'Label' AND subscribable_id IN (SELECT id FROM d))
+      SELECT id FROM d`,
+  );
+  return deleted.length > 0;
+}

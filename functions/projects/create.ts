@@ -1,0 +1,96 @@
+// Creating a project (POST /projects, and /projects/user/:id for administrators): the project, its owner's
+// membership in a personal namespace, its avatar, its `created` event and its repository in one transaction.
+import { findPersonalNamespace, fullPathTaken, lockFullPath, lockLiveNamespace, type NamespaceView } from '../../db/queries/namespaces.ts';
+import * as q from '../../db/queries/projects.ts';
+import { recordEvent } from '../events/record.ts';
+import { requireUser } from '../lib/auth.ts';
+import type { RequestContext } from '../lib/context.ts';
+import { notFound, paramErrors } from '../lib/errors.ts';
+import type { Ref } from '../lib/ids.ts';
+import type { Output } from '../lib/validate.ts';
+import { AccessLevel, Visibility, type VisibilityName } from '../lib/policy.ts';
+import { assertAvatar, storeAvatar, type AvatarUpload } from '../uploads/avatars.ts';
+import { createProjectRepository, DEFAULT_BRANCH, prepareReadme } from '../repositories/store/initial-commit.ts';
+import { findUser, requireAdmin } from '../users/service.ts';
+import { pathFromName, type CreateProjectInput } from './schemas.ts';
+import { reload } from './service.ts';
+import { targetNamespace, namespaceNotValid, pathTaken, rethrowTaken, checkVisibility } from './placement.ts';
+
+type Verb<I> = { ctx: RequestContext; input: I };
+
+interface NewProject {
+  name: string;
+  path: string;
+  description?: string | undefined;
+  visibility?: VisibilityName | undefined;
+  defaultBranch?: string | undefined;
+  avatar?: AvatarUpload | undefined;
+  initializeWithReadme?: boolean | undefined;
+}
+
+/** Creates the project (and its owner's membership in a personal namespace) in one transaction. */
+async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace'], p: NewProject, ownerId: number) {
+  const visibility = Visibility[p.visibility ?? 'private'];
+  checkVisibility(visibility, ns);
+  assertAvatar(p.avatar);
+  const creator = ctx.actor.user!;
+  // The README commit's objects are built (hashed) before the transaction, which only writes them.
+  const readme = p.initializeWithReadme
+    ? await prepareReadme({ name: p.name, description: p.description ?? '', branch: p.defaultBranch ?? DEFAULT_BRANCH, author: creator })
+    : undefined;
+  try {
+    const row = await ctx.transaction(async (tx) => {
+      // The namespace as it is now, held until commit: its deletion or rename waits for this create, then moves it.
+      const namespacePath = await lockLiveNamespace(tx, ns.id);
+      if (namespacePath === undefined) throw namespaceNotValid();
+      const fullPath = `${namespacePath}/${p.path}`;
+      // Projects and subgroups share the path space: lock the path, then check both.
+      await lockFullPath(tx, fullPath);
+      if (await fullPathTaken(tx, fullPath)) throw pathTaken();
+      const project = await q.insertProject(tx, {
+        namespaceId: ns.id,
+        creatorId: ctx.actor.user!.id,
+        name: p.name,
+        path: p.path,
+        pathWithNamespace: fullPath,
+        description: p.description ?? '',
+        visibilityLevel: visibility,
+        defaultBranch: readme?.branch ?? p.defaultBranch ?? null,
+      });
+      // The owner of a personal namespace owns its projects; group projects inherit the group's members.
+      if (ns.kind === 'user') await q.addProjectMember(tx, project.id, ownerId, AccessLevel.OWNER, ctx.actor.user!.id);
+      if (p.avatar) await storeAvatar(tx, { kind: 'project', id: project.id }, p.avatar);
+      // GitLab's Projects::CreateService records `created` (forks too: repositories/forks.ts); the personal owner's
+      // membership records no `joined` (ProjectMember skips the namespace holder).
+      await recordEvent(tx, { action: 'created', authorId: ownerId, projectId: project.id });
+      // Every project has a repository, made with it.
+      await createProjectRepository(tx, { projectId: project.id, readme, authorId: creator.id });
+      return project;
+    });
+    return reload(ctx, row.id);
+  } catch (error) {
+    rethrowTaken(error);
+  }
+}
+
+function nameAndPath(input: { name?: string | undefined; path?: string | undefined }) {
+  if (!input.name && !input.path) throw paramErrors(['name, path are missing, at least one parameter must be provided']);
+  const path = input.path ?? pathFromName(input.name!);
+  return { name: input.name ?? path, path };
+}
+
+export async function createProject({ ctx, input }: Verb<Output<typeof CreateProjectInput>>) {
+  const ns = await targetNamespace(ctx, input.namespace_id, namespaceNotValid);
+  const p = { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch, avatar: input.avatar, initializeWithReadme: input.initialize_with_readme };
+  return insertProject(ctx, ns.namespace, p, requireUser(ctx).id);
+}
+
+/** Administrators create a project in another user's personal namespace. */
+export async function createProjectForUser({ ctx, input }: Verb<{ userRef: Ref | null } & Output<typeof CreateProjectInput>>) {
+  requireAdmin(ctx);
+  const owner = await findUser(ctx, input.userRef);
+  const ns = await findPersonalNamespace(ctx.db, owner.id);
+  if (!ns) throw notFound('Namespace');
+  const p = { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch, avatar: input.avatar, initializeWithReadme: input.initialize_with_readme };
+  return insertProject(ctx, ns, p, owner.id);
+}
