@@ -116,26 +116,34 @@ describe("GraphQL's `mergeable` says what PUT .../merge does (one rule: mergeabi
     expect([await tip(fx), await tip(fx, 'topic')]).toEqual(tips);
   }
 
-  it('a draft, a checked conflict, unresolved discussions and a required pipeline: 405; a needed rebase: 406; mergeable: 200', async () => {
+  it('a draft: 405', async () => {
     const draft = (await mrProject('mr-gate')) as Fx;
     await refusal(draft, (await openMergeRequest(draft, { title: 'Draft: later' })).iid, 405);
+  });
 
+  it('a conflict the check found: 405', async () => {
     const clash = (await mrProject('mr-gate')) as Fx;
     await commit(clash, 'master', 'Clash', [{ action: 'update', file_path: 'list.txt', content: lines(20).replace('line 3\n', 'line THREE\n') }]);
     await refusal(clash, (await openMergeRequest(clash)).iid, 405);
+  });
 
+  it('unresolved discussions where the project requires them resolved: 405', async () => {
     const talk = (await mrProject('mr-gate')) as Fx;
     const resolved = await api.put(`/projects/${talk.project.id}`, { token: talk.owner.token, body: { only_allow_merge_if_all_discussions_are_resolved: true } });
     expect(resolved.body.only_allow_merge_if_all_discussions_are_resolved).toBe(true);
     const talked = await openMergeRequest(talk);
     expect((await api.post(`${mrs(talk)}/${talked.iid}/discussions`, { token: talk.owner.token, body: { body: 'Why?' } })).status).toBe(201);
     await refusal(talk, talked.iid, 405);
+  });
 
+  it('no pipeline where the project requires a successful one: 405', async () => {
     const ci = (await mrProject('mr-gate')) as Fx;
     const required = await api.put(`/projects/${ci.project.id}`, { token: ci.owner.token, body: { only_allow_merge_if_pipeline_succeeds: true } });
     expect(required.body.only_allow_merge_if_pipeline_succeeds).toBe(true);
     await refusal(ci, (await openMergeRequest(ci)).iid, 405);
+  });
 
+  it('a fast-forward MR behind its target (need_rebase): 406', async () => {
     const ff = (await mrProject('mr-gate')) as Fx;
     await api.put(`/projects/${ff.project.id}`, { token: ff.owner.token, body: { merge_method: 'ff' } });
     await commit(ff, 'master', 'Elsewhere', [{ action: 'create', file_path: 'x.txt', content: 'x\n' }]);
@@ -145,8 +153,11 @@ describe("GraphQL's `mergeable` says what PUT .../merge does (one rule: mergeabi
       variables: { path: ff.project.path_with_namespace, iid: String(behind.iid) },
     });
     expect(shouldBeRebased.body.data.project.mergeRequest.shouldBeRebased).toBe(true);
+    expect((await api.get(`${mrs(ff)}/${behind.iid}`, { token: ff.owner.token })).body.detailed_merge_status).toBe('need_rebase');
     await refusal(ff, behind.iid, 406);
+  });
 
+  it('mergeable: 200', async () => {
     const ready = (await mrProject('mr-gate')) as Fx;
     const mr = await openMergeRequest(ready);
     expect((await agreeing(ready, mr.iid)).mergeable).toBe(true);
