@@ -1,4 +1,4 @@
-// Artifact uploads and downloads stream (DESIGN.md "Large bytes"): a 100 MB artifact goes in as a multipart body
+// Artifact uploads and downloads stream (DESIGN.md "Large bytes"): a 64 MB artifact goes in as a multipart body
 // generated on the fly and comes back byte-exact through both download routes, while the process's memory stays far
 // below the artifact's size; a malformed multipart body is Grape's 400; a refused or replaced upload keeps no bytes.
 import { createHash } from 'node:crypto';
@@ -14,7 +14,7 @@ import { registerRunner, requestJob, type Fetch } from '../../helpers/ci-runner.
 import { ciProject } from '../pipelines/support.ts';
 
 // PGlite's files on disk: in memory they would be ArrayBuffers of this process, and the measure below would count
-// the database's 100 MB as the request's.
+// the database's 64 MB as the request's.
 const dataDir = mkdtempSync(join(tmpdir(), 'artifacts-db-'));
 // Hooks after tests run last-registered first: the database closes before its files are removed.
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -132,9 +132,9 @@ function memoryProbe() {
 }
 
 describe('artifacts stream through chunked storage', () => {
-  it('a 100 MB artifact goes in and comes back byte-exact, the live memory staying far below its size', async () => {
+  it('a 64 MB artifact goes in and comes back byte-exact, the live memory staying far below its size', async () => {
     const { owner, project, job } = await runningJob();
-    const size = 100 * 1024 * 1024;
+    const size = 64 * 1024 * 1024;
     const files = await storedFiles();
 
     const upload_ = memoryProbe();
@@ -154,9 +154,9 @@ describe('artifacts stream through chunked storage', () => {
     expect([viaApi.status, viaApi.headers.get('content-length')]).toEqual([200, String(size)]);
     expect(await sha256Of(viaApi, apiDownload.passed)).toEqual(expected);
 
-    // Holding the artifact would be 100 MB and more (formData() and one bytea held several copies); the chunks in
+    // Holding the artifact would be 64 MB and more (formData() and one bytea held several copies); the chunks in
     // flight are a few MB (measured: 7-15 MB here, the test's own buffers included).
-    for (const peak of [upload_.peakMb(), runnerDownload.peakMb(), apiDownload.peakMb()]) expect(peak).toBeLessThan(48);
+    for (const peak of [upload_.peakMb(), runnerDownload.peakMb(), apiDownload.peakMb()]) expect(peak).toBeLessThan(40);
   }, 90_000);
 });
 
