@@ -36,18 +36,22 @@ export const enqueueProjectJobStatement = (db: Db, job: NewJob, projectId: numbe
   );
 
 /**
- * Enqueues the job unless one of the same worker is pending already (the periodic jobs: a cron tick while the last
- * one waits adds nothing). Two ticks at the same instant may both enqueue; the periodic workers are idempotent.
+ * Enqueues the job unless one of the same worker is pending already, as a statement for the change's batch: the
+ * periodic jobs (a cron tick while the last one waits adds nothing) and the workers that drain an outbox (a change
+ * that adds to the outbox wakes its worker once). A job being run holds a live lease and is not pending, so a change
+ * committed while it runs enqueues the next. Two at the same instant may both enqueue; these workers are idempotent.
  */
+export const enqueueUnlessPendingStatement = (db: Db, job: NewJob) => db.execute(unlessPending(job));
+
+const unlessPending = (job: NewJob) =>
+  sql`INSERT INTO ${j} (queue, worker_class, args, meta)
+      SELECT ${job.queue}, ${job.workerClass}, ${JSON.stringify(job.args)}::jsonb, ${JSON.stringify(job.meta)}::jsonb
+      WHERE NOT EXISTS (SELECT 1 FROM ${j} WHERE ${j.workerClass} = ${job.workerClass} AND ${pending})
+      RETURNING id`;
+
+/** enqueueUnlessPendingStatement on its own: whether a job was enqueued. */
 export async function enqueueUnlessPending(db: Db, job: NewJob): Promise<boolean> {
-  const inserted = await rows<{ id: unknown }>(
-    db,
-    sql`INSERT INTO ${j} (queue, worker_class, args, meta)
-        SELECT ${job.queue}, ${job.workerClass}, ${JSON.stringify(job.args)}::jsonb, ${JSON.stringify(job.meta)}::jsonb
-        WHERE NOT EXISTS (SELECT 1 FROM ${j} WHERE ${j.workerClass} = ${job.workerClass} AND ${pending})
-        RETURNING id`,
-  );
-  return inserted.length > 0;
+  return (await rows<{ id: unknown }>(db, unlessPending(job))).length > 0;
 }
 
 /**

@@ -4,7 +4,7 @@
 // batch or transaction: it exists exactly when the change committed. Each records its queue in the request's
 // `enqueued`, so the app can run a prompt queue after the response.
 import type { Db } from '../../db/client.ts';
-import { enqueueJobStatement, enqueueProjectJobStatement } from '../../db/queries/background-jobs.ts';
+import { enqueueJobStatement, enqueueProjectJobStatement, enqueueUnlessPendingStatement } from '../../db/queries/background-jobs.ts';
 import type { JobMeta } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { QUEUES, type QueueName } from './queues.ts';
@@ -47,4 +47,13 @@ export function projectJobByIdStatement(db: Db, ctx: EnqueuingContext, queue: Qu
 export function groupJobStatement(db: Db, ctx: EnqueuingContext, queue: QueueName, group: JobSubject, args: Record<string, unknown>) {
   ctx.enqueued.add(queue);
   return enqueueJobStatement(db, { queue, workerClass: QUEUES[queue].workerClass, args, meta: jobMeta(ctx, queue, group) });
+}
+
+/**
+ * Wakes the worker of `queue` (one that drains an outbox, as `mailers` drains the notifications): its job unless one
+ * is pending, in the change's own batch. The job carries no arguments; the outbox rows are its work.
+ */
+export function wakeWorkerStatement(db: Db, ctx: EnqueuingContext, queue: QueueName) {
+  ctx.enqueued.add(queue);
+  return enqueueUnlessPendingStatement(db, { queue, workerClass: QUEUES[queue].workerClass, args: {}, meta: jobMeta(ctx, queue) });
 }

@@ -30,8 +30,10 @@ export const QUEUES = {
   'cronjob:purge_deleted_namespaces': { workerClass: 'PurgeDeletedNamespacesWorker', retry: 0, featureCategory: 'subgroups' },
   'cronjob:prune_rate_limits': { workerClass: 'PruneRateLimitsWorker', retry: 0, featureCategory: 'authentication_and_authorization' },
   'cronjob:object_pool_cleanup': { workerClass: 'ObjectPoolCleanupWorker', retry: 0, featureCategory: 'gitaly' },
-  // Delivery of the notification outbox (functions/notifications/deliver.ts).
-  mailers: { workerClass: 'NotificationDeliveryWorker', retry: 3, featureCategory: 'issue_tracking' },
+  // Delivery of the notification outbox (functions/notifications/deliver.ts): woken by the change that adds to the
+  // outbox (notifications/record.ts), as GitLab's NotificationService hands each mail to a `mailers` job; the cron
+  // tick also enqueues one, for what a run left.
+  mailers: { workerClass: 'NotificationDeliveryWorker', retry: 3, featureCategory: 'issue_tracking', prompt: true },
   // After a branch moved (Git::BranchPushService): the open merge requests from or into it get their new version,
   // merge status and closing issues (MergeRequests::RefreshService#reload_merge_requests).
   update_merge_requests: { workerClass: 'UpdateMergeRequestsWorker', retry: 3, featureCategory: 'source_code_management', prompt: true },

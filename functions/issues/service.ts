@@ -10,7 +10,7 @@ import { findOrCreateLabelLinkStatements, findOrCreateProjectLabels, linkAvailab
 import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
 import type { EmailEvent, IssueRow, UserRow } from '../../db/schema/index.ts';
 import { eventStatement } from '../events/record.ts';
-import { notify, notifyStatement } from '../notifications/record.ts';
+import { notify, notifyStatements } from '../notifications/record.ts';
 import { findGroup } from '../groups/service.ts';
 import { requireUser, readerActor } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -196,7 +196,7 @@ export async function createIssue({
     ...q.newIssueLinkStatements(db, { id: issueId, projectId }, user.id, assignable, mentions),
     ...(admin && p.labels?.length ? findOrCreateLabelLinkStatements(db, projectId, p.labels, { type: 'Issue', id: issueId }) : []),
     eventStatement(db, { action: 'created', authorId: user.id, projectId, target: { type: 'Issue', id: issueId } }),
-    notifyStatement(db, { action: 'new_issue', target: { type: 'Issue', id: issueId }, projectId, actorId: user.id }),
+    ...notifyStatements(db, ctx, { action: 'new_issue', target: { type: 'Issue', id: issueId }, projectId, actorId: user.id }),
     ...newIssueEventStatements(db, issueId, user.id),
     q.lastInsertedIssueViewQuery(db, ctx.actor, ctx.actor.user?.id),
   ]);
@@ -224,7 +224,7 @@ export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: Outp
     if (!issue) throw issueNotFound();
     // The notification-setting events of this update (their recipients are resolved when delivered).
     const notification = (action: EmailEvent, previousAssigneeIds?: number[]) =>
-      notify(tx, { action, target: { type: 'Issue', id: issue.id }, projectId, actorId: user.id, previousAssigneeIds });
+      notify(tx, ctx, { action, target: { type: 'Issue', id: issue.id }, projectId, actorId: user.id, previousAssigneeIds });
     const now = new Date();
     const changes: Parameters<typeof q.updateIssue>[2] = {};
     if (p.title !== undefined) changes.title = p.title;
@@ -257,7 +257,7 @@ export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: Outp
     const to = p.state_event === 'close' && issue.state !== 'closed' ? 'closed' : p.state_event === 'reopen' && issue.state !== 'opened' ? 'opened' : null;
     if (to) {
       Object.assign(changes, to === 'closed' ? { state: 'closed' as const, closedAt: now, closedById: user.id } : { state: 'opened' as const, closedAt: null, closedById: null });
-      for (const statement of issueStateStatements(tx, { issue, userId: user.id, to, note: to === 'closed' ? 'closed' : 'reopened' })) await statement;
+      for (const statement of issueStateStatements(tx, ctx, { issue, userId: user.id, to, note: to === 'closed' ? 'closed' : 'reopened' })) await statement;
     }
     await q.updateIssue(tx, issue.id, { ...changes, updatedAt: now, updatedById: user.id });
     for (const statement of changeEventStatements(tx, issue.id, user.id, issue, changes)) await statement;

@@ -8,7 +8,7 @@ import { insertNoteStatements } from '../../db/queries/notes.ts';
 import { stateEventStatement } from '../../db/queries/resource-events.ts';
 import { issues } from '../../db/schema/index.ts';
 import { eventStatement } from '../events/record.ts';
-import { notifyStatement } from '../notifications/record.ts';
+import { notifyStatements, type NotifyingContext } from '../notifications/record.ts';
 
 export interface IssueStateChange {
   issue: { id: number; projectId: number };
@@ -18,7 +18,7 @@ export interface IssueStateChange {
   note: string;
 }
 
-export function issueStateStatements(db: Db, c: IssueStateChange) {
+export function issueStateStatements(db: Db, ctx: NotifyingContext, c: IssueStateChange) {
   const closing = c.to === 'closed';
   const target = { type: 'Issue' as const, id: c.issue.id };
   return [
@@ -30,6 +30,6 @@ export function issueStateStatements(db: Db, c: IssueStateChange) {
     stateEventStatement(db, c.issue.id, c.userId, closing ? 'closed' : 'reopened'),
     // The stored system_note_metadata action: `closed`, or `opened` for a reopen.
     ...insertNoteStatements(db, { noteableType: 'Issue', noteableId: c.issue.id, projectId: c.issue.projectId, authorId: c.userId, body: c.note, system: true, systemAction: closing ? 'closed' : 'opened' }, target, null),
-    notifyStatement(db, { action: closing ? 'close_issue' : 'reopen_issue', target, projectId: c.issue.projectId, actorId: c.userId }),
+    ...notifyStatements(db, ctx, { action: closing ? 'close_issue' : 'reopen_issue', target, projectId: c.issue.projectId, actorId: c.userId }),
   ] as const;
 }

@@ -29,7 +29,7 @@ import type { MergeParams } from './schemas.ts';
 import { isOpen, mergeable, mergeableState } from './mergeability.ts';
 import { refreshMergeRequest } from './refresh.ts';
 import { findMergeRequest, type MergeRequestRef } from './service.ts';
-import { notifyStatement } from '../notifications/record.ts';
+import { notifyStatements, type NotifyingContext } from '../notifications/record.ts';
 import { headPipeline } from '../../db/queries/pipeline-merge-requests.ts';
 import { ACTIVE_STATUSES } from '../pipelines/status.ts';
 
@@ -52,8 +52,8 @@ export async function canMerge(ctx: RequestContext, project: ProjectView, view: 
 
 
 /** The statements that close each issue as PostMergeService does (Issues::CloseService's, naming the MR). */
-const closeIssueStatements = (db: Db, closing: readonly ClosingIssue[], userId: number, mrReference: string) =>
-  closing.flatMap(({ issue }) => issueStateStatements(db, { issue: issue.issue, userId, to: 'closed', note: `closed via merge request ${mrReference}` }));
+const closeIssueStatements = (db: Db, ctx: NotifyingContext, closing: readonly ClosingIssue[], userId: number, mrReference: string) =>
+  closing.flatMap(({ issue }) => issueStateStatements(db, ctx, { issue: issue.issue, userId, to: 'closed', note: `closed via merge request ${mrReference}` }));
 
 export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & { params: MergeParams }>) {
   const user = requireUser(ctx);
@@ -134,8 +134,8 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
             { type: 'MergeRequest', id: view.mr.id },
             null,
           ),
-          ...closeIssueStatements(db, closing, user.id, `${view.projectPath}${mrReference}`),
-          notifyStatement(db, { action: 'merge_merge_request', target: { type: 'MergeRequest', id: view.mr.id }, projectId, actorId: user.id }),
+          ...closeIssueStatements(db, ctx, closing, user.id, `${view.projectPath}${mrReference}`),
+          ...notifyStatements(db, ctx, { action: 'merge_merge_request', target: { type: 'MergeRequest', id: view.mr.id }, projectId, actorId: user.id }),
         ],
       });
     } catch (error) {

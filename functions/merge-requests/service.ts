@@ -27,7 +27,7 @@ import { conflict, isUniqueViolation, notFound, paramErrors, recordNotFound, unp
 import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import { assertCan, can, type MergeRequestFacts } from '../lib/policy.ts';
-import { notify, notifyStatement } from '../notifications/record.ts';
+import { notify, notifyStatements } from '../notifications/record.ts';
 import { createMergeRequestPipelines } from '../pipelines/merge-request.ts';
 import type { EmailEvent, UserRow } from '../../db/schema/index.ts';
 import { findProject, projectFacts, readableProject } from '../projects/service.ts';
@@ -182,7 +182,7 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
       ...q.cacheClosingIssuesStatements(db, mrId, closing),
       ...(mentions.length ? [mentionTodosStatement(db, { type: 'MergeRequest', id: mrId, projectId: targetId }, user.id, mentions)] : []),
       eventStatement(db, { action: 'created', authorId: user.id, projectId: targetId, target: { type: 'MergeRequest', id: mrId } }),
-      notifyStatement(db, { action: 'new_merge_request', target: { type: 'MergeRequest', id: mrId }, projectId: targetId, actorId: user.id }),
+      ...notifyStatements(db, ctx, { action: 'new_merge_request', target: { type: 'MergeRequest', id: mrId }, projectId: targetId, actorId: user.id }),
       q.lastInsertedMergeRequestViewQuery(db, ctx.actor, user.id),
     ]);
     const [view] = results[results.length - 1] as q.MergeRequestView[];
@@ -226,7 +226,7 @@ export async function updateMergeRequest({ ctx, input }: Verb<MergeRequestRef & 
     if (!mr) throw recordNotFound();
     // The notification-setting events of this update (their recipients are resolved when delivered).
     const notification = (action: EmailEvent, previousAssigneeIds?: number[]) =>
-      notify(tx, { action, target: { type: 'MergeRequest', id: mr.id }, projectId, actorId: user.id, previousAssigneeIds });
+      notify(tx, ctx, { action, target: { type: 'MergeRequest', id: mr.id }, projectId, actorId: user.id, previousAssigneeIds });
     const now = new Date();
     const changes: Parameters<typeof q.updateMergeRequest>[2] = {};
     if (p.title !== undefined) changes.title = p.title;

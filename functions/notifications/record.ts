@@ -1,9 +1,13 @@
 // Recording a notification-setting event: the outbox row a change writes beside its own rows (as events/record.ts
-// does for events). Who is told is decided later, by the deliverer (deliver.ts), as GitLab's workers decide it.
+// does for events), and the `mailers` job that delivers it, enqueued unless one waits, in the same batch; the job
+// runs after the response (a prompt queue). Who is told is decided then, by the deliverer (deliver.ts), as GitLab's
+// workers decide it.
 import type { SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { notificationStatement } from '../../db/queries/notifications.ts';
 import type { EmailEvent, NotificationTargetType } from '../../db/schema/index.ts';
+import { wakeWorkerStatement } from '../background-jobs/enqueue.ts';
+import type { RequestContext } from '../lib/context.ts';
 
 export interface NotificationEvent {
   action: EmailEvent;
@@ -16,11 +20,15 @@ export interface NotificationEvent {
   previousAssigneeIds?: readonly number[] | undefined;
 }
 
-/** The event's outbox row, as a statement for a batch. */
-export const notifyStatement = (db: Db, e: NotificationEvent) =>
-  notificationStatement(db, { action: e.action, targetType: e.target.type, targetId: e.target.id, projectId: e.projectId ?? null, groupId: e.groupId ?? null, actorId: e.actorId, previousAssigneeIds: e.previousAssigneeIds ?? [] });
+export type NotifyingContext = Parameters<typeof wakeWorkerStatement>[1];
 
-/** Inside a transaction: writes the event's outbox row. */
-export async function notify(tx: Db, e: NotificationEvent): Promise<void> {
-  await notifyStatement(tx, e);
+/** The event's outbox row and the wake-up of its deliverer, as statements for a batch. */
+export const notifyStatements = (db: Db, ctx: NotifyingContext, e: NotificationEvent) => [
+  notificationStatement(db, { action: e.action, targetType: e.target.type, targetId: e.target.id, projectId: e.projectId ?? null, groupId: e.groupId ?? null, actorId: e.actorId, previousAssigneeIds: e.previousAssigneeIds ?? [] }),
+  wakeWorkerStatement(db, ctx, 'mailers'),
+];
+
+/** Inside a transaction: writes the event's outbox row and wakes its deliverer. */
+export async function notify(tx: Db, ctx: NotifyingContext, e: NotificationEvent): Promise<void> {
+  for (const statement of notifyStatements(tx, ctx, e)) await statement;
 }

@@ -1,10 +1,15 @@
 // Follow-up work runs on the queue, after the response of the change that caused it (issue 30): a push's pipelines
 // are made by its `post_receive` job, a pipeline's success merges the merge requests waiting for it in a
-// `pipeline_processing:pipeline_success` job. Shown from outside: the causing request costs the same queries whether
+// `pipeline_processing:pipeline_success` job, a notifying change's mail by the `mailers` job it wakes. Shown from outside: the causing request costs the same queries whether
 // or not there is follow-up work (Server-Timing counts the request's own database handle; the prompt run has its
 // own), and the follow-up has happened by the next request.
-import { describe, expect, it } from 'vitest';
-import { api, appFetch, queryCount } from '../../helpers/app.ts';
+import { eq, sql } from 'drizzle-orm';
+import { describe, expect, it, vi } from 'vitest';
+import { backgroundJobs, notifications } from '../../../db/schema/index.ts';
+import { addMember } from '../../factories/groups.ts';
+import { createProject } from '../../factories/projects.ts';
+import { createUser } from '../../factories/users.ts';
+import { api, appFetch, queryCount, testDb } from '../../helpers/app.ts';
 import { registerRunner, requestJob, type Fetch } from '../../helpers/ci-runner.ts';
 import { ciProject, commitFiles } from '../pipelines/support.ts';
 
@@ -60,5 +65,23 @@ describe('follow-up work runs on the queue', () => {
     expect(queryCount(busy)).toBe(queryCount(quiet));
     const merged = await api.get(`/projects/${awaited.project.id}/merge_requests/${awaited.iid}`, { token: awaited.owner.token });
     expect(merged.body).toMatchObject({ state: 'merged', merged_by: { id: awaited.owner.user.id } });
+  });
+
+  it("a notifying change's mail is sent after its response, by the mailers job the change enqueued in its batch", async () => {
+    const owner = await createUser();
+    const assignee = await createUser();
+    const project = await createProject(owner.token);
+    await addMember(owner.token, 'projects', project.id, assignee.user.id, 30);
+    const mailed = vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    const created = await api.post(`/projects/${project.id}/issues`, { token: owner.token, body: { title: 'Tell them', assignee_ids: [assignee.user.id] } });
+    expect(created.status).toBe(201);
+    // No run of the scheduled work in between: by the next request the outbox row is delivered and the mail went out.
+    const [event] = await testDb().db.select().from(notifications).where(eq(notifications.targetId, created.body.id));
+    expect(event).toMatchObject({ targetType: 'Issue', action: 'new_issue', recipients: [{ user_id: assignee.user.id, reason: 'assigned' }] });
+    expect(event!.deliveredAt).toBeInstanceOf(Date);
+    const lines = mailed.mock.calls.map(([line]) => JSON.parse(String(line))).filter((l) => l.msg === 'notification email' && l.user_id === assignee.user.id);
+    expect(lines.map((l) => l.subject)).toEqual([`${project.name} | Tell them (#${created.body.iid})`]);
+    // The woken job ran and is gone: nothing of the mailers queue waits.
+    expect(await testDb().db.$count(backgroundJobs, sql`${backgroundJobs.queue} = 'mailers' AND NOT ${backgroundJobs.dead}`)).toBe(0);
   });
 });

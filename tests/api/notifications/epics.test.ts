@@ -9,7 +9,7 @@ import { notifications } from '../../../db/schema/index.ts';
 import { addMember, createGroup } from '../../factories/groups.ts';
 import { createUser } from '../../factories/users.ts';
 import { api, testDb } from '../../helpers/app.ts';
-import { level, told, keepMail } from './support.ts';
+import { about, keepMail, level, told, undeliver } from './support.ts';
 
 keepMail();
 
@@ -87,6 +87,7 @@ describe('epic notifications', () => {
     expect(child.status, child.text).toBe(201);
     expect(await told(child.body.id, { owner, watcher }, 'Epic')).toEqual([['watcher', 'new_epic', null]]);
     const gone = await createEpicAs(owner.token, group.id, { title: 'Gone' });
+    await undeliver(about('Epic', gone.id));
     expect((await api.delete(`/groups/${group.id}/epics/${gone.iid}`, { token: owner.token, env: PREMIUM })).status).toBe(204);
     expect(await told(gone.id, { owner, watcher }, 'Epic')).toEqual([]);
   });

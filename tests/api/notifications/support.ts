@@ -48,6 +48,17 @@ export async function deliveredEvents(where: SQL) {
   }
 }
 
+/**
+ * Puts the events `where` selects back in the outbox, as if their delivery had not run yet (a backlog, a run that
+ * failed): the prompt run after each request has delivered them already.
+ */
+export async function undeliver(where: SQL) {
+  await testDb().db.update(notifications).set({ deliveredAt: null, recipients: null }).where(where);
+}
+
+/** The events about one target. */
+export const about = (type: 'MergeRequest' | 'Issue' | 'Epic', id: number) => and(eq(notifications.targetType, type), eq(notifications.targetId, id))!;
+
 export async function level(user: User, path: string, settings: Record<string, unknown>) {
   const res = await api.put(path, { token: user.token, body: settings });
   expect(res.status, res.text).toBe(200);
