@@ -70,7 +70,13 @@ describe('Worker (workerd, Neon drivers, PostgreSQL)', () => {
     expect(commit.status).toBe(201);
     const { runners_token } = (await (await SELF.fetch(`${BASE}/projects/${project.id}`, { headers })).json()) as { runners_token: string };
     const runner = (await (await post('/runners', { token: runners_token }, { 'content-type': 'application/json' })).json()) as { token: string };
-    const requested = await post('/jobs/request', { token: runner.token }, { 'content-type': 'application/json' });
+    // The push's pipeline is made by its post_receive job, which the Worker runs after the commit's response
+    // (waitUntil): the runner polls until its job is there, as runners do (204 meanwhile).
+    let requested = await post('/jobs/request', { token: runner.token }, { 'content-type': 'application/json' });
+    for (let attempt = 0; requested.status === 204 && attempt < 100; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      requested = await post('/jobs/request', { token: runner.token }, { 'content-type': 'application/json' });
+    }
     expect(requested.status).toBe(201);
     const job = (await requested.json()) as { id: number; token: string };
     // 2.5 MiB and a bit: three chunks, the last one partial.
