@@ -1,5 +1,6 @@
 // Epics::CreateService: POST /groups/:id/epics and GraphQL's createEpic; the parent checked under the tree lock, the
 // iid, the epic, its labels, mention to-dos, the `created` event and `new_epic` notification in one transaction.
+import { issuableErrors, stripTitle } from '../issuables/validation.ts';
 import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/epics.ts';
 import * as qLabels from '../../db/queries/epics/labels.ts';
@@ -41,9 +42,9 @@ export async function createEpic({ ctx, input }: Verb<{ ref: Ref | null } & Crea
 
 /** The create itself, the group authorized: one transaction (iid, epic, label links). */
 export async function insertEpicIn(ctx: RequestContext, group: GroupView, authorId: number, input: CreateEpicFields) {
-  const title = input.title.trim();
-  if (title === '') throw validationFailed({ title: ["can't be blank"] });
-  if (title.length > 255) throw validationFailed({ title: ['is too long (maximum is 255 characters)'] });
+  const title = stripTitle(input.title);
+  const invalid = issuableErrors({ title, description: input.description });
+  if (invalid) throw validationFailed(invalid);
   if (input.parent_id !== undefined) {
     // Epic#validate_parent: the parent is an epic of this group or one of its ancestors.
     const [parent] = await q.findEpicViewsByIds(ctx.db, [input.parent_id]);

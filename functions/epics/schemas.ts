@@ -6,9 +6,9 @@ import type { Config } from '../lib/context.ts';
 import { iso } from '../lib/format.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { bool, dateParam, dateTime, id, modelRule, oneOf, pathId, schema, str, text } from '../lib/validate.ts';
+import { bool, dateParam, dateTime, id, oneOf, pathId, schema, str } from '../lib/validate.ts';
 import { toUserBasic } from '../users/schemas.ts';
-import { labelList, DESCRIPTION_MAX } from '../issues/schemas.ts';
+import { description, labelList, title } from '../issues/schemas.ts';
 
 /** `:epic_iid`: an integer (else 400 `epic_iid is invalid`); one no row can have is null. */
 export const EpicPath = () => ({ epic_iid: pathId() });
@@ -42,8 +42,6 @@ export const ListEpicsInput = schema(() =>
   }),
 );
 
-/** Issuable#title: present and at most 255 characters (model errors, 400 `{"message":{"title":[...]}}`). */
-const title = () => z.pipe(str(255), z.string().check(modelRule((s: string) => s.trim() !== '', "can't be blank")));
 
 /**
  * The date fields. 13.6 declares `start_date`/`end_date` with `as: :start_date_fixed`/`:due_date_fixed`, while its
@@ -61,7 +59,7 @@ const dateFields = () => ({
 export const CreateEpicInput = schema(() =>
   z.object({
     title: title(),
-    description: z.optional(z.nullable(text(DESCRIPTION_MAX))),
+    description: z.optional(z.nullable(description())),
     confidential: z.optional(bool()),
     labels: z.optional(labelList()),
     parent_id: z.optional(id()),
@@ -72,7 +70,7 @@ export const CreateEpicInput = schema(() =>
 export const UpdateEpicInput = schema(() =>
   z.object({
     title: z.optional(title()),
-    description: z.optional(z.nullable(text(DESCRIPTION_MAX))),
+    description: z.optional(z.nullable(description())),
     confidential: z.optional(bool()),
     labels: z.optional(labelList()),
     add_labels: z.optional(labelList()),

@@ -1,5 +1,6 @@
 // Epics::UpdateService: PUT /groups/:id/epics/:epic_iid and GraphQL's updateEpic; fields, labels, state events
 // (with their `closed`/`reopened` events) and mention to-dos in one transaction.
+import { issuableErrors, stripTitle } from '../issuables/validation.ts';
 import * as q from '../../db/queries/epics.ts';
 import type { EpicView } from '../../db/queries/epics.ts';
 import * as qLabels from '../../db/queries/epics/labels.ts';
@@ -43,8 +44,9 @@ export async function updateEpic({ ctx, input }: Verb<{ ref: Ref | null; iid: nu
 
 /** The update itself, the epic authorized: one transaction. */
 export async function applyEpicUpdate(ctx: RequestContext, group: GroupView, current: EpicView, userId: number, input: UpdateEpicFields) {
-  const title = input.title?.trim();
-  if (title !== undefined && title === '') throw validationFailed({ title: ["can't be blank"] });
+  const title = input.title === undefined ? undefined : stripTitle(input.title);
+  const invalid = issuableErrors({ title, description: input.description });
+  if (invalid) throw validationFailed(invalid);
   const dates = dateChanges(input);
   const e = current.epic;
   const closing = input.state_event === 'close' && e.state === 'opened';

@@ -3,7 +3,7 @@
 // conflict, ...) go in a mutation payload's `errors` as Rails-style full messages built from the error's data;
 // anything unexpected is masked and logged with the request id.
 import { GraphQLError } from 'graphql';
-import { DomainError, type FieldErrors, type Problem } from '../lib/errors.ts';
+import { DomainError, fullMessages, type FieldErrors, type Problem } from '../lib/errors.ts';
 import { log } from '../lib/log.ts';
 
 export const RESOURCE_ACCESS_ERROR = "The resource that you are attempting to access does not exist or you don't have permission to perform this action";
@@ -22,11 +22,6 @@ export async function orNull<T>(read: () => Promise<T>): Promise<T | null> {
   }
 }
 
-/** ActiveModel's full messages: `{ title: ["can't be blank"] }` -> `Title can't be blank`; `base` messages stand alone. */
-const fullMessages = (fields: FieldErrors) =>
-  Object.entries(fields).flatMap(([field, messages]) =>
-    messages.map((m) => (field === 'base' ? m : `${field[0]!.toUpperCase()}${field.slice(1).replace(/_/g, ' ')} ${m}`)),
-  );
 
 function invalidMessages(p: Extract<Problem, { code: 'invalid' }>): string[] {
   switch (p.kind) {

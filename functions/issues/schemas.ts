@@ -51,13 +51,17 @@ const weight = () =>
     z.nullable(z.pipe(int(), z.int().check(modelRule((n: number) => n >= 0, 'must be greater than or equal to 0'), z.maximum(2_147_483_647)))),
   );
 
-const TITLE_MAX = 255;
-/** Issue#title: present (not blank) and at most 255 characters (model errors, 400 `{"message":{"title":[...]}}`). */
-export const title = () => z.pipe(str(TITLE_MAX), z.string().check(modelRule((s: string) => s.trim() !== '', "can't be blank")));
-export const DESCRIPTION_MAX = 1_048_576;
+/**
+ * Grape's `type: String` for an issuable's title and description: their presence and lengths are Issuable's
+ * validations, which the verbs apply (issuables/validation.ts), so REST and GraphQL give the same words.
+ */
+const UNCHECKED_LENGTH = Number.MAX_SAFE_INTEGER;
+export const title = () => str(UNCHECKED_LENGTH);
+export const description = () => text(UNCHECKED_LENGTH);
+export { DESCRIPTION_MAX } from '../issuables/validation.ts';
 
 const issueFields = () => ({
-  description: z.optional(z.nullable(text(DESCRIPTION_MAX))),
+  description: z.optional(z.nullable(description())),
   confidential: z.optional(bool()),
   assignee_ids: z.optional(idList()),
   assignee_id: z.optional(optionalRef()),

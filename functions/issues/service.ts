@@ -14,7 +14,9 @@ import { notify, notifyStatements } from '../notifications/record.ts';
 import { findGroup } from '../groups/service.ts';
 import { requireUser, readerActor } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { invalidMessage, notFound, paramErrors } from '../lib/errors.ts';
+import { fullMessages, invalidMessage, notFound, paramErrors, validationFailed } from '../lib/errors.ts';
+import { toSentence } from '../lib/format.ts';
+import { issuableErrors, stripTitle } from '../issuables/validation.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, can, iterationsAvailable, requirementsAvailable, weightsAvailable, type IssueFacts } from '../lib/policy.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
@@ -123,8 +125,6 @@ async function resolveMilestone(tx: Db, project: ProjectView, milestoneId: numbe
  */
 export type TestCaseOptions = {
   labelIds: readonly number[];
-  /** The model's validation message for the title and description (told after the license), or null. */
-  invalid: string | null;
 };
 
 /** `issueType`: an incident (IncidentManagement::Incidents::CreateService, as createAlertIssue opens one). */
@@ -134,9 +134,10 @@ export async function createIssue({
 }: Verb<{ project: Ref | null; params: Output<typeof CreateIssueInput>; testCase?: TestCaseOptions; issueType?: 'incident' }>) {
   const user = requireUser(ctx);
   const p = input.params;
+  const title = stripTitle(p.title);
   const description = p.description ?? null;
   // Who is mentioned is read with the project, in one round trip (the project's rule still decides first).
-  const fresh = freshMentions([p.title, description]);
+  const fresh = freshMentions([title, description]);
   let project: ProjectView;
   let candidates: Awaited<ReturnType<typeof q.usersWithProjectLevels>> = [];
   if (input.project && fresh.names.length) {
@@ -153,8 +154,10 @@ export async function createIssue({
     // The mutation's `authorize :admin_issue`, then the service's license check.
     assertCan(ctx.actor, 'project:admin_issues', projectFacts(project));
     if (!requirementsAvailable(ctx.config.instanceTier)) throw invalidMessage('Test cases are not available for this project');
-    if (testCase.invalid) throw invalidMessage(testCase.invalid);
   }
+  // The model's validations on save; a test case's service answers them as one sentence (full_messages.to_sentence).
+  const invalid = issuableErrors({ title, description });
+  if (invalid) throw testCase ? invalidMessage(toSentence(fullMessages(invalid))) : validationFailed(invalid);
   // GitLab's filter_params: who cannot admin issues (below reporter) may not set assignees, milestone, due date, labels.
   const admin = can(ctx.actor, 'project:admin_issues', projectFacts(project));
   // GitLab: created_at may be set by administrators and project owners only.
@@ -182,7 +185,7 @@ export async function createIssue({
       projectId,
       iid: currentIidSql('issues', { projectId }),
       authorId: user.id,
-      title: p.title,
+      title,
       description,
       confidential,
       milestoneId,
@@ -219,6 +222,9 @@ export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: Outp
   // GitLab's filter_params: who cannot admin the issue (below reporter) may not set these.
   const admin = can(ctx.actor, 'issue:admin', facts);
   const projectId = project.project.id;
+  const title = p.title === undefined ? undefined : stripTitle(p.title);
+  const invalid = issuableErrors({ title, description: p.description });
+  if (invalid) throw validationFailed(invalid);
   await ctx.transaction(async (tx) => {
     const issue = await q.lockIssue(tx, view.issue.id);
     if (!issue) throw issueNotFound();
@@ -227,7 +233,7 @@ export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: Outp
       notify(tx, ctx, { action, target: { type: 'Issue', id: issue.id }, projectId, actorId: user.id, previousAssigneeIds });
     const now = new Date();
     const changes: Parameters<typeof q.updateIssue>[2] = {};
-    if (p.title !== undefined) changes.title = p.title;
+    if (title !== undefined) changes.title = title;
     if (p.description !== undefined) changes.description = p.description;
     if (p.confidential !== undefined) changes.confidential = p.confidential;
     if (admin) {

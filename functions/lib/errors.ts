@@ -10,6 +10,12 @@ import { NO_STORE } from './no-store.ts';
 /** ActiveModel's `errors.messages`: attribute -> messages (`{ title: ["can't be blank"] }`; `base` for the record). */
 export type FieldErrors = Readonly<Record<string, readonly string[]>>;
 
+/** ActiveModel's full messages: `{ title: ["can't be blank"] }` -> `Title can't be blank`; `base` messages stand alone. */
+export const fullMessages = (fields: FieldErrors) =>
+  Object.entries(fields).flatMap(([field, messages]) =>
+    messages.map((m) => (field === 'base' ? m : `${field[0]!.toUpperCase()}${field.slice(1).replace(/_/g, ' ')} ${m}`)),
+  );
+
 /** Refused input. `kind` says which GitLab construct refused it, so REST can word it as GitLab does. */
 type Invalid = { code: 'invalid' } & (
   /** Model validation (`render_validation_error!`). */

@@ -35,22 +35,11 @@ async function findTarget(ctx: RequestContext, input: TargetInput) {
   return findMergeRequest(ctx, { project: { path: input.projectPath }, iid }, { subscribed: true });
 }
 
-/**
- * MergeRequest's title validations (`presence`, `length: { maximum: 255 }`), which REST's parameter validation applies
- * before the verb: GraphQL's input reaches the verb unchecked, so the model's words are given here.
- */
-function checkTitle(title: string | null | undefined) {
-  if (title == null) return;
-  if (title.trim() === '') throw validationFailed({ title: ["can't be blank"] });
-  if (title.length > 255) throw validationFailed({ title: ['is too long (maximum is 255 characters)'] });
-}
-
 /** An update through the REST verb (its parameter names), answered as a payload. */
 async function updatePayload(ctx: RequestContext, input: TargetInput, params: (found: MergeRequestModel) => Promise<UpdateMergeRequestParams | null>) {
   const { value, errors } = await mutation(async (): Promise<MergeRequestModel> => {
     const found = await findTarget(ctx, input);
     const p = await params(found);
-    checkTitle(p?.title);
     // Nothing to change: the MR as it is, once the caller may update it (Mutations::MergeRequests::Base's authorize).
     if (p === null || Object.values(p).every((v) => v === undefined)) {
       if (!can(ctx.actor, 'merge_request:update', mergeRequestFacts(found.project, found.view))) throw resourceNotAvailable();
@@ -106,7 +95,6 @@ export const mergeRequestMutationResolvers: Resolvers = {
     mergeRequestCreate: async (_root, { input }, { ctx }) => {
       const { value, errors } = await mutation(async (): Promise<MergeRequestModel> => {
         const project = await findProject(ctx, { path: input.projectPath });
-        checkTitle(input.title);
         const params: CreateMergeRequestParams = {
           source_branch: input.sourceBranch,
           target_branch: input.targetBranch,

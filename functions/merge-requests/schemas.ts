@@ -3,7 +3,7 @@
 import { isDraftTitle, type DiffVersionJson, type MergeRequestView } from '../../db/queries/merge-requests.ts';
 import { blockingDiscussionsResolved, detailedMergeStatus, mergeStatusOf } from './mergeability.ts';
 import type { MergeRequestDiffRow } from '../../db/schema/index.ts';
-import { idList, labelList, noneAny, optionalRef, taskStatus, title, toTimeStats, DESCRIPTION_MAX } from '../issues/schemas.ts';
+import { description, idList, labelList, noneAny, optionalRef, taskStatus, title, toTimeStats, DESCRIPTION_MAX } from '../issues/schemas.ts';
 import { toLabelBasic } from '../labels/schemas.ts';
 import type { Config } from '../lib/context.ts';
 import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
@@ -21,7 +21,7 @@ export const MergeRequestPath = () => ({ merge_request_iid: pathId() });
 const BRANCH_MAX = 255;
 
 const mrFields = () => ({
-  description: z.optional(z.nullable(text(DESCRIPTION_MAX))),
+  description: z.optional(z.nullable(description())),
   assignee_id: z.optional(optionalRef()),
   assignee_ids: z.optional(idList()),
   reviewer_ids: z.optional(idList()),

@@ -23,7 +23,8 @@ import { findGroup } from '../groups/service.ts';
 import { createMentionTodos, freshMentions, mentionReaders } from '../issues/mention-todos.ts';
 import { requireUser, readerActor } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { conflict, isUniqueViolation, notFound, paramErrors, recordNotFound, unprocessable } from '../lib/errors.ts';
+import { conflict, isUniqueViolation, notFound, paramErrors, recordNotFound, unprocessable, validationFailed } from '../lib/errors.ts';
+import { issuableErrors, stripTitle } from '../issuables/validation.ts';
 import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT } from '../lib/pagination.ts';
 import { assertCan, can, type MergeRequestFacts } from '../lib/policy.ts';
@@ -139,12 +140,16 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
   if (missing.length) throw unprocessable(missing, 'list');
   const open = await q.findOpenMergeRequestIid(ctx.db, target.project.id, source.project.id, p.source_branch);
   if (open !== undefined) throw duplicate(open);
+  // handle_merge_request_errors!: the branches' refusals first, then the model's validations.
+  const title = stripTitle(p.title);
+  const invalid = issuableErrors({ title, description: p.description });
+  if (invalid) throw validationFailed(invalid);
 
   const targetId = target.project.id;
   // GitLab's filter_params: who cannot admin merge requests in the target may not set assignees, reviewers, milestone, labels.
   const admin = can(ctx.actor, 'project:admin_merge_requests', projectFacts(target));
   const { mergeStatus, ...version } = await takeVersion(ctx.db, targetId, { sourceHead: sourceHead!, targetTip: targetTip! });
-  const closing = await closingIssueIds(ctx, target, { title: p.title, description: p.description ?? null, targetBranch: p.target_branch, targetProjectId: targetId, version });
+  const closing = await closingIssueIds(ctx, target, { title, description: p.description ?? null, targetBranch: p.target_branch, targetProjectId: targetId, version });
   const assignees = admin ? wantedAssignees(p) : undefined;
   const mrId = q.lastMergeRequestIdSql();
   const milestoneId = admin && p.milestone_id ? issueMilestoneIdSql(p.milestone_id, targetId, groupIdsOf(target)) : null;
@@ -152,7 +157,7 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
   // TodoService#new_merge_request: users mentioned in the title or description who may read the MR get a to-do;
   // who they are is read before the batch, which inserts the to-dos.
   const mayRead = readsMergeRequestAs({ kind: 'merge_request', project: projectFacts(target), authorId: user.id, assigneeIds: [], discussionLocked: false });
-  const fresh = freshMentions([p.title, p.description ?? null]);
+  const fresh = freshMentions([title, p.description ?? null]);
   const mentions = fresh.names.length
     ? mentionReaders(fresh, await usersWithProjectLevels(ctx.db, { id: targetId, traversalIds: groupIdsOf(target) }, fresh.names), mayRead)
     : [];
@@ -166,7 +171,7 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
         sourceBranch: p.source_branch,
         targetBranch: p.target_branch,
         authorId: user.id,
-        title: p.title,
+        title,
         description: p.description ?? null,
         milestoneId,
         mergeStatus,
@@ -221,6 +226,9 @@ export async function updateMergeRequest({ ctx, input }: Verb<MergeRequestRef & 
   const admin = can(ctx.actor, 'merge_request:admin', facts);
   const projectId = project.project.id;
   const target = { type: 'MergeRequest', id: view.mr.id };
+  const title = p.title === undefined ? undefined : stripTitle(p.title);
+  const invalid = issuableErrors({ title, description: p.description });
+  if (invalid) throw validationFailed(invalid);
   await ctx.transaction(async (tx) => {
     const mr = await q.lockMergeRequest(tx, view.mr.id);
     if (!mr) throw recordNotFound();
@@ -229,7 +237,7 @@ export async function updateMergeRequest({ ctx, input }: Verb<MergeRequestRef & 
       notify(tx, ctx, { action, target: { type: 'MergeRequest', id: mr.id }, projectId, actorId: user.id, previousAssigneeIds });
     const now = new Date();
     const changes: Parameters<typeof q.updateMergeRequest>[2] = {};
-    if (p.title !== undefined) changes.title = p.title;
+    if (title !== undefined) changes.title = title;
     if (p.description !== undefined) changes.description = p.description;
     if (p.squash !== undefined) changes.squash = p.squash;
     if (p.remove_source_branch !== undefined) changes.forceRemoveSourceBranch = p.remove_source_branch;

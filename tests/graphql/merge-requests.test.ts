@@ -335,7 +335,9 @@ describe('mutations', () => {
     expect(again.body.data.mergeRequestCreate.errors).toEqual([`Another open merge request already exists for this source branch: !${ok.body.data.mergeRequestCreate.mergeRequest.iid}`]);
     const missing = await mutate('mergeRequestCreate', { projectPath: path(), title: 'Missing', sourceBranch: 'nope', targetBranch: 'master' });
     expect(missing.body.data.mergeRequestCreate).toEqual({ clientMutationId: null, errors: ['Source branch "nope" does not exist'], mergeRequest: null });
-    const blank = await mutate('mergeRequestCreate', { projectPath: path(), title: ' ', sourceBranch: 'created', targetBranch: 'master' });
+    // The model's validations come after the branches' refusals (a blank title from `created` meets its open MR first).
+    await branch(fx, 'untitled');
+    const blank = await mutate('mergeRequestCreate', { projectPath: path(), title: ' ', sourceBranch: 'untitled', targetBranch: 'master' });
     expect(blank.body.data.mergeRequestCreate).toEqual({ clientMutationId: null, errors: ["Title can't be blank"], mergeRequest: null });
     const hidden = await mutate('mergeRequestCreate', { projectPath: path(), title: 'Hidden', sourceBranch: 'created', targetBranch: 'master' }, outsider.token);
     expect(hidden.body.errors[0].message).toBe(RESOURCE_ERROR);
