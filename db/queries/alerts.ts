@@ -6,7 +6,7 @@ import type { Db } from '../client.ts';
 import { alertAssignees, alerts, issues, notes, todos, users, type AlertRow } from '../schema/index.ts';
 import { fuzzySearch } from './labels.ts';
 import { newDiscussionId } from './notes.ts';
-import type { KeysetPage, PageSql } from './window.ts';
+import type { KeysetPage, PageSql } from './lib/window.ts';
 
 export interface AlertFilter {
   iid?: number | null;

@@ -4,7 +4,7 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { boardLabels, boards, labels, lists, milestones, users, LIST_TYPES, type BoardRow } from '../schema/index.ts';
-import { byParent } from './window.ts';
+import { byParent } from './lib/window.ts';
 import { type ListView, milestonePathSql } from './boards/lists.ts';
 
 /** A board's parent: a project (with its groups, root first) or a group (with its ancestors and itself). */

@@ -2,7 +2,7 @@
 // labels, assignees and counters (json subqueries), so a page of issues costs one query whatever its size.
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { activeMembershipSql, mergeRequestProjectsFilter, projectReadersSql, readsMergeRequestsSql, readableIssueNotesSql, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './access.ts';
+import { activeMembershipSql, mergeRequestProjectsFilter, projectReadersSql, readsMergeRequestsSql, readableIssueNotesSql, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
 import {
   awardEmoji,
@@ -26,8 +26,8 @@ import {
 } from '../schema/index.ts';
 import { deleteNotesOf } from './notes.ts';
 import { liveProjectByRef, type ProjectLookup } from './projects.ts';
-import { containsPattern } from './search.ts';
-import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
+import { containsPattern } from './lib/search.ts';
+import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
 
 const author = alias(users, 'issue_author');
 const closer = alias(users, 'issue_closer');

@@ -6,8 +6,8 @@ import { and, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { labels, namespaces } from '../schema/index.ts';
 import type { LabelRow } from '../schema/labels.ts';
-import { intArray, rows, textArray } from './raw.ts';
-import { containsPattern } from './search.ts';
+import { intArray, rows, textArray } from './lib/raw.ts';
+import { containsPattern } from './lib/search.ts';
 import type { LabelWithCounts } from './labels/listing.ts';
 import { type LabelSubscriber, labelSubscribedSql } from './labels/subscriptions.ts';
 

@@ -2,10 +2,10 @@
 // "Direct" members belong to the source itself; "all" members add those inherited from ancestor groups, each user
 // once with their highest level (GitLab's MembersFinder).
 import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { AccessLevel, activeMembershipSql } from './access.ts';
+import { AccessLevel, activeMembershipSql } from './lib/access.ts';
 import type { Db } from '../client.ts';
-import { containsPattern } from './search.ts';
-import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
+import { containsPattern } from './lib/search.ts';
+import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
 import { members, namespaces, users } from '../schema/index.ts';
 
 export interface MemberSource {

@@ -3,7 +3,7 @@
 // costs one query whatever its size.
 import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { AccessLevel, isAdmin, mergeRequestProjectsFilter, projectAccessLevelSql, visibleIssuesFilter, type Viewer } from './access.ts';
+import { AccessLevel, isAdmin, mergeRequestProjectsFilter, projectAccessLevelSql, visibleIssuesFilter, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
 import {
   awardEmoji,
@@ -32,8 +32,8 @@ import {
 import { TODO_ASSIGNED, type LabelJson, type UserJson } from './issues.ts';
 import { deleteNotesOf, insertNote } from './notes.ts';
 import { liveProjectByRef, type ProjectLookup } from './projects.ts';
-import { containsPattern } from './search.ts';
-import { byParent, keysetSql, rowNumber, type KeysetPage, type PageSql } from './window.ts';
+import { containsPattern } from './lib/search.ts';
+import { byParent, keysetSql, rowNumber, type KeysetPage, type PageSql } from './lib/window.ts';
 
 const author = alias(users, 'mr_author');
 const closer = alias(users, 'mr_closer');

@@ -6,8 +6,8 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { oauthAccessTokens, oauthGrants } from '../schema/index.ts';
-import { uncountEventsSql, type CountedEvent } from './rate-limits.ts';
-import { rows, textArray } from './raw.ts';
+import { uncountEventsSql, type CountedEvent } from './lib/rate-limits.ts';
+import { rows, textArray } from './lib/raw.ts';
 
 export interface ClientRow {
   app_id: number;

@@ -11,11 +11,11 @@ import {
   memberProjectIds,
   projectAccessLevelSql,
   visibleProfilesFilter,
-  visibleProjectsFilter, type Viewer } from './access.ts';
+  visibleProjectsFilter, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
-import { deletedSuffix } from './namespaces.ts';
-import { containsPattern } from './search.ts';
-import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
+import { deletedSuffix } from './groups/namespaces.ts';
+import { containsPattern } from './lib/search.ts';
+import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
 import { containerExpirationPolicies, gitCommits, projectComplianceFrameworkSettings, gitRefs, gitTreeEntries, issues, members, namespaces, projects, repositories, stars, users } from '../schema/index.ts';
 
 const sourceProject = alias(projects, 'source_project');

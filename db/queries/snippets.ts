@@ -1,9 +1,9 @@
 // Personal and project snippets with their files. A snippet is read as a "view" (the row, its author, its project's
 // full path, the paths of its files in order) in one statement; lists apply the policy's visibility filter in SQL.
 import { and, desc, eq, gte, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import { projectAccessLevelSql, Visibility, visibleSnippetsFilter, type Viewer } from './access.ts';
+import { projectAccessLevelSql, Visibility, visibleSnippetsFilter, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
-import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
+import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
 import { awardEmoji, namespaces, projects, snippetFiles, snippets, users, type SnippetRow } from '../schema/index.ts';
 
 /** The paths of a snippet's files, in order (contents stay out: only raw endpoints read them). */

@@ -1,11 +1,11 @@
 import { and, asc, desc, eq, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
-import { AccessLevel, activeMembershipSql, Visibility } from './access.ts';
+import { AccessLevel, activeMembershipSql, Visibility } from './lib/access.ts';
 import type { Db } from '../client.ts';
-import { keysetSql, type KeysetPage } from './window.ts';
-import { containsPattern } from './search.ts';
+import { keysetSql, type KeysetPage } from './lib/window.ts';
+import { containsPattern } from './lib/search.ts';
 import { emails, members, namespaces, projects, stars, users, type UserRow } from '../schema/index.ts';
 import { markGroupDeleted } from './groups.ts';
-import { hasIdentity } from './identities.ts';
+import { hasIdentity } from './users/identities.ts';
 
 /** By numeric id, or by username without regard to case. */
 export async function findUserByRef(db: Db, ref: string | number): Promise<UserRow | undefined> {

@@ -4,7 +4,7 @@
 import * as q from '../../db/queries/epics.ts';
 import * as qBatched from '../../db/queries/epics/batched-reads.ts';
 import * as qLabels from '../../db/queries/epics/labels.ts';
-import { byParent } from '../../db/queries/window.ts';
+import { byParent } from '../../db/queries/lib/window.ts';
 import { readableGroupsByIds } from '../groups/reads.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { can, epicsAvailable } from '../lib/policy.ts';

@@ -1,7 +1,7 @@
 // Job verbs (GitLab 13.6 lib/api/jobs.rb): listings, one job, its trace and artifacts, and the changes a person
 // makes (play a manual job, cancel, retry, erase), each followed by the pipeline's processing. `authenticate!`
 // for every route: anonymous callers get 401 even on public projects.
-import { batchRows } from '../../db/queries/raw.ts';
+import { batchRows } from '../../db/queries/lib/raw.ts';
 import * as q from '../../db/queries/jobs.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { commitsByOids } from '../../db/queries/repositories/log-graph.ts';

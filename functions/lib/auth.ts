@@ -9,7 +9,7 @@ import { anonymous, type Actor, type RequestContext } from './context.ts';
 import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from './errors.ts';
 import { sha256Hex } from './crypto.ts';
 import { getCookie } from 'hono/cookie';
-import { findOAuthTokenByDigest, markOAuthTokenUsed } from '../../db/queries/oauth-tokens.ts';
+import { findOAuthTokenByDigest, markOAuthTokenUsed } from '../../db/queries/lib/oauth-tokens.ts';
 import { tokenState } from './token-state.ts';
 import { currentSession, SESSION_COOKIE, validCsrf } from './session.ts';
 

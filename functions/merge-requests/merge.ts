@@ -30,7 +30,7 @@ import { isOpen, mergeable, mergeableState } from './mergeability.ts';
 import { refreshMergeRequest } from './refresh.ts';
 import { findMergeRequest, type MergeRequestRef } from './service.ts';
 import { notifyStatements, type NotifyingContext } from '../notifications/record.ts';
-import { headPipeline } from '../../db/queries/pipeline-merge-requests.ts';
+import { headPipeline } from '../../db/queries/pipelines/merge-requests.ts';
 import { ACTIVE_STATUSES } from '../pipelines/status.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };

@@ -8,7 +8,7 @@ import type { ProjectView } from '../../db/queries/projects.ts';
 import { findLabel } from '../../db/queries/labels.ts';
 import { changedPaths } from '../../db/queries/repositories/diffs.ts';
 import { findRepositoriesOfProjects } from '../../db/queries/repositories/refs.ts';
-import { byParent } from '../../db/queries/window.ts';
+import { byParent } from '../../db/queries/lib/window.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { visibleParticipants } from '../issues/reads.ts';
 import type { RequestContext } from '../lib/context.ts';

@@ -3,7 +3,7 @@
 // transaction that locks the MR row. find_merge_request_with_access: a missing MR is `404 Not found`, one the actor
 // may not read 403 (the project was readable).
 import type { Db } from '../../db/client.ts';
-import { currentIidSql, nextIidStatement } from '../../db/queries/internal-ids.ts';
+import { currentIidSql, nextIidStatement } from '../../db/queries/lib/internal-ids.ts';
 import {
   assignableUserIds,
   assignableUsersQuery,

@@ -3,7 +3,7 @@
 // the policy's read rule for it, and what the message names.
 import { readerActor } from '../lib/auth.ts';
 import type { Db } from '../../db/client.ts';
-import type { Viewer } from '../../db/queries/access.ts';
+import type { Viewer } from '../../db/queries/lib/access.ts';
 import { findIssueViewById } from '../../db/queries/issues.ts';
 import { findMergeRequestViewById } from '../../db/queries/merge-requests.ts';
 import { findEpicViewsByIds } from '../../db/queries/epics.ts';

@@ -5,7 +5,7 @@
 // carrying `yaml_errors`; what GitLab only reports (no configuration, filtered by workflow rules, no jobs) is an error
 // here too and stores nothing.
 import { rootBlobsAt, readPath, treePage } from '../../db/queries/repositories/reads.ts';
-import { batchRows } from '../../db/queries/raw.ts';
+import { batchRows } from '../../db/queries/lib/raw.ts';
 import { insertPipelineStatements, findPipelineById, type NewPipelineJob } from '../../db/queries/pipelines.ts';
 import { GIT_OBJECT_TYPES, type CiStatus, type PipelineRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';

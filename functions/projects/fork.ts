@@ -65,5 +65,5 @@ export async function forkProject({ ctx, input }: Verb<{ ref: Ref | null } & Out
   }
 }
 
-/** Rows of a batch's `execute` result, whichever driver ran it (as db/queries/raw.ts's `rows`). */
+/** Rows of a batch's `execute` result, whichever driver ran it (as db/queries/lib/raw.ts's `rows`). */
 const resultRows = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];

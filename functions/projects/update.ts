@@ -1,6 +1,6 @@
 // PUT /projects/:id: the settings, a rename (path locked and checked as on create), the avatar, the nested container
 // expiration policy and the compliance framework in one transaction, then HEAD moved to the new default branch.
-import { fullPathTaken, lockFullPath, lockLiveNamespace } from '../../db/queries/namespaces.ts';
+import { fullPathTaken, lockFullPath, lockLiveNamespace } from '../../db/queries/groups/namespaces.ts';
 import * as q from '../../db/queries/projects.ts';
 import { findRef, setDefaultBranchQuery } from '../../db/queries/repositories/refs.ts';
 import type { RequestContext } from '../lib/context.ts';

@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { labels, subscriptions } from '../../schema/index.ts';
 import type { LabelRow } from '../../schema/labels.ts';
-import { rows } from '../raw.ts';
+import { rows } from '../lib/raw.ts';
 import { type LabelScope, type RawLabel, labelFromRaw, scopeFilter } from '../labels.ts';
 
 /**

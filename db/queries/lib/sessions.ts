@@ -1,6 +1,6 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { sessions, users } from '../schema/index.ts';
+import type { Db } from '../../client.ts';
+import { sessions, users } from '../../schema/index.ts';
 
 export async function insertSession(db: Db, values: typeof sessions.$inferInsert) {
   await db.insert(sessions).values(values);

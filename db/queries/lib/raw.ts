@@ -1,6 +1,6 @@
 // The two helpers raw-SQL queries share (data-modifying CTEs, which Drizzle's builder cannot express).
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../client.ts';
+import type { Db } from '../../client.ts';
 
 /** Rows of `db.execute`, whichever driver ran it (neon-http and PGlite answer differently shaped results). */
 export async function rows<T>(db: Db, query: SQL): Promise<T[]> {

@@ -1,8 +1,8 @@
 // Protected branches (GitLab's protected_branches with the role access levels folded in). Patterns use `*` as
 // ProtectedRefMatcher does; in SQL a pattern becomes a LIKE pattern (`%`, `_` and `\` escaped, `*` as `%`).
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { protectedBranches, type ProtectedBranchRow } from '../schema/index.ts';
+import type { Db } from '../../client.ts';
+import { protectedBranches, type ProtectedBranchRow } from '../../schema/index.ts';
 
 /** Whether `branch` (a bound value) matches the stored pattern column, as ProtectedRefMatcher#matches? does. */
 const matchesPattern = (branch: string): SQL =>

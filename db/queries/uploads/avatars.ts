@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { avatars, namespaces, projects, users, type AvatarRow } from '../schema/index.ts';
+import type { Db } from '../../client.ts';
+import { avatars, namespaces, projects, users, type AvatarRow } from '../../schema/index.ts';
 
 /** Whose avatar: a user, a group (its namespace id) or a project. */
 export interface AvatarOwner {

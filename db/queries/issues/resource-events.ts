@@ -1,10 +1,10 @@
 // Writers of GitLab's resource_*_events for issues (ResourceEvents::Change{State,Weight,Milestone,Iteration}Service),
 // each a statement that joins the batch or transaction of the issue change it records.
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { rows } from './raw.ts';
-import { issues } from '../schema/issues.ts';
-import { resourceIterationEvents, resourceMilestoneEvents, resourceStateEvents, resourceWeightEvents, type TimeboxEventAction } from '../schema/resource-events.ts';
+import type { Db } from '../../client.ts';
+import { rows } from '../lib/raw.ts';
+import { issues } from '../../schema/issues.ts';
+import { resourceIterationEvents, resourceMilestoneEvents, resourceStateEvents, resourceWeightEvents, type TimeboxEventAction } from '../../schema/resource-events.ts';
 
 type IssueRef = number | SQL<number>;
 

@@ -2,8 +2,8 @@
 // so concurrent creates in one project (or group) never get the same iid. Call it inside the creating transaction:
 // a rolled-back create then gives its iid back.
 import { sql } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { internalIds } from '../schema/index.ts';
+import type { Db } from '../../client.ts';
+import { internalIds } from '../../schema/index.ts';
 
 /** What the counters count (GitLab's InternalId usages). */
 export type IidUsage = 'issues' | 'milestones' | 'merge_requests' | 'epics' | 'requirements' | 'alert_management_alerts' | 'ci_pipelines' | 'deployments';

@@ -1,8 +1,8 @@
 // The chunked byte store's statements (db/schema/stored-files.ts): each moves one chunk at most, so no statement's
 // parameters or answer grow with the file.
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { storedFileChunks, storedFiles } from '../schema/index.ts';
+import type { Db } from '../../client.ts';
+import { storedFileChunks, storedFiles } from '../../schema/index.ts';
 
 /** A new, unfinished file; its chunks follow. */
 export async function createStoredFile(db: Db): Promise<number> {

@@ -1,10 +1,10 @@
 // Pipelines as GraphQL reads them: a keyset page per parent (a project, a commit, a merge request's source) for any
 // number of parents in one statement, their counts in one grouped statement, and pipelines by iid.
 import { and, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { ciPipelines, type CiStatus, type PipelineRow } from '../schema/index.ts';
-import { rows } from './raw.ts';
-import { keysetSql, rowNumber, singleParentLimit, type KeysetPage } from './window.ts';
+import type { Db } from '../../client.ts';
+import { ciPipelines, type CiStatus, type PipelineRow } from '../../schema/index.ts';
+import { rows } from '../lib/raw.ts';
+import { keysetSql, rowNumber, singleParentLimit, type KeysetPage } from '../lib/window.ts';
 
 /**
  * What a list of pipelines belongs to: a project (Project.pipelines), a commit of it (Commit.pipelines: project and

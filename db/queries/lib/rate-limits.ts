@@ -1,7 +1,7 @@
 import { eq, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../client.ts';
+import type { Db } from '../../client.ts';
 import { rows } from './raw.ts';
-import { rateLimits } from '../schema/index.ts';
+import { rateLimits } from '../../schema/index.ts';
 
 /** One event counted under `key`: the count in its window, when the window ends, and which window it was. */
 export interface CountedEvent {

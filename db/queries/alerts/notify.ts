@@ -4,10 +4,10 @@
 // (deduplicated by fingerprint, the iid and the creation's system note only for a new alert). Two or three statements
 // a notification, deduplicated ones included (the instance's first alert adds the alert bot's creation).
 import { sql } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { ALERT_STATUS_RESOLVED } from '../schema/alerts.ts';
-import { newDiscussionId } from './notes.ts';
-import { batchRows, rows } from './raw.ts';
+import type { Db } from '../../client.ts';
+import { ALERT_STATUS_RESOLVED } from '../../schema/alerts.ts';
+import { newDiscussionId } from '../notes.ts';
+import { batchRows, rows } from '../lib/raw.ts';
 
 /** The advisory lock class of alert fingerprints (the second key is a hash of the project and the fingerprint). */
 const ALERT_FINGERPRINT_LOCK = 13_607;

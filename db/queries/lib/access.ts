@@ -5,7 +5,7 @@
 // check both faces (a single read and the list) for the same actors.
 import { and, eq, gte, inArray, isNotNull, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { issueAssignees, issues, members, namespaces, projects, snippets, users } from '../schema/index.ts';
+import { issueAssignees, issues, members, namespaces, projects, snippets, users } from '../../schema/index.ts';
 
 /** members.access_level: GitLab's Gitlab::Access values. */
 export const AccessLevel = { NONE: 0, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50 } as const;

@@ -1,9 +1,9 @@
 // Pipelines and merge requests: a merge request's head pipeline, the merges waiting for a pipeline, the open merge
 // requests a push to their source branch gives a merge request pipeline.
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { ciPipelines } from '../schema/index.ts';
-import { rows, textArray } from './raw.ts';
+import type { Db } from '../../client.ts';
+import { ciPipelines } from '../../schema/index.ts';
+import { rows, textArray } from '../lib/raw.ts';
 
 /**
  * A merge request's head pipeline: the latest at its head commit of the source branch's pipelines and its own merge

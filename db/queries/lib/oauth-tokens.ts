@@ -1,7 +1,7 @@
 // OAuth access-token reads used by authentication (the grants and endpoints add their own writes).
 import { and, eq, isNull, sql } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { oauthAccessTokens, oauthApplications, users } from '../schema/index.ts';
+import type { Db } from '../../client.ts';
+import { oauthAccessTokens, oauthApplications, users } from '../../schema/index.ts';
 
 /** The access token with this digest, its user and application uid, in one round trip. */
 export async function findOAuthTokenByDigest(db: Db, digest: string) {

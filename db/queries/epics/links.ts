@@ -4,9 +4,9 @@
 // each seeing the other's result (row locks on the two epics alone would not do: a cycle can close through rows
 // neither transaction touches).
 import { and, eq, sql } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { epicIssues, epics, issues } from '../schema/index.ts';
-import { intArray, rows } from './raw.ts';
+import type { Db } from '../../client.ts';
+import { epicIssues, epics, issues } from '../../schema/index.ts';
+import { intArray, rows } from '../lib/raw.ts';
 
 /** The advisory lock class of epic trees (the second key is the top-level group's id). */
 const EPIC_TREE_LOCK = 13_606;

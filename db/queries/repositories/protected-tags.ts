@@ -1,8 +1,8 @@
 // Protected tags (GitLab's protected_tags with the role create access level folded in). Patterns use `*` as
 // ProtectedRefMatcher does; the matching itself is push-access.ts's, over the rules read with the repository row.
 import { and, asc, eq, sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { protectedTags, type ProtectedTagRow } from '../schema/index.ts';
+import type { Db } from '../../client.ts';
+import { protectedTags, type ProtectedTagRow } from '../../schema/index.ts';
 
 /** The project's protected tags in creation order (GitLab lists them by id). */
 export async function listProtectedTags(db: Db, projectId: number): Promise<ProtectedTagRow[]> {

@@ -1,6 +1,6 @@
 import { and, eq, sql, type AnyColumn } from 'drizzle-orm';
-import type { Db } from '../client.ts';
-import { identities, users, type IdentityRow } from '../schema/index.ts';
+import type { Db } from '../../client.ts';
+import { identities, users, type IdentityRow } from '../../schema/index.ts';
 
 /** Whether another user holds this provider's uid (Identity's uniqueness: per provider, without regard to case). */
 export async function externUidTaken(db: Db, provider: string, externUid: string, exceptUserId?: number) {

@@ -1,8 +1,8 @@
 // Namespace (group or personal) lookups with the actor's access facts, for policy checks.
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { groupAccessLevelSql, groupDescendantAccessSql, type Viewer } from './access.ts';
-import type { Db } from '../client.ts';
-import { namespaces, projects } from '../schema/index.ts';
+import { groupAccessLevelSql, groupDescendantAccessSql, type Viewer } from '../lib/access.ts';
+import type { Db } from '../../client.ts';
+import { namespaces, projects } from '../../schema/index.ts';
 
 export type NamespaceLookup = { id?: number | undefined; path?: string | undefined };
 
