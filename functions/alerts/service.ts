@@ -4,7 +4,7 @@
 // change is one batch with its system note and to-dos; the issue createAlertIssue opens is the issues domain's
 // own create (its rules, event and notification), then linked.
 import * as q from '../../db/queries/alerts.ts';
-import { TODO_ASSIGNED, TODO_MARKED, usersWithProjectLevels } from '../../db/queries/issues.ts';
+import { TODO_ASSIGNED, TODO_MARKED, usersWithProjectLevels } from '../issues/lookups.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { ALERT_STATUS_RESOLVED, ALERT_STATUSES, type AlertStatus, type UserRow } from '../../db/schema/index.ts';
 import { createIssue } from '../issues/service.ts';

@@ -4,9 +4,9 @@
 import { batchRows } from '../../db/queries/lib/raw.ts';
 import * as q from '../../db/queries/jobs.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
-import { commitsByOids } from '../../db/queries/repositories/log-graph.ts';
-import { findRunnersByIds } from '../../db/queries/runners.ts';
-import { findUsersByIds } from '../../db/queries/users.ts';
+import { commitsByOids } from '../repositories/lookups.ts';
+import { findRunnersByIds } from '../runners/lookups.ts';
+import { findUsersByIds } from '../users/lookups.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { badRequest, forbidden, notFound, recordNotFound } from '../lib/errors.ts';

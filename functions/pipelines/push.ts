@@ -6,8 +6,8 @@
 import { openMergeRequestsFrom } from '../../db/queries/pipelines/merge-requests.ts';
 import { findPipelineProject } from '../../db/queries/pipelines.ts';
 import { createMergeRequestPipelines } from './merge-request.ts';
-import { rootBlobsAt } from '../../db/queries/repositories/reads.ts';
-import { findUsersByIds } from '../../db/queries/users.ts';
+import { rootBlobsAt } from '../repositories/lookups.ts';
+import { findUsersByIds } from '../users/lookups.ts';
 import type { JobContext } from '../housekeeping/service.ts';
 import { userActor } from '../lib/auth.ts';
 import { jobContext, type RequestContext } from '../lib/context.ts';

@@ -1,6 +1,7 @@
 // Creating a project (POST /projects, and /projects/user/:id for administrators): the project, its owner's
 // membership in a personal namespace, its avatar, its `created` event and its repository in one transaction.
-import { findPersonalNamespace, fullPathTaken, lockFullPath, lockLiveNamespace, type NamespaceView } from '../../db/queries/groups/namespaces.ts';
+import type { NamespaceView } from '../../db/queries/groups/namespaces.ts';
+import { findPersonalNamespace, fullPathTaken, lockFullPath, lockLiveNamespace } from '../groups/lookups.ts';
 import * as q from '../../db/queries/projects.ts';
 import { recordEvent } from '../events/record.ts';
 import { requireUser } from '../lib/auth.ts';

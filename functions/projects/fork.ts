@@ -1,6 +1,7 @@
 // POST /projects/:id/fork: the fork written as one batch (db/queries/repositories/forks.ts), whatever the
 // repository's size.
-import { forkProjectQueries, namespaceIsLive } from '../../db/queries/repositories/forks.ts';
+import { forkProjectQueries } from '../repositories/statements.ts';
+import { namespaceIsLive } from '../repositories/lookups.ts';
 import { EVENT_ACTIONS } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
