@@ -256,3 +256,11 @@ export async function findTokenByAnyDigest(db: Db, digest: string, hint: 'access
   );
   return found.find((r) => (hint === 'refresh_token' ? r.refresh_token_digest === digest : r.token_digest === digest)) ?? found[0];
 }
+
+/** Revokes every OAuth token of a user, and the authorization codes not yet exchanged. */
+export async function revokeOAuthOfUser(db: Db, userId: number) {
+  await db.execute(
+    sql`WITH codes AS (UPDATE oauth_grants SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL AND consumed_at IS NULL)
+        UPDATE oauth_access_tokens SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL`,
+  );
+}
