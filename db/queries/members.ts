@@ -217,3 +217,7 @@ export async function listMembersPages(
   for (const { parent, ...row } of found) lists[Number(parent)]!.push(row);
   return lists;
 }
+
+export async function addProjectMember(tx: Db, projectId: number, userId: number, accessLevel: number, createdById: number) {
+  await tx.insert(members).values({ sourceType: 'Project', sourceId: projectId, userId, accessLevel, createdById });
+}

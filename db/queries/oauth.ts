@@ -264,3 +264,17 @@ export async function revokeOAuthOfUser(db: Db, userId: number) {
         UPDATE oauth_access_tokens SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL`,
   );
 }
+
+/** Revokes every token of the user for the application and every code not yet exchanged. Returns tokens revoked. */
+export async function revokeAuthorization(db: Db, applicationId: number, userId: number) {
+  const tokens = await db
+    .update(oauthAccessTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(oauthAccessTokens.applicationId, applicationId), eq(oauthAccessTokens.userId, userId), isNull(oauthAccessTokens.revokedAt)))
+    .returning({ id: oauthAccessTokens.id });
+  await db
+    .update(oauthGrants)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(oauthGrants.applicationId, applicationId), eq(oauthGrants.userId, userId), isNull(oauthGrants.consumedAt), isNull(oauthGrants.revokedAt)));
+  return tokens.length;
+}

@@ -2,7 +2,7 @@
 // iid, the epic, its labels, mention to-dos, the `created` event and `new_epic` notification in one transaction.
 import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/epics.ts';
-import * as qLabels from '../../db/queries/epics/labels.ts';
+import { setEpicLabels } from '../labels/statements.ts';
 import * as qWrites from '../../db/queries/epics/writes.ts';
 import { lockEpicTree, treeFacts } from '../../db/queries/epics/links.ts';
 import { newEpicFacts, parentErrors, parentFieldErrors } from './tree-rules.ts';
@@ -75,7 +75,7 @@ export async function insertEpicIn(ctx: RequestContext, group: GroupView, author
       dueDateFixed: dates.dueDateFixed ?? null,
       dueDateIsFixed: dates.dueDateIsFixed ?? null,
     });
-    if (labelIds.length) await qLabels.setEpicLabels(tx, epic.id, [...new Set(labelIds)]);
+    if (labelIds.length) await setEpicLabels(tx, epic.id, [...new Set(labelIds)]);
     await epicMentionTodos(ctx, tx, group, epic, authorId);
     await recordEpicCreated(ctx, tx, group, epic.id, authorId);
     return epic;

@@ -3,6 +3,7 @@
 import type { NamespaceView } from '../../db/queries/groups/namespaces.ts';
 import { findPersonalNamespace, fullPathTaken, lockFullPath, lockLiveNamespace } from '../groups/lookups.ts';
 import * as q from '../../db/queries/projects.ts';
+import { addProjectMember } from '../members/statements.ts';
 import { recordEvent } from '../events/record.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -59,7 +60,7 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
         defaultBranch: readme?.branch ?? p.defaultBranch ?? null,
       });
       // The owner of a personal namespace owns its projects; group projects inherit the group's members.
-      if (ns.kind === 'user') await q.addProjectMember(tx, project.id, ownerId, AccessLevel.OWNER, ctx.actor.user!.id);
+      if (ns.kind === 'user') await addProjectMember(tx, project.id, ownerId, AccessLevel.OWNER, ctx.actor.user!.id);
       if (p.avatar) await storeAvatar(tx, { kind: 'project', id: project.id }, p.avatar);
       // GitLab's Projects::CreateService records `created` (forks too: repositories/forks.ts); the personal owner's
       // membership records no `joined` (ProjectMember skips the namespace holder).

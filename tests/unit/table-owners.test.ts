@@ -93,16 +93,10 @@ const ALLOWED: Record<string, readonly string[]> = {
   // the notify endpoint records an alert in one statement: its throttle, the alert bot user, the alert's iid and its
   // system note are CTEs of it
   'db/queries/alerts/notify.ts': ['internal_ids', 'notes', 'rate_limits', 'users'],
-  // revoking an application's authorization revokes its tokens and grants (oauth to offer it)
-  'db/queries/applications.ts': ['oauth_access_tokens', 'oauth_grants'],
-  // moving an issue on a board sets its relative position (issues to offer it)
-  'db/queries/boards/positions.ts': ['issues'],
   // a commit status is a generic job in a stage of an external pipeline (pipelines and jobs to offer the statements)
   'db/queries/commit-statuses.ts': ['ci_builds', 'ci_stages'],
   // a pipeline's deployments find or create their environments and allocate their iids in one statement
   'db/queries/deployments.ts': ['environments', 'internal_ids'],
-  // an epic's label links (labels to offer setting them)
-  'db/queries/epics/labels.ts': ['label_links'],
   // an epic's label links removed with it (labels to offer it)
   'db/queries/epics/writes.ts': ['label_links'],
   // a group's creator membership; a rename or deletion moves or marks its projects' paths in one statement
@@ -112,8 +106,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   // an issue's side rows (label links, award emoji, to-dos, subscriptions) written with it (their owners to offer the
   // statements)
   'db/queries/issues.ts': ['award_emoji', 'label_links', 'subscriptions', 'todos'],
-  // label subscriptions (notifications to offer setting them)
-  'db/queries/labels/subscriptions.ts': ['subscriptions'],
   // a label's subscriptions removed in its delete statement
   'db/queries/labels/writes.ts': ['subscriptions'],
   // authentication marks the use of the token it authenticated with
@@ -129,8 +121,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   'db/queries/notification-settings.ts': ['users'],
   // creating a pipeline inserts its jobs and their needs in one statement; job statuses set with the pipeline's
   'db/queries/pipelines.ts': ['ci_build_needs', 'ci_builds'],
-  // a project's creator membership
-  'db/queries/projects.ts': ['members'],
   // a fork is one batch: the project, its creator's membership, the fork event, the avatar copy
   'db/queries/repositories/forks.ts': ['avatars', 'events', 'members', 'projects'],
   // the runner API claims and finishes jobs, appends traces and stores artifacts (jobs to offer them)

@@ -7,7 +7,7 @@ import { issues, labelLinks, labels, mergeRequests, namespaces, projects } from 
 import type { LabelRow } from '../../schema/labels.ts';
 import { rows } from '../lib/raw.ts';
 import { type LabelScope, type LabelFilter, scopeFilter, labelSearch } from '../labels.ts';
-import { type LabelSubscriber, labelSubscribedSql } from './subscriptions.ts';
+import { type LabelSubscriber, labelSubscribedSql } from '../notifications/label-subscriptions.ts';
 
 function listWhere(scope: LabelScope, filter: LabelFilter) {
   return and(scopeFilter(scope), labelSearch(filter.search));
