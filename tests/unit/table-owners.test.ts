@@ -115,8 +115,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   'db/queries/merge-requests.ts': ['award_emoji', 'label_links', 'merge_requests_closing_issues', 'subscriptions', 'timelogs', 'todos'],
   // the milestone's iid allocated in its insert statement
   'db/queries/milestones.ts': ['internal_ids'],
-  // award emoji of deleted notes (award-emoji to offer it)
-  'db/queries/notes.ts': ['award_emoji'],
   // the global notification email is a column of users, set in the setting's statement
   'db/queries/notification-settings.ts': ['users'],
   // creating a pipeline inserts its jobs and their needs in one statement; job statuses set with the pipeline's
@@ -125,8 +123,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   'db/queries/repositories/forks.ts': ['avatars', 'events', 'members', 'projects'],
   // the runner API claims and finishes jobs, appends traces and stores artifacts (jobs to offer them)
   'db/queries/runners.ts': ['ci_build_trace_chunks', 'ci_builds', 'ci_job_artifacts'],
-  // award emoji of a deleted snippet (award-emoji to offer it)
-  'db/queries/snippets.ts': ['award_emoji'],
   // an avatar's URL column on its owner (users, groups, projects)
   'db/queries/uploads/avatars.ts': ['namespaces', 'projects', 'users'],
   // a user's personal namespace, the project paths a rename moves, the namespace and memberships deleted with the user
