@@ -3,7 +3,7 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } fro
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.ts';
 import { deleteAwardsOf } from './award-emoji.ts';
-import { alerts, epics, issues, mergeRequests, notes, snippets, users, type NoteRow } from '../schema/index.ts';
+import { alerts, epics, issues, mergeRequests, notes, snippets, users, type AlertRow, type NoteRow } from '../schema/index.ts';
 
 export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Commit' | 'Epic' | 'AlertManagement::Alert';
 type RowNoteableType = Exclude<NoteableType, 'Commit'>;
@@ -256,3 +256,16 @@ export async function resolvableState(db: Db, mergeRequestId: number) {
     .where(and(eq(notes.noteableId, mergeRequestId), resolvableSql()));
   return { resolvable: row?.resolvable ?? 0, unresolved: row?.unresolved ?? 0 };
 }
+
+/** A system note on the alert (SystemNoteService: status, assignee, alert_issue_added), as a statement for a batch. */
+export const alertSystemNoteStatement = (db: Db, alert: Pick<AlertRow, 'id' | 'projectId'>, authorId: number, body: string, action: string) =>
+  db.insert(notes).values({
+    noteableType: 'AlertManagement::Alert',
+    noteableId: alert.id,
+    projectId: alert.projectId,
+    authorId,
+    body,
+    system: true,
+    systemAction: action,
+    discussionId: newDiscussionId(),
+  });

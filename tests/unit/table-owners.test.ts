@@ -88,8 +88,6 @@ const OWNER_OVERRIDES: Record<string, string> = {
 // code to move to its owner). A new write to another domain's table fails until it is offered by its owner or listed
 // here with its reason.
 const ALLOWED: Record<string, readonly string[]> = {
-  // an alert's system note and to-dos, statements of the alert's own batch (notes and todos to offer them)
-  'db/queries/alerts.ts': ['notes', 'todos'],
   // the notify endpoint records an alert in one statement: its throttle, the alert bot user, the alert's iid and its
   // system note are CTEs of it
   'db/queries/alerts/notify.ts': ['internal_ids', 'notes', 'rate_limits', 'users'],

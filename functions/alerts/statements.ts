@@ -1,4 +1,0 @@
-// The statements of the alerts domain's queries that other domains put in their own batch or transaction (own-queries
-// in .dependency-cruiser.cjs: a domain imports only its own queries). A leaf: it imports only db/queries, so importing
-// it closes no cycle.
-export { insertAlertTodosStatement } from '../../db/queries/alerts.ts';
