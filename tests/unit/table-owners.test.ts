@@ -95,8 +95,6 @@ const ALLOWED: Record<string, readonly string[]> = {
   'db/queries/commit-statuses.ts': ['ci_builds', 'ci_stages'],
   // a pipeline's deployments find or create their environments and allocate their iids in one statement
   'db/queries/deployments.ts': ['environments', 'internal_ids'],
-  // an epic's label links removed with it (labels to offer it)
-  'db/queries/epics/writes.ts': ['label_links'],
   // a group's creator membership; a rename or deletion moves or marks its projects' paths in one statement
   'db/queries/groups.ts': ['members', 'projects'],
   // purging deleted projects and groups and expired memberships (members, projects, groups to offer them)

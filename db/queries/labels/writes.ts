@@ -51,6 +51,11 @@ export async function deleteLabel(db: Db, id: number): Promise<boolean> {
 
 /** Replaces the epic's label links with `labelIds`. */
 export async function setEpicLabels(tx: Db, epicId: number, labelIds: readonly number[]): Promise<void> {
-  await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'Epic'), eq(labelLinks.targetId, epicId)));
+  await deleteLabelLinksOf(tx, 'Epic', epicId);
   if (labelIds.length) await tx.insert(labelLinks).values(labelIds.map((labelId) => ({ labelId, targetType: 'Epic' as const, targetId: epicId })));
+}
+
+/** The label links of a target being deleted or relabelled (target_id is polymorphic: no foreign key removes them). */
+export async function deleteLabelLinksOf(tx: Db, targetType: (typeof labelLinks.$inferSelect)['targetType'], targetId: number): Promise<void> {
+  await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, targetType), eq(labelLinks.targetId, targetId)));
 }
