@@ -24,6 +24,7 @@ import {
   todos,
   users,
 } from '../schema/index.ts';
+import { deleteAwardsOf } from './award-emoji.ts';
 import { deleteNotesOf } from './notes.ts';
 import { liveProjectByRef, type ProjectLookup } from './projects.ts';
 import { containsPattern } from './lib/search.ts';
@@ -409,7 +410,7 @@ export async function findIssueMilestone(db: Db, milestoneId: number, projectId:
 export async function deleteIssue(tx: Db, id: number) {
   await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'Issue'), eq(labelLinks.targetId, id)));
   await deleteNotesOf(tx, { type: 'Issue', id });
-  await tx.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, 'Issue'), eq(awardEmoji.awardableId, id)));
+  await deleteAwardsOf(tx, 'Issue', id);
   await tx.delete(todos).where(and(eq(todos.targetType, 'Issue'), eq(todos.targetId, id)));
   await tx.delete(subscriptions).where(and(eq(subscriptions.subscribableType, 'Issue'), eq(subscriptions.subscribableId, id)));
   await tx.delete(issues).where(eq(issues.id, id));

@@ -30,6 +30,7 @@ import {
   type MergeStatus,
 } from '../schema/index.ts';
 import { TODO_ASSIGNED, type LabelJson, type UserJson } from './issues.ts';
+import { deleteAwardsOf } from './award-emoji.ts';
 import { deleteNotesOf, insertNote } from './notes.ts';
 import { liveProjectByRef, type ProjectLookup } from './projects.ts';
 import { containsPattern } from './lib/search.ts';
@@ -401,7 +402,7 @@ export async function insertMergeRequestSystemNote(tx: Db, mr: { id: number; tar
 export async function deleteMergeRequest(tx: Db, id: number) {
   await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'MergeRequest'), eq(labelLinks.targetId, id)));
   await deleteNotesOf(tx, { type: 'MergeRequest', id });
-  await tx.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, 'MergeRequest'), eq(awardEmoji.awardableId, id)));
+  await deleteAwardsOf(tx, 'MergeRequest', id);
   await tx.delete(todos).where(and(eq(todos.targetType, 'MergeRequest'), eq(todos.targetId, id)));
   await tx.delete(subscriptions).where(and(eq(subscriptions.subscribableType, 'MergeRequest'), eq(subscriptions.subscribableId, id)));
   await tx.delete(mergeRequests).where(eq(mergeRequests.id, id));

@@ -99,16 +99,15 @@ const ALLOWED: Record<string, readonly string[]> = {
   'db/queries/groups.ts': ['members', 'projects'],
   // purging deleted projects and groups and expired memberships (members, projects, groups to offer them)
   'db/queries/housekeeping.ts': ['members', 'namespaces', 'projects'],
-  // an issue's side rows (label links, award emoji, to-dos, subscriptions) written with it (their owners to offer the
-  // statements)
-  'db/queries/issues.ts': ['award_emoji', 'label_links', 'subscriptions', 'todos'],
+  // an issue's side rows (label links, to-dos, subscriptions) written with it (their owners to offer the statements)
+  'db/queries/issues.ts': ['label_links', 'subscriptions', 'todos'],
   // a label's subscriptions removed in its delete statement
   'db/queries/labels/writes.ts': ['subscriptions'],
   // authentication marks the use of the token it authenticated with
   'db/queries/lib/auth.ts': ['oauth_access_tokens', 'personal_access_tokens'],
-  // a merge request's side rows (label links, award emoji, to-dos, subscriptions, time logs, closing issues) written
-  // with it (their owners to offer the statements)
-  'db/queries/merge-requests.ts': ['award_emoji', 'label_links', 'merge_requests_closing_issues', 'subscriptions', 'timelogs', 'todos'],
+  // a merge request's side rows (label links, to-dos, subscriptions, time logs, closing issues) written with it (their
+  // owners to offer the statements)
+  'db/queries/merge-requests.ts': ['label_links', 'merge_requests_closing_issues', 'subscriptions', 'timelogs', 'todos'],
   // the milestone's iid allocated in its insert statement
   'db/queries/milestones.ts': ['internal_ids'],
   // the global notification email is a column of users, set in the setting's statement
