@@ -21,7 +21,7 @@ const IN_FOLDER = '^functions/([^/]+)/';
 /** The queries a folder's code may import at runtime, `$1` (or `folder`) being the folder: its own and lib's. */
 const OWN_QUERIES = (folder = '$1') => `^db/queries/(${folder}(\\.ts$|/)|lib/)`;
 
-// ---- EXCEPTIONS to own-queries ---------------------------------------------------------------------------------------
+// ---- EXCEPTIONS to own-queries --------------------------------------------------------------------------------------
 // Imports of another domain's queries that would wait for a refactor (the owner offering a read or a leaf module, or
 // the code moving to its owner). Listed file by file, each with exactly the query modules it may import besides its
 // own: any other import from these files, and any such import from another file, fails. Empty: every import the rule
@@ -29,7 +29,7 @@ const OWN_QUERIES = (folder = '$1') => `^db/queries/(${folder}(\\.ts$|/)|lib/)`;
 //   'functions/alerts/service.ts': ['db/queries/issues.ts'],
 const OWN_QUERIES_EXCEPTIONS = {
 };
-// ---- end of the exceptions -------------------------------------------------------------------------------------------
+// ---- end of the exceptions ------------------------------------------------------------------------------------------
 
 const escape = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 

@@ -32,7 +32,7 @@ const DOMAINS = new Set(readdirSync(join(ROOT, 'functions')).filter((name) => st
 /** The folder of functions/ a file of `root` (db/queries or functions) belongs to, by its first segment. */
 const ownerOf = (path: string, root: string) => relative(root, path).split('/')[0]!.replace(/\.tsx?$/, '');
 
-// ---- Owners ------------------------------------------------------------------------------------------------------------
+// ---- Owners ---------------------------------------------------------------------------------------------------------
 // A table is owned by the domain its db/schema file is named after (db/schema/labels.ts: labels). The schema files are
 // grouped by table family rather than by domain in places (ci.ts, collaboration.ts, environments.ts...); the tables of
 // those, and those whose file is named after no folder of functions/, are owned as listed here.
@@ -82,7 +82,7 @@ const OWNER_OVERRIDES: Record<string, string> = {
   stored_file_chunks: 'lib',
 };
 
-// ---- ALLOWED: writes to another domain's table, by file and table, with the reason ------------------------------------
+// ---- ALLOWED: writes to another domain's table, by file and table, with the reason ----------------------------------
 // Each predates this test. Some are one statement that writes rows of several domains at once (a CTE allocating an
 // iid, a fork's batch) and would lose that if split; the others wait for the owner to offer the statement (or for the
 // code to move to its owner). A new write to another domain's table fails until it is offered by its owner or listed
@@ -123,7 +123,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // a user's personal namespace, the project paths a rename moves, the namespace and memberships deleted with the user
   'db/queries/users.ts': ['members', 'namespaces', 'projects'],
 };
-// ---- end of the allow-list ----------------------------------------------------------------------------------------------
+// ---- end of the allow-list ------------------------------------------------------------------------------------------
 
 interface Table {
   js: string;
