@@ -3,7 +3,7 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { alertIntegrations, type AlertIntegrationRow } from '../schema/index.ts';
-import { batchRows } from './raw.ts';
+import { batchRows } from './lib/raw.ts';
 
 /** The lock class of a project's integrations while one is created (the second key is the project id). */
 const ALERT_INTEGRATION_CREATE_LOCK = 13_609;

@@ -3,10 +3,9 @@
 // number of their user notes (correlated subqueries), so a list of 100 costs one query whatever it shows.
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { alertAssignees, alerts, issues, notes, todos, users, type AlertRow } from '../schema/index.ts';
+import { alertAssignees, alerts, issues, notes, users, type AlertRow } from '../schema/index.ts';
 import { fuzzySearch } from './labels.ts';
-import { newDiscussionId } from './notes.ts';
-import type { KeysetPage, PageSql } from './window.ts';
+import type { KeysetPage, PageSql } from './lib/window.ts';
 
 export interface AlertFilter {
   iid?: number | null;
@@ -142,19 +141,6 @@ export const updateAlertStatusStatement = (db: Db, alertId: number, status: numb
     .set({ status, endedAt: resolved ? sql`now()` : null, updatedAt: sql`now()` })
     .where(eq(alerts.id, alertId));
 
-/** A system note on the alert (SystemNoteService: status, assignee, alert_issue_added), as a statement for a batch. */
-export const alertSystemNoteStatement = (db: Db, alert: Pick<AlertRow, 'id' | 'projectId'>, authorId: number, body: string, action: string) =>
-  db.insert(notes).values({
-    noteableType: 'AlertManagement::Alert',
-    noteableId: alert.id,
-    projectId: alert.projectId,
-    authorId,
-    body,
-    system: true,
-    systemAction: action,
-    discussionId: newDiscussionId(),
-  });
-
 /** The alert's assignees replaced by `userIds` (in order) and the alert touched, as statements for a batch. */
 export const replaceAlertAssigneesStatements = (db: Db, alertId: number, userIds: readonly number[]) => [
   db.delete(alertAssignees).where(eq(alertAssignees.alertId, alertId)),
@@ -170,73 +156,4 @@ export async function linkAlertIssue(tx: Db, alertId: number, issueId: number): 
     .where(and(eq(alerts.id, alertId), sql`${alerts.issueId} IS NULL`))
     .returning({ id: alerts.id });
   return rows.length > 0;
-}
-
-// ---- To-dos on alerts (todos.target_type 'AlertManagement::Alert', the alert's project) ----
-
-export const ALERT_TODO_TARGET = 'AlertManagement::Alert' as const;
-
-/** Users among `userIds` who have a pending to-do with `action` on the alert. */
-export async function pendingAlertTodoUsers(db: Db, alertId: number, userIds: readonly number[], action: number) {
-  if (!userIds.length) return [];
-  const rows = await db
-    .select({ userId: todos.userId })
-    .from(todos)
-    .where(and(eq(todos.targetType, ALERT_TODO_TARGET), eq(todos.targetId, alertId), inArray(todos.userId, [...userIds]), eq(todos.action, action), eq(todos.state, 'pending')));
-  return rows.map((r) => r.userId);
-}
-
-/** Whether the user has any pending to-do on the alert (TodosFinder state: pending, target: the alert). */
-export async function hasPendingAlertTodo(db: Db, alertId: number, userId: number) {
-  const [row] = await db
-    .select({ id: todos.id })
-    .from(todos)
-    .where(and(eq(todos.targetType, ALERT_TODO_TARGET), eq(todos.targetId, alertId), eq(todos.userId, userId), eq(todos.state, 'pending')))
-    .limit(1);
-  return row !== undefined;
-}
-
-/**
- * To-dos on the alert (in its project), as a statement for a batch; `rows` must not be empty. `noteId`: the note a
- * mention is in.
- */
-export const insertAlertTodosStatement = (
-  db: Db,
-  alert: Pick<AlertRow, 'id' | 'projectId'>,
-  authorId: number,
-  rows: ReadonlyArray<{ userId: number; action: number }>,
-  noteId?: number | SQL<number>,
-) =>
-  db
-    .insert(todos)
-    .values(
-      rows.map((r) => ({
-        userId: r.userId,
-        authorId,
-        projectId: alert.projectId,
-        targetType: ALERT_TODO_TARGET,
-        targetId: alert.id,
-        action: r.action,
-        noteId: (noteId ?? null) as number | null,
-      })),
-    )
-    .returning();
-
-/** The user's pending to-dos on the alert marked done (TodoService#resolve_todos_for_target on a resolved alert). */
-export const resolveAlertTodosStatement = (db: Db, alertId: number, userId: number) =>
-  db
-    .update(todos)
-    .set({ state: 'done', updatedAt: new Date() })
-    .where(and(eq(todos.targetType, ALERT_TODO_TARGET), eq(todos.targetId, alertId), eq(todos.userId, userId), eq(todos.state, 'pending')));
-
-/** The user's to-dos on each of the alerts, oldest first, with their bodies (the note's, else the alert's title). */
-export async function findUserTodosOfAlerts(db: Db, userId: number, alertIds: readonly number[]) {
-  if (!alertIds.length) return [];
-  return db
-    .select({ todo: todos, body: sql<string>`COALESCE(${notes.body}, ${alerts.title})` })
-    .from(todos)
-    .innerJoin(alerts, eq(alerts.id, todos.targetId))
-    .leftJoin(notes, eq(notes.id, todos.noteId))
-    .where(and(eq(todos.userId, userId), eq(todos.targetType, ALERT_TODO_TARGET), inArray(todos.targetId, [...new Set(alertIds)])))
-    .orderBy(asc(todos.id));
 }

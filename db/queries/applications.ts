@@ -1,7 +1,7 @@
 // OAuth applications (clients) for the admin API and the applications pages: typed queries, no HTTP.
 import { and, asc, desc, eq, gt, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { oauthAccessTokens, oauthApplications, oauthGrants } from '../schema/index.ts';
+import { oauthAccessTokens, oauthApplications } from '../schema/index.ts';
 
 export async function insertApplication(db: Db, values: typeof oauthApplications.$inferInsert) {
   const [row] = await db.insert(oauthApplications).values(values).returning();
@@ -83,16 +83,3 @@ export function listAuthorizedApplications(db: Db, userId: number) {
     .orderBy(desc(oauthApplications.id));
 }
 
-/** Revokes every token of the user for the application and every code not yet exchanged. Returns tokens revoked. */
-export async function revokeAuthorization(db: Db, applicationId: number, userId: number) {
-  const tokens = await db
-    .update(oauthAccessTokens)
-    .set({ revokedAt: sql`now()` })
-    .where(and(eq(oauthAccessTokens.applicationId, applicationId), eq(oauthAccessTokens.userId, userId), isNull(oauthAccessTokens.revokedAt)))
-    .returning({ id: oauthAccessTokens.id });
-  await db
-    .update(oauthGrants)
-    .set({ revokedAt: sql`now()` })
-    .where(and(eq(oauthGrants.applicationId, applicationId), eq(oauthGrants.userId, userId), isNull(oauthGrants.consumedAt), isNull(oauthGrants.revokedAt)));
-  return tokens.length;
-}

@@ -1,6 +1,6 @@
 // Award emoji of one awardable (an issue, a note or a snippet): the page with its users in one statement, one award,
 // and the writes. Uniqueness (one name per user and awardable) is the table's constraint, not a check here.
-import { and, asc, eq, inArray, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { awardEmoji, users, type AwardableType } from '../schema/index.ts';
 
@@ -69,4 +69,12 @@ export async function findAwardsOfAwardables(db: Db, keys: readonly AwardableKey
 export async function findUserAward(db: Db, awardable: AwardableKey, userId: number, name: string): Promise<AwardView | undefined> {
   const [row] = await view(db).where(and(ofAwardable(awardable), eq(awardEmoji.userId, userId), eq(awardEmoji.name, name)));
   return row;
+}
+
+/**
+ * The award emoji of awardables being deleted: one by id, or those a subquery selects. The awardable's own delete calls
+ * it in its transaction (awardable_id is polymorphic: no foreign key removes them).
+ */
+export async function deleteAwardsOf(tx: Db, type: AwardableType, ids: number | SQLWrapper) {
+  await tx.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, type), typeof ids === 'number' ? eq(awardEmoji.awardableId, ids) : inArray(awardEmoji.awardableId, ids)));
 }

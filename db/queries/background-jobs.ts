@@ -6,7 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { backgroundJobs, type BackgroundJobRow, type JobMeta } from '../schema/index.ts';
-import { rows, textArray } from './raw.ts';
+import { rows, textArray } from './lib/raw.ts';
 
 export interface NewJob {
   queue: string;

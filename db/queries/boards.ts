@@ -1,10 +1,10 @@
 // Issue boards: a parent's boards (with their lists in one statement), creating, changing and deleting them, their
 // scope (labels, assignees) and the lock the list verbs take. Their lists are in boards/lists.ts, what a list holds
-// in boards/list-issues.ts, what it may be made of in boards/list-sources.ts, issue positions in boards/positions.ts.
+// in boards/list-issues.ts, what it may be made of in boards/list-sources.ts, issue positions in issues/positions.ts.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { boardLabels, boards, labels, lists, milestones, users, LIST_TYPES, type BoardRow } from '../schema/index.ts';
-import { byParent } from './window.ts';
+import { byParent } from './lib/window.ts';
 import { type ListView, milestonePathSql } from './boards/lists.ts';
 
 /** A board's parent: a project (with its groups, root first) or a group (with its ancestors and itself). */

@@ -5,7 +5,7 @@ import { and, asc, desc, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { ciBuilds, ciPipelines, ciStages, users, type BuildRow, type NewBuild, type PipelineRow, type UserRow } from '../schema/index.ts';
 import { insertPipelineStatements } from './pipelines.ts';
-import { batchRows } from './raw.ts';
+import { batchRows } from './lib/raw.ts';
 
 /** The advisory lock class of commit statuses (the second key is a hash of the project and the commit). */
 const COMMIT_STATUS_LOCK = 13_610;

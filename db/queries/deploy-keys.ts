@@ -4,8 +4,8 @@
 import { and, asc, count, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { deployKeysProjects, keys, namespaces, projects, type DeployKeysProjectRow, type KeyRow } from '../schema/index.ts';
-import { AccessLevel, isAdmin, projectAccessLevelSql, type Viewer } from './access.ts';
-import { rows } from './raw.ts';
+import { AccessLevel, isAdmin, projectAccessLevelSql, type Viewer } from './lib/access.ts';
+import { rows } from './lib/raw.ts';
 
 /** A project's link to a deploy key, with the key. */
 export interface DeployKeyLink {

@@ -5,8 +5,8 @@
 import { and, asc, desc, eq, gt, inArray, lt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { ciBuilds, ciPipelines, deployments, environments, type DeploymentRow, type EnvironmentRow } from '../schema/index.ts';
-import { nextIidStatement } from './internal-ids.ts';
-import { rows } from './raw.ts';
+import { nextIidStatement } from './lib/internal-ids.ts';
+import { rows } from './lib/raw.ts';
 
 export type DeploymentStatus = DeploymentRow['status'];
 

@@ -3,7 +3,7 @@
 import { and, asc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { environments, type EnvironmentRow } from '../schema/index.ts';
-import { rows } from './raw.ts';
+import { rows } from './lib/raw.ts';
 
 export interface EnvironmentFilter {
   projectId: number;

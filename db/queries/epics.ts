@@ -5,11 +5,11 @@
 // counts, subscriptions, participants) and board-preferences.ts.
 import { and, asc, desc, eq, gte, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { groupAccessLevelSql, isAdmin, visibleGroupsFilter, AccessLevel, type Viewer } from './access.ts';
+import { groupAccessLevelSql, isAdmin, visibleGroupsFilter, AccessLevel, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
 import { awardEmoji, epicIssues, epics, issues, labelLinks, labels, milestones, namespaces, users } from '../schema/index.ts';
 import type { LabelJson, UserJson } from './issues.ts';
-import { containsPattern } from './search.ts';
+import { containsPattern } from './lib/search.ts';
 
 const author = alias(users, 'epic_author');
 

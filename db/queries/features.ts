@@ -7,7 +7,7 @@
 // Raw SQL because Drizzle's builder cannot express data-modifying CTEs; every value is a bound parameter.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { rows, textArray } from './raw.ts';
+import { rows, textArray } from './lib/raw.ts';
 
 export type GateKey = 'boolean' | 'percentage_of_time' | 'percentage_of_actors' | 'actors' | 'groups';
 

@@ -2,10 +2,10 @@
 // actor's effective access, descendant membership, and the human full name built from its ancestors' names), in
 // one statement.
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import { AccessLevel, activeMembershipSql, groupAccessLevelSql, groupDescendantAccessSql, memberGroupIds, visibleGroupsFilter, type Viewer } from './access.ts';
+import { AccessLevel, activeMembershipSql, groupAccessLevelSql, groupDescendantAccessSql, memberGroupIds, visibleGroupsFilter, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
-import { deletedSuffix, liveNamespaceByRef, type NamespaceLookup } from './namespaces.ts';
-import { containsPattern } from './search.ts';
+import { deletedSuffix, liveNamespaceByRef, type NamespaceLookup } from './groups/namespaces.ts';
+import { containsPattern } from './lib/search.ts';
 import { members, namespaces, projects } from '../schema/index.ts';
 
 /** "Parent / Child": the names of the group and its ancestors, root first (GitLab's full_name). */

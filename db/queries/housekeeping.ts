@@ -2,7 +2,7 @@
 import { and, eq, inArray, isNotNull, lte, or, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { members, namespaces, projects } from '../schema/index.ts';
-import { rows } from './raw.ts';
+import { rows } from './lib/raw.ts';
 
 /**
  * Groups whose deletion was accepted (`deleted_at` set), with every subgroup below them: a subgroup's

@@ -2,7 +2,7 @@
 // labels, assignees and counters (json subqueries), so a page of issues costs one query whatever its size.
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { activeMembershipSql, mergeRequestProjectsFilter, projectReadersSql, readsMergeRequestsSql, readableIssueNotesSql, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './access.ts';
+import { activeMembershipSql, mergeRequestProjectsFilter, projectReadersSql, readsMergeRequestsSql, readableIssueNotesSql, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
 import {
   awardEmoji,
@@ -24,10 +24,11 @@ import {
   todos,
   users,
 } from '../schema/index.ts';
+import { deleteAwardsOf } from './award-emoji.ts';
 import { deleteNotesOf } from './notes.ts';
 import { liveProjectByRef, type ProjectLookup } from './projects.ts';
-import { containsPattern } from './search.ts';
-import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
+import { containsPattern } from './lib/search.ts';
+import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
 
 const author = alias(users, 'issue_author');
 const closer = alias(users, 'issue_closer');
@@ -409,7 +410,7 @@ export async function findIssueMilestone(db: Db, milestoneId: number, projectId:
 export async function deleteIssue(tx: Db, id: number) {
   await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'Issue'), eq(labelLinks.targetId, id)));
   await deleteNotesOf(tx, { type: 'Issue', id });
-  await tx.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, 'Issue'), eq(awardEmoji.awardableId, id)));
+  await deleteAwardsOf(tx, 'Issue', id);
   await tx.delete(todos).where(and(eq(todos.targetType, 'Issue'), eq(todos.targetId, id)));
   await tx.delete(subscriptions).where(and(eq(subscriptions.subscribableType, 'Issue'), eq(subscriptions.subscribableId, id)));
   await tx.delete(issues).where(eq(issues.id, id));

@@ -3,7 +3,7 @@
 import { and, asc, eq, ilike, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { iterations, namespaces, projects, type IterationRow } from '../schema/index.ts';
-import { rows } from './raw.ts';
+import { rows } from './lib/raw.ts';
 
 /** The state GitLab's daily IterationsUpdateStatusWorker would have set by today (UTC). */
 export type IterationState = 'upcoming' | 'started' | 'closed';

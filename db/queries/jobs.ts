@@ -4,7 +4,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { ciBuilds, ciBuildTraceChunks, ciJobArtifacts, ciPipelines, type BuildRow, type CiStatus } from '../schema/index.ts';
-import { intArray, rows } from './raw.ts';
+import { intArray, rows } from './lib/raw.ts';
 
 export interface JobFilter {
   projectId: number;

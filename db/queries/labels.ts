@@ -1,15 +1,16 @@
 // Labels: lookups shared by the labels domain and the issues domain (labels=a,b on issue create/update): labels found
 // or created by title and linked in a batch, the scope a label is looked up in, GitLab's find_label, fuzzy search.
-// The labels API's listing is in labels/listing.ts, its writes in labels/writes.ts, subscriptions in
-// labels/subscriptions.ts, GraphQL's reads over several projects in labels/of-projects.ts.
+// The labels API's listing is in labels/listing.ts, its writes in labels/writes.ts, GraphQL's reads over several
+// projects in labels/of-projects.ts; label subscriptions in notifications/label-subscriptions.ts (the subscriptions
+// table is the notifications domain's).
 import { and, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { labels, namespaces } from '../schema/index.ts';
 import type { LabelRow } from '../schema/labels.ts';
-import { intArray, rows, textArray } from './raw.ts';
-import { containsPattern } from './search.ts';
+import { intArray, rows, textArray } from './lib/raw.ts';
+import { containsPattern } from './lib/search.ts';
 import type { LabelWithCounts } from './labels/listing.ts';
-import { type LabelSubscriber, labelSubscribedSql } from './labels/subscriptions.ts';
+import { type LabelSubscriber, labelSubscribedSql } from './notifications/label-subscriptions.ts';
 
 /** GitLab's default colour for labels it creates on the fly (Label::DEFAULT_COLOR). */
 export const DEFAULT_LABEL_COLOR = '#6699cc';

@@ -2,10 +2,10 @@
 // "Direct" members belong to the source itself; "all" members add those inherited from ancestor groups, each user
 // once with their highest level (GitLab's MembersFinder).
 import { and, asc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
-import { AccessLevel, activeMembershipSql } from './access.ts';
+import { AccessLevel, activeMembershipSql } from './lib/access.ts';
 import type { Db } from '../client.ts';
-import { containsPattern } from './search.ts';
-import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
+import { containsPattern } from './lib/search.ts';
+import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
 import { members, namespaces, users } from '../schema/index.ts';
 
 export interface MemberSource {
@@ -216,4 +216,8 @@ export async function listMembersPages(
   const lists = sources.map((): Array<{ member: typeof members.$inferSelect; user: typeof users.$inferSelect }> => []);
   for (const { parent, ...row } of found) lists[Number(parent)]!.push(row);
   return lists;
+}
+
+export async function addProjectMember(tx: Db, projectId: number, userId: number, accessLevel: number, createdById: number) {
+  await tx.insert(members).values({ sourceType: 'Project', sourceId: projectId, userId, accessLevel, createdById });
 }

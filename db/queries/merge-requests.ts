@@ -3,7 +3,7 @@
 // costs one query whatever its size.
 import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { AccessLevel, isAdmin, mergeRequestProjectsFilter, projectAccessLevelSql, visibleIssuesFilter, type Viewer } from './access.ts';
+import { AccessLevel, isAdmin, mergeRequestProjectsFilter, projectAccessLevelSql, visibleIssuesFilter, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
 import {
   awardEmoji,
@@ -30,10 +30,11 @@ import {
   type MergeStatus,
 } from '../schema/index.ts';
 import { TODO_ASSIGNED, type LabelJson, type UserJson } from './issues.ts';
+import { deleteAwardsOf } from './award-emoji.ts';
 import { deleteNotesOf, insertNote } from './notes.ts';
 import { liveProjectByRef, type ProjectLookup } from './projects.ts';
-import { containsPattern } from './search.ts';
-import { byParent, keysetSql, rowNumber, type KeysetPage, type PageSql } from './window.ts';
+import { containsPattern } from './lib/search.ts';
+import { byParent, keysetSql, rowNumber, type KeysetPage, type PageSql } from './lib/window.ts';
 
 const author = alias(users, 'mr_author');
 const closer = alias(users, 'mr_closer');
@@ -401,7 +402,7 @@ export async function insertMergeRequestSystemNote(tx: Db, mr: { id: number; tar
 export async function deleteMergeRequest(tx: Db, id: number) {
   await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'MergeRequest'), eq(labelLinks.targetId, id)));
   await deleteNotesOf(tx, { type: 'MergeRequest', id });
-  await tx.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, 'MergeRequest'), eq(awardEmoji.awardableId, id)));
+  await deleteAwardsOf(tx, 'MergeRequest', id);
   await tx.delete(todos).where(and(eq(todos.targetType, 'MergeRequest'), eq(todos.targetId, id)));
   await tx.delete(subscriptions).where(and(eq(subscriptions.subscribableType, 'MergeRequest'), eq(subscriptions.subscribableId, id)));
   await tx.delete(mergeRequests).where(eq(mergeRequests.id, id));

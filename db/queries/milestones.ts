@@ -4,8 +4,8 @@ import { and, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'driz
 import type { Db } from '../client.ts';
 import { milestones, namespaces, projects, type MilestoneRow } from '../schema/index.ts';
 import { fuzzySearch } from './labels.ts';
-import { rows } from './raw.ts';
-import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
+import { rows } from './lib/raw.ts';
+import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
 
 export type MilestoneSource = { kind: 'project'; projectId: number; parentGroupId: number | null } | { kind: 'group'; groupId: number };
 

@@ -2,7 +2,8 @@
 import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.ts';
-import { alerts, awardEmoji, epics, issues, mergeRequests, notes, snippets, users, type NoteRow } from '../schema/index.ts';
+import { deleteAwardsOf } from './award-emoji.ts';
+import { alerts, epics, issues, mergeRequests, notes, snippets, users, type AlertRow, type NoteRow } from '../schema/index.ts';
 
 export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Commit' | 'Epic' | 'AlertManagement::Alert';
 type RowNoteableType = Exclude<NoteableType, 'Commit'>;
@@ -133,7 +134,7 @@ export async function updateNote(tx: Db, id: number, values: Partial<Pick<typeof
 
 /** The note and what hangs on it (award emoji; its to-dos go with the foreign key). */
 export async function deleteNote(tx: Db, id: number) {
-  await tx.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, 'Note'), eq(awardEmoji.awardableId, id)));
+  await deleteAwardsOf(tx, 'Note', id);
   await tx.delete(notes).where(eq(notes.id, id));
 }
 
@@ -147,7 +148,7 @@ export async function touchNoteable(tx: Db, noteable: NoteableKey, at: Date) {
 /** All notes of a noteable being deleted, with their award emoji (their to-dos go with the foreign key). */
 export async function deleteNotesOf(tx: Db, noteable: NoteableKey) {
   const ids = tx.select({ id: notes.id }).from(notes).where(ofNoteable(noteable));
-  await tx.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, 'Note'), inArray(awardEmoji.awardableId, ids)));
+  await deleteAwardsOf(tx, 'Note', ids);
   await tx.delete(notes).where(ofNoteable(noteable));
 }
 
@@ -255,3 +256,16 @@ export async function resolvableState(db: Db, mergeRequestId: number) {
     .where(and(eq(notes.noteableId, mergeRequestId), resolvableSql()));
   return { resolvable: row?.resolvable ?? 0, unresolved: row?.unresolved ?? 0 };
 }
+
+/** A system note on the alert (SystemNoteService: status, assignee, alert_issue_added), as a statement for a batch. */
+export const alertSystemNoteStatement = (db: Db, alert: Pick<AlertRow, 'id' | 'projectId'>, authorId: number, body: string, action: string) =>
+  db.insert(notes).values({
+    noteableType: 'AlertManagement::Alert',
+    noteableId: alert.id,
+    projectId: alert.projectId,
+    authorId,
+    body,
+    system: true,
+    systemAction: action,
+    discussionId: newDiscussionId(),
+  });

@@ -4,11 +4,11 @@
 // PUT two, and nothing is half-written.
 // Raw SQL is used where Drizzle's builder cannot express a data-modifying CTE; every value is a bound parameter.
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { groupAccessLevelSql, groupDescendantAccessSql, projectAccessLevelSql, type Viewer } from './access.ts';
+import { groupAccessLevelSql, groupDescendantAccessSql, projectAccessLevelSql, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
 import { EMAIL_EVENTS, namespaces, notificationSettings, projects, type EmailEvent, type NotificationLevel } from '../schema/index.ts';
-import { rows } from './raw.ts';
-import { liveNamespaceByRef } from './namespaces.ts';
+import { rows } from './lib/raw.ts';
+import { liveNamespaceByRef } from './groups/namespaces.ts';
 import { liveProjectByRef } from './projects.ts';
 
 /** What a setting shows: the level and every event column (null: never set). */

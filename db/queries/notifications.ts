@@ -24,7 +24,7 @@ import {
   type NotificationTargetType,
   type UserRow,
 } from '../schema/index.ts';
-import { intArray, rows } from './raw.ts';
+import { intArray, rows } from './lib/raw.ts';
 
 /** Where a candidate came from (the builder turns each into a recipient of GitLab's type). */
 export type CandidateSource = 'participant' | 'member' | 'subscriber' | 'label_subscriber' | 'mentioned' | 'assignee' | 'previous_assignee';

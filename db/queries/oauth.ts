@@ -6,8 +6,8 @@
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { oauthAccessTokens, oauthGrants } from '../schema/index.ts';
-import { uncountEventsSql, type CountedEvent } from './rate-limits.ts';
-import { rows, textArray } from './raw.ts';
+import { uncountEventsSql, type CountedEvent } from './lib/rate-limits.ts';
+import { rows, textArray } from './lib/raw.ts';
 
 export interface ClientRow {
   app_id: number;
@@ -255,4 +255,26 @@ export async function findTokenByAnyDigest(db: Db, digest: string, hint: 'access
         WHERE ${where} LIMIT 2`,
   );
   return found.find((r) => (hint === 'refresh_token' ? r.refresh_token_digest === digest : r.token_digest === digest)) ?? found[0];
+}
+
+/** Revokes every OAuth token of a user, and the authorization codes not yet exchanged. */
+export async function revokeOAuthOfUser(db: Db, userId: number) {
+  await db.execute(
+    sql`WITH codes AS (UPDATE oauth_grants SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL AND consumed_at IS NULL)
+        UPDATE oauth_access_tokens SET revoked_at = now() WHERE user_id = ${userId} AND revoked_at IS NULL`,
+  );
+}
+
+/** Revokes every token of the user for the application and every code not yet exchanged. Returns tokens revoked. */
+export async function revokeAuthorization(db: Db, applicationId: number, userId: number) {
+  const tokens = await db
+    .update(oauthAccessTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(oauthAccessTokens.applicationId, applicationId), eq(oauthAccessTokens.userId, userId), isNull(oauthAccessTokens.revokedAt)))
+    .returning({ id: oauthAccessTokens.id });
+  await db
+    .update(oauthGrants)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(oauthGrants.applicationId, applicationId), eq(oauthGrants.userId, userId), isNull(oauthGrants.consumedAt), isNull(oauthGrants.revokedAt)));
+  return tokens.length;
 }

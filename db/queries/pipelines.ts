@@ -4,8 +4,8 @@
 import { and, asc, desc, eq, inArray, isNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { ciBuilds, ciPipelines, ciPipelineVariables, ciStages, projects, type CiStatus, type PipelineRow } from '../schema/index.ts';
-import { currentIidSql, nextIidStatement } from './internal-ids.ts';
-import { intArray, rows, textArray } from './raw.ts';
+import { currentIidSql, nextIidStatement } from './lib/internal-ids.ts';
+import { intArray, rows, textArray } from './lib/raw.ts';
 
 export interface NewPipelineJob {
   name: string;

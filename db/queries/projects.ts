@@ -11,12 +11,12 @@ import {
   memberProjectIds,
   projectAccessLevelSql,
   visibleProfilesFilter,
-  visibleProjectsFilter, type Viewer } from './access.ts';
+  visibleProjectsFilter, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
-import { deletedSuffix } from './namespaces.ts';
-import { containsPattern } from './search.ts';
-import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
-import { containerExpirationPolicies, gitCommits, projectComplianceFrameworkSettings, gitRefs, gitTreeEntries, issues, members, namespaces, projects, repositories, stars, users } from '../schema/index.ts';
+import { deletedSuffix } from './groups/namespaces.ts';
+import { containsPattern } from './lib/search.ts';
+import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
+import { containerExpirationPolicies, gitCommits, projectComplianceFrameworkSettings, gitRefs, gitTreeEntries, issues, namespaces, projects, repositories, stars, users } from '../schema/index.ts';
 
 const sourceProject = alias(projects, 'source_project');
 const sourceNamespace = alias(namespaces, 'source_namespace');
@@ -244,10 +244,6 @@ export async function countStarrers(db: Db, actor: Viewer, projectId: number, se
   const sub = db.select({ one: sql`1` }).from(stars).innerJoin(users, eq(users.id, stars.userId)).where(starrersWhere(actor, projectId, search)).limit(limit).as('c');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);
   return Number(row?.n ?? 0);
-}
-
-export async function addProjectMember(tx: Db, projectId: number, userId: number, accessLevel: number, createdById: number) {
-  await tx.insert(members).values({ sourceType: 'Project', sourceId: projectId, userId, accessLevel, createdById });
 }
 
 /**

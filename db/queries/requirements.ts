@@ -5,7 +5,7 @@ import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { requirements, requirementTestReports, users } from '../schema/index.ts';
 import { fuzzySearch } from './labels.ts';
-import { keysetSql, type KeysetPage, type PageSql } from './window.ts';
+import { keysetSql, type KeysetPage, type PageSql } from './lib/window.ts';
 
 export type RequirementState = 'opened' | 'archived';
 export type TestReportState = 'passed' | 'failed';

@@ -5,7 +5,7 @@
 import { eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { ciJobArtifacts, ciRunners, type RunnerRow } from '../schema/index.ts';
-import { rows, textArray } from './raw.ts';
+import { rows, textArray } from './lib/raw.ts';
 
 export async function findRunnersByIds(db: Db, ids: readonly number[]): Promise<RunnerRow[]> {
   if (!ids.length) return [];

@@ -1,10 +1,11 @@
 // Personal and project snippets with their files. A snippet is read as a "view" (the row, its author, its project's
 // full path, the paths of its files in order) in one statement; lists apply the policy's visibility filter in SQL.
 import { and, desc, eq, gte, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import { projectAccessLevelSql, Visibility, visibleSnippetsFilter, type Viewer } from './access.ts';
+import { projectAccessLevelSql, Visibility, visibleSnippetsFilter, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
-import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './window.ts';
-import { awardEmoji, namespaces, projects, snippetFiles, snippets, users, type SnippetRow } from '../schema/index.ts';
+import { deleteAwardsOf } from './award-emoji.ts';
+import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
+import { namespaces, projects, snippetFiles, snippets, users, type SnippetRow } from '../schema/index.ts';
 
 /** The paths of a snippet's files, in order (contents stay out: only raw endpoints read them). */
 const filePathsSql = sql<string[]>`(SELECT COALESCE(json_agg(sf.path ORDER BY sf.position), '[]'::json) FROM ${snippetFiles} sf WHERE sf.snippet_id = ${snippets.id})`;
@@ -128,7 +129,7 @@ export async function replaceSnippetFiles(tx: Db, snippetId: number, files: read
 
 /** Deletes the snippet and its award emoji (its files go with it: the foreign key cascades). */
 export async function deleteSnippet(db: Db, id: number): Promise<boolean> {
-  await db.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, 'Snippet'), eq(awardEmoji.awardableId, id)));
+  await deleteAwardsOf(db, 'Snippet', id);
   const gone = await db.delete(snippets).where(eq(snippets.id, id)).returning({ id: snippets.id });
   return gone.length > 0;
 }

@@ -4,7 +4,7 @@
 // loaded for the whole page in one more statement per target type (the issues and the merge requests queries).
 import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { AccessLevel, isAdmin, mergeRequestProjectsFilter, projectAccessLevelSql, visibleGroupsFilter, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './access.ts';
+import { AccessLevel, isAdmin, mergeRequestProjectsFilter, projectAccessLevelSql, visibleGroupsFilter, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './lib/access.ts';
 import { readsEpicSql } from './epics.ts';
 import type { Db } from '../client.ts';
 import { alerts, epics, issues, mergeRequests, namespaces, notes, projects, todos, users } from '../schema/index.ts';

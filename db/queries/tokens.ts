@@ -1,25 +1,6 @@
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { personalAccessTokens, users } from '../schema/index.ts';
-
-/** The token with this digest and its user, in one round trip. */
-export async function findPersonalAccessTokenByDigest(db: Db, digest: string) {
-  const [row] = await db
-    .select({ token: personalAccessTokens, user: users })
-    .from(personalAccessTokens)
-    .innerJoin(users, eq(users.id, personalAccessTokens.userId))
-    .where(eq(personalAccessTokens.tokenDigest, digest))
-    .limit(1);
-  return row;
-}
-
-/** Records use at most every 10 minutes (GitLab's throttle), so a busy token does not write on every request. */
-export async function touchPersonalAccessToken(db: Db, id: number) {
-  await db
-    .update(personalAccessTokens)
-    .set({ lastUsedAt: sql`now()` })
-    .where(and(eq(personalAccessTokens.id, id), sql`(${personalAccessTokens.lastUsedAt} IS NULL OR ${personalAccessTokens.lastUsedAt} < now() - interval '10 minutes')`));
-}
+import { personalAccessTokens } from '../schema/index.ts';
 
 export async function insertPersonalAccessToken(db: Db, values: typeof personalAccessTokens.$inferInsert) {
   const [row] = await db.insert(personalAccessTokens).values(values).returning();

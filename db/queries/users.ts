@@ -1,24 +1,14 @@
 import { and, asc, desc, eq, gte, ilike, inArray, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
-import { AccessLevel, activeMembershipSql, Visibility } from './access.ts';
+import { AccessLevel, activeMembershipSql, Visibility } from './lib/access.ts';
 import type { Db } from '../client.ts';
-import { keysetSql, type KeysetPage } from './window.ts';
-import { containsPattern } from './search.ts';
+import { keysetSql, type KeysetPage } from './lib/window.ts';
+import { containsPattern } from './lib/search.ts';
 import { emails, members, namespaces, projects, stars, users, type UserRow } from '../schema/index.ts';
 import { markGroupDeleted } from './groups.ts';
-import { hasIdentity } from './identities.ts';
+import { hasIdentity } from './users/identities.ts';
 
-/** By numeric id, or by username without regard to case. */
-export async function findUserByRef(db: Db, ref: string | number): Promise<UserRow | undefined> {
-  const byId = typeof ref === 'number' || /^\d+$/.test(ref);
-  // Ids beyond the integer column's range name nobody (and must not reach Postgres as an out-of-range error).
-  if (byId && !(Number(ref) >= 1 && Number(ref) <= 2_147_483_647)) return undefined;
-  const [row] = await db
-    .select()
-    .from(users)
-    .where(byId ? eq(users.id, Number(ref)) : sql`lower(${users.username}) = lower(${ref})`)
-    .limit(1);
-  return row;
-}
+// Authentication's lookup of a user (lib/auth.ts), the users domain's too.
+export { findUserByRef } from './lib/auth.ts';
 
 export interface UserListFilter {
   username?: string | undefined;

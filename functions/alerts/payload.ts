@@ -4,7 +4,7 @@
 // unexpected JSON type with a 500 (a number as title, an unknown severity, a number as start_time), the value is
 // read leniently instead (documented at each place), so a notification is never an error for its contents.
 import { ALERT_SEVERITIES } from '../../db/schema/alerts.ts';
-import type { NewAlert } from '../../db/queries/alert-notify.ts';
+import type { NewAlert } from '../../db/queries/alerts/notify.ts';
 
 /** Gitlab::Utils::DeepSize's defaults, which NotifyService#valid_payload_size? checks first (400 past either). */
 export const PAYLOAD_MAX_BYTES = 1024 * 1024;

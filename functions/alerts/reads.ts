@@ -1,7 +1,8 @@
 // Batched alert reads for GraphQL's per-request loaders (loaders.ts): the assignees and the current
 // user's to-dos of a page of alerts (already found readable), one statement each whatever the page's size.
-import { findAssigneesOfAlerts, findUserTodosOfAlerts } from '../../db/queries/alerts.ts';
-import { byParent } from '../../db/queries/window.ts';
+import { findAssigneesOfAlerts } from '../../db/queries/alerts.ts';
+import { findUserTodosOfAlerts } from '../todos/lookups.ts';
+import { byParent } from '../../db/queries/lib/window.ts';
 import type { RequestContext } from '../lib/context.ts';
 
 /** The assignees of each alert, in assignment order. */

@@ -4,7 +4,10 @@
 // change is one batch with its system note and to-dos; the issue createAlertIssue opens is the issues domain's
 // own create (its rules, event and notification), then linked.
 import * as q from '../../db/queries/alerts.ts';
-import { TODO_ASSIGNED, TODO_MARKED, usersWithProjectLevels } from '../../db/queries/issues.ts';
+import { hasPendingAlertTodo, pendingAlertTodoUsers } from '../todos/lookups.ts';
+import { insertAlertTodosStatement, resolveAlertTodosStatement } from '../todos/statements.ts';
+import { alertSystemNoteStatement } from '../notes/statements.ts';
+import { TODO_ASSIGNED, TODO_MARKED, usersWithProjectLevels } from '../issues/lookups.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { ALERT_STATUS_RESOLVED, ALERT_STATUSES, type AlertStatus, type UserRow } from '../../db/schema/index.ts';
 import { createIssue } from '../issues/service.ts';
@@ -115,8 +118,8 @@ export async function updateAlertStatus({ ctx, input }: Verb<AlertRef & { status
     // One batch: the status, its system note, the actor's to-dos done on resolve.
     await ctx.batch((db) => [
       q.updateAlertStatusStatement(db, alert.id, status, resolved),
-      q.alertSystemNoteStatement(db, alert, found.user.id, `changed the status to **${title}**`, 'status'),
-      ...(resolved ? [q.resolveAlertTodosStatement(db, alert.id, found.user.id)] : []),
+      alertSystemNoteStatement(db, alert, found.user.id, `changed the status to **${title}**`, 'status'),
+      ...(resolved ? [resolveAlertTodosStatement(db, alert.id, found.user.id)] : []),
     ]);
   } catch (e) {
     // Another request re-opened an alert with this fingerprint meanwhile: the same refusal, nothing written.
@@ -163,12 +166,12 @@ export async function setAlertAssignees({ ctx, input }: Verb<AlertRef & { userna
   ];
   if (parts.length) {
     // Who already has a pending `assigned` to-do is read first (create_todos skips them); then one batch writes.
-    const pending = new Set(await q.pendingAlertTodoUsers(ctx.db, alert.id, added.map((u) => u.id), TODO_ASSIGNED));
+    const pending = new Set(await pendingAlertTodoUsers(ctx.db, alert.id, added.map((u) => u.id), TODO_ASSIGNED));
     const todos = added.filter((u) => !pending.has(u.id)).map((u) => ({ userId: u.id, action: TODO_ASSIGNED }));
     await ctx.batch((db) => [
       ...q.replaceAlertAssigneesStatements(db, alert.id, assignees.map((u) => u.id)),
-      q.alertSystemNoteStatement(db, alert, found.user.id, parts.join(' and '), 'assignee'),
-      ...(todos.length ? [q.insertAlertTodosStatement(db, alert, found.user.id, todos)] : []),
+      alertSystemNoteStatement(db, alert, found.user.id, parts.join(' and '), 'assignee'),
+      ...(todos.length ? [insertAlertTodosStatement(db, alert, found.user.id, todos)] : []),
     ]);
   }
   return reread(ctx, found);
@@ -178,8 +181,8 @@ export async function setAlertAssignees({ ctx, input }: Verb<AlertRef & { userna
 export async function createAlertTodo({ ctx, input }: Verb<AlertRef>) {
   const found = await alertToChange(ctx, input);
   const alert = found.view.alert;
-  if (await q.hasPendingAlertTodo(ctx.db, alert.id, found.user.id)) throw serviceFailed(['You already have pending todo for this alert']);
-  const [todo] = await q.insertAlertTodosStatement(ctx.db, alert, found.user.id, [{ userId: found.user.id, action: TODO_MARKED }]);
+  if (await hasPendingAlertTodo(ctx.db, alert.id, found.user.id)) throw serviceFailed(['You already have pending todo for this alert']);
+  const [todo] = await insertAlertTodosStatement(ctx.db, alert, found.user.id, [{ userId: found.user.id, action: TODO_MARKED }]);
   return { alert: found, todo: { todo: todo!, body: alert.title, project: found.project, group: null } };
 }
 
@@ -197,7 +200,7 @@ export async function createAlertIssue({ ctx, input }: Verb<AlertRef>) {
   // A decision between the writes (linked or not): an interactive transaction.
   const linked = await ctx.transaction(async (tx) => {
     if (!(await q.linkAlertIssue(tx, alert.id, issue.view.issue.id))) return false;
-    await q.alertSystemNoteStatement(tx, alert, found.user.id, `created issue #${issue.view.issue.iid} for this alert`, 'alert_issue_added');
+    await alertSystemNoteStatement(tx, alert, found.user.id, `created issue #${issue.view.issue.iid} for this alert`, 'alert_issue_added');
     return true;
   });
   // A concurrent createAlertIssue linked its issue first: this one stays a plain incident, as GitLab's would.

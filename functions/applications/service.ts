@@ -1,6 +1,7 @@
 // OAuth application verbs, shared by the admin REST API and the applications / authorized applications pages.
 // Client secrets are 32 random bytes shown once as 64 hex characters; only their SHA-256 digest is stored.
 import * as q from '../../db/queries/applications.ts';
+import { revokeAuthorization } from '../oauth/statements.ts';
 import type { OAuthApplicationRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { sha256Hex, toHex } from '../lib/crypto.ts';
@@ -102,5 +103,5 @@ export const listAuthorizedApplications = (ctx: RequestContext, userId: number) 
 
 /** Revokes the user's tokens and unexchanged codes for the application (in one transaction). */
 export async function revokeAuthorizedApplication(ctx: RequestContext, userId: number, applicationId: number) {
-  return ctx.transaction((tx) => q.revokeAuthorization(tx, applicationId, userId));
+  return ctx.transaction((tx) => revokeAuthorization(tx, applicationId, userId));
 }

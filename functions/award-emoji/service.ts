@@ -4,7 +4,7 @@
 // is for its awarder or an administrator. GitLab records no event for awards. GraphQL finds the awardable by global
 // id (findAwardableById) and adds, removes or toggles by name through the same rules.
 import * as q from '../../db/queries/award-emoji.ts';
-import { findSnippetProjectId } from '../../db/queries/snippets.ts';
+import { findSnippetProjectId } from '../snippets/lookups.ts';
 import { findIssue, findIssueById, issueFacts } from '../issues/service.ts';
 import { findMergeRequest, findMergeRequestById, mergeRequestFacts } from '../merge-requests/service.ts';
 import { requireUser } from '../lib/auth.ts';

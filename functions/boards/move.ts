@@ -3,7 +3,8 @@
 // milestone), made through the issues service's update verb, and/or between two issues (relative_position).
 import * as q from '../../db/queries/boards.ts';
 import * as qLists from '../../db/queries/boards/lists.ts';
-import * as qPositions from '../../db/queries/boards/positions.ts';
+import { issuePositions, maxRelativePosition } from '../issues/lookups.ts';
+import { setRelativePosition } from '../issues/statements.ts';
 import { LIST_TYPES, type ListRow } from '../../db/schema/index.ts';
 import { UpdateIssueInput } from '../issues/schemas.ts';
 import { findIssue, updateIssue } from '../issues/service.ts';
@@ -63,20 +64,20 @@ async function listChanges(ctx: RequestContext, boardId: number, from: ListRow, 
 async function reposition(ctx: RequestContext, projectId: number, issueId: number, afterId: number | null, beforeId: number | null) {
   const ids = [afterId, beforeId].filter((id): id is number => id !== null);
   await ctx.transaction(async (tx) => {
-    const found = new Map((await qPositions.issuePositions(tx, projectId, ids)).map((r) => [r.id, r.relativePosition]));
-    let end = await qPositions.maxRelativePosition(tx, projectId);
+    const found = new Map((await issuePositions(tx, projectId, ids)).map((r) => [r.id, r.relativePosition]));
+    let end = await maxRelativePosition(tx, projectId);
     const positionOf = async (id: number | null) => {
       if (id === null || !found.has(id)) return null;
       const known = found.get(id);
       if (known !== null && known !== undefined) return known;
       end = (end ?? 0) + IDEAL_DISTANCE;
-      await qPositions.setRelativePosition(tx, id, end);
+      await setRelativePosition(tx, id, end);
       return end;
     };
     const after = await positionOf(afterId);
     const before = await positionOf(beforeId);
     const position = after !== null && before !== null ? Math.floor((after + before) / 2) : after !== null ? after + IDEAL_DISTANCE : before !== null ? before - IDEAL_DISTANCE : null;
-    if (position !== null) await qPositions.setRelativePosition(tx, issueId, position);
+    if (position !== null) await setRelativePosition(tx, issueId, position);
   });
 }
 

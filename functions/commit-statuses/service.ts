@@ -6,10 +6,9 @@
 // for one status name neither make two pipelines nor two open statuses: the second continues the first's (or is
 // refused by its state machine). The pipeline's status then follows through the usual processing.
 import * as q from '../../db/queries/commit-statuses.ts';
-import { lockPipeline } from '../../db/queries/pipelines.ts';
+import { lockPipeline } from '../pipelines/lookups.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
-import { refsContaining } from '../../db/queries/repositories/containing.ts';
-import { resolveRevision } from '../../db/queries/repositories/reads.ts';
+import { refsContaining, resolveRevision } from '../repositories/lookups.ts';
 import type { Db } from '../../db/client.ts';
 import type { CiStatus } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';

@@ -4,7 +4,7 @@
 // the profiles' settings as DAST_* variables. The pipeline's errors are the payload's.
 import { stringify } from 'yaml';
 import * as q from '../../db/queries/dast.ts';
-import { findRef } from '../../db/queries/repositories/refs.ts';
+import { findRef } from '../repositories/lookups.ts';
 import type { DastScannerProfileRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { notFound, serviceFailed } from '../lib/errors.ts';

@@ -2,9 +2,10 @@
 // UpdateService): list, one, create by the API (the environment found or created by name) and status changes of
 // API-made deployments along Deployment's state machine. `authenticate!` for every route.
 import * as q from '../../db/queries/deployments.ts';
-import * as environmentsQ from '../../db/queries/environments.ts';
+import { findEnvironmentByName } from '../environments/lookups.ts';
+import { insertEnvironment } from '../environments/statements.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
-import { findUsersByIds } from '../../db/queries/users.ts';
+import { findUsersByIds } from '../users/lookups.ts';
 import type { EnvironmentRow } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -46,13 +47,13 @@ export async function getDeployment({ ctx, input }: Verb<{ project: ProjectView;
 /** Environment.find_or_create_by_name: an unknown name makes an environment (its validations answer first). */
 async function environmentNamed(ctx: RequestContext, project: ProjectView, name: string): Promise<EnvironmentRow> {
   const projectId = project.project.id;
-  const existing = await environmentsQ.findEnvironmentByName(ctx.db, projectId, name);
+  const existing = await findEnvironmentByName(ctx.db, projectId, name);
   if (existing) return existing;
   const errors = nameErrors(name);
   if (errors.length) throw validationFailed({ name: errors });
   const values = { projectId, name, slug: await environmentSlug(name), externalUrl: null, environmentType: environmentType(name) };
   // A concurrent create of the same name wins the insert: read what it made.
-  return (await environmentsQ.insertEnvironment(ctx.db, values)) ?? (await environmentsQ.findEnvironmentByName(ctx.db, projectId, name))!;
+  return (await insertEnvironment(ctx.db, values)) ?? (await findEnvironmentByName(ctx.db, projectId, name))!;
 }
 
 const FINISHED = new Set(['success', 'failed', 'canceled', 'skipped']);

@@ -5,10 +5,12 @@
 // on a merge request with a `position` is a DiffNote placed on one of the MR's diff versions; resolving is for merge
 // requests only (the one noteable that supports resolvable notes).
 import type { Db } from '../../db/client.ts';
-import * as q from '../../db/queries/notes.ts';
-import { findDiffVersionBySha, insertMergeRequestSystemNote } from '../../db/queries/merge-requests.ts';
-import { changedPaths } from '../../db/queries/repositories/diffs.ts';
-import { resolveRevision } from '../../db/queries/repositories/reads.ts';
+import type { NoteListFilter, NoteView } from '../../db/queries/notes.ts';
+import { countDiscussions, findDiscussionNotes, findNoteById, listDiscussionIds, resolvableState } from '../notes/lookups.ts';
+import { setDiscussionResolved, setNoteResolved } from '../notes/statements.ts';
+import { findDiffVersionBySha } from '../merge-requests/lookups.ts';
+import { insertMergeRequestSystemNote } from '../merge-requests/statements.ts';
+import { changedPaths, resolveRevision } from '../repositories/lookups.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { badRequest, forbidden, invalidRecord, notFound, recordNotFound } from '../lib/errors.ts';
@@ -27,20 +29,20 @@ type Verb<I> = { ctx: RequestContext; input: I };
 /** One discussion: its id and its readable notes, oldest first. */
 export interface DiscussionView {
   id: string;
-  notes: q.NoteView[];
+  notes: NoteView[];
 }
 
 /** The listing's filter: every kind of note, confidential ones only for who may read them (one decision per noteable). */
-function listFilter(ctx: RequestContext, noteable: Noteable): q.NoteListFilter {
+function listFilter(ctx: RequestContext, noteable: Noteable): NoteListFilter {
   const hidden: NoteFacts = { kind: 'note', noteable: noteable.facts, authorId: null, system: false, confidential: true };
   return { kinds: 'all_notes', withConfidential: can(ctx.actor, 'note:read', hidden) };
 }
 
-const readable = (ctx: RequestContext, noteable: Noteable, rows: readonly q.NoteView[]) => rows.filter((r) => can(ctx.actor, 'note:read', noteFacts(noteable, r.note)));
+const readable = (ctx: RequestContext, noteable: Noteable, rows: readonly NoteView[]) => rows.filter((r) => can(ctx.actor, 'note:read', noteFacts(noteable, r.note)));
 
 /** Groups notes (oldest first) by discussion, in the order of `ids`. */
-function group(ids: readonly string[], rows: readonly q.NoteView[]): DiscussionView[] {
-  const byId = new Map<string, q.NoteView[]>(ids.map((id) => [id, []]));
+function group(ids: readonly string[], rows: readonly NoteView[]): DiscussionView[] {
+  const byId = new Map<string, NoteView[]>(ids.map((id) => [id, []]));
   for (const r of rows) byId.get(r.note.discussionId)?.push(r);
   return [...byId].filter(([, notes]) => notes.length > 0).map(([id, notes]) => ({ id, notes }));
 }
@@ -58,21 +60,21 @@ export async function listDiscussions({ ctx, input }: Verb<{ noteable: NoteableR
   return {
     noteable,
     fetch: async (limit: number, offset: number) => {
-      const ids = await q.listDiscussionIds(ctx.db, noteable.key, filter, limit, offset, COUNT_LIMIT + 1);
+      const ids = await listDiscussionIds(ctx.db, noteable.key, filter, limit, offset, COUNT_LIMIT + 1);
       if (ids[0]) total = ids[0].total;
-      const notes = await q.findDiscussionNotes(ctx.db, noteable.key, ids.map((i) => i.id));
+      const notes = await findDiscussionNotes(ctx.db, noteable.key, ids.map((i) => i.id));
       return group(
         ids.map((i) => i.id),
         readable(ctx, noteable, notes),
       );
     },
-    count: (limit: number) => (total !== undefined ? Promise.resolve(Math.min(total, limit)) : q.countDiscussions(ctx.db, noteable.key, filter, limit)),
+    count: (limit: number) => (total !== undefined ? Promise.resolve(Math.min(total, limit)) : countDiscussions(ctx.db, noteable.key, filter, limit)),
   };
 }
 
 /** readable_discussion_notes: the discussion's notes on this noteable the actor may read; 404 `Discussion Not Found` when none. */
 async function readDiscussion(ctx: RequestContext, noteable: Noteable, discussionId: string): Promise<DiscussionView> {
-  const notes = readable(ctx, noteable, await q.findDiscussionNotes(ctx.db, noteable.key, [discussionId]));
+  const notes = readable(ctx, noteable, await findDiscussionNotes(ctx.db, noteable.key, [discussionId]));
   if (!notes.length) throw notFound('Discussion');
   return { id: discussionId, notes };
 }
@@ -88,7 +90,7 @@ export async function getDiscussion({ ctx, input }: Verb<{ noteable: NoteableRef
 export async function getDiscussionNotes({ ctx, input }: Verb<{ noteable: NoteableRef; discussionId: string }>) {
   requireUser(ctx);
   const noteable = await findNoteable(ctx, input.noteable);
-  const notes = readable(ctx, noteable, await q.findDiscussionNotes(ctx.db, noteable.key, [input.discussionId]));
+  const notes = readable(ctx, noteable, await findDiscussionNotes(ctx.db, noteable.key, [input.discussionId]));
   if (!notes.length) throw notFound('Notes');
   return { noteable, discussion: { id: input.discussionId, notes } as DiscussionView };
 }
@@ -173,7 +175,7 @@ export async function replyToDiscussion({ ctx, input }: Verb<{ noteable: Noteabl
  */
 async function noteAllResolved(tx: Db, noteable: Noteable, userId: number) {
   if (noteable.key.type !== 'MergeRequest') return;
-  const state = await q.resolvableState(tx, noteable.key.id);
+  const state = await resolvableState(tx, noteable.key.id);
   if (state.resolvable === 0 || state.unresolved > 0) return;
   await insertMergeRequestSystemNote(tx, { id: noteable.key.id, targetProjectId: noteable.project!.project.id }, userId, 'resolved all threads', 'discussion');
 }
@@ -189,10 +191,10 @@ export async function resolveNote({ ctx, input }: Verb<{ noteable: NoteableRef; 
   if (!can(ctx.actor, 'note:resolve', facts)) throw forbidden();
   if (!isResolvable(view.note)) throw badRequest('Note is not resolvable');
   await ctx.transaction(async (tx) => {
-    await q.setNoteResolved(tx, view.note.id, input.resolved ? user.id : null, new Date());
+    await setNoteResolved(tx, view.note.id, input.resolved ? user.id : null, new Date());
     if (input.resolved) await noteAllResolved(tx, noteable, user.id);
   });
-  const updated = await q.findNoteById(ctx.db, view.note.id);
+  const updated = await findNoteById(ctx.db, view.note.id);
   if (!updated) throw recordNotFound();
   return { noteable, view: updated };
 }
@@ -206,11 +208,11 @@ export async function resolveNote({ ctx, input }: Verb<{ noteable: NoteableRef; 
 export async function resolveDiscussion({ ctx, input }: Verb<{ noteable: NoteableRef; discussionId: string; resolved: boolean }>) {
   const user = requireUser(ctx);
   const noteable = await findNoteable(ctx, input.noteable);
-  const found = await q.findDiscussionNotes(ctx.db, noteable.key, [input.discussionId]);
+  const found = await findDiscussionNotes(ctx.db, noteable.key, [input.discussionId]);
   if (!found.length) throw notFound('Discussion');
   if (!found.some((r) => isResolvable(r.note)) || !can(ctx.actor, 'noteable:resolve_discussion', noteable.facts)) throw forbidden();
   await ctx.transaction(async (tx) => {
-    await q.setDiscussionResolved(tx, noteable.key, input.discussionId, input.resolved ? user.id : null, new Date());
+    await setDiscussionResolved(tx, noteable.key, input.discussionId, input.resolved ? user.id : null, new Date());
     if (input.resolved) await noteAllResolved(tx, noteable, user.id);
   });
   return { noteable, discussion: await readDiscussion(ctx, noteable, input.discussionId) };

@@ -1,7 +1,7 @@
 // Which metrics dashboards an environment has (GitLab 13.6 Gitlab::Metrics::Dashboard::Finder as
 // PerformanceMonitoring::PrometheusDashboard.find_for uses it): the system dashboards every environment has, and the
 // project's own `.gitlab/dashboards/*.yml` on the default branch.
-import { readPath } from '../../db/queries/repositories/reads.ts';
+import { readPath } from '../repositories/lookups.ts';
 import { GIT_OBJECT_TYPES } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import type { EnvironmentModel } from './service.ts';

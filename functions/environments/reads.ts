@@ -1,6 +1,7 @@
 // Batched reads behind GraphQL's loaders: the environments of many projects (Project.environment/environments) and
 // the annotations of many dashboards (MetricsDashboard.annotations), each one statement per batch.
-import { annotationsIn, type AnnotationWindow } from '../../db/queries/annotations.ts';
+import type { AnnotationWindow } from '../../db/queries/annotations.ts';
+import { annotationsIn } from '../annotations/lookups.ts';
 import { findEnvironmentsOfProjects } from '../../db/queries/environments.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { AnnotationRow } from '../../db/schema/index.ts';

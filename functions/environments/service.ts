@@ -1,9 +1,9 @@
 // Environment verbs (GitLab 13.6 lib/api/environments.rb, Environment, EnvironmentPolicy): list, one, create with
 // the generated slug, update, delete (stopped ones only), stop (playing the last deployment's `on_stop` job), and
 // the GraphQL readers. `authenticate!` for every REST route: anonymous callers get 401 even on public projects.
-import * as deploymentsQ from '../../db/queries/deployments.ts';
+import { deployables, lastSuccessfulDeployments, stopJob } from '../deployments/lookups.ts';
 import * as q from '../../db/queries/environments.ts';
-import { transitionJobs } from '../../db/queries/jobs.ts';
+import { transitionJobs } from '../jobs/statements.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { EnvironmentRow } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';
@@ -43,7 +43,7 @@ export async function getEnvironment({ ctx, input }: Verb<{ project: ProjectView
 
 /** Environment#last_deployment (the newest successful one) of each environment, by environment id. */
 export async function lastDeployments(ctx: RequestContext, environmentIds: readonly number[]) {
-  const found = await deploymentsQ.lastSuccessfulDeployments(ctx.db, environmentIds);
+  const found = await lastSuccessfulDeployments(ctx.db, environmentIds);
   return new Map(found.map((d) => [d.deployment.environmentId, d]));
 }
 
@@ -114,9 +114,9 @@ export async function stopEnvironment({ ctx, input }: Verb<{ project: ProjectVie
   if (environment.state === 'stopped') return environment;
   const stopped = await q.setEnvironmentState(ctx.db, environment.id, 'stopped');
   const last = (await lastDeployments(ctx, [environment.id])).get(environment.id)?.deployment;
-  const pipelineId = last?.deployableId && last.onStop ? (await deploymentsQ.deployables(ctx.db, [last.deployableId]))[0]?.pipeline.id : undefined;
+  const pipelineId = last?.deployableId && last.onStop ? (await deployables(ctx.db, [last.deployableId]))[0]?.pipeline.id : undefined;
   if (pipelineId !== undefined && last?.onStop) {
-    const job = await deploymentsQ.stopJob(ctx.db, pipelineId, last.onStop);
+    const job = await stopJob(ctx.db, pipelineId, last.onStop);
     if (job && (await transitionJobs(ctx.db, { ids: [job.id], from: ['manual'], to: 'pending', userId: user.id })).length) await reprocessPipeline(ctx, pipelineId);
   }
   return stopped ?? environment;

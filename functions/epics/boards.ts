@@ -2,7 +2,7 @@
 // the board's group hierarchy the actor may read that hold an issue on the board; each carries the current user's
 // collapsed preference (boards_epic_user_preferences), set by updateBoardEpicUserPreferences.
 import * as q from '../../db/queries/epics/board-preferences.ts';
-import { findBoardById } from '../../db/queries/boards.ts';
+import { findBoardById } from '../boards/lookups.ts';
 import type { BoardModel } from '../boards/models.ts';
 import { assertOnParent, groupParent, projectParent, type Parent } from '../boards/service.ts';
 import { findGroup } from '../groups/service.ts';

@@ -3,12 +3,12 @@
 import { issuableErrors, stripTitle } from '../issuables/validation.ts';
 import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/epics.ts';
-import * as qLabels from '../../db/queries/epics/labels.ts';
+import { setEpicLabels } from '../labels/statements.ts';
 import * as qWrites from '../../db/queries/epics/writes.ts';
-import { lockEpicTree, treeFacts } from '../../db/queries/epic-links.ts';
+import { lockEpicTree, treeFacts } from '../../db/queries/epics/links.ts';
 import { newEpicFacts, parentErrors, parentFieldErrors } from './tree-rules.ts';
 import type { GroupView } from '../../db/queries/groups.ts';
-import { nextIid } from '../../db/queries/internal-ids.ts';
+import { nextIid } from '../../db/queries/lib/internal-ids.ts';
 import { recordEvent } from '../events/record.ts';
 import { notify } from '../notifications/record.ts';
 import { requireUser } from '../lib/auth.ts';
@@ -76,7 +76,7 @@ export async function insertEpicIn(ctx: RequestContext, group: GroupView, author
       dueDateFixed: dates.dueDateFixed ?? null,
       dueDateIsFixed: dates.dueDateIsFixed ?? null,
     });
-    if (labelIds.length) await qLabels.setEpicLabels(tx, epic.id, [...new Set(labelIds)]);
+    if (labelIds.length) await setEpicLabels(tx, epic.id, [...new Set(labelIds)]);
     await epicMentionTodos(ctx, tx, group, epic, authorId);
     await recordEpicCreated(ctx, tx, group, epic.id, authorId);
     return epic;

@@ -2,7 +2,8 @@
 // wants a signed-in user and the epics license; reads need read_epic, changes admin_epic. An issue is in at most one
 // epic: adding it to another epic moves it.
 import * as q from '../../db/queries/epics/epic-issues.ts';
-import { findIssueViewsByIds, type IssueView } from '../../db/queries/issues.ts';
+import type { IssueView } from '../../db/queries/issues.ts';
+import { findIssueViewsByIds } from '../issues/lookups.ts';
 import type { EpicIssueRow } from '../../db/schema/index.ts';
 import { findIssueById } from '../issues/service.ts';
 import { requireUser } from '../lib/auth.ts';

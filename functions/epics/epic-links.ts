@@ -3,9 +3,9 @@
 // subepics license too (multi-level epics, Ultimate: `authorize_subepics_feature!` then admin_epic_link, both 403),
 // unlinking only destroy_epic_link (reporters, Premium). A child is found among the readable epics of the parent's
 // group and its subgroups (`find_epics(group_id: user_group.id)`). The tree lives in epics.parent_id and
-// relative_position; each change takes the tree lock of the top-level group (db/queries/epic-links.ts) and validates
+// relative_position; each change takes the tree lock of the top-level group (db/queries/epics/links.ts) and validates
 // against what it reads under it, so concurrent links cannot together form a cycle or exceed the depth.
-import * as links from '../../db/queries/epic-links.ts';
+import * as links from '../../db/queries/epics/links.ts';
 import * as q from '../../db/queries/epics.ts';
 import * as qBatched from '../../db/queries/epics/batched-reads.ts';
 import type { EpicView } from '../../db/queries/epics.ts';

@@ -4,7 +4,8 @@
 import * as q from '../../db/queries/epics.ts';
 import * as qBatched from '../../db/queries/epics/batched-reads.ts';
 import * as qLabels from '../../db/queries/epics/labels.ts';
-import { byParent } from '../../db/queries/window.ts';
+import type { GroupView } from '../../db/queries/groups.ts';
+import { byParent } from '../../db/queries/lib/window.ts';
 import { readableGroupsByIds } from '../groups/reads.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { can, epicsAvailable } from '../lib/policy.ts';
@@ -79,7 +80,7 @@ export const findGroupLabelsByIds = (ctx: RequestContext, groupIds: readonly num
  * The group's own epic by iid (`user_group.epics.find_by(iid:)`, as the award emoji API finds it), null when there is
  * none; not checked against the policy: the caller applies the epic rule and answers in its own words.
  */
-export async function groupEpicByIid(ctx: RequestContext, group: import('../../db/queries/groups.ts').GroupView, iid: number | null): Promise<EpicModel | null> {
+export async function groupEpicByIid(ctx: RequestContext, group: GroupView, iid: number | null): Promise<EpicModel | null> {
   const view = iid === null ? undefined : await q.findEpicView(ctx.db, group.namespace.id, iid);
   return view ? { view, group } : null;
 }

@@ -1,7 +1,7 @@
 // The epic tree's rules (Epic#validate_parent, #validate_confidential_parent; Epic::MAX_HIERARCHY_DEPTH), applied to
-// what was read under the tree lock (db/queries/epic-links.ts) by every write that sets a parent: linking a child
+// what was read under the tree lock (db/queries/epics/links.ts) by every write that sets a parent: linking a child
 // (epic-links.ts) and creating an epic with a parent (service.ts).
-import type { TreeFacts } from '../../db/queries/epic-links.ts';
+import type { TreeFacts } from '../../db/queries/epics/links.ts';
 import type { FieldErrors } from '../lib/errors.ts';
 
 export const MAX_HIERARCHY_DEPTH = 5;

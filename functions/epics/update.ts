@@ -3,7 +3,7 @@
 import { issuableErrors, stripTitle } from '../issuables/validation.ts';
 import * as q from '../../db/queries/epics.ts';
 import type { EpicView } from '../../db/queries/epics.ts';
-import * as qLabels from '../../db/queries/epics/labels.ts';
+import { setEpicLabels } from '../labels/statements.ts';
 import * as qWrites from '../../db/queries/epics/writes.ts';
 import type { GroupView } from '../../db/queries/groups.ts';
 import { recordEvent } from '../events/record.ts';
@@ -74,7 +74,7 @@ export async function applyEpicUpdate(ctx: RequestContext, group: GroupView, cur
       ...(closing ? { state: 'closed' as const, closedAt: new Date(), closedById: userId } : {}),
       ...(reopening ? { state: 'opened' as const, closedAt: null, closedById: null } : {}),
     });
-    if (labelIds) await qLabels.setEpicLabels(tx, e.id, labelIds);
+    if (labelIds) await setEpicLabels(tx, e.id, labelIds);
     // EventCreateService#close_epic / #reopen_epic, with the state change (the group's event, project_id null).
     if (closing || reopening) await recordEvent(tx, { action: closing ? 'closed' : 'reopened', authorId: userId, groupId: group.namespace.id, target: { type: 'Epic', id: e.id } });
     if (title !== undefined || input.description !== undefined)

@@ -3,8 +3,8 @@
 import type { Db } from '../../db/client.ts';
 import * as qLabels from '../../db/queries/epics/labels.ts';
 import type { GroupView } from '../../db/queries/groups.ts';
-import { DEFAULT_LABEL_COLOR } from '../../db/queries/labels.ts';
-import { insertLabel } from '../../db/queries/labels/writes.ts';
+import { DEFAULT_LABEL_COLOR } from '../labels/lookups.ts';
+import { insertLabel } from '../labels/statements.ts';
 import { readerActor } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { can } from '../lib/policy.ts';

@@ -1,7 +1,7 @@
 // Batched group and namespace reads for GraphQL (a project's group, a group's parent, a membership's group, full
 // names under a page): one query for every id asked, the policy deciding what is readable.
 import { findGroupViewsByIds, namespaceFullNames as findFullNames, type GroupView } from '../../db/queries/groups.ts';
-import { findNamespaceView } from '../../db/queries/namespaces.ts';
+import { findNamespaceView } from '../../db/queries/groups/namespaces.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { can } from '../lib/policy.ts';
 import { groupFacts } from './service.ts';

@@ -1,7 +1,7 @@
 // Group verbs for REST (and later GraphQL): policy first, then the work; multi-row writes in one transaction.
 import * as q from '../../db/queries/groups.ts';
-import { listProjectViews } from '../../db/queries/projects.ts';
-import { fullPathTaken, lockFullPath, lockLiveNamespace } from '../../db/queries/namespaces.ts';
+import { listProjectViews } from '../projects/lookups.ts';
+import { fullPathTaken, lockFullPath, lockLiveNamespace } from '../../db/queries/groups/namespaces.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { isUniqueViolation, notFound, validationFailed } from '../lib/errors.ts';

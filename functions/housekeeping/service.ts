@@ -8,9 +8,9 @@
 import { sql } from 'drizzle-orm';
 import type { Config, RequestContext } from '../lib/context.ts';
 import { deleteExpiredMemberships, findPurgeableGroupIds, findPurgeableProjectIds, purgeProjectsAndGroups } from '../../db/queries/housekeeping.ts';
-import { deleteEventsBefore } from '../../db/queries/events/retention.ts';
-import { deleteStaleCounters } from '../../db/queries/rate-limits.ts';
-import { deleteUnusedPools } from '../../db/queries/repositories/refs.ts';
+import { deleteEventsBefore } from '../events/statements.ts';
+import { deleteStaleCounters } from '../../db/queries/lib/rate-limits.ts';
+import { deleteUnusedPools } from '../repositories/statements.ts';
 import { recordEvents } from '../events/record.ts';
 
 /** Events are kept 2 years (the spec's retention). */

@@ -3,7 +3,7 @@
 // parents. loaders.ts wraps them in DataLoaders.
 import * as q from '../../db/queries/issues.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
-import { byParent } from '../../db/queries/window.ts';
+import { byParent } from '../../db/queries/lib/window.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import type { KeysetPage } from '../lib/pagination.ts';

@@ -6,7 +6,8 @@
 // - GET .../issues/:iid/closed_by: the MRs of the issue's project that close it (the merge_requests_closing_issues
 //   cache the MR verbs keep, merge-requests/closing.ts), newest first.
 // Gap: GitLab also finds related MRs through the issue's notes (cross-references); this reads the MR texts only.
-import { closingMergeRequestIds, findMergeRequestViewsByIds, type MergeRequestView } from '../../db/queries/merge-requests.ts';
+import type { MergeRequestView } from '../../db/queries/merge-requests.ts';
+import { closingMergeRequestIds, findMergeRequestViewsByIds } from '../merge-requests/lookups.ts';
 import * as q from '../../db/queries/issues.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { RequestContext } from '../lib/context.ts';

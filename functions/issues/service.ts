@@ -2,12 +2,13 @@
 // batch (create) or transaction (update: it locks the issue) per write, the event recorded in it (opened -> created,
 // closed, reopened).
 import type { Db } from '../../db/client.ts';
-import { currentIidSql, nextIidStatement } from '../../db/queries/internal-ids.ts';
+import { currentIidSql, nextIidStatement } from '../../db/queries/lib/internal-ids.ts';
 import * as q from '../../db/queries/issues.ts';
-import { findIterationViewsByIds } from '../../db/queries/iterations.ts';
-import { changeEventStatements, newIssueEventStatements } from '../../db/queries/resource-events.ts';
-import { findOrCreateLabelLinkStatements, findOrCreateProjectLabels, linkAvailableLabelsStatement } from '../../db/queries/labels.ts';
-import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
+import { findIterationViewsByIds } from '../iterations/lookups.ts';
+import { changeEventStatements, newIssueEventStatements } from '../../db/queries/issues/resource-events.ts';
+import { findOrCreateLabelLinkStatements, findOrCreateProjectLabels, linkAvailableLabelsStatement } from '../labels/statements.ts';
+import type { ProjectView } from '../../db/queries/projects.ts';
+import { projectViewQuery, toProjectView } from '../projects/lookups.ts';
 import type { EmailEvent, IssueRow, UserRow } from '../../db/schema/index.ts';
 import { eventStatement } from '../events/record.ts';
 import { notify, notifyStatements } from '../notifications/record.ts';

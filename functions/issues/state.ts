@@ -4,8 +4,8 @@
 // PostMergeService), with the note naming the MR. One spelling of what a state change writes.
 import { and, eq, ne, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { insertNoteStatements } from '../../db/queries/notes.ts';
-import { stateEventStatement } from '../../db/queries/resource-events.ts';
+import { insertNoteStatements } from '../notes/statements.ts';
+import { stateEventStatement } from '../../db/queries/issues/resource-events.ts';
 import { issues } from '../../db/schema/index.ts';
 import { eventStatement } from '../events/record.ts';
 import { notifyStatements, type NotifyingContext } from '../notifications/record.ts';

@@ -1,6 +1,6 @@
 // GitLab's TimeboxReportService (13.6): a milestone's or iteration's burnup, replayed from the issues' resource events
 // (what was in the timebox on each day, not what is in it now). Pure: the events in, the report out.
-import type { TimeboxReportEvent } from '../../db/queries/resource-events.ts';
+import type { TimeboxReportEvent } from '../../db/queries/issues/resource-events.ts';
 
 export interface DailyTotals {
   date: string;

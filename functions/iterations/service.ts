@@ -1,7 +1,7 @@
 // Iteration verbs (GitLab EE's API::Iterations, IterationsFinder and Iterations::CreateService, 13.6): the license
 // and the parent's read rule first (policy), then the work.
 import * as q from '../../db/queries/iterations.ts';
-import { timeboxReportEvents } from '../../db/queries/resource-events.ts';
+import { timeboxReportEvents } from '../issues/lookups.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { notFound } from '../lib/errors.ts';

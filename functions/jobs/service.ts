@@ -1,12 +1,12 @@
 // Job verbs (GitLab 13.6 lib/api/jobs.rb): listings, one job, its trace and artifacts, and the changes a person
 // makes (play a manual job, cancel, retry, erase), each followed by the pipeline's processing. `authenticate!`
 // for every route: anonymous callers get 401 even on public projects.
-import { batchRows } from '../../db/queries/raw.ts';
+import { batchRows } from '../../db/queries/lib/raw.ts';
 import * as q from '../../db/queries/jobs.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
-import { commitsByOids } from '../../db/queries/repositories/log-graph.ts';
-import { findRunnersByIds } from '../../db/queries/runners.ts';
-import { findUsersByIds } from '../../db/queries/users.ts';
+import { commitsByOids } from '../repositories/lookups.ts';
+import { findRunnersByIds } from '../runners/lookups.ts';
+import { findUsersByIds } from '../users/lookups.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { badRequest, forbidden, notFound, recordNotFound } from '../lib/errors.ts';

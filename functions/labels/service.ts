@@ -3,7 +3,8 @@
 // need the source to be visible, changes need admin_labels (reporters and above).
 import * as q from '../../db/queries/labels.ts';
 import * as qListing from '../../db/queries/labels/listing.ts';
-import * as qSubscriptions from '../../db/queries/labels/subscriptions.ts';
+import type { LabelSubscriber } from '../../db/queries/notifications/label-subscriptions.ts';
+import { setLabelSubscription } from '../notifications/statements.ts';
 import * as qWrites from '../../db/queries/labels/writes.ts';
 import type { LabelRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -23,7 +24,7 @@ const withAncestors = (s: Source, include: boolean | undefined): q.LabelScope =>
 const labelNotFound = () => notFound('Label');
 
 /** Who asks, at the level a subscription through the source is kept at: the project, or (a group) none. */
-const subscriber = (ctx: RequestContext, s: Source): qSubscriptions.LabelSubscriber => ({ userId: requireUser(ctx).id, projectId: s.kind === 'project' ? s.id : null });
+const subscriber = (ctx: RequestContext, s: Source): LabelSubscriber => ({ userId: requireUser(ctx).id, projectId: s.kind === 'project' ? s.id : null });
 
 export async function listLabels({ ctx, input }: Verb<{ withCounts?: boolean | undefined; includeAncestorGroups?: boolean | undefined; search?: string | undefined }>) {
   const source = await loadSource(ctx, input);
@@ -53,7 +54,7 @@ export async function setLabelSubscribed({ ctx, input }: Verb<{ labelRef: string
   const found = await q.findLabelWithSubscription(ctx.db, withAncestors(source, true), input.labelRef, who);
   if (!found) throw labelNotFound();
   if (found.subscribed === input.subscribed) throw notModified();
-  await qSubscriptions.setLabelSubscription(ctx.db, found.label.id, who.userId, who.projectId, input.subscribed);
+  await setLabelSubscription(ctx.db, found.label.id, who.userId, who.projectId, input.subscribed);
   return { label: found.label, subscribed: input.subscribed };
 }
 

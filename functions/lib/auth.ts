@@ -1,15 +1,13 @@
 // Authentication: one resolver turns whatever credential the request carries into an Actor, and one table says
 // which token scopes reach which endpoints. Routes and services never look at headers or scopes themselves.
 import type { Context } from 'hono';
-import { findPersonalAccessTokenByDigest, touchPersonalAccessToken } from '../../db/queries/tokens.ts';
-import { findUserByRef } from '../../db/queries/users.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { AppEnv } from './context.ts';
 import { anonymous, type Actor, type RequestContext } from './context.ts';
 import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from './errors.ts';
 import { sha256Hex } from './crypto.ts';
 import { getCookie } from 'hono/cookie';
-import { findOAuthTokenByDigest, markOAuthTokenUsed } from '../../db/queries/oauth-tokens.ts';
+import { findOAuthTokenByDigest, findPersonalAccessTokenByDigest, findUserByRef, markOAuthTokenUsed, touchPersonalAccessToken } from '../../db/queries/lib/auth.ts';
 import { tokenState } from './token-state.ts';
 import { currentSession, SESSION_COOKIE, validCsrf } from './session.ts';
 

@@ -8,7 +8,7 @@ import * as z from 'zod/mini';
 import { int, oneOf } from './validate.ts';
 
 /** A keyset page as the read verbs take it (GraphQL connections build it from their cursors). */
-export type { KeysetPage } from '../../db/queries/window.ts';
+export type { KeysetPage } from '../../db/queries/lib/window.ts';
 
 export const DEFAULT_PER_PAGE = 20;
 export const MAX_PER_PAGE = 100;

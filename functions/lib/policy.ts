@@ -1,17 +1,17 @@
 // THE permission module. Every "may this actor do that" question is answered here, from facts the queries load
 // (visibility, the actor's effective access level); services call assertCan() before acting. List queries use the
-// rules' SQL twins, which live beside the queries (db/queries/access.ts) so that db/queries never imports functions/.
+// rules' SQL twins, which live beside the queries (db/queries/lib/access.ts) so that db/queries never imports functions/.
 // Nothing else compares access levels.
 // Its parts are in policy/ for size: facts.ts (the facts types), predicates.ts (the rules per subject), catalog.ts and
 // project-actions.ts (the action catalog), licenses.ts (the tier rules). This file is the module's one entry point
 // (can, assertCan and everything callers name): callers import lib/policy.ts, never a file of policy/.
-import { isAdmin } from '../../db/queries/access.ts';
+import { isAdmin } from '../../db/queries/lib/access.ts';
 import type { Actor } from './context.ts';
 import { forbidden, notFound } from './errors.ts';
 import { type Action, rules, type SubjectOf } from './policy/catalog.ts';
 import type { Subject } from './policy/facts.ts';
 
-export { ACCESS_LEVELS, AccessLevel, type AccessLevelValue, Visibility, VISIBILITY_NAMES, visibilityName, type VisibilityName } from '../../db/queries/access.ts';
+export { ACCESS_LEVELS, AccessLevel, type AccessLevelValue, Visibility, VISIBILITY_NAMES, visibilityName, type VisibilityName } from '../../db/queries/lib/access.ts';
 export type {
   AlertNoteableFacts,
   AwardableFacts,

@@ -11,7 +11,7 @@
 //    could never pass the per-IP one first. Client secrets are 32 random bytes: guessing them from many addresses
 //    is hopeless anyway.
 import type { Context } from 'hono';
-import { countEvent, resetCount, uncountEvents, type CountedEvent } from '../../db/queries/rate-limits.ts';
+import { countEvent, resetCount, uncountEvents, type CountedEvent } from '../../db/queries/lib/rate-limits.ts';
 import type { AppEnv } from './context.ts';
 import type { RequestContext } from './context.ts';
 import { rateLimited } from './errors.ts';

@@ -2,7 +2,7 @@
 // is derived from the session id (SHA-256 with a label), so it needs no storage and cannot be made without the cookie.
 import type { Context } from 'hono';
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
-import { deleteSessionByDigest, findSessionByDigest, insertSession } from '../../db/queries/sessions.ts';
+import { deleteSessionByDigest, findSessionByDigest, insertSession } from '../../db/queries/lib/sessions.ts';
 import type { AppEnv } from './context.ts';
 import type { RequestContext } from './context.ts';
 import { constantTimeEqual, randomToken, sha256Hex } from './crypto.ts';

@@ -3,7 +3,7 @@
 // the network hands over), never the file, whatever its size. Files are owned by a row elsewhere (a job artifact);
 // a write that fails or is refused deletes what it stored.
 import type { Db } from '../../db/client.ts';
-import { createStoredFile, deleteStoredFile, finishStoredFile, insertChunk, readChunk } from '../../db/queries/stored-files.ts';
+import { createStoredFile, deleteStoredFile, finishStoredFile, insertChunk, readChunk } from '../../db/queries/lib/stored-files.ts';
 import { toHex } from './crypto.ts';
 import { Sha256 } from './sha256.ts';
 

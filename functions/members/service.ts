@@ -3,7 +3,7 @@
 import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/members.ts';
 import { recordEvent } from '../events/record.ts';
-import { findUserByRef } from '../../db/queries/users.ts';
+import { findUserByRef } from '../users/lookups.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { conflict, isUniqueViolation, notFound, recordNotFound, validationFailed } from '../lib/errors.ts';
 import { AccessLevel, assertCan, type MemberSourceFacts, type MembershipFacts } from '../lib/policy.ts';

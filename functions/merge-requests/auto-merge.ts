@@ -2,10 +2,9 @@
 // succeeds, each open merge request from that branch waiting for it is merged as the user who asked, with the
 // parameters they gave, at the pipeline's commit (a push after the request makes the SHA check refuse, as GitLab's
 // `sha` does). A merge that cannot happen records its error and stops waiting, as GitLab's AutoMergeProcessWorker.
-import { mergeRequestsWaitingFor } from '../../db/queries/pipeline-merge-requests.ts';
+import { findPipelineById, mergeRequestsWaitingFor } from '../pipelines/lookups.ts';
 import * as q from '../../db/queries/merge-requests.ts';
-import { findUsersByIds } from '../../db/queries/users.ts';
-import { findPipelineById } from '../../db/queries/pipelines.ts';
+import { findUsersByIds } from '../users/lookups.ts';
 import type { JobContext } from '../housekeeping/service.ts';
 import { userActor } from '../lib/auth.ts';
 import { anonymous, jobContext, type RequestContext } from '../lib/context.ts';

@@ -3,11 +3,12 @@
 // into the project's default branch. Merging closes them (merge.ts); GET .../closes_issues lists them; and the
 // cache GitLab keeps of them (merge_requests_closing_issues: an issue's merge_requests_count and closed_by) is
 // rewritten by the verbs that change what they are (create, edit, a new version).
-import { issueViewByProjectRefQuery, type IssueView } from '../../db/queries/issues.ts';
+import type { IssueView } from '../../db/queries/issues.ts';
+import { issueViewByProjectRefQuery } from '../issues/lookups.ts';
 import type { MergeRequestView } from '../../db/queries/merge-requests.ts';
-import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
-import { commitsBetween } from '../../db/queries/repositories/diffs.ts';
-import { findRepository } from '../../db/queries/repositories/refs.ts';
+import type { ProjectView } from '../../db/queries/projects.ts';
+import { projectViewQuery, toProjectView } from '../projects/lookups.ts';
+import { commitsBetween, findRepository } from '../repositories/lookups.ts';
 import { issueFacts } from '../issues/service.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { can } from '../lib/policy.ts';

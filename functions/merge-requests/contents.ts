@@ -1,6 +1,6 @@
 // What hangs off one merge request and is read from the repository: its commits, its changes (the diff of a
 // version), its versions, and the participants. Each costs a fixed number of statements whatever the size of the MR.
-import { changedPaths, commitsBetween } from '../../db/queries/repositories/diffs.ts';
+import { changedPaths, commitsBetween } from '../repositories/lookups.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import type { MergeRequestDiffRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';

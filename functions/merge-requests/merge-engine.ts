@@ -10,9 +10,8 @@
 // merge bases (criss-cross history) the best one is used where git's recursive strategy would merge them first.
 // Source and target projects share one object pool (a fork network's), so one project id reads both.
 import type { Db } from '../../db/client.ts';
-import { changedPaths, commitsBetween, type ChangedPath, type TreePair } from '../../db/queries/repositories/diffs.ts';
-import { readTouchedDirs } from '../../db/queries/repositories/dirs.ts';
-import { readObjects, resolveRevision } from '../../db/queries/repositories/reads.ts';
+import type { ChangedPath, TreePair } from '../../db/queries/repositories/diffs.ts';
+import { changedPaths, commitsBetween, readObjects, readTouchedDirs, resolveRevision } from '../repositories/lookups.ts';
 import type { CommitInfo } from '../../db/queries/repositories/sql.ts';
 import { ActionError, dirsAlong, treeEditor } from '../repositories/writes/commit-actions.ts';
 import { decodeCommit, encodeCommit, type Signature } from '../repositories/git/commit.ts';

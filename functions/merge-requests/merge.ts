@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/merge-requests.ts';
-import { insertNoteStatements } from '../../db/queries/notes.ts';
+import { insertNoteStatements } from '../notes/statements.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { mergeRequests } from '../../db/schema/index.ts';
 import { eventStatement } from '../events/record.ts';
@@ -30,7 +30,7 @@ import { isOpen, mergeable, mergeableState } from './mergeability.ts';
 import { refreshMergeRequest } from './refresh.ts';
 import { findMergeRequest, type MergeRequestRef } from './service.ts';
 import { notifyStatements, type NotifyingContext } from '../notifications/record.ts';
-import { headPipeline } from '../../db/queries/pipeline-merge-requests.ts';
+import { headPipeline } from '../pipelines/lookups.ts';
 import { ACTIVE_STATUSES } from '../pipelines/status.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };

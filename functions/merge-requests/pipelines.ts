@@ -6,8 +6,7 @@
 //
 // Deviation: no metrics row is kept, so `pipeline` is the current head pipeline once it has started; GitLab keeps the
 // previous head pipeline there until a new one starts.
-import { headPipeline } from '../../db/queries/pipeline-merge-requests.ts';
-import { findPipelineById, findPipelineProject } from '../../db/queries/pipelines.ts';
+import { findPipelineById, findPipelineProject, headPipeline } from '../pipelines/lookups.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { MergeRequestView } from '../../db/queries/merge-requests.ts';
 import type { PipelineRow, UserRow } from '../../db/schema/index.ts';

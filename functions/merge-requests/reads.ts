@@ -2,13 +2,12 @@
 // each verb takes many parents, applies THE list filter (filter.ts, the REST list's) and the policy, and costs one
 // statement whatever the number of parents (diff statistics and repository facts: one per distinct project).
 // loaders.ts wraps them in DataLoaders.
-import { findParticipantsOfIssues } from '../../db/queries/issues.ts';
+import { findParticipantsOfIssues } from '../issues/lookups.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
-import { findLabel } from '../../db/queries/labels.ts';
-import { changedPaths } from '../../db/queries/repositories/diffs.ts';
-import { findRepositoriesOfProjects } from '../../db/queries/repositories/refs.ts';
-import { byParent } from '../../db/queries/window.ts';
+import { findLabel } from '../labels/lookups.ts';
+import { changedPaths, findRepositoriesOfProjects } from '../repositories/lookups.ts';
+import { byParent } from '../../db/queries/lib/window.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { visibleParticipants } from '../issues/reads.ts';
 import type { RequestContext } from '../lib/context.ts';

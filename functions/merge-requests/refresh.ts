@@ -5,9 +5,10 @@
 // response; the verbs that change an MR's branches (a new target, a reopen) and merging call it themselves. Reads
 // never do: REST and GraphQL show what the last refresh recorded.
 import * as q from '../../db/queries/merge-requests.ts';
-import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
-import { setMergeRequestRefQuery } from '../../db/queries/repositories/refs.ts';
-import { findUsersByIds } from '../../db/queries/users.ts';
+import type { ProjectView } from '../../db/queries/projects.ts';
+import { projectViewQuery, toProjectView } from '../projects/lookups.ts';
+import { setMergeRequestRefQuery } from '../repositories/statements.ts';
+import { findUsersByIds } from '../users/lookups.ts';
 import type { JobContext } from '../housekeeping/service.ts';
 import { userActor } from '../lib/auth.ts';
 import { anonymous, jobContext, type RequestContext } from '../lib/context.ts';

@@ -3,21 +3,15 @@
 // transaction that locks the MR row. find_merge_request_with_access: a missing MR is `404 Not found`, one the actor
 // may not read 403 (the project was readable).
 import type { Db } from '../../db/client.ts';
-import { currentIidSql, nextIidStatement } from '../../db/queries/internal-ids.ts';
-import {
-  assignableUserIds,
-  assignableUsersQuery,
-  findIssueMilestone,
-  findLabelIdsByTitle,
-  insertAssignmentTodos,
-  issueMilestoneIdSql,
-  mentionTodosStatement,
-  usersWithProjectLevels,
-} from '../../db/queries/issues.ts';
-import { findOrCreateLabelLinkStatements, findOrCreateProjectLabels } from '../../db/queries/labels.ts';
+import { currentIidSql, nextIidStatement } from '../../db/queries/lib/internal-ids.ts';
+import { assignableUserIds, assignableUsersQuery, findIssueMilestone, findLabelIdsByTitle, issueMilestoneIdSql, usersWithProjectLevels } from '../issues/lookups.ts';
+import { insertAssignmentTodos, mentionTodosStatement } from '../issues/statements.ts';
+import { findOrCreateLabelLinkStatements, findOrCreateProjectLabels } from '../labels/statements.ts';
 import * as q from '../../db/queries/merge-requests.ts';
-import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
-import { findRef, findRepository, setMergeRequestRefQuery } from '../../db/queries/repositories/refs.ts';
+import type { ProjectView } from '../../db/queries/projects.ts';
+import { projectViewQuery, toProjectView } from '../projects/lookups.ts';
+import { findRef, findRepository } from '../repositories/lookups.ts';
+import { setMergeRequestRefQuery } from '../repositories/statements.ts';
 import { eventStatement, recordEvent } from '../events/record.ts';
 import { findGroup } from '../groups/service.ts';
 import { createMentionTodos, freshMentions, mentionReaders } from '../issues/mention-todos.ts';

@@ -2,7 +2,7 @@
 // time tracking (GitLab 13.6 TimeTrackingEndpoints: admin_merge_request to write, read_merge_request to read),
 // subscriptions (lib/api/subscriptions.rb finds the MR with update_merge_request), the "mark as to-do" action
 // (lib/api/todos.rb, read_merge_request) and the participants (Participable: author, assignees, note authors).
-import { findParticipantsOfIssues } from '../../db/queries/issues.ts';
+import { findParticipantsOfIssues } from '../issues/lookups.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import { visibleParticipants } from '../issues/reads.ts';
 import { writeMarkedTodo, writeSpentTime, writeSubscription, writeTimeEstimate, type TimeTracker } from '../issues/tracking.ts';

@@ -4,7 +4,7 @@
 // SHAs: git objects are immutable, so any version renders again, and diff notes keep pointing at the lines they were
 // written on.
 import type { Db } from '../../db/client.ts';
-import { changedPaths } from '../../db/queries/repositories/diffs.ts';
+import { changedPaths } from '../repositories/lookups.ts';
 import type { NewDiffVersion } from '../../db/queries/merge-requests.ts';
 import type { MergeStatus } from '../../db/schema/index.ts';
 import { mergeability } from './merge-engine.ts';

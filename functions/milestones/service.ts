@@ -5,8 +5,8 @@
 // Events (EventCreateService), for project milestones only, as GitLab records them (`if milestone.project_milestone?`):
 // created, closed, reopened (state_event=activate), destroyed; target_type 'Milestone'. Group milestones record none.
 // Each event is written in the transaction of its change.
-import { countIssues, listIssueViews } from '../../db/queries/issues.ts';
-import { countMergeRequests, listMergeRequestViews } from '../../db/queries/merge-requests.ts';
+import { countIssues, listIssueViews } from '../issues/lookups.ts';
+import { countMergeRequests, listMergeRequestViews } from '../merge-requests/lookups.ts';
 import * as q from '../../db/queries/milestones.ts';
 import type { MilestoneRow } from '../../db/schema/index.ts';
 import { detachEventTarget, recordEvent } from '../events/record.ts';

@@ -1,7 +1,7 @@
 // Whom a note (or an edit of one) newly mentions and who may read it: the recipients of its mention to-dos, for
 // create.ts and update.ts.
 import type { UserRow } from '../../db/schema/index.ts';
-import { TODO_DIRECTLY_ADDRESSED, TODO_MENTIONED } from '../../db/queries/issues.ts';
+import { TODO_DIRECTLY_ADDRESSED, TODO_MENTIONED } from '../issues/lookups.ts';
 import { freshMentions, mentionReaders, mentionTodoUsers } from '../issues/mention-todos.ts';
 import { readerActor } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';

@@ -1,6 +1,6 @@
 // Notes::UpdateService: a note's body and confidentiality, with the mention to-dos its new body gives, in one
 // transaction.
-import { insertAlertTodosStatement } from '../../db/queries/alerts.ts';
+import { insertAlertTodosStatement } from '../todos/statements.ts';
 import * as q from '../../db/queries/notes.ts';
 import { createMentionTodos } from '../issues/mention-todos.ts';
 import { requireUser } from '../lib/auth.ts';

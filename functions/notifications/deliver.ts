@@ -10,7 +10,7 @@
 // messages rather than sending them twice.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { usersWithProjectLevels } from '../../db/queries/issues.ts';
+import { usersWithProjectLevels } from '../issues/lookups.ts';
 import { claimNotifications, deleteDeliveredBefore, findNotificationCandidates, recordRecipients, type CandidateSource } from '../../db/queries/notifications.ts';
 import type { EmailEvent, NotificationRow } from '../../db/schema/index.ts';
 import { freshMentions } from '../issues/mention-todos.ts';

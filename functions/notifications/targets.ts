@@ -3,12 +3,13 @@
 // the policy's read rule for it, and what the message names.
 import { readerActor } from '../lib/auth.ts';
 import type { Db } from '../../db/client.ts';
-import type { Viewer } from '../../db/queries/access.ts';
-import { findIssueViewById } from '../../db/queries/issues.ts';
-import { findMergeRequestViewById } from '../../db/queries/merge-requests.ts';
-import { findEpicViewsByIds } from '../../db/queries/epics.ts';
-import { findGroupView } from '../../db/queries/groups.ts';
-import { projectViewQuery, toProjectView, type ProjectView } from '../../db/queries/projects.ts';
+import type { Viewer } from '../../db/queries/lib/access.ts';
+import { findIssueViewById } from '../issues/lookups.ts';
+import { findMergeRequestViewById } from '../merge-requests/lookups.ts';
+import { findEpicViewsByIds } from '../epics/lookups.ts';
+import { findGroupView } from '../groups/lookups.ts';
+import type { ProjectView } from '../../db/queries/projects.ts';
+import { projectViewQuery, toProjectView } from '../projects/lookups.ts';
 import type { NotificationTargetType, UserRow } from '../../db/schema/index.ts';
 import { issueFacts, issueReader } from '../issues/service.ts';
 import { groupFacts } from '../groups/service.ts';

@@ -2,7 +2,7 @@
 // another valid access token (`Authorization: Bearer`); either sees only its own application's tokens, and
 // everything else is `{"active":false}`.
 import type { Context } from 'hono';
-import { findOAuthTokenByDigest } from '../../db/queries/oauth-tokens.ts';
+import { findOAuthTokenByDigest } from '../../db/queries/lib/auth.ts';
 import { findTokenByAnyDigest } from '../../db/queries/oauth.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { sha256Hex } from '../lib/crypto.ts';

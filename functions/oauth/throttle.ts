@@ -7,7 +7,7 @@
 // Retry-After, worded as the password grant's limit (errors.ts).
 // The count runs alongside the endpoint's own lookup and verifyClient (or introspection's bearer check) waits for it
 // before comparing, so a success costs no extra round trip; the token grants fold the give-back into their own write.
-import type { CountedEvent } from '../../db/queries/rate-limits.ts';
+import type { CountedEvent } from '../../db/queries/lib/rate-limits.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { assertClientUnderLimit, countClientAttempt, releaseClientAttempt } from '../lib/rate-limit.ts';
 

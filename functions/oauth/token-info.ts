@@ -1,7 +1,7 @@
 // GET /oauth/token/info (Doorkeeper's TokenInfoController as GitLab extends it): the token from
 // `Authorization: Bearer` or `?access_token=`.
 import type { Context } from 'hono';
-import { findOAuthTokenByDigest, markOAuthTokenUsed } from '../../db/queries/oauth-tokens.ts';
+import { findOAuthTokenByDigest, markOAuthTokenUsed } from '../../db/queries/lib/auth.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { sha256Hex } from '../lib/crypto.ts';
 import { oauthError } from '../lib/errors.ts';

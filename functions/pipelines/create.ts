@@ -4,8 +4,8 @@
 // pipeline needs no second pass). What GitLab persists, this persists: an invalid configuration is a failed pipeline
 // carrying `yaml_errors`; what GitLab only reports (no configuration, filtered by workflow rules, no jobs) is an error
 // here too and stores nothing.
-import { rootBlobsAt, readPath, treePage } from '../../db/queries/repositories/reads.ts';
-import { batchRows } from '../../db/queries/raw.ts';
+import { readPath, rootBlobsAt, treePage } from '../repositories/lookups.ts';
+import { batchRows } from '../../db/queries/lib/raw.ts';
 import { insertPipelineStatements, findPipelineById, type NewPipelineJob } from '../../db/queries/pipelines.ts';
 import { GIT_OBJECT_TYPES, type CiStatus, type PipelineRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';

@@ -1,6 +1,6 @@
 // The job changes pipelines and jobs share: cancel what has not finished, retry what failed. Each is a status
 // change guarded by the status it leaves (db/queries/jobs.ts), followed by the pipeline's processing.
-import { retryJobsStatements, transitionJobs } from '../../db/queries/jobs.ts';
+import { retryJobsStatements, transitionJobs } from '../jobs/statements.ts';
 import { pipelineJobs, type PipelineJobRow } from '../../db/queries/pipelines.ts';
 import type { CiStatus } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';

@@ -4,7 +4,7 @@
 // A configuration without such jobs makes none, silently, as GitLab's service drops "No stages / jobs". Made when the
 // merge request is opened and on every push to its source branch; like push pipelines, never the request's failure.
 import { findPipelineProject } from '../../db/queries/pipelines.ts';
-import { rootBlobsAt } from '../../db/queries/repositories/reads.ts';
+import { rootBlobsAt } from '../repositories/lookups.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { log } from '../lib/log.ts';
 import { CI_CONFIG_PATH, CONFIG_READ_LIMIT } from '../ci/config-path.ts';

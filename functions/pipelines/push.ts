@@ -3,11 +3,11 @@
 // the push's batch enqueued (repositories/store/ref-write.ts), as the pusher, after the push's response. One statement reads the
 // configurations of all the pushed refs; a push without any costs nothing more. The push has already happened: a
 // pipeline that cannot be made is logged, never turned into the push's failure.
-import { openMergeRequestsFrom } from '../../db/queries/pipeline-merge-requests.ts';
+import { openMergeRequestsFrom } from '../../db/queries/pipelines/merge-requests.ts';
 import { findPipelineProject } from '../../db/queries/pipelines.ts';
 import { createMergeRequestPipelines } from './merge-request.ts';
-import { rootBlobsAt } from '../../db/queries/repositories/reads.ts';
-import { findUsersByIds } from '../../db/queries/users.ts';
+import { rootBlobsAt } from '../repositories/lookups.ts';
+import { findUsersByIds } from '../users/lookups.ts';
 import type { JobContext } from '../housekeeping/service.ts';
 import { userActor } from '../lib/auth.ts';
 import { jobContext, type RequestContext } from '../lib/context.ts';

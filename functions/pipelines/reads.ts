@@ -3,9 +3,9 @@
 // pipelines with their needs (one statement), the artifacts of many jobs. A pipeline list is shown only where the
 // actor may read_pipeline on its project (the Pipeline type's `authorize :read_pipeline`); everything below a pipeline
 // was found through one. Stages and groups are built from the jobs, as GitLab's legacy stages and Ci::Group are.
-import { jobFiles } from '../../db/queries/jobs.ts';
+import { jobFiles } from '../jobs/lookups.ts';
 import * as q from '../../db/queries/pipelines.ts';
-import * as pq from '../../db/queries/pipeline-pages.ts';
+import * as pq from '../../db/queries/pipelines/pages.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { CiStatus, PipelineRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -140,4 +140,4 @@ export function needsOf(job: PipelineJob, pipelineJobs: readonly PipelineJob[]):
   return job.needs.flatMap((need) => pipelineJobs.find((j) => j.name === need.name) ?? []);
 }
 
-export type { PipelineListFilter, PipelineParentKind } from '../../db/queries/pipeline-pages.ts';
+export type { PipelineListFilter, PipelineParentKind } from '../../db/queries/pipelines/pages.ts';

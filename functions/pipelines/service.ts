@@ -2,8 +2,7 @@
 // Ci::RetryPipelineService, Ci::Pipeline#cancel_running, Ci::DestroyPipelineService). REST and GraphQL call these;
 // the policy decides (read_pipeline, create_pipeline, update_pipeline, destroy_pipeline, read_pipeline_variable).
 import * as q from '../../db/queries/pipelines.ts';
-import { findRefs, listRefs } from '../../db/queries/repositories/refs.ts';
-import { resolveRevision } from '../../db/queries/repositories/reads.ts';
+import { findRefs, listRefs, resolveRevision } from '../repositories/lookups.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { PipelineRow } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';
@@ -13,7 +12,7 @@ import type { Ref } from '../lib/ids.ts';
 import { COUNT_LIMIT, pagedWithTotal } from '../lib/pagination.ts';
 import { assertCan, type Action } from '../lib/policy.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
-import { findUsersByIds } from '../../db/queries/users.ts';
+import { findUsersByIds } from '../users/lookups.ts';
 import { repositoryInfo } from '../repositories/service.ts';
 import { createPipeline, type PipelineRequest } from './create.ts';
 import { canRunOnRef, protectedRefError } from './ref-access.ts';

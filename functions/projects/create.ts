@@ -1,7 +1,9 @@
 // Creating a project (POST /projects, and /projects/user/:id for administrators): the project, its owner's
 // membership in a personal namespace, its avatar, its `created` event and its repository in one transaction.
-import { findPersonalNamespace, fullPathTaken, lockFullPath, lockLiveNamespace, type NamespaceView } from '../../db/queries/namespaces.ts';
+import type { NamespaceView } from '../../db/queries/groups/namespaces.ts';
+import { findPersonalNamespace, fullPathTaken, lockFullPath, lockLiveNamespace } from '../groups/lookups.ts';
 import * as q from '../../db/queries/projects.ts';
+import { addProjectMember } from '../members/statements.ts';
 import { recordEvent } from '../events/record.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -58,7 +60,7 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
         defaultBranch: readme?.branch ?? p.defaultBranch ?? null,
       });
       // The owner of a personal namespace owns its projects; group projects inherit the group's members.
-      if (ns.kind === 'user') await q.addProjectMember(tx, project.id, ownerId, AccessLevel.OWNER, ctx.actor.user!.id);
+      if (ns.kind === 'user') await addProjectMember(tx, project.id, ownerId, AccessLevel.OWNER, ctx.actor.user!.id);
       if (p.avatar) await storeAvatar(tx, { kind: 'project', id: project.id }, p.avatar);
       // GitLab's Projects::CreateService records `created` (forks too: repositories/forks.ts); the personal owner's
       // membership records no `joined` (ProjectMember skips the namespace holder).

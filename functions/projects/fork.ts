@@ -1,6 +1,7 @@
 // POST /projects/:id/fork: the fork written as one batch (db/queries/repositories/forks.ts), whatever the
 // repository's size.
-import { forkProjectQueries, namespaceIsLive } from '../../db/queries/repositories/forks.ts';
+import { forkProjectQueries } from '../repositories/statements.ts';
+import { namespaceIsLive } from '../repositories/lookups.ts';
 import { EVENT_ACTIONS } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -65,5 +66,5 @@ export async function forkProject({ ctx, input }: Verb<{ ref: Ref | null } & Out
   }
 }
 
-/** Rows of a batch's `execute` result, whichever driver ran it (as db/queries/raw.ts's `rows`). */
+/** Rows of a batch's `execute` result, whichever driver ran it (as db/queries/lib/raw.ts's `rows`). */
 const resultRows = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];

@@ -1,6 +1,7 @@
 // Where a project may go, for create, update and fork alike: the target namespace the actor may create in, the
 // path already taken (and the unique-index race that says so late), a visibility its group allows.
-import { findNamespaceView, findPersonalNamespace, type NamespaceView } from '../../db/queries/namespaces.ts';
+import type { NamespaceView } from '../../db/queries/groups/namespaces.ts';
+import { findNamespaceView, findPersonalNamespace } from '../groups/lookups.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { isUniqueViolation, validationFailed } from '../lib/errors.ts';

@@ -1,7 +1,7 @@
 // Batched project reads for GraphQL (Query.projects, Group/Namespace.projects under many groups, projects of
 // members, issues and snippets under a page, open-issue counts): one query for every parent asked, the policy's
 // visibility in SQL and its rules for what a count may include.
-import { namespaceScope } from '../../db/queries/groups.ts';
+import { namespaceScope } from '../groups/lookups.ts';
 import { findProjectViewsByIds, listProjectViewsPage, listProjectViewsPages, openIssuesCounts as countOpenIssues, type ProjectView } from '../../db/queries/projects.ts';
 import type { RequestContext } from '../lib/context.ts';
 import type { KeysetPage } from '../lib/pagination.ts';

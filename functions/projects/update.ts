@@ -1,8 +1,9 @@
 // PUT /projects/:id: the settings, a rename (path locked and checked as on create), the avatar, the nested container
 // expiration policy and the compliance framework in one transaction, then HEAD moved to the new default branch.
-import { fullPathTaken, lockFullPath, lockLiveNamespace } from '../../db/queries/namespaces.ts';
+import { fullPathTaken, lockFullPath, lockLiveNamespace } from '../groups/lookups.ts';
 import * as q from '../../db/queries/projects.ts';
-import { findRef, setDefaultBranchQuery } from '../../db/queries/repositories/refs.ts';
+import { findRef } from '../repositories/lookups.ts';
+import { setDefaultBranchQuery } from '../repositories/statements.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { notFound, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
@@ -10,7 +11,7 @@ import type { Output } from '../lib/validate.ts';
 import { assertCan, can, complianceFrameworkAvailable, Visibility } from '../lib/policy.ts';
 import { assertAvatar, storeAvatar } from '../uploads/avatars.ts';
 import { preparePolicy, storePolicy } from '../container-expiration-policies/prepare.ts';
-import { setComplianceFramework } from '../../db/queries/compliance-frameworks.ts';
+import { setComplianceFramework } from '../compliance-frameworks/statements.ts';
 import type { UpdateProjectInput } from './schemas.ts';
 import { reload, findProject, projectFacts } from './service.ts';
 import { pathTaken, rethrowTaken, checkVisibility } from './placement.ts';

@@ -1,7 +1,7 @@
 // Requirement verbs (GitLab 13.6's RequirementsManagement::RequirementsFinder, CreateRequirementService and
 // UpdateRequirementService): the license and the policy first; a create is one batch (the iid counter, the row,
 // the read-back), an update one batch (the row and, when asked, a test report created by hand).
-import { currentIidSql, nextIidStatement } from '../../db/queries/internal-ids.ts';
+import { currentIidSql, nextIidStatement } from '../../db/queries/lib/internal-ids.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import * as q from '../../db/queries/requirements.ts';
 import { requireUser } from '../lib/auth.ts';

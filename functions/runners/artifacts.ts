@@ -1,7 +1,7 @@
 // Job artifacts as the runner moves them (GitLab 13.6 lib/api/ci/runner.rb `POST/GET /jobs/:id/artifacts`): the
 // upload's bytes stream into the chunked store (lib/stored-files.ts) as they arrive, and the download streams them
 // back, so neither costs more memory than a chunk whatever the artifact's size.
-import * as jobsQ from '../../db/queries/jobs.ts';
+import { readArtifact } from '../jobs/lookups.ts';
 import * as q from '../../db/queries/runners.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { constantTimeEqual, sha256Hex } from '../lib/crypto.ts';
@@ -62,7 +62,7 @@ export async function saveArtifacts({
 
 /** An archive's name, size and bytes (a stream read one chunk at a time). */
 export async function artifactDownload(ctx: RequestContext, jobId: number, fileType: string) {
-  const archive = await jobsQ.readArtifact(ctx.db, jobId, fileType);
+  const archive = await readArtifact(ctx.db, jobId, fileType);
   if (!archive) throw notFound();
   return { fileName: archive.fileName, size: archive.size, body: readStoredFile(ctx.db, { id: archive.fileId, size: archive.size }) };
 }

@@ -1,9 +1,10 @@
 // The runner side of the API (GitLab 13.6 lib/api/ci/runner.rb): registration with a registration token, the job
 // queue, state updates, trace appends and artifacts. Runner tokens and job tokens are random and kept as SHA-256
 // digests (compared through the digest lookup, or constant-time where a row is already in hand).
-import * as jobsQ from '../../db/queries/jobs.ts';
-import { findPipelineProject, pipelineJobs, pipelineVariables } from '../../db/queries/pipelines.ts';
-import { commitsByOids } from '../../db/queries/repositories/log-graph.ts';
+import type { JobWithPipeline } from '../../db/queries/jobs.ts';
+import { findJobById, jobFiles } from '../jobs/lookups.ts';
+import { findPipelineProject, pipelineJobs, pipelineVariables } from '../pipelines/lookups.ts';
+import { commitsByOids } from '../repositories/lookups.ts';
 import * as q from '../../db/queries/runners.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { constantTimeEqual, randomToken, sha256Hex } from '../lib/crypto.ts';
@@ -106,7 +107,7 @@ export async function requestJob({ ctx, input }: Verb<{ token: string; info?: Ru
   if (claim.runnerId === null) throw forbidden();
   // X-GitLab-Last-Update: GitLab's runner queue value; every poll here looks at the queue, so any fresh value will do.
   if (claim.jobId === null) return { kind: 'none', lastUpdate: String(Date.now()) };
-  await reprocessPipeline(ctx, (await jobsQ.findJobById(ctx.db, claim.jobId))!.build.pipelineId);
+  await reprocessPipeline(ctx, (await findJobById(ctx.db, claim.jobId))!.build.pipelineId);
   return { kind: 'job', payload: await buildPayload(ctx, claim.jobId, claim.runnerId, jobToken) };
 }
 
@@ -114,7 +115,7 @@ export async function requestJob({ ctx, input }: Verb<{ token: string; info?: Ru
  * The jobs whose artifacts a job downloads (Ci::BuildDependencies): its needs with `artifacts: true` for a DAG job,
  * else its `dependencies:` list, else every job of the earlier stages.
  */
-function dependenciesOf(job: jobsQ.JobWithPipeline['build'], jobs: Awaited<ReturnType<typeof pipelineJobs>>): typeof jobs {
+function dependenciesOf(job: JobWithPipeline['build'], jobs: Awaited<ReturnType<typeof pipelineJobs>>): typeof jobs {
   const earlier = jobs.filter((j) => j.stageIdx < job.stageIdx);
   if (job.schedulingType === 'dag') {
     const wanted = new Set(jobs.find((j) => j.id === job.id)?.needs.filter((n) => n.artifacts).map((n) => n.name) ?? []);
@@ -126,7 +127,7 @@ function dependenciesOf(job: jobsQ.JobWithPipeline['build'], jobs: Awaited<Retur
 }
 
 async function buildPayload(ctx: RequestContext, jobId: number, runnerId: number, token: string) {
-  const found = (await jobsQ.findJobById(ctx.db, jobId))!;
+  const found = (await findJobById(ctx.db, jobId))!;
   const { build: job, pipeline } = found;
   const [project, runners, commits, variables, jobs] = await Promise.all([
     findPipelineProject(ctx.db, job.projectId),
@@ -136,7 +137,7 @@ async function buildPayload(ctx: RequestContext, jobId: number, runnerId: number
     pipelineJobs(ctx.db, [pipeline.id]),
   ]);
   const deps = dependenciesOf(job, jobs);
-  const files = await jobsQ.jobFiles(ctx.db, deps.map((d) => d.id));
+  const files = await jobFiles(ctx.db, deps.map((d) => d.id));
   const dependencies: Dependency[] = deps.map((d) => {
     const archive = files.artifacts.find((a) => a.jobId === d.id && a.fileType === 'archive');
     return { id: d.id, name: d.name, archive: archive ? { fileName: archive.fileName, size: archive.size } : null };

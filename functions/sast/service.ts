@@ -3,7 +3,7 @@
 // new branch `set-sast-config-<n>` (Repository#next_branch) started from the default branch, with the new-merge-
 // request URL for it on success; the commit's refusals are `status: "error"` with their messages.
 import { parse } from 'yaml';
-import { findRef, listRefs } from '../../db/queries/repositories/refs.ts';
+import { findRef, listRefs } from '../repositories/lookups.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { DomainError, invalidMessage } from '../lib/errors.ts';
 import { readConfig } from '../pipelines/create.ts';

@@ -10,7 +10,7 @@ import {
   type SnippetFile,
   type SnippetFinderFilter,
 } from '../../db/queries/snippets.ts';
-import { byParent } from '../../db/queries/window.ts';
+import { byParent } from '../../db/queries/lib/window.ts';
 import type { RequestContext } from '../lib/context.ts';
 import type { KeysetPage } from '../lib/pagination.ts';
 import { can, Visibility, type SnippetFacts, type VisibilityName } from '../lib/policy.ts';

@@ -8,7 +8,7 @@
 //
 // Here: the lookups under the policy, the listings, raw files and delete. Creating is in create.ts, updating in
 // update.ts, the rules both apply (model validations, file actions) in rules.ts.
-import { deleteNotesOf } from '../../db/queries/notes.ts';
+import { deleteNotesOf } from '../notes/statements.ts';
 import * as q from '../../db/queries/snippets.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { SnippetRow } from '../../db/schema/index.ts';

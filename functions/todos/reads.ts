@@ -1,7 +1,7 @@
 // Batched to-do reads for GraphQL (loaders.ts wraps these): the current user's to-dos on many
 // epics at once (CurrentUserTodos on Epic and BoardEpic), none for anonymous callers.
 import { findUserTodosOfEpics } from '../../db/queries/todos.ts';
-import { byParent } from '../../db/queries/window.ts';
+import { byParent } from '../../db/queries/lib/window.ts';
 import type { RequestContext } from '../lib/context.ts';
 
 /** The current user's to-dos on each epic, oldest first, with their bodies (the note's, else the epic's title). */

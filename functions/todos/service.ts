@@ -1,13 +1,13 @@
 // To-do verbs (GitLab's lib/api/todos.rb with TodosFinder and TodoService). Every to-do belongs to its user: the
 // caller only ever reads or changes their own, and only those whose target they may still read (the policy's
 // issue, merge request and epic visibility filters, in the same statement that loads the page).
-import { findIssueViewsByIds } from '../../db/queries/issues.ts';
-import { findMergeRequestViewsByIds } from '../../db/queries/merge-requests.ts';
-import { insertTodo, TODO_MARKED } from '../../db/queries/issues.ts';
+import { TODO_MARKED, findIssueViewsByIds } from '../issues/lookups.ts';
+import { findMergeRequestViewsByIds } from '../merge-requests/lookups.ts';
+import { insertTodo } from '../issues/statements.ts';
 import { findIssueById } from '../issues/service.ts';
 import { findMergeRequestById } from '../merge-requests/service.ts';
-import { findEpicViewsByIds } from '../../db/queries/epics.ts';
-import { findAlertViewsByIds } from '../../db/queries/alerts.ts';
+import { findEpicViewsByIds } from '../epics/lookups.ts';
+import { findAlertViewsByIds } from '../alerts/lookups.ts';
 import { epicsAvailable } from '../lib/policy.ts';
 import * as q from '../../db/queries/todos.ts';
 import { requireUser } from '../lib/auth.ts';

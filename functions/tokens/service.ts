@@ -1,6 +1,6 @@
 // Personal access token verbs. Only the SHA-256 digest of a token is ever stored; the value is returned once.
 import * as q from '../../db/queries/tokens.ts';
-import { findUserByRef } from '../../db/queries/users.ts';
+import { findUserByRef } from '../users/lookups.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { randomToken, sha256Hex } from '../lib/crypto.ts';

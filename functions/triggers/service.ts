@@ -5,7 +5,8 @@
 // Deviation from GitLab: the token is stored only as a SHA-256 digest, so it is shown in full once, in the answer
 // that creates the trigger. Every later read shows its first 4 characters, to everyone: GitLab shows the owner the
 // full token on every read (Ci::TriggerPresenter), which needs the token kept in clear.
-import { findProjectView, type ProjectView } from '../../db/queries/projects.ts';
+import type { ProjectView } from '../../db/queries/projects.ts';
+import { findProjectView } from '../projects/lookups.ts';
 import * as q from '../../db/queries/triggers.ts';
 import type { PipelineRow } from '../../db/schema/index.ts';
 import { requireUser, readerActor } from '../lib/auth.ts';

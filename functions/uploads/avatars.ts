@@ -3,7 +3,7 @@
 // the same transaction as the change it comes with, and served from the path GitLab gives it.
 import * as z from 'zod/mini';
 import type { Db } from '../../db/client.ts';
-import { findAvatar, saveAvatar, type AvatarOwner } from '../../db/queries/avatars.ts';
+import { findAvatar, saveAvatar, type AvatarOwner } from '../../db/queries/uploads/avatars.ts';
 import { toHex } from '../lib/crypto.ts';
 import { validationFailed } from '../lib/errors.ts';
 import { imageType } from './sniff.ts';

@@ -1,5 +1,5 @@
 // Reading uploads back: who may see an avatar is who may see its owner (GitLab's UploadsController).
-import { findAvatar, type AvatarOwner } from '../../db/queries/avatars.ts';
+import { findAvatar, type AvatarOwner } from '../../db/queries/uploads/avatars.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { isDomainError, notFound } from '../lib/errors.ts';
 import { findGroup } from '../groups/service.ts';

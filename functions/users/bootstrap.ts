@@ -2,7 +2,7 @@
 // plaintext once so the entry point can print them. Nothing happens when any user exists.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { insertPersonalAccessToken } from '../../db/queries/tokens.ts';
+import { insertPersonalAccessToken } from '../tokens/statements.ts';
 import { insertUserWithNamespace } from '../../db/queries/users.ts';
 import { users } from '../../db/schema/index.ts';
 import { hashPassword, randomToken, sha256Hex } from '../lib/crypto.ts';

@@ -1,5 +1,5 @@
 // DELETE /users/:id/identities/:provider, beside the service (which the identity rules must not import).
-import { deleteIdentity as deleteRow, findIdentity } from '../../db/queries/identities.ts';
+import { deleteIdentity as deleteRow, findIdentity } from '../../db/queries/users/identities.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { assertUnmodifiedSince, notFound } from '../lib/errors.ts';
 import { findUserById, requireAdmin } from './service.ts';

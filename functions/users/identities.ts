@@ -1,7 +1,7 @@
 // Identities: a user's accounts at external authentication providers, which administrators set through
 // `provider`/`extern_uid` on POST and PUT /users (Users::BuildService#build_identity, UpdateService#assign_identity);
 // delete-identity.ts removes them.
-import * as q from '../../db/queries/identities.ts';
+import * as q from '../../db/queries/users/identities.ts';
 import type { Db } from '../../db/client.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { isUniqueViolation, validationFailed } from '../lib/errors.ts';

@@ -1,8 +1,8 @@
 // User verbs for REST and GraphQL alike: policy first, then the work, one transaction when it writes several rows.
 // Here: the lookups, the administrator rule, listings, delete, block and unblock. Creating a user is in create.ts,
 // updating one in update.ts, what both check and write (uniqueness, validations, profile values) in attributes.ts.
-import { revokeOAuthOfUser } from '../../db/queries/oauth-tokens.ts';
-import { deleteSessionsOfUser } from '../../db/queries/sessions.ts';
+import { revokeOAuthOfUser } from '../oauth/statements.ts';
+import { deleteSessionsOfUser } from '../../db/queries/lib/sessions.ts';
 import * as q from '../../db/queries/users.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';

@@ -1,6 +1,6 @@
 // PUT /users/:id (administrators): the profile, credentials, identity and avatar in one transaction; a new password
 // signs the user out everywhere.
-import { deleteSessionsOfUser } from '../../db/queries/sessions.ts';
+import { deleteSessionsOfUser } from '../../db/queries/lib/sessions.ts';
 import * as q from '../../db/queries/users.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { hashPassword } from '../lib/crypto.ts';

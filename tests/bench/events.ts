@@ -8,7 +8,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pgliteProvider } from '../../db/client.ts';
 import { openEmbedded } from '../../db/local/embedded.ts';
-import { rows } from '../../db/queries/raw.ts';
+import { rows } from '../../db/queries/lib/raw.ts';
 import { insertPersonalAccessToken } from '../../db/queries/tokens.ts';
 import { insertUserWithNamespace } from '../../db/queries/users.ts';
 import { createApp } from '../../functions/app.ts';

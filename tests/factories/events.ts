@@ -2,7 +2,7 @@
 // retention (events years old), and targets whose own API may not exist yet (confidential issues, notes, pushes).
 // Production code writes events only through recordEvent; this is test data.
 import { sql } from 'drizzle-orm';
-import { rows } from '../../db/queries/raw.ts';
+import { rows } from '../../db/queries/lib/raw.ts';
 import { EVENT_ACTIONS, type EventAction } from '../../db/schema/index.ts';
 import { testDb } from '../helpers/app.ts';
 import { unique } from './users.ts';

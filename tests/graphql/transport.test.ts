@@ -1,7 +1,7 @@
 // The endpoint: POST and GET, batching, authentication (tokens, invalid token 401, sessions need X-CSRF-Token),
 // scopes (mutations need api), and the limits checked before any resolver runs.
 import { describe, expect, it } from 'vitest';
-import { insertSession } from '../../db/queries/sessions.ts';
+import { insertSession } from '../../db/queries/lib/sessions.ts';
 import { randomToken, sha256Hex } from '../../functions/lib/crypto.ts';
 import { csrfTokenFor, SESSION_COOKIE } from '../../functions/lib/session.ts';
 import { createAdmin, createToken, createUser } from '../factories/users.ts';

@@ -3,7 +3,7 @@
 // on top of an earlier one), and file names that are not UTF-8, read back byte for byte.
 import { describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
-import { rows } from '../../db/queries/raw.ts';
+import { rows } from '../../db/queries/lib/raw.ts';
 import { logPage, readPath, resolveRevision, treePage } from '../../db/queries/repositories/reads.ts';
 import { hashObject } from '../../functions/repositories/git/oid.ts';
 import { encodeCommit } from '../../functions/repositories/git/commit.ts';

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import type { Database, DbStats } from '../../db/client.ts';
 import { findRepository } from '../../db/queries/repositories/refs.ts';
-import { rows } from '../../db/queries/raw.ts';
+import { rows } from '../../db/queries/lib/raw.ts';
 import { encodeCommit, type Signature } from '../../functions/repositories/git/commit.ts';
 import { encodeTree, type TreeEntry } from '../../functions/repositories/git/tree.ts';
 import { hashObject } from '../../functions/repositories/git/oid.ts';

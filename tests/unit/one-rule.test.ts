@@ -1,4 +1,4 @@
-// db/queries/access.ts (the policy's SQL twins) holds the one definition of an active membership and the access-level
+// db/queries/lib/access.ts (the policy's SQL twins) holds the one definition of an active membership and the access-level
 // constants: the member, group and user queries must use them, not copies (a copy is how expired owners came to count
 // as owners).
 import { readFileSync } from 'node:fs';

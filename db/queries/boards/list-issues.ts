@@ -15,9 +15,9 @@ import {
   LIST_TYPES,
   type ListRow,
 } from '../../schema/index.ts';
-import type { Viewer } from '../access.ts';
+import type { Viewer } from '../lib/access.ts';
 import { listWhere, type IssueListFilter } from '../issues.ts';
-import { rows } from '../raw.ts';
+import { rows } from '../lib/raw.ts';
 
 /** One list to fill, with the board's other lists (the backlog leaves out what they hold). */
 export interface ListIssuesSpec {

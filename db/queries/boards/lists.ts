@@ -3,7 +3,7 @@
 import { and, asc, eq, gt, gte, inArray, lt, lte, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { boards, labels, lists, listUserPreferences, milestones, namespaces, projects, users, LIST_TYPES, type ListRow } from '../../schema/index.ts';
-import { byParent } from '../window.ts';
+import { byParent } from '../lib/window.ts';
 
 /** A list with what its entity shows: the label, the milestone (with its owner's path), the user. */
 export interface ListView {

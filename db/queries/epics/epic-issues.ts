@@ -1,7 +1,7 @@
 // Epic issues (epic_issues: one epic per issue): the links in GitLab's order, adding, moving and removing them, and
 // which of the issues to link the actor may read.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import { visibleIssuesFilter, visibleProjectsFilter, type Viewer } from '../access.ts';
+import { visibleIssuesFilter, visibleProjectsFilter, type Viewer } from '../lib/access.ts';
 import type { Db } from '../../client.ts';
 import { epicIssues, issues, namespaces, projects } from '../../schema/index.ts';
 

@@ -1,14 +1,8 @@
-// An epic's labels: its label links replaced, read back, and the group labels (of its group or ancestors) that
+// An epic's labels: its label links read back (labels/writes.ts replaces them), and the group labels (of its group or ancestors) that
 // create and update resolve by title or id.
 import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { labelLinks, labels } from '../../schema/index.ts';
-
-/** Replaces the epic's label links with `labelIds`. */
-export async function setEpicLabels(tx: Db, epicId: number, labelIds: readonly number[]): Promise<void> {
-  await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'Epic'), eq(labelLinks.targetId, epicId)));
-  if (labelIds.length) await tx.insert(labelLinks).values(labelIds.map((labelId) => ({ labelId, targetType: 'Epic' as const, targetId: epicId })));
-}
 
 /** Label ids of the epic. */
 export async function epicLabelIds(db: Db, epicId: number): Promise<number[]> {

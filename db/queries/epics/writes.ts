@@ -1,7 +1,8 @@
 // Epics' writes, inside the caller's transaction: insert, update, delete (children keep living without a parent).
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { epics, labelLinks, type EpicRow } from '../../schema/index.ts';
+import { epics, type EpicRow } from '../../schema/index.ts';
+import { deleteLabelLinksOf } from '../labels/writes.ts';
 
 export async function insertEpic(tx: Db, values: typeof epics.$inferInsert): Promise<EpicRow> {
   const [row] = await tx.insert(epics).values(values).returning();
@@ -20,6 +21,6 @@ export async function updateEpic(tx: Db, id: number, values: Partial<typeof epic
 /** Deletes the epic; its children lose their parent (GitLab nullifies parent_id), its issue links and label links go. */
 export async function deleteEpic(tx: Db, id: number): Promise<void> {
   await tx.update(epics).set({ parentId: null }).where(eq(epics.parentId, id));
-  await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'Epic'), eq(labelLinks.targetId, id)));
+  await deleteLabelLinksOf(tx, 'Epic', id);
   await tx.delete(epics).where(eq(epics.id, id));
 }

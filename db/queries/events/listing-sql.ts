@@ -10,7 +10,7 @@ import {
   visibleGroupsFilter,
   visibleProjectsFilter,
   type Viewer,
-} from '../access.ts';
+} from '../lib/access.ts';
 import { events, namespaces, projects, users } from '../../schema/index.ts';
 import { liveProjectByRef } from '../projects.ts';
 import type { EventSource, EventFilter } from './listing.ts';

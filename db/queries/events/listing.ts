@@ -1,7 +1,7 @@
 // Events: the three listings (a user's, a project's, the caller's), each ONE statement, and the types they take and
 // return. The statement's SQL fragments are in listing-sql.ts, the decoding of its rows in listing-rows.ts.
 import { sql, type SQL } from 'drizzle-orm';
-import { groupAccessLevelSql, groupDescendantAccessSql, projectAccessLevelSql, type Viewer } from '../access.ts';
+import { groupAccessLevelSql, groupDescendantAccessSql, projectAccessLevelSql, type Viewer } from '../lib/access.ts';
 import type { Db } from '../../client.ts';
 import {
   events,
@@ -17,7 +17,7 @@ import {
   snippets,
   users,
 } from '../../schema/index.ts';
-import { rows } from '../raw.ts';
+import { rows } from '../lib/raw.ts';
 import { NOTE_TYPES, SNIPPET_TYPES, list, isoText, headSql, sourceSql, filterSql, authorizedProjects, visibilitySql, eventsFrom, visibleScanSql } from './listing-sql.ts';
 import { type Raw, num, bool, toRow } from './listing-rows.ts';
 

@@ -2,7 +2,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { events } from '../../schema/index.ts';
-import { rows } from '../raw.ts';
+import { rows } from '../lib/raw.ts';
 
 /**
  * Deletes up to `batch` events created before `cutoff`, oldest first. SKIP LOCKED lets concurrent runs take disjoint

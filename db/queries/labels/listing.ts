@@ -1,13 +1,13 @@
 // The labels API's listing (project and group labels, LabelsFinder): a page in title order with issue and merge
 // request counts and the caller's subscription in the same statement, and its capped count.
 import { and, asc, eq, sql } from 'drizzle-orm';
-import { mergeRequestProjectsFilter, visibleIssuesFilter, type Viewer } from '../access.ts';
+import { mergeRequestProjectsFilter, visibleIssuesFilter, type Viewer } from '../lib/access.ts';
 import type { Db } from '../../client.ts';
 import { issues, labelLinks, labels, mergeRequests, namespaces, projects } from '../../schema/index.ts';
 import type { LabelRow } from '../../schema/labels.ts';
-import { rows } from '../raw.ts';
+import { rows } from '../lib/raw.ts';
 import { type LabelScope, type LabelFilter, scopeFilter, labelSearch } from '../labels.ts';
-import { type LabelSubscriber, labelSubscribedSql } from './subscriptions.ts';
+import { type LabelSubscriber, labelSubscribedSql } from '../notifications/label-subscriptions.ts';
 
 function listWhere(scope: LabelScope, filter: LabelFilter) {
   return and(scopeFilter(scope), labelSearch(filter.search));

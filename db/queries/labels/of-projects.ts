@@ -4,7 +4,7 @@ import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { labels } from '../../schema/index.ts';
 import type { LabelRow } from '../../schema/labels.ts';
-import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from '../window.ts';
+import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from '../lib/window.ts';
 import { labelSearch } from '../labels.ts';
 
 /**

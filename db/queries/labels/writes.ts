@@ -1,10 +1,10 @@
 // The labels API's writes: a label inserted unless its title is taken in the scope, changed, deleted with its
-// subscriptions.
-import { eq, sql } from 'drizzle-orm';
+// subscriptions; an epic's label links replaced.
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { labels, subscriptions } from '../../schema/index.ts';
+import { labelLinks, labels, subscriptions } from '../../schema/index.ts';
 import type { LabelRow } from '../../schema/labels.ts';
-import { rows } from '../raw.ts';
+import { rows } from '../lib/raw.ts';
 import { type LabelScope, type RawLabel, labelFromRaw, scopeFilter } from '../labels.ts';
 
 /**
@@ -47,4 +47,15 @@ export async function deleteLabel(db: Db, id: number): Promise<boolean> {
       SELECT id FROM d`,
   );
   return deleted.length > 0;
+}
+
+/** Replaces the epic's label links with `labelIds`. */
+export async function setEpicLabels(tx: Db, epicId: number, labelIds: readonly number[]): Promise<void> {
+  await deleteLabelLinksOf(tx, 'Epic', epicId);
+  if (labelIds.length) await tx.insert(labelLinks).values(labelIds.map((labelId) => ({ labelId, targetType: 'Epic' as const, targetId: epicId })));
+}
+
+/** The label links of a target being deleted or relabelled (target_id is polymorphic: no foreign key removes them). */
+export async function deleteLabelLinksOf(tx: Db, targetType: (typeof labelLinks.$inferSelect)['targetType'], targetId: number): Promise<void> {
+  await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, targetType), eq(labelLinks.targetId, targetId)));
 }

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { emails, gitRefs, gitTreeEntries, repositories, users, type UserRow } from '../../schema/index.ts';
-import { rows, textArray } from '../raw.ts';
+import { rows, textArray } from '../lib/raw.ts';
 import { oidParam, toBytes } from './refs.ts';
 import { isTreeModeSql } from './objects.ts';
 

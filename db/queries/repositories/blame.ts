@@ -5,7 +5,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { gitCommitPaths, gitCommits, gitObjects, gitTreeEntries } from '../../schema/index.ts';
-import { rows } from '../raw.ts';
+import { rows } from '../lib/raw.ts';
 import { isTreeModeSql } from './objects.ts';
 import { commitColumns, joinPath, pathSegments, revisionCtes, toCommit, type CommitInfo, type CommitSqlRow } from './sql.ts';
 import { toBytes } from './refs.ts';

@@ -3,7 +3,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { gitCommits } from '../../schema/index.ts';
-import { rows } from '../raw.ts';
+import { rows } from '../lib/raw.ts';
 import { revisionCtes } from './sql.ts';
 
 export interface ContributorRow {

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { gitCommits, gitObjects, gitTreeEntries, repositories } from '../../schema/index.ts';
-import { rows } from '../raw.ts';
+import { rows } from '../lib/raw.ts';
 import { isTreeModeSql } from './objects.ts';
 import { commitColumns, toCommit, type CommitInfo, type CommitSqlRow } from './sql.ts';
 import { oidParam, toBytes } from './refs.ts';

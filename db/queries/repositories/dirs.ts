@@ -5,7 +5,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { gitCommits, gitTreeEntries } from '../../schema/index.ts';
-import { rows } from '../raw.ts';
+import { rows } from '../lib/raw.ts';
 import { commitColumns, revisionCtes, toCommit, type CommitInfo, type CommitSqlRow } from './sql.ts';
 import { toBytes } from './refs.ts';
 

@@ -4,7 +4,7 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { gitCommits, repositories } from '../../schema/index.ts';
-import { rows } from '../raw.ts';
+import { rows } from '../lib/raw.ts';
 import { logCtes, logFilter, type LogOptions } from './reads.ts';
 import { commitColumns, readableObjectSql, toCommit, type CommitInfo, type CommitSqlRow } from './sql.ts';
 import { oidParam } from './refs.ts';

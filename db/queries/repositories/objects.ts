@@ -5,7 +5,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { gitCommitPaths, gitCommits, gitObjects, gitTreeEntries } from '../../schema/index.ts';
-import { textArray } from '../raw.ts';
+import { textArray } from '../lib/raw.ts';
 import { oidParam } from './refs.ts';
 
 /** PostgreSQL binds at most 65,535 parameters per statement: inserts are split into statements below that. */

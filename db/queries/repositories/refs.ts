@@ -5,9 +5,9 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { gitCommits, gitObjects, gitProjectObjects, gitRefs, gitTreeEntries, objectPools, repositories } from '../../schema/index.ts';
-import { protectionRulesSql } from '../protected-branches.ts';
-import { tagProtectionRulesSql } from '../protected-tags.ts';
-import { rows } from '../raw.ts';
+import { protectionRulesSql } from './protected-branches.ts';
+import { tagProtectionRulesSql } from './protected-tags.ts';
+import { rows } from '../lib/raw.ts';
 
 /** An object id parameter (40 hex digits) as bytea. */
 export const oidParam = (oid: string): SQL => sql`decode(${oid}, 'hex')`;

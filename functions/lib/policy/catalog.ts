@@ -2,7 +2,7 @@
 // subject, with the GitLab policy it follows. The project's own actions are in project-actions.ts (spread in first);
 // here are snippets, issues, merge requests (with their project-level rights), notes, awards, groups, epics,
 // iterations, members, namespaces and users. The rules the actions compose are in predicates.ts.
-import { AccessLevel, isAdmin } from '../../../db/queries/access.ts';
+import { AccessLevel, isAdmin } from '../../../db/queries/lib/access.ts';
 import type { Actor } from '../context.ts';
 import type {
   AwardableFacts,

@@ -1,7 +1,7 @@
 // The rules per subject that the action catalog (catalog.ts) composes: who reads a project, a group, an issue, a
 // merge request, a note, a snippet, an epic; the actor's level where a subject lives; who administers members. Kept
 // apart from the catalog so that each action there is one line over these; nothing outside lib/policy/ calls them.
-import { AccessLevel, isAdmin, seesInternal, Visibility } from '../../../db/queries/access.ts';
+import { AccessLevel, isAdmin, seesInternal, Visibility } from '../../../db/queries/lib/access.ts';
 import type { Actor } from '../context.ts';
 import type {
   AwardableFacts,

@@ -1,7 +1,7 @@
 // The catalog's project actions (catalog.ts spreads them in): the project itself, its repository, members,
 // issues' and boards' project-level rights, CI/CD, environments and deployments, clusters, deploy keys and the
 // licensed project features. Kept apart only for size; issues, merge requests, notes, groups and users are in catalog.ts.
-import { AccessLevel, isAdmin, Visibility } from '../../../db/queries/access.ts';
+import { AccessLevel, isAdmin, Visibility } from '../../../db/queries/lib/access.ts';
 import type { Actor } from '../context.ts';
 import type { OnDemandScanFacts, ProjectFacts, RequirementsFacts } from './facts.ts';
 import { canAdminMembers, canDownloadCode, canReadAlert, canReadProject, level, signedIn } from './predicates.ts';

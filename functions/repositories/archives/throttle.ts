@@ -4,7 +4,7 @@
 // caller here is the client's IP (CF-Connecting-IP): each IP may ask a project for 5 archives a minute, signed in or
 // not, and anonymous callers share GitLab's 100 a minute per project besides. Counted after the policy check (the
 // route's `authorize! :download_code` comes first) and before any archive work, cached or not.
-import { countEvents } from '../../../db/queries/rate-limits.ts';
+import { countEvents } from '../../../db/queries/lib/rate-limits.ts';
 import type { RequestContext } from '../../lib/context.ts';
 import { rateLimited } from '../../lib/errors.ts';
 

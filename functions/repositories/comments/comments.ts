@@ -7,7 +7,8 @@
 // placed on that line of the commit's diff when the line is there (a LegacyDiffNote), and on the whole commit
 // otherwise (its path, line and line_type then null), as GitLab does.
 import type { Db } from '../../../db/client.ts';
-import * as q from '../../../db/queries/notes.ts';
+import type { NoteListFilter, NoteOrder, NoteView } from '../../../db/queries/notes.ts';
+import { countNotes, listNotes } from '../../notes/lookups.ts';
 import { changedPaths } from '../../../db/queries/repositories/diffs.ts';
 import { resolveRevision } from '../../../db/queries/repositories/reads.ts';
 import type { RequestContext } from '../../lib/context.ts';
@@ -45,7 +46,7 @@ async function commitDiffs(db: Db, projectId: number, oid: string, keep: (path: 
 }
 
 /** Where each note sits (Entities::CommitNote's path/line/line_type); the diff is read only when a note is placed. */
-async function positionsOf(db: Db, noteable: CommitNoteable, notes: readonly q.NoteView['note'][]): Promise<CommentPosition[]> {
+async function positionsOf(db: Db, noteable: CommitNoteable, notes: readonly NoteView['note'][]): Promise<CommentPosition[]> {
   const codes = notes.map((n) => (n.type === 'LegacyDiffNote' && n.lineCode ? n.lineCode : null));
   const hashes = new Set(codes.filter((c) => c !== null).map((c) => c.split('_')[0]));
   if (!hashes.size) return notes.map(() => NO_POSITION);
@@ -56,17 +57,17 @@ async function positionsOf(db: Db, noteable: CommitNoteable, notes: readonly q.N
 /** GET commits/:sha/comments: the commit's notes oldest first (`commit.notes.order(:created_at)`), for pagination. */
 export async function listCommitComments({ ctx, input }: Verb<{ found: RepositoryProject; sha: string }>) {
   const noteable = await findCommit(ctx, input.found, input.sha);
-  const filter: q.NoteListFilter = { kinds: 'all_notes', withConfidential: true };
-  const order: q.NoteOrder = { by: 'created_at', sort: 'asc' };
+  const filter: NoteListFilter = { kinds: 'all_notes', withConfidential: true };
+  const order: NoteOrder = { by: 'created_at', sort: 'asc' };
   let total: number | undefined;
   return {
     fetch: async (limit: number, offset: number) => {
-      const rows = await q.listNotes(ctx.db, noteable.key, filter, order, limit, offset, COUNT_LIMIT + 1);
+      const rows = await listNotes(ctx.db, noteable.key, filter, order, limit, offset, COUNT_LIMIT + 1);
       if (rows[0]) total = rows[0].total ?? 0;
       return rows;
     },
-    count: (limit: number) => (total !== undefined ? Promise.resolve(Math.min(total, limit)) : q.countNotes(ctx.db, noteable.key, filter, limit)),
-    positions: (rows: readonly q.NoteView[]) => positionsOf(ctx.db, noteable, rows.map((r) => r.note)),
+    count: (limit: number) => (total !== undefined ? Promise.resolve(Math.min(total, limit)) : countNotes(ctx.db, noteable.key, filter, limit)),
+    positions: (rows: readonly NoteView[]) => positionsOf(ctx.db, noteable, rows.map((r) => r.note)),
   };
 }
 

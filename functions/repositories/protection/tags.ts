@@ -1,7 +1,7 @@
 // Protected tags, as GitLab 13.6's lib/api/protected_tags.rb (`before { authorize_admin_project }`: maintainers,
 // for reads too) with ProtectedTags::CreateService and destroy_conditionally!. The rule they feed (who may create a
 // matching tag, that none is deleted) is push-access.ts's and tags.ts's; this file only keeps the rows.
-import { deleteProtectedTag, findProtectedTag, insertProtectedTag, listProtectedTags } from '../../../db/queries/protected-tags.ts';
+import { deleteProtectedTag, findProtectedTag, insertProtectedTag, listProtectedTags } from '../../../db/queries/repositories/protected-tags.ts';
 import type { RequestContext } from '../../lib/context.ts';
 import { assertUnmodifiedSince, recordNotFound, unprocessable } from '../../lib/errors.ts';
 import type { Ref } from '../../lib/ids.ts';

@@ -5,7 +5,7 @@
 // default branch, authored by the creator) with its push event, as a push through Files::CreateService records one.
 import type { Db } from '../../../db/client.ts';
 import { createRepository, setDefaultBranchQuery, updateRefQuery } from '../../../db/queries/repositories/refs.ts';
-import { protectDefaultBranchQuery } from '../../../db/queries/protected-branches.ts';
+import { protectDefaultBranchQuery } from '../../../db/queries/repositories/protected-branches.ts';
 import type { UserRow } from '../../../db/schema/index.ts';
 import { recordEvent } from '../../events/record.ts';
 import { toPushPayload } from '../entities.ts';

@@ -8,7 +8,7 @@
 import type { BatchItem } from 'drizzle-orm/batch';
 import type { Db } from '../../../db/client.ts';
 import { isRefConflict, setDefaultBranchQuery, updateRefQuery, type RefUpdate } from '../../../db/queries/repositories/refs.ts';
-import { protectDefaultBranchQuery } from '../../../db/queries/protected-branches.ts';
+import { protectDefaultBranchQuery } from '../../../db/queries/repositories/protected-branches.ts';
 import { projectJobByIdStatement } from '../../background-jobs/enqueue.ts';
 import type { PushChange } from '../../pipelines/push.ts';
 import { pushEventStatement } from '../../events/record.ts';

@@ -1,6 +1,6 @@
 // Alert fixtures: alerts are inserted as the notify endpoint stores them (the same iid counter), so these tests set
 // what they need (status, severity, fingerprint, times) directly; plus a project with one member of each role.
-import { nextIid } from '../../../db/queries/internal-ids.ts';
+import { nextIid } from '../../../db/queries/lib/internal-ids.ts';
 import { alertAssignees, alerts, ALERT_SEVERITIES, ALERT_STATUSES, type AlertSeverity, type AlertStatus } from '../../../db/schema/index.ts';
 import { addMember } from '../../factories/groups.ts';
 import { createProject } from '../../factories/projects.ts';

@@ -4,7 +4,7 @@
 // PostgreSQL only: PGlite has no JIT provider (it reports `on` and compiles nothing).
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { rows } from '../../../db/queries/raw.ts';
+import { rows } from '../../../db/queries/lib/raw.ts';
 import { testDb } from '../../helpers/app.ts';
 
 it.runIf(process.env.TEST_DB === 'postgres')('JIT is off for single statements, batches and transactions', async () => {

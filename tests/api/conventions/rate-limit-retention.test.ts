@@ -2,7 +2,7 @@
 // otherwise stay forever), and keeps the ones still counting.
 import { sql } from 'drizzle-orm';
 import { expect, it } from 'vitest';
-import { rows } from '../../../db/queries/raw.ts';
+import { rows } from '../../../db/queries/lib/raw.ts';
 import { deleteStaleRateLimits } from '../../../functions/housekeeping/service.ts';
 import { unique } from '../../factories/users.ts';
 import { testDb } from '../../helpers/app.ts';

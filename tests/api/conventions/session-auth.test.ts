@@ -1,7 +1,7 @@
 // A browser session authenticates the API as GitLab's does: reads with the cookie alone, writes only with the
 // session's CSRF token in X-CSRF-Token (otherwise the request is anonymous).
 import { describe, expect, it } from 'vitest';
-import { insertSession } from '../../../db/queries/sessions.ts';
+import { insertSession } from '../../../db/queries/lib/sessions.ts';
 import { randomToken, sha256Hex } from '../../../functions/lib/crypto.ts';
 import { csrfTokenFor, SESSION_COOKIE } from '../../../functions/lib/session.ts';
 import { api, testDb } from '../../helpers/app.ts';

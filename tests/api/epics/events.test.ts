@@ -4,7 +4,7 @@
 // is not one of the filter's values.
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { rows } from '../../../db/queries/raw.ts';
+import { rows } from '../../../db/queries/lib/raw.ts';
 import { EVENT_ACTIONS } from '../../../db/schema/index.ts';
 import { insertTestEvent } from '../../factories/events.ts';
 import { createGroup } from '../../factories/groups.ts';

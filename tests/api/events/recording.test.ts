@@ -4,7 +4,7 @@ import { sql } from 'drizzle-orm';
 import { addMember, createGroup } from '../../factories/groups.ts';
 import { createProject } from '../../factories/projects.ts';
 import { createUser } from '../../factories/users.ts';
-import { rows } from '../../../db/queries/raw.ts';
+import { rows } from '../../../db/queries/lib/raw.ts';
 import { expireMemberships } from '../../../functions/housekeeping/service.ts';
 import { api, TEST_PUBLIC_URL, testDb } from '../../helpers/app.ts';
 

@@ -6,7 +6,7 @@ import { createGroup } from '../../factories/groups.ts';
 import { createProject } from '../../factories/projects.ts';
 import { createUser } from '../../factories/users.ts';
 import { insertTestEvent } from '../../factories/events.ts';
-import { rows } from '../../../db/queries/raw.ts';
+import { rows } from '../../../db/queries/lib/raw.ts';
 import { expireOldEvents } from '../../../functions/housekeeping/service.ts';
 import { api, testDb } from '../../helpers/app.ts';
 

@@ -1,7 +1,7 @@
 // Repository content for the read tests, written straight through the store (as tests/repositories/store.test.ts
 // does): commits on branches, tags, the default branch. Each test file builds its own projects.
 import { createRepository, findRef, findRepository, setDefaultBranchQuery } from '../../../db/queries/repositories/refs.ts';
-import { protectDefaultBranchQuery } from '../../../db/queries/protected-branches.ts';
+import { protectDefaultBranchQuery } from '../../../db/queries/repositories/protected-branches.ts';
 import { encodeTag } from '../../../functions/repositories/git/tag.ts';
 import { hashObject } from '../../../functions/repositories/git/oid.ts';
 import { applyWrite, prepareWrite } from '../../../functions/repositories/store/store.ts';

@@ -5,7 +5,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { expect, it } from 'vitest';
 import { namespaces, projects, snippets } from '../../../db/schema/index.ts';
 import { anonymous, type Actor } from '../../../functions/lib/context.ts';
-import { visibleSnippetsFilter } from '../../../db/queries/access.ts';
+import { visibleSnippetsFilter } from '../../../db/queries/lib/access.ts';
 import { addMember, createGroup } from '../../factories/groups.ts';
 import { createProject } from '../../factories/projects.ts';
 import { createProjectSnippet, createSnippet, type SnippetEntity } from '../../factories/snippets.ts';

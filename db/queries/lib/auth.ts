@@ -1,0 +1,55 @@
+// Authentication's lookups, shared infrastructure for functions/lib/auth.ts (which no domain's queries may serve): the
+// personal and OAuth access token by digest with its user, the marks of their use, and the user by id or username
+// (sudo, and the users domain's own lookups). The token domains (tokens, oauth) add their own reads and writes.
+import { and, eq, isNull, sql } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { oauthAccessTokens, oauthApplications, personalAccessTokens, users, type UserRow } from '../../schema/index.ts';
+
+/** The access token with this digest, its user and application uid, in one round trip. */
+export async function findOAuthTokenByDigest(db: Db, digest: string) {
+  const [row] = await db
+    .select({ token: oauthAccessTokens, user: users, applicationUid: oauthApplications.uid })
+    .from(oauthAccessTokens)
+    .innerJoin(users, eq(users.id, oauthAccessTokens.userId))
+    .leftJoin(oauthApplications, eq(oauthApplications.id, oauthAccessTokens.applicationId))
+    .where(eq(oauthAccessTokens.tokenDigest, digest))
+    .limit(1);
+  return row;
+}
+
+/** Records the first use of a token (ends the refresh grace of the token it replaced). */
+export async function markOAuthTokenUsed(db: Db, id: number) {
+  await db.update(oauthAccessTokens).set({ firstUsedAt: sql`now()` }).where(and(eq(oauthAccessTokens.id, id), isNull(oauthAccessTokens.firstUsedAt)));
+}
+
+/** The token with this digest and its user, in one round trip. */
+export async function findPersonalAccessTokenByDigest(db: Db, digest: string) {
+  const [row] = await db
+    .select({ token: personalAccessTokens, user: users })
+    .from(personalAccessTokens)
+    .innerJoin(users, eq(users.id, personalAccessTokens.userId))
+    .where(eq(personalAccessTokens.tokenDigest, digest))
+    .limit(1);
+  return row;
+}
+
+/** Records use at most every 10 minutes (GitLab's throttle), so a busy token does not write on every request. */
+export async function touchPersonalAccessToken(db: Db, id: number) {
+  await db
+    .update(personalAccessTokens)
+    .set({ lastUsedAt: sql`now()` })
+    .where(and(eq(personalAccessTokens.id, id), sql`(${personalAccessTokens.lastUsedAt} IS NULL OR ${personalAccessTokens.lastUsedAt} < now() - interval '10 minutes')`));
+}
+
+/** By numeric id, or by username without regard to case. */
+export async function findUserByRef(db: Db, ref: string | number): Promise<UserRow | undefined> {
+  const byId = typeof ref === 'number' || /^\d+$/.test(ref);
+  // Ids beyond the integer column's range name nobody (and must not reach Postgres as an out-of-range error).
+  if (byId && !(Number(ref) >= 1 && Number(ref) <= 2_147_483_647)) return undefined;
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(byId ? eq(users.id, Number(ref)) : sql`lower(${users.username}) = lower(${ref})`)
+    .limit(1);
+  return row;
+}

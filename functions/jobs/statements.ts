@@ -1,0 +1,4 @@
+// The statements of the jobs domain's queries that other domains put in their own batch or transaction (own-queries in
+// .dependency-cruiser.cjs: a domain imports only its own queries). A leaf: it imports only db/queries, so importing it
+// closes no cycle.
+export { retryJobsStatements, transitionJobs } from '../../db/queries/jobs.ts';
