@@ -2,8 +2,8 @@
 // their parameters into IssueFinderParams (REST's names) and get the query's filter from here, so `none`/`any`,
 // scopes and the archived rule cannot differ between the two faces.
 import type { IssueListFilter } from '../../db/queries/issues.ts';
-import { unauthorized } from '../lib/errors.ts';
 import type { RequestContext } from '../lib/context.ts';
+import { withScope, type IssuableListKind } from '../issuables/filter.ts';
 import type { ListIssuesParams } from './schemas.ts';
 
 /** The finder's parameters, as REST names them (GraphQL maps its arguments onto these). */
@@ -17,7 +17,7 @@ export type IssueFinderParams = Omit<ListIssuesParams, 'page' | 'per_page' | 'or
 };
 
 /** Where the list looks: every readable issue (GET /issues), one project's, or one group's (with subgroups). */
-export type IssueListKind = 'all' | 'project' | 'group';
+export type IssueListKind = IssuableListKind;
 
 /** The source-independent part of the query filter; the caller adds projectId/groupId (or pages per project). */
 export type IssueFilter = Omit<IssueListFilter, 'projectId' | 'groupId'>;
@@ -33,26 +33,12 @@ const noneOrAny = (value: string) => {
  * for scope=all (401 otherwise, as GitLab).
  */
 export function issueFilter(ctx: RequestContext, kind: IssueListKind, p: IssueFinderParams): IssueFilter | null {
-  const filter: IssueFilter = {};
+  const given: IssueFilter = {};
+  if (p.author_id !== undefined) given.authorId = p.author_id;
+  if (p.assignee_id !== undefined) given.assigneeId = p.assignee_id;
   // GET /issues: the caller's own issues unless scope=all (anonymous callers must ask for all).
-  const scope = (p.scope ?? (kind === 'all' ? 'created_by_me' : 'all')).replace(/-/g, '_');
-  const me = ctx.actor.user?.id;
-  if (scope !== 'all') {
-    if (me === undefined) {
-      if (kind === 'all') throw unauthorized();
-      return null;
-    }
-    if (scope === 'created_by_me') filter.authorId = me;
-    else filter.assigneeId = me;
-  }
-  if (p.author_id !== undefined) {
-    if (filter.authorId !== undefined && filter.authorId !== p.author_id) return null;
-    filter.authorId = p.author_id;
-  }
-  if (p.assignee_id !== undefined) {
-    if (typeof filter.assigneeId === 'number' && filter.assigneeId !== p.assignee_id) return null;
-    if (filter.assigneeId === undefined) filter.assigneeId = p.assignee_id;
-  }
+  const filter = withScope(ctx, kind, p.scope, given);
+  if (!filter) return null;
   if (p.author_username !== undefined) filter.authorUsername = p.author_username;
   // EE by_assignee: every username given must be an assignee.
   if (p.assignee_username?.length) filter.assigneeUsername = p.assignee_username.length === 1 ? p.assignee_username[0]! : [...p.assignee_username];

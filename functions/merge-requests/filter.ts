@@ -2,7 +2,7 @@
 // Project/Group.mergeRequests turn their parameters into REST's names and get the query's filter from here.
 import type { MergeRequestConditions, MergeRequestListFilter } from '../../db/queries/merge-requests.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { unauthorized } from '../lib/errors.ts';
+import { withScope, type IssuableListKind } from '../issuables/filter.ts';
 import type { ListMergeRequestsParams } from './schemas.ts';
 
 /** The finder's parameters, as REST names them (GraphQL maps its arguments onto these). */
@@ -15,7 +15,7 @@ export type MergeRequestFinderParams = Omit<ListMergeRequestsParams, 'page' | 'p
   merged_before?: Date;
 };
 
-export type MergeRequestListKind = 'all' | 'project' | 'group';
+export type MergeRequestListKind = IssuableListKind;
 
 export type MergeRequestFilter = Omit<MergeRequestListFilter, 'projectId' | 'groupId'>;
 
@@ -48,23 +48,8 @@ function conditions(ctx: RequestContext, p: Negatable): MergeRequestConditions {
  * lists the caller's own MRs unless scope=all; anonymous callers must ask for all (401 otherwise).
  */
 export function mergeRequestFilter(ctx: RequestContext, kind: MergeRequestListKind, p: MergeRequestFinderParams): MergeRequestFilter | null {
-  const filter: MergeRequestFilter = conditions(ctx, p);
-  const scope = (p.scope ?? (kind === 'all' ? 'created_by_me' : 'all')).replace(/-/g, '_');
-  const me = ctx.actor.user?.id;
-  if (scope !== 'all') {
-    if (me === undefined) {
-      if (kind === 'all') throw unauthorized();
-      return null;
-    }
-    if (scope === 'created_by_me') {
-      if (filter.authorId !== undefined && filter.authorId !== me) return null;
-      filter.authorId = me;
-    } else {
-      if (typeof filter.assigneeId === 'number' && filter.assigneeId !== me) return null;
-      if (filter.assigneeId === 'none') return null;
-      filter.assigneeId = me;
-    }
-  }
+  const filter = withScope<MergeRequestFilter>(ctx, kind, p.scope, conditions(ctx, p));
+  if (!filter) return null;
   if (p.state && p.state !== 'all') filter.state = p.state;
   if (p.source_branch !== undefined) filter.sourceBranch = p.source_branch;
   if (p.target_branch !== undefined) filter.targetBranch = p.target_branch;

@@ -195,6 +195,11 @@ describe('GET /groups/:id/issues and GET /issues', () => {
     const mine = (query: Record<string, string>, token = fx.owner.token) => api.get('/issues', { token, query: { search: tag, ...query } });
     expect(titles(await mine({}))).toEqual([`${tag} other`, `${tag} sub`, `${tag} top`]);
     expect(titles(await mine({ scope: 'assigned_to_me' }))).toEqual([`${tag} sub`]);
+    // The scope is one more condition (IssuableFinder#by_scope, shared with merge requests): with assignee_id=None
+    // or another author nothing matches; `Any` keeps the caller's.
+    expect(titles(await mine({ scope: 'assigned_to_me', assignee_id: 'None' }))).toEqual([]);
+    expect(titles(await mine({ scope: 'assigned_to_me', assignee_id: 'Any' }))).toEqual([`${tag} sub`]);
+    expect(titles(await mine({ scope: 'created_by_me', author_id: String(fx.reporter.user.id) }))).toEqual([]);
     expect(titles(await mine({ scope: 'all' }))).toEqual([`${tag} by reporter`, `${tag} other`, `${tag} sub`, `${tag} top`]);
     expect(titles(await mine({}, fx.reporter.token))).toEqual([`${tag} by reporter`]);
     // The reporter sees the group project's issues but not the owner's personal project.
