@@ -27,8 +27,7 @@ const OWN_QUERIES = (folder = '$1') => `^db/queries/(${folder}(\\.ts$|/)|lib/)`;
 // own: any other import from these files, and any such import from another file, fails. Empty: every import the rule
 // found when it came goes through the owner's lookups.ts/statements.ts or db/queries/lib/ now. An entry looks like
 //   'functions/alerts/service.ts': ['db/queries/issues.ts'],
-const OWN_QUERIES_EXCEPTIONS = {
-};
+const OWN_QUERIES_EXCEPTIONS = {};
 // ---- end of the exceptions ------------------------------------------------------------------------------------------
 
 const escape = (path) => path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -50,10 +49,7 @@ function ownQueries(comment) {
   return [
     rule({ path: IN_FOLDER, pathNot: files.map((f) => `^${escape(f)}$`) }, OWN_QUERIES()),
     ...files.map((file) =>
-      rule(
-        { path: `^${escape(file)}$` },
-        [OWN_QUERIES(file.split('/')[1]), ...OWN_QUERIES_EXCEPTIONS[file].map((to) => `^${escape(to)}$`)].join('|'),
-      ),
+      rule({ path: `^${escape(file)}$` }, [OWN_QUERIES(file.split('/')[1]), ...OWN_QUERIES_EXCEPTIONS[file].map((to) => `^${escape(to)}$`)].join('|')),
     ),
   ];
 }

@@ -31,7 +31,11 @@ const isEndpoint = (c: Context<AppEnv>) => matchedRoutes(c).some((r) => r.method
  * Endpoints that authenticate with tokens of their own, never a user's: the runner API (runner and job tokens) and
  * the pipeline trigger (a trigger token). GitLab's authenticate_non_get! does not guard them.
  */
-const OWN_TOKEN_ENDPOINTS = [/^\/api\/v4\/runners(\/verify)?$/, /^\/api\/v4\/jobs\/(request|\d+|\d+\/trace|\d+\/artifacts)$/, /^\/api\/v4\/projects\/[^/]+\/(ref\/.+\/)?trigger\/pipeline$/];
+const OWN_TOKEN_ENDPOINTS = [
+  /^\/api\/v4\/runners(\/verify)?$/,
+  /^\/api\/v4\/jobs\/(request|\d+|\d+\/trace|\d+\/artifacts)$/,
+  /^\/api\/v4\/projects\/[^/]+\/(ref\/.+\/)?trigger\/pipeline$/,
+];
 const ownTokenEndpoint = (path: string) => OWN_TOKEN_ENDPOINTS.some((re) => re.test(path));
 /**
  * Artifact uploads (up to GitLab's max_artifacts_size, 100 MB) are streamed into storage and limited by their route
@@ -72,7 +76,19 @@ export function createApp(deps: AppDeps) {
       }
     };
     const database = deps.database(env).open(stats, waitUntil);
-    const ctx: RequestContext = { requestId, config, db: database.db, batch: database.batch, transaction: database.transaction, actor: anonymous, stats, waitUntil, memo: new Map(), cache: deps.cache?.(env), enqueued: new Set() };
+    const ctx: RequestContext = {
+      requestId,
+      config,
+      db: database.db,
+      batch: database.batch,
+      transaction: database.transaction,
+      actor: anonymous,
+      stats,
+      waitUntil,
+      memo: new Map(),
+      cache: deps.cache?.(env),
+      enqueued: new Set(),
+    };
     c.set('ctx', ctx);
     await next();
     // Follow-up work this request enqueued in a prompt queue runs after the response, on a database handle of its

@@ -39,7 +39,8 @@ const runnersToken = await instanceRunnersToken(config.encryptionKey);
 const server = serve({ fetch, port, hostname: process.env.HOST ?? '127.0.0.1' }, (info) => {
   console.log(`API listening on ${config.publicUrl}/api/v4 (port ${info.port}, data in ${dataDir})`);
   console.log(`GraphQL at ${config.publicUrl}/api/graphql, explorer at ${config.publicUrl}/-/graphql-explorer`);
-  if (runnersToken) console.log(`Instance runner registration token: ${runnersToken}   (gitlab-runner register --url ${config.publicUrl} --registration-token ...)`);
+  if (runnersToken)
+    console.log(`Instance runner registration token: ${runnersToken}   (gitlab-runner register --url ${config.publicUrl} --registration-token ...)`);
   if (root) {
     console.log('\nFirst start: created the administrator. These are shown once:');
     console.log(`  username:              ${root.username}`);
@@ -58,4 +59,3 @@ const stop = async () => {
 };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-

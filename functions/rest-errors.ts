@@ -14,7 +14,6 @@ function rubyInspect(fields: FieldErrors): string {
     .join(', ')}}`;
 }
 
-
 const badRequestMessage = (reason: string | undefined) => (reason === undefined ? '400 Bad request' : `400 Bad request - ${reason}`);
 
 function invalidBody(p: Exclude<Extract<Problem, { code: 'invalid' }>, { kind: 'malformed' }>): Record<string, unknown> {
@@ -45,7 +44,11 @@ export function restError({ problem: p }: DomainError): RestError {
   switch (p.code) {
     case 'unauthorized':
       if (p.token === undefined) return { status: 401, body: { message: '401 Unauthorized' } };
-      return { status: 401, body: { error: 'invalid_token', error_description: p.token }, headers: { 'WWW-Authenticate': challenge('invalid_token', p.token) } };
+      return {
+        status: 401,
+        body: { error: 'invalid_token', error_description: p.token },
+        headers: { 'WWW-Authenticate': challenge('invalid_token', p.token) },
+      };
     case 'forbidden': {
       if (p.scopes === undefined) return { status: 403, body: { message: p.reason ? `403 Forbidden - ${p.reason}` : '403 Forbidden' } };
       const scope = p.scopes.join(' ');

@@ -42,7 +42,7 @@ function serializeMessageGroups(server: PGLiteSocketServer) {
   const q = (server as unknown as { queryQueue: QueryQueue }).queryQueue;
   let owner: number | null = null;
   const live = () => (server as unknown as { handlers: Set<{ handlerId: number }> }).handlers;
-  const isBoundary = (m: Uint8Array) => m[0] === 0x53 /* S */ || m[0] === 0x51 /* Q */ || m[0] === 0x58 /* X */ || m[0] === 0 /* startup, SSL */;
+  const isBoundary = (m: Uint8Array) => m[0] === 0x53 /* S */ || m[0] === 0x51 /* Q */ || m[0] === 0x58 /* X */ || m[0] === 0; /* startup, SSL */
 
   q.processQueue = async function processQueue(this: QueryQueue) {
     if (this.processing) return;
@@ -109,14 +109,22 @@ console.log(`Embedded database: ${dataDir} (PGlite on ${pgAddress}, WebSocket pr
 const wrangler = spawn(
   'npx',
   [
-    'wrangler', 'dev',
-    '--port', String(port),
-    '--ip', '127.0.0.1',
-    '--var', `DATABASE_URL:${databaseUrl}`,
-    '--var', `NEON_WS_PROXY:${proxy.url}`,
-    '--var', `NEON_HTTP_ENDPOINT:${shim.url}`,
-    '--var', `PUBLIC_URL:${publicUrl}`,
-    '--var', `ENCRYPTION_KEY:${process.env.ENCRYPTION_KEY ?? localEncryptionKey(dataDir)}`,
+    'wrangler',
+    'dev',
+    '--port',
+    String(port),
+    '--ip',
+    '127.0.0.1',
+    '--var',
+    `DATABASE_URL:${databaseUrl}`,
+    '--var',
+    `NEON_WS_PROXY:${proxy.url}`,
+    '--var',
+    `NEON_HTTP_ENDPOINT:${shim.url}`,
+    '--var',
+    `PUBLIC_URL:${publicUrl}`,
+    '--var',
+    `ENCRYPTION_KEY:${process.env.ENCRYPTION_KEY ?? localEncryptionKey(dataDir)}`,
   ],
   {
     stdio: ['inherit', 'inherit', 'inherit'],

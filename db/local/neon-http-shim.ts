@@ -22,8 +22,22 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const RAW_TEXT: PgTypes.CustomTypesConfig = { getTypeParser: (() => (value: string) => value) as PgTypes.CustomTypesConfig['getTypeParser'] };
 
 const ERROR_FIELDS = [
-  'severity', 'code', 'detail', 'hint', 'position', 'internalPosition', 'internalQuery', 'where', 'schema', 'table',
-  'column', 'dataType', 'constraint', 'file', 'line', 'routine',
+  'severity',
+  'code',
+  'detail',
+  'hint',
+  'position',
+  'internalPosition',
+  'internalQuery',
+  'where',
+  'schema',
+  'table',
+  'column',
+  'dataType',
+  'constraint',
+  'file',
+  'line',
+  'routine',
 ] as const;
 
 const ISOLATION: Record<string, string> = {
@@ -143,7 +157,9 @@ export async function startNeonHttpShim({ host = '127.0.0.1', port = 0, maxConne
     }
 
     const mode = [
-      ISOLATION[String(req.headers['neon-batch-isolation-level'] ?? '')] ? `ISOLATION LEVEL ${ISOLATION[String(req.headers['neon-batch-isolation-level'])]}` : '',
+      ISOLATION[String(req.headers['neon-batch-isolation-level'] ?? '')]
+        ? `ISOLATION LEVEL ${ISOLATION[String(req.headers['neon-batch-isolation-level'])]}`
+        : '',
       req.headers['neon-batch-read-only'] === 'true' ? 'READ ONLY' : '',
       req.headers['neon-batch-deferrable'] === 'true' ? 'DEFERRABLE' : '',
     ].filter(Boolean);
@@ -173,7 +189,8 @@ export async function startNeonHttpShim({ host = '127.0.0.1', port = 0, maxConne
       (error: unknown) => {
         if (error instanceof HttpError) send(res, error.status, { message: error.message });
         // Postgres errors (they carry a SQLSTATE) are 400 with their fields, as Neon answers.
-        else if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' && /^[0-9A-Z]{5}$/.test(error.code)) send(res, 400, errorBody(error));
+        else if (error && typeof error === 'object' && 'code' in error && typeof error.code === 'string' && /^[0-9A-Z]{5}$/.test(error.code))
+          send(res, 400, errorBody(error));
         else send(res, 500, { message: error instanceof Error ? error.message : String(error) });
       },
     );

@@ -11,7 +11,11 @@ const ALERT_INTEGRATION_CREATE_LOCK = 13_609;
 /** The integrations of each project, in id order (HttpIntegrationsFinder's order). */
 export function integrationsOfProjects(db: Db, projectIds: readonly number[]): Promise<AlertIntegrationRow[]> {
   if (!projectIds.length) return Promise.resolve([]);
-  return db.select().from(alertIntegrations).where(inArray(alertIntegrations.projectId, [...projectIds])).orderBy(asc(alertIntegrations.id));
+  return db
+    .select()
+    .from(alertIntegrations)
+    .where(inArray(alertIntegrations.projectId, [...projectIds]))
+    .orderBy(asc(alertIntegrations.id));
 }
 
 export async function findAlertIntegration(db: Db, id: number): Promise<AlertIntegrationRow | undefined> {
@@ -37,7 +41,16 @@ export function insertAlertIntegrationStatements(
   ] as const;
 }
 
-type RawIntegration = { id: number; project_id: number; name: string; active: boolean; token_digest: string; endpoint_identifier: string; created_at: string | Date; updated_at: string | Date };
+type RawIntegration = {
+  id: number;
+  project_id: number;
+  name: string;
+  active: boolean;
+  token_digest: string;
+  endpoint_identifier: string;
+  created_at: string | Date;
+  updated_at: string | Date;
+};
 
 /** The row insertAlertIntegrationStatements' batch created, or undefined. */
 export function insertedAlertIntegration(results: readonly unknown[]): AlertIntegrationRow | undefined {
@@ -57,7 +70,11 @@ export function insertedAlertIntegration(results: readonly unknown[]): AlertInte
 
 /** The row after the change; undefined when it was deleted meanwhile. */
 export async function updateAlertIntegration(db: Db, id: number, values: Partial<Pick<AlertIntegrationRow, 'name' | 'active' | 'tokenDigest'>>) {
-  const [row] = await db.update(alertIntegrations).set({ ...values, updatedAt: sql`now()` }).where(eq(alertIntegrations.id, id)).returning();
+  const [row] = await db
+    .update(alertIntegrations)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(alertIntegrations.id, id))
+    .returning();
   return row;
 }
 

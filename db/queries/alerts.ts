@@ -45,7 +45,10 @@ function alertPageSql(order: AlertOrder, page: KeysetPage): PageSql {
   const forward = ascending !== page.reverse;
   const dir = sql.raw(forward ? 'ASC' : 'DESC');
   return {
-    where: and(page.afterId !== undefined ? sql`${key} ${after} ${at(page.afterId)}` : undefined, page.beforeId !== undefined ? sql`${key} ${before} ${at(page.beforeId)}` : undefined),
+    where: and(
+      page.afterId !== undefined ? sql`${key} ${after} ${at(page.afterId)}` : undefined,
+      page.beforeId !== undefined ? sql`${key} ${before} ${at(page.beforeId)}` : undefined,
+    ),
     orderBy: sql`${sortExpression(order.by, 'alert_management_alerts')} ${dir}, "alert_management_alerts"."id" ${dir}`,
     limit: page.limit,
   };
@@ -53,7 +56,9 @@ function alertPageSql(order: AlertOrder, page: KeysetPage): PageSql {
 
 const viewColumns = {
   alert: alerts,
-  issueIid: sql<number | null>`(SELECT i.iid FROM ${issues} i WHERE i.id = "alert_management_alerts"."issue_id")`.mapWith((v) => (v == null ? null : Number(v))),
+  issueIid: sql<number | null>`(SELECT i.iid FROM ${issues} i WHERE i.id = "alert_management_alerts"."issue_id")`.mapWith((v) =>
+    v == null ? null : Number(v),
+  ),
 };
 
 const viewQuery = (db: Db) => db.select(viewColumns).from(alerts).$dynamic();
@@ -74,7 +79,10 @@ function filterWhere(projectId: number, f: AlertFilter): SQL | undefined {
 /** One keyset page of a project's alerts under the filter, in `order`. */
 export async function listAlertViews(db: Db, projectId: number, f: AlertFilter, order: AlertOrder, page: KeysetPage): Promise<AlertView[]> {
   const k = alertPageSql(order, page);
-  return viewQuery(db).where(and(filterWhere(projectId, f), k.where)).orderBy(k.orderBy).limit(k.limit);
+  return viewQuery(db)
+    .where(and(filterWhere(projectId, f), k.where))
+    .orderBy(k.orderBy)
+    .limit(k.limit);
 }
 
 /** The project's alerts under the filter (iid and statuses aside), counted by stored status. */
@@ -145,7 +153,10 @@ export const updateAlertStatusStatement = (db: Db, alertId: number, status: numb
 export const replaceAlertAssigneesStatements = (db: Db, alertId: number, userIds: readonly number[]) => [
   db.delete(alertAssignees).where(eq(alertAssignees.alertId, alertId)),
   ...(userIds.length ? [db.insert(alertAssignees).values(userIds.map((userId) => ({ alertId, userId })))] : []),
-  db.update(alerts).set({ updatedAt: sql`now()` }).where(eq(alerts.id, alertId)),
+  db
+    .update(alerts)
+    .set({ updatedAt: sql`now()` })
+    .where(eq(alerts.id, alertId)),
 ];
 
 /** Links the issue to the alert unless it already has one (a concurrent createAlertIssue): whether it was linked. */

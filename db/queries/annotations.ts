@@ -43,4 +43,3 @@ export async function annotationsIn(db: Db, windows: readonly AnnotationWindow[]
     ),
   );
 }
-

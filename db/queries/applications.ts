@@ -82,4 +82,3 @@ export function listAuthorizedApplications(db: Db, userId: number) {
     .groupBy(oauthApplications.id, oauthApplications.name)
     .orderBy(desc(oauthApplications.id));
 }
-

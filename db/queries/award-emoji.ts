@@ -31,9 +31,14 @@ export async function listAwards(db: Db, awardable: AwardableKey, limit: number,
 }
 
 export async function countAwards(db: Db, awardable: AwardableKey, limit: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)`.mapWith(Number) })
-    .from(db.select({ one: sql`1` }).from(awardEmoji).where(ofAwardable(awardable)).limit(limit).as('counted'));
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(
+    db
+      .select({ one: sql`1` })
+      .from(awardEmoji)
+      .where(ofAwardable(awardable))
+      .limit(limit)
+      .as('counted'),
+  );
   return row?.n ?? 0;
 }
 
@@ -76,5 +81,7 @@ export async function findUserAward(db: Db, awardable: AwardableKey, userId: num
  * it in its transaction (awardable_id is polymorphic: no foreign key removes them).
  */
 export async function deleteAwardsOf(tx: Db, type: AwardableType, ids: number | SQLWrapper) {
-  await tx.delete(awardEmoji).where(and(eq(awardEmoji.awardableType, type), typeof ids === 'number' ? eq(awardEmoji.awardableId, ids) : inArray(awardEmoji.awardableId, ids)));
+  await tx
+    .delete(awardEmoji)
+    .where(and(eq(awardEmoji.awardableType, type), typeof ids === 'number' ? eq(awardEmoji.awardableId, ids) : inArray(awardEmoji.awardableId, ids)));
 }

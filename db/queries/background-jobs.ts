@@ -110,20 +110,36 @@ export async function deletePendingJobs(db: Db, queue: string, meta: JobMeta, li
     .orderBy(j.id)
     .limit(limit)
     .for('update', { skipLocked: true });
-  const deleted = await db.delete(j).where(sql`${j.id} IN ${found}`).returning({ id: j.id });
+  const deleted = await db
+    .delete(j)
+    .where(sql`${j.id} IN ${found}`)
+    .returning({ id: j.id });
   return deleted.map((d) => Number(d.id));
 }
 
 /** Pending jobs of the queue (Sidekiq's queue size: what waits, not what runs or is dead). */
 export async function pendingJobCount(db: Db, queue: string): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)::int`.mapWith(Number) }).from(j).where(sql`${j.queue} = ${queue} AND ${pending}`);
+  const [row] = await db
+    .select({ n: sql<number>`count(*)::int`.mapWith(Number) })
+    .from(j)
+    .where(sql`${j.queue} = ${queue} AND ${pending}`);
   return row?.n ?? 0;
 }
 
 /** Deletes up to `limit` dead jobs that died before `before`; the number deleted. */
 export async function deleteDeadJobsBefore(db: Db, before: SQL, limit: number): Promise<number> {
-  const old = db.select({ id: j.id }).from(j).where(sql`${j.dead} AND ${j.runAt} < ${before}`).limit(limit).for('update', { skipLocked: true });
-  return (await db.delete(j).where(sql`${j.id} IN ${old}`).returning({ id: j.id })).length;
+  const old = db
+    .select({ id: j.id })
+    .from(j)
+    .where(sql`${j.dead} AND ${j.runAt} < ${before}`)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return (
+    await db
+      .delete(j)
+      .where(sql`${j.id} IN ${old}`)
+      .returning({ id: j.id })
+  ).length;
 }
 
 /**

@@ -19,11 +19,29 @@ const byName = [sql`lower(${boards.name})`, asc(boards.id)];
  * A page of a parent's boards (by id) with their lists of these types, in GitLab's order: one statement (the board
  * page joined with its lists, their labels, milestones and users).
  */
-export async function listBoardsWithLists(db: Db, parent: BoardParent, types: readonly number[], limit: number, offset: number): Promise<Array<{ board: BoardRow; lists: ListView[] }>> {
+export async function listBoardsWithLists(
+  db: Db,
+  parent: BoardParent,
+  types: readonly number[],
+  limit: number,
+  offset: number,
+): Promise<Array<{ board: BoardRow; lists: ListView[] }>> {
   const page = db.select().from(boards).where(parentWhere(parent)).orderBy(asc(boards.id)).limit(limit).offset(offset).as('b');
   const found = await db
     .select({
-      board: { id: page.id, projectId: page.projectId, groupId: page.groupId, name: page.name, milestoneId: page.milestoneId, weight: page.weight, assigneeId: page.assigneeId, hideBacklogList: page.hideBacklogList, hideClosedList: page.hideClosedList, createdAt: page.createdAt, updatedAt: page.updatedAt },
+      board: {
+        id: page.id,
+        projectId: page.projectId,
+        groupId: page.groupId,
+        name: page.name,
+        milestoneId: page.milestoneId,
+        weight: page.weight,
+        assigneeId: page.assigneeId,
+        hideBacklogList: page.hideBacklogList,
+        hideClosedList: page.hideClosedList,
+        createdAt: page.createdAt,
+        updatedAt: page.updatedAt,
+      },
       list: lists,
       label: labels,
       milestone: milestones,
@@ -45,7 +63,14 @@ export async function listBoardsWithLists(db: Db, parent: BoardParent, types: re
 }
 
 export async function countBoards(db: Db, parent: BoardParent, limit: number): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(db.select({ one: sql`1` }).from(boards).where(parentWhere(parent)).limit(limit).as('counted'));
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(
+    db
+      .select({ one: sql`1` })
+      .from(boards)
+      .where(parentWhere(parent))
+      .limit(limit)
+      .as('counted'),
+  );
   return row?.n ?? 0;
 }
 
@@ -59,7 +84,10 @@ export function listBoardsByName(db: Db, parent: { kind: 'project' | 'group'; id
 }
 
 export async function findBoard(db: Db, parent: { kind: 'project' | 'group'; id: number }, id: number): Promise<BoardRow | undefined> {
-  const [row] = await db.select().from(boards).where(and(parentWhere(parent), eq(boards.id, id)));
+  const [row] = await db
+    .select()
+    .from(boards)
+    .where(and(parentWhere(parent), eq(boards.id, id)));
   return row;
 }
 
@@ -81,7 +109,11 @@ export async function insertBoard(tx: Db, parent: BoardParent, name: string): Pr
   return board!;
 }
 
-export async function updateBoard(db: Db, id: number, values: Partial<Pick<BoardRow, 'name' | 'milestoneId' | 'weight' | 'assigneeId' | 'hideBacklogList' | 'hideClosedList'>>): Promise<BoardRow> {
+export async function updateBoard(
+  db: Db,
+  id: number,
+  values: Partial<Pick<BoardRow, 'name' | 'milestoneId' | 'weight' | 'assigneeId' | 'hideBacklogList' | 'hideClosedList'>>,
+): Promise<BoardRow> {
   const [row] = await db
     .update(boards)
     .set({ ...values, updatedAt: sql`now()` })
@@ -92,22 +124,43 @@ export async function updateBoard(db: Db, id: number, values: Partial<Pick<Board
 
 /** Boards::DestroyService: never the parent's last board (GitLab refuses silently). */
 export async function deleteBoardUnlessLast(db: Db, parent: BoardParent, id: number): Promise<void> {
-  await db.delete(boards).where(and(eq(boards.id, id), sql`(SELECT count(*) FROM ${boards} b WHERE ${parent.kind === 'project' ? sql`b.project_id` : sql`b.group_id`} = ${parent.id}) > 1`));
+  await db
+    .delete(boards)
+    .where(
+      and(
+        eq(boards.id, id),
+        sql`(SELECT count(*) FROM ${boards} b WHERE ${parent.kind === 'project' ? sql`b.project_id` : sql`b.group_id`} = ${parent.id}) > 1`,
+      ),
+    );
 }
 
 /** A scoped board's labels become exactly these (board_labels). */
 export async function setBoardLabels(tx: Db, boardId: number, labelIds: readonly number[]) {
   await tx.delete(boardLabels).where(eq(boardLabels.boardId, boardId));
-  if (labelIds.length) await tx.insert(boardLabels).values([...new Set(labelIds)].map((labelId) => ({ boardId, labelId }))).onConflictDoNothing();
+  if (labelIds.length)
+    await tx
+      .insert(boardLabels)
+      .values([...new Set(labelIds)].map((labelId) => ({ boardId, labelId })))
+      .onConflictDoNothing();
 }
 
 /** The scope labels of each board (by title), and the scope assignees by id: two queries, none without boards. */
 export async function boardScopes(db: Db, boardIds: readonly number[], assigneeIds: readonly number[]) {
   const [found, assignees] = await Promise.all([
     boardIds.length
-      ? db.select({ boardId: boardLabels.boardId, label: labels }).from(boardLabels).innerJoin(labels, eq(labels.id, boardLabels.labelId)).where(inArray(boardLabels.boardId, [...boardIds])).orderBy(asc(labels.title), asc(labels.id))
+      ? db
+          .select({ boardId: boardLabels.boardId, label: labels })
+          .from(boardLabels)
+          .innerJoin(labels, eq(labels.id, boardLabels.labelId))
+          .where(inArray(boardLabels.boardId, [...boardIds]))
+          .orderBy(asc(labels.title), asc(labels.id))
       : Promise.resolve([]),
-    assigneeIds.length ? db.select().from(users).where(inArray(users.id, [...new Set(assigneeIds)])) : Promise.resolve([]),
+    assigneeIds.length
+      ? db
+          .select()
+          .from(users)
+          .where(inArray(users.id, [...new Set(assigneeIds)]))
+      : Promise.resolve([]),
   ]);
   return { labels: byParent(boardIds, found, (r) => r.boardId).map((rs) => rs.map((r) => r.label)), assignees: new Map(assignees.map((u) => [u.id, u])) };
 }

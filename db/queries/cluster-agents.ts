@@ -6,7 +6,11 @@ import { clusterAgents, clusterAgentTokens, type ClusterAgentRow, type ClusterAg
 
 /** The new agent, or undefined when the project already has one of that name (the unique key decides, race-free). */
 export async function insertClusterAgent(db: Db, values: { projectId: number; name: string; createdByUserId: number }): Promise<ClusterAgentRow | undefined> {
-  const [row] = await db.insert(clusterAgents).values(values).onConflictDoNothing({ target: [clusterAgents.projectId, clusterAgents.name] }).returning();
+  const [row] = await db
+    .insert(clusterAgents)
+    .values(values)
+    .onConflictDoNothing({ target: [clusterAgents.projectId, clusterAgents.name] })
+    .returning();
   return row;
 }
 
@@ -18,11 +22,18 @@ export async function findClusterAgent(db: Db, id: number): Promise<ClusterAgent
 /** The agents of each project, by name (then id). */
 export function clusterAgentsOfProjects(db: Db, projectIds: readonly number[]): Promise<ClusterAgentRow[]> {
   if (!projectIds.length) return Promise.resolve([]);
-  return db.select().from(clusterAgents).where(inArray(clusterAgents.projectId, [...projectIds])).orderBy(asc(clusterAgents.name), asc(clusterAgents.id));
+  return db
+    .select()
+    .from(clusterAgents)
+    .where(inArray(clusterAgents.projectId, [...projectIds]))
+    .orderBy(asc(clusterAgents.name), asc(clusterAgents.id));
 }
 
 export async function findClusterAgentByName(db: Db, projectId: number, name: string): Promise<ClusterAgentRow | undefined> {
-  const [row] = await db.select().from(clusterAgents).where(and(eq(clusterAgents.projectId, projectId), eq(clusterAgents.name, name)));
+  const [row] = await db
+    .select()
+    .from(clusterAgents)
+    .where(and(eq(clusterAgents.projectId, projectId), eq(clusterAgents.name, name)));
   return row;
 }
 
@@ -32,7 +43,10 @@ export async function deleteClusterAgent(db: Db, id: number): Promise<void> {
 }
 
 /** A token row for a digest; the agent's foreign key refuses it (23503) when the agent was deleted meanwhile. */
-export async function insertClusterAgentToken(db: Db, values: { agentId: number; tokenDigest: string; createdByUserId: number }): Promise<ClusterAgentTokenRow> {
+export async function insertClusterAgentToken(
+  db: Db,
+  values: { agentId: number; tokenDigest: string; createdByUserId: number },
+): Promise<ClusterAgentTokenRow> {
   const [row] = await db.insert(clusterAgentTokens).values(values).returning();
   return row!;
 }
@@ -45,7 +59,11 @@ export async function findClusterAgentToken(db: Db, id: number): Promise<Cluster
 /** The tokens of each agent, newest first. */
 export function tokensOfClusterAgents(db: Db, agentIds: readonly number[]): Promise<ClusterAgentTokenRow[]> {
   if (!agentIds.length) return Promise.resolve([]);
-  return db.select().from(clusterAgentTokens).where(inArray(clusterAgentTokens.agentId, [...agentIds])).orderBy(desc(clusterAgentTokens.id));
+  return db
+    .select()
+    .from(clusterAgentTokens)
+    .where(inArray(clusterAgentTokens.agentId, [...agentIds]))
+    .orderBy(desc(clusterAgentTokens.id));
 }
 
 export async function deleteClusterAgentToken(db: Db, id: number): Promise<void> {

@@ -45,7 +45,10 @@ export async function statusPage(db: Db, f: StatusFilter, o: { limit: number; of
   const list = await db
     .select({
       ...statusColumns,
-      total: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${ciBuilds} JOIN ${ciPipelines} ON ${ciPipelines.id} = ${ciBuilds.pipelineId} WHERE ${where} LIMIT ${o.countCap + 1}) c)`.mapWith(Number),
+      total:
+        sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${ciBuilds} JOIN ${ciPipelines} ON ${ciPipelines.id} = ${ciBuilds.pipelineId} WHERE ${where} LIMIT ${o.countCap + 1}) c)`.mapWith(
+          Number,
+        ),
     })
     .from(ciBuilds)
     .innerJoin(ciPipelines, eq(ciPipelines.id, ciBuilds.pipelineId))
@@ -64,7 +67,12 @@ export async function countStatuses(db: Db, f: StatusFilter, cap: number): Promi
 }
 
 export async function findStatus(db: Db, id: number): Promise<StatusRow | undefined> {
-  const [row] = await db.select(statusColumns).from(ciBuilds).innerJoin(ciPipelines, eq(ciPipelines.id, ciBuilds.pipelineId)).leftJoin(users, eq(users.id, ciBuilds.userId)).where(eq(ciBuilds.id, id));
+  const [row] = await db
+    .select(statusColumns)
+    .from(ciBuilds)
+    .innerJoin(ciPipelines, eq(ciPipelines.id, ciBuilds.pipelineId))
+    .leftJoin(users, eq(users.id, ciBuilds.userId))
+    .where(eq(ciBuilds.id, id));
   return row;
 }
 
@@ -74,7 +82,10 @@ export async function lockCommitStatuses(tx: Db, projectId: number, sha: string)
 }
 
 /** The newest pipeline of the project on `sha` (Ci::Pipeline.newest_first), narrowed by ref and id when given. */
-export async function newestPipeline(tx: Db, f: { projectId: number; sha: string; ref?: string | undefined; pipelineId?: number | undefined }): Promise<PipelineRow | undefined> {
+export async function newestPipeline(
+  tx: Db,
+  f: { projectId: number; sha: string; ref?: string | undefined; pipelineId?: number | undefined },
+): Promise<PipelineRow | undefined> {
   const [row] = await tx
     .select()
     .from(ciPipelines)
@@ -119,8 +130,14 @@ export async function insertExternalPipeline(tx: Db, p: { projectId: number; sha
 
 /** The pipeline's stage of this name, made when missing (Ci::Stage from CommitStatus#ensure_stage); its id. */
 export async function ensureStage(tx: Db, s: { pipelineId: number; projectId: number; name: string; position: number }): Promise<number> {
-  await tx.insert(ciStages).values(s).onConflictDoNothing({ target: [ciStages.pipelineId, ciStages.name] });
-  const [row] = await tx.select({ id: ciStages.id }).from(ciStages).where(and(eq(ciStages.pipelineId, s.pipelineId), eq(ciStages.name, s.name)));
+  await tx
+    .insert(ciStages)
+    .values(s)
+    .onConflictDoNothing({ target: [ciStages.pipelineId, ciStages.name] });
+  const [row] = await tx
+    .select({ id: ciStages.id })
+    .from(ciStages)
+    .where(and(eq(ciStages.pipelineId, s.pipelineId), eq(ciStages.name, s.name)));
   return row!.id;
 }
 

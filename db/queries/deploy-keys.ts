@@ -69,7 +69,12 @@ function accessibleSql(actor: Viewer): SQL | undefined {
 }
 
 async function findAccessible(db: Db, actor: Viewer, where: SQL): Promise<KeyRow | undefined> {
-  const [row] = await db.select().from(keys).where(and(isDeployKey, where, accessibleSql(actor))).orderBy(asc(keys.id)).limit(1);
+  const [row] = await db
+    .select()
+    .from(keys)
+    .where(and(isDeployKey, where, accessibleSql(actor)))
+    .orderBy(asc(keys.id))
+    .limit(1);
   return row;
 }
 
@@ -113,11 +118,18 @@ export async function insertDeployKeyWithLink(db: Db, projectId: number, canPush
 
 /** Enables the key in the project (nothing when it already is: the unique link decides, race-free). */
 export async function insertLink(db: Db, projectId: number, keyId: number, canPush: boolean): Promise<void> {
-  await db.insert(deployKeysProjects).values({ projectId, deployKeyId: keyId, canPush }).onConflictDoNothing({ target: [deployKeysProjects.projectId, deployKeysProjects.deployKeyId] });
+  await db
+    .insert(deployKeysProjects)
+    .values({ projectId, deployKeyId: keyId, canPush })
+    .onConflictDoNothing({ target: [deployKeysProjects.projectId, deployKeysProjects.deployKeyId] });
 }
 
 /** Changes a link's push right and its key's title, in one statement. */
-export async function updateLinkAndKey(db: Db, link: DeployKeysProjectRow, change: { canPush?: boolean | undefined; title?: string | undefined }): Promise<void> {
+export async function updateLinkAndKey(
+  db: Db,
+  link: DeployKeysProjectRow,
+  change: { canPush?: boolean | undefined; title?: string | undefined },
+): Promise<void> {
   await rows(
     db,
     sql`WITH l AS (

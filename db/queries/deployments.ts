@@ -53,12 +53,19 @@ export interface DeploymentWithEnvironment {
 
 const withEnvironment = { deployment: deployments, environment: environments };
 
-export async function deploymentPage(db: Db, f: DeploymentFilter, o: { orderBy: DeploymentOrder; sort: 'asc' | 'desc'; limit: number; offset: number; countCap: number }) {
+export async function deploymentPage(
+  db: Db,
+  f: DeploymentFilter,
+  o: { orderBy: DeploymentOrder; sort: 'asc' | 'desc'; limit: number; offset: number; countCap: number },
+) {
   const where = deploymentWhere(f);
   const list = await db
     .select({
       ...withEnvironment,
-      total: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${deployments} JOIN ${environments} ON ${environments.id} = ${deployments.environmentId} WHERE ${where} LIMIT ${o.countCap + 1}) c)`.mapWith(Number),
+      total:
+        sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${deployments} JOIN ${environments} ON ${environments.id} = ${deployments.environmentId} WHERE ${where} LIMIT ${o.countCap + 1}) c)`.mapWith(
+          Number,
+        ),
     })
     .from(deployments)
     .innerJoin(environments, eq(environments.id, deployments.environmentId))
@@ -100,7 +107,11 @@ export async function lastSuccessfulDeployments(db: Db, environmentIds: readonly
 /** The deploying jobs with their pipelines (the Deployment entity's `deployable`). */
 export async function deployables(db: Db, jobIds: readonly number[]) {
   if (!jobIds.length) return [];
-  return db.select({ build: ciBuilds, pipeline: ciPipelines }).from(ciBuilds).innerJoin(ciPipelines, eq(ciPipelines.id, ciBuilds.pipelineId)).where(inArray(ciBuilds.id, [...jobIds]));
+  return db
+    .select({ build: ciBuilds, pipeline: ciPipelines })
+    .from(ciBuilds)
+    .innerJoin(ciPipelines, eq(ciPipelines.id, ciBuilds.pipelineId))
+    .where(inArray(ciBuilds.id, [...jobIds]));
 }
 
 /** A job in the pipeline whose name stops an environment (`on_stop`), latest copy first. */
@@ -119,7 +130,10 @@ export type NewApiDeployment = Pick<DeploymentRow, 'projectId' | 'environmentId'
 /** A deployment made through the API, its iid from the project's counter in the same transaction. */
 export async function insertDeployment(db: Db, values: NewApiDeployment): Promise<DeploymentRow> {
   const [counter] = await nextIidStatement(db, 'deployments', { projectId: values.projectId });
-  const [row] = await db.insert(deployments).values({ ...values, iid: counter!.value }).returning();
+  const [row] = await db
+    .insert(deployments)
+    .values({ ...values, iid: counter!.value })
+    .returning();
   return row!;
 }
 
@@ -155,7 +169,12 @@ const rowsOf = (values: readonly SQL[]) => sql.join([...values], sql`, `);
  * its jobs name are found or created by name (a `url:` replaces the stored one), then every deploying job gets a
  * `created` deployment, its iid the next of the project's counter (advanced once by their number).
  */
-export async function recordPipelineDeployments(db: Db, p: { projectId: number; pipelineId: number }, seeds: readonly EnvironmentSeed[], jobs: readonly DeployingJobSeed[]) {
+export async function recordPipelineDeployments(
+  db: Db,
+  p: { projectId: number; pipelineId: number },
+  seeds: readonly EnvironmentSeed[],
+  jobs: readonly DeployingJobSeed[],
+) {
   const envValues = rowsOf(seeds.map((s) => sql`(${s.name}::text, ${s.slug}::text, ${s.externalUrl}::text, ${s.environmentType}::text)`));
   const env = sql`env AS (
       INSERT INTO environments (project_id, name, slug, external_url, environment_type)

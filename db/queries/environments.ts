@@ -31,7 +31,10 @@ const environmentWhere = (f: EnvironmentFilter): SQL => and(eq(environments.proj
 export async function environmentPage(db: Db, f: EnvironmentFilter, o: { limit: number; offset: number; countCap: number }) {
   const where = environmentWhere(f);
   const list = await db
-    .select({ environment: environments, total: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${environments} WHERE ${where} LIMIT ${o.countCap + 1}) c)`.mapWith(Number) })
+    .select({
+      environment: environments,
+      total: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${environments} WHERE ${where} LIMIT ${o.countCap + 1}) c)`.mapWith(Number),
+    })
     .from(environments)
     .where(where)
     .orderBy(asc(environments.id))
@@ -48,11 +51,18 @@ export async function countEnvironments(db: Db, f: EnvironmentFilter, cap: numbe
 /** Every environment of these projects matching, by id (GraphQL's connections page them in memory: a project has few). */
 export async function findEnvironmentsOfProjects(db: Db, projectIds: readonly number[], f: Omit<EnvironmentFilter, 'projectId'>): Promise<EnvironmentRow[]> {
   if (!projectIds.length) return [];
-  return db.select().from(environments).where(and(inArray(environments.projectId, [...projectIds]), matching(f))).orderBy(asc(environments.id));
+  return db
+    .select()
+    .from(environments)
+    .where(and(inArray(environments.projectId, [...projectIds]), matching(f)))
+    .orderBy(asc(environments.id));
 }
 
 export async function findEnvironment(db: Db, projectId: number, id: number): Promise<EnvironmentRow | undefined> {
-  const [row] = await db.select().from(environments).where(and(eq(environments.projectId, projectId), eq(environments.id, id)));
+  const [row] = await db
+    .select()
+    .from(environments)
+    .where(and(eq(environments.projectId, projectId), eq(environments.id, id)));
   return row;
 }
 
@@ -62,7 +72,10 @@ export async function findEnvironmentById(db: Db, id: number): Promise<Environme
 }
 
 export async function findEnvironmentByName(db: Db, projectId: number, name: string): Promise<EnvironmentRow | undefined> {
-  const [row] = await db.select().from(environments).where(and(eq(environments.projectId, projectId), eq(environments.name, name)));
+  const [row] = await db
+    .select()
+    .from(environments)
+    .where(and(eq(environments.projectId, projectId), eq(environments.name, name)));
   return row;
 }
 
@@ -90,8 +103,16 @@ export async function takenKeys(db: Db, projectId: number, keys: { name: string;
 }
 
 /** The changed environment (a taken name raises the unique violation for the service to report). */
-export async function updateEnvironment(db: Db, id: number, set: Partial<Pick<EnvironmentRow, 'name' | 'externalUrl' | 'environmentType'>>): Promise<EnvironmentRow | undefined> {
-  const [row] = await db.update(environments).set({ ...set, updatedAt: sql`now()` }).where(eq(environments.id, id)).returning();
+export async function updateEnvironment(
+  db: Db,
+  id: number,
+  set: Partial<Pick<EnvironmentRow, 'name' | 'externalUrl' | 'environmentType'>>,
+): Promise<EnvironmentRow | undefined> {
+  const [row] = await db
+    .update(environments)
+    .set({ ...set, updatedAt: sql`now()` })
+    .where(eq(environments.id, id))
+    .returning();
   return row;
 }
 
@@ -107,6 +128,9 @@ export async function setEnvironmentState(db: Db, id: number, state: Environment
 
 /** Deletes the environment if it is still stopped (a concurrent start keeps it); whether it went. */
 export async function deleteStoppedEnvironment(db: Db, id: number): Promise<boolean> {
-  const gone = await db.delete(environments).where(and(eq(environments.id, id), eq(environments.state, 'stopped'))).returning({ id: environments.id });
+  const gone = await db
+    .delete(environments)
+    .where(and(eq(environments.id, id), eq(environments.state, 'stopped')))
+    .returning({ id: environments.id });
   return gone.length > 0;
 }

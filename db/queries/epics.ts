@@ -18,13 +18,17 @@ export interface EpicLabelJson extends LabelJson {
   groupId: number | null;
   projectId: number | null;
 }
-const labelsSql = sql<EpicLabelJson[]>`(SELECT COALESCE(json_agg(json_build_object('id', l.id, 'title', l.title, 'color', l.color, 'description', l.description, 'groupId', l.group_id, 'projectId', l.project_id) ORDER BY l.title), '[]'::json) FROM ${labelLinks} ll JOIN ${labels} l ON l.id = ll.label_id WHERE ll.target_type = 'Epic' AND ll.target_id = ${epics.id})`;
+const labelsSql = sql<
+  EpicLabelJson[]
+>`(SELECT COALESCE(json_agg(json_build_object('id', l.id, 'title', l.title, 'color', l.color, 'description', l.description, 'groupId', l.group_id, 'projectId', l.project_id) ORDER BY l.title), '[]'::json) FROM ${labelLinks} ll JOIN ${labels} l ON l.id = ll.label_id WHERE ll.target_type = 'Epic' AND ll.target_id = ${epics.id})`;
 const awardCountSql = (name: string) =>
   sql<number>`(SELECT count(*) FROM ${awardEmoji} ae WHERE ae.awardable_type = 'Epic' AND ae.awardable_id = ${epics.id} AND ae.name = ${name})`.mapWith(Number);
 
 /** Epics::UpdateDatesService's inherited dates: the earliest start and latest due date of the milestones of the epic's issues. */
 const milestoneDateSql = (agg: 'MIN' | 'MAX', column: 'start_date' | 'due_date') =>
-  sql<string | null>`(SELECT ${sql.raw(agg)}(m.${sql.raw(column)})::text FROM ${epicIssues} ei JOIN ${issues} i ON i.id = ei.issue_id JOIN ${milestones} m ON m.id = i.milestone_id WHERE ei.epic_id = ${epics.id})`;
+  sql<
+    string | null
+  >`(SELECT ${sql.raw(agg)}(m.${sql.raw(column)})::text FROM ${epicIssues} ei JOIN ${issues} i ON i.id = ei.issue_id JOIN ${milestones} m ON m.id = i.milestone_id WHERE ei.epic_id = ${epics.id})`;
 const startFromMilestones = milestoneDateSql('MIN', 'start_date');
 const dueFromMilestones = milestoneDateSql('MAX', 'due_date');
 /** The effective dates (Epic#start_date / end_date): the fixed one when fixed, else the inherited one. */
@@ -99,8 +103,7 @@ export function readsEpicSql(actor: Viewer): SQL | undefined {
 }
 
 function listWhere(actor: Viewer, f: EpicFilter): SQL | undefined {
-  const scope =
-    f.groupId === undefined ? undefined : f.includeDescendants ? sql`${f.groupId} = ANY(${namespaces.traversalIds})` : eq(epics.groupId, f.groupId);
+  const scope = f.groupId === undefined ? undefined : f.includeDescendants ? sql`${f.groupId} = ANY(${namespaces.traversalIds})` : eq(epics.groupId, f.groupId);
   const conditions: (SQL | undefined)[] = [
     f.ancestorIds?.length && scope ? or(scope, inArray(epics.groupId, [...f.ancestorIds])) : scope,
     visibleGroupsFilter(actor),
@@ -116,7 +119,9 @@ function listWhere(actor: Viewer, f: EpicFilter): SQL | undefined {
     conditions.push(or(sql`${epics.title} ILIKE ${pattern}`, sql`${epics.description} ILIKE ${pattern}`));
   }
   if (f.issueIds)
-    conditions.push(f.issueIds.length ? sql`EXISTS (SELECT 1 FROM ${epicIssues} ei WHERE ei.epic_id = ${epics.id} AND ei.issue_id IN ${[...f.issueIds]})` : sql`false`);
+    conditions.push(
+      f.issueIds.length ? sql`EXISTS (SELECT 1 FROM ${epicIssues} ei WHERE ei.epic_id = ${epics.id} AND ei.issue_id IN ${[...f.issueIds]})` : sql`false`,
+    );
   if (f.iids) conditions.push(f.iids.length ? inArray(epics.iid, [...f.iids]) : sql`false`);
   if (f.ids) conditions.push(f.ids.length ? inArray(epics.id, [...f.ids]) : sql`false`);
   if (f.iidStartsWith !== undefined) conditions.push(sql`${epics.iid}::text LIKE ${`${f.iidStartsWith}%`}`);
@@ -182,7 +187,9 @@ export async function countEpics(db: Db, actor: Viewer, f: EpicFilter, limit: nu
 
 /** One epic of a group by iid (no visibility check: the service decides with the policy). */
 export async function findEpicView(db: Db, groupId: number, iid: number): Promise<EpicView | undefined> {
-  const [row] = await baseQuery(db).where(and(eq(epics.groupId, groupId), eq(epics.iid, iid))).limit(1);
+  const [row] = await baseQuery(db)
+    .where(and(eq(epics.groupId, groupId), eq(epics.iid, iid)))
+    .limit(1);
   return row;
 }
 

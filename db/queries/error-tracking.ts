@@ -60,7 +60,9 @@ export interface SettingWrite {
 /** PUT: creates the row or replaces the given fields of it, in one statement; undefined when the rule no longer holds. */
 export async function upsertSetting(db: Db, w: SettingWrite) {
   const t = errorTrackingSettings;
-  const connection = w.connection ? { apiUrl: w.connection.apiUrl, projectName: w.connection.projectName, organizationName: w.connection.organizationName } : {};
+  const connection = w.connection
+    ? { apiUrl: w.connection.apiUrl, projectName: w.connection.projectName, organizationName: w.connection.organizationName }
+    : {};
   const token = w.encryptedToken === undefined ? {} : { encryptedToken: w.encryptedToken };
   // The row as it will be after the update: given values, else the stored ones.
   const apiUrlAfter = w.connection ? sql`${w.connection.apiUrl}::text` : sql`${t.apiUrl}`;

@@ -2,7 +2,15 @@
 // actor's effective access, descendant membership, and the human full name built from its ancestors' names), in
 // one statement.
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
-import { AccessLevel, activeMembershipSql, groupAccessLevelSql, groupDescendantAccessSql, memberGroupIds, visibleGroupsFilter, type Viewer } from './lib/access.ts';
+import {
+  AccessLevel,
+  activeMembershipSql,
+  groupAccessLevelSql,
+  groupDescendantAccessSql,
+  memberGroupIds,
+  visibleGroupsFilter,
+  type Viewer,
+} from './lib/access.ts';
 import type { Db } from '../client.ts';
 import { deletedSuffix, liveNamespaceByRef, type NamespaceLookup } from './groups/namespaces.ts';
 import { containsPattern } from './lib/search.ts';
@@ -23,11 +31,7 @@ function viewColumns(actor: Viewer) {
 
 /** A live group by id or full path (case-insensitive); visibility is the caller's business (policy). */
 export async function findGroupView(db: Db, actor: Viewer, ref: NamespaceLookup) {
-  const [row] = await db
-    .select(viewColumns(actor))
-    .from(namespaces)
-    .where(liveNamespaceByRef(ref, 'group'))
-    .limit(1);
+  const [row] = await db.select(viewColumns(actor)).from(namespaces).where(liveNamespaceByRef(ref, 'group')).limit(1);
   return row ? { ...row, fullName: row.fullName ?? row.namespace.name } : undefined;
 }
 
@@ -54,7 +58,6 @@ export interface GroupListFilter {
 
 const ORDER_COLUMNS = { name: namespaces.name, path: namespaces.path, id: namespaces.id };
 export type GroupOrder = { by: keyof typeof ORDER_COLUMNS; sort: 'asc' | 'desc' };
-
 
 function listWhere(actor: Viewer, f: GroupListFilter): SQL | undefined {
   if (f.none) return sql`false`;
@@ -87,7 +90,12 @@ export async function listGroupViews(db: Db, actor: Viewer, f: GroupListFilter, 
 }
 
 export async function countGroups(db: Db, actor: Viewer, f: GroupListFilter, limit: number) {
-  const sub = db.select({ one: sql`1` }).from(namespaces).where(listWhere(actor, f)).limit(limit).as('c');
+  const sub = db
+    .select({ one: sql`1` })
+    .from(namespaces)
+    .where(listWhere(actor, f))
+    .limit(limit)
+    .as('c');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);
   return Number(row?.n ?? 0);
 }
@@ -125,7 +133,10 @@ export async function insertGroup(tx: Db, g: NewGroup, ownerId: number) {
 }
 
 export async function updateGroup(tx: Db, id: number, values: Partial<Pick<typeof namespaces.$inferInsert, 'name' | 'description' | 'visibilityLevel'>>) {
-  await tx.update(namespaces).set({ ...values, updatedAt: sql`now()` }).where(eq(namespaces.id, id));
+  await tx
+    .update(namespaces)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(namespaces.id, id));
 }
 
 /**
@@ -134,7 +145,10 @@ export async function updateGroup(tx: Db, id: number, values: Partial<Pick<typeo
  */
 export async function renameGroupPath(tx: Db, id: number, oldFullPath: string, path: string, newFullPath: string) {
   const keep = oldFullPath.length + 1; // substr() is 1-based: keep what follows the old prefix
-  await tx.update(namespaces).set({ path, fullPath: newFullPath, updatedAt: sql`now()` }).where(eq(namespaces.id, id));
+  await tx
+    .update(namespaces)
+    .set({ path, fullPath: newFullPath, updatedAt: sql`now()` })
+    .where(eq(namespaces.id, id));
   await tx.execute(
     sql`UPDATE namespaces SET full_path = ${newFullPath} || substr(full_path, ${keep}), updated_at = now() WHERE ${id} = ANY(traversal_ids) AND id <> ${id}`,
   );
@@ -216,6 +230,9 @@ export async function findGroupViewsByIds(db: Db, actor: Viewer, ids: readonly n
 /** The full names ("Parent / Child") of namespaces by id. */
 export async function namespaceFullNames(db: Db, ids: readonly number[]) {
   if (!ids.length) return [];
-  const rows = await db.select({ id: namespaces.id, name: namespaces.name, fullName: fullNameSql }).from(namespaces).where(inArray(namespaces.id, [...ids]));
+  const rows = await db
+    .select({ id: namespaces.id, name: namespaces.name, fullName: fullNameSql })
+    .from(namespaces)
+    .where(inArray(namespaces.id, [...ids]));
   return rows.map((r) => ({ id: r.id, fullName: r.fullName ?? r.name }));
 }

@@ -2,7 +2,16 @@
 // labels, assignees and counters (json subqueries), so a page of issues costs one query whatever its size.
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { activeMembershipSql, mergeRequestProjectsFilter, projectReadersSql, readsMergeRequestsSql, readableIssueNotesSql, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './lib/access.ts';
+import {
+  activeMembershipSql,
+  mergeRequestProjectsFilter,
+  projectReadersSql,
+  readsMergeRequestsSql,
+  readableIssueNotesSql,
+  visibleIssuesFilter,
+  visibleProjectsFilter,
+  type Viewer,
+} from './lib/access.ts';
 import type { Db } from '../client.ts';
 import {
   awardEmoji,
@@ -51,20 +60,30 @@ export interface LabelJson {
   description: string | null;
 }
 
-const labelsSql = sql<LabelJson[]>`(SELECT COALESCE(json_agg(json_build_object('id', l.id, 'title', l.title, 'color', l.color, 'description', l.description) ORDER BY l.title), '[]'::json) FROM ${labelLinks} ll JOIN ${labels} l ON l.id = ll.label_id WHERE ll.target_type = 'Issue' AND ll.target_id = ${issues.id})`;
-const assigneesSql = sql<UserJson[]>`(SELECT COALESCE(json_agg(json_build_object('id', u.id, 'name', u.name, 'username', u.username, 'state', u.state, 'avatarUrl', u.avatar_url) ORDER BY u.id), '[]'::json) FROM ${issueAssignees} ia JOIN ${users} u ON u.id = ia.user_id WHERE ia.issue_id = ${issues.id})`;
+const labelsSql = sql<
+  LabelJson[]
+>`(SELECT COALESCE(json_agg(json_build_object('id', l.id, 'title', l.title, 'color', l.color, 'description', l.description) ORDER BY l.title), '[]'::json) FROM ${labelLinks} ll JOIN ${labels} l ON l.id = ll.label_id WHERE ll.target_type = 'Issue' AND ll.target_id = ${issues.id})`;
+const assigneesSql = sql<
+  UserJson[]
+>`(SELECT COALESCE(json_agg(json_build_object('id', u.id, 'name', u.name, 'username', u.username, 'state', u.state, 'avatarUrl', u.avatar_url) ORDER BY u.id), '[]'::json) FROM ${issueAssignees} ia JOIN ${users} u ON u.id = ia.user_id WHERE ia.issue_id = ${issues.id})`;
 /** The user (non-system) notes of the issue the actor may read: the count agrees with the notes listing. */
 const userNotesCountSql = (actor: Viewer) =>
-  sql<number>`(SELECT count(*) FROM ${notes} n WHERE n.noteable_type = 'Issue' AND n.noteable_id = ${issues.id} AND NOT n.system AND ${readableIssueNotesSql(actor, sql`n.confidential`)})`.mapWith(Number);
+  sql<number>`(SELECT count(*) FROM ${notes} n WHERE n.noteable_type = 'Issue' AND n.noteable_id = ${issues.id} AND NOT n.system AND ${readableIssueNotesSql(actor, sql`n.confidential`)})`.mapWith(
+    Number,
+  );
 const awardCountSql = (name: string) =>
-  sql<number>`(SELECT count(*) FROM ${awardEmoji} ae WHERE ae.awardable_type = 'Issue' AND ae.awardable_id = ${issues.id} AND ae.name = ${name})`.mapWith(Number);
+  sql<number>`(SELECT count(*) FROM ${awardEmoji} ae WHERE ae.awardable_type = 'Issue' AND ae.awardable_id = ${issues.id} AND ae.name = ${name})`.mapWith(
+    Number,
+  );
 
 /** GitLab's subscribed?: an explicit subscription row wins, else participation (author, assignee, commenter). */
 const subscribedSql = (userId: number) =>
   sql<boolean>`COALESCE((SELECT s.subscribed FROM ${subscriptions} s WHERE s.subscribable_type = 'Issue' AND s.subscribable_id = ${issues.id} AND s.user_id = ${userId}),
     ${issues.authorId} IS NOT DISTINCT FROM ${userId}
     OR EXISTS (SELECT 1 FROM ${issueAssignees} ia2 WHERE ia2.issue_id = ${issues.id} AND ia2.user_id = ${userId})
-    OR EXISTS (SELECT 1 FROM ${notes} n2 WHERE n2.noteable_type = 'Issue' AND n2.noteable_id = ${issues.id} AND n2.author_id = ${userId} AND NOT n2.system))`.mapWith(Boolean);
+    OR EXISTS (SELECT 1 FROM ${notes} n2 WHERE n2.noteable_type = 'Issue' AND n2.noteable_id = ${issues.id} AND n2.author_id = ${userId} AND NOT n2.system))`.mapWith(
+    Boolean,
+  );
 
 function columns(actor: Viewer, subscriberId?: number | null) {
   return {
@@ -93,7 +112,9 @@ const closerNamespace = alias(namespaces, 'closer_namespace');
 const closingMergeRequestsCountSql = (actor: Viewer) =>
   sql<number>`(SELECT count(*) FROM ${mergeRequestsClosingIssues} ci JOIN ${mergeRequests} cm ON cm.id = ci.merge_request_id
     JOIN ${projects} closer_project ON ${closerProject.id} = cm.target_project_id JOIN ${namespaces} closer_namespace ON ${closerNamespace.id} = ${closerProject.namespaceId}
-    WHERE ci.issue_id = ${issues.id} AND ${and(visibleProjectsFilter(actor, closerProject, closerNamespace), readsMergeRequestsSql(actor, closerProject, closerNamespace))})`.mapWith(Number);
+    WHERE ci.issue_id = ${issues.id} AND ${and(visibleProjectsFilter(actor, closerProject, closerNamespace), readsMergeRequestsSql(actor, closerProject, closerNamespace))})`.mapWith(
+    Number,
+  );
 
 const noTotal = sql<number | null>`NULL`.mapWith((v) => (v == null ? null : Number(v)));
 
@@ -250,14 +271,8 @@ function countedQuery(db: Db, actor: Viewer, f: IssueListFilter, limit: number) 
 export async function listIssueViews(db: Db, actor: Viewer, f: IssueListFilter, order: IssueOrder, limit: number, offset: number, countLimit?: number) {
   const column = order.by === 'updated_at' ? issues.updatedAt : issues.createdAt;
   const dir = order.sort === 'asc' ? asc : desc;
-  const total = countLimit
-    ? sql<number | null>`(SELECT count(*) FROM (${countedQuery(db, actor, f, countLimit)}) counted)`.mapWith(Number)
-    : noTotal;
-  return baseQuery(db, actor, null, total)
-    .where(listWhere(actor, f))
-    .orderBy(dir(column), dir(issues.id))
-    .limit(limit)
-    .offset(offset);
+  const total = countLimit ? sql<number | null>`(SELECT count(*) FROM (${countedQuery(db, actor, f, countLimit)}) counted)`.mapWith(Number) : noTotal;
+  return baseQuery(db, actor, null, total).where(listWhere(actor, f)).orderBy(dir(column), dir(issues.id)).limit(limit).offset(offset);
 }
 
 export async function countIssues(db: Db, actor: Viewer, f: IssueListFilter, limit: number): Promise<number> {
@@ -268,7 +283,10 @@ export async function countIssues(db: Db, actor: Viewer, f: IssueListFilter, lim
 // ---- Writes (inside the caller's transaction) ----
 
 /** insertIssue as a statement for a batch, its iid SQL (the counter the batch advanced). */
-export function insertIssueStatement(db: Db, values: Omit<typeof issues.$inferInsert, 'iid' | 'milestoneId'> & { iid: SQL<number>; milestoneId: SQL<number | null> | null }) {
+export function insertIssueStatement(
+  db: Db,
+  values: Omit<typeof issues.$inferInsert, 'iid' | 'milestoneId'> & { iid: SQL<number>; milestoneId: SQL<number | null> | null },
+) {
   return db.insert(issues).values(values as unknown as typeof issues.$inferInsert);
 }
 
@@ -287,7 +305,9 @@ export function newIssueLinkStatements(
 ) {
   const statements = [];
   if (assignees) {
-    statements.push(db.execute(sql`INSERT INTO ${issueAssignees} (issue_id, user_id) SELECT ${issue.id}, a.id FROM (${assignees}) a ORDER BY a.id ON CONFLICT DO NOTHING`));
+    statements.push(
+      db.execute(sql`INSERT INTO ${issueAssignees} (issue_id, user_id) SELECT ${issue.id}, a.id FROM (${assignees}) a ORDER BY a.id ON CONFLICT DO NOTHING`),
+    );
     statements.push(
       db.execute(
         sql`INSERT INTO ${todos} (user_id, author_id, project_id, target_type, target_id, action)
@@ -332,7 +352,11 @@ export async function updateIssue(tx: Db, id: number, values: Partial<typeof iss
 export async function setAssignees(tx: Db, issueId: number, userIds: readonly number[]): Promise<{ added: number[]; previous: number[] }> {
   const removed = await tx.delete(issueAssignees).where(eq(issueAssignees.issueId, issueId)).returning({ userId: issueAssignees.userId });
   const previous = removed.map((r) => r.userId);
-  if (userIds.length) await tx.insert(issueAssignees).values(userIds.map((userId) => ({ issueId, userId }))).onConflictDoNothing();
+  if (userIds.length)
+    await tx
+      .insert(issueAssignees)
+      .values(userIds.map((userId) => ({ issueId, userId })))
+      .onConflictDoNothing();
   return { added: userIds.filter((id) => !previous.includes(id)), previous };
 }
 
@@ -342,14 +366,21 @@ export async function issueAssigneeIds(tx: Db, issueId: number): Promise<number[
 }
 
 export async function issueLabelIds(tx: Db, issueId: number): Promise<number[]> {
-  const rows = await tx.select({ id: labelLinks.labelId }).from(labelLinks).where(and(eq(labelLinks.targetType, 'Issue'), eq(labelLinks.targetId, issueId)));
+  const rows = await tx
+    .select({ id: labelLinks.labelId })
+    .from(labelLinks)
+    .where(and(eq(labelLinks.targetType, 'Issue'), eq(labelLinks.targetId, issueId)));
   return rows.map((r) => r.id);
 }
 
 /** Replaces the issue's labels (`fresh`: a new issue, nothing to remove). */
 export async function setLabelLinks(tx: Db, issueId: number, labelIds: readonly number[], fresh = false) {
   if (!fresh) await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'Issue'), eq(labelLinks.targetId, issueId)));
-  if (labelIds.length) await tx.insert(labelLinks).values([...new Set(labelIds)].map((labelId) => ({ labelId, targetType: 'Issue' as const, targetId: issueId }))).onConflictDoNothing();
+  if (labelIds.length)
+    await tx
+      .insert(labelLinks)
+      .values([...new Set(labelIds)].map((labelId) => ({ labelId, targetType: 'Issue' as const, targetId: issueId })))
+      .onConflictDoNothing();
 }
 
 /** Ids of labels of the project (or its ancestor groups) with these titles. */
@@ -358,7 +389,12 @@ export async function findLabelIdsByTitle(db: Db, projectId: number, groupIds: r
   const rows = await db
     .select({ id: labels.id })
     .from(labels)
-    .where(and(inArray(labels.title, [...titles]), groupIds.length ? or(eq(labels.projectId, projectId), inArray(labels.groupId, [...groupIds])) : eq(labels.projectId, projectId)));
+    .where(
+      and(
+        inArray(labels.title, [...titles]),
+        groupIds.length ? or(eq(labels.projectId, projectId), inArray(labels.groupId, [...groupIds])) : eq(labels.projectId, projectId),
+      ),
+    );
   return rows.map((r) => r.id);
 }
 
@@ -366,7 +402,11 @@ export async function findLabelIdsByTitle(db: Db, projectId: number, groupIds: r
  * Of `userIds`, those who may be assigned: active users who can read the project (members of it or its groups, or
  * anyone not external on an internal/public project). Unknown ids are dropped, as GitLab does.
  */
-export async function assignableUserIds(db: Db, project: { id: number; visibilityLevel: number; traversalIds: number[] }, userIds: readonly number[]): Promise<number[]> {
+export async function assignableUserIds(
+  db: Db,
+  project: { id: number; visibilityLevel: number; traversalIds: number[] },
+  userIds: readonly number[],
+): Promise<number[]> {
   const ids = [...new Set(userIds)].filter((id) => id >= 1 && id <= 2_147_483_647);
   if (!ids.length) return [];
   return (await assignableUsersQuery(db, project, ids)).map((r) => r.id);
@@ -380,7 +420,10 @@ export function assignableUsersQuery(db: Db, project: { id: number; visibilityLe
     and(eq(members.sourceType, 'Project'), eq(members.sourceId, project.id)),
     groupIds.length ? and(eq(members.sourceType, 'Namespace'), inArray(members.sourceId, groupIds)) : undefined,
   );
-  const memberIds = db.select({ id: members.userId }).from(members).where(and(inArray(members.userId, ids), source, activeMembershipSql));
+  const memberIds = db
+    .select({ id: members.userId })
+    .from(members)
+    .where(and(inArray(members.userId, ids), source, activeMembershipSql));
   return db
     .select({ id: users.id })
     .from(users)
@@ -401,7 +444,10 @@ export async function findIssueMilestone(db: Db, milestoneId: number, projectId:
     .select({ id: milestones.id })
     .from(milestones)
     .where(
-      and(eq(milestones.id, milestoneId), groupIds.length ? or(eq(milestones.projectId, projectId), inArray(milestones.groupId, [...groupIds])) : eq(milestones.projectId, projectId)),
+      and(
+        eq(milestones.id, milestoneId),
+        groupIds.length ? or(eq(milestones.projectId, projectId), inArray(milestones.groupId, [...groupIds])) : eq(milestones.projectId, projectId),
+      ),
     );
   return row;
 }
@@ -421,7 +467,10 @@ export async function deleteIssue(tx: Db, id: number) {
 /** Adds a timelog and moves the issue's total with it (the caller holds the issue's row lock). */
 export async function addTimelog(tx: Db, issueId: number, userId: number, seconds: number) {
   await tx.insert(timelogs).values({ issueId, userId, timeSpent: seconds });
-  await tx.update(issues).set({ totalTimeSpent: sql`${issues.totalTimeSpent} + ${seconds}`, updatedAt: new Date() }).where(eq(issues.id, issueId));
+  await tx
+    .update(issues)
+    .set({ totalTimeSpent: sql`${issues.totalTimeSpent} + ${seconds}`, updatedAt: new Date() })
+    .where(eq(issues.id, issueId));
 }
 
 /** Records the user's explicit (un)subscription from the issue (or, `type`, the merge request). */
@@ -466,7 +515,14 @@ export function usersWithProjectLevelsQuery(db: Db, project: { id: number; trave
   const groupIds = project.traversalIds.map(Number);
   // One statement: each active user with the highest active membership level on the project or its groups (0: none).
   const level = sql<number>`COALESCE((SELECT max(m.access_level) FROM ${members} m WHERE m.user_id = "users"."id"
-    AND ((m.source_type = 'Project' AND m.source_id = ${project.id})${groupIds.length ? sql` OR (m.source_type = 'Namespace' AND m.source_id IN (${sql.join(groupIds.map((id) => sql`${id}`), sql`, `)}))` : sql``})
+    AND ((m.source_type = 'Project' AND m.source_id = ${project.id})${
+      groupIds.length
+        ? sql` OR (m.source_type = 'Namespace' AND m.source_id IN (${sql.join(
+            groupIds.map((id) => sql`${id}`),
+            sql`, `,
+          )}))`
+        : sql``
+    })
     AND (m.expires_at IS NULL OR m.expires_at > current_date)), 0)`.mapWith(Number);
   return db
     .select({ user: users, accessLevel: level })
@@ -486,7 +542,13 @@ export interface TodoTarget {
 }
 
 /** Mention to-dos (one per user; `directly addressed` wins over `mentioned`). */
-export async function insertMentionTodos(tx: Db, issue: TodoTarget, authorId: number, mentions: ReadonlyArray<{ userId: number; direct: boolean }>, noteId?: number) {
+export async function insertMentionTodos(
+  tx: Db,
+  issue: TodoTarget,
+  authorId: number,
+  mentions: ReadonlyArray<{ userId: number; direct: boolean }>,
+  noteId?: number,
+) {
   if (!mentions.length) return;
   await mentionTodosStatement(tx, issue, authorId, mentions, noteId);
 }
@@ -522,13 +584,26 @@ export const TODO_MARKED = 4;
  * "Assigned" to-dos for `userIds` on the issue (GitLab's TodoService#create_assignment_todo), skipping users who
  * already have a pending one for it.
  */
-export async function insertAssignmentTodos(tx: Db, issue: { id: number; projectId: number; type?: 'Issue' | 'MergeRequest' }, authorId: number, userIds: readonly number[]) {
+export async function insertAssignmentTodos(
+  tx: Db,
+  issue: { id: number; projectId: number; type?: 'Issue' | 'MergeRequest' },
+  authorId: number,
+  userIds: readonly number[],
+) {
   if (!userIds.length) return;
   const targetType = issue.type ?? 'Issue';
   const pending = await tx
     .select({ userId: todos.userId })
     .from(todos)
-    .where(and(inArray(todos.userId, [...userIds]), eq(todos.targetType, targetType), eq(todos.targetId, issue.id), eq(todos.action, TODO_ASSIGNED), eq(todos.state, 'pending')));
+    .where(
+      and(
+        inArray(todos.userId, [...userIds]),
+        eq(todos.targetType, targetType),
+        eq(todos.targetId, issue.id),
+        eq(todos.action, TODO_ASSIGNED),
+        eq(todos.state, 'pending'),
+      ),
+    );
   const skip = new Set(pending.map((r) => r.userId));
   const values = userIds
     .filter((id) => !skip.has(id))
@@ -558,7 +633,14 @@ export async function insertTodo(tx: Db, values: typeof todos.$inferInsert) {
  * `page.limit` rows of each project (row_number() over the project's rows); each row as the entity query loads it
  * (author and milestone joined), with `subscribed` for `subscriberId`. One list per project, in the order asked.
  */
-export async function listIssueViewsPages(db: Db, actor: Viewer, f: Omit<IssueListFilter, 'projectId'>, projectIds: readonly number[], keyset: KeysetPage, subscriberId?: number | null) {
+export async function listIssueViewsPages(
+  db: Db,
+  actor: Viewer,
+  f: Omit<IssueListFilter, 'projectId'>,
+  projectIds: readonly number[],
+  keyset: KeysetPage,
+  subscriberId?: number | null,
+) {
   const page = keysetSql(issues.id, keyset);
   if (!projectIds.length) return [];
   // The tables listWhere reads (as countedQuery), each row numbered within its project.
@@ -651,7 +733,10 @@ export async function findParticipantsOfIssues(db: Db, issueIds: readonly number
   if (!issueIds.length) return [];
   const ids = [...new Set(issueIds)];
   // The same three parts for a merge request (`type`): its author, its assignees, the authors of its user notes.
-  const t = type === 'Issue' ? { table: issues, id: issues.id, authorId: issues.authorId } : { table: mergeRequests, id: mergeRequests.id, authorId: mergeRequests.authorId };
+  const t =
+    type === 'Issue'
+      ? { table: issues, id: issues.id, authorId: issues.authorId }
+      : { table: mergeRequests, id: mergeRequests.id, authorId: mergeRequests.authorId };
   const a =
     type === 'Issue'
       ? { table: issueAssignees, parentId: issueAssignees.issueId, userId: issueAssignees.userId }
@@ -695,7 +780,11 @@ export async function findParticipantsOfIssues(db: Db, issueIds: readonly number
     .from(p)
     .innerJoin(users, eq(users.id, p.userId))
     .orderBy(p.issueId, p.ord, p.pos);
-  return found.map(({ noteAuthorId, confidential, ...r }) => ({ ...r, issueId: Number(r.issueId), note: noteAuthorId === null ? null : { authorId: Number(noteAuthorId), confidential: confidential === true } }));
+  return found.map(({ noteAuthorId, confidential, ...r }) => ({
+    ...r,
+    issueId: Number(r.issueId),
+    note: noteAuthorId === null ? null : { authorId: Number(noteAuthorId), confidential: confidential === true },
+  }));
 }
 
 // ---- Merge requests that name an issue ----
@@ -711,7 +800,13 @@ export async function mergeRequestsNamingIssueNumber(db: Db, actor: Viewer, iid:
   const link = containsPattern(`/issues/${iid}`);
   const text = sql`(${mergeRequests.title} || ' ' || COALESCE(${mergeRequests.description}, ''))`;
   return db
-    .select({ id: mergeRequests.id, title: mergeRequests.title, description: mergeRequests.description, state: mergeRequests.state, projectPath: projects.pathWithNamespace })
+    .select({
+      id: mergeRequests.id,
+      title: mergeRequests.title,
+      description: mergeRequests.description,
+      state: mergeRequests.state,
+      projectPath: projects.pathWithNamespace,
+    })
     .from(mergeRequests)
     .innerJoin(projects, eq(projects.id, mergeRequests.targetProjectId))
     .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))

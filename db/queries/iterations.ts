@@ -49,7 +49,12 @@ function listWhere(scope: IterationScope, f: IterationFilter): SQL {
   )!;
 }
 
-const viewColumns = { iteration: iterations, state: iterationStateSql, groupPath: namespaces.fullPath, projectPath: sql<string | null>`(SELECT p.path_with_namespace FROM ${projects} p WHERE p.id = ${iterations.projectId})` };
+const viewColumns = {
+  iteration: iterations,
+  state: iterationStateSql,
+  groupPath: namespaces.fullPath,
+  projectPath: sql<string | null>`(SELECT p.path_with_namespace FROM ${projects} p WHERE p.id = ${iterations.projectId})`,
+};
 export type IterationView = { iteration: IterationRow; state: IterationState; groupPath: string | null; projectPath: string | null };
 
 /** IterationsFinder's order: due date, then title (then id, for stable pages). */
@@ -71,7 +76,11 @@ export async function countIterations(db: Db, scope: IterationScope, f: Iteratio
 
 export async function findIterationViewsByIds(db: Db, ids: readonly number[]): Promise<IterationView[]> {
   if (!ids.length) return [];
-  return db.select(viewColumns).from(iterations).leftJoin(namespaces, eq(namespaces.id, iterations.groupId)).where(inArray(iterations.id, [...ids]));
+  return db
+    .select(viewColumns)
+    .from(iterations)
+    .leftJoin(namespaces, eq(namespaces.id, iterations.groupId))
+    .where(inArray(iterations.id, [...ids]));
 }
 
 /**
@@ -109,7 +118,10 @@ export async function groupTitleTaken(tx: Db, groupId: number, title: string, ex
 
 /** Iterations::UpdateService's save: the given attributes, and updated_at. */
 export async function updateIteration(tx: Db, id: number, v: { title: string; description: string | null; startDate: string; dueDate: string }) {
-  await tx.update(iterations).set({ ...v, updatedAt: new Date() }).where(eq(iterations.id, id));
+  await tx
+    .update(iterations)
+    .set({ ...v, updatedAt: new Date() })
+    .where(eq(iterations.id, id));
 }
 
 /** Inserts a group iteration with the group's next iid (the hierarchy lock is held). */

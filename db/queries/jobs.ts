@@ -31,7 +31,10 @@ const withPipeline = { build: ciBuilds, pipeline: ciPipelines };
 export async function jobPage(db: Db, f: JobFilter, o: { limit: number; offset: number; countCap: number; order?: 'asc' | 'desc' }) {
   const where = jobWhere(f);
   const list = await db
-    .select({ ...withPipeline, total: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${ciBuilds} WHERE ${where} LIMIT ${o.countCap + 1}) c)`.mapWith(Number) })
+    .select({
+      ...withPipeline,
+      total: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${ciBuilds} WHERE ${where} LIMIT ${o.countCap + 1}) c)`.mapWith(Number),
+    })
     .from(ciBuilds)
     .innerJoin(ciPipelines, eq(ciPipelines.id, ciBuilds.pipelineId))
     .where(where)
@@ -47,7 +50,11 @@ export async function countJobs(db: Db, f: JobFilter, cap: number): Promise<numb
 }
 
 export async function findJob(db: Db, projectId: number, id: number) {
-  const [row] = await db.select(withPipeline).from(ciBuilds).innerJoin(ciPipelines, eq(ciPipelines.id, ciBuilds.pipelineId)).where(and(eq(ciBuilds.projectId, projectId), eq(ciBuilds.id, id)));
+  const [row] = await db
+    .select(withPipeline)
+    .from(ciBuilds)
+    .innerJoin(ciPipelines, eq(ciPipelines.id, ciBuilds.pipelineId))
+    .where(and(eq(ciBuilds.projectId, projectId), eq(ciBuilds.id, id)));
   return row;
 }
 
@@ -59,7 +66,10 @@ export async function findJobById(db: Db, id: number) {
 export type JobWithPipeline = NonNullable<Awaited<ReturnType<typeof findJob>>>;
 
 /** Moves the jobs that are in one of `from` to `to`; the ids of those it moved. */
-export async function transitionJobs(db: Db, o: { ids?: readonly number[]; pipelineId?: number; from: readonly CiStatus[]; to: CiStatus; userId?: number | null }): Promise<number[]> {
+export async function transitionJobs(
+  db: Db,
+  o: { ids?: readonly number[]; pipelineId?: number; from: readonly CiStatus[]; to: CiStatus; userId?: number | null },
+): Promise<number[]> {
   const target = o.ids ? sql`id = ANY(${intArray(o.ids)})` : sql`pipeline_id = ${o.pipelineId!} AND NOT retried`;
   const moved = await rows<{ id: number }>(
     db,
@@ -114,17 +124,31 @@ export function eraseJobStatements(db: Db, jobId: number, userId: number) {
   return [
     db.delete(ciBuildTraceChunks).where(eq(ciBuildTraceChunks.buildId, jobId)),
     db.delete(ciJobArtifacts).where(eq(ciJobArtifacts.jobId, jobId)),
-    db.update(ciBuilds).set({ erasedAt: sql`now()`, erasedById: userId, artifactsExpireAt: null, updatedAt: sql`now()` }).where(eq(ciBuilds.id, jobId)),
+    db
+      .update(ciBuilds)
+      .set({ erasedAt: sql`now()`, erasedById: userId, artifactsExpireAt: null, updatedAt: sql`now()` })
+      .where(eq(ciBuilds.id, jobId)),
   ] as const;
 }
 
 /** Whether the jobs have a trace, and their archive artifacts' names and sizes. */
 export async function jobFiles(db: Db, jobIds: readonly number[]) {
-  if (!jobIds.length) return { traced: new Set<number>(), artifacts: [] as Array<{ jobId: number; fileType: string; fileName: string; fileFormat: string; size: number; expireAt: Date | null }> };
+  if (!jobIds.length)
+    return {
+      traced: new Set<number>(),
+      artifacts: [] as Array<{ jobId: number; fileType: string; fileName: string; fileFormat: string; size: number; expireAt: Date | null }>,
+    };
   const [traced, artifacts] = await Promise.all([
     rows<{ build_id: number }>(db, sql`SELECT DISTINCT build_id FROM ci_build_trace_chunks WHERE build_id = ANY(${intArray(jobIds)})`),
     db
-      .select({ jobId: ciJobArtifacts.jobId, fileType: ciJobArtifacts.fileType, fileName: ciJobArtifacts.fileName, fileFormat: ciJobArtifacts.fileFormat, size: ciJobArtifacts.size, expireAt: ciJobArtifacts.expireAt })
+      .select({
+        jobId: ciJobArtifacts.jobId,
+        fileType: ciJobArtifacts.fileType,
+        fileName: ciJobArtifacts.fileName,
+        fileFormat: ciJobArtifacts.fileFormat,
+        size: ciJobArtifacts.size,
+        expireAt: ciJobArtifacts.expireAt,
+      })
       .from(ciJobArtifacts)
       .where(inArray(ciJobArtifacts.jobId, [...jobIds]))
       .orderBy(asc(ciJobArtifacts.id)),
@@ -134,7 +158,11 @@ export async function jobFiles(db: Db, jobIds: readonly number[]) {
 
 /** The whole trace, its appends in order. */
 export async function readTrace(db: Db, jobId: number): Promise<Uint8Array | null> {
-  const chunks = await db.select({ data: ciBuildTraceChunks.data }).from(ciBuildTraceChunks).where(eq(ciBuildTraceChunks.buildId, jobId)).orderBy(asc(ciBuildTraceChunks.startOffset));
+  const chunks = await db
+    .select({ data: ciBuildTraceChunks.data })
+    .from(ciBuildTraceChunks)
+    .where(eq(ciBuildTraceChunks.buildId, jobId))
+    .orderBy(asc(ciBuildTraceChunks.startOffset));
   if (!chunks.length) return null;
   const size = chunks.reduce((n, c) => n + c.data.length, 0);
   const out = new Uint8Array(size);
@@ -147,7 +175,10 @@ export async function readTrace(db: Db, jobId: number): Promise<Uint8Array | nul
 }
 
 export async function readArtifact(db: Db, jobId: number, fileType: string) {
-  const [row] = await db.select().from(ciJobArtifacts).where(and(eq(ciJobArtifacts.jobId, jobId), eq(ciJobArtifacts.fileType, fileType)));
+  const [row] = await db
+    .select()
+    .from(ciJobArtifacts)
+    .where(and(eq(ciJobArtifacts.jobId, jobId), eq(ciJobArtifacts.fileType, fileType)));
   return row;
 }
 
@@ -170,7 +201,10 @@ export async function latestSuccessfulJobWithArchive(db: Db, projectId: number, 
 /** Ci::Build#keep_artifacts!: the job and its artifacts no longer expire. */
 export function keepArtifactsStatements(db: Db, jobId: number) {
   return [
-    db.update(ciBuilds).set({ artifactsExpireAt: null, updatedAt: sql`now()` }).where(eq(ciBuilds.id, jobId)),
+    db
+      .update(ciBuilds)
+      .set({ artifactsExpireAt: null, updatedAt: sql`now()` })
+      .where(eq(ciBuilds.id, jobId)),
     db.update(ciJobArtifacts).set({ expireAt: null }).where(eq(ciJobArtifacts.jobId, jobId)),
   ] as const;
 }

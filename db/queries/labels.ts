@@ -124,9 +124,7 @@ export function linkAvailableLabelsStatement(db: Db, projectId: number, labelIds
 }
 
 /** Where labels are looked up: a project (its own labels, optionally its ancestor groups') or a group. */
-export type LabelScope =
-  | { kind: 'project'; projectId: number; groupIds: readonly number[] }
-  | { kind: 'group'; groupId: number; groupIds: readonly number[] };
+export type LabelScope = { kind: 'project'; projectId: number; groupIds: readonly number[] } | { kind: 'group'; groupId: number; groupIds: readonly number[] };
 
 /** The labels visible from the scope: the source's own plus those of `groupIds` (ancestors, when included). */
 export function scopeFilter(scope: LabelScope): SQL {
@@ -163,18 +161,35 @@ export async function findLabel(
 ): Promise<{ label: LabelRow; groupWithTitle: string | null } | undefined>;
 export async function findLabel(db: Db, scope: LabelScope, idOrTitle: string, rename?: { title: string; groupIds: readonly number[] }) {
   const groupWithTitle = rename?.groupIds.length
-    ? sql<string | null>`(${sql`SELECT n.name FROM ${labels} g JOIN ${namespaces} n ON n.id = g.group_id WHERE g.group_id = ANY(${sql`${`{${rename.groupIds.join(',')}}`}::int[]`}) AND g.title = ${rename.title} LIMIT 1`})`
+    ? sql<
+        string | null
+      >`(${sql`SELECT n.name FROM ${labels} g JOIN ${namespaces} n ON n.id = g.group_id WHERE g.group_id = ANY(${sql`${`{${rename.groupIds.join(',')}}`}::int[]`}) AND g.title = ${rename.title} LIMIT 1`})`
     : sql<null>`NULL`;
   const m = findLabelMatch(scope, idOrTitle);
-  const [row] = await db.select({ label: labels, groupWithTitle }).from(labels).where(m.where).orderBy(...m.order).limit(1);
+  const [row] = await db
+    .select({ label: labels, groupWithTitle })
+    .from(labels)
+    .where(m.where)
+    .orderBy(...m.order)
+    .limit(1);
   if (!row) return undefined;
   return rename ? row : row.label;
 }
 
 /** findLabel with the `subscriber`'s subscription to the label, in the same statement. */
-export async function findLabelWithSubscription(db: Db, scope: LabelScope, idOrTitle: string, subscriber: LabelSubscriber): Promise<LabelWithCounts | undefined> {
+export async function findLabelWithSubscription(
+  db: Db,
+  scope: LabelScope,
+  idOrTitle: string,
+  subscriber: LabelSubscriber,
+): Promise<LabelWithCounts | undefined> {
   const m = findLabelMatch(scope, idOrTitle);
-  const [row] = await db.select({ label: labels, subscribed: labelSubscribedSql(subscriber) }).from(labels).where(m.where).orderBy(...m.order).limit(1);
+  const [row] = await db
+    .select({ label: labels, subscribed: labelSubscribedSql(subscriber) })
+    .from(labels)
+    .where(m.where)
+    .orderBy(...m.order)
+    .limit(1);
   return row;
 }
 

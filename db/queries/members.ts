@@ -30,7 +30,9 @@ function userSearch(f: MemberFilter): SQL | undefined {
       ? or(
           ilike(users.name, pattern),
           ilike(users.username, pattern),
-          f.searchPrivateEmail ? sql`lower(${users.email}) = lower(${f.query})` : sql`${users.publicEmail} <> '' AND lower(${users.publicEmail}) = lower(${f.query})`,
+          f.searchPrivateEmail
+            ? sql`lower(${users.email}) = lower(${f.query})`
+            : sql`${users.publicEmail} <> '' AND lower(${users.publicEmail}) = lower(${f.query})`,
         )
       : undefined,
     f.userIds?.length ? inArray(users.id, f.userIds) : undefined,
@@ -51,7 +53,13 @@ export function listDirectMembers(db: Db, source: MemberSource, f: MemberFilter,
 }
 
 export async function countDirectMembers(db: Db, source: MemberSource, f: MemberFilter, limit: number) {
-  const sub = db.select({ one: sql`1` }).from(members).innerJoin(users, eq(users.id, members.userId)).where(and(ofSource(source), activeMembershipSql, userSearch(f))).limit(limit).as('c');
+  const sub = db
+    .select({ one: sql`1` })
+    .from(members)
+    .innerJoin(users, eq(users.id, members.userId))
+    .where(and(ofSource(source), activeMembershipSql, userSearch(f)))
+    .limit(limit)
+    .as('c');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);
   return Number(row?.n ?? 0);
 }
@@ -59,7 +67,12 @@ export async function countDirectMembers(db: Db, source: MemberSource, f: Member
 /** The membership rows that count for `source`: its own and those of its ancestor groups. */
 function inherited(source: MemberSource): SQL {
   const groupIds = source.type === 'Namespace' ? [...source.ancestorGroupIds, source.id] : source.ancestorGroupIds;
-  const groups = groupIds.length ? sql`(${members.sourceType} = 'Namespace' AND ${members.sourceId} IN (${sql.join(groupIds.map((id) => sql`${id}`), sql`, `)}))` : sql`false`;
+  const groups = groupIds.length
+    ? sql`(${members.sourceType} = 'Namespace' AND ${members.sourceId} IN (${sql.join(
+        groupIds.map((id) => sql`${id}`),
+        sql`, `,
+      )}))`
+    : sql`false`;
   return source.type === 'Project' ? sql`((${members.sourceType} = 'Project' AND ${members.sourceId} = ${source.id}) OR ${groups})` : groups;
 }
 
@@ -96,7 +109,12 @@ export async function countAllMembers(db: Db, source: MemberSource, f: MemberFil
 }
 
 /** The user's direct membership of the source (active or not: an expired row still occupies the place). */
-export async function findDirectMember(db: Db, source: { type: 'Project' | 'Namespace'; id: number }, userId: number, options: { lock?: boolean; activeOnly?: boolean } = {}) {
+export async function findDirectMember(
+  db: Db,
+  source: { type: 'Project' | 'Namespace'; id: number },
+  userId: number,
+  options: { lock?: boolean; activeOnly?: boolean } = {},
+) {
   const query = db
     .select({ member: members, user: users })
     .from(members)

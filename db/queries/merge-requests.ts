@@ -46,9 +46,15 @@ const milestoneGroup = alias(namespaces, 'milestone_group');
 const userJson = (u: string) =>
   sql.raw(`json_build_object('id', ${u}.id, 'name', ${u}.name, 'username', ${u}.username, 'state', ${u}.state, 'avatarUrl', ${u}.avatar_url)`);
 
-const labelsSql = sql<LabelJson[]>`(SELECT COALESCE(json_agg(json_build_object('id', l.id, 'title', l.title, 'color', l.color, 'description', l.description) ORDER BY l.title), '[]'::json) FROM ${labelLinks} ll JOIN ${labels} l ON l.id = ll.label_id WHERE ll.target_type = 'MergeRequest' AND ll.target_id = ${mergeRequests.id})`;
-const assigneesSql = sql<UserJson[]>`(SELECT COALESCE(json_agg(${userJson('u')} ORDER BY u.id), '[]'::json) FROM ${mergeRequestAssignees} a JOIN ${users} u ON u.id = a.user_id WHERE a.merge_request_id = ${mergeRequests.id})`;
-const reviewersSql = sql<UserJson[]>`(SELECT COALESCE(json_agg(${userJson('u')} ORDER BY u.id), '[]'::json) FROM ${mergeRequestReviewers} r JOIN ${users} u ON u.id = r.user_id WHERE r.merge_request_id = ${mergeRequests.id})`;
+const labelsSql = sql<
+  LabelJson[]
+>`(SELECT COALESCE(json_agg(json_build_object('id', l.id, 'title', l.title, 'color', l.color, 'description', l.description) ORDER BY l.title), '[]'::json) FROM ${labelLinks} ll JOIN ${labels} l ON l.id = ll.label_id WHERE ll.target_type = 'MergeRequest' AND ll.target_id = ${mergeRequests.id})`;
+const assigneesSql = sql<
+  UserJson[]
+>`(SELECT COALESCE(json_agg(${userJson('u')} ORDER BY u.id), '[]'::json) FROM ${mergeRequestAssignees} a JOIN ${users} u ON u.id = a.user_id WHERE a.merge_request_id = ${mergeRequests.id})`;
+const reviewersSql = sql<
+  UserJson[]
+>`(SELECT COALESCE(json_agg(${userJson('u')} ORDER BY u.id), '[]'::json) FROM ${mergeRequestReviewers} r JOIN ${users} u ON u.id = r.user_id WHERE r.merge_request_id = ${mergeRequests.id})`;
 
 /** The latest diff version as the entity needs it (null before the first one is recorded). */
 export interface DiffVersionJson {
@@ -79,19 +85,28 @@ const branchTipSql = (projectId: SQL, branch: SQL) =>
 
 /** The user (non-system) notes of the MR the actor may read: the count agrees with the notes listing. */
 const userNotesCountSql = (actor: Viewer) =>
-  sql<number>`(SELECT count(*) FROM ${notes} n WHERE n.noteable_type = 'MergeRequest' AND n.noteable_id = ${mergeRequests.id} AND NOT n.system AND ${readableMergeRequestNotesSql(actor, sql`n.confidential`)})`.mapWith(Number);
+  sql<number>`(SELECT count(*) FROM ${notes} n WHERE n.noteable_type = 'MergeRequest' AND n.noteable_id = ${mergeRequests.id} AND NOT n.system AND ${readableMergeRequestNotesSql(actor, sql`n.confidential`)})`.mapWith(
+    Number,
+  );
 const awardCountSql = (name: string) =>
-  sql<number>`(SELECT count(*) FROM ${awardEmoji} ae WHERE ae.awardable_type = 'MergeRequest' AND ae.awardable_id = ${mergeRequests.id} AND ae.name = ${name})`.mapWith(Number);
+  sql<number>`(SELECT count(*) FROM ${awardEmoji} ae WHERE ae.awardable_type = 'MergeRequest' AND ae.awardable_id = ${mergeRequests.id} AND ae.name = ${name})`.mapWith(
+    Number,
+  );
 
 /** GitLab's subscribed?: an explicit subscription row wins, else participation (author, assignee, commenter). */
 const subscribedSql = (userId: number) =>
   sql<boolean>`COALESCE((SELECT s.subscribed FROM ${subscriptions} s WHERE s.subscribable_type = 'MergeRequest' AND s.subscribable_id = ${mergeRequests.id} AND s.user_id = ${userId}),
     ${mergeRequests.authorId} IS NOT DISTINCT FROM ${userId}
     OR EXISTS (SELECT 1 FROM ${mergeRequestAssignees} a2 WHERE a2.merge_request_id = ${mergeRequests.id} AND a2.user_id = ${userId})
-    OR EXISTS (SELECT 1 FROM ${notes} n2 WHERE n2.noteable_type = 'MergeRequest' AND n2.noteable_id = ${mergeRequests.id} AND n2.author_id = ${userId} AND NOT n2.system))`.mapWith(Boolean);
+    OR EXISTS (SELECT 1 FROM ${notes} n2 WHERE n2.noteable_type = 'MergeRequest' AND n2.noteable_id = ${mergeRequests.id} AND n2.author_id = ${userId} AND NOT n2.system))`.mapWith(
+    Boolean,
+  );
 
 /** Unresolved resolvable discussions block a merge (blocking_discussions_resolved). */
-const unresolvedSql = sql<number>`(SELECT count(*) FROM ${notes} n WHERE n.noteable_type = 'MergeRequest' AND n.noteable_id = ${mergeRequests.id} AND n.type IN ('DiffNote', 'DiscussionNote') AND NOT n.system AND n.resolved_at IS NULL)`.mapWith(Number);
+const unresolvedSql =
+  sql<number>`(SELECT count(*) FROM ${notes} n WHERE n.noteable_type = 'MergeRequest' AND n.noteable_id = ${mergeRequests.id} AND n.type IN ('DiffNote', 'DiscussionNote') AND NOT n.system AND n.resolved_at IS NULL)`.mapWith(
+    Number,
+  );
 
 /**
  * The head pipeline's status (the latest pipeline of the source branch, or for the MR, at the source branch's tip:
@@ -319,7 +334,15 @@ function countedQuery(db: Db, actor: Viewer, f: MergeRequestListFilter, limit: n
 }
 
 /** A page of MRs; with `countLimit`, each row carries the (capped) number of matches, computed once in the statement. */
-export async function listMergeRequestViews(db: Db, actor: Viewer, f: MergeRequestListFilter, order: MergeRequestOrder, limit: number, offset: number, countLimit?: number) {
+export async function listMergeRequestViews(
+  db: Db,
+  actor: Viewer,
+  f: MergeRequestListFilter,
+  order: MergeRequestOrder,
+  limit: number,
+  offset: number,
+  countLimit?: number,
+) {
   const column = order.by === 'updated_at' ? mergeRequests.updatedAt : mergeRequests.createdAt;
   const dir = order.sort === 'asc' ? asc : desc;
   const total = countLimit ? sql<number | null>`(SELECT count(*) FROM (${countedQuery(db, actor, f, countLimit)}) counted)`.mapWith(Number) : noTotal;
@@ -333,7 +356,10 @@ export async function countMergeRequests(db: Db, actor: Viewer, f: MergeRequestL
 
 // ---- Writes ----
 
-export function insertMergeRequestStatement(db: Db, values: Omit<typeof mergeRequests.$inferInsert, 'iid' | 'milestoneId'> & { iid: SQL<number>; milestoneId: SQL<number | null> | null }) {
+export function insertMergeRequestStatement(
+  db: Db,
+  values: Omit<typeof mergeRequests.$inferInsert, 'iid' | 'milestoneId'> & { iid: SQL<number>; milestoneId: SQL<number | null> | null },
+) {
   return db.insert(mergeRequests).values(values as unknown as typeof mergeRequests.$inferInsert);
 }
 
@@ -372,7 +398,11 @@ export async function setUsers(tx: Db, table: 'assignees' | 'reviewers', mergeRe
   const t = table === 'assignees' ? mergeRequestAssignees : mergeRequestReviewers;
   const removed = await tx.delete(t).where(eq(t.mergeRequestId, mergeRequestId)).returning({ userId: t.userId });
   const before = removed.map((r) => r.userId);
-  if (userIds.length) await tx.insert(t).values(userIds.map((userId) => ({ mergeRequestId, userId }))).onConflictDoNothing();
+  if (userIds.length)
+    await tx
+      .insert(t)
+      .values(userIds.map((userId) => ({ mergeRequestId, userId })))
+      .onConflictDoNothing();
   return userIds.filter((id) => !before.includes(id));
 }
 
@@ -383,14 +413,20 @@ export async function mergeRequestUserIds(tx: Db, table: 'assignees' | 'reviewer
 }
 
 export async function mergeRequestLabelIds(tx: Db, mergeRequestId: number): Promise<number[]> {
-  const rows = await tx.select({ id: labelLinks.labelId }).from(labelLinks).where(and(eq(labelLinks.targetType, 'MergeRequest'), eq(labelLinks.targetId, mergeRequestId)));
+  const rows = await tx
+    .select({ id: labelLinks.labelId })
+    .from(labelLinks)
+    .where(and(eq(labelLinks.targetType, 'MergeRequest'), eq(labelLinks.targetId, mergeRequestId)));
   return rows.map((r) => r.id);
 }
 
 export async function setMergeRequestLabels(tx: Db, mergeRequestId: number, labelIds: readonly number[]) {
   await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'MergeRequest'), eq(labelLinks.targetId, mergeRequestId)));
   if (labelIds.length)
-    await tx.insert(labelLinks).values([...new Set(labelIds)].map((labelId) => ({ labelId, targetType: 'MergeRequest' as const, targetId: mergeRequestId }))).onConflictDoNothing();
+    await tx
+      .insert(labelLinks)
+      .values([...new Set(labelIds)].map((labelId) => ({ labelId, targetType: 'MergeRequest' as const, targetId: mergeRequestId })))
+      .onConflictDoNothing();
 }
 
 /** A system note on the MR (SystemNoteService), its own discussion. */
@@ -465,7 +501,14 @@ export function cacheClosingIssuesStatements(db: Db, mergeRequestId: SQL<number>
   const id = mergeRequestId as number;
   return [
     db.delete(mergeRequestsClosingIssues).where(eq(mergeRequestsClosingIssues.mergeRequestId, id)),
-    ...(issueIds.length ? [db.insert(mergeRequestsClosingIssues).values([...new Set(issueIds)].map((issueId) => ({ mergeRequestId: id, issueId }))).onConflictDoNothing()] : []),
+    ...(issueIds.length
+      ? [
+          db
+            .insert(mergeRequestsClosingIssues)
+            .values([...new Set(issueIds)].map((issueId) => ({ mergeRequestId: id, issueId })))
+            .onConflictDoNothing(),
+        ]
+      : []),
   ];
 }
 
@@ -501,7 +544,10 @@ export async function listDiffVersions(db: Db, mergeRequestId: number): Promise<
 }
 
 export async function findDiffVersion(db: Db, mergeRequestId: number, id: number): Promise<MergeRequestDiffRow | undefined> {
-  const [row] = await db.select().from(mergeRequestDiffs).where(and(eq(mergeRequestDiffs.mergeRequestId, mergeRequestId), eq(mergeRequestDiffs.id, id)));
+  const [row] = await db
+    .select()
+    .from(mergeRequestDiffs)
+    .where(and(eq(mergeRequestDiffs.mergeRequestId, mergeRequestId), eq(mergeRequestDiffs.id, id)));
   return row;
 }
 
@@ -567,7 +613,11 @@ function parentCondition(kind: MergeRequestParentKind): SQL {
   }
 }
 
-const parentsSql = (ids: readonly number[]) => sql`(VALUES ${sql.join([...new Set(ids)].map((id) => sql`(${id}::int)`), sql`, `)}) AS p(pid)`;
+const parentsSql = (ids: readonly number[]) =>
+  sql`(VALUES ${sql.join(
+    [...new Set(ids)].map((id) => sql`(${id}::int)`),
+    sql`, `,
+  )}) AS p(pid)`;
 
 /** The keyset order of an MR page: by id (created_*), or by updated_at then id (updated_*). */
 export type MergeRequestPageOrder = 'id' | 'updated_at';
@@ -629,13 +679,21 @@ export async function listMergeRequestViewsPages(
  * The number of matching MRs under each parent and GitLab's total time to merge of them (the sum of merged_at -
  * created_at in seconds over the merged ones, null when none), in one grouped statement.
  */
-export async function countMergeRequestsOfParents(db: Db, actor: Viewer, f: MergeRequestListFilter, kind: MergeRequestParentKind, parentIds: readonly number[]) {
+export async function countMergeRequestsOfParents(
+  db: Db,
+  actor: Viewer,
+  f: MergeRequestListFilter,
+  kind: MergeRequestParentKind,
+  parentIds: readonly number[],
+) {
   if (!parentIds.length) return [];
   const rows = await db
     .select({
       pid: sql<number>`p.pid`.mapWith(Number),
       n: sql<number>`count(*)`.mapWith(Number),
-      timeToMerge: sql<number | null>`sum(EXTRACT(EPOCH FROM (${mergeRequests.mergedAt} - ${mergeRequests.createdAt}))) FILTER (WHERE ${mergeRequests.mergedAt} > ${mergeRequests.createdAt})`.mapWith(
+      timeToMerge: sql<
+        number | null
+      >`sum(EXTRACT(EPOCH FROM (${mergeRequests.mergedAt} - ${mergeRequests.createdAt}))) FILTER (WHERE ${mergeRequests.mergedAt} > ${mergeRequests.createdAt})`.mapWith(
         (v) => (v == null ? null : Number(v)),
       ),
     })
@@ -671,4 +729,3 @@ export async function findUserTodosOfMergeRequests(db: Db, userId: number, merge
     .where(and(eq(todos.userId, userId), eq(todos.targetType, 'MergeRequest'), inArray(todos.targetId, [...new Set(mergeRequestIds)])))
     .orderBy(asc(todos.id));
 }
-

@@ -57,7 +57,11 @@ const ownedBy = (source: MilestoneSource) => (source.kind === 'project' ? eq(mil
 
 /** `parent.milestones.find(id)`: the source's own milestone by its global id. */
 export async function findMilestone(db: Db, source: MilestoneSource, id: number): Promise<MilestoneRow | undefined> {
-  const [row] = await db.select().from(milestones).where(and(eq(milestones.id, id), ownedBy(source))).limit(1);
+  const [row] = await db
+    .select()
+    .from(milestones)
+    .where(and(eq(milestones.id, id), ownedBy(source)))
+    .limit(1);
   return row;
 }
 
@@ -159,7 +163,8 @@ export type UpdateResult =
 export async function updateMilestone(db: Db, source: MilestoneSource, id: number, c: MilestoneChanges): Promise<UpdateResult> {
   const newDue = c.dueDate !== undefined ? sql`${c.dueDate}::date` : sql`old.due_date`;
   const newStart = c.startDate !== undefined ? sql`${c.startDate}::date` : sql`old.start_date`;
-  const titleTaken = c.title !== undefined ? sql`(${c.title} IS DISTINCT FROM old.title AND ${titleTakenSql(source, sql`${c.title}`, sql`old.id`)})` : sql`false`;
+  const titleTaken =
+    c.title !== undefined ? sql`(${c.title} IS DISTINCT FROM old.title AND ${titleTakenSql(source, sql`${c.title}`, sql`old.id`)})` : sql`false`;
   const sets: SQL[] = [sql`updated_at = now()`];
   if (c.title !== undefined) sets.push(sql`title = ${c.title}`);
   if (c.description !== undefined) sets.push(sql`description = ${c.description}`);
@@ -185,7 +190,10 @@ export async function updateMilestone(db: Db, source: MilestoneSource, id: numbe
 }
 
 export async function deleteMilestone(tx: Db, source: MilestoneSource, id: number): Promise<MilestoneRow | undefined> {
-  const [row] = await tx.delete(milestones).where(and(eq(milestones.id, id), ownedBy(source))).returning();
+  const [row] = await tx
+    .delete(milestones)
+    .where(and(eq(milestones.id, id), ownedBy(source)))
+    .returning();
   return row;
 }
 

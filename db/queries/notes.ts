@@ -71,9 +71,14 @@ export async function listNotes(db: Db, noteable: NoteableKey, f: NoteListFilter
 }
 
 export async function countNotes(db: Db, noteable: NoteableKey, f: NoteListFilter, limit: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)`.mapWith(Number) })
-    .from(db.select({ one: sql`1` }).from(notes).where(listWhere(noteable, f)).limit(limit).as('counted'));
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(
+    db
+      .select({ one: sql`1` })
+      .from(notes)
+      .where(listWhere(noteable, f))
+      .limit(limit)
+      .as('counted'),
+  );
   return row?.n ?? 0;
 }
 
@@ -111,7 +116,14 @@ export function insertNoteStatements(db: Db, values: Omit<typeof notes.$inferIns
             .where(eq(tableOf(noteable.type).id, noteable.id)),
         ];
   return [
-    ...(replyTo ? [db.update(notes).set({ type: 'DiscussionNote' }).where(and(eq(notes.discussionId, replyTo), isNull(notes.type)))] : []),
+    ...(replyTo
+      ? [
+          db
+            .update(notes)
+            .set({ type: 'DiscussionNote' })
+            .where(and(eq(notes.discussionId, replyTo), isNull(notes.type))),
+        ]
+      : []),
     db.insert(notes).values(replyTo ? { ...values, type: 'DiscussionNote', discussionId: replyTo } : { ...values, discussionId: newDiscussionId() }),
     ...touch,
   ];
@@ -176,7 +188,10 @@ export async function findDiscussionFirstNote(db: Db, discussionId: string): Pro
  * individual note being replied to becomes one too (GitLab's convert_to_discussion!).
  */
 export async function insertReplyNote(tx: Db, values: Omit<typeof notes.$inferInsert, 'discussionId' | 'type'>, discussionId: string) {
-  await tx.update(notes).set({ type: 'DiscussionNote' }).where(and(eq(notes.discussionId, discussionId), isNull(notes.type)));
+  await tx
+    .update(notes)
+    .set({ type: 'DiscussionNote' })
+    .where(and(eq(notes.discussionId, discussionId), isNull(notes.type)));
   const [row] = await tx
     .insert(notes)
     .values({ ...values, type: 'DiscussionNote', discussionId })
@@ -206,9 +221,15 @@ export async function listDiscussionIds(db: Db, noteable: NoteableKey, f: NoteLi
 }
 
 export async function countDiscussions(db: Db, noteable: NoteableKey, f: NoteListFilter, limit: number): Promise<number> {
-  const [row] = await db
-    .select({ n: sql<number>`count(*)`.mapWith(Number) })
-    .from(db.select({ one: sql`1` }).from(notes).where(listWhere(noteable, f)).groupBy(notes.discussionId).limit(limit).as('counted'));
+  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(
+    db
+      .select({ one: sql`1` })
+      .from(notes)
+      .where(listWhere(noteable, f))
+      .groupBy(notes.discussionId)
+      .limit(limit)
+      .as('counted'),
+  );
   return row?.n ?? 0;
 }
 
@@ -242,7 +263,9 @@ export async function setDiscussionResolved(db: Db, noteable: NoteableKey, discu
   await db
     .update(notes)
     .set(by === null ? { resolvedAt: null, resolvedById: null } : { resolvedAt: at, resolvedById: by })
-    .where(and(ofNoteable(noteable), eq(notes.discussionId, discussionId), resolvableSql(), by === null ? isNotNull(notes.resolvedAt) : isNull(notes.resolvedAt)));
+    .where(
+      and(ofNoteable(noteable), eq(notes.discussionId, discussionId), resolvableSql(), by === null ? isNotNull(notes.resolvedAt) : isNull(notes.resolvedAt)),
+    );
 }
 
 /** Whether the merge request has resolvable notes, and how many of them are unresolved. */

@@ -71,7 +71,12 @@ const definedEntries = (w: SettingWrite) => Object.entries(w).filter(([, v]) => 
  * Creates the user's setting for a project or group, or changes the given fields of it: level and events in one
  * upsert (atomic, and safe under concurrent writers of the same setting: the loser of the insert updates).
  */
-export async function upsertSourceSetting(db: Db, userId: number, source: { projectId: number } | { namespaceId: number }, w: SettingWrite): Promise<SettingValues> {
+export async function upsertSourceSetting(
+  db: Db,
+  userId: number,
+  source: { projectId: number } | { namespaceId: number },
+  w: SettingWrite,
+): Promise<SettingValues> {
   const t = notificationSettings;
   const given = Object.fromEntries(definedEntries(w)) as SettingWrite;
   const [row] = await db
@@ -123,10 +128,7 @@ export async function writeGlobalSetting(db: Db, userId: number, w: SettingWrite
   }
   ctes.push(sql`ok AS (SELECT ${okSql} AS ok)`);
 
-  const settingSelect = sql.join(
-    [sql`level`, ...EMAIL_EVENTS.map((e) => col(e))],
-    sql`, `,
-  );
+  const settingSelect = sql.join([sql`level`, ...EMAIL_EVENTS.map((e) => col(e))], sql`, `);
   if (given.length) {
     const values = new Map<string, unknown>(given.map(([k, v]) => [k, v]));
     values.set('level', w.level ?? 'participating');
@@ -156,7 +158,10 @@ export async function writeGlobalSetting(db: Db, userId: number, w: SettingWrite
   }
   const query = sql`WITH ${sql.join(ctes, sql`, `)}
     SELECT ok.ok, ${setEmail ? sql`(SELECT notification_email FROM user_update) AS notification_email,` : sql``}
-      written.level AS level, ${sql.join(EMAIL_EVENTS.map((e) => sql`written.${col(e)} AS ${col(e)}`), sql`, `)}
+      written.level AS level, ${sql.join(
+        EMAIL_EVENTS.map((e) => sql`written.${col(e)} AS ${col(e)}`),
+        sql`, `,
+      )}
     FROM ok LEFT JOIN written ON true`;
   const [row] = await rows<{ ok: boolean; notification_email?: string | null } & { [K in keyof SettingValues]: SettingValues[K] | null }>(db, query);
   const { ok, notification_email, level, ...events } = row!;

@@ -54,7 +54,14 @@ export interface Candidate {
 }
 
 const TARGET_TABLES = {
-  Issue: { table: issues, authorId: issues.authorId, id: issues.id, assignees: issueAssignees, assigneeParent: issueAssignees.issueId, assigneeUser: issueAssignees.userId },
+  Issue: {
+    table: issues,
+    authorId: issues.authorId,
+    id: issues.id,
+    assignees: issueAssignees,
+    assigneeParent: issueAssignees.issueId,
+    assigneeUser: issueAssignees.userId,
+  },
   // Epics have no assignees in 13.6 (Epic#assignees is empty): the author is their only assignee-like participant.
   Epic: { table: epics, authorId: epics.authorId, id: epics.id, assignees: null, assigneeParent: null, assigneeUser: null },
   MergeRequest: {
@@ -76,7 +83,9 @@ export async function findNotificationCandidates(db: Db, c: CandidateQuery): Pro
   const groupIds = intArray(c.project.traversalIds);
   const parts: SQL[] = [];
   if (c.given.length) {
-    parts.push(sql`SELECT unnest(${intArray(c.given.map((g) => g.userId))}) AS user_id, unnest(${sql`${`{${c.given.map((g) => g.source).join(',')}}`}::text[]`}) AS source`);
+    parts.push(
+      sql`SELECT unnest(${intArray(c.given.map((g) => g.userId))}) AS user_id, unnest(${sql`${`{${c.given.map((g) => g.source).join(',')}}`}::text[]`}) AS source`,
+    );
   }
   const t = TARGET_TABLES[c.target.type];
   parts.push(
@@ -101,7 +110,14 @@ export async function findNotificationCandidates(db: Db, c: CandidateQuery): Pro
         WHERE ${notificationSettings.projectId} = ${c.project.id} OR ${notificationSettings.namespaceId} = ANY(${groupIds})`,
   );
   const event = sql.identifier(c.action);
-  const found = await rows<{ user_id: number; sources: CandidateSource[]; access_level: number; level: NotificationLevel | null; event_enabled: boolean | null; subscribed: boolean | null }>(
+  const found = await rows<{
+    user_id: number;
+    sources: CandidateSource[];
+    access_level: number;
+    level: NotificationLevel | null;
+    event_enabled: boolean | null;
+    subscribed: boolean | null;
+  }>(
     db,
     sql`WITH c AS (${sql.join(parts, sql` UNION ALL `)}),
       cand AS (SELECT user_id, array_agg(DISTINCT source) AS sources FROM c WHERE user_id IS NOT NULL GROUP BY user_id),
@@ -127,7 +143,12 @@ export async function findNotificationCandidates(db: Db, c: CandidateQuery): Pro
       WHERE facts.sources <> ARRAY['member'] OR facts.level IN ('watch', 'custom')`,
   );
   const userIds = found.map((r) => Number(r.user_id));
-  const userRows = userIds.length ? await db.select().from(users).where(sql`${users.id} = ANY(${intArray(userIds)})`) : [];
+  const userRows = userIds.length
+    ? await db
+        .select()
+        .from(users)
+        .where(sql`${users.id} = ANY(${intArray(userIds)})`)
+    : [];
   const byId = new Map(userRows.map((u) => [u.id, u]));
   return found.flatMap((r) => {
     const user = byId.get(Number(r.user_id));
@@ -166,18 +187,41 @@ export function notificationStatement(
  * holds are skipped, so concurrent runs take different events and none is taken twice.
  */
 export async function claimNotifications(db: Db, limit: number) {
-  const pending = db.select({ id: notifications.id }).from(notifications).where(sql`${notifications.deliveredAt} IS NULL`).orderBy(notifications.id).limit(limit).for('update', { skipLocked: true });
-  const claimed = await db.update(notifications).set({ deliveredAt: sql`now()` }).where(sql`${notifications.id} IN ${pending}`).returning();
+  const pending = db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(sql`${notifications.deliveredAt} IS NULL`)
+    .orderBy(notifications.id)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  const claimed = await db
+    .update(notifications)
+    .set({ deliveredAt: sql`now()` })
+    .where(sql`${notifications.id} IN ${pending}`)
+    .returning();
   return claimed.sort((a, b) => a.id - b.id);
 }
 
 /** Records who an event's messages went to. */
 export async function recordRecipients(db: Db, id: number, recipients: readonly NotificationRecipient[]) {
-  await db.update(notifications).set({ recipients: [...recipients] }).where(sql`${notifications.id} = ${id}`);
+  await db
+    .update(notifications)
+    .set({ recipients: [...recipients] })
+    .where(sql`${notifications.id} = ${id}`);
 }
 
 /** Deletes up to `limit` events delivered before `before`; the number deleted. */
 export async function deleteDeliveredBefore(db: Db, before: SQL, limit: number): Promise<number> {
-  const old = db.select({ id: notifications.id }).from(notifications).where(sql`${notifications.deliveredAt} < ${before}`).limit(limit).for('update', { skipLocked: true });
-  return (await db.delete(notifications).where(sql`${notifications.id} IN ${old}`).returning({ id: notifications.id })).length;
+  const old = db
+    .select({ id: notifications.id })
+    .from(notifications)
+    .where(sql`${notifications.deliveredAt} < ${before}`)
+    .limit(limit)
+    .for('update', { skipLocked: true });
+  return (
+    await db
+      .delete(notifications)
+      .where(sql`${notifications.id} IN ${old}`)
+      .returning({ id: notifications.id })
+  ).length;
 }

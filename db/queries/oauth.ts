@@ -72,8 +72,7 @@ export interface NewTokens {
  * on the statement's other CTEs), so a success costs no round trip of its own. Nothing reads it, so PostgreSQL runs
  * it after the main statement: the counters are locked after the token rows, in every statement that locks both.
  */
-const releasing = (counted: readonly CountedEvent[], issued: SQL) =>
-  counted.length ? sql`, released AS (${uncountEventsSql(counted, issued)})` : sql``;
+const releasing = (counted: readonly CountedEvent[], issued: SQL) => (counted.length ? sql`, released AS (${uncountEventsSql(counted, issued)})` : sql``);
 
 /**
  * Consumes the code and inserts its token set in one statement, taking back the request's counts (`release`). No row
@@ -190,7 +189,10 @@ export async function rotateRefreshToken(
  * (RFC 7009 §2.1: revoking a refresh token SHOULD invalidate the access tokens of the same grant).
  */
 export async function revokeLineage(db: Db, lineage: string) {
-  await db.update(oauthAccessTokens).set({ revokedAt: sql`now()` }).where(and(eq(oauthAccessTokens.lineage, lineage), isNull(oauthAccessTokens.revokedAt)));
+  await db
+    .update(oauthAccessTokens)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(oauthAccessTokens.lineage, lineage), isNull(oauthAccessTokens.revokedAt)));
 }
 
 /**

@@ -172,8 +172,14 @@ function pipelineWhere(f: PipelineFilter): SQL {
 export type PipelineOrder = 'id' | 'status' | 'ref' | 'updated_at' | 'user_id';
 
 /** A page of pipelines with the filtered total (capped) in the same statement. */
-export async function pipelinePage(db: Db, f: PipelineFilter, o: { orderBy: PipelineOrder; sort: 'asc' | 'desc'; limit: number; offset: number; countCap: number }) {
-  const column = { id: ciPipelines.id, status: ciPipelines.status, ref: ciPipelines.ref, updated_at: ciPipelines.updatedAt, user_id: ciPipelines.userId }[o.orderBy];
+export async function pipelinePage(
+  db: Db,
+  f: PipelineFilter,
+  o: { orderBy: PipelineOrder; sort: 'asc' | 'desc'; limit: number; offset: number; countCap: number },
+) {
+  const column = { id: ciPipelines.id, status: ciPipelines.status, ref: ciPipelines.ref, updated_at: ciPipelines.updatedAt, user_id: ciPipelines.userId }[
+    o.orderBy
+  ];
   const dir = o.sort === 'asc' ? asc : desc;
   const where = pipelineWhere(f);
   const list = await db
@@ -195,7 +201,10 @@ export async function countPipelines(db: Db, f: PipelineFilter, cap: number): Pr
 }
 
 export async function findPipeline(db: Db, projectId: number, id: number): Promise<PipelineRow | undefined> {
-  const [row] = await db.select().from(ciPipelines).where(and(eq(ciPipelines.projectId, projectId), eq(ciPipelines.id, id)));
+  const [row] = await db
+    .select()
+    .from(ciPipelines)
+    .where(and(eq(ciPipelines.projectId, projectId), eq(ciPipelines.id, id)));
   return row;
 }
 
@@ -210,7 +219,11 @@ export async function pipelineVariables(db: Db, pipelineId: number) {
 
 export async function pipelineStages(db: Db, pipelineIds: readonly number[]) {
   if (!pipelineIds.length) return [];
-  return db.select().from(ciStages).where(inArray(ciStages.pipelineId, [...pipelineIds])).orderBy(asc(ciStages.pipelineId), asc(ciStages.position));
+  return db
+    .select()
+    .from(ciStages)
+    .where(inArray(ciStages.pipelineId, [...pipelineIds]))
+    .orderBy(asc(ciStages.pipelineId), asc(ciStages.position));
 }
 
 /** Jobs of pipelines (latest only unless `retried`), in stage then id order, with their needs' names. */
@@ -219,7 +232,9 @@ export async function pipelineJobs(db: Db, pipelineIds: readonly number[], o: { 
   const list = await db
     .select({
       build: ciBuilds,
-      needs: sql<{ name: string; artifacts: boolean }[] | null>`(SELECT json_agg(json_build_object('name', n.name, 'artifacts', n.artifacts) ORDER BY n.id) FROM ci_build_needs n WHERE n.build_id = ci_builds.id)`,
+      needs: sql<
+        { name: string; artifacts: boolean }[] | null
+      >`(SELECT json_agg(json_build_object('name', n.name, 'artifacts', n.artifacts) ORDER BY n.id) FROM ci_build_needs n WHERE n.build_id = ci_builds.id)`,
     })
     .from(ciBuilds)
     .where(and(inArray(ciBuilds.pipelineId, [...pipelineIds]), o.includeRetried ? undefined : eq(ciBuilds.retried, false)))

@@ -11,12 +11,26 @@ import {
   memberProjectIds,
   projectAccessLevelSql,
   visibleProfilesFilter,
-  visibleProjectsFilter, type Viewer } from './lib/access.ts';
+  visibleProjectsFilter,
+  type Viewer,
+} from './lib/access.ts';
 import type { Db } from '../client.ts';
 import { deletedSuffix } from './groups/namespaces.ts';
 import { containsPattern } from './lib/search.ts';
 import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
-import { containerExpirationPolicies, gitCommits, projectComplianceFrameworkSettings, gitRefs, gitTreeEntries, issues, namespaces, projects, repositories, stars, users } from '../schema/index.ts';
+import {
+  containerExpirationPolicies,
+  gitCommits,
+  projectComplianceFrameworkSettings,
+  gitRefs,
+  gitTreeEntries,
+  issues,
+  namespaces,
+  projects,
+  repositories,
+  stars,
+  users,
+} from '../schema/index.ts';
 
 const sourceProject = alias(projects, 'source_project');
 const sourceNamespace = alias(namespaces, 'source_namespace');
@@ -32,7 +46,10 @@ function viewColumns(actor: Viewer) {
     groupAccess: inheritedAccessSql(actor, namespaces.traversalIds),
     // Whether the actor may read the fork's source (project:read's SQL twin, live rows only): a source it may not
     // read is left out of the entity. CASE skips the subqueries on every row that is no fork.
-    forkedFromReadable: sql<boolean>`CASE WHEN ${sourceProject.id} IS NULL THEN false ELSE COALESCE(${visibleProjectsFilter(actor, sourceProject, sourceNamespace) ?? sql`true`}, false) END`.mapWith(Boolean),
+    forkedFromReadable:
+      sql<boolean>`CASE WHEN ${sourceProject.id} IS NULL THEN false ELSE COALESCE(${visibleProjectsFilter(actor, sourceProject, sourceNamespace) ?? sql`true`}, false) END`.mapWith(
+        Boolean,
+      ),
     forksCount: sql<number>`(SELECT count(*) FROM ${projects} f WHERE f.forked_from_id = ${projects.id} AND f.deleted_at IS NULL)`.mapWith(Number),
     repository: repositoryFactsColumns(),
     containerExpirationPolicy: containerExpirationPolicies,
@@ -60,17 +77,19 @@ const repositoryFactsColumns = () => ({
 });
 
 function viewQuery(db: Db, actor: Viewer) {
-  return db
-    .select(viewColumns(actor))
-    .from(projects)
-    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
-    .leftJoin(users, and(eq(namespaces.kind, 'user'), eq(users.id, namespaces.ownerId)))
-    .leftJoin(sourceProject, eq(sourceProject.id, projects.forkedFromId))
-    .leftJoin(sourceNamespace, eq(sourceNamespace.id, sourceProject.namespaceId))
-    // The project's container expiration policy (null until first changed: the defaults apply).
-    .leftJoin(containerExpirationPolicies, eq(containerExpirationPolicies.projectId, projects.id))
-    .leftJoin(projectComplianceFrameworkSettings, eq(projectComplianceFrameworkSettings.projectId, projects.id))
-    .$dynamic();
+  return (
+    db
+      .select(viewColumns(actor))
+      .from(projects)
+      .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+      .leftJoin(users, and(eq(namespaces.kind, 'user'), eq(users.id, namespaces.ownerId)))
+      .leftJoin(sourceProject, eq(sourceProject.id, projects.forkedFromId))
+      .leftJoin(sourceNamespace, eq(sourceNamespace.id, sourceProject.namespaceId))
+      // The project's container expiration policy (null until first changed: the defaults apply).
+      .leftJoin(containerExpirationPolicies, eq(containerExpirationPolicies.projectId, projects.id))
+      .leftJoin(projectComplianceFrameworkSettings, eq(projectComplianceFrameworkSettings.projectId, projects.id))
+      .$dynamic()
+  );
 }
 
 type ViewRow = Awaited<ReturnType<ReturnType<typeof viewQuery>['execute']>>[number];
@@ -160,11 +179,7 @@ function listWhere(actor: Viewer, f: ProjectListFilter): SQL | undefined {
 
 export async function listProjectViews(db: Db, actor: Viewer, f: ProjectListFilter, order: ProjectOrder, limit: number, offset = 0) {
   const dir = order.sort === 'asc' ? asc : desc;
-  const rows = await viewQuery(db, actor)
-    .where(listWhere(actor, f))
-    .orderBy(dir(ORDER_COLUMNS[order.by]), dir(projects.id))
-    .limit(limit)
-    .offset(offset);
+  const rows = await viewQuery(db, actor).where(listWhere(actor, f)).orderBy(dir(ORDER_COLUMNS[order.by]), dir(projects.id)).limit(limit).offset(offset);
   return rows.map((row) => toView(row));
 }
 
@@ -187,7 +202,11 @@ export async function insertProject(tx: Db, values: typeof projects.$inferInsert
 }
 
 export async function updateProject(tx: Db, id: number, values: Partial<typeof projects.$inferInsert>) {
-  const [row] = await tx.update(projects).set({ ...values, updatedAt: sql`now()` }).where(eq(projects.id, id)).returning();
+  const [row] = await tx
+    .update(projects)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(projects.id, id))
+    .returning();
   return row!;
 }
 
@@ -212,21 +231,34 @@ export function markProjectDeleted(db: Db, id: number) {
 export async function addStar(tx: Db, userId: number, projectId: number) {
   const inserted = await tx.insert(stars).values({ userId, projectId }).onConflictDoNothing().returning();
   if (inserted.length === 0) return false;
-  await tx.update(projects).set({ starCount: sql`${projects.starCount} + 1` }).where(eq(projects.id, projectId));
+  await tx
+    .update(projects)
+    .set({ starCount: sql`${projects.starCount} + 1` })
+    .where(eq(projects.id, projectId));
   return true;
 }
 
 export async function removeStar(tx: Db, userId: number, projectId: number) {
-  const removed = await tx.delete(stars).where(and(eq(stars.userId, userId), eq(stars.projectId, projectId))).returning();
+  const removed = await tx
+    .delete(stars)
+    .where(and(eq(stars.userId, userId), eq(stars.projectId, projectId)))
+    .returning();
   if (removed.length === 0) return false;
-  await tx.update(projects).set({ starCount: sql`greatest(${projects.starCount} - 1, 0)` }).where(eq(projects.id, projectId));
+  await tx
+    .update(projects)
+    .set({ starCount: sql`greatest(${projects.starCount} - 1, 0)` })
+    .where(eq(projects.id, projectId));
   return true;
 }
 
 function starrersWhere(actor: Viewer, projectId: number, search: string | undefined) {
   const pattern = search ? containsPattern(search) : undefined;
   // GitLab's UsersStarProjectsFinder: only starrers whose profile the caller may see.
-  return and(eq(stars.projectId, projectId), visibleProfilesFilter(actor), pattern ? or(ilike(users.username, pattern), ilike(users.name, pattern)) : undefined);
+  return and(
+    eq(stars.projectId, projectId),
+    visibleProfilesFilter(actor),
+    pattern ? or(ilike(users.username, pattern), ilike(users.name, pattern)) : undefined,
+  );
 }
 
 export function listStarrers(db: Db, actor: Viewer, projectId: number, search: string | undefined, limit: number, offset: number) {
@@ -241,7 +273,13 @@ export function listStarrers(db: Db, actor: Viewer, projectId: number, search: s
 }
 
 export async function countStarrers(db: Db, actor: Viewer, projectId: number, search: string | undefined, limit: number) {
-  const sub = db.select({ one: sql`1` }).from(stars).innerJoin(users, eq(users.id, stars.userId)).where(starrersWhere(actor, projectId, search)).limit(limit).as('c');
+  const sub = db
+    .select({ one: sql`1` })
+    .from(stars)
+    .innerJoin(users, eq(users.id, stars.userId))
+    .where(starrersWhere(actor, projectId, search))
+    .limit(limit)
+    .as('c');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);
   return Number(row?.n ?? 0);
 }
@@ -266,7 +304,13 @@ export async function listProjectViewsPage(
         listWhere(actor, pattern ? { ...filter, search: undefined } : filter),
         ids ? (ids.length ? inArray(projects.id, ids) : sql`false`) : undefined,
         pattern
-          ? or(ilike(projects.name, pattern), ilike(projects.path, pattern), ilike(projects.description, pattern), ilike(projects.pathWithNamespace, pattern), ilike(namespaces.name, pattern))
+          ? or(
+              ilike(projects.name, pattern),
+              ilike(projects.path, pattern),
+              ilike(projects.description, pattern),
+              ilike(projects.pathWithNamespace, pattern),
+              ilike(namespaces.name, pattern),
+            )
           : undefined,
         page.where,
       ),

@@ -58,17 +58,29 @@ function updatedAtPage(page: KeysetPage): PageSql {
   const [after, before] = page.order === 'asc' ? [sql`>`, sql`<`] : [sql`<`, sql`>`];
   const ascending = (page.order === 'asc') !== page.reverse;
   return {
-    where: and(page.afterId !== undefined ? sql`${key} ${after} ${at(page.afterId)}` : undefined, page.beforeId !== undefined ? sql`${key} ${before} ${at(page.beforeId)}` : undefined),
+    where: and(
+      page.afterId !== undefined ? sql`${key} ${after} ${at(page.afterId)}` : undefined,
+      page.beforeId !== undefined ? sql`${key} ${before} ${at(page.beforeId)}` : undefined,
+    ),
     orderBy: ascending ? sql`${requirements.updatedAt} ASC, ${requirements.id} ASC` : sql`${requirements.updatedAt} DESC, ${requirements.id} DESC`,
     limit: page.limit,
   };
 }
 
 /** One keyset page of a project's requirements, by id (creation order) or by last update, in `page.order`. */
-export async function listRequirementViews(db: Db, projectId: number, f: RequirementFilter, page: KeysetPage, by: 'id' | 'updated_at' = 'id'): Promise<RequirementView[]> {
+export async function listRequirementViews(
+  db: Db,
+  projectId: number,
+  f: RequirementFilter,
+  page: KeysetPage,
+  by: 'id' | 'updated_at' = 'id',
+): Promise<RequirementView[]> {
   if (f.authorUsernames && !f.authorUsernames.length) return [];
   const k = by === 'updated_at' ? updatedAtPage(page) : keysetSql(requirements.id, page);
-  return viewQuery(db).where(and(filterWhere(projectId, f), k.where)).orderBy(k.orderBy).limit(k.limit);
+  return viewQuery(db)
+    .where(and(filterWhere(projectId, f), k.where))
+    .orderBy(k.orderBy)
+    .limit(k.limit);
 }
 
 /** The project's requirements counted by state (GitLab's `counts_by_state`). */
@@ -130,7 +142,8 @@ export async function findTestReportsOfRequirements(db: Db, requirementIds: read
 }
 
 /** The requirement the same batch just inserted, as a page row. */
-export const lastInsertedRequirementViewQuery = (db: Db) => viewQuery(db).where(sql`${requirements.id} = currval(pg_get_serial_sequence('requirements', 'id'))`);
+export const lastInsertedRequirementViewQuery = (db: Db) =>
+  viewQuery(db).where(sql`${requirements.id} = currval(pg_get_serial_sequence('requirements', 'id'))`);
 
 /** One requirement as a page row, for the batch that just changed it. */
 export const requirementViewByIdQuery = (db: Db, id: number) => viewQuery(db).where(eq(requirements.id, id));

@@ -9,7 +9,10 @@ import { rows, textArray } from './lib/raw.ts';
 
 export async function findRunnersByIds(db: Db, ids: readonly number[]): Promise<RunnerRow[]> {
   if (!ids.length) return [];
-  return db.select().from(ciRunners).where(inArray(ciRunners.id, [...ids]));
+  return db
+    .select()
+    .from(ciRunners)
+    .where(inArray(ciRunners.id, [...ids]));
 }
 
 export async function findRunnerByTokenDigest(db: Db, digest: string): Promise<RunnerRow | undefined> {
@@ -97,7 +100,11 @@ export async function claimJob(db: Db, o: { runnerDigest: string; jobTokenDigest
       )
       SELECT r.id AS runner_id, r.active, (SELECT id FROM claimed) AS job_id FROM (SELECT 1) one LEFT JOIN r ON true`,
   );
-  return { runnerId: row?.runner_id == null ? null : Number(row.runner_id), active: row?.active === true, jobId: row?.job_id == null ? null : Number(row.job_id) };
+  return {
+    runnerId: row?.runner_id == null ? null : Number(row.runner_id),
+    active: row?.active === true,
+    jobId: row?.job_id == null ? null : Number(row.job_id),
+  };
 }
 
 /** The job a job token authenticates: its id, status, token digest and pipeline. */
@@ -106,12 +113,24 @@ export async function findJobAuth(db: Db, jobId: number) {
     db,
     sql`SELECT id, status, token_digest, pipeline_id, project_id, erased_at FROM ci_builds WHERE id = ${jobId} AND type = 'Ci::Build'`,
   );
-  return row && { id: Number(row.id), status: row.status, tokenDigest: row.token_digest, pipelineId: Number(row.pipeline_id), projectId: Number(row.project_id), erased: row.erased_at !== null };
+  return (
+    row && {
+      id: Number(row.id),
+      status: row.status,
+      tokenDigest: row.token_digest,
+      pipelineId: Number(row.pipeline_id),
+      projectId: Number(row.project_id),
+      erased: row.erased_at !== null,
+    }
+  );
 }
 
 /** The running job of `pipelineId` whose token digest this is (a dependent downloading a dependency's artifacts). */
 export async function runningJobWithDigest(db: Db, pipelineId: number, digest: string): Promise<boolean> {
-  const found = await rows<{ id: number }>(db, sql`SELECT id FROM ci_builds WHERE pipeline_id = ${pipelineId} AND token_digest = ${digest} AND status = 'running'`);
+  const found = await rows<{ id: number }>(
+    db,
+    sql`SELECT id FROM ci_builds WHERE pipeline_id = ${pipelineId} AND token_digest = ${digest} AND status = 'running'`,
+  );
   return found.length > 0;
 }
 
@@ -134,7 +153,10 @@ export async function appendTrace(db: Db, jobId: number, start: number, data: Ui
   if (row!.stored || data.length === 0) return Number(row!.size);
   // Nothing stored: the size this statement saw may predate a concurrent append that won the offset (its snapshot
   // began before that commit), so the size is read again for the runner's Range.
-  const [now] = await rows<{ size: number }>(db, sql`SELECT COALESCE(sum(octet_length(data)), 0)::bigint AS size FROM ci_build_trace_chunks WHERE build_id = ${jobId}`);
+  const [now] = await rows<{ size: number }>(
+    db,
+    sql`SELECT COALESCE(sum(octet_length(data)), 0)::bigint AS size FROM ci_build_trace_chunks WHERE build_id = ${jobId}`,
+  );
   return Number(now!.size);
 }
 
@@ -142,7 +164,10 @@ export async function appendTrace(db: Db, jobId: number, start: number, data: Ui
  * Finishes a running job with the runner's outcome; false when it was not running any more (canceled meanwhile). The
  * job token stays valid for the job's artifacts (GitLab's download does not require a running job).
  */
-export async function finishJob(db: Db, o: { jobId: number; status: 'success' | 'failed'; failureReason: string | null; exitCode: number | null }): Promise<boolean> {
+export async function finishJob(
+  db: Db,
+  o: { jobId: number; status: 'success' | 'failed'; failureReason: string | null; exitCode: number | null },
+): Promise<boolean> {
   const done = await rows<{ id: number }>(
     db,
     sql`UPDATE ci_builds SET status = ${o.status}, failure_reason = ${o.failureReason}, exit_code = ${o.exitCode}, finished_at = now(),
@@ -167,13 +192,26 @@ export interface NewArtifact {
 export async function insertArtifact(db: Db, a: NewArtifact): Promise<'stored' | 'same' | 'exists'> {
   const inserted = await db
     .insert(ciJobArtifacts)
-    .values({ projectId: a.projectId, jobId: a.jobId, fileType: a.fileType, fileFormat: a.fileFormat, fileName: a.fileName, size: a.file.size, fileSha256: a.file.sha256, fileId: a.file.id, expireAt: a.expireAt })
+    .values({
+      projectId: a.projectId,
+      jobId: a.jobId,
+      fileType: a.fileType,
+      fileFormat: a.fileFormat,
+      fileName: a.fileName,
+      size: a.file.size,
+      fileSha256: a.file.sha256,
+      fileId: a.file.id,
+      expireAt: a.expireAt,
+    })
     .onConflictDoNothing({ target: [ciJobArtifacts.jobId, ciJobArtifacts.fileType] })
     .returning({ id: ciJobArtifacts.id });
   if (inserted.length) {
     await db.execute(sql`UPDATE ci_builds SET artifacts_expire_at = ${a.expireAt ? a.expireAt.toISOString() : null}::timestamptz WHERE id = ${a.jobId}`);
     return 'stored';
   }
-  const [existing] = await rows<{ file_sha256: string }>(db, sql`SELECT file_sha256 FROM ci_job_artifacts WHERE job_id = ${a.jobId} AND file_type = ${a.fileType}`);
+  const [existing] = await rows<{ file_sha256: string }>(
+    db,
+    sql`SELECT file_sha256 FROM ci_job_artifacts WHERE job_id = ${a.jobId} AND file_type = ${a.fileType}`,
+  );
   return existing?.file_sha256 === a.file.sha256 ? 'same' : 'exists';
 }

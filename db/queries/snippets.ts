@@ -8,7 +8,9 @@ import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } fr
 import { namespaces, projects, snippetFiles, snippets, users, type SnippetRow } from '../schema/index.ts';
 
 /** The paths of a snippet's files, in order (contents stay out: only raw endpoints read them). */
-const filePathsSql = sql<string[]>`(SELECT COALESCE(json_agg(sf.path ORDER BY sf.position), '[]'::json) FROM ${snippetFiles} sf WHERE sf.snippet_id = ${snippets.id})`;
+const filePathsSql = sql<
+  string[]
+>`(SELECT COALESCE(json_agg(sf.path ORDER BY sf.position), '[]'::json) FROM ${snippetFiles} sf WHERE sf.snippet_id = ${snippets.id})`;
 
 function viewQuery(db: Db) {
   return db
@@ -23,10 +25,7 @@ function viewQuery(db: Db) {
 export type SnippetViewRow = Awaited<ReturnType<ReturnType<typeof viewQuery>['execute']>>[number];
 
 /** Which snippets a listing covers (before visibility). */
-export type SnippetListFilter =
-  | { kind: 'author'; authorId: number }
-  | { kind: 'public' }
-  | { kind: 'project'; projectId: number };
+export type SnippetListFilter = { kind: 'author'; authorId: number } | { kind: 'public' } | { kind: 'project'; projectId: number };
 
 /** A REST listing as SnippetsFinder's parameters: one filter (finderWhere) for REST and GraphQL. */
 const listWhere = (actor: Viewer, f: SnippetListFilter): SQL | undefined =>
@@ -60,7 +59,9 @@ export async function countSnippets(db: Db, actor: Viewer, f: SnippetListFilter,
 /** A personal snippet by id, or a project's snippet by id (no visibility check: the service asks the policy). */
 export async function findSnippetView(db: Db, id: number, projectId: number | null): Promise<SnippetViewRow | undefined> {
   const owner = projectId === null ? isNull(snippets.projectId) : eq(snippets.projectId, projectId);
-  const [row] = await viewQuery(db).where(and(eq(snippets.id, id), owner)).limit(1);
+  const [row] = await viewQuery(db)
+    .where(and(eq(snippets.id, id), owner))
+    .limit(1);
   return row;
 }
 
@@ -186,7 +187,10 @@ function finderWhere(actor: Viewer, f: SnippetFinderFilter): SQL | undefined {
 /** One keyset page of the snippets the actor may read (one statement: author, project facts and file paths joined). */
 export function listSnippetFactsPage(db: Db, actor: Viewer, f: SnippetFinderFilter, keyset: KeysetPage): Promise<SnippetFactsRow[]> {
   const page = keysetSql(snippets.id, keyset);
-  return factsQuery(db, actor).where(and(finderWhere(actor, f), page.where)).orderBy(page.orderBy).limit(page.limit);
+  return factsQuery(db, actor)
+    .where(and(finderWhere(actor, f), page.where))
+    .orderBy(page.orderBy)
+    .limit(page.limit);
 }
 
 /**

@@ -4,7 +4,16 @@
 // loaded for the whole page in one more statement per target type (the issues and the merge requests queries).
 import { and, desc, eq, inArray, isNull, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { AccessLevel, isAdmin, mergeRequestProjectsFilter, projectAccessLevelSql, visibleGroupsFilter, visibleIssuesFilter, visibleProjectsFilter, type Viewer } from './lib/access.ts';
+import {
+  AccessLevel,
+  isAdmin,
+  mergeRequestProjectsFilter,
+  projectAccessLevelSql,
+  visibleGroupsFilter,
+  visibleIssuesFilter,
+  visibleProjectsFilter,
+  type Viewer,
+} from './lib/access.ts';
 import { readsEpicSql } from './epics.ts';
 import type { Db } from '../client.ts';
 import { alerts, epics, issues, mergeRequests, namespaces, notes, projects, todos, users } from '../schema/index.ts';
@@ -90,9 +99,7 @@ const noTotal = sql<number | null>`NULL`.mapWith((v) => (v == null ? null : Numb
  * carries the number of matching to-dos (capped), computed once in the same statement.
  */
 export async function listTodoRows(db: Db, actor: Viewer, f: TodoListFilter, limit: number, offset: number, countLimit?: number) {
-  const total = countLimit
-    ? sql<number | null>`(SELECT count(*) FROM (${countedQuery(db, actor, f, countLimit)}) counted)`.mapWith(Number)
-    : noTotal;
+  const total = countLimit ? sql<number | null>`(SELECT count(*) FROM (${countedQuery(db, actor, f, countLimit)}) counted)`.mapWith(Number) : noTotal;
   return db
     .select({ todo: todos, project: projects, namespace: namespaces, author: todoAuthor, noteBody: notes.body, total })
     .from(todos)
@@ -176,7 +183,15 @@ export async function findUserTodosOfEpics(db: Db, userId: number, epicIds: read
 export async function insertMarkedEpicTodo(db: Db, values: { userId: number; authorId: number; epicId: number; groupId: number }) {
   const [row] = await db
     .insert(todos)
-    .values({ userId: values.userId, authorId: values.authorId, projectId: null, groupId: values.groupId, targetType: 'Epic', targetId: values.epicId, action: 4 })
+    .values({
+      userId: values.userId,
+      authorId: values.authorId,
+      projectId: null,
+      groupId: values.groupId,
+      targetType: 'Epic',
+      targetId: values.epicId,
+      action: 4,
+    })
     .returning();
   return row!;
 }

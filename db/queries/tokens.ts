@@ -35,5 +35,8 @@ export async function findPersonalAccessToken(db: Db, id: number) {
 }
 
 export async function revokePersonalAccessToken(db: Db, id: number) {
-  await db.update(personalAccessTokens).set({ revoked: true, updatedAt: sql`now()` }).where(eq(personalAccessTokens.id, id));
+  await db
+    .update(personalAccessTokens)
+    .set({ revoked: true, updatedAt: sql`now()` })
+    .where(eq(personalAccessTokens.id, id));
 }

@@ -17,7 +17,9 @@ export async function triggerPage(db: Db, projectId: number, o: { limit: number;
     .select({
       trigger: ciTriggers,
       owner: users,
-      total: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${ciTriggers} WHERE ${ciTriggers.projectId} = ${projectId} LIMIT ${o.countCap + 1}) c)`.mapWith(Number),
+      total: sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${ciTriggers} WHERE ${ciTriggers.projectId} = ${projectId} LIMIT ${o.countCap + 1}) c)`.mapWith(
+        Number,
+      ),
     })
     .from(ciTriggers)
     .leftJoin(users, eq(users.id, ciTriggers.ownerId))
@@ -29,7 +31,9 @@ export async function triggerPage(db: Db, projectId: number, o: { limit: number;
 }
 
 export async function countTriggers(db: Db, projectId: number, cap: number): Promise<number> {
-  const [row] = await db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(db.select({ id: ciTriggers.id }).from(ciTriggers).where(eq(ciTriggers.projectId, projectId)).limit(cap).as('capped'));
+  const [row] = await db
+    .select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(db.select({ id: ciTriggers.id }).from(ciTriggers).where(eq(ciTriggers.projectId, projectId)).limit(cap).as('capped'));
   return row?.n ?? 0;
 }
 
@@ -44,13 +48,20 @@ export async function findTriggerByDigest(db: Db, tokenDigest: string): Promise<
   return row;
 }
 
-export async function insertTrigger(db: Db, values: { projectId: number; ownerId: number; description: string; tokenDigest: string; tokenPrefix: string }): Promise<TriggerRow> {
+export async function insertTrigger(
+  db: Db,
+  values: { projectId: number; ownerId: number; description: string; tokenDigest: string; tokenPrefix: string },
+): Promise<TriggerRow> {
   const [row] = await db.insert(ciTriggers).values(values).returning();
   return row!;
 }
 
 export async function updateTriggerDescription(db: Db, id: number, description: string): Promise<TriggerRow | undefined> {
-  const [row] = await db.update(ciTriggers).set({ description, updatedAt: sql`now()` }).where(eq(ciTriggers.id, id)).returning();
+  const [row] = await db
+    .update(ciTriggers)
+    .set({ description, updatedAt: sql`now()` })
+    .where(eq(ciTriggers.id, id))
+    .returning();
   return row;
 }
 

@@ -27,7 +27,6 @@ export interface UserListFilter {
 
 export type UserOrder = { by: 'id' | 'name' | 'username' | 'created_at' | 'updated_at'; sort: 'asc' | 'desc' } | { by: 'search_relevance' };
 
-
 /**
  * GitLab's fuzzy_arel_match: every word of 3+ characters must occur in the column (ILIKE); a query with no such
  * word matches the whole column exactly, without regard to case.
@@ -45,11 +44,15 @@ function userListWhere(f: UserListFilter): SQL | undefined {
   const q = f.search !== undefined ? searchTerm(f.search) : undefined;
   return and(
     f.username ? sql`lower(${users.username}) = lower(${f.username})` : undefined,
-    q === undefined || f.search!.trim() === '' ? undefined : q === '' ? sql`false` : or(
-      fuzzyMatch(users.name, q),
-      fuzzyMatch(users.username, q),
-      f.searchPrivateEmail ? sql`lower(${users.email}) = ${q}` : sql`${users.publicEmail} <> '' AND lower(${users.publicEmail}) = ${q}`,
-    ),
+    q === undefined || f.search!.trim() === ''
+      ? undefined
+      : q === ''
+        ? sql`false`
+        : or(
+            fuzzyMatch(users.name, q),
+            fuzzyMatch(users.username, q),
+            f.searchPrivateEmail ? sql`lower(${users.email}) = ${q}` : sql`${users.publicEmail} <> '' AND lower(${users.publicEmail}) = ${q}`,
+          ),
     f.active ? eq(users.state, 'active') : undefined,
     f.blocked ? eq(users.state, 'blocked') : undefined,
     f.external === true ? eq(users.external, true) : f.external === false ? eq(users.external, false) : undefined,
@@ -64,7 +67,11 @@ export function listUsers(db: Db, f: UserListFilter, order: UserOrder, limit: nu
   if (order.by === 'search_relevance') {
     // User.search's order: exact name, then username, then email matches first, then by name.
     const q = searchTerm(f.search ?? '');
-    orderBy = [sql`CASE WHEN ${users.name} = ${q} THEN 0 WHEN ${users.username} = ${q} THEN 1 WHEN ${users.email} = ${q} THEN 2 ELSE 3 END`, asc(users.name), desc(users.id)];
+    orderBy = [
+      sql`CASE WHEN ${users.name} = ${q} THEN 0 WHEN ${users.username} = ${q} THEN 1 WHEN ${users.email} = ${q} THEN 2 ELSE 3 END`,
+      asc(users.name),
+      desc(users.id),
+    ];
   } else {
     const column = { id: users.id, name: users.name, username: users.username, created_at: users.createdAt, updated_at: users.updatedAt }[order.by];
     const dir = order.sort === 'asc' ? asc : desc;
@@ -108,7 +115,12 @@ export function listUsersPage(
 }
 
 export async function countUsers(db: Db, f: UserListFilter, limit: number) {
-  const sub = db.select({ one: sql`1` }).from(users).where(userListWhere(f)).limit(limit).as('c');
+  const sub = db
+    .select({ one: sql`1` })
+    .from(users)
+    .where(userListWhere(f))
+    .limit(limit)
+    .as('c');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);
   return Number(row?.n ?? 0);
 }
@@ -120,21 +132,36 @@ export async function insertUserWithNamespace(tx: Db, values: typeof users.$infe
     .insert(namespaces)
     .values({ kind: 'user', name: user!.name, path: user!.username, fullPath: user!.username, ownerId: user!.id, visibilityLevel: Visibility.public })
     .returning();
-  await tx.update(namespaces).set({ traversalIds: [ns!.id] }).where(eq(namespaces.id, ns!.id));
+  await tx
+    .update(namespaces)
+    .set({ traversalIds: [ns!.id] })
+    .where(eq(namespaces.id, ns!.id));
   return user!;
 }
 
 export async function updateUser(tx: Db, id: number, values: Partial<typeof users.$inferInsert>) {
-  const [row] = await tx.update(users).set({ ...values, updatedAt: sql`now()` }).where(eq(users.id, id)).returning();
+  const [row] = await tx
+    .update(users)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(users.id, id))
+    .returning();
   if (values.username !== undefined || values.name !== undefined) {
     // The personal namespace follows the username (its projects' full paths are rewritten with it).
-    const [ns] = await tx.select().from(namespaces).where(and(eq(namespaces.ownerId, id), eq(namespaces.kind, 'user'))).limit(1);
+    const [ns] = await tx
+      .select()
+      .from(namespaces)
+      .where(and(eq(namespaces.ownerId, id), eq(namespaces.kind, 'user')))
+      .limit(1);
     if (ns && values.username !== undefined && ns.path !== values.username) {
       await tx.execute(
         sql`UPDATE projects SET path_with_namespace = ${values.username} || substr(path_with_namespace, ${ns.path.length + 1}), updated_at = now() WHERE namespace_id = ${ns.id}`,
       );
     }
-    if (ns) await tx.update(namespaces).set({ name: row!.name, path: row!.username, fullPath: row!.username, updatedAt: sql`now()` }).where(eq(namespaces.id, ns.id));
+    if (ns)
+      await tx
+        .update(namespaces)
+        .set({ name: row!.name, path: row!.username, fullPath: row!.username, updatedAt: sql`now()` })
+        .where(eq(namespaces.id, ns.id));
   }
   return row!;
 }
@@ -167,7 +194,13 @@ export async function soleOwnedGroupIds(db: Db, userId: number): Promise<number[
     .from(namespaces)
     .innerJoin(
       members,
-      and(eq(members.sourceType, 'Namespace'), eq(members.sourceId, namespaces.id), eq(members.userId, userId), eq(members.accessLevel, AccessLevel.OWNER), activeMembershipSql),
+      and(
+        eq(members.sourceType, 'Namespace'),
+        eq(members.sourceId, namespaces.id),
+        eq(members.userId, userId),
+        eq(members.accessLevel, AccessLevel.OWNER),
+        activeMembershipSql,
+      ),
     )
     .where(
       and(
@@ -225,7 +258,12 @@ export async function namespacePathTaken(db: Db, path: string, exceptNamespaceOw
   const rows = await db
     .select({ id: namespaces.id })
     .from(namespaces)
-    .where(and(sql`lower(${namespaces.fullPath}) = lower(${path})`, exceptNamespaceOwner ? sql`${namespaces.ownerId} IS DISTINCT FROM ${exceptNamespaceOwner}` : undefined))
+    .where(
+      and(
+        sql`lower(${namespaces.fullPath}) = lower(${path})`,
+        exceptNamespaceOwner ? sql`${namespaces.ownerId} IS DISTINCT FROM ${exceptNamespaceOwner}` : undefined,
+      ),
+    )
     .limit(1);
   return rows.length > 0;
 }

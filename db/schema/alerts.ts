@@ -50,7 +50,10 @@ export const alerts = pgTable(
     description: text('description'),
     service: text('service'),
     monitoringTool: text('monitoring_tool'),
-    hosts: text('hosts').array().notNull().default(sql`'{}'::text[]`),
+    hosts: text('hosts')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     /** Index into ALERT_SEVERITIES. */
     severity: smallint('severity').notNull().default(0),
     /** Index into ALERT_STATUSES. */
@@ -93,7 +96,10 @@ export const alertAssignees = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
   },
-  (t) => [unique('alert_management_alert_assignees_alert_id_user_id_key').on(t.alertId, t.userId), index('alert_management_alert_assignees_user_id_idx').on(t.userId)],
+  (t) => [
+    unique('alert_management_alert_assignees_alert_id_user_id_key').on(t.alertId, t.userId),
+    index('alert_management_alert_assignees_user_id_idx').on(t.userId),
+  ],
 );
 
 export type AlertIntegrationRow = typeof alertIntegrations.$inferSelect;

@@ -38,10 +38,16 @@ export const backgroundJobs = pgTable(
   },
   (t) => [
     // The runner's claim and the deletion's scan: a queue's live jobs by due time.
-    index('background_jobs_queue_due_idx').on(t.queue, t.runAt).where(sql`NOT ${t.dead}`),
+    index('background_jobs_queue_due_idx')
+      .on(t.queue, t.runAt)
+      .where(sql`NOT ${t.dead}`),
     // The pending-job-of-this-kind test of the periodic enqueue, and the dead jobs' retention.
-    index('background_jobs_worker_idx').on(t.workerClass).where(sql`NOT ${t.dead}`),
-    index('background_jobs_dead_idx').on(t.runAt).where(sql`${t.dead}`),
+    index('background_jobs_worker_idx')
+      .on(t.workerClass)
+      .where(sql`NOT ${t.dead}`),
+    index('background_jobs_dead_idx')
+      .on(t.runAt)
+      .where(sql`${t.dead}`),
   ],
 );
 

@@ -61,11 +61,21 @@ export const lists = pgTable(
     check('lists_limits_nonnegative', sql`${t.maxIssueCount} >= 0 AND ${t.maxIssueWeight} >= 0`),
     index('lists_board_id_idx').on(t.boardId, t.listType, t.position),
     // GitLab's uniqueness validations (label, user, milestone per board), and one backlog and one closed list.
-    uniqueIndex('lists_board_id_label_id_idx').on(t.boardId, t.labelId).where(sql`${t.labelId} IS NOT NULL`),
-    uniqueIndex('lists_board_id_user_id_idx').on(t.boardId, t.userId).where(sql`${t.userId} IS NOT NULL`),
-    uniqueIndex('lists_board_id_milestone_id_idx').on(t.boardId, t.milestoneId).where(sql`${t.milestoneId} IS NOT NULL`),
-    uniqueIndex('lists_one_backlog_idx').on(t.boardId).where(sql`${t.listType} = 0`),
-    uniqueIndex('lists_one_closed_idx').on(t.boardId).where(sql`${t.listType} = 2`),
+    uniqueIndex('lists_board_id_label_id_idx')
+      .on(t.boardId, t.labelId)
+      .where(sql`${t.labelId} IS NOT NULL`),
+    uniqueIndex('lists_board_id_user_id_idx')
+      .on(t.boardId, t.userId)
+      .where(sql`${t.userId} IS NOT NULL`),
+    uniqueIndex('lists_board_id_milestone_id_idx')
+      .on(t.boardId, t.milestoneId)
+      .where(sql`${t.milestoneId} IS NOT NULL`),
+    uniqueIndex('lists_one_backlog_idx')
+      .on(t.boardId)
+      .where(sql`${t.listType} = 0`),
+    uniqueIndex('lists_one_closed_idx')
+      .on(t.boardId)
+      .where(sql`${t.listType} = 2`),
     index('lists_label_id_idx').on(t.labelId),
   ],
 );

@@ -12,12 +12,36 @@ import { storedFiles } from './stored-files.ts';
 import { users } from './users.ts';
 
 /** Ci::HasStatus::AVAILABLE_STATUSES, as stored (text, checked). */
-export const CI_STATUSES = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running', 'success', 'failed', 'canceled', 'skipped', 'manual', 'scheduled'] as const;
+export const CI_STATUSES = [
+  'created',
+  'waiting_for_resource',
+  'preparing',
+  'pending',
+  'running',
+  'success',
+  'failed',
+  'canceled',
+  'skipped',
+  'manual',
+  'scheduled',
+] as const;
 export type CiStatus = (typeof CI_STATUSES)[number];
 /** Ci::Pipeline's sources (13.6 enum keys). */
 export const PIPELINE_SOURCES = [
-  'unknown', 'push', 'web', 'trigger', 'schedule', 'api', 'external', 'pipeline', 'chat', 'webide', 'merge_request_event',
-  'external_pull_request_event', 'parent_pipeline', 'ondemand_dast_scan',
+  'unknown',
+  'push',
+  'web',
+  'trigger',
+  'schedule',
+  'api',
+  'external',
+  'pipeline',
+  'chat',
+  'webide',
+  'merge_request_event',
+  'external_pull_request_event',
+  'parent_pipeline',
+  'ondemand_dast_scan',
 ] as const;
 export type PipelineSourceName = (typeof PIPELINE_SOURCES)[number];
 export const JOB_WHENS = ['on_success', 'on_failure', 'always', 'manual', 'delayed'] as const;
@@ -42,7 +66,11 @@ export const ciTriggers = pgTable(
     lastUsedAt: time('last_used_at'),
     ...timestamps,
   },
-  (t) => [unique('ci_triggers_token_digest_key').on(t.tokenDigest), index('ci_triggers_project_id_idx').on(t.projectId), check('ci_triggers_description_length', sql`char_length(${t.description}) <= 255`)],
+  (t) => [
+    unique('ci_triggers_token_digest_key').on(t.tokenDigest),
+    index('ci_triggers_project_id_idx').on(t.projectId),
+    check('ci_triggers_description_length', sql`char_length(${t.description}) <= 255`),
+  ],
 );
 
 export const ciPipelines = pgTable(
@@ -103,7 +131,10 @@ export const ciPipelineVariables = pgTable(
     value: text('value').notNull(),
     variableType: text('variable_type').$type<'env_var' | 'file'>().notNull().default('env_var'),
   },
-  (t) => [unique('ci_pipeline_variables_pipeline_id_key_key').on(t.pipelineId, t.key), check('ci_pipeline_variables_variable_type', sql`${t.variableType} IN ('env_var', 'file')`)],
+  (t) => [
+    unique('ci_pipeline_variables_pipeline_id_key_key').on(t.pipelineId, t.key),
+    check('ci_pipeline_variables_variable_type', sql`${t.variableType} IN ('env_var', 'file')`),
+  ],
 );
 
 export const ciStages = pgTable(
@@ -136,7 +167,10 @@ export const ciRunners = pgTable(
     active: boolean('active').notNull().default(true),
     locked: boolean('locked').notNull().default(false),
     runUntagged: boolean('run_untagged').notNull().default(true),
-    tagList: text('tag_list').array().notNull().default(sql`'{}'::text[]`),
+    tagList: text('tag_list')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     accessLevel: text('access_level').$type<'not_protected' | 'ref_protected'>().notNull().default('not_protected'),
     runnerType: text('runner_type').$type<'instance_type' | 'group_type' | 'project_type'>().notNull(),
     /** Seconds; a job's timeout is the smaller of this and the project's. */
@@ -150,7 +184,10 @@ export const ciRunners = pgTable(
     contactedAt: time('contacted_at'),
     ...timestamps,
   },
-  (t) => [unique('ci_runners_token_digest_key').on(t.tokenDigest), check('ci_runners_access_level', sql`${t.accessLevel} IN ('not_protected', 'ref_protected')`)],
+  (t) => [
+    unique('ci_runners_token_digest_key').on(t.tokenDigest),
+    check('ci_runners_access_level', sql`${t.accessLevel} IN ('not_protected', 'ref_protected')`),
+  ],
 );
 
 /** The projects a project runner serves (Ci::RunnerProject). */
@@ -200,7 +237,10 @@ export const ciBuilds = pgTable(
     options: jsonb('options').$type<Record<string, unknown>>().notNull().default({}),
     /** The job's and the configuration's `variables`, in the order the runner receives them. */
     yamlVariables: jsonb('yaml_variables').$type<{ key: string; value: string }[]>().notNull().default([]),
-    tagList: text('tag_list').array().notNull().default(sql`'{}'::text[]`),
+    tagList: text('tag_list')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     ref: text('ref').notNull(),
     tag: boolean('tag').notNull().default(false),
     /** `delayed` jobs: the `start_in` text and when the job becomes pending. */
@@ -235,8 +275,12 @@ export const ciBuilds = pgTable(
     index('ci_builds_stage_id_idx').on(t.stageId),
     index('ci_builds_runner_id_idx').on(t.runnerId),
     // The runner queue: pending builds in id order (Ci::RegisterJobService takes the oldest it may run).
-    index('ci_builds_pending_queue_idx').on(t.id).where(sql`${t.status} = 'pending' AND ${t.type} = 'Ci::Build'`),
-    uniqueIndex('ci_builds_token_digest_idx').on(t.tokenDigest).where(sql`${t.tokenDigest} IS NOT NULL`),
+    index('ci_builds_pending_queue_idx')
+      .on(t.id)
+      .where(sql`${t.status} = 'pending' AND ${t.type} = 'Ci::Build'`),
+    uniqueIndex('ci_builds_token_digest_idx')
+      .on(t.tokenDigest)
+      .where(sql`${t.tokenDigest} IS NOT NULL`),
     check('ci_builds_status', statusCheck(t.status)),
     check('ci_builds_when', sql`${t.when} IN ('on_success', 'on_failure', 'always', 'manual', 'delayed')`),
   ],
@@ -295,7 +339,11 @@ export const ciJobArtifacts = pgTable(
     expireAt: time('expire_at'),
     ...timestamps,
   },
-  (t) => [unique('ci_job_artifacts_job_id_file_type_key').on(t.jobId, t.fileType), index('ci_job_artifacts_project_id_idx').on(t.projectId), unique('ci_job_artifacts_file_id_key').on(t.fileId)],
+  (t) => [
+    unique('ci_job_artifacts_job_id_file_type_key').on(t.jobId, t.fileType),
+    index('ci_job_artifacts_project_id_idx').on(t.projectId),
+    unique('ci_job_artifacts_file_id_key').on(t.fileId),
+  ],
 );
 
 export type PipelineRow = typeof ciPipelines.$inferSelect;

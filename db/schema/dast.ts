@@ -16,7 +16,10 @@ export const dastSiteProfiles = pgTable(
     targetUrl: text('target_url').notNull(),
     ...timestamps,
   },
-  (t) => [unique('dast_site_profiles_project_id_name_key').on(t.projectId, t.name), check('dast_site_profiles_name_length', sql`char_length(${t.name}) <= 255`)],
+  (t) => [
+    unique('dast_site_profiles_project_id_name_key').on(t.projectId, t.name),
+    check('dast_site_profiles_name_length', sql`char_length(${t.name}) <= 255`),
+  ],
 );
 
 export const dastScannerProfiles = pgTable(
@@ -37,7 +40,10 @@ export const dastScannerProfiles = pgTable(
     showDebugMessages: boolean('show_debug_messages').notNull().default(false),
     ...timestamps,
   },
-  (t) => [unique('dast_scanner_profiles_project_id_name_key').on(t.projectId, t.name), check('dast_scanner_profiles_name_length', sql`char_length(${t.name}) <= 255`)],
+  (t) => [
+    unique('dast_scanner_profiles_project_id_name_key').on(t.projectId, t.name),
+    check('dast_scanner_profiles_name_length', sql`char_length(${t.name}) <= 255`),
+  ],
 );
 
 export type DastSiteProfileRow = typeof dastSiteProfiles.$inferSelect;

@@ -49,7 +49,10 @@ export const deployKeysProjects = pgTable(
     ...timestamps,
   },
   // DeployKeysProject validates deploy_key_id's uniqueness per project ("already exists in project").
-  (t) => [unique('deploy_keys_projects_project_id_deploy_key_id_key').on(t.projectId, t.deployKeyId), index('deploy_keys_projects_deploy_key_id_idx').on(t.deployKeyId)],
+  (t) => [
+    unique('deploy_keys_projects_project_id_deploy_key_id_key').on(t.projectId, t.deployKeyId),
+    index('deploy_keys_projects_deploy_key_id_idx').on(t.deployKeyId),
+  ],
 );
 
 export type KeyRow = typeof keys.$inferSelect;

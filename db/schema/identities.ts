@@ -12,14 +12,18 @@ export const identities = pgTable(
   'identities',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     provider: text('provider').notNull(),
     externUid: text('extern_uid').notNull(),
     ...timestamps,
   },
   (t) => [
     uniqueIndex('identities_user_id_provider_idx').on(t.userId, t.provider),
-    uniqueIndex('identities_provider_extern_uid_lower_idx').on(t.provider, sql`lower(${t.externUid})`).where(sql`${t.externUid} <> ''`),
+    uniqueIndex('identities_provider_extern_uid_lower_idx')
+      .on(t.provider, sql`lower(${t.externUid})`)
+      .where(sql`${t.externUid} <> ''`),
   ],
 );
 

@@ -17,7 +17,9 @@ export const internalIds = pgTable(
   'internal_ids',
   {
     id: serial('id').primaryKey(),
-    usage: text('usage').$type<'issues' | 'milestones' | 'merge_requests' | 'epics' | 'requirements' | 'alert_management_alerts' | 'ci_pipelines' | 'deployments'>().notNull(),
+    usage: text('usage')
+      .$type<'issues' | 'milestones' | 'merge_requests' | 'epics' | 'requirements' | 'alert_management_alerts' | 'ci_pipelines' | 'deployments'>()
+      .notNull(),
     projectId: integer('project_id').references(() => projects.id, { onDelete: 'cascade' }),
     namespaceId: integer('namespace_id').references(() => namespaces.id, { onDelete: 'cascade' }),
     lastValue: integer('last_value').notNull(),
@@ -66,7 +68,9 @@ export const issues = pgTable(
     index('issues_sprint_id_idx').on(t.sprintId),
     index('issues_project_id_created_at_idx').on(t.projectId, t.createdAt),
     // Full-text-free search (title/description ILIKE) stays on the project's rows; no trigram index yet.
-    index('issues_confidential_idx').on(t.projectId).where(sql`${t.confidential}`),
+    index('issues_confidential_idx')
+      .on(t.projectId)
+      .where(sql`${t.confidential}`),
   ],
 );
 

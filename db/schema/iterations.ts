@@ -26,10 +26,18 @@ export const iterations = pgTable(
     check('sprints_must_belong_to_project_or_group', sql`(${t.projectId} IS NULL) <> (${t.groupId} IS NULL)`),
     check('sprints_title', sql`char_length(${t.title}) <= 255`),
     check('sprints_due_after_start', sql`${t.dueDate} > ${t.startDate}`),
-    uniqueIndex('sprints_group_id_iid_idx').on(t.groupId, t.iid).where(sql`${t.groupId} IS NOT NULL`),
-    uniqueIndex('sprints_project_id_iid_idx').on(t.projectId, t.iid).where(sql`${t.projectId} IS NOT NULL`),
-    uniqueIndex('sprints_group_id_title_idx').on(t.groupId, t.title).where(sql`${t.groupId} IS NOT NULL`),
-    uniqueIndex('sprints_project_id_title_idx').on(t.projectId, t.title).where(sql`${t.projectId} IS NOT NULL`),
+    uniqueIndex('sprints_group_id_iid_idx')
+      .on(t.groupId, t.iid)
+      .where(sql`${t.groupId} IS NOT NULL`),
+    uniqueIndex('sprints_project_id_iid_idx')
+      .on(t.projectId, t.iid)
+      .where(sql`${t.projectId} IS NOT NULL`),
+    uniqueIndex('sprints_group_id_title_idx')
+      .on(t.groupId, t.title)
+      .where(sql`${t.groupId} IS NOT NULL`),
+    uniqueIndex('sprints_project_id_title_idx')
+      .on(t.projectId, t.title)
+      .where(sql`${t.projectId} IS NOT NULL`),
     index('sprints_due_date_idx').on(t.dueDate, t.title),
   ],
 );

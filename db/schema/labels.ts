@@ -23,8 +23,12 @@ export const labels = pgTable(
   (t) => [
     check('labels_one_source', sql`(${t.projectId} IS NULL) <> (${t.groupId} IS NULL)`),
     // GitLab: a title is unique within its project or group (case-sensitive, as its validation).
-    uniqueIndex('labels_project_id_title_idx').on(t.projectId, t.title).where(sql`${t.projectId} IS NOT NULL`),
-    uniqueIndex('labels_group_id_title_idx').on(t.groupId, t.title).where(sql`${t.groupId} IS NOT NULL`),
+    uniqueIndex('labels_project_id_title_idx')
+      .on(t.projectId, t.title)
+      .where(sql`${t.projectId} IS NOT NULL`),
+    uniqueIndex('labels_group_id_title_idx')
+      .on(t.groupId, t.title)
+      .where(sql`${t.groupId} IS NOT NULL`),
   ],
 );
 

@@ -12,16 +12,15 @@ export const members = pgTable(
     id: serial('id').primaryKey(),
     sourceType: text('source_type').$type<'Project' | 'Namespace'>().notNull(),
     sourceId: integer('source_id').notNull(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     accessLevel: smallint('access_level').notNull(),
     expiresAt: date('expires_at'),
     createdById: integer('created_by_id'),
     ...timestamps,
   },
-  (t) => [
-    uniqueIndex('members_source_user_idx').on(t.sourceType, t.sourceId, t.userId),
-    index('members_user_id_idx').on(t.userId, t.sourceType),
-  ],
+  (t) => [uniqueIndex('members_source_user_idx').on(t.sourceType, t.sourceId, t.userId), index('members_user_id_idx').on(t.userId, t.sourceType)],
 );
 
 export type MemberRow = typeof members.$inferSelect;

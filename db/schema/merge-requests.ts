@@ -66,8 +66,12 @@ export const mergeRequests = pgTable(
       .on(t.targetProjectId, t.sourceProjectId, t.sourceBranch)
       .where(sql`${t.state} IN ('opened', 'locked')`),
     // Pushes find the open MRs of a branch (as source or target) to record their new version.
-    index('merge_requests_source_idx').on(t.sourceProjectId, t.sourceBranch).where(sql`${t.state} IN ('opened', 'locked')`),
-    index('merge_requests_target_branch_idx').on(t.targetProjectId, t.targetBranch).where(sql`${t.state} IN ('opened', 'locked')`),
+    index('merge_requests_source_idx')
+      .on(t.sourceProjectId, t.sourceBranch)
+      .where(sql`${t.state} IN ('opened', 'locked')`),
+    index('merge_requests_target_branch_idx')
+      .on(t.targetProjectId, t.targetBranch)
+      .where(sql`${t.state} IN ('opened', 'locked')`),
   ],
 );
 
@@ -113,4 +117,3 @@ export const mergeRequestDiffs = pgTable(
 
 export type MergeRequestRow = typeof mergeRequests.$inferSelect;
 export type MergeRequestDiffRow = typeof mergeRequestDiffs.$inferSelect;
-

@@ -21,11 +21,19 @@ export const milestones = pgTable(
   },
   (t) => [
     check('milestones_one_source', sql`(${t.projectId} IS NULL) <> (${t.groupId} IS NULL)`),
-    uniqueIndex('milestones_project_id_iid_idx').on(t.projectId, t.iid).where(sql`${t.projectId} IS NOT NULL`),
-    uniqueIndex('milestones_group_id_iid_idx').on(t.groupId, t.iid).where(sql`${t.groupId} IS NOT NULL`),
+    uniqueIndex('milestones_project_id_iid_idx')
+      .on(t.projectId, t.iid)
+      .where(sql`${t.projectId} IS NOT NULL`),
+    uniqueIndex('milestones_group_id_iid_idx')
+      .on(t.groupId, t.iid)
+      .where(sql`${t.groupId} IS NOT NULL`),
     // GitLab: a title is unique within its project or group.
-    uniqueIndex('milestones_project_id_title_idx').on(t.projectId, t.title).where(sql`${t.projectId} IS NOT NULL`),
-    uniqueIndex('milestones_group_id_title_idx').on(t.groupId, t.title).where(sql`${t.groupId} IS NOT NULL`),
+    uniqueIndex('milestones_project_id_title_idx')
+      .on(t.projectId, t.title)
+      .where(sql`${t.projectId} IS NOT NULL`),
+    uniqueIndex('milestones_group_id_title_idx')
+      .on(t.groupId, t.title)
+      .where(sql`${t.groupId} IS NOT NULL`),
     index('milestones_state_idx').on(t.state),
   ],
 );

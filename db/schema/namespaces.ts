@@ -17,7 +17,10 @@ export const namespaces = pgTable(
     path: text('path').notNull(),
     fullPath: text('full_path').notNull(),
     parentId: integer('parent_id'),
-    traversalIds: integer('traversal_ids').array().notNull().default(sql`'{}'::integer[]`),
+    traversalIds: integer('traversal_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
     ownerId: integer('owner_id').references(() => users.id, { onDelete: 'cascade' }),
     /** 0 private, 10 internal, 20 public (GitLab's Gitlab::VisibilityLevel). */
     visibilityLevel: smallint('visibility_level').notNull().default(0),

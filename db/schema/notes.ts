@@ -45,9 +45,13 @@ export const notes = pgTable(
     index('notes_noteable_idx').on(t.noteableType, t.noteableId, t.id),
     index('notes_discussion_id_idx').on(t.discussionId),
     index('notes_author_id_idx').on(t.authorId),
-    index('notes_project_id_idx').on(t.projectId).where(sql`${t.projectId} IS NOT NULL`),
+    index('notes_project_id_idx')
+      .on(t.projectId)
+      .where(sql`${t.projectId} IS NOT NULL`),
     // A commit's notes, oldest first (`commit.notes.order(:created_at)`).
-    index('notes_commit_idx').on(t.projectId, t.commitId, t.createdAt, t.id).where(sql`${t.commitId} IS NOT NULL`),
+    index('notes_commit_idx')
+      .on(t.projectId, t.commitId, t.createdAt, t.id)
+      .where(sql`${t.commitId} IS NOT NULL`),
     // Notes on commits name their commit (and project) instead of a noteable row; every other note names its row.
     check(
       'notes_noteable_key',

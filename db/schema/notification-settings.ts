@@ -38,7 +38,9 @@ export const notificationSettings = pgTable(
   'notification_settings',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     /** Set for a project setting (deleted with the project). */
     projectId: integer('project_id').references(() => projects.id, { onDelete: 'cascade' }),
     /** Set for a group setting (deleted with the group). */

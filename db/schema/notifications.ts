@@ -34,7 +34,10 @@ export const notifications = pgTable(
     /** Who acted (never told of their own activity). */
     actorId: integer('actor_id').references(() => users.id, { onDelete: 'set null' }),
     /** A reassignment's assignees before it (they are told too). */
-    previousAssigneeIds: integer('previous_assignee_ids').array().notNull().default(sql`'{}'::integer[]`),
+    previousAssigneeIds: integer('previous_assignee_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::integer[]`),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
     /** Set when the scheduled work took the row; `recipients` then holds who was sent a message. */
     deliveredAt: timestamp('delivered_at', { withTimezone: true, mode: 'date' }),
@@ -42,7 +45,9 @@ export const notifications = pgTable(
   },
   (t) => [
     // The deliverer's queue: pending rows, oldest first.
-    index('notifications_pending_idx').on(t.id).where(sql`${t.deliveredAt} IS NULL`),
+    index('notifications_pending_idx')
+      .on(t.id)
+      .where(sql`${t.deliveredAt} IS NULL`),
     index('notifications_target_idx').on(t.targetType, t.targetId),
     check('notifications_one_source', sql`(${t.projectId} IS NULL) <> (${t.groupId} IS NULL)`),
   ],

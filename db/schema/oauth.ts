@@ -29,8 +29,12 @@ export const oauthGrants = pgTable(
   {
     id: serial('id').primaryKey(),
     codeDigest: text('code_digest').notNull(),
-    applicationId: integer('application_id').notNull().references(() => oauthApplications.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    applicationId: integer('application_id')
+      .notNull()
+      .references(() => oauthApplications.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     redirectUri: text('redirect_uri').notNull(),
     scopes: text('scopes').array().notNull(),
     codeChallenge: text('code_challenge'),
@@ -55,7 +59,9 @@ export const oauthAccessTokens = pgTable(
     tokenDigest: text('token_digest').notNull(),
     refreshTokenDigest: text('refresh_token_digest'),
     applicationId: integer('application_id').references(() => oauthApplications.id, { onDelete: 'cascade' }),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     scopes: text('scopes').array().notNull(),
     /** Seconds the access token lives (7200); null would mean no expiry (never issued now). */
     expiresIn: integer('expires_in'),
@@ -84,7 +90,9 @@ export const sessions = pgTable(
   {
     id: serial('id').primaryKey(),
     digest: text('digest').notNull(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },

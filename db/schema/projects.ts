@@ -8,7 +8,9 @@ export const projects = pgTable(
   'projects',
   {
     id: serial('id').primaryKey(),
-    namespaceId: integer('namespace_id').notNull().references(() => namespaces.id, { onDelete: 'cascade' }),
+    namespaceId: integer('namespace_id')
+      .notNull()
+      .references(() => namespaces.id, { onDelete: 'cascade' }),
     creatorId: integer('creator_id').references(() => users.id, { onDelete: 'set null' }),
     name: text('name').notNull(),
     path: text('path').notNull(),
@@ -51,8 +53,12 @@ export const projects = pgTable(
 export const stars = pgTable(
   'stars',
   {
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    projectId: integer('project_id').notNull().references(() => projects.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.projectId] }), index('stars_project_id_idx').on(t.projectId)],

@@ -37,7 +37,10 @@ export const repositories = pgTable(
 /** Git object types, with git's own numbers (the pack format's). */
 export const GIT_OBJECT_TYPES = { commit: 1, tree: 2, blob: 3, tag: 4 } as const;
 
-const poolRef = () => integer('pool_id').notNull().references(() => objectPools.id, { onDelete: 'cascade' });
+const poolRef = () =>
+  integer('pool_id')
+    .notNull()
+    .references(() => objectPools.id, { onDelete: 'cascade' });
 
 /** Every object of a pool: the body exactly as git stores it after its `<type> <size>\0` header. */
 export const gitObjects = pgTable(

@@ -7,7 +7,9 @@ export const personalAccessTokens = pgTable(
   'personal_access_tokens',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     tokenDigest: text('token_digest').notNull(),
     scopes: text('scopes').array().notNull(),

@@ -44,7 +44,10 @@ export const users = pgTable(
      * with the uniqueness rules) refreshed in the same transaction as every change to them, so that the user's
      * entities (GET /user among them) cost no query of their own.
      */
-    identities: jsonb('identities').$type<IdentityEntry[]>().notNull().default(sql`'[]'::jsonb`),
+    identities: jsonb('identities')
+      .$type<IdentityEntry[]>()
+      .notNull()
+      .default(sql`'[]'::jsonb`),
     ...timestamps,
   },
   (t) => [
@@ -60,7 +63,9 @@ export const emails = pgTable(
   'emails',
   {
     id: serial('id').primaryKey(),
-    userId: integer('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
     email: text('email').notNull(),
     confirmedAt: timestamp('confirmed_at', { withTimezone: true }),
     ...timestamps,

@@ -7,5 +7,8 @@ import { integrationsOfProjects } from './reads.ts';
 
 export const alertIntegrationLoaders = (ctx: RequestContext) => ({
   /** Project.alertManagementIntegrations by project, in id order (none where the actor does not manage them). */
-  projectAlertIntegrations: each((projects: readonly ProjectModel[]) => integrationsOfProjects(ctx, projects), (p) => p.project.id),
+  projectAlertIntegrations: each(
+    (projects: readonly ProjectModel[]) => integrationsOfProjects(ctx, projects),
+    (p) => p.project.id,
+  ),
 });

@@ -7,7 +7,13 @@ import type { Resolvers } from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
 import { showSecret } from '../lib/no-store.ts';
 import { integrationUrl } from './schemas.ts';
-import { createAlertIntegration, destroyAlertIntegration, resetAlertIntegrationToken, updateAlertIntegration, type AlertIntegrationWithProject } from './service.ts';
+import {
+  createAlertIntegration,
+  destroyAlertIntegration,
+  resetAlertIntegrationToken,
+  updateAlertIntegration,
+  type AlertIntegrationWithProject,
+} from './service.ts';
 
 const payload = (clientMutationId: string | null | undefined, r: { value: AlertIntegrationWithProject | null; errors: string[] }) => ({
   clientMutationId,
@@ -36,7 +42,10 @@ export const alertIntegrationResolvers: Resolvers = {
   },
   Mutation: {
     httpIntegrationCreate: async (_root, { input }, { ctx }) =>
-      payload(input.clientMutationId, await mutation(() => createAlertIntegration({ ctx, input: { projectPath: input.projectPath, name: input.name, active: input.active } }))),
+      payload(
+        input.clientMutationId,
+        await mutation(() => createAlertIntegration({ ctx, input: { projectPath: input.projectPath, name: input.name, active: input.active } })),
+      ),
     httpIntegrationUpdate: async (_root, { input }, { ctx }) =>
       payload(input.clientMutationId, await mutation(() => updateAlertIntegration({ ctx, input: { id: input.id, name: input.name, active: input.active } }))),
     httpIntegrationResetToken: async (_root, { input }, { ctx }) =>

@@ -66,7 +66,13 @@ async function notify(c: Context<AppEnv>, endpointIdentifier: string | null) {
   try {
     await notifyAlert({
       ctx: c.var.ctx,
-      input: { projectPath: c.req.param('project')!, endpointIdentifier, token: bearer(c), ip: clientIp(c), body: await readCapped(c.req.raw, PAYLOAD_MAX_BYTES) },
+      input: {
+        projectPath: c.req.param('project')!,
+        endpointIdentifier,
+        token: bearer(c),
+        ip: clientIp(c),
+        body: await readCapped(c.req.raw, PAYLOAD_MAX_BYTES),
+      },
     });
     return c.body(null, 200);
   } catch (e) {
@@ -75,4 +81,6 @@ async function notify(c: Context<AppEnv>, endpointIdentifier: string | null) {
 }
 
 alertNotifyRoutes.post('/:project{.+}/alerts/:notify{notify(?:\\.json)?}', (c) => notify(c, null));
-alertNotifyRoutes.post('/:project{.+}/alerts/notify/:name/:endpoint{[A-Za-z0-9]+(?:\\.json)?}', (c) => notify(c, c.req.param('endpoint').replace(/\.json$/, '')));
+alertNotifyRoutes.post('/:project{.+}/alerts/notify/:name/:endpoint{[A-Za-z0-9]+(?:\\.json)?}', (c) =>
+  notify(c, c.req.param('endpoint').replace(/\.json$/, '')),
+);

@@ -43,13 +43,22 @@ async function findIntegration(ctx: RequestContext, id: number): Promise<{ proje
   return { project, integration };
 }
 
-export async function createAlertIntegration({ ctx, input }: Verb<{ projectPath: string; name: string; active: boolean }>): Promise<AlertIntegrationWithProject> {
+export async function createAlertIntegration({
+  ctx,
+  input,
+}: Verb<{ projectPath: string; name: string; active: boolean }>): Promise<AlertIntegrationWithProject> {
   requireUser(ctx);
   const project = await findProject(ctx, { path: input.projectPath });
   assertCan(ctx.actor, 'project:admin_operations', projectFacts(project));
   assertValidName(input.name);
   const token = newIntegrationToken();
-  const values = { projectId: project.project.id, name: input.name, active: input.active, tokenDigest: await sha256Hex(token), endpointIdentifier: newEndpointIdentifier() };
+  const values = {
+    projectId: project.project.id,
+    name: input.name,
+    active: input.active,
+    tokenDigest: await sha256Hex(token),
+    endpointIdentifier: newEndpointIdentifier(),
+  };
   const single = !multipleAlertIntegrationsAvailable(ctx.config.instanceTier);
   const integration = q.insertedAlertIntegration(await ctx.batch((db) => q.insertAlertIntegrationStatements(db, values, single)));
   if (!integration) throw serviceFailed([MULTIPLE_NOT_SUPPORTED]);
@@ -57,7 +66,10 @@ export async function createAlertIntegration({ ctx, input }: Verb<{ projectPath:
 }
 
 /** HttpIntegrationUpdate: the name and `active` given (a null name is a blank one; a null `active` leaves it). */
-export async function updateAlertIntegration({ ctx, input }: Verb<{ id: number; name?: string | null; active?: boolean | null }>): Promise<AlertIntegrationWithProject> {
+export async function updateAlertIntegration({
+  ctx,
+  input,
+}: Verb<{ id: number; name?: string | null; active?: boolean | null }>): Promise<AlertIntegrationWithProject> {
   const { project, integration } = await findIntegration(ctx, input.id);
   if (input.name !== undefined) assertValidName(input.name);
   const changes = { ...(input.name != null ? { name: input.name } : {}), ...(input.active != null ? { active: input.active } : {}) };

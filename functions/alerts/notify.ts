@@ -10,7 +10,14 @@
 // none is reported (`npm start`), and a 128-bit token is not guessed at any rate.
 // Two round trips: two statements a notification without a fingerprint, three with one (deduplicated ones
 // included); the instance's first alert also creates the alert bot, one statement more in the same batch.
-import { alertBotStatement, findNotifyTarget, recordAlertStatements, recordedAlert, type RecordedAlert, type WindowCount } from '../../db/queries/alerts/notify.ts';
+import {
+  alertBotStatement,
+  findNotifyTarget,
+  recordAlertStatements,
+  recordedAlert,
+  type RecordedAlert,
+  type WindowCount,
+} from '../../db/queries/alerts/notify.ts';
 import { countEvent } from '../../db/queries/lib/rate-limits.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { sha256Hex } from '../lib/crypto.ts';

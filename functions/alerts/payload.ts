@@ -40,7 +40,12 @@ export function jsonDepth(value: unknown): number {
 
 /** ActiveSupport's `blank?` over JSON values: null, false, whitespace-only strings, empty arrays and objects. */
 const blank = (v: unknown) =>
-  v === null || v === undefined || v === false || (typeof v === 'string' && !/\S/.test(v)) || (Array.isArray(v) && !v.length) || (typeof v === 'object' && v !== null && !Object.keys(v).length);
+  v === null ||
+  v === undefined ||
+  v === false ||
+  (typeof v === 'string' && !/\S/.test(v)) ||
+  (Array.isArray(v) && !v.length) ||
+  (typeof v === 'object' && v !== null && !Object.keys(v).length);
 
 /** Codepoints, as Ruby counts a string's length (and PostgreSQL's char_length). */
 const chars = (s: string) => Array.from(s);
@@ -59,7 +64,10 @@ function rubyInspect(v: unknown): string {
   if (v === null || v === undefined) return 'nil';
   if (typeof v === 'string') return JSON.stringify(v).replace(/#(?=[{$@])/g, '\\#');
   if (Array.isArray(v)) return `[${v.map(rubyInspect).join(', ')}]`;
-  if (typeof v === 'object') return `{${Object.entries(v).map(([k, x]) => `${rubyInspect(k)}=>${rubyInspect(x)}`).join(', ')}}`;
+  if (typeof v === 'object')
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${rubyInspect(k)}=>${rubyInspect(x)}`)
+      .join(', ')}}`;
   return String(v);
 }
 
@@ -162,8 +170,26 @@ export async function alertFieldsOf(payload: JsonObject, o: { now: Date; fingerp
  * alert's attribute names, so `start_time`, `end_time` and `gitlab_environment_name` stay in it, as in GitLab).
  */
 const ALERT_ATTRIBUTES = new Set([
-  'id', 'created_at', 'updated_at', 'started_at', 'ended_at', 'events', 'iid', 'severity', 'status', 'fingerprint', 'issue_id',
-  'project_id', 'title', 'description', 'service', 'monitoring_tool', 'hosts', 'payload', 'prometheus_alert_id', 'environment_id',
+  'id',
+  'created_at',
+  'updated_at',
+  'started_at',
+  'ended_at',
+  'events',
+  'iid',
+  'severity',
+  'status',
+  'fingerprint',
+  'issue_id',
+  'project_id',
+  'title',
+  'description',
+  'service',
+  'monitoring_tool',
+  'hosts',
+  'payload',
+  'prometheus_alert_id',
+  'environment_id',
 ]);
 
 /**

@@ -18,7 +18,17 @@ import { iso } from '../lib/format.ts';
 import { discussionsOf, notesOf } from '../notes/resolvers.ts';
 import { alertNoteable } from '../notes/service.ts';
 import { TODO_ACTION_FILTERS } from '../todos/schemas.ts';
-import { alertDetailsPath, alertPage, alertStatusCounts, createAlertIssue, createAlertTodo, findAlert, setAlertAssignees, updateAlertStatus, type AlertRef } from './service.ts';
+import {
+  alertDetailsPath,
+  alertPage,
+  alertStatusCounts,
+  createAlertIssue,
+  createAlertTodo,
+  findAlert,
+  setAlertAssignees,
+  updateAlertStatus,
+  type AlertRef,
+} from './service.ts';
 
 const NUMERIC = /^\d{1,10}$/;
 
@@ -50,7 +60,17 @@ function alertOrder(sort: AlertManagementAlertSort | null | undefined): AlertOrd
   const direction = s.endsWith('_asc') ? 'asc' : 'desc';
   const key = s.replace(/_(asc|desc)$/, '');
   const by = (
-    { started_at: 'started_at', ended_at: 'ended_at', created_time: 'created_at', created: 'created_at', updated_time: 'updated_at', updated: 'updated_at', event_count: 'events', severity: 'severity', status: 'status' } as const
+    {
+      started_at: 'started_at',
+      ended_at: 'ended_at',
+      created_time: 'created_at',
+      created: 'created_at',
+      updated_time: 'updated_at',
+      updated: 'updated_at',
+      event_count: 'events',
+      severity: 'severity',
+      status: 'status',
+    } as const
   )[key]!;
   // order_severity / order_status: ascending is the stored integer descending (less critical first; Ignored first).
   const flipped = by === 'severity' || by === 'status' ? (direction === 'asc' ? 'desc' : 'asc') : direction;
@@ -60,7 +80,12 @@ function alertOrder(sort: AlertManagementAlertSort | null | undefined): AlertOrd
 function alertConnection(ctx: RequestContext, project: ProjectModel, args: AlertArgs) {
   const filter = alertFilter(args);
   const order = alertOrder(args.sort);
-  return keysetConnection<AlertModel>(args, order.direction, (a) => a.view.alert.id, (page) => alertPage(ctx, project, filter, order, page));
+  return keysetConnection<AlertModel>(
+    args,
+    order.direction,
+    (a) => a.view.alert.id,
+    (page) => alertPage(ctx, project, filter, order, page),
+  );
 }
 
 /** Gitlab::Utils::InlineHash.merge_keys: nested objects flattened into dotted keys (`{a: {b: 1}}` -> `{"a.b": 1}`). */
@@ -113,7 +138,10 @@ export const alertResolvers: Resolvers = {
     alertManagementAlert: async (project, args, { ctx }) => (await alertConnection(ctx, project, { ...args, first: 1 })).nodes[0] ?? null,
     alertManagementAlerts: (project, args, { ctx }) => alertConnection(ctx, project, args),
     alertManagementAlertStatusCounts: (project, args, { ctx }) =>
-      alertStatusCounts(ctx, project, { ...(args.search ? { search: args.search } : {}), ...(args.assigneeUsername ? { assigneeUsername: args.assigneeUsername } : {}) }),
+      alertStatusCounts(ctx, project, {
+        ...(args.search ? { search: args.search } : {}),
+        ...(args.assigneeUsername ? { assigneeUsername: args.assigneeUsername } : {}),
+      }),
   },
   AlertManagementAlert: {
     iid: (a) => String(a.view.alert.iid),
@@ -151,13 +179,17 @@ export const alertResolvers: Resolvers = {
   Mutation: {
     updateAlertStatus: async (_root, { input }, { ctx }) => {
       const ref = refOf(input);
-      const { errors, alert } = await alertPayload(ctx, ref, async () => ({ alert: await updateAlertStatus({ ctx, input: { ...ref, status: statusOf(input.status) } }) }));
+      const { errors, alert } = await alertPayload(ctx, ref, async () => ({
+        alert: await updateAlertStatus({ ctx, input: { ...ref, status: statusOf(input.status) } }),
+      }));
       return { clientMutationId: input.clientMutationId, errors, alert, issue: null, todo: null };
     },
     alertSetAssignees: async (_root, { input }, { ctx }) => {
       const ref = refOf(input);
       const mode = input.operationMode ?? 'REPLACE';
-      const { errors, alert } = await alertPayload(ctx, ref, async () => ({ alert: await setAlertAssignees({ ctx, input: { ...ref, usernames: input.assigneeUsernames, mode } }) }));
+      const { errors, alert } = await alertPayload(ctx, ref, async () => ({
+        alert: await setAlertAssignees({ ctx, input: { ...ref, usernames: input.assigneeUsernames, mode } }),
+      }));
       return { clientMutationId: input.clientMutationId, errors, alert, issue: null, todo: null };
     },
     alertTodoCreate: async (_root, { input }, { ctx }) => {

@@ -36,7 +36,13 @@ const canRead = (ctx: RequestContext, project: ProjectView) => can(ctx.actor, 'p
 export const alertNoteableFacts = (project: ProjectView): AlertNoteableFacts => ({ kind: 'alert', project: projectFacts(project), authorId: null });
 
 /** AlertsFinder: a page of the project's alerts; none unless the actor may read them (no error). */
-export async function alertPage(ctx: RequestContext, project: ProjectView, filter: q.AlertFilter, order: q.AlertOrder, page: KeysetPage): Promise<AlertModel[]> {
+export async function alertPage(
+  ctx: RequestContext,
+  project: ProjectView,
+  filter: q.AlertFilter,
+  order: q.AlertOrder,
+  page: KeysetPage,
+): Promise<AlertModel[]> {
   if (!canRead(ctx, project)) return [];
   return (await q.listAlertViews(ctx.db, project.project.id, filter, order, page)).map((view) => ({ project, view }));
 }
@@ -150,7 +156,11 @@ export async function setAlertAssignees({ ctx, input }: Verb<AlertRef & { userna
   const targets = [...new Set(input.usernames.map((n) => n.toLowerCase()))].flatMap((n) => byName.get(n)?.user ?? []);
   const uniq = (list: UserRow[]) => list.filter((u, i) => list.findIndex((v) => v.id === u.id) === i);
   const wanted =
-    input.mode === 'REPLACE' ? uniq(targets) : input.mode === 'APPEND' ? uniq([...current, ...targets]) : current.filter((u) => !targets.some((t) => t.id === u.id));
+    input.mode === 'REPLACE'
+      ? uniq(targets)
+      : input.mode === 'APPEND'
+        ? uniq([...current, ...targets])
+        : current.filter((u) => !targets.some((t) => t.id === u.id));
   const assignees = wanted.slice(0, 1);
   const facts = projectFacts(project);
   const unauthorized = assignees.some((u) => {
@@ -166,10 +176,21 @@ export async function setAlertAssignees({ ctx, input }: Verb<AlertRef & { userna
   ];
   if (parts.length) {
     // Who already has a pending `assigned` to-do is read first (create_todos skips them); then one batch writes.
-    const pending = new Set(await pendingAlertTodoUsers(ctx.db, alert.id, added.map((u) => u.id), TODO_ASSIGNED));
+    const pending = new Set(
+      await pendingAlertTodoUsers(
+        ctx.db,
+        alert.id,
+        added.map((u) => u.id),
+        TODO_ASSIGNED,
+      ),
+    );
     const todos = added.filter((u) => !pending.has(u.id)).map((u) => ({ userId: u.id, action: TODO_ASSIGNED }));
     await ctx.batch((db) => [
-      ...q.replaceAlertAssigneesStatements(db, alert.id, assignees.map((u) => u.id)),
+      ...q.replaceAlertAssigneesStatements(
+        db,
+        alert.id,
+        assignees.map((u) => u.id),
+      ),
       alertSystemNoteStatement(db, alert, found.user.id, parts.join(' and '), 'assignee'),
       ...(todos.length ? [insertAlertTodosStatement(db, alert, found.user.id, todos)] : []),
     ]);
@@ -196,7 +217,10 @@ export async function createAlertIssue({ ctx, input }: Verb<AlertRef>) {
   const alert = found.view.alert;
   if (alert.issueId !== null) throw serviceFailed(['An issue already exists']);
   const description = alertIssueDescription(alert, `${ctx.config.publicUrl}${alertDetailsPath(found.project, alert.iid)}`);
-  const issue = await createIssue({ ctx, input: { project: { id: found.project.project.id }, params: { title: alert.title, description }, issueType: 'incident' } });
+  const issue = await createIssue({
+    ctx,
+    input: { project: { id: found.project.project.id }, params: { title: alert.title, description }, issueType: 'incident' },
+  });
   // A decision between the writes (linked or not): an interactive transaction.
   const linked = await ctx.transaction(async (tx) => {
     if (!(await q.linkAlertIssue(tx, alert.id, issue.view.issue.id))) return false;

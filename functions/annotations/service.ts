@@ -43,7 +43,13 @@ export async function createAnnotation({ ctx, input }: Verb<NewAnnotationInput>)
   if (!(await dashboardExists(ctx, environment, input.dashboardPath))) throw serviceFailed([DASHBOARD_NOT_FOUND]);
   const errors = annotationErrors(input);
   if (Object.keys(errors).length) throw validationFailed(errors);
-  return insertAnnotation(ctx.db, { environmentId: input.environmentId, dashboardPath: input.dashboardPath, description: input.description, startingAt: input.startingAt, endingAt: input.endingAt });
+  return insertAnnotation(ctx.db, {
+    environmentId: input.environmentId,
+    dashboardPath: input.dashboardPath,
+    description: input.description,
+    startingAt: input.startingAt,
+    endingAt: input.endingAt,
+  });
 }
 
 /** What GraphQL's MetricsDashboardAnnotation resolves from. */

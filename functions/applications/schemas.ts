@@ -8,13 +8,21 @@ import { bool, schema, str } from '../lib/validate.ts';
  * `allow_blank: false`), `optional :confidential, Boolean, default: true`. The URI and scope rules are model
  * validations, checked by the service (400 `{"message":{"redirect_uri":[...]}}`).
  */
-export const CreateApplicationInput = schema(() => z.object({
-  name: str(255),
-  // Same pipe shape as `str()` so zod reports missing fields in declaration order, as Grape does.
-  redirect_uri: z.pipe(z.transform((v: unknown) => v), z.string().check(z.maxLength(10_000))),
-  scopes: z.pipe(z.transform((v: unknown) => v), z.string().check(z.refine((s) => s.trim() !== '', { message: 'is empty' }))),
-  confidential: z._default(bool(), true),
-}));
+export const CreateApplicationInput = schema(() =>
+  z.object({
+    name: str(255),
+    // Same pipe shape as `str()` so zod reports missing fields in declaration order, as Grape does.
+    redirect_uri: z.pipe(
+      z.transform((v: unknown) => v),
+      z.string().check(z.maxLength(10_000)),
+    ),
+    scopes: z.pipe(
+      z.transform((v: unknown) => v),
+      z.string().check(z.refine((s) => s.trim() !== '', { message: 'is empty' })),
+    ),
+    confidential: z._default(bool(), true),
+  }),
+);
 
 export const ListApplicationsInput = schema(() => z.object({ ...paginationParams() }));
 

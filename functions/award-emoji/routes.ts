@@ -66,14 +66,22 @@ const snippet = (project: Project, id: number | null) => ({ kind: 'snippets' as 
 const mergeRequest = (project: Project, iid: number | null) => ({ kind: 'merge_requests' as const, project, id: iid });
 
 mount('/projects/:id/issues/:issue_iid/award_emoji', IssuePath, (p) => ({ kind: 'issue', project: p.id, iid: p.issue_iid }));
-mount('/projects/:id/issues/:issue_iid/notes/:note_id/award_emoji', IssueNotePath, (p) => ({ kind: 'note', noteable: issue(p.id, p.issue_iid), noteId: p.note_id }));
+mount('/projects/:id/issues/:issue_iid/notes/:note_id/award_emoji', IssueNotePath, (p) => ({
+  kind: 'note',
+  noteable: issue(p.id, p.issue_iid),
+  noteId: p.note_id,
+}));
 mount('/projects/:id/snippets/:snippet_id/award_emoji', SnippetPath, (p) => ({ kind: 'snippet', project: p.id, id: p.snippet_id }));
 mount('/projects/:id/snippets/:snippet_id/notes/:note_id/award_emoji', SnippetNotePath, (p) => ({
   kind: 'note',
   noteable: snippet(p.id, p.snippet_id),
   noteId: p.note_id,
 }));
-mount('/projects/:id/merge_requests/:merge_request_iid/award_emoji', MergeRequestPath, (p) => ({ kind: 'merge_request', project: p.id, iid: p.merge_request_iid }));
+mount('/projects/:id/merge_requests/:merge_request_iid/award_emoji', MergeRequestPath, (p) => ({
+  kind: 'merge_request',
+  project: p.id,
+  iid: p.merge_request_iid,
+}));
 mount('/projects/:id/merge_requests/:merge_request_iid/notes/:note_id/award_emoji', MergeRequestNotePath, (p) => ({
   kind: 'note',
   noteable: mergeRequest(p.id, p.merge_request_iid),

@@ -12,12 +12,14 @@ export const ListAwardsInput = schema(() => z.object({ ...paginationParams() }))
  * `requires :name, type: String`: only its presence is a parameter error (`name is missing`); whether it names an
  * emoji is the model's rule (AwardEmoji's emoji name validation), checked by the service.
  */
-export const CreateAwardInput = schema(() => z.object({
-  name: z.pipe(
-    z.transform((v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v)),
-    z.string(),
-  ),
-}));
+export const CreateAwardInput = schema(() =>
+  z.object({
+    name: z.pipe(
+      z.transform((v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v)),
+      z.string(),
+    ),
+  }),
+);
 
 /** What the entity needs of an award. */
 export interface AwardShape {
@@ -28,7 +30,6 @@ export interface AwardShape {
   createdAt: Date | string;
   updatedAt: Date | string;
 }
-
 
 /** Entities::AwardEmoji */
 export function toAwardEmoji(a: AwardShape, user: BasicUserFields, config: Config) {

@@ -52,7 +52,14 @@ async function runOne(job: JobContext, row: BackgroundJobRow, runner: string): P
     const retries = queue ? QUEUES[queue].retry : 0;
     const retryIn = row.attempts <= retries ? retryDelaySeconds(row.attempts - 1) : null;
     await failJob(job.ctx.db, row.id, runner, message, retryIn);
-    log('error', 'background job failed', { job_id: row.id, queue: row.queue, class: row.workerClass, attempts: row.attempts, retry_in: retryIn ?? undefined, error: error instanceof Error ? (error.stack ?? message) : message });
+    log('error', 'background job failed', {
+      job_id: row.id,
+      queue: row.queue,
+      class: row.workerClass,
+      attempts: row.attempts,
+      retry_in: retryIn ?? undefined,
+      error: error instanceof Error ? (error.stack ?? message) : message,
+    });
     return { ...base, outcome: retryIn === null ? 'dead' : 'retry', error: message };
   }
 }

@@ -14,7 +14,8 @@ export async function enqueuePeriodicJobs({ ctx }: JobContext): Promise<string[]
   for (const queue of PERIODIC_QUEUES) {
     const spec = QUEUES[queue];
     // A cron job runs in no request: its context is the worker's feature category alone.
-    if (await enqueueUnlessPending(ctx.db, { queue, workerClass: spec.workerClass, args: {}, meta: { feature_category: spec.featureCategory } })) enqueued.push(queue);
+    if (await enqueueUnlessPending(ctx.db, { queue, workerClass: spec.workerClass, args: {}, meta: { feature_category: spec.featureCategory } }))
+      enqueued.push(queue);
   }
   return enqueued;
 }

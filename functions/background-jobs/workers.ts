@@ -27,7 +27,14 @@ function changesArg(args: Record<string, unknown>): PushChange[] {
   const value = args.changes;
   const valid = (c: unknown): c is PushChange => {
     const o = c as Partial<PushChange> | null;
-    return !!o && typeof o === 'object' && Number.isSafeInteger(o.project_id) && typeof o.ref === 'string' && typeof o.before === 'string' && typeof o.after === 'string';
+    return (
+      !!o &&
+      typeof o === 'object' &&
+      Number.isSafeInteger(o.project_id) &&
+      typeof o.ref === 'string' &&
+      typeof o.before === 'string' &&
+      typeof o.after === 'string'
+    );
   };
   if (!Array.isArray(value) || !value.every(valid)) throw new Error('argument changes missing');
   return value;

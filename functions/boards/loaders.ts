@@ -7,9 +7,15 @@ import { boardMilestones, collapsedOfLists, issuesOfLists, issueViewsByIds, list
 
 export const boardLoaders = (ctx: RequestContext) => ({
   /** Board.lists by board: every board of a request in one query. */
-  boardLists: each((found: readonly BoardModel[]) => listsOfBoards(ctx, found), (b) => b.board.id),
+  boardLists: each(
+    (found: readonly BoardModel[]) => listsOfBoards(ctx, found),
+    (b) => b.board.id,
+  ),
   /** BoardList issue ids, count and weight by (list, filters): one statement per board parent and filter set. */
-  boardListIssues: each((keys: readonly ListIssuesKey[]) => issuesOfLists(ctx, keys), (k) => stableKey({ list: k.list.view.list.id, filters: k.filters })),
+  boardListIssues: each(
+    (keys: readonly ListIssuesKey[]) => issuesOfLists(ctx, keys),
+    (k) => stableKey({ list: k.list.view.list.id, filters: k.filters }),
+  ),
   /** Board list issues by id (ids found visible by boardListIssues). */
   boardIssue: each((ids: readonly number[]) => issueViewsByIds(ctx, ids)),
   /** BoardList.collapsed by list id, for the current user. */

@@ -76,7 +76,14 @@ async function reposition(ctx: RequestContext, projectId: number, issueId: numbe
     };
     const after = await positionOf(afterId);
     const before = await positionOf(beforeId);
-    const position = after !== null && before !== null ? Math.floor((after + before) / 2) : after !== null ? after + IDEAL_DISTANCE : before !== null ? before - IDEAL_DISTANCE : null;
+    const position =
+      after !== null && before !== null
+        ? Math.floor((after + before) / 2)
+        : after !== null
+          ? after + IDEAL_DISTANCE
+          : before !== null
+            ? before - IDEAL_DISTANCE
+            : null;
     if (position !== null) await setRelativePosition(tx, issueId, position);
   });
 }
@@ -85,7 +92,8 @@ async function reposition(ctx: RequestContext, projectId: number, issueId: numbe
 export async function moveIssue(ctx: RequestContext, input: MoveInput) {
   const board = await q.findBoardById(ctx.db, input.boardId);
   if (!board) throw recordNotFound();
-  const parent = board.projectId !== null ? projectParent(await findProject(ctx, { id: board.projectId })) : groupParent(await findGroup(ctx, { id: board.groupId! }));
+  const parent =
+    board.projectId !== null ? projectParent(await findProject(ctx, { id: board.projectId })) : groupParent(await findGroup(ctx, { id: board.groupId! }));
   assertOnParent(ctx, 'read_board', parent.owner);
   const ref = { project: { path: input.projectPath }, iid: input.iid };
   const { project, view } = await findIssue(ctx, ref);
@@ -97,7 +105,13 @@ export async function moveIssue(ctx: RequestContext, input: MoveInput) {
   };
   const [from, to] = [await listOf(input.fromListId), await listOf(input.toListId)];
   if (from && to && from.id !== to.id) {
-    const params = await listChanges(ctx, board.id, from, to, view.assignees.map((a) => a.id));
+    const params = await listChanges(
+      ctx,
+      board.id,
+      from,
+      to,
+      view.assignees.map((a) => a.id),
+    );
     if (Object.keys(params).length) await updateIssue({ ctx, input: { ...ref, params: UpdateIssueInput().parse(params) } });
   }
   const positive = (id: number | null | undefined) => (id != null && id > 0 ? id : null);

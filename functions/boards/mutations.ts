@@ -16,7 +16,8 @@ import { ALL_MOVABLE, assertOnParent, canOnParent, groupParent, licensed, projec
 /** The board's parent as the actor may read it (404 otherwise), and admin_list on it (403). */
 async function adminBoard(ctx: RequestContext, board: BoardRow | undefined): Promise<BoardModel> {
   if (!board) throw recordNotFound();
-  const parent: Parent = board.projectId !== null ? projectParent(await findProject(ctx, { id: board.projectId })) : groupParent(await findGroup(ctx, { id: board.groupId! }));
+  const parent: Parent =
+    board.projectId !== null ? projectParent(await findProject(ctx, { id: board.projectId })) : groupParent(await findGroup(ctx, { id: board.groupId! }));
   assertOnParent(ctx, 'admin_board', parent.owner);
   return { board, parent };
 }
@@ -57,9 +58,14 @@ export async function createBoardList(
   }
   let target;
   try {
-    target = await resolveTarget(ctx, board.parent, { label_id: input.labelId ?? undefined, milestone_id: input.milestoneId ?? undefined, assignee_id: input.assigneeId ?? undefined });
+    target = await resolveTarget(ctx, board.parent, {
+      label_id: input.labelId ?? undefined,
+      milestone_id: input.milestoneId ?? undefined,
+      assignee_id: input.assigneeId ?? undefined,
+    });
   } catch (error) {
-    if (error instanceof DomainError && error.problem.code === 'invalid' && error.problem.kind === 'service') return { argumentError: error.problem.messages.join(', ') };
+    if (error instanceof DomainError && error.problem.code === 'invalid' && error.problem.kind === 'service')
+      return { argumentError: error.problem.messages.join(', ') };
     throw error;
   }
   try {
@@ -76,7 +82,12 @@ export async function createBoardList(
  */
 export async function updateListLimits(
   ctx: RequestContext,
-  input: { listId: number; limitMetric?: 'all_metrics' | 'issue_count' | 'issue_weights' | null; maxIssueCount?: number | null; maxIssueWeight?: number | null },
+  input: {
+    listId: number;
+    limitMetric?: 'all_metrics' | 'issue_count' | 'issue_weights' | null;
+    maxIssueCount?: number | null;
+    maxIssueWeight?: number | null;
+  },
 ): Promise<ListPayload> {
   const found = await qLists.findListWithBoard(ctx.db, input.listId);
   const board = await adminBoard(ctx, found?.board);
@@ -104,11 +115,15 @@ export async function updateListLimits(
  * moves a movable list (admin_list, Boards::Lists::MoveService's valid_move?). The payload carries the list only
  * when something was updated (the service's error otherwise has no model errors: `errors` stays empty).
  */
-export async function updateBoardList(ctx: RequestContext, input: { listId: number; position?: number | null; collapsed?: boolean | null }): Promise<ListPayload> {
+export async function updateBoardList(
+  ctx: RequestContext,
+  input: { listId: number; position?: number | null; collapsed?: boolean | null },
+): Promise<ListPayload> {
   const found = await qLists.findListWithBoard(ctx.db, input.listId);
   if (!found) throw recordNotFound();
   const { board } = found;
-  const parent: Parent = board.projectId !== null ? projectParent(await findProject(ctx, { id: board.projectId })) : groupParent(await findGroup(ctx, { id: board.groupId! }));
+  const parent: Parent =
+    board.projectId !== null ? projectParent(await findProject(ctx, { id: board.projectId })) : groupParent(await findGroup(ctx, { id: board.groupId! }));
   assertOnParent(ctx, 'read_board', parent.owner);
   const model: BoardModel = { board, parent };
   const user = ctx.actor.user;

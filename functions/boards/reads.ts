@@ -38,7 +38,8 @@ export async function listsOfBoards(ctx: RequestContext, found: readonly BoardMo
   return found.map((board, i) => {
     const views = all[i]!;
     const siblings = views.map((v) => v.list).filter((l) => l.listType !== LIST_TYPES.backlog && l.listType !== LIST_TYPES.closed);
-    const hidden = (l: ListRow) => (l.listType === LIST_TYPES.backlog && board.board.hideBacklogList) || (l.listType === LIST_TYPES.closed && board.board.hideClosedList);
+    const hidden = (l: ListRow) =>
+      (l.listType === LIST_TYPES.backlog && board.board.hideBacklogList) || (l.listType === LIST_TYPES.closed && board.board.hideClosedList);
     return views.filter((v) => !hidden(v.list)).map((view) => ({ view, board, siblings }));
   });
 }

@@ -83,7 +83,8 @@ export const boardResolvers: Resolvers = {
     // The scope (EE scoped_issue_board): nothing without the license.
     weight: (b, _args, { ctx }) => (licensed(ctx, 'scoped_issue_board') ? b.board.weight : null),
     milestone: (b, _args, context) => (licensed(context.ctx, 'scoped_issue_board') ? boardMilestone(context, b.board.milestoneId) : null),
-    assignee: (b, _args, { ctx, loaders }) => (licensed(ctx, 'scoped_issue_board') && b.board.assigneeId !== null ? loaders.user.load(b.board.assigneeId) : null),
+    assignee: (b, _args, { ctx, loaders }) =>
+      licensed(ctx, 'scoped_issue_board') && b.board.assigneeId !== null ? loaders.user.load(b.board.assigneeId) : null,
     lists: async (b, args, { loaders }) => {
       const issueFilters = checkFilters(args.issueFilters);
       const all = (await loaders.boardLists.load(b)).map((l) => ({ ...l, issueFilters }));

@@ -29,7 +29,13 @@ export const CreateBoardInput = schema(() => z.object({ name: str(255) }));
  * which only the scoped_issue_board license applies.
  */
 export const UpdateBoardInput = schema(() =>
-  z.object({ name: z.optional(str(255)), assignee_id: z.optional(int()), milestone_id: z.optional(int()), labels: z.optional(labelList()), weight: z.optional(int()) }),
+  z.object({
+    name: z.optional(str(255)),
+    assignee_id: z.optional(int()),
+    milestone_id: z.optional(int()),
+    labels: z.optional(labelList()),
+    weight: z.optional(int()),
+  }),
 );
 
 /** POST lists (EE): exactly one of label_id, milestone_id, assignee_id. */
@@ -87,10 +93,17 @@ export function toBoard(v: BoardView, owner: BoardOwner, config: Config) {
     name: b.name,
     project: owner.kind === 'project' ? toBasicProject(owner.view.project, owner.view.namespace, config, owner.view.forksCount, owner.view.repository) : null,
     lists: v.lists.map((l) => toList(l, config)),
-    group: owner.kind === 'group' ? { id: owner.view.namespace.id, web_url: groupWebUrl(config, owner.view.namespace.fullPath), name: owner.view.namespace.name } : null,
+    group:
+      owner.kind === 'group'
+        ? { id: owner.view.namespace.id, web_url: groupWebUrl(config, owner.view.namespace.fullPath), name: owner.view.namespace.name }
+        : null,
     ...(boardFeatureAvailable(config.instanceTier, 'scoped_issue_board')
       ? {
-          milestone: special ? { id: milestoneId, title: special } : v.milestone ? toMilestone(v.milestone.milestone, { fullPath: v.milestone.path }, config) : null,
+          milestone: special
+            ? { id: milestoneId, title: special }
+            : v.milestone
+              ? toMilestone(v.milestone.milestone, { fullPath: v.milestone.path }, config)
+              : null,
           assignee: v.assignee ? toUserBasic(v.assignee, config) : null,
           labels: v.labels.map(toLabelBasic),
           weight: b.weight,

@@ -158,7 +158,14 @@ const SPECIAL_MILESTONE_IDS = new Set([0, -2, -3]);
 export async function updateBoard({
   ctx,
   input,
-}: Verb<{ id: number | null; name?: string | undefined; assignee_id?: number | undefined; milestone_id?: number | undefined; labels?: string[] | undefined; weight?: number | undefined }>) {
+}: Verb<{
+  id: number | null;
+  name?: string | undefined;
+  assignee_id?: number | undefined;
+  milestone_id?: number | undefined;
+  labels?: string[] | undefined;
+  weight?: number | undefined;
+}>) {
   const parent = await readableParent(ctx, input);
   assertOnParent(ctx, 'admin_board', parent.owner);
   const board = await findBoardIn(ctx, parent, input.id);
@@ -170,7 +177,8 @@ export async function updateBoard({
   }
   if (licensed(ctx, 'scoped_issue_board')) {
     const m = input.milestone_id;
-    if (m !== undefined) changes.milestoneId = SPECIAL_MILESTONE_IDS.has(m) ? m : ((await qListSources.findAvailableMilestone(ctx.db, parent.scope, m))?.id ?? null);
+    if (m !== undefined)
+      changes.milestoneId = SPECIAL_MILESTONE_IDS.has(m) ? m : ((await qListSources.findAvailableMilestone(ctx.db, parent.scope, m))?.id ?? null);
     if (input.weight !== undefined) changes.weight = input.weight;
     if (input.assignee_id !== undefined) changes.assigneeId = (await q.findUserById(ctx.db, input.assignee_id))?.id ?? null;
   }

@@ -64,7 +64,13 @@ function classPattern(ranges: ReadonlyArray<readonly [number, number]>, negated:
   const parts: string[] = [];
   for (const [lo, hi] of ranges) {
     // `/` taken out of a range that holds it.
-    const pieces: Array<[number, number]> = lo <= SLASH && SLASH <= hi ? [[lo, SLASH - 1], [SLASH + 1, hi]] : [[lo, hi]];
+    const pieces: Array<[number, number]> =
+      lo <= SLASH && SLASH <= hi
+        ? [
+            [lo, SLASH - 1],
+            [SLASH + 1, hi],
+          ]
+        : [[lo, hi]];
     for (const [a, b] of pieces) if (a <= b) parts.push(a === b ? hex(a) : `${hex(a)}-${hex(b)}`);
   }
   return parts.length ? `[${parts.join('')}]` : '';

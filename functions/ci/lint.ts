@@ -20,7 +20,6 @@ export interface LintResult {
   mergedYaml: string | null;
 }
 
-
 const readTemplate = (name: string) => templateContent('gitlab_ci_ymls', name);
 const utf8 = new TextDecoder();
 

@@ -39,9 +39,7 @@ export interface PlannedJob {
   job: CiJob;
 }
 
-export type Plan =
-  | { created: true; stages: { name: string; jobs: PlannedJob[] }[]; jobs: PlannedJob[] }
-  | { created: false; errors: string[] };
+export type Plan = { created: true; stages: { name: string; jobs: PlannedJob[] }[]; jobs: PlannedJob[] } | { created: false; errors: string[] };
 
 /** The predefined variables rules can read (Ci::Pipeline#predefined_variables and #persisted_variables). */
 export function predefinedVariables(c: PlanContext): Record<string, string> {
@@ -132,7 +130,9 @@ function evaluateJob(job: CiJob, globalVars: Record<string, string>, c: PlanCont
  * need of each of them.
  */
 function parallelize(jobs: readonly PlannedJob[]): PlannedJob[] {
-  const names = new Map(jobs.map((j) => [j.name, j.job.parallel ? Array.from({ length: j.job.parallel }, (_, i) => `${j.name} ${i + 1}/${j.job.parallel}`) : [j.name]]));
+  const names = new Map(
+    jobs.map((j) => [j.name, j.job.parallel ? Array.from({ length: j.job.parallel }, (_, i) => `${j.name} ${i + 1}/${j.job.parallel}`) : [j.name]]),
+  );
   return jobs.flatMap((j) => {
     const needs = j.needs && j.needs.flatMap((n) => (names.get(n.name) ?? [n.name]).map((name) => ({ ...n, name })));
     return names.get(j.name)!.map((name) => ({ ...j, name, needs }));
@@ -157,7 +157,9 @@ export function plan(config: CiConfig, c: PlanContext): Plan {
     if (!j.needs) continue;
     // Seed::Build#needs_errors: the limit, then each need must be a job created in an earlier stage.
     if (j.needs.length > NEEDS_LIMIT) {
-      errors.push(`${j.name}: one job can only need ${NEEDS_LIMIT} others, but you have listed ${j.needs.length}. See needs keyword documentation for more details`);
+      errors.push(
+        `${j.name}: one job can only need ${NEEDS_LIMIT} others, but you have listed ${j.needs.length}. See needs keyword documentation for more details`,
+      );
       continue;
     }
     for (const n of j.needs) {

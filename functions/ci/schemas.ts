@@ -5,7 +5,11 @@ import { bool, schema } from '../lib/validate.ts';
 import type { LintResult } from './lint.ts';
 
 /** Grape's `type: String`: any text (JSON numbers as their digits). */
-const anyString = () => z.pipe(z.transform((v: unknown) => (typeof v === 'number' ? String(v) : v)), z.string());
+const anyString = () =>
+  z.pipe(
+    z.transform((v: unknown) => (typeof v === 'number' ? String(v) : v)),
+    z.string(),
+  );
 
 export const LintInput = schema(() => z.object({ content: anyString(), include_merged_yaml: z.optional(bool()) }));
 export const ProjectLintInput = schema(() => z.object({ dry_run: z.optional(bool()) }));

@@ -7,7 +7,10 @@ import { agentsOfProjects, tokensOfAgents } from './reads.ts';
 
 export const clusterAgentLoaders = (ctx: RequestContext) => ({
   /** Project.clusterAgents by project, by name (none where the actor may not read them). */
-  projectClusterAgents: each((projects: readonly ProjectModel[]) => agentsOfProjects(ctx, projects), (p) => p.project.id),
+  projectClusterAgents: each(
+    (projects: readonly ProjectModel[]) => agentsOfProjects(ctx, projects),
+    (p) => p.project.id,
+  ),
   /** ClusterAgent.tokens by agent id, newest first. */
   clusterAgentTokens: each((ids: readonly number[]) => tokensOfAgents(ctx, ids)),
 });

@@ -9,7 +9,9 @@ import { canReadAgents, type ClusterAgentWithProject } from './service.ts';
 export async function agentsOfProjects(ctx: RequestContext, projects: readonly ProjectView[]): Promise<ClusterAgentWithProject[][]> {
   const readable = projects.filter((p) => canReadAgents(ctx, p));
   const rows = await clusterAgentsOfProjects(ctx.db, [...new Set(readable.map((p) => p.project.id))]);
-  return projects.map((project) => (readable.includes(project) ? rows.filter((a) => a.projectId === project.project.id).map((agent) => ({ project, agent })) : []));
+  return projects.map((project) =>
+    readable.includes(project) ? rows.filter((a) => a.projectId === project.project.id).map((agent) => ({ project, agent })) : [],
+  );
 }
 
 /** Each agent's tokens, newest first (agents already found readable): one statement. */

@@ -45,7 +45,12 @@ export const clusterAgentResolvers: Resolvers = {
     },
     clusterAgentTokenCreate: async (_root, { input }, { ctx }) => {
       const { value, errors } = await mutation(() => createClusterAgentToken({ ctx, input: { agentId: Number(input.clusterAgentId) } }));
-      return { clientMutationId: input.clientMutationId, errors, secret: showSecret(ctx, value?.secret ?? null), token: value ? { agent: value.agent, token: value.token } : null };
+      return {
+        clientMutationId: input.clientMutationId,
+        errors,
+        secret: showSecret(ctx, value?.secret ?? null),
+        token: value ? { agent: value.agent, token: value.token } : null,
+      };
     },
     clusterAgentTokenDelete: async (_root, { input }, { ctx }) => {
       const { errors } = await mutation(() => deleteClusterAgentToken({ ctx, input: { id: Number(input.id) } }));

@@ -21,6 +21,9 @@ export function agentNameErrors(name: string): FieldErrors {
  */
 export function agentTokenSecret(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(38));
-  const base64url = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+  const base64url = btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
   return base64url.replace(/[lIO0]/g, (c) => ({ l: 's', I: 'x', O: 'y', '0': 'z' })[c]!).slice(0, 50);
 }

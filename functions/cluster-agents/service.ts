@@ -74,11 +74,13 @@ export async function createClusterAgentToken({ ctx, input }: Verb<{ agentId: nu
   const found = await findAgent(ctx, input.agentId);
   assertCan(ctx.actor, 'project:create_cluster', projectFacts(found.project));
   const secret = agentTokenSecret();
-  const token = await q.insertClusterAgentToken(ctx.db, { agentId: found.agent.id, tokenDigest: await sha256Hex(secret), createdByUserId: user.id }).catch((e: unknown) => {
-    // The agent was deleted between the read and the insert (its foreign key): as if it had never been found.
-    if ((e as { code?: string }).code === '23503') throw notFound('Clusters::Agent');
-    throw e;
-  });
+  const token = await q
+    .insertClusterAgentToken(ctx.db, { agentId: found.agent.id, tokenDigest: await sha256Hex(secret), createdByUserId: user.id })
+    .catch((e: unknown) => {
+      // The agent was deleted between the read and the insert (its foreign key): as if it had never been found.
+      if ((e as { code?: string }).code === '23503') throw notFound('Clusters::Agent');
+      throw e;
+    });
   return { agent: found, token, secret };
 }
 

@@ -19,7 +19,10 @@ commitStatusRoutes.get('/projects/:id/repository/commits/:sha/statuses', path(Sh
   requireUser(ctx);
   const { id, sha } = c.req.valid('param');
   const input = await parseParams(c, ListStatusesInput());
-  const { fetch, count } = await statuses.listStatuses({ ctx, input: { projectRef: id, sha, ref: input.ref, stage: input.stage, name: input.name, all: input.all } });
+  const { fetch, count } = await statuses.listStatuses({
+    ctx,
+    input: { projectRef: id, sha, ref: input.ref, stage: input.stage, name: input.name, all: input.all },
+  });
   const rows = await paginate(c, pageRequest(input), fetch, count);
   return c.json(rows.map((r) => toCommitStatus(r, ctx.config)));
 });

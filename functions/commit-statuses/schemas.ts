@@ -8,7 +8,11 @@ import { int, oneOf, schema, str, text } from '../lib/validate.ts';
 import { toUserBasic } from '../users/schemas.ts';
 
 /** Grape's `type: String` on a scalar (JSON numbers and booleans become their text), with no length rule of its own. */
-const scalar = () => z.pipe(z.transform((v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v)), z.string());
+const scalar = () =>
+  z.pipe(
+    z.transform((v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v)),
+    z.string(),
+  );
 
 /** Grape's `type: Float`: a number, or text that reads as one. */
 const float = () =>

@@ -90,7 +90,8 @@ interface Transition {
  * StateMachines::InvalidTransition's message, 400.
  */
 function transition(from: 'created' | 'pending' | 'running', state: PostedState, now: Date): Transition {
-  const refused = (event: string) => invalidMessage(`Cannot transition status via :${event} from :${from} (Reason(s): Status cannot transition via "${event}")`);
+  const refused = (event: string) =>
+    invalidMessage(`Cannot transition status via :${event} from :${from} (Reason(s): Status cannot transition via "${event}")`);
   switch (state) {
     case 'pending':
       if (from !== 'created') throw refused('enqueue');

@@ -30,4 +30,3 @@ export function preparePolicy(project: ProjectView, changes: PolicyChanges, pref
 
 /** Stores prepared values (one statement). */
 export const storePolicy = (db: Db, projectId: number, values: ReturnType<typeof preparePolicy>) => upsertContainerExpirationPolicy(db, projectId, values);
-

@@ -2,14 +2,20 @@
 // access (the type's `authorize :destroy_container_image`), and updateContainerExpirationPolicy, whose model errors
 // are ONE sentence (`errors.full_messages.to_sentence`).
 import { mutation } from '../graphql/errors.ts';
-import type { ContainerExpirationPolicyCadenceEnum, ContainerExpirationPolicyKeepEnum, ContainerExpirationPolicyOlderThanEnum, Resolvers } from '../graphql/generated.ts';
+import type {
+  ContainerExpirationPolicyCadenceEnum,
+  ContainerExpirationPolicyKeepEnum,
+  ContainerExpirationPolicyOlderThanEnum,
+  Resolvers,
+} from '../graphql/generated.ts';
 import { iso, toSentence } from '../lib/format.ts';
 import { can } from '../lib/policy.ts';
 import { projectFacts } from '../projects/service.ts';
 import { CADENCES, effectivePolicy, KEEP_N, OLDER_THAN } from './rules.ts';
 import { updateContainerExpirationPolicy } from './service.ts';
 
-const nameOf = <K extends string, V>(map: Record<K, V>, value: V | null) => (value === null ? null : ((Object.keys(map) as K[]).find((k) => map[k] === value) ?? null));
+const nameOf = <K extends string, V>(map: Record<K, V>, value: V | null) =>
+  value === null ? null : ((Object.keys(map) as K[]).find((k) => map[k] === value) ?? null);
 
 export const containerExpirationPolicyResolvers: Resolvers = {
   Project: {

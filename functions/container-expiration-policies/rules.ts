@@ -46,12 +46,18 @@ export function policyErrors(p: PolicyValues): FieldErrors {
   if (p.olderThan !== null && !included(Object.values(OLDER_THAN), p.olderThan)) add('older_than', 'is not included in the list');
   if (p.keepN !== null && !included(Object.values(KEEP_N), p.keepN)) add('keep_n', 'is not included in the list');
   if (p.enabled) {
-    for (const [field, pattern] of [['name_regex', p.nameRegex], ['name_regex_keep', p.nameRegexKeep]] as const) {
+    for (const [field, pattern] of [
+      ['name_regex', p.nameRegex],
+      ['name_regex_keep', p.nameRegexKeep],
+    ] as const) {
       const error = pattern ? re2Error(pattern) : null;
       if (error) add(field, `not valid RE2 syntax: ${error}`);
     }
   }
-  for (const [field, pattern] of [['name_regex', p.nameRegex], ['name_regex_keep', p.nameRegexKeep]] as const) {
+  for (const [field, pattern] of [
+    ['name_regex', p.nameRegex],
+    ['name_regex_keep', p.nameRegexKeep],
+  ] as const) {
     if (pattern && pattern.length > 255) add(field, 'is too long (maximum is 255 characters)');
   }
   return errors;

@@ -7,6 +7,12 @@ import { scannerProfilesOfProjects, siteProfilesOfProjects } from './reads.ts';
 
 export const dastLoaders = (ctx: RequestContext) => ({
   /** Project.dastSiteProfiles / dastScannerProfiles by project, by id (none where the actor may not read them). */
-  projectDastSiteProfiles: each((projects: readonly ProjectModel[]) => siteProfilesOfProjects(ctx, projects), (p) => p.project.id),
-  projectDastScannerProfiles: each((projects: readonly ProjectModel[]) => scannerProfilesOfProjects(ctx, projects), (p) => p.project.id),
+  projectDastSiteProfiles: each(
+    (projects: readonly ProjectModel[]) => siteProfilesOfProjects(ctx, projects),
+    (p) => p.project.id,
+  ),
+  projectDastScannerProfiles: each(
+    (projects: readonly ProjectModel[]) => scannerProfilesOfProjects(ctx, projects),
+    (p) => p.project.id,
+  ),
 });

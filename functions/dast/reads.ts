@@ -12,7 +12,9 @@ async function ofProjects<R extends { projectId: number }>(
 ): Promise<Array<Array<{ project: ProjectView; profile: R }>>> {
   const readable = projects.filter((p) => canReadProfiles(ctx, p));
   const rows = await read([...new Set(readable.map((p) => p.project.id))]);
-  return projects.map((project) => (readable.includes(project) ? rows.filter((r) => r.projectId === project.project.id).map((profile) => ({ project, profile })) : []));
+  return projects.map((project) =>
+    readable.includes(project) ? rows.filter((r) => r.projectId === project.project.id).map((profile) => ({ project, profile })) : [],
+  );
 }
 
 /** Each project's site profiles, by id. */

@@ -23,7 +23,8 @@ export const dastResolvers: Resolvers = {
   Project: {
     dastSiteProfile: (project, { id }, { ctx }) => findSiteProfile(ctx, project, id),
     dastSiteProfiles: async (project, args, { loaders }) => arrayConnection(await loaders.projectDastSiteProfiles.load(project), args, (p) => p.profile.id),
-    dastScannerProfiles: async (project, args, { loaders }) => arrayConnection(await loaders.projectDastScannerProfiles.load(project), args, (p) => p.profile.id),
+    dastScannerProfiles: async (project, args, { loaders }) =>
+      arrayConnection(await loaders.projectDastScannerProfiles.load(project), args, (p) => p.profile.id),
   },
   DastSiteProfile: {
     // DastSiteProfileID serializes the number as gid://gitlab/DastSiteProfile/<id>.
@@ -51,7 +52,9 @@ export const dastResolvers: Resolvers = {
   },
   Mutation: {
     dastSiteProfileCreate: async (_root, { input }, { ctx }) => {
-      const { value, errors } = await mutation(() => createSiteProfile({ ctx, input: { fullPath: input.fullPath, name: input.profileName, targetUrl: input.targetUrl } }));
+      const { value, errors } = await mutation(() =>
+        createSiteProfile({ ctx, input: { fullPath: input.fullPath, name: input.profileName, targetUrl: input.targetUrl } }),
+      );
       return { clientMutationId: input.clientMutationId, errors, id: value?.profile.id ?? null };
     },
     dastSiteProfileUpdate: async (_root, { input }, { ctx }) => {

@@ -36,7 +36,10 @@ export function dastCiConfiguration(targetUrl: string, scanner: DastScannerProfi
 }
 
 /** The pipeline's web URL (project_pipeline_url). */
-export async function createOnDemandScan({ ctx, input }: Verb<{ fullPath: string; siteProfileId: number; scannerProfileId?: number | null | undefined }>): Promise<string> {
+export async function createOnDemandScan({
+  ctx,
+  input,
+}: Verb<{ fullPath: string; siteProfileId: number; scannerProfileId?: number | null | undefined }>): Promise<string> {
   const project = await scanProject(ctx, input.fullPath);
   const projectId = project.project.id;
   // DastSiteProfilesFinder#first! and dast_scanner_profiles.find: ActiveRecord::RecordNotFound, a top-level error.

@@ -71,7 +71,11 @@ function rangeErrors(value: number | null | undefined, max: number): string[] {
 
 /** A scanner profile's errors: name, spider timeout (minutes, 0..2880), target timeout (seconds, 0..3600). */
 export function scannerProfileErrors(p: { name: string; spiderTimeout?: number | null | undefined; targetTimeout?: number | null | undefined }): FieldErrors {
-  return only({ name: nameErrors(p.name), spider_timeout: rangeErrors(p.spiderTimeout, SPIDER_TIMEOUT_MAX), target_timeout: rangeErrors(p.targetTimeout, TARGET_TIMEOUT_MAX) });
+  return only({
+    name: nameErrors(p.name),
+    spider_timeout: rangeErrors(p.spiderTimeout, SPIDER_TIMEOUT_MAX),
+    target_timeout: rangeErrors(p.targetTimeout, TARGET_TIMEOUT_MAX),
+  });
 }
 
 /** DastSiteValidation.get_normalized_url_base: `scheme://host:port`, the port always written. */
@@ -90,4 +94,5 @@ export function normalizedUrlBase(url: string): string | null {
 export const siteProfileEditPath = (projectPath: string, id: number) => `/${projectPath}/-/security/configuration/dast_profiles/dast_site_profiles/${id}/edit`;
 
 /** edit_project_security_configuration_dast_profiles_dast_scanner_profile_path. */
-export const scannerProfileEditPath = (projectPath: string, id: number) => `/${projectPath}/-/security/configuration/dast_profiles/dast_scanner_profiles/${id}/edit`;
+export const scannerProfileEditPath = (projectPath: string, id: number) =>
+  `/${projectPath}/-/security/configuration/dast_profiles/dast_scanner_profiles/${id}/edit`;

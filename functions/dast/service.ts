@@ -38,7 +38,8 @@ export const onDemandScanFacts = (ctx: RequestContext, project: ProjectView): On
 export const canReadProfiles = (ctx: RequestContext, project: ProjectView) => can(ctx.actor, 'project:read_on_demand_scans', onDemandScanFacts(ctx, project));
 
 /** DastSiteProfile's `userPermissions.createOnDemandDastScan`. */
-export const canCreateScan = (ctx: RequestContext, project: ProjectView) => can(ctx.actor, 'project:create_on_demand_dast_scan', onDemandScanFacts(ctx, project));
+export const canCreateScan = (ctx: RequestContext, project: ProjectView) =>
+  can(ctx.actor, 'project:create_on_demand_dast_scan', onDemandScanFacts(ctx, project));
 
 /** The project by full path, when the actor may create on-demand scans in it (the mutations' `authorize`). */
 export async function scanProject(ctx: RequestContext, fullPath: string): Promise<ProjectView> {

@@ -47,7 +47,10 @@ deployKeyRoutes.get(`${KEYS}/:key_id`, path(ProjectPath), async (c) => {
 deployKeyRoutes.post(KEYS, path(ProjectPath), async (c) => {
   const target = await deployKeys.authorizeProject(c.var.ctx, c.req.valid('param').id);
   const input = await parseParams(c, CreateInput());
-  const link = await deployKeys.addDeployKey({ ctx: c.var.ctx, input: { project: target, key: input.key, title: input.title, canPush: input.can_push ?? false } });
+  const link = await deployKeys.addDeployKey({
+    ctx: c.var.ctx,
+    input: { project: target, key: input.key, title: input.title, canPush: input.can_push ?? false },
+  });
   return c.json(toDeployKeysProject({ key: link.key, canPush: link.link.canPush }), 201);
 });
 

@@ -114,7 +114,10 @@ export async function addDeployKey({ ctx, input }: InProject<{ key: string; titl
  * PUT /projects/:id/deploy_keys/:key_id: the push right, and the title where the actor may update the key (a title
  * it may not change is ignored, as GitLab ignores it).
  */
-export async function updateDeployKey({ ctx, input }: InProject<{ keyId: number | null; title?: string | undefined; canPush?: boolean | undefined }>): Promise<q.DeployKeyLink> {
+export async function updateDeployKey({
+  ctx,
+  input,
+}: InProject<{ keyId: number | null; title?: string | undefined; canPush?: boolean | undefined }>): Promise<q.DeployKeyLink> {
   const link = await findLink(ctx, input.project, input.keyId);
   const mayRetitle = can(ctx.actor, 'project:update_deploy_key_title', { ...projectFacts(input.project), deployKeyPublic: link.key.public });
   const title = mayRetitle ? input.title : undefined;

@@ -40,7 +40,8 @@ function jobVariables(pipeline: PipelineRow, job: DeployingJob, pipelineVariable
 }
 
 /** ExpandVariables.expand: `$NAME` and `${NAME}`; an unknown variable expands to nothing. */
-const expand = (value: string, vars: ReadonlyMap<string, string>) => value.replace(/\$(?:\{(\w+)\}|(\w+))/g, (_m, braced: string | undefined, bare: string | undefined) => vars.get((braced ?? bare)!) ?? '');
+const expand = (value: string, vars: ReadonlyMap<string, string>) =>
+  value.replace(/\$(?:\{(\w+)\}|(\w+))/g, (_m, braced: string | undefined, bare: string | undefined) => vars.get((braced ?? bare)!) ?? '');
 
 /**
  * After a pipeline is stored: the environments its jobs name exist (made by their expanded name, slug per

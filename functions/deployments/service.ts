@@ -30,7 +30,10 @@ export async function deploymentsProject(ctx: RequestContext, ref: Ref | null): 
   return project;
 }
 
-export function listDeployments({ ctx, input }: Verb<{ project: ProjectView; filter: Omit<q.DeploymentFilter, 'projectId'>; orderBy: q.DeploymentOrder; sort: 'asc' | 'desc' }>) {
+export function listDeployments({
+  ctx,
+  input,
+}: Verb<{ project: ProjectView; filter: Omit<q.DeploymentFilter, 'projectId'>; orderBy: q.DeploymentOrder; sort: 'asc' | 'desc' }>) {
   const filter: q.DeploymentFilter = { ...input.filter, projectId: input.project.project.id };
   return pagedWithTotal(
     (limit, offset) => q.deploymentPage(ctx.db, filter, { orderBy: input.orderBy, sort: input.sort, limit, offset, countCap: COUNT_LIMIT }),
@@ -59,7 +62,10 @@ async function environmentNamed(ctx: RequestContext, project: ProjectView, name:
 const FINISHED = new Set(['success', 'failed', 'canceled', 'skipped']);
 
 /** POST: a deployment without a job, moved from `created` to the status asked for (every event allows that). */
-export async function createDeployment({ ctx, input }: Verb<{ project: ProjectView; environment: string; sha: string; ref: string; tag: boolean; status: Settable }>) {
+export async function createDeployment({
+  ctx,
+  input,
+}: Verb<{ project: ProjectView; environment: string; sha: string; ref: string; tag: boolean; status: Settable }>) {
   const user = requireUser(ctx);
   assertCan(ctx.actor, 'project:create_deployment', projectFacts(input.project));
   assertCan(ctx.actor, 'project:create_environment', projectFacts(input.project));
@@ -102,7 +108,12 @@ export async function updateDeployment({ ctx, input }: Verb<{ project: ProjectVi
 }
 
 /** The Deployment entities of these deployments: users, deploying jobs and the jobs' contexts, loaded together. */
-export async function presentDeployments(ctx: RequestContext, project: ProjectView, list: readonly q.DeploymentWithEnvironment[], o: { withEnvironment: boolean }) {
+export async function presentDeployments(
+  ctx: RequestContext,
+  project: ProjectView,
+  list: readonly q.DeploymentWithEnvironment[],
+  o: { withEnvironment: boolean },
+) {
   const jobIds = [...new Set(list.flatMap((d) => (d.deployment.deployableId ? [d.deployment.deployableId] : [])))];
   const [users, jobs] = await Promise.all([
     findUsersByIds(ctx.db, [...new Set(list.flatMap((d) => (d.deployment.userId ? [d.deployment.userId] : [])))]),
@@ -114,6 +125,10 @@ export async function presentDeployments(ctx: RequestContext, project: ProjectVi
   return list.map((d) => {
     const job = d.deployment.deployableId ? jobOf.get(d.deployment.deployableId) : undefined;
     const deployable = job ? toJob(job, contexts.get(job.build.id)!, ctx.config, ctx.actor) : null;
-    return toDeployment(d, { user: d.deployment.userId ? (userOf.get(d.deployment.userId) ?? null) : null, deployable, withEnvironment: o.withEnvironment }, ctx.config);
+    return toDeployment(
+      d,
+      { user: d.deployment.userId ? (userOf.get(d.deployment.userId) ?? null) : null, deployable, withEnvironment: o.withEnvironment },
+      ctx.config,
+    );
   });
 }

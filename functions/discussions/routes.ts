@@ -17,7 +17,14 @@ import { params, path, pathId, schema, type Output } from '../lib/validate.ts';
 import { toDiscussion, toNoteView } from '../notes/schemas.ts';
 import * as notes from '../notes/service.ts';
 import { updateNote } from '../notes/update.ts';
-import { CreateDiscussionInput, CreatePositionedDiscussionInput, ListDiscussionsInput, ReplyInput, ResolveDiscussionInput, UpdateDiscussionNoteInput } from './schemas.ts';
+import {
+  CreateDiscussionInput,
+  CreatePositionedDiscussionInput,
+  ListDiscussionsInput,
+  ReplyInput,
+  ResolveDiscussionInput,
+  UpdateDiscussionNoteInput,
+} from './schemas.ts';
 import * as discussions from './service.ts';
 
 export const discussionRoutes = new Hono<AppEnv>();
@@ -58,7 +65,9 @@ for (const kind of ['issues', 'snippets', 'merge_requests', 'commits', 'epics'] 
 
   // Issues and snippets declare no `position`: their input is the positioned one's without it.
   const CreateInput: typeof CreatePositionedDiscussionInput =
-    kind === 'merge_requests' || kind === 'commits' ? CreatePositionedDiscussionInput : (CreateDiscussionInput as unknown as typeof CreatePositionedDiscussionInput);
+    kind === 'merge_requests' || kind === 'commits'
+      ? CreatePositionedDiscussionInput
+      : (CreateDiscussionInput as unknown as typeof CreatePositionedDiscussionInput);
   discussionRoutes.post(base, path(NoteablePath(kind)), params(CreateInput), async (c) => {
     const { ctx } = c.var;
     const { noteable, discussion } = await discussions.createDiscussion({ ctx, input: { noteable: ref(c.req.valid('param')), params: c.req.valid('query') } });
@@ -93,7 +102,10 @@ for (const kind of ['issues', 'snippets', 'merge_requests', 'commits', 'epics'] 
   discussionRoutes.post(`${base}/:discussion_id/notes`, path(DiscussionPath(kind)), params(ReplyInput), async (c) => {
     const { ctx } = c.var;
     const p = c.req.valid('param');
-    const { noteable, view } = await discussions.replyToDiscussion({ ctx, input: { noteable: ref(p), discussionId: p.discussion_id, params: c.req.valid('query') } });
+    const { noteable, view } = await discussions.replyToDiscussion({
+      ctx,
+      input: { noteable: ref(p), discussionId: p.discussion_id, params: c.req.valid('query') },
+    });
     return c.json(toNoteView(view, noteable.iid, ctx.config), 201);
   });
 

@@ -25,7 +25,9 @@ export const CreatePositionedDiscussionInput = schema(() =>
 export const ReplyInput = schema(() => z.object({ body: body(), created_at: z.optional(dateTime()) }));
 
 /** PUT .../discussions/:discussion_id/notes/:note_id: `exactly_one_of :body, :resolved`. */
-export const UpdateDiscussionNoteInput = schema(() => z.object({ body: z.optional(body()), resolved: z.optional(bool()) }).check(exactlyOneOf(['body', 'resolved'])));
+export const UpdateDiscussionNoteInput = schema(() =>
+  z.object({ body: z.optional(body()), resolved: z.optional(bool()) }).check(exactlyOneOf(['body', 'resolved'])),
+);
 
 /** PUT .../discussions/:discussion_id: `requires :resolved, type: Boolean`. */
 export const ResolveDiscussionInput = schema(() => z.object({ resolved: bool() }));

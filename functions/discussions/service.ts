@@ -38,7 +38,8 @@ function listFilter(ctx: RequestContext, noteable: Noteable): NoteListFilter {
   return { kinds: 'all_notes', withConfidential: can(ctx.actor, 'note:read', hidden) };
 }
 
-const readable = (ctx: RequestContext, noteable: Noteable, rows: readonly NoteView[]) => rows.filter((r) => can(ctx.actor, 'note:read', noteFacts(noteable, r.note)));
+const readable = (ctx: RequestContext, noteable: Noteable, rows: readonly NoteView[]) =>
+  rows.filter((r) => can(ctx.actor, 'note:read', noteFacts(noteable, r.note)));
 
 /** Groups notes (oldest first) by discussion, in the order of `ids`. */
 function group(ids: readonly string[], rows: readonly NoteView[]): DiscussionView[] {
@@ -62,7 +63,11 @@ export async function listDiscussions({ ctx, input }: Verb<{ noteable: NoteableR
     fetch: async (limit: number, offset: number) => {
       const ids = await listDiscussionIds(ctx.db, noteable.key, filter, limit, offset, COUNT_LIMIT + 1);
       if (ids[0]) total = ids[0].total;
-      const notes = await findDiscussionNotes(ctx.db, noteable.key, ids.map((i) => i.id));
+      const notes = await findDiscussionNotes(
+        ctx.db,
+        noteable.key,
+        ids.map((i) => i.id),
+      );
       return group(
         ids.map((i) => i.id),
         readable(ctx, noteable, notes),
@@ -132,7 +137,9 @@ async function diffOf(ctx: RequestContext, noteable: Noteable, shas: { base: str
   const projectId = noteable.project!.project.id;
   const from = shas.base ?? shas.start;
   const [oldCommit, newCommit] = await Promise.all([resolveRevision(ctx.db, projectId, from), resolveRevision(ctx.db, projectId, shas.head)]);
-  return oldCommit && newCommit && /^[0-9a-f]{40}$/.test(from) && /^[0-9a-f]{40}$/.test(shas.head) ? { oldCommit: oldCommit.oid, newCommit: newCommit.oid } : null;
+  return oldCommit && newCommit && /^[0-9a-f]{40}$/.test(from) && /^[0-9a-f]{40}$/.test(shas.head)
+    ? { oldCommit: oldCommit.oid, newCommit: newCommit.oid }
+    : null;
 }
 
 /**

@@ -44,7 +44,9 @@ export async function environmentSlug(name: string): Promise<string> {
   if (!/^[a-z]/.test(slug)) slug = `env-${slug}`;
   slug = slug.replace(/-+/g, '-');
   if (slug.length <= 24 && slug === name) return slug.replace(/-$/, '');
-  const suffix = BigInt(`0x${await sha256Hex(name)}`).toString(36).slice(-6);
+  const suffix = BigInt(`0x${await sha256Hex(name)}`)
+    .toString(36)
+    .slice(-6);
   const short = slug.slice(0, 17);
   return `${short}${short.endsWith('-') ? '' : '-'}${suffix}`;
 }

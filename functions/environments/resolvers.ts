@@ -61,7 +61,13 @@ export const environmentResolvers: Resolvers = {
       const { value, errors } = await mutation(() =>
         createAnnotation({
           ctx,
-          input: { environmentId, dashboardPath: input.dashboardPath, description: input.description, startingAt: time(input.startingAt), endingAt: input.endingAt ? time(input.endingAt) : null },
+          input: {
+            environmentId,
+            dashboardPath: input.dashboardPath,
+            description: input.description,
+            startingAt: time(input.startingAt),
+            endingAt: input.endingAt ? time(input.endingAt) : null,
+          },
         }),
       );
       return { clientMutationId: input.clientMutationId, errors, annotation: value };

@@ -22,12 +22,15 @@ const noSlug = () =>
 const nameOrSearch = () =>
   z.superRefine(
     (v: Record<string, unknown>, ctx) => {
-      if (v?.name !== undefined && v?.search !== undefined) ctx.issues.push({ code: 'custom', message: 'cannot be used together', path: ['name, search'], input: v });
+      if (v?.name !== undefined && v?.search !== undefined)
+        ctx.issues.push({ code: 'custom', message: 'cannot be used together', path: ['name, search'], input: v });
     },
     { when: () => true },
   );
 
-export const ListEnvironmentsInput = schema(() => z.object({ ...paginationParams(), name: z.optional(str()), search: z.optional(str()) }).check(nameOrSearch()));
+export const ListEnvironmentsInput = schema(() =>
+  z.object({ ...paginationParams(), name: z.optional(str()), search: z.optional(str()) }).check(nameOrSearch()),
+);
 
 export const CreateEnvironmentInput = schema(() =>
   z.object({ name: str(), external_url: z.optional(z.nullable(str())), slug: z.optional(z.unknown()) }).check(noSlug()),

@@ -55,7 +55,10 @@ function fieldErrors(fields: { name?: string[]; slug?: string[]; external_url?: 
   if (Object.keys(present).length) throw validationFailed(present);
 }
 
-export async function createEnvironment({ ctx, input }: Verb<{ project: ProjectView; name: string; externalUrl?: string | undefined }>): Promise<EnvironmentRow> {
+export async function createEnvironment({
+  ctx,
+  input,
+}: Verb<{ project: ProjectView; name: string; externalUrl?: string | undefined }>): Promise<EnvironmentRow> {
   requireUser(ctx);
   assertCan(ctx.actor, 'project:create_environment', projectFacts(input.project));
   const projectId = input.project.project.id;
@@ -75,7 +78,10 @@ export async function createEnvironment({ ctx, input }: Verb<{ project: ProjectV
 }
 
 /** PUT: name and external_url change; the slug stays what it was made as. */
-export async function updateEnvironment({ ctx, input }: Verb<{ project: ProjectView; id: number; name?: string | undefined; externalUrl?: string | undefined }>) {
+export async function updateEnvironment({
+  ctx,
+  input,
+}: Verb<{ project: ProjectView; id: number; name?: string | undefined; externalUrl?: string | undefined }>) {
   requireUser(ctx);
   assertCan(ctx.actor, 'project:update_environment', projectFacts(input.project));
   const environment = await getEnvironment({ ctx, input });
@@ -117,7 +123,8 @@ export async function stopEnvironment({ ctx, input }: Verb<{ project: ProjectVie
   const pipelineId = last?.deployableId && last.onStop ? (await deployables(ctx.db, [last.deployableId]))[0]?.pipeline.id : undefined;
   if (pipelineId !== undefined && last?.onStop) {
     const job = await stopJob(ctx.db, pipelineId, last.onStop);
-    if (job && (await transitionJobs(ctx.db, { ids: [job.id], from: ['manual'], to: 'pending', userId: user.id })).length) await reprocessPipeline(ctx, pipelineId);
+    if (job && (await transitionJobs(ctx.db, { ids: [job.id], from: ['manual'], to: 'pending', userId: user.id })).length)
+      await reprocessPipeline(ctx, pipelineId);
   }
   return stopped ?? environment;
 }

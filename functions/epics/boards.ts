@@ -22,7 +22,8 @@ const boardGroupId = (board: BoardModel): number | null =>
 export async function epicsOfBoard(ctx: RequestContext, board: BoardModel, issueIds: readonly number[]): Promise<EpicModel[]> {
   const groupId = boardGroupId(board);
   if (groupId === null || !issueIds.length) return [];
-  const ancestorIds = board.parent.scope.kind === 'group' ? board.parent.scope.groupIds.filter((id) => id !== groupId) : board.parent.scope.groupIds.slice(0, -1);
+  const ancestorIds =
+    board.parent.scope.kind === 'group' ? board.parent.scope.groupIds.filter((id) => id !== groupId) : board.parent.scope.groupIds.slice(0, -1);
   return groupEpics(ctx, { groupId, includeDescendants: true, ancestorIds, state: 'opened', issueIds }, { by: 'created_at', sort: 'desc' });
 }
 
@@ -42,7 +43,8 @@ export async function setBoardEpicCollapsed({ ctx, input }: { ctx: RequestContex
   const user = requireUser(ctx);
   const board = await findBoardById(ctx.db, input.boardId);
   if (!board) throw recordNotFound();
-  const parent: Parent = board.projectId !== null ? projectParent(await findProject(ctx, { id: board.projectId })) : groupParent(await findGroup(ctx, { id: board.groupId! }));
+  const parent: Parent =
+    board.projectId !== null ? projectParent(await findProject(ctx, { id: board.projectId })) : groupParent(await findGroup(ctx, { id: board.groupId! }));
   assertOnParent(ctx, 'read_board', parent.owner);
   const [epic] = epicsAvailable(ctx.config.instanceTier) ? await epicsByIds(ctx, [input.epicId]) : [null];
   if (!epic) throw recordNotFound();

@@ -90,5 +90,6 @@ export async function insertEpicIn(ctx: RequestContext, group: GroupView, author
  */
 async function recordEpicCreated(ctx: RequestContext, tx: Db, group: GroupView, epicId: number, authorId: number) {
   await recordEvent(tx, { action: 'created', authorId, groupId: group.namespace.id, target: { type: 'Epic', id: epicId } });
-  if (epicsAvailable(ctx.config.instanceTier)) await notify(tx, ctx, { action: 'new_epic', target: { type: 'Epic', id: epicId }, groupId: group.namespace.id, actorId: authorId });
+  if (epicsAvailable(ctx.config.instanceTier))
+    await notify(tx, ctx, { action: 'new_epic', target: { type: 'Epic', id: epicId }, groupId: group.namespace.id, actorId: authorId });
 }

@@ -95,6 +95,11 @@ export async function moveEpicIssue({ ctx, input }: Verb<EpicRef & { linkId: num
   // move_before_id: the link that ends up before the moved one; move_after_id: the one after it.
   const at = input.before !== undefined ? rest.findIndex((l) => l.id === input.before) + 1 : rest.findIndex((l) => l.id === input.after);
   rest.splice(at, 0, link);
-  await ctx.transaction((tx) => q.setEpicIssuePositions(tx, rest.map((l, i) => ({ id: l.id, relativePosition: (i + 1) * 1024 }))));
+  await ctx.transaction((tx) =>
+    q.setEpicIssuePositions(
+      tx,
+      rest.map((l, i) => ({ id: l.id, relativePosition: (i + 1) * 1024 })),
+    ),
+  );
   return (await issuesOfEpics(ctx, [epic.epic.id]))[0]!;
 }

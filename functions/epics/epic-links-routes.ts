@@ -25,7 +25,12 @@ const CreateChildInput = schema(() =>
     title: z.pipe(str(255), z.string().check(modelRule((s: string) => s.trim() !== '', "can't be blank"))),
     confidential: z.optional(bool()),
     // Grape's `type: String` takes a JSON number too.
-    subgroup_id: z.optional(z.pipe(z.transform((v: unknown) => (typeof v === 'number' ? String(v) : v)), groupRef())),
+    subgroup_id: z.optional(
+      z.pipe(
+        z.transform((v: unknown) => (typeof v === 'number' ? String(v) : v)),
+        groupRef(),
+      ),
+    ),
   }),
 );
 
@@ -56,7 +61,10 @@ export function mountEpicLinkRoutes(app: Hono<AppEnv>, base: string) {
     const { ctx } = c.var;
     const { id, epic_iid, child_epic_id } = c.req.valid('param');
     const { move_before_id, move_after_id } = c.req.valid('query');
-    const { group, children } = await links.moveChildEpic({ ctx, input: { ref: id, iid: epic_iid, childId: child_epic_id, before: move_before_id, after: move_after_id } });
+    const { group, children } = await links.moveChildEpic({
+      ctx,
+      input: { ref: id, iid: epic_iid, childId: child_epic_id, before: move_before_id, after: move_after_id },
+    });
     const admin = canAdminEpic(ctx, group);
     return c.json(children.map((v) => toEpic(v, ctx.config, { admin })));
   });

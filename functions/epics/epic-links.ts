@@ -42,13 +42,27 @@ async function parentFor(ctx: RequestContext, input: EpicRef, action: 'group:rea
 /** A readable epic of the group or its subgroups by id (the finder the endpoints use for `child_epic_id`). */
 async function findChild(ctx: RequestContext, group: GroupView, childId: number | null): Promise<EpicView | undefined> {
   if (childId === null) return undefined;
-  const [found] = await q.listEpicViews(ctx.db, ctx.actor, { groupId: group.namespace.id, includeDescendants: true, ids: [childId] }, { by: 'created_at', sort: 'desc' }, 1, 0);
+  const [found] = await q.listEpicViews(
+    ctx.db,
+    ctx.actor,
+    { groupId: group.namespace.id, includeDescendants: true, ids: [childId] },
+    { by: 'created_at', sort: 'desc' },
+    1,
+    0,
+  );
   return found;
 }
 
 /** The readable children of an epic in tree order (EpicsFinder with parent_id, sorted by relative_position). */
 async function readableChildren(ctx: RequestContext, group: GroupView, epic: EpicView): Promise<EpicView[]> {
-  return q.listEpicViews(ctx.db, ctx.actor, { groupId: group.namespace.id, includeDescendants: true, parentIds: [epic.epic.id] }, { by: 'relative_position', sort: 'asc' }, 1000, 0);
+  return q.listEpicViews(
+    ctx.db,
+    ctx.actor,
+    { groupId: group.namespace.id, includeDescendants: true, parentIds: [epic.epic.id] },
+    { by: 'relative_position', sort: 'asc' },
+    1000,
+    0,
+  );
 }
 
 const rootOf = (group: GroupView) => group.namespace.traversalIds[0] ?? group.namespace.id;
@@ -58,7 +72,6 @@ export async function listChildEpics({ ctx, input }: Verb<EpicRef>) {
   const { group, epic } = await parentFor(ctx, input, 'group:read_epic');
   return { group, children: await readableChildren(ctx, group, epic) };
 }
-
 
 /** POST /groups/:id/epics/:epic_iid/epics/:child_epic_id: the child, now under the epic (placed first). */
 export async function addChildEpic({ ctx, input }: Verb<EpicRef & { childId: number | null }>) {

@@ -13,13 +13,21 @@ export const epicLoaders = (ctx: RequestContext) => ({
   /** Readable epics by id (parents), null when missing or hidden. */
   epic: each((ids: readonly number[]) => epicsByIds(ctx, ids)),
   /** Epic.children by parent epic id and filters: one statement per filter set. */
-  epicChildren: perParent((parentIds: number[], a: { filter: Omit<EpicFilter, 'parentIds'>; order: EpicOrder }) => childrenOfEpics(ctx, parentIds, a.filter, a.order)),
+  epicChildren: perParent((parentIds: number[], a: { filter: Omit<EpicFilter, 'parentIds'>; order: EpicOrder }) =>
+    childrenOfEpics(ctx, parentIds, a.filter, a.order),
+  ),
   /** Epic.issues by epic id (readable issues, in the epic's order). */
-  epicIssues: each((epics: readonly EpicModel[]) => issueModelsOfEpics(ctx, epics), (e) => e.view.epic.id),
+  epicIssues: each(
+    (epics: readonly EpicModel[]) => issueModelsOfEpics(ctx, epics),
+    (e) => e.view.epic.id,
+  ),
   /** Children and issue counts by epic id (hasChildren, hasIssues). */
   epicRelations: each((ids: readonly number[]) => relationCounts(ctx, ids)),
   /** Epic.participants by epic: one statement for the page. */
-  epicParticipants: each((epics: readonly EpicModel[]) => participantsOfEpics(ctx, epics), (e) => e.view.epic.id),
+  epicParticipants: each(
+    (epics: readonly EpicModel[]) => participantsOfEpics(ctx, epics),
+    (e) => e.view.epic.id,
+  ),
   /** Epic.subscribed by epic id. */
   epicSubscribed: each((ids: readonly number[]) => subscribedOf(ctx, ids)),
   /** Epic.descendantCounts / descendantWeightSum by epic id: one statement for the page. */

@@ -37,7 +37,12 @@ export async function groupEpics(ctx: RequestContext, filter: q.EpicFilter, orde
 }
 
 /** Children of each epic matching the filter: one statement for all of them. */
-export async function childrenOfEpics(ctx: RequestContext, parentIds: readonly number[], filter: Omit<q.EpicFilter, 'parentIds'>, order: q.EpicOrder): Promise<EpicModel[][]> {
+export async function childrenOfEpics(
+  ctx: RequestContext,
+  parentIds: readonly number[],
+  filter: Omit<q.EpicFilter, 'parentIds'>,
+  order: q.EpicOrder,
+): Promise<EpicModel[][]> {
   const found = await withGroups(ctx, await q.listEpicViews(ctx.db, ctx.actor, { ...filter, parentIds }, order, MAX_EPICS, 0));
   return byParent(parentIds, found, (m) => m.view.epic.parentId!);
 }
@@ -50,7 +55,10 @@ export async function epicsByIds(ctx: RequestContext, ids: readonly number[]): P
 
 /** The readable issues of each epic, in order, with their projects. */
 export async function issueModelsOfEpics(ctx: RequestContext, epics: readonly EpicModel[]): Promise<EpicIssueModel[][]> {
-  const entries = await issuesOfEpics(ctx, epics.map((e) => e.view.epic.id));
+  const entries = await issuesOfEpics(
+    ctx,
+    epics.map((e) => e.view.epic.id),
+  );
   const projectIds = [...new Set(entries.flat().map((e) => e.issue.issue.projectId))];
   const projects = new Map((await readableProjectsByIds(ctx, projectIds)).filter((p) => p !== null).map((p) => [p!.project.id, p!]));
   return entries.map((list, i) =>
@@ -74,7 +82,8 @@ export async function subscribedOf(ctx: RequestContext, epicIds: readonly number
 }
 
 /** Group labels by id among the given groups (ids naming anything else are ignored, as GitLab's label finder does). */
-export const findGroupLabelsByIds = (ctx: RequestContext, groupIds: readonly number[], ids: readonly number[]) => qLabels.findGroupLabelsByIds(ctx.db, groupIds, ids);
+export const findGroupLabelsByIds = (ctx: RequestContext, groupIds: readonly number[], ids: readonly number[]) =>
+  qLabels.findGroupLabelsByIds(ctx.db, groupIds, ids);
 
 /**
  * The group's own epic by iid (`user_group.epics.find_by(iid:)`, as the award emoji API finds it), null when there is
@@ -91,6 +100,10 @@ export async function participantsOfEpics(ctx: RequestContext, found: readonly E
   const byEpic = byParent(ids, await qBatched.findParticipantsOfEpics(ctx.db, ids), (r) => r.epicId);
   // The epic as a noteable (notes/noteables.ts's epicNoteable, whose module reads epics: built here, not imported).
   return found.map((model, i) =>
-    visibleParticipants(ctx, byEpic[i]!, { kind: 'epic', group: epicFacts(ctx, model.group, model.view.epic.confidential), authorId: model.view.epic.authorId }),
+    visibleParticipants(ctx, byEpic[i]!, {
+      kind: 'epic',
+      group: epicFacts(ctx, model.group, model.view.epic.confidential),
+      authorId: model.view.epic.authorId,
+    }),
   );
 }

@@ -38,7 +38,8 @@ const NUMERIC = /^\d{1,10}$/;
 /** The resolver's filters (EpicsResolver + TimeFrameArguments), with GitLab's argument errors. */
 function epicFilter(args: EpicArgs): { filter: Omit<EpicFilter, 'groupId' | 'parentIds'>; order: EpicOrder } {
   if (args.iidStartsWith != null && !/^\d+$/.test(args.iidStartsWith)) throw new GraphQLError('Invalid `iidStartsWith` query');
-  if (args.timeframe && (args.startDate || args.endDate)) throw new GraphQLError('startDate and endDate are deprecated in favor of timeframe. Please use only timeframe.');
+  if (args.timeframe && (args.startDate || args.endDate))
+    throw new GraphQLError('startDate and endDate are deprecated in favor of timeframe. Please use only timeframe.');
   if (Boolean(args.startDate) !== Boolean(args.endDate)) throw new GraphQLError('Both startDate and endDate must be present.');
   const start = args.timeframe?.start ?? args.startDate?.slice(0, 10);
   const end = args.timeframe?.end ?? args.endDate?.slice(0, 10);
@@ -58,7 +59,9 @@ function epicFilter(args: EpicArgs): { filter: Omit<EpicFilter, 'groupId' | 'par
       timeframe: start && end ? { start, end } : undefined,
     },
     // EpicsFinder's default: newest first; the roadmap sorts by dates.
-    order: sort ? { by: sort.startsWith('start') ? 'start_date' : 'end_date', sort: sort.endsWith('asc') ? 'asc' : 'desc' } : { by: 'created_at', sort: 'desc' },
+    order: sort
+      ? { by: sort.startsWith('start') ? 'start_date' : 'end_date', sort: sort.endsWith('asc') ? 'asc' : 'desc' }
+      : { by: 'created_at', sort: 'desc' },
   };
 }
 
@@ -81,7 +84,9 @@ const labelOf = (l: EpicModel['view']['labels'][number]): LabelRow => ({
 
 /** `addLabelIds`/`removeLabelIds`: numeric ids or label global ids (others match nothing). */
 const labelIds = (ids: readonly string[] | null | undefined) =>
-  (ids ?? []).map((id) => (NUMERIC.test(id) ? Number(id) : Number(parseGlobalId(id)?.id ?? -1))).filter((n) => Number.isInteger(n) && n > 0 && n <= 2_147_483_647);
+  (ids ?? [])
+    .map((id) => (NUMERIC.test(id) ? Number(id) : Number(parseGlobalId(id)?.id ?? -1)))
+    .filter((n) => Number.isInteger(n) && n > 0 && n <= 2_147_483_647);
 
 /** Date strings as Rails casts them: a real date, else nothing. */
 const dateArg = (s: string | null | undefined) => (s == null ? s : /^\d{4}-\d{2}-\d{2}/.test(s) && isRealDate(s.slice(0, 10)) ? s.slice(0, 10) : null);
@@ -98,11 +103,22 @@ interface EpicInputFields {
   removeLabelIds?: string[] | null;
 }
 
-const ATTRIBUTES = ['title', 'description', 'confidential', 'startDateFixed', 'dueDateFixed', 'startDateIsFixed', 'dueDateIsFixed', 'addLabelIds', 'removeLabelIds'] as const;
+const ATTRIBUTES = [
+  'title',
+  'description',
+  'confidential',
+  'startDateFixed',
+  'dueDateFixed',
+  'startDateIsFixed',
+  'dueDateIsFixed',
+  'addLabelIds',
+  'removeLabelIds',
+] as const;
 
 /** SharedEpicArguments: only the group path (and iid) given is an argument error. */
 function assertAttributes(input: EpicInputFields & { stateEvent?: unknown }) {
-  if ([...ATTRIBUTES, 'stateEvent' as const].every((k) => (input as Record<string, unknown>)[k] == null)) throw new GraphQLError('The list of epic attributes is empty');
+  if ([...ATTRIBUTES, 'stateEvent' as const].every((k) => (input as Record<string, unknown>)[k] == null))
+    throw new GraphQLError('The list of epic attributes is empty');
 }
 
 /** The group labels the ids name (in the group or its ancestors). */
@@ -172,18 +188,27 @@ export const epicResolvers: Resolvers = {
     discussions: (e, args, context) => discussionsOf(context, epicNoteable(context.ctx, e), args),
     currentUserTodos: async (e, args, { ctx, loaders }) => {
       const rows = ctx.actor.user ? await loaders.currentUserEpicTodos.load(e.view.epic.id) : [];
-      const todos = rows.filter((r) => args.state == null || r.todo.state === args.state).map((r) => ({ todo: r.todo, body: r.body, project: null, group: e.group }));
+      const todos = rows
+        .filter((r) => args.state == null || r.todo.state === args.state)
+        .map((r) => ({ todo: r.todo, body: r.body, project: null, group: e.group }));
       return arrayConnection(todos, args, (t) => t.todo.id);
     },
     children: async (e, args, { loaders }) => {
       const { filter, order } = epicFilter(args);
       // Children are a parent's wherever they live in its hierarchy; the order is the epic tree's.
-      const rows = await loaders.epicChildren.load({ parent: e.view.epic.id, args: { filter, order: args.sort ? order : { by: 'relative_position', sort: 'asc' } } });
+      const rows = await loaders.epicChildren.load({
+        parent: e.view.epic.id,
+        args: { filter, order: args.sort ? order : { by: 'relative_position', sort: 'asc' } },
+      });
       return arrayConnection(rows, args, (c) => c.view.epic.id);
     },
     issues: async (e, args, { loaders }) => {
       const rows = await loaders.epicIssues.load(e);
-      return { ...arrayConnection(rows, args, (i) => i.view.issue.id), count: rows.length, weight: rows.reduce((sum, i) => sum + ((i.view.issue as { weight?: number | null }).weight ?? 0), 0) };
+      return {
+        ...arrayConnection(rows, args, (i) => i.view.issue.id),
+        count: rows.length,
+        weight: rows.reduce((sum, i) => sum + ((i.view.issue as { weight?: number | null }).weight ?? 0), 0),
+      };
     },
     labels: (e, args) => {
       const rows = e.view.labels.map(labelOf);
@@ -289,7 +314,9 @@ export const boardEpicResolvers: Resolvers = {
   },
   Mutation: {
     updateBoardEpicUserPreferences: async (_root, { input }, { ctx }) => {
-      const { value, errors } = await mutation(() => setBoardEpicCollapsed({ ctx, input: { boardId: input.boardId, epicId: input.epicId, collapsed: input.collapsed } }));
+      const { value, errors } = await mutation(() =>
+        setBoardEpicCollapsed({ ctx, input: { boardId: input.boardId, epicId: input.epicId, collapsed: input.collapsed } }),
+      );
       return { epicUserPreferences: value, errors, clientMutationId: input.clientMutationId ?? null };
     },
   },

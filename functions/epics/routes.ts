@@ -12,7 +12,17 @@ import * as z from 'zod/mini';
 import { params, path, schema } from '../lib/validate.ts';
 import type { IssueView } from '../../db/queries/issues.ts';
 import type { Config } from '../lib/context.ts';
-import { CreateEpicInput, EpicIssuePath, EpicPath, IssueIdPath, ListEpicsInput, MoveEpicIssueInput, toEpic, toEpicIssueLink, UpdateEpicInput } from './schemas.ts';
+import {
+  CreateEpicInput,
+  EpicIssuePath,
+  EpicPath,
+  IssueIdPath,
+  ListEpicsInput,
+  MoveEpicIssueInput,
+  toEpic,
+  toEpicIssueLink,
+  UpdateEpicInput,
+} from './schemas.ts';
 import { createEpic } from './create.ts';
 import * as epics from './service.ts';
 import { updateEpic } from './update.ts';
@@ -117,7 +127,10 @@ for (const base of ['/groups/:id/epics', '/groups/:id/-/epics']) {
     const { ctx } = c.var;
     const { id, epic_iid, epic_issue_id } = c.req.valid('param');
     const { move_before_id, move_after_id } = c.req.valid('query');
-    const list = await epicIssues.moveEpicIssue({ ctx, input: { ref: id, iid: epic_iid, linkId: epic_issue_id, before: move_before_id, after: move_after_id } });
+    const list = await epicIssues.moveEpicIssue({
+      ctx,
+      input: { ref: id, iid: epic_iid, linkId: epic_issue_id, before: move_before_id, after: move_after_id },
+    });
     return c.json(list.map((e) => toEpicIssue(e, ctx.config)));
   });
 

@@ -42,7 +42,6 @@ export const ListEpicsInput = schema(() =>
   }),
 );
 
-
 /**
  * The date fields. 13.6 declares `start_date`/`end_date` with `as: :start_date_fixed`/`:due_date_fixed`, while its
  * documentation names them start_date_fixed/due_date_fixed; both spellings are taken (the declared one wins).

@@ -19,7 +19,11 @@ import { assertCan, can, epicsAvailable, subepicsAvailable, type EpicFacts } fro
 type Verb<I> = { ctx: RequestContext; input: I };
 
 /** The group an epic lives in (or is created in), with the license fact, for the policy. */
-export const epicFacts = (ctx: RequestContext, group: Pick<GroupView, 'namespace' | 'accessLevel' | 'hasDescendantAccess'>, confidential = false): EpicFacts => ({
+export const epicFacts = (
+  ctx: RequestContext,
+  group: Pick<GroupView, 'namespace' | 'accessLevel' | 'hasDescendantAccess'>,
+  confidential = false,
+): EpicFacts => ({
   ...groupFacts(group),
   epicsAvailable: epicsAvailable(ctx.config.instanceTier),
   subepicsAvailable: subepicsAvailable(ctx.config.instanceTier),

@@ -21,9 +21,15 @@ export function parentErrors(child: TreeFacts, parent: TreeFacts): string[] {
   return errors;
 }
 
-
 /** A new epic's facts (no id yet, no children) for parentErrors. */
-export const newEpicFacts = (groupId: number, confidential: boolean): TreeFacts => ({ id: -1, groupId, parentId: null, confidential, baseAndAncestors: [], maxDescendantsDepth: 1 });
+export const newEpicFacts = (groupId: number, confidential: boolean): TreeFacts => ({
+  id: -1,
+  groupId,
+  parentId: null,
+  confidential,
+  baseAndAncestors: [],
+  maxDescendantsDepth: 1,
+});
 
 /** The model's errors as fields: depth and cycle problems on `parent`, confidentiality on `confidential`. */
 export function parentFieldErrors(errors: readonly string[]): FieldErrors {

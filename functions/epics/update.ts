@@ -32,7 +32,11 @@ export interface UpdateEpicFields extends DateFields {
 
 /** PUT /groups/:id/epics/:epic_iid (admin_epic on the epic). */
 export async function updateEpic({ ctx, input }: Verb<{ ref: Ref | null; iid: number | null } & UpdateEpicFields>) {
-  const withDocumentedNames = { ...input, start_date_fixed: input.start_date_fixed ?? input.start_date, due_date_fixed: input.due_date_fixed ?? input.end_date };
+  const withDocumentedNames = {
+    ...input,
+    start_date_fixed: input.start_date_fixed ?? input.start_date,
+    due_date_fixed: input.due_date_fixed ?? input.end_date,
+  };
   if (UPDATE_FIELDS.every((f) => withDocumentedNames[f] === undefined))
     throw paramErrors([`${UPDATE_FIELDS.join(', ')} are missing, at least one parameter must be provided`]);
   const user = requireUser(ctx);
@@ -76,9 +80,22 @@ export async function applyEpicUpdate(ctx: RequestContext, group: GroupView, cur
     });
     if (labelIds) await setEpicLabels(tx, e.id, labelIds);
     // EventCreateService#close_epic / #reopen_epic, with the state change (the group's event, project_id null).
-    if (closing || reopening) await recordEvent(tx, { action: closing ? 'closed' : 'reopened', authorId: userId, groupId: group.namespace.id, target: { type: 'Epic', id: e.id } });
+    if (closing || reopening)
+      await recordEvent(tx, { action: closing ? 'closed' : 'reopened', authorId: userId, groupId: group.namespace.id, target: { type: 'Epic', id: e.id } });
     if (title !== undefined || input.description !== undefined)
-      await epicMentionTodos(ctx, tx, group, { ...e, title: title ?? e.title, description: input.description !== undefined ? input.description : e.description, confidential: input.confidential ?? e.confidential }, userId, e);
+      await epicMentionTodos(
+        ctx,
+        tx,
+        group,
+        {
+          ...e,
+          title: title ?? e.title,
+          description: input.description !== undefined ? input.description : e.description,
+          confidential: input.confidential ?? e.confidential,
+        },
+        userId,
+        e,
+      );
   });
   return { group, epic: (await q.findEpicView(ctx.db, group.namespace.id, e.iid))! };
 }

@@ -25,7 +25,11 @@ export async function labelIdsFor(tx: Db, group: GroupView, titles: readonly str
     const known = ids[i];
     if (known !== undefined) out.push(known);
     else {
-      const created = await insertLabel(tx, { kind: 'group', groupId: group.namespace.id, groupIds: [] }, { title, color: DEFAULT_LABEL_COLOR, description: null, priority: null });
+      const created = await insertLabel(
+        tx,
+        { kind: 'group', groupId: group.namespace.id, groupIds: [] },
+        { title, color: DEFAULT_LABEL_COLOR, description: null, priority: null },
+      );
       const again = created ?? (await qLabels.findGroupLabelsByTitles(tx, [group.namespace.id], [title]))[0];
       if (again) out.push(again.id);
     }
@@ -54,7 +58,14 @@ export const dateChanges = (input: DateFields) => ({
  * Mention to-dos for an epic's title and description (TodoService#new_epic/#update_epic, GitLab 13.6 EE): users
  * newly mentioned (not in `before`) who may read the epic; in the epic's transaction.
  */
-export async function epicMentionTodos(ctx: RequestContext, tx: Db, group: GroupView, epic: Pick<EpicRow, 'id' | 'title' | 'description' | 'confidential'>, authorId: number, before?: Pick<EpicRow, 'title' | 'description'>) {
+export async function epicMentionTodos(
+  ctx: RequestContext,
+  tx: Db,
+  group: GroupView,
+  epic: Pick<EpicRow, 'id' | 'title' | 'description' | 'confidential'>,
+  authorId: number,
+  before?: Pick<EpicRow, 'title' | 'description'>,
+) {
   await createEpicMentionTodos(tx, {
     epicId: epic.id,
     groupId: group.namespace.id,
@@ -62,6 +73,7 @@ export async function epicMentionTodos(ctx: RequestContext, tx: Db, group: Group
     traversalIds: group.namespace.traversalIds,
     texts: [epic.title, epic.description],
     before: before ? [before.title, before.description] : undefined,
-    mayRead: (user, accessLevel) => can(readerActor(user), 'group:read_epic', { ...epicFacts(ctx, group, epic.confidential), accessLevel, hasDescendantAccess: false }),
+    mayRead: (user, accessLevel) =>
+      can(readerActor(user), 'group:read_epic', { ...epicFacts(ctx, group, epic.confidential), accessLevel, hasDescendantAccess: false }),
   });
 }

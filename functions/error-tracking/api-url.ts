@@ -110,7 +110,10 @@ export function parseApiUrl(value: string): { ok: true; parts: ApiUrlParts } | {
   if (!match) return fail('is invalid');
   const { organization, project } = match.groups!;
   if (!organization || !project) return fail('is a required field', 'project');
-  return { ok: true, parts: { origin: url.origin, organizationSlug: organization, projectSlug: project, organization: decode(organization), project: decode(project) } };
+  return {
+    ok: true,
+    parts: { origin: url.origin, organizationSlug: organization, projectSlug: project, organization: decode(organization), project: decode(project) },
+  };
 }
 
 /**

@@ -27,10 +27,12 @@ const clearable = (max: number) =>
   );
 
 /** PATCH: `requires :active, type: Boolean, allow_blank: false`; `optional :integrated, type: Boolean`. */
-export const PatchSettingInput = schema(() => z.object({
-  active: requiredBool(),
-  integrated: z.optional(bool()),
-}));
+export const PatchSettingInput = schema(() =>
+  z.object({
+    active: requiredBool(),
+    integrated: z.optional(bool()),
+  }),
+);
 
 /**
  * PUT (GitLab 15.10+): `requires :active` and `requires :integrated`, as GitLab's PUT declares them. GitLab's PUT
@@ -40,12 +42,14 @@ export const PatchSettingInput = schema(() => z.object({
  * `active`/`integrated` (what @gitbeaker's ErrorTrackingSettings.create sends) switches flags without losing the
  * connection. The api_url's own length limit is GitLab's (255); the token's is generous (trackers' tokens vary).
  */
-export const PutSettingInput = schema(() => z.object({
-  active: requiredBool(),
-  integrated: requiredBool(),
-  api_url: clearable(255),
-  token: clearable(2000),
-}));
+export const PutSettingInput = schema(() =>
+  z.object({
+    active: requiredBool(),
+    integrated: requiredBool(),
+    api_url: clearable(255),
+    token: clearable(2000),
+  }),
+);
 
 export type PatchSetting = Output<typeof PatchSettingInput>;
 export type PutSetting = Output<typeof PutSettingInput>;

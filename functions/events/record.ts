@@ -69,7 +69,10 @@ export function eventStatement(db: Db, e: Omit<RecordedEvent, 'push' | 'target'>
 
 /** Several events without push payloads in one statement (the housekeeping job's `expired` events), in `tx`. */
 export async function recordEvents(tx: Db, list: readonly Omit<RecordedEvent, 'push'>[]): Promise<void> {
-  await insertEvents(tx, list.map((e) => eventRow(e)));
+  await insertEvents(
+    tx,
+    list.map((e) => eventRow(e)),
+  );
 }
 
 /** A target that is gone for good: its events keep their type and lose the id (GitLab's Milestones::DestroyService). */

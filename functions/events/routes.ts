@@ -20,7 +20,13 @@ async function respond(c: Context<AppEnv>, listing: EventListing, input: ListEve
   if (input.pagination !== 'keyset') assertOffsetWithinLimit(c, input, 'Event');
   const list = listEvents({ ctx, input: { listing, params: input } });
   const rows = list.keyset
-    ? await paginateKeyset(c, list.perPage, list.sort, (limit) => list.fetch(limit, 0), (r) => r.id)
+    ? await paginateKeyset(
+        c,
+        list.perPage,
+        list.sort,
+        (limit) => list.fetch(limit, 0),
+        (r) => r.id,
+      )
     : await paginate(c, pageRequest(input), list.fetch, list.count);
   return c.json(rows.filter((r) => visibleToActor(ctx, r)).map((r) => toEvent(r, ctx.config)));
 }

@@ -65,10 +65,18 @@ export function listEvents({ ctx, input }: { ctx: RequestContext; input: { listi
       const page = await q.listEventPage(ctx.db, ctx.actor, source, filter, { limit, offset, perPage: keyset ? null : perPage, countLimit: COUNT_LIMIT + 1 });
       if (!page.head) throw notFound(notFoundName);
       if (listing.kind === 'project') {
-        assertCan(ctx.actor, 'project:read', { kind: 'project', visibilityLevel: page.head.visibilityLevel, accessLevel: page.head.accessLevel, archived: page.head.archived });
+        assertCan(ctx.actor, 'project:read', {
+          kind: 'project',
+          visibilityLevel: page.head.visibilityLevel,
+          accessLevel: page.head.accessLevel,
+          archived: page.head.archived,
+        });
       }
       // GitLab's read_user_profile: a private profile yields 200 [] (the statement already returned nothing for it).
-      if (listing.kind === 'user' && !can(ctx.actor, 'user:read_profile', { kind: 'user', id: page.head.id, state: 'active', privateProfile: page.head.privateProfile })) {
+      if (
+        listing.kind === 'user' &&
+        !can(ctx.actor, 'user:read_profile', { kind: 'user', id: page.head.id, state: 'active', privateProfile: page.head.privateProfile })
+      ) {
         total = 0;
         return [];
       }
@@ -130,7 +138,11 @@ export function visibleToActor(ctx: RequestContext, row: q.EventListRow): boolea
   if (type !== null && NOTE_TYPES.has(type)) {
     const noteable = noteableFacts(project, row);
     const n = row.note;
-    return noteable !== null && n !== null && can(actor, 'note:read', { kind: 'note', noteable, authorId: n.author?.id ?? null, system: n.system, confidential: n.confidential });
+    return (
+      noteable !== null &&
+      n !== null &&
+      can(actor, 'note:read', { kind: 'note', noteable, authorId: n.author?.id ?? null, system: n.system, confidential: n.confidential })
+    );
   }
   if (row.push) return can(actor, 'project:download_code', project);
   return can(actor, 'project:read', project);

@@ -3,10 +3,7 @@
 // decided when the flag is evaluated.
 
 /** Who a flag is evaluated for. Its Flipper id is `<type>:<id>` (`User:42`, `Project:7`, `Group:3`). */
-export type FeatureActor =
-  | { type: 'User'; id: number; admin: boolean }
-  | { type: 'Project'; id: number }
-  | { type: 'Group'; id: number };
+export type FeatureActor = { type: 'User'; id: number; admin: boolean } | { type: 'Project'; id: number } | { type: 'Group'; id: number };
 
 export const flipperId = (actor: FeatureActor) => `${actor.type}:${actor.id}`;
 

@@ -9,23 +9,26 @@ import { featureState, type FeatureGates } from './evaluate.ts';
 const text = () => scalarStr(255);
 
 /** POST /features/:name. `key` is mutually exclusive with each actor parameter (checked by the route). */
-export const SetFeatureInput = schema(() => z.object({
-  value: text(),
-  key: z.optional(text()),
-  feature_group: z.optional(text()),
-  user: z.optional(text()),
-  group: z.optional(text()),
-  project: z.optional(text()),
-  // GitLab's `force` skips the check of a name against the YAML definitions, which only development and test
-  // instances enforce; a production instance (this one) takes any valid name, so it is validated and ignored.
-  force: z.optional(bool()),
-}));
+export const SetFeatureInput = schema(() =>
+  z.object({
+    value: text(),
+    key: z.optional(text()),
+    feature_group: z.optional(text()),
+    user: z.optional(text()),
+    group: z.optional(text()),
+    project: z.optional(text()),
+    // GitLab's `force` skips the check of a name against the YAML definitions, which only development and test
+    // instances enforce; a production instance (this one) takes any valid name, so it is validated and ignored.
+    force: z.optional(bool()),
+  }),
+);
 export type SetFeatureParams = Output<typeof SetFeatureInput>;
 
 /** The actor parameters, in the order of GitLab's `mutually_exclusive :key, ...` declarations. */
 export const ACTOR_PARAMS = ['feature_group', 'user', 'group', 'project'] as const;
 
-type Gate = { key: 'boolean'; value: boolean } | { key: 'groups' | 'actors'; value: string[] } | { key: 'percentage_of_actors' | 'percentage_of_time'; value: number };
+type Gate =
+  { key: 'boolean'; value: boolean } | { key: 'groups' | 'actors'; value: string[] } | { key: 'percentage_of_actors' | 'percentage_of_time'; value: number };
 
 /**
  * Entities::Feature: `name`, `state`, and the gates (boolean first and always, then groups, actors, percentage of

@@ -75,7 +75,17 @@ interface Target {
 }
 
 /** `a,b,,c` -> [a, b, c]: GitLab's comma-separated lists, empty entries ignored. */
-const list = (s: string | undefined) => (s === undefined ? [] : [...new Set(s.split(',').map((e) => e.trim()).filter(Boolean))]);
+const list = (s: string | undefined) =>
+  s === undefined
+    ? []
+    : [
+        ...new Set(
+          s
+            .split(',')
+            .map((e) => e.trim())
+            .filter(Boolean),
+        ),
+      ];
 
 /**
  * The targets in GitLab's order (feature groups, users, projects, groups), all found or a 400 naming the first

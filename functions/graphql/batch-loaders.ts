@@ -6,7 +6,13 @@ import DataLoader from 'dataloader';
 /** JSON with object keys sorted (undefined members dropped): equal arguments, equal strings. */
 export const stableKey = (value: unknown): string =>
   JSON.stringify(value, (_k, v: unknown) =>
-    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, (v as Record<string, unknown>)[k]])) : v,
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(
+          Object.keys(v)
+            .sort()
+            .map((k) => [k, (v as Record<string, unknown>)[k]]),
+        )
+      : v,
   );
 
 /**
@@ -28,7 +34,10 @@ export const perParent = <P, A, T>(fetch: (parents: P[], args: A) => Promise<T[]
       const out = new Array<T>(keys.length);
       await Promise.all(
         [...batches.values()].map(async (batch) => {
-          const answers = await fetch(batch.at.map((i) => keys[i]!.parent), batch.args);
+          const answers = await fetch(
+            batch.at.map((i) => keys[i]!.parent),
+            batch.args,
+          );
           batch.at.forEach((i, j) => (out[i] = answers[j]!));
         }),
       );

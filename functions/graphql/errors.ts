@@ -10,7 +10,8 @@ export const RESOURCE_ACCESS_ERROR = "The resource that you are attempting to ac
 
 export const resourceNotAvailable = (message = RESOURCE_ACCESS_ERROR) => new GraphQLError(message);
 
-const hidden = (e: unknown) => e instanceof DomainError && (e.problem.code === 'unauthorized' || e.problem.code === 'forbidden' || e.problem.code === 'not_found');
+const hidden = (e: unknown) =>
+  e instanceof DomainError && (e.problem.code === 'unauthorized' || e.problem.code === 'forbidden' || e.problem.code === 'not_found');
 
 /** A query field's read: missing or not permitted is null (no error), as GitLab's authorized finders. */
 export async function orNull<T>(read: () => Promise<T>): Promise<T | null> {
@@ -21,7 +22,6 @@ export async function orNull<T>(read: () => Promise<T>): Promise<T | null> {
     throw e;
   }
 }
-
 
 function invalidMessages(p: Extract<Problem, { code: 'invalid' }>): string[] {
   switch (p.kind) {
@@ -49,7 +49,11 @@ function refusal(e: unknown): string[] | null {
     case 'invalid':
       return invalidMessages(p);
     case 'conflict':
-      return typeof p.message === 'string' ? [p.message] : Array.isArray(p.message) ? [...(p.message as readonly string[])] : fullMessages(p.message as FieldErrors);
+      return typeof p.message === 'string'
+        ? [p.message]
+        : Array.isArray(p.message)
+          ? [...(p.message as readonly string[])]
+          : fullMessages(p.message as FieldErrors);
     case 'unprocessable':
       return [...p.messages];
     case 'unsupported':

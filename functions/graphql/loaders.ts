@@ -60,7 +60,10 @@ type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: 
  * One object of every factory's loaders for this request. Resolvers reach a loader by its key alone, so a key two
  * domains return is a mistake that would let the later silently win: assembling refuses it.
  */
-export function assembleLoaders<F extends Record<string, (ctx: RequestContext) => object>>(ctx: RequestContext, domains: F): Intersection<ReturnType<F[keyof F]>> {
+export function assembleLoaders<F extends Record<string, (ctx: RequestContext) => object>>(
+  ctx: RequestContext,
+  domains: F,
+): Intersection<ReturnType<F[keyof F]>> {
   const loaders: Record<string, unknown> = {};
   const owner = new Map<string, string>();
   for (const [domain, factory] of Object.entries(domains)) {

@@ -19,10 +19,25 @@ const stringScalar = (name: string, description: string, check: (s: string) => b
 };
 
 export const scalars = {
-  Time: stringScalar('Time', 'Time represented in ISO 8601', (s) => !Number.isNaN(Date.parse(s)), (s) => `${s} is not a valid ISO 8601 time`),
-  ISO8601Date: stringScalar('ISO8601Date', 'An ISO 8601-encoded date', (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && isRealDate(s), (s) => `${s} is not a valid ISO 8601 date`),
+  Time: stringScalar(
+    'Time',
+    'Time represented in ISO 8601',
+    (s) => !Number.isNaN(Date.parse(s)),
+    (s) => `${s} is not a valid ISO 8601 time`,
+  ),
+  ISO8601Date: stringScalar(
+    'ISO8601Date',
+    'An ISO 8601-encoded date',
+    (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && isRealDate(s),
+    (s) => `${s} is not a valid ISO 8601 date`,
+  ),
   // Types::UntrustedRegexp: an RE2 pattern; anything else is a coercion error with RE2's reason.
-  UntrustedRegexp: stringScalar('UntrustedRegexp', 'A regexp containing patterns sourced from user input', (s) => re2Error(s) === null, (s) => `${s} is an invalid regexp: ${re2Error(s)}`),
+  UntrustedRegexp: stringScalar(
+    'UntrustedRegexp',
+    'A regexp containing patterns sourced from user input',
+    (s) => re2Error(s) === null,
+    (s) => `${s} is an invalid regexp: ${re2Error(s)}`,
+  ),
   JSON: new GraphQLScalarType({ name: 'JSON', description: 'Represents untyped JSON', serialize: (v) => v, parseValue: (v) => v }),
   UserID: globalIdScalar('UserID', ['User'], { bare: true }),
   ProjectID: globalIdScalar('ProjectID', ['Project'], { bare: true }),
@@ -30,7 +45,17 @@ export const scalars = {
   IssueID: globalIdScalar('IssueID', ['Issue'], { bare: true }),
   NoteID: globalIdScalar('NoteID', ['Note', 'DiscussionNote', 'DiffNote'], { bare: true }),
   NoteableID: globalIdScalar('NoteableID', ['Issue', 'MergeRequest', 'ProjectSnippet', 'PersonalSnippet', 'Snippet', 'Epic', 'AlertManagement::Alert']),
-  AwardableID: globalIdScalar('AwardableID', ['Issue', 'MergeRequest', 'Note', 'DiscussionNote', 'DiffNote', 'ProjectSnippet', 'PersonalSnippet', 'Snippet', 'Epic']),
+  AwardableID: globalIdScalar('AwardableID', [
+    'Issue',
+    'MergeRequest',
+    'Note',
+    'DiscussionNote',
+    'DiffNote',
+    'ProjectSnippet',
+    'PersonalSnippet',
+    'Snippet',
+    'Epic',
+  ]),
   TodoableID: globalIdScalar('TodoableID', ['Issue', 'MergeRequest', 'Epic']),
   SnippetID: globalIdScalar('SnippetID', ['ProjectSnippet', 'PersonalSnippet', 'Snippet'], { bare: true }),
   LabelID: globalIdScalar('LabelID', ['ProjectLabel', 'GroupLabel', 'Label'], { bare: true }),
@@ -41,7 +66,12 @@ export const scalars = {
   BoardID: globalIdScalar('BoardID', ['Board'], { bare: true }),
   ListID: globalIdScalar('ListID', ['List'], { bare: true }),
   EpicID: globalIdScalar('EpicID', ['Epic'], { bare: true }),
-  Date: stringScalar('Date', 'Date represented in ISO 8601', (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && isRealDate(s), (s) => `${s} is not a valid ISO 8601 date`),
+  Date: stringScalar(
+    'Date',
+    'Date represented in ISO 8601',
+    (s) => /^\d{4}-\d{2}-\d{2}$/.test(s) && isRealDate(s),
+    (s) => `${s} is not a valid ISO 8601 date`,
+  ),
   ClustersAgentID: globalIdScalar('ClustersAgentID', ['Clusters::Agent'], { bare: true }),
   ClustersAgentTokenID: globalIdScalar('ClustersAgentTokenID', ['Clusters::AgentToken'], { bare: true }),
   CiPipelineID: globalIdScalar('CiPipelineID', ['Ci::Pipeline'], { bare: true }),

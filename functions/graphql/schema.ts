@@ -6,7 +6,18 @@
 // @graphql-tools/utils): every isolate compiles those bytes at start, GraphQL request or not (issue 13).
 // tests/unit/graphql-schema.test.ts holds the schema to graphql-js's validateSchema and checks that every resolver
 // found its field.
-import { buildASTSchema, type GraphQLFieldResolver, type GraphQLIsTypeOfFn, type GraphQLScalarType, type GraphQLTypeResolver, isInterfaceType, isObjectType, isScalarType, isUnionType, parse } from 'graphql';
+import {
+  buildASTSchema,
+  type GraphQLFieldResolver,
+  type GraphQLIsTypeOfFn,
+  type GraphQLScalarType,
+  type GraphQLTypeResolver,
+  isInterfaceType,
+  isObjectType,
+  isScalarType,
+  isUnionType,
+  parse,
+} from 'graphql';
 
 type FieldResolvers = Record<string, GraphQLFieldResolver<unknown, unknown> | { resolve?: GraphQLFieldResolver<unknown, unknown> } | undefined>;
 

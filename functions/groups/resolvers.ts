@@ -23,10 +23,19 @@ const readableGroup = (id: number | null, { loaders }: GraphQLContext): Promise<
  * Projects of a namespace the actor may see, newest first (GitLab's keyset default, id desc), through the per-request
  * loader (under each of a list of groups: one query for all of them).
  */
-function namespaceProjects(n: NamespaceModel, args: ConnectionArgs & { includeSubgroups?: boolean | null; search?: string | null }, { loaders }: GraphQLContext) {
+function namespaceProjects(
+  n: NamespaceModel,
+  args: ConnectionArgs & { includeSubgroups?: boolean | null; search?: string | null },
+  { loaders }: GraphQLContext,
+) {
   const parent = { id: n.namespace.id, subgroups: args.includeSubgroups === true && n.namespace.kind === 'group' };
   const search = args.search || undefined;
-  return keysetConnection<ProjectView>(args, 'desc', (v) => v.project.id, async (page) => [...(await loaders.namespaceProjectPages.load({ parent, args: { search, page } }))]);
+  return keysetConnection<ProjectView>(
+    args,
+    'desc',
+    (v) => v.project.id,
+    async (page) => [...(await loaders.namespaceProjectPages.load({ parent, args: { search, page } }))],
+  );
 }
 
 /** The fields Group and Namespace share. */

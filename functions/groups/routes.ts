@@ -63,7 +63,13 @@ groupRoutes.get('/groups/:id/projects', path(GroupPath), params(GroupProjectsInp
   const input = c.req.valid('query');
   const list = await groups.listGroupProjects({ ctx, input: { ref: c.req.valid('param').id, ...input } });
   const rows = list.keyset
-    ? await paginateKeyset(c, pageRequest(input).perPage, input.sort, (limit) => list.fetch(limit, 0), (v) => v.project.id)
+    ? await paginateKeyset(
+        c,
+        pageRequest(input).perPage,
+        input.sort,
+        (limit) => list.fetch(limit, 0),
+        (v) => v.project.id,
+      )
     : await paginate(c, pageRequest(input), list.fetch, list.count);
   // GitLab 13.6 presents Entities::Project here (BasicProjectDetails with `simple=true`), signed in or not.
   return c.json(rows.map((v) => (input.simple ? toBasicProject(v.project, v.namespace, ctx.config, v.forksCount) : toProject(v, ctx.config))));

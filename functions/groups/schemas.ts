@@ -52,37 +52,50 @@ const editable = () => ({
   avatar: z.optional(avatarFile()),
 });
 
-export const CreateGroupInput = schema(() => z.object({
-  name: groupName(),
-  path: groupPath(),
-  // JSON null means no parent, as Grape treats a nil Integer. Otherwise the parent's reference, looked up (an id
-  // no group can have is `{ id: null }`: 404 Group Not Found).
-  parent_id: z.optional(z.union([z.null(), z.pipe(lookupId(), z.transform((id) => ({ id })))])),
-  ...editable(),
-}));
+export const CreateGroupInput = schema(() =>
+  z.object({
+    name: groupName(),
+    path: groupPath(),
+    // JSON null means no parent, as Grape treats a nil Integer. Otherwise the parent's reference, looked up (an id
+    // no group can have is `{ id: null }`: 404 Group Not Found).
+    parent_id: z.optional(
+      z.union([
+        z.null(),
+        z.pipe(
+          lookupId(),
+          z.transform((id) => ({ id })),
+        ),
+      ]),
+    ),
+    ...editable(),
+  }),
+);
 
 export const UpdateGroupInput = schema(() => z.object({ name: z.optional(groupName()), path: z.optional(groupPath()), ...editable() }));
 
-export const ListGroupsInput = schema(() => z.object({
-  ...paginationParams(),
-  statistics: z.optional(bool()),
-  skip_groups: z.optional(idArray()),
-  all_available: z.optional(bool()),
-  search: z.optional(str(255)),
-  owned: z.optional(bool()),
-  order_by: z._default(oneOf(['name', 'path', 'id']), 'name'),
-  sort: z._default(oneOf(['asc', 'desc']), 'asc'),
-  min_access_level: z.optional(accessLevel()),
-  top_level_only: z.optional(bool()),
-}));
+export const ListGroupsInput = schema(() =>
+  z.object({
+    ...paginationParams(),
+    statistics: z.optional(bool()),
+    skip_groups: z.optional(idArray()),
+    all_available: z.optional(bool()),
+    search: z.optional(str(255)),
+    owned: z.optional(bool()),
+    order_by: z._default(oneOf(['name', 'path', 'id']), 'name'),
+    sort: z._default(oneOf(['asc', 'desc']), 'asc'),
+    min_access_level: z.optional(accessLevel()),
+    top_level_only: z.optional(bool()),
+  }),
+);
 
 export const GetGroupInput = schema(() => z.object({ with_projects: z._default(bool(), true) }));
 
-export const GroupProjectsInput = schema(() => z.extend(ListProjectsInput(), {
-  include_subgroups: z.optional(bool()),
-  with_shared: z.optional(bool()),
-}));
-
+export const GroupProjectsInput = schema(() =>
+  z.extend(ListProjectsInput(), {
+    include_subgroups: z.optional(bool()),
+    with_shared: z.optional(bool()),
+  }),
+);
 
 export const groupWebUrl = (config: Config, fullPath: string) => `${config.publicUrl}/groups/${fullPath}`;
 

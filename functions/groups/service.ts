@@ -93,7 +93,9 @@ export async function createGroup({ ctx, input }: Verb<Output<typeof CreateGroup
   }
   const level = Visibility[input.visibility ?? 'private'];
   if (parent && level > parent.namespace.visibilityLevel) {
-    throw validationFailed({ visibility_level: [visibilityMessage(level, `the parent group has a ${visibilityName(parent.namespace.visibilityLevel)} visibility.`)] });
+    throw validationFailed({
+      visibility_level: [visibilityMessage(level, `the parent group has a ${visibilityName(parent.namespace.visibilityLevel)} visibility.`)],
+    });
   }
   assertAvatar(input.avatar);
   const p = parent?.namespace;
@@ -109,7 +111,13 @@ export async function createGroup({ ctx, input }: Verb<Output<typeof CreateGroup
       if (await fullPathTaken(tx, fullPath)) throw TAKEN();
       const groupId = await q.insertGroup(
         tx,
-        { name: input.name, path: input.path, description: input.description ?? '', visibilityLevel: level, parent: p && parentPath ? { id: p.id, fullPath: parentPath, traversalIds: p.traversalIds } : null },
+        {
+          name: input.name,
+          path: input.path,
+          description: input.description ?? '',
+          visibilityLevel: level,
+          parent: p && parentPath ? { id: p.id, fullPath: parentPath, traversalIds: p.traversalIds } : null,
+        },
         user.id,
       );
       if (input.avatar) await storeAvatar(tx, { kind: 'group', id: groupId }, input.avatar);
@@ -130,7 +138,8 @@ async function checkVisibility(ctx: RequestContext, group: q.GroupView, level: n
   if (parent && level > parent.visibilityLevel) {
     errors.push(visibilityMessage(level, `the parent group has a ${visibilityName(parent.visibilityLevel)} visibility.`));
   }
-  if (await q.hasProjectsAbove(ctx.db, group.namespace.id, level)) errors.push(visibilityMessage(level, 'this group contains projects with higher visibility.'));
+  if (await q.hasProjectsAbove(ctx.db, group.namespace.id, level))
+    errors.push(visibilityMessage(level, 'this group contains projects with higher visibility.'));
   if (await q.hasSubgroupsAbove(ctx.db, group.namespace.id, level)) errors.push(visibilityMessage(level, 'there are sub-groups with higher visibility.'));
   if (errors.length) throw validationFailed({ visibility_level: errors });
 }

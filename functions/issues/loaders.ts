@@ -4,7 +4,15 @@ import { each, perParent } from '../graphql/batch-loaders.ts';
 import type { RequestContext } from '../lib/context.ts';
 import type { KeysetPage } from '../lib/pagination.ts';
 import type { IssueFinderParams } from './filter.ts';
-import { currentUserTodosOfIssues, issueCounts, issuePages, labelsOfIssues, participantsOfIssues, userDiscussionCounts, type IssueWithProject } from './reads.ts';
+import {
+  currentUserTodosOfIssues,
+  issueCounts,
+  issuePages,
+  labelsOfIssues,
+  participantsOfIssues,
+  userDiscussionCounts,
+  type IssueWithProject,
+} from './reads.ts';
 
 const issueId = (i: IssueWithProject) => i.view.issue.id;
 

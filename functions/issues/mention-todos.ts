@@ -49,5 +49,7 @@ export function mentionReaders(
   candidates: ReadonlyArray<{ user: UserRow; accessLevel: number }>,
   mayRead: MentionSource['mayRead'],
 ) {
-  return candidates.filter(({ user, accessLevel }) => mayRead(user, accessLevel)).map(({ user }) => ({ userId: user.id, direct: fresh.direct.has(user.username.toLowerCase()) }));
+  return candidates
+    .filter(({ user, accessLevel }) => mayRead(user, accessLevel))
+    .map(({ user }) => ({ userId: user.id, direct: fresh.direct.has(user.username.toLowerCase()) }));
 }

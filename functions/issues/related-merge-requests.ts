@@ -76,7 +76,9 @@ export async function relatedMergeRequests({ ctx, input }: Verb<IssueRef>) {
   const issuePath = project.project.pathWithNamespace;
   const iid = view.issue.iid;
   const candidates = await q.mergeRequestsNamingIssueNumber(ctx.db, ctx.actor, iid, { limit: CANDIDATES });
-  const naming = candidates.filter((c) => namesIssue(issueRefs(textOf(c), { baseUrl: ctx.config.publicUrl, projectPath: c.projectPath }), c.projectPath, issuePath, iid));
+  const naming = candidates.filter((c) =>
+    namesIssue(issueRefs(textOf(c), { baseUrl: ctx.config.publicUrl, projectPath: c.projectPath }), c.projectPath, issuePath, iid),
+  );
   // `!iid` in the issue's title or description: the project's own MRs.
   const named = [...textOf(view.issue).matchAll(/(?<![a-zA-Z0-9_.\-/!])!(\d+)\b/g)].map((m) => Number(m[1]));
   const ids = [...new Set([...naming.map((c) => c.id), ...(await q.mergeRequestIdsByIids(ctx.db, project.project.id, named))])];

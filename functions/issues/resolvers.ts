@@ -22,8 +22,6 @@ import type { IssueFinderParams } from './filter.ts';
 import { findIssueById, issueFacts } from './service.ts';
 import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
 
-
-
 /** 13.6's IssueType from the stored issue_type, and back. */
 const ISSUE_TYPES: Record<'issue' | 'incident' | 'test_case', IssueType> = { issue: 'ISSUE', incident: 'INCIDENT', test_case: 'TEST_CASE' };
 const STORED_TYPES = { ISSUE: 'issue', INCIDENT: 'incident', TEST_CASE: 'test_case' } as const satisfies Record<IssueType, keyof typeof ISSUE_TYPES>;
@@ -70,8 +68,11 @@ async function issueConnection({ loaders }: GraphQLContext, project: IssueModel[
   const params = issueParams(args);
   const order = /asc$/i.test(args.sort ?? 'created_desc') ? 'asc' : 'desc';
   const parent = project.project.id;
-  const connection = await keysetConnection<IssueModel>(args, order, (i) => i.view.issue.id, async (page) =>
-    (await loaders.issuePages.load({ parent, args: { params, page } })).map((view) => ({ project, view })),
+  const connection = await keysetConnection<IssueModel>(
+    args,
+    order,
+    (i) => i.view.issue.id,
+    async (page) => (await loaders.issuePages.load({ parent, args: { params, page } })).map((view) => ({ project, view })),
   );
   return { ...connection, count: () => loaders.issueCounts.load({ parent, args: params }) };
 }
@@ -79,11 +80,17 @@ async function issueConnection({ loaders }: GraphQLContext, project: IssueModel[
 const milestoneOf = (i: IssueModel): MilestoneModel | null => {
   const m = i.view.milestone;
   if (!m) return null;
-  return m.groupId !== null ? { milestone: m, projectPath: null, groupPath: i.view.milestoneGroupPath } : { milestone: m, projectPath: i.view.projectPath, groupPath: null };
+  return m.groupId !== null
+    ? { milestone: m, projectPath: null, groupPath: i.view.milestoneGroupPath }
+    : { milestone: m, projectPath: i.view.projectPath, groupPath: null };
 };
 
-const TODO_TARGETS: Record<string, 'ISSUE' | 'MERGEREQUEST' | 'EPIC' | 'ALERT'> = { Issue: 'ISSUE', MergeRequest: 'MERGEREQUEST', Epic: 'EPIC', 'AlertManagement::Alert': 'ALERT' };
-
+const TODO_TARGETS: Record<string, 'ISSUE' | 'MERGEREQUEST' | 'EPIC' | 'ALERT'> = {
+  Issue: 'ISSUE',
+  MergeRequest: 'MERGEREQUEST',
+  Epic: 'EPIC',
+  'AlertManagement::Alert': 'ALERT',
+};
 
 export const issueResolvers: Resolvers = {
   Query: {
@@ -99,16 +106,25 @@ export const issueResolvers: Resolvers = {
     labels: async (project, args, { loaders }) => {
       const search = args.searchTerm || undefined;
       const parent = project.project.id;
-      const connection = await keysetConnection<LabelRow>(args, 'asc', (l) => l.id, async (page) => [...(await loaders.projectLabelPages.load({ parent, args: { search, page } }))]);
+      const connection = await keysetConnection<LabelRow>(
+        args,
+        'asc',
+        (l) => l.id,
+        async (page) => [...(await loaders.projectLabelPages.load({ parent, args: { search, page } }))],
+      );
       return { ...connection, count: () => loaders.projectLabelCounts.load({ parent, args: { search } }) };
     },
     milestones: async (project, args, { loaders }) =>
-      keysetConnection<MilestoneModel>(args, 'asc', (m) => m.milestone.id, async (page) =>
-        (await loaders.projectMilestonePages.load({ parent: project.project.id, args: { page } })).map((milestone) => ({
-          milestone,
-          projectPath: project.project.pathWithNamespace,
-          groupPath: null,
-        })),
+      keysetConnection<MilestoneModel>(
+        args,
+        'asc',
+        (m) => m.milestone.id,
+        async (page) =>
+          (await loaders.projectMilestonePages.load({ parent: project.project.id, args: { page } })).map((milestone) => ({
+            milestone,
+            projectPath: project.project.pathWithNamespace,
+            groupPath: null,
+          })),
       ),
   },
   IssueConnection: {
@@ -190,7 +206,9 @@ export const issueResolvers: Resolvers = {
     currentUserTodos: async (i, args, { ctx, loaders }) => {
       // Anonymous callers get an empty connection, not null (Types::CurrentUserTodos).
       const rows = ctx.actor.user ? await loaders.currentUserIssueTodos.load(i.view.issue.id) : [];
-      const todos: TodoModel[] = rows.filter((r) => args.state == null || r.todo.state === args.state).map((r) => ({ todo: r.todo, body: r.body, project: i.project }));
+      const todos: TodoModel[] = rows
+        .filter((r) => args.state == null || r.todo.state === args.state)
+        .map((r) => ({ todo: r.todo, body: r.body, project: i.project }));
       return arrayConnection(todos, args, (t) => t.todo.id);
     },
   },

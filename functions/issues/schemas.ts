@@ -20,7 +20,14 @@ export const labelList = () =>
     z.transform((v: unknown) => (Array.isArray(v) ? v.join(',') : typeof v === 'number' ? String(v) : v)),
     z.pipe(
       str(10_000),
-      z.transform((s: string) => [...new Set(s.split(',').map((t) => t.trim()).filter(Boolean))]),
+      z.transform((s: string) => [
+        ...new Set(
+          s
+            .split(',')
+            .map((t) => t.trim())
+            .filter(Boolean),
+        ),
+      ]),
     ),
   );
 
@@ -48,7 +55,15 @@ const dueDate = () =>
 const weight = () =>
   z.pipe(
     z.transform((v: unknown) => (v === '' ? null : v)),
-    z.nullable(z.pipe(int(), z.int().check(modelRule((n: number) => n >= 0, 'must be greater than or equal to 0'), z.maximum(2_147_483_647)))),
+    z.nullable(
+      z.pipe(
+        int(),
+        z.int().check(
+          modelRule((n: number) => n >= 0, 'must be greater than or equal to 0'),
+          z.maximum(2_147_483_647),
+        ),
+      ),
+    ),
   );
 
 /**
@@ -71,11 +86,13 @@ const issueFields = () => ({
   weight: z.optional(weight()),
 });
 
-export const CreateIssueInput = schema(() => z.object({
-  title: title(),
-  ...issueFields(),
-  created_at: z.optional(dateTime()),
-}));
+export const CreateIssueInput = schema(() =>
+  z.object({
+    title: title(),
+    ...issueFields(),
+    created_at: z.optional(dateTime()),
+  }),
+);
 
 export const UPDATE_FIELDS = [
   'assignee_id',
@@ -93,65 +110,78 @@ export const UPDATE_FIELDS = [
   'title',
 ] as const;
 
-export const UpdateIssueInput = schema(() => z.object({
-  title: z.optional(title()),
-  ...issueFields(),
-  add_labels: z.optional(labelList()),
-  remove_labels: z.optional(labelList()),
-  state_event: z.optional(oneOf(['close', 'reopen'])),
-  discussion_locked: z.optional(bool()),
-  created_at: z.optional(dateTime()),
-}));
+export const UpdateIssueInput = schema(() =>
+  z.object({
+    title: z.optional(title()),
+    ...issueFields(),
+    add_labels: z.optional(labelList()),
+    remove_labels: z.optional(labelList()),
+    state_event: z.optional(oneOf(['close', 'reopen'])),
+    discussion_locked: z.optional(bool()),
+    created_at: z.optional(dateTime()),
+  }),
+);
 
 export const noneAny = (v: string) => (v.toLowerCase() === 'none' ? 'none' : v.toLowerCase() === 'any' ? 'any' : v);
 
-export const ListIssuesInput = schema(() => z.object({
-  ...paginationParams(),
-  state: z.optional(oneOf(['opened', 'closed', 'all'])),
-  labels: z.optional(labelList()),
-  milestone: z.optional(str(255)),
-  scope: z.optional(oneOf(['created_by_me', 'assigned_to_me', 'all', 'created-by-me', 'assigned-to-me'])),
-  author_id: z.optional(id()),
-  author_username: z.optional(str(255)),
-  assignee_id: z.optional(z.union([z.pipe(z.pipe(z.string(), z.transform(noneAny)), z.enum(['none', 'any'])), id()])),
-  assignee_username: z.optional(
-    z.pipe(
-      z.transform((v: unknown) => (Array.isArray(v) ? v : [v])),
-      z.array(str(255)).check(z.maxLength(1)),
+export const ListIssuesInput = schema(() =>
+  z
+    .object({
+      ...paginationParams(),
+      state: z.optional(oneOf(['opened', 'closed', 'all'])),
+      labels: z.optional(labelList()),
+      milestone: z.optional(str(255)),
+      scope: z.optional(oneOf(['created_by_me', 'assigned_to_me', 'all', 'created-by-me', 'assigned-to-me'])),
+      author_id: z.optional(id()),
+      author_username: z.optional(str(255)),
+      assignee_id: z.optional(z.union([z.pipe(z.pipe(z.string(), z.transform(noneAny)), z.enum(['none', 'any'])), id()])),
+      assignee_username: z.optional(
+        z.pipe(
+          z.transform((v: unknown) => (Array.isArray(v) ? v : [v])),
+          z.array(str(255)).check(z.maxLength(1)),
+        ),
+      ),
+      search: z.optional(str(255)),
+      /** Where `search` looks: `title`, `description` or both (comma-separated). */
+      in: z.optional(
+        z.pipe(
+          z.pipe(
+            str(100),
+            z.transform((s: string) => s.split(',').map((t) => t.trim())),
+          ),
+          z.array(z.enum(['title', 'description'])),
+        ),
+      ),
+      non_archived: z.optional(bool()),
+      with_labels_details: z.optional(bool()),
+      iids: z.optional(
+        z.pipe(
+          z.transform((v: unknown) => (Array.isArray(v) ? v : [v])),
+          z.array(id()),
+        ),
+      ),
+      confidential: z.optional(bool()),
+      created_after: z.optional(dateTime()),
+      created_before: z.optional(dateTime()),
+      updated_after: z.optional(dateTime()),
+      updated_before: z.optional(dateTime()),
+      order_by: z.optional(oneOf(['created_at', 'updated_at'])),
+      sort: z.optional(oneOf(['asc', 'desc'])),
+      // EE (13.6): an iteration id, `None` or `Any`; or an iteration's title. Grape's mutually_exclusive.
+      iteration_id: z.optional(z.union([z.pipe(z.pipe(z.string(), z.transform(noneAny)), z.enum(['none', 'any'])), id()])),
+      iteration_title: z.optional(str(255)),
+    })
+    .check(
+      z.superRefine((v: { iteration_id?: unknown; iteration_title?: unknown }, ctx) => {
+        if (v.iteration_id !== undefined && v.iteration_title !== undefined) {
+          ctx.issues.push({ code: 'custom', message: 'are mutually exclusive', path: ['iteration_id, iteration_title'], input: v });
+        }
+      }),
     ),
-  ),
-  search: z.optional(str(255)),
-  /** Where `search` looks: `title`, `description` or both (comma-separated). */
-  in: z.optional(
-    z.pipe(
-      z.pipe(str(100), z.transform((s: string) => s.split(',').map((t) => t.trim()))),
-      z.array(z.enum(['title', 'description'])),
-    ),
-  ),
-  non_archived: z.optional(bool()),
-  with_labels_details: z.optional(bool()),
-  iids: z.optional(z.pipe(z.transform((v: unknown) => (Array.isArray(v) ? v : [v])), z.array(id()))),
-  confidential: z.optional(bool()),
-  created_after: z.optional(dateTime()),
-  created_before: z.optional(dateTime()),
-  updated_after: z.optional(dateTime()),
-  updated_before: z.optional(dateTime()),
-  order_by: z.optional(oneOf(['created_at', 'updated_at'])),
-  sort: z.optional(oneOf(['asc', 'desc'])),
-  // EE (13.6): an iteration id, `None` or `Any`; or an iteration's title. Grape's mutually_exclusive.
-  iteration_id: z.optional(z.union([z.pipe(z.pipe(z.string(), z.transform(noneAny)), z.enum(['none', 'any'])), id()])),
-  iteration_title: z.optional(str(255)),
-}).check(
-  z.superRefine((v: { iteration_id?: unknown; iteration_title?: unknown }, ctx) => {
-    if (v.iteration_id !== undefined && v.iteration_title !== undefined) {
-      ctx.issues.push({ code: 'custom', message: 'are mutually exclusive', path: ['iteration_id, iteration_title'], input: v });
-    }
-  }),
-));
+);
 export type ListIssuesParams = Output<typeof ListIssuesInput>;
 
 // ---- Entities ----
-
 
 /** UserBasic through the users serializer (it reads only the fields the page query loads). */
 const userBasic = (u: UserJson | UserRow, config: Config) => toUserBasic(u, config);

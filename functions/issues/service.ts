@@ -95,8 +95,13 @@ async function reload(ctx: RequestContext, id: number) {
 const canSetCreatedAt = (ctx: RequestContext, project: ProjectView) => can(ctx.actor, 'project:set_issue_created_at', projectFacts(project));
 
 type AssigneeInput = { assignee_ids?: number[] | undefined; assignee_id?: number | undefined };
-const wantedAssignees = (input: AssigneeInput) => input.assignee_ids ?? (input.assignee_id !== undefined ? (input.assignee_id ? [input.assignee_id] : []) : undefined);
-const assignableScope = (project: ProjectView) => ({ id: project.project.id, visibilityLevel: project.project.visibilityLevel, traversalIds: groupIdsOf(project) });
+const wantedAssignees = (input: AssigneeInput) =>
+  input.assignee_ids ?? (input.assignee_id !== undefined ? (input.assignee_id ? [input.assignee_id] : []) : undefined);
+const assignableScope = (project: ProjectView) => ({
+  id: project.project.id,
+  visibilityLevel: project.project.visibilityLevel,
+  traversalIds: groupIdsOf(project),
+});
 
 async function resolveAssignees(tx: Db, project: ProjectView, input: AssigneeInput) {
   const wanted = wantedAssignees(input);
@@ -143,7 +148,10 @@ export async function createIssue({
   let candidates: Awaited<ReturnType<typeof q.usersWithProjectLevels>> = [];
   if (input.project && fresh.names.length) {
     const ref = input.project;
-    const [projectRows, candidateRows] = await ctx.batch((db) => [projectViewQuery(db, ctx.actor, ref), q.usersWithProjectLevelsByRefQuery(db, ref, fresh.names)]);
+    const [projectRows, candidateRows] = await ctx.batch((db) => [
+      projectViewQuery(db, ctx.actor, ref),
+      q.usersWithProjectLevelsByRefQuery(db, ref, fresh.names),
+    ]);
     project = readableProject(ctx, projectRows[0] ? toProjectView(projectRows[0]) : undefined);
     candidates = candidateRows;
   } else {
@@ -263,7 +271,10 @@ export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: Outp
     // State changes record their event and a system note; closing an already closed issue (or reopening an open one) changes nothing.
     const to = p.state_event === 'close' && issue.state !== 'closed' ? 'closed' : p.state_event === 'reopen' && issue.state !== 'opened' ? 'opened' : null;
     if (to) {
-      Object.assign(changes, to === 'closed' ? { state: 'closed' as const, closedAt: now, closedById: user.id } : { state: 'opened' as const, closedAt: null, closedById: null });
+      Object.assign(
+        changes,
+        to === 'closed' ? { state: 'closed' as const, closedAt: now, closedById: user.id } : { state: 'opened' as const, closedAt: null, closedById: null },
+      );
       for (const statement of issueStateStatements(tx, ctx, { issue, userId: user.id, to, note: to === 'closed' ? 'closed' : 'reopened' })) await statement;
     }
     await q.updateIssue(tx, issue.id, { ...changes, updatedAt: now, updatedById: user.id });

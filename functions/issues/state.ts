@@ -24,12 +24,29 @@ export function issueStateStatements(db: Db, ctx: NotifyingContext, c: IssueStat
   return [
     db
       .update(issues)
-      .set(closing ? { state: 'closed', closedAt: sql`now()`, closedById: c.userId, updatedAt: sql`now()` } : { state: 'opened', closedAt: null, closedById: null, updatedAt: sql`now()` })
+      .set(
+        closing
+          ? { state: 'closed', closedAt: sql`now()`, closedById: c.userId, updatedAt: sql`now()` }
+          : { state: 'opened', closedAt: null, closedById: null, updatedAt: sql`now()` },
+      )
       .where(and(eq(issues.id, c.issue.id), ne(issues.state, c.to))),
     eventStatement(db, { action: closing ? 'closed' : 'reopened', authorId: c.userId, projectId: c.issue.projectId, target }),
     stateEventStatement(db, c.issue.id, c.userId, closing ? 'closed' : 'reopened'),
     // The stored system_note_metadata action: `closed`, or `opened` for a reopen.
-    ...insertNoteStatements(db, { noteableType: 'Issue', noteableId: c.issue.id, projectId: c.issue.projectId, authorId: c.userId, body: c.note, system: true, systemAction: closing ? 'closed' : 'opened' }, target, null),
+    ...insertNoteStatements(
+      db,
+      {
+        noteableType: 'Issue',
+        noteableId: c.issue.id,
+        projectId: c.issue.projectId,
+        authorId: c.userId,
+        body: c.note,
+        system: true,
+        systemAction: closing ? 'closed' : 'opened',
+      },
+      target,
+      null,
+    ),
     ...notifyStatements(db, ctx, { action: closing ? 'close_issue' : 'reopen_issue', target, projectId: c.issue.projectId, actorId: c.userId }),
   ] as const;
 }

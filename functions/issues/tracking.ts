@@ -23,7 +23,12 @@ export interface TimeTracker<R extends { timeEstimate: number; totalTimeSpent: n
 }
 
 /** POST .../time_estimate and .../reset_time_estimate (`duration` null): the row after the change. */
-export async function writeTimeEstimate<R extends { timeEstimate: number; totalTimeSpent: number }>(ctx: RequestContext, t: TimeTracker<R>, id: number, duration: string | null): Promise<R> {
+export async function writeTimeEstimate<R extends { timeEstimate: number; totalTimeSpent: number }>(
+  ctx: RequestContext,
+  t: TimeTracker<R>,
+  id: number,
+  duration: string | null,
+): Promise<R> {
   const seconds = duration === null ? 0 : parseDuration(duration);
   if (seconds === null || seconds < 0) throw validationFailed({ time_estimate: ['has an invalid format'] });
   return ctx.transaction(async (tx) => {
@@ -34,7 +39,13 @@ export async function writeTimeEstimate<R extends { timeEstimate: number; totalT
 }
 
 /** POST .../add_spent_time and .../reset_spent_time (`duration` null: a timelog that takes the total back to 0). */
-export async function writeSpentTime<R extends { timeEstimate: number; totalTimeSpent: number }>(ctx: RequestContext, t: TimeTracker<R>, id: number, userId: number, duration: string | null): Promise<R> {
+export async function writeSpentTime<R extends { timeEstimate: number; totalTimeSpent: number }>(
+  ctx: RequestContext,
+  t: TimeTracker<R>,
+  id: number,
+  userId: number,
+  duration: string | null,
+): Promise<R> {
   const parsed = duration === null ? 0 : parseDuration(duration);
   if (parsed === null) throw validationFailed({ time_spent: ['has an invalid format'] });
   return ctx.transaction(async (tx) => {
@@ -47,7 +58,13 @@ export async function writeSpentTime<R extends { timeEstimate: number; totalTime
 }
 
 /** Subscribes or unsubscribes the user explicitly; 304 (thrown) when `current` already is what is asked. */
-export async function writeSubscription(ctx: RequestContext, target: { type: q.TodoTargetType; id: number; projectId: number }, userId: number, current: boolean, wanted: boolean) {
+export async function writeSubscription(
+  ctx: RequestContext,
+  target: { type: q.TodoTargetType; id: number; projectId: number },
+  userId: number,
+  current: boolean,
+  wanted: boolean,
+) {
   if (current === wanted) throw notModified();
   await ctx.transaction((tx) => q.setSubscription(tx, target.id, target.projectId, userId, wanted, target.type));
 }
@@ -56,7 +73,12 @@ export async function writeSubscription(ctx: RequestContext, target: { type: q.T
  * TodoService#mark_todo: a "marked" to-do of the user on the target, unless a pending one exists (then 304, thrown).
  * `lock` takes the target's row lock, so two concurrent calls make one to-do.
  */
-export async function writeMarkedTodo(ctx: RequestContext, target: { type: q.TodoTargetType; id: number; projectId: number }, userId: number, lock: (tx: Db) => Promise<unknown>) {
+export async function writeMarkedTodo(
+  ctx: RequestContext,
+  target: { type: q.TodoTargetType; id: number; projectId: number },
+  userId: number,
+  lock: (tx: Db) => Promise<unknown>,
+) {
   const todo = await ctx.transaction(async (tx) => {
     await lock(tx);
     if (await q.findPendingMarkedTodo(tx, target.id, userId, target.type)) return null;

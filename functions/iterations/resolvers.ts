@@ -38,7 +38,8 @@ function iterationFilter(args: IterationArgs): { filter: IterationFilter; includ
   if (args.id != null) filter.ids = [numberOf(parseGlobalId(args.id)?.type === 'Iteration' ? String(parseGlobalId(args.id)!.id) : args.id)];
   if (args.iid != null) filter.iids = [numberOf(args.iid)];
   // TimeFrameArguments (13.5): `timeframe`, or the deprecated startDate/endDate pair.
-  if (args.timeframe && (args.startDate || args.endDate)) throw new GraphQLError('startDate and endDate are deprecated in favor of timeframe. Please use only timeframe.');
+  if (args.timeframe && (args.startDate || args.endDate))
+    throw new GraphQLError('startDate and endDate are deprecated in favor of timeframe. Please use only timeframe.');
   if ((args.startDate == null) !== (args.endDate == null)) throw new GraphQLError('Both startDate and endDate must be present.');
   const start = args.timeframe?.start ?? args.startDate?.slice(0, 10);
   const end = args.timeframe?.end ?? args.endDate?.slice(0, 10);

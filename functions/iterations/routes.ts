@@ -23,7 +23,12 @@ for (const { kind, prefix, ref } of SOURCES) {
     const input = c.req.valid('query');
     const list = await iterations.listIterations({
       ctx,
-      input: { kind, ref: c.req.valid('param').id, includeAncestors: input.include_ancestors, filter: { state: input.state, search: input.search || undefined } },
+      input: {
+        kind,
+        ref: c.req.valid('param').id,
+        includeAncestors: input.include_ancestors,
+        filter: { state: input.state, search: input.search || undefined },
+      },
     });
     const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
     return c.json(rows.map((r) => toIteration(r, ctx.config)));

@@ -22,12 +22,24 @@ export async function iterationParent(ctx: RequestContext, parent: IterationPare
     const group = await findGroup(ctx, parent.ref);
     assertCan(ctx.actor, action === 'read' ? 'group:read_iteration' : 'group:create_iteration', { ...groupFacts(group), iterationsAvailable: licensed });
     const ancestors = group.namespace.traversalIds;
-    return { kind: 'group' as const, id: group.namespace.id, rootGroupId: ancestors[0] ?? group.namespace.id, ancestors, own: { projectIds: [], groupIds: [group.namespace.id] } };
+    return {
+      kind: 'group' as const,
+      id: group.namespace.id,
+      rootGroupId: ancestors[0] ?? group.namespace.id,
+      ancestors,
+      own: { projectIds: [], groupIds: [group.namespace.id] },
+    };
   }
   const project = await findProject(ctx, parent.ref);
   assertCan(ctx.actor, action === 'read' ? 'project:read_iteration' : 'project:create_iteration', { ...projectFacts(project), iterationsAvailable: licensed });
   const ancestors = project.namespace.kind === 'group' ? project.namespace.traversalIds : [];
-  return { kind: 'project' as const, id: project.project.id, rootGroupId: ancestors[0] ?? null, ancestors, own: { projectIds: [project.project.id], groupIds: [] } };
+  return {
+    kind: 'project' as const,
+    id: project.project.id,
+    rootGroupId: ancestors[0] ?? null,
+    ancestors,
+    own: { projectIds: [project.project.id], groupIds: [] },
+  };
 }
 
 export type IterationListInput = IterationParentRef & { filter: q.IterationFilter; includeAncestors: boolean };
@@ -55,7 +67,10 @@ export async function findIteration(ctx: RequestContext, id: number) {
  * TimeboxReportService for a milestone or an iteration already found readable: its burnup replayed from the resource
  * events, or GitLab's refusal (license, missing dates, too many events) as `error`.
  */
-export async function timeboxReport(ctx: RequestContext, timebox: { kind: 'milestone' | 'iteration'; id: number; startDate: string | null; dueDate: string | null }) {
+export async function timeboxReport(
+  ctx: RequestContext,
+  timebox: { kind: 'milestone' | 'iteration'; id: number; startDate: string | null; dueDate: string | null },
+) {
   const name = timebox.kind === 'milestone' ? 'Milestone' : 'Iteration';
   // supports_timebox_charts?: the timebox's license (milestone_charts / iterations) and issue weights, all Premium.
   if (!weightsAvailable(ctx.config.instanceTier) || !iterationsAvailable(ctx.config.instanceTier)) return { error: `${name} does not support burnup charts` };
@@ -91,7 +106,6 @@ export async function createIteration({ ctx, input }: Verb<IterationParentRef & 
   const [view] = await q.findIterationViewsByIds(ctx.db, [outcome.id]);
   return { iteration: view!, errors: [] };
 }
-
 
 /** Messages of the model's future_date rule, which runs only when a date changes (start_or_due_dates_changed?). */
 const DATE_RANGE_MESSAGE = /^(Start|Due) date cannot be (in the past|more than 500 years in the future)$/;
@@ -130,7 +144,8 @@ export async function updateIteration({
     await q.lockHierarchy(tx, owner.rootGroupId!);
     const found: string[] = [];
     if (await q.groupTitleTaken(tx, owner.id, v.title, current.id)) found.push('Title already being used for another group or project iteration.');
-    if (datesChanged && (await q.overlapsIteration(tx, owner.ancestors, v.startDate, v.dueDate, current.id))) found.push('Dates cannot overlap with other existing Iterations');
+    if (datesChanged && (await q.overlapsIteration(tx, owner.ancestors, v.startDate, v.dueDate, current.id)))
+      found.push('Dates cannot overlap with other existing Iterations');
     if (!found.length) await q.updateIteration(tx, current.id, v);
     return found;
   });

@@ -32,7 +32,8 @@ async function presentJobs(c: Context<AppEnv>, project: ProjectView, list: reado
   return list.map((j) => toJob(j, contexts.get(j.build.id)!, c.var.ctx.config, c.var.ctx.actor));
 }
 
-const presentJob = async (c: Context<AppEnv>, project: ProjectView, job: JobWithPipeline, status: 200 | 201 = 200) => c.json((await presentJobs(c, project, [job]))[0], status);
+const presentJob = async (c: Context<AppEnv>, project: ProjectView, job: JobWithPipeline, status: 200 | 201 = 200) =>
+  c.json((await presentJobs(c, project, [job]))[0], status);
 
 jobRoutes.get('/projects/:id/jobs', path(ProjectPath), async (c) => {
   const project = await jobs.jobsProject(c.var.ctx, c.req.valid('param').id);
@@ -99,7 +100,8 @@ jobRoutes.post(`${JOB}/artifacts/keep`, path(ProjectPath), async (c) => {
   return presentJob(c, project, await keepArtifacts({ ctx: c.var.ctx, input: { project, id: jobId(c) } }));
 });
 
-const change = (verb: 'cancelJob' | 'retryJob' | 'eraseJob' | 'playJob', status: 200 | 201) =>
+const change =
+  (verb: 'cancelJob' | 'retryJob' | 'eraseJob' | 'playJob', status: 200 | 201) =>
   async (c: Context<AppEnv, string, { out: { param: { id: ReturnType<typeof projectRef>['_zod']['output'] } } }>) => {
     const project = await jobs.jobsProject(c.var.ctx, c.req.valid('param').id);
     return presentJob(c, project, await jobs[verb]({ ctx: c.var.ctx, input: { project, id: jobId(c) } }), status);

@@ -33,7 +33,12 @@ export async function jobsProject(ctx: RequestContext, ref: Ref | null): Promise
 
 /** A page of jobs: GET /projects/:id/jobs (every job, retried ones too) or a pipeline's latest jobs. */
 export function listJobs({ ctx, input }: Verb<{ project: ProjectView; pipelineId?: number; statuses?: readonly JobStatus[] }>) {
-  const filter: q.JobFilter = { projectId: input.project.project.id, pipelineId: input.pipelineId, statuses: input.statuses, includeRetried: input.pipelineId === undefined };
+  const filter: q.JobFilter = {
+    projectId: input.project.project.id,
+    pipelineId: input.pipelineId,
+    statuses: input.statuses,
+    includeRetried: input.pipelineId === undefined,
+  };
   return pagedWithTotal(
     (limit, offset) => q.jobPage(ctx.db, filter, { limit, offset, countCap: COUNT_LIMIT }),
     (cap) => q.countJobs(ctx.db, filter, cap),

@@ -24,7 +24,11 @@ const NAMES =
   'slategray:708090 slategrey:708090 snow:FFFAFA springgreen:00FF7F steelblue:4682B4 tan:D2B48C teal:008080 thistle:D8BFD8 ' +
   'tomato:FF6347 turquoise:40E0D0 violet:EE82EE wheat:F5DEB3 white:FFFFFF whitesmoke:F5F5F5 yellow:FFFF00 yellowgreen:9ACD32';
 
-const COLOR_NAME_TO_HEX = new Map(NAMES.split(' ').map((pair) => pair.split(':') as [string, string]).map(([name, hex]) => [name, `#${hex}`]));
+const COLOR_NAME_TO_HEX = new Map(
+  NAMES.split(' ')
+    .map((pair) => pair.split(':') as [string, string])
+    .map(([name, hex]) => [name, `#${hex}`]),
+);
 
 /** GitLab's ColorValidator. */
 const VALID_COLOR = /^#(?:[0-9A-F]{3}){1,2}$/i;

@@ -9,6 +9,8 @@ export const labelLoaders = (ctx: RequestContext) => ({
   /** Project.label(title): a project's own label by (project id, title). */
   projectLabelByTitle: each((pairs: ReadonlyArray<{ projectId: number; title: string }>) => projectLabelsByTitles(ctx, pairs), stableKey),
   /** Project.labels pages and counts by project id. */
-  projectLabelPages: perParent((projectIds: number[], a: { search: string | undefined; page: KeysetPage }) => projectLabelPages(ctx, projectIds, a.search, a.page)),
+  projectLabelPages: perParent((projectIds: number[], a: { search: string | undefined; page: KeysetPage }) =>
+    projectLabelPages(ctx, projectIds, a.search, a.page),
+  ),
   projectLabelCounts: perParent((projectIds: number[], a: { search: string | undefined }) => projectLabelCounts(ctx, projectIds, a.search)),
 });

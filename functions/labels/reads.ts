@@ -13,4 +13,5 @@ export const projectLabelCounts = (ctx: RequestContext, projectIds: readonly num
   countProjectLabelsOfProjects(ctx.db, projectIds, search);
 
 /** A project's own label by title, for each (project, title) asked (undefined when none). */
-export const projectLabelsByTitles = (ctx: RequestContext, pairs: ReadonlyArray<{ projectId: number; title: string }>) => findProjectLabelsByTitles(ctx.db, pairs);
+export const projectLabelsByTitles = (ctx: RequestContext, pairs: ReadonlyArray<{ projectId: number; title: string }>) =>
+  findProjectLabelsByTitles(ctx.db, pairs);

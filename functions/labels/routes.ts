@@ -32,8 +32,24 @@ const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 const SOURCES = [
-  { kind: 'project', prefix: '/projects', ref: projectRef, entity: toProjectLabel, Update: UpdateProjectLabelInput, UpdateByBody: UpdateProjectLabelByBodyInput, DeleteByBody: DeleteProjectLabelByBodyInput },
-  { kind: 'group', prefix: '/groups', ref: groupRef, entity: toGroupLabel, Update: UpdateGroupLabelInput, UpdateByBody: UpdateGroupLabelByBodyInput, DeleteByBody: DeleteGroupLabelByBodyInput },
+  {
+    kind: 'project',
+    prefix: '/projects',
+    ref: projectRef,
+    entity: toProjectLabel,
+    Update: UpdateProjectLabelInput,
+    UpdateByBody: UpdateProjectLabelByBodyInput,
+    DeleteByBody: DeleteProjectLabelByBodyInput,
+  },
+  {
+    kind: 'group',
+    prefix: '/groups',
+    ref: groupRef,
+    entity: toGroupLabel,
+    Update: UpdateGroupLabelInput,
+    UpdateByBody: UpdateGroupLabelByBodyInput,
+    DeleteByBody: DeleteGroupLabelByBodyInput,
+  },
 ] as const;
 
 /** The label a collection-form request names: GitLab's `params[:label_id] || params[:name]`, an id or a title alike. */
@@ -56,7 +72,10 @@ for (const { kind, prefix, ref, entity, Update, UpdateByBody, DeleteByBody } of 
 
   labelRoutes.get(`${base}/:label_id`, authenticated, path(ItemPath), params(GetLabelInput), async (c) => {
     const { id, label_id } = c.req.valid('param');
-    const label = await labels.getLabel({ ctx: c.var.ctx, input: { kind, ref: id, labelRef: label_id, includeAncestorGroups: c.req.valid('query').include_ancestor_groups } });
+    const label = await labels.getLabel({
+      ctx: c.var.ctx,
+      input: { kind, ref: id, labelRef: label_id, includeAncestorGroups: c.req.valid('query').include_ancestor_groups },
+    });
     return c.json(entity(label));
   });
 
@@ -90,7 +109,10 @@ for (const { kind, prefix, ref, entity, Update, UpdateByBody, DeleteByBody } of 
 
   labelRoutes.put(base, authenticated, path(SourcePath), params(UpdateByBody), async (c) => {
     const { label_id, name, ...changes } = c.req.valid('query');
-    const label = await labels.updateLabel({ ctx: c.var.ctx, input: { kind, ref: c.req.valid('param').id, labelRef: namedLabel({ label_id, name }), ...changes } });
+    const label = await labels.updateLabel({
+      ctx: c.var.ctx,
+      input: { kind, ref: c.req.valid('param').id, labelRef: namedLabel({ label_id, name }), ...changes },
+    });
     return c.json(entity(label));
   });
 

@@ -18,26 +18,32 @@ const priority = () =>
     z.nullable(int()),
   );
 
-export const ListLabelsInput = schema(() => z.object({
-  ...paginationParams(),
-  with_counts: z.optional(bool()),
-  include_ancestor_groups: z.optional(bool()),
-  /** Group labels only; accepted as GitLab does (descendants are not listed). */
-  include_descendant_groups: z.optional(bool()),
-  only_group_labels: z.optional(bool()),
-  search: z.optional(str(255)),
-}));
+export const ListLabelsInput = schema(() =>
+  z.object({
+    ...paginationParams(),
+    with_counts: z.optional(bool()),
+    include_ancestor_groups: z.optional(bool()),
+    /** Group labels only; accepted as GitLab does (descendants are not listed). */
+    include_descendant_groups: z.optional(bool()),
+    only_group_labels: z.optional(bool()),
+    search: z.optional(str(255)),
+  }),
+);
 
-export const GetLabelInput = schema(() => z.object({
-  include_ancestor_groups: z.optional(bool()),
-}));
+export const GetLabelInput = schema(() =>
+  z.object({
+    include_ancestor_groups: z.optional(bool()),
+  }),
+);
 
-export const CreateLabelInput = schema(() => z.object({
-  name: title(),
-  color: str(255),
-  description: z.optional(description()),
-  priority: z.optional(priority()),
-}));
+export const CreateLabelInput = schema(() =>
+  z.object({
+    name: title(),
+    color: str(255),
+    description: z.optional(description()),
+    priority: z.optional(priority()),
+  }),
+);
 
 /** What an update may change (`label_update_params`; priority for project labels only), in Grape's order. */
 const groupUpdateFields = () => ({ new_name: z.optional(title()), color: z.optional(str(255)), description: z.optional(description()) });

@@ -16,7 +16,8 @@ import { isValidColor, normalizeColor } from './colors.ts';
 type Verb<I> = { ctx: RequestContext; input: SourceInput & I };
 
 /** The source's own labels only. */
-const own = (s: Source): q.LabelScope => (s.kind === 'project' ? { kind: 'project', projectId: s.id, groupIds: [] } : { kind: 'group', groupId: s.id, groupIds: [] });
+const own = (s: Source): q.LabelScope =>
+  s.kind === 'project' ? { kind: 'project', projectId: s.id, groupIds: [] } : { kind: 'group', groupId: s.id, groupIds: [] };
 
 /** With the labels of its ancestor groups, which it sees (unless `include` is false). */
 const withAncestors = (s: Source, include: boolean | undefined): q.LabelScope => ({ ...own(s), groupIds: include === false ? [] : s.ancestorGroupIds });
@@ -26,12 +27,16 @@ const labelNotFound = () => notFound('Label');
 /** Who asks, at the level a subscription through the source is kept at: the project, or (a group) none. */
 const subscriber = (ctx: RequestContext, s: Source): LabelSubscriber => ({ userId: requireUser(ctx).id, projectId: s.kind === 'project' ? s.id : null });
 
-export async function listLabels({ ctx, input }: Verb<{ withCounts?: boolean | undefined; includeAncestorGroups?: boolean | undefined; search?: string | undefined }>) {
+export async function listLabels({
+  ctx,
+  input,
+}: Verb<{ withCounts?: boolean | undefined; includeAncestorGroups?: boolean | undefined; search?: string | undefined }>) {
   const source = await loadSource(ctx, input);
   const scope = withAncestors(source, input.includeAncestorGroups);
   const filter = { search: input.search || undefined };
   return {
-    fetch: (limit: number, offset: number) => qListing.listLabels(ctx.db, ctx.actor, scope, filter, input.withCounts === true, limit, offset, subscriber(ctx, source)),
+    fetch: (limit: number, offset: number) =>
+      qListing.listLabels(ctx.db, ctx.actor, scope, filter, input.withCounts === true, limit, offset, subscriber(ctx, source)),
     count: (limit: number) => qListing.countLabels(ctx.db, scope, filter, limit),
   };
 }
@@ -104,12 +109,23 @@ export async function createLabel({
 export async function updateLabel({
   ctx,
   input,
-}: Verb<{ labelRef: string; new_name?: string | undefined; color?: string | undefined; description?: string | null | undefined; priority?: number | null | undefined }>): Promise<LabelRow> {
+}: Verb<{
+  labelRef: string;
+  new_name?: string | undefined;
+  color?: string | undefined;
+  description?: string | null | undefined;
+  priority?: number | null | undefined;
+}>): Promise<LabelRow> {
   const source = await loadSource(ctx, input);
   assertCanOnSource(ctx, 'admin_labels', source.facts);
   // Label#title= ignores blank values: an empty new_name changes nothing.
   const title = input.new_name?.trim() || undefined;
-  const found = await q.findLabelForUpdate(ctx.db, own(source), input.labelRef, title && input.kind === 'project' ? { title, groupIds: source.ancestorGroupIds } : undefined);
+  const found = await q.findLabelForUpdate(
+    ctx.db,
+    own(source),
+    input.labelRef,
+    title && input.kind === 'project' ? { title, groupIds: source.ancestorGroupIds } : undefined,
+  );
   if (!found) throw labelNotFound();
   const changes: Parameters<typeof qWrites.updateLabel>[2] = {};
   const errors: Record<string, string[]> = {};

@@ -7,7 +7,13 @@ import { anonymous, type Actor, type RequestContext } from './context.ts';
 import { forbidden, insufficientScope, invalidToken, notFound, unauthorized } from './errors.ts';
 import { sha256Hex } from './crypto.ts';
 import { getCookie } from 'hono/cookie';
-import { findOAuthTokenByDigest, findPersonalAccessTokenByDigest, findUserByRef, markOAuthTokenUsed, touchPersonalAccessToken } from '../../db/queries/lib/auth.ts';
+import {
+  findOAuthTokenByDigest,
+  findPersonalAccessTokenByDigest,
+  findUserByRef,
+  markOAuthTokenUsed,
+  touchPersonalAccessToken,
+} from '../../db/queries/lib/auth.ts';
 import { tokenState } from './token-state.ts';
 import { currentSession, SESSION_COOKIE, validCsrf } from './session.ts';
 

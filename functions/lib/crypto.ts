@@ -39,10 +39,7 @@ export async function hmacSha256Hex(key: string, message: string): Promise<strin
 
 /** Constant-time equality of two strings: both sides are hashed first so lengths never leak. */
 export async function constantTimeEqual(a: string, b: string): Promise<boolean> {
-  const [da, db] = await Promise.all([
-    crypto.subtle.digest('SHA-256', encoder.encode(a)),
-    crypto.subtle.digest('SHA-256', encoder.encode(b)),
-  ]);
+  const [da, db] = await Promise.all([crypto.subtle.digest('SHA-256', encoder.encode(a)), crypto.subtle.digest('SHA-256', encoder.encode(b))]);
   const x = new Uint8Array(da);
   const y = new Uint8Array(db);
   let diff = 0;

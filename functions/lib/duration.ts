@@ -17,7 +17,14 @@ export interface DurationScale {
 }
 
 export const CALENDAR: DurationScale = { day: 86_400, week: 604_800, month: 2_592_000, year: 31_557_600, bare: 1, negative: false };
-export const WORKING_TIME: DurationScale = { day: 8 * 3600, week: 5 * 8 * 3600, month: 4 * 5 * 8 * 3600, year: 12 * 4 * 5 * 8 * 3600, bare: 3600, negative: true };
+export const WORKING_TIME: DurationScale = {
+  day: 8 * 3600,
+  week: 5 * 8 * 3600,
+  month: 4 * 5 * 8 * 3600,
+  year: 12 * 4 * 5 * 8 * 3600,
+  bare: 3600,
+  negative: true,
+};
 
 const unitSeconds = (unit: string, scale: DurationScale): number | undefined => {
   if (/^(s|secs?|seconds?)$/.test(unit)) return 1;

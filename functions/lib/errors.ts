@@ -17,25 +17,26 @@ export const fullMessages = (fields: FieldErrors) =>
   );
 
 /** Refused input. `kind` says which GitLab construct refused it, so REST can word it as GitLab does. */
-type Invalid = { code: 'invalid' } & (
+type Invalid = { code: 'invalid' } &
   /** Model validation (`render_validation_error!`). */
-  | { kind: 'model'; fields: FieldErrors }
-  /** Model errors inspected into a message: `bad_request!("Note #{errors.messages}")` or `render_api_error!(...)`. */
-  | { kind: 'record'; label: string; fields: FieldErrors; via: 'bad_request' | 'render_api_error' }
-  /** Grape's parameter errors, in order. */
-  | { kind: 'params'; params: readonly string[] }
-  /** `bad_request!(reason)`; a bare `bad_request!` has no reason. */
-  | { kind: 'bad_request'; reason?: string }
-  /**
-   * A message of the service's own (`render_api_error!(message, 400)`); `details` are the other keys of a hash
-   * GitLab renders beside it (`{ message:, error_code:, dry_run: }` from a failed cherry-pick).
-   */
-  | { kind: 'message'; message: string; details?: Readonly<Record<string, string>> }
-  /** A service response's full messages, one by one (the Snippets services). */
-  | { kind: 'service'; messages: readonly string[] }
-  /** Parameters Rack cannot read (a name both a value and a Hash, nested too deep): refused before the API sees them. */
-  | { kind: 'malformed' }
-);
+  (
+    | { kind: 'model'; fields: FieldErrors }
+    /** Model errors inspected into a message: `bad_request!("Note #{errors.messages}")` or `render_api_error!(...)`. */
+    | { kind: 'record'; label: string; fields: FieldErrors; via: 'bad_request' | 'render_api_error' }
+    /** Grape's parameter errors, in order. */
+    | { kind: 'params'; params: readonly string[] }
+    /** `bad_request!(reason)`; a bare `bad_request!` has no reason. */
+    | { kind: 'bad_request'; reason?: string }
+    /**
+     * A message of the service's own (`render_api_error!(message, 400)`); `details` are the other keys of a hash
+     * GitLab renders beside it (`{ message:, error_code:, dry_run: }` from a failed cherry-pick).
+     */
+    | { kind: 'message'; message: string; details?: Readonly<Record<string, string>> }
+    /** A service response's full messages, one by one (the Snippets services). */
+    | { kind: 'service'; messages: readonly string[] }
+    /** Parameters Rack cannot read (a name both a value and a Hash, nested too deep): refused before the API sees them. */
+    | { kind: 'malformed' }
+  );
 
 /** Every failure a service reports, as data. */
 export type Problem =
@@ -180,7 +181,8 @@ export const OAUTH_ERROR_DESCRIPTIONS = {
   invalid_request: 'The request is missing a required parameter, includes an unsupported parameter value, or is otherwise malformed.',
   invalid_client: 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.',
   unauthorized_client: 'The client is not authorized to perform this request using this method.',
-  invalid_grant: 'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
+  invalid_grant:
+    'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.',
   unsupported_grant_type: 'The authorization grant type is not supported by the authorization server.',
   invalid_scope: 'The requested scope is invalid, unknown, or malformed.',
   access_denied: 'The resource owner or authorization server denied the request.',

@@ -20,11 +20,26 @@ function toRef(value: string, requireSlash: boolean): Ref | null {
 }
 
 /** `:id` of a project: id or `namespace%2Fproject`. A reference that cannot name anything resolves to "not found". */
-export const projectRef = schema(() => z.pipe(z.string(), z.transform((v) => toRef(v, true))));
+export const projectRef = schema(() =>
+  z.pipe(
+    z.string(),
+    z.transform((v) => toRef(v, true)),
+  ),
+);
 /** `:id` of a group: id or full path. */
-export const groupRef = schema(() => z.pipe(z.string(), z.transform((v) => toRef(v, false))));
+export const groupRef = schema(() =>
+  z.pipe(
+    z.string(),
+    z.transform((v) => toRef(v, false)),
+  ),
+);
 /** `:id` of a user: id or username. */
-export const userRef = schema(() => z.pipe(z.string(), z.transform((v) => toRef(v, false))));
+export const userRef = schema(() =>
+  z.pipe(
+    z.string(),
+    z.transform((v) => toRef(v, false)),
+  ),
+);
 
 /** Parses a user reference given as a parameter value (sudo, feature actors). */
 export const parseRef = (value: string) => toRef(value, false);

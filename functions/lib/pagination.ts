@@ -88,7 +88,10 @@ export async function paginate<T>(
  * `paginate`'s two callbacks for a listing whose page statement carries its capped total (one statement per page):
  * `count` answers from the page just read and counts on its own only when that page told nothing (empty past the end).
  */
-export function pagedWithTotal<T>(page: (limit: number, offset: number) => Promise<{ rows: T[]; total: number | undefined }>, count: (cap: number) => Promise<number>) {
+export function pagedWithTotal<T>(
+  page: (limit: number, offset: number) => Promise<{ rows: T[]; total: number | undefined }>,
+  count: (cap: number) => Promise<number>,
+) {
   let total: number | undefined;
   return {
     fetch: async (limit: number, offset: number) => {
@@ -102,7 +105,12 @@ export function pagedWithTotal<T>(page: (limit: number, offset: number) => Promi
 
 /** A list already in memory, paginated with GitLab's headers (Kaminari.paginate_array). */
 export const paginateArray = <T>(c: Context<AppEnv>, input: { page?: number | undefined; per_page?: number | undefined }, all: readonly T[]) =>
-  paginate(c, pageRequest(input), async (limit, offset) => all.slice(offset, offset + limit), async () => all.length);
+  paginate(
+    c,
+    pageRequest(input),
+    async (limit, offset) => all.slice(offset, offset + limit),
+    async () => all.length,
+  );
 
 // ---- Keyset ----
 

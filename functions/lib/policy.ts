@@ -11,7 +11,15 @@ import { forbidden, notFound } from './errors.ts';
 import { type Action, rules, type SubjectOf } from './policy/catalog.ts';
 import type { Subject } from './policy/facts.ts';
 
-export { ACCESS_LEVELS, AccessLevel, type AccessLevelValue, Visibility, VISIBILITY_NAMES, visibilityName, type VisibilityName } from '../../db/queries/lib/access.ts';
+export {
+  ACCESS_LEVELS,
+  AccessLevel,
+  type AccessLevelValue,
+  Visibility,
+  VISIBILITY_NAMES,
+  visibilityName,
+  type VisibilityName,
+} from '../../db/queries/lib/access.ts';
 export type {
   AlertNoteableFacts,
   AwardableFacts,

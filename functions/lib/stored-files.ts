@@ -38,7 +38,7 @@ export async function writeStoredFile(db: Db, pieces: AsyncIterable<Uint8Array>,
       size += piece.length;
       if (size > o.maxBytes) throw new FileTooLarge();
       hash.update(piece);
-      for (let at = 0; at < piece.length; ) {
+      for (let at = 0; at < piece.length;) {
         const take = Math.min(CHUNK_SIZE - filled, piece.length - at);
         chunk.set(piece.subarray(at, at + take), filled);
         filled += take;

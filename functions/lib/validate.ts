@@ -369,5 +369,4 @@ export const allOrNoneOf = (keys: readonly string[]) =>
   );
 
 /** A model-level check (GitLab's ActiveRecord validations): reported as `{"message":{"field":["..."]}}`. */
-export const modelRule = <T>(check: (value: T) => boolean, message: string) =>
-  z.refine<T>(check, { message, params: { model: true } });
+export const modelRule = <T>(check: (value: T) => boolean, message: string) => z.refine<T>(check, { message, params: { model: true } });

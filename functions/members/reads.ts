@@ -15,7 +15,11 @@ export interface MemberParent {
 }
 
 /** The memberships of a source: its own, and those inherited from the groups above it. */
-export const memberSourceOf = (s: Source): MemberSource => ({ type: s.kind === 'project' ? 'Project' : 'Namespace', id: s.id, ancestorGroupIds: s.ancestorGroupIds });
+export const memberSourceOf = (s: Source): MemberSource => ({
+  type: s.kind === 'project' ? 'Project' : 'Namespace',
+  id: s.id,
+  ancestorGroupIds: s.ancestorGroupIds,
+});
 
 const memberParent = (s: Source): MemberParent => ({ source: memberSourceOf(s), facts: s.facts });
 export const projectMemberParent = (v: ProjectView) => memberParent(projectSource(v));
@@ -36,7 +40,13 @@ export interface MemberPageParams {
 /** A keyset page of each source's memberships with their users; null for a source whose members the actor may not see. */
 export async function memberPages(ctx: RequestContext, parents: readonly MemberParent[], params: MemberPageParams, page: KeysetPage) {
   const allowed = parents.filter((p) => canOnSource(ctx, 'read_members', p.facts));
-  const pages = await listMembersPages(ctx.db, allowed.map((p) => p.source), params.relations, memberFilter(ctx, params.search), page);
+  const pages = await listMembersPages(
+    ctx.db,
+    allowed.map((p) => p.source),
+    params.relations,
+    memberFilter(ctx, params.search),
+    page,
+  );
   return parents.map((p) => {
     const i = allowed.indexOf(p);
     return i < 0 ? null : pages[i]!;

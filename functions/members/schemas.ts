@@ -16,30 +16,35 @@ const expiresAt = () =>
     z.nullable(dateParam()),
   );
 
-export const ListMembersInput = schema(() => z.object({
-  ...paginationParams(),
-  query: z.optional(str(255)),
-  user_ids: z.optional(idArray()),
-}));
+export const ListMembersInput = schema(() =>
+  z.object({
+    ...paginationParams(),
+    query: z.optional(str(255)),
+    user_ids: z.optional(idArray()),
+  }),
+);
 
 /**
  * Grape declares user_id before access_level: missing both reads "user_id is missing, access_level is missing".
  * `user_id` is looked up (404 User Not Found when nobody has it), so ids no row can have are null, not a 500.
  */
-export const AddMemberInput = schema(() => z.object({
-  user_id: lookupId(),
-  access_level: accessLevel(),
-  expires_at: z.optional(expiresAt()),
-}));
+export const AddMemberInput = schema(() =>
+  z.object({
+    user_id: lookupId(),
+    access_level: accessLevel(),
+    expires_at: z.optional(expiresAt()),
+  }),
+);
 
-export const UpdateMemberInput = schema(() => z.object({
-  access_level: accessLevel(),
-  expires_at: z.optional(expiresAt()),
-}));
+export const UpdateMemberInput = schema(() =>
+  z.object({
+    access_level: accessLevel(),
+    expires_at: z.optional(expiresAt()),
+  }),
+);
 
 /** `:user_id` in paths: any integer (GitLab looks it up and answers 404 when nothing matches; null: no row can match). */
 export const MemberUserPath = () => ({ user_id: lookupId() });
-
 
 /** Entities::Member */
 export function toMember(row: { member: MemberRow; user: UserRow }, config: Config) {

@@ -70,7 +70,10 @@ async function validateMembership(db: Db, kind: SourceKind, source: Source, user
   if (expiresAt && expiresAt < today()) add('expires_at', 'cannot be a date in the past');
   const inherited = await q.findHighestGroupMembership(db, source.ref.ancestorGroupIds, userId);
   if (inherited && inherited.accessLevel > level) {
-    add('access_level', `should be greater than or equal to ${ACCESS_LEVEL_NAMES[inherited.accessLevel]} inherited membership from group ${inherited.groupName}`);
+    add(
+      'access_level',
+      `should be greater than or equal to ${ACCESS_LEVEL_NAMES[inherited.accessLevel]} inherited membership from group ${inherited.groupName}`,
+    );
   }
   if (Object.keys(errors).length) throw validationFailed(errors);
 }

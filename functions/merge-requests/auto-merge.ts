@@ -21,7 +21,10 @@ export async function mergeWaitingForPipeline(job: JobContext, pipelineId: numbe
   return mergeWaitingFor(jobContext(job.ctx, job.config, anonymous, `pipeline_success:${pipelineId}`), pipeline);
 }
 
-async function mergeWaitingFor(ctx: RequestContext, pipeline: { projectId: number; ref: string; sha: string; mergeRequestId: number | null }): Promise<{ merged: number }> {
+async function mergeWaitingFor(
+  ctx: RequestContext,
+  pipeline: { projectId: number; ref: string; sha: string; mergeRequestId: number | null },
+): Promise<{ merged: number }> {
   const waiting = await mergeRequestsWaitingFor(ctx.db, pipeline);
   let merged = 0;
   if (!waiting.length) return { merged };
@@ -33,12 +36,18 @@ async function mergeWaitingFor(ctx: RequestContext, pipeline: { projectId: numbe
     // The merge runs as its merge user (a fresh memo: policy lookups are per actor).
     const asUser: RequestContext = { ...ctx, actor: userActor(user), memo: new Map() };
     try {
-      await mergeMergeRequest({ ctx: asUser, input: { project: { id: Number(mr.target_project_id) }, iid: Number(mr.iid), params: { ...saved, sha: pipeline.sha } } });
+      await mergeMergeRequest({
+        ctx: asUser,
+        input: { project: { id: Number(mr.target_project_id) }, iid: Number(mr.iid), params: { ...saved, sha: pipeline.sha } },
+      });
       merged++;
     } catch (error) {
-      if (!(error instanceof Error && 'problem' in error)) log('error', 'automatic merge failed', { requestId: ctx.requestId, mergeRequestId: mr.id, error: String(error) });
+      if (!(error instanceof Error && 'problem' in error))
+        log('error', 'automatic merge failed', { requestId: ctx.requestId, mergeRequestId: mr.id, error: String(error) });
       const reason = isDomainError(error, 'conflict') ? 'SHA does not match HEAD of source branch' : 'Merge failed';
-      await ctx.batch((db) => [q.updateMergeRequestStatement(db, Number(mr.id), { mergeWhenPipelineSucceeds: false, mergeUserId: null, mergeParams: null, mergeError: reason })]);
+      await ctx.batch((db) => [
+        q.updateMergeRequestStatement(db, Number(mr.id), { mergeWhenPipelineSucceeds: false, mergeUserId: null, mergeParams: null, mergeError: reason }),
+      ]);
     }
   }
   return { merged };

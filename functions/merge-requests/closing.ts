@@ -27,15 +27,18 @@ export type ClosingIssue = { project: ProjectView; issue: IssueView };
 export async function closesIssues(ctx: RequestContext, project: ProjectView, mr: ClosingSource, defaultBranch?: string | null): Promise<ClosingIssue[]> {
   const branch = defaultBranch !== undefined ? defaultBranch : ((await findRepository(ctx.db, project.project.id))?.defaultBranch ?? null);
   if (branch !== mr.targetBranch) return [];
-  const messages = mr.version ? (await commitsBetween(ctx.db, mr.targetProjectId, mr.version.startCommitSha, mr.version.headCommitSha)).commits.map((c) => c.message) : [];
+  const messages = mr.version
+    ? (await commitsBetween(ctx.db, mr.targetProjectId, mr.version.startCommitSha, mr.version.headCommitSha)).commits.map((c) => c.message)
+    : [];
   const texts = [mr.title, mr.description ?? '', ...messages].join('\n');
   const refs = closingIssueRefs(texts, { baseUrl: ctx.config.publicUrl, projectPath: project.project.pathWithNamespace });
   if (!refs.length) return [];
-  const rows = await ctx.batch((db) =>
-    refs.flatMap((r) => {
-      const ref = r.projectPath === null ? { id: project.project.id } : { path: r.projectPath };
-      return [projectViewQuery(db, ctx.actor, ref), issueViewByProjectRefQuery(db, ctx.actor, ref, r.iid)] as const;
-    }) as unknown as readonly [ReturnType<typeof projectViewQuery>],
+  const rows = await ctx.batch(
+    (db) =>
+      refs.flatMap((r) => {
+        const ref = r.projectPath === null ? { id: project.project.id } : { path: r.projectPath };
+        return [projectViewQuery(db, ctx.actor, ref), issueViewByProjectRefQuery(db, ctx.actor, ref, r.iid)] as const;
+      }) as unknown as readonly [ReturnType<typeof projectViewQuery>],
   );
   const found: ClosingIssue[] = [];
   for (let i = 0; i < refs.length; i++) {

@@ -6,7 +6,10 @@ import { withScope, type IssuableListKind } from '../issuables/filter.ts';
 import type { ListMergeRequestsParams } from './schemas.ts';
 
 /** The finder's parameters, as REST names them (GraphQL maps its arguments onto these). */
-export type MergeRequestFinderParams = Omit<ListMergeRequestsParams, 'page' | 'per_page' | 'order_by' | 'sort' | 'with_labels_details' | 'view' | 'with_merge_status_recheck'> & {
+export type MergeRequestFinderParams = Omit<
+  ListMergeRequestsParams,
+  'page' | 'per_page' | 'order_by' | 'sort' | 'with_labels_details' | 'view' | 'with_merge_status_recheck'
+> & {
   /** The finder's source_branch / target_branch given as several names (GraphQL's sourceBranches, targetBranches): any of them. */
   source_branches?: string[];
   target_branches?: string[];

@@ -38,7 +38,10 @@ export const mergeRequestLoaders = (ctx: RequestContext) => ({
   /** The users who take part in an MR, as the actor may see them. */
   mergeRequestParticipants: each((found: readonly MergeRequestWithProject[]) => participantsOfMergeRequests(ctx, found), mergeRequestId),
   /** An MR's latest diff statistics by file (one statement per distinct target project). */
-  mergeRequestDiffStats: each((views: readonly MergeRequestView[]) => diffStatsOfMergeRequests(ctx, views), (v) => v.mr.id),
+  mergeRequestDiffStats: each(
+    (views: readonly MergeRequestView[]) => diffStatsOfMergeRequests(ctx, views),
+    (v) => v.mr.id,
+  ),
   /** What the repositories allow the actor on an MR (merge, push to / remove the source branch). */
   mergeRequestRepositoryFacts: each((found: readonly MergeRequestWithProject[]) => repositoryFactsOfMergeRequests(ctx, found), mergeRequestId),
 });

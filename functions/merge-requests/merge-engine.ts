@@ -190,7 +190,14 @@ export async function buildMerge(db: Db, projectId: number, input: BuildMergeInp
     return { kind: 'ok', write, newTip: source, mergeCommitSha: null, squashCommitSha, commitCount: sourceCommits, lastCommitMessage: sourceMessage ?? '' };
   }
   const who = signature(input.user, input.now);
-  const body = encodeCommit({ tree: merged.tree.treeOid, parents: [targetTip, source], author: who, committer: who, headers: [], message: utf8(input.mergeMessage) });
+  const body = encodeCommit({
+    tree: merged.tree.treeOid,
+    parents: [targetTip, source],
+    author: who,
+    committer: who,
+    headers: [],
+    message: utf8(input.mergeMessage),
+  });
   const write = await prepareWrite([...objects, { type: 'commit', body }]);
   const mergeCommitSha = write.oids[write.oids.length - 1]!;
   return { kind: 'ok', write, newTip: mergeCommitSha, mergeCommitSha, squashCommitSha, commitCount: sourceCommits + 1, lastCommitMessage: input.mergeMessage };
@@ -273,7 +280,14 @@ export async function rebase(db: Db, projectId: number, input: { targetTip: stri
 
   // Each commit's own change (a root commit's against the empty tree) and its raw object, read once for all.
   const pairs: TreePair[] = replayed.map((c) => ({ oldCommit: null, newCommit: c.oid, emptyOld: c.parentOids.length === 0 }));
-  const [changes, raw] = await Promise.all([changedPaths(db, projectId, pairs), readObjects(db, projectId, replayed.map((c) => c.oid))]);
+  const [changes, raw] = await Promise.all([
+    changedPaths(db, projectId, pairs),
+    readObjects(
+      db,
+      projectId,
+      replayed.map((c) => c.oid),
+    ),
+  ]);
   const bodies = new Map(raw.map((o) => [o.oid, o.data]));
   const byKey = new Map<number, ChangedPath[]>();
   for (const change of changes) {

@@ -45,7 +45,14 @@ export interface MergeMessageInput {
 export const mergeMessageInput = (
   v: { mr: { sourceBranch: string; targetBranch: string; title: string; iid: number }; projectPath: string },
   closingIssues: MergeMessageInput['closingIssues'] = [],
-): MergeMessageInput => ({ sourceBranch: v.mr.sourceBranch, targetBranch: v.mr.targetBranch, title: v.mr.title, iid: v.mr.iid, targetProjectPath: v.projectPath, closingIssues });
+): MergeMessageInput => ({
+  sourceBranch: v.mr.sourceBranch,
+  targetBranch: v.mr.targetBranch,
+  title: v.mr.title,
+  iid: v.mr.iid,
+  targetProjectPath: v.projectPath,
+  closingIssues,
+});
 
 /**
  * MergeRequest#default_merge_commit_message (include_description: false, the merge API's default): the merge line,

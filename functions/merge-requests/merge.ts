@@ -49,8 +49,6 @@ export async function canMerge(ctx: RequestContext, project: ProjectView, view: 
   return ctx.actor.user !== null && canMergeInto(ctx, project, view, await repositoryOf(ctx, project.project.id));
 }
 
-
-
 /** The statements that close each issue as PostMergeService does (Issues::CloseService's, naming the MR). */
 const closeIssueStatements = (db: Db, ctx: NotifyingContext, closing: readonly ClosingIssue[], userId: number, mrReference: string) =>
   closing.flatMap(({ issue }) => issueStateStatements(db, ctx, { issue: issue.issue, userId, to: 'closed', note: `closed via merge request ${mrReference}` }));
@@ -65,17 +63,23 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
     // mergeable; 406 unless mergeable?(skip_ci_check: automatically); then the SHA.
     if (!canMergeInto(ctx, project, found, repository)) throw unauthorized();
     // The head pipeline: the latest of the source branch (or of the MR) at the source's head commit.
-    const pipeline = found.sourceHead && found.mr.sourceProjectId !== null ? await headPipeline(ctx.db, found.mr.sourceProjectId, found.mr.sourceBranch, found.sourceHead, found.mr.id) : undefined;
+    const pipeline =
+      found.sourceHead && found.mr.sourceProjectId !== null
+        ? await headPipeline(ctx.db, found.mr.sourceProjectId, found.mr.sourceBranch, found.sourceHead, found.mr.id)
+        : undefined;
     const whenPipelineSucceeds = p.merge_when_pipeline_succeeds === true;
     // automatically_mergeable?: asked to wait, mergeable but for CI, and the head pipeline still running.
-    const automatically = whenPipelineSucceeds && mergeableState(found, { skipCiCheck: true }) && pipeline !== undefined && ACTIVE_STATUSES.includes(pipeline.status);
+    const automatically =
+      whenPipelineSucceeds && mergeableState(found, { skipCiCheck: true }) && pipeline !== undefined && ACTIVE_STATUSES.includes(pipeline.status);
     // immediately_mergeable?: asked to wait, a head pipeline that already succeeded; otherwise the mergeable state.
     const immediately = whenPipelineSucceeds ? pipeline?.status === 'success' : mergeableState(found);
     if (!immediately && !automatically) throw methodNotAllowed();
     // mergeable? checks the mergeability first (check_mergeability): here the push's refresh, where it has not run yet.
     const view = await refreshMergeRequest(ctx, project, found, user.id);
-    if (!mergeable(view, { skipCiCheck: automatically }) || !view.sourceHead || !view.targetTip || !view.latestDiff) throw notAcceptable('Branch cannot be merged');
-    if (p.sha !== undefined && p.sha !== view.latestDiff.headCommitSha) throw conflict(`SHA does not match HEAD of source branch: ${view.latestDiff.headCommitSha}`);
+    if (!mergeable(view, { skipCiCheck: automatically }) || !view.sourceHead || !view.targetTip || !view.latestDiff)
+      throw notAcceptable('Branch cannot be merged');
+    if (p.sha !== undefined && p.sha !== view.latestDiff.headCommitSha)
+      throw conflict(`SHA does not match HEAD of source branch: ${view.latestDiff.headCommitSha}`);
     if (!immediately) return waitForPipeline(ctx, input, view, p, user.id, pipeline!.sha);
     const head = view.latestDiff.headCommitSha;
 
@@ -89,7 +93,12 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
     const now = Math.floor(Date.now() / 1000);
     const mergeMessage =
       p.merge_commit_message?.trim() ||
-      defaultMergeCommitMessage(mergeMessageInput(view, closing.map((c) => ({ projectPath: c.project.project.pathWithNamespace, iid: c.issue.issue.iid }))));
+      defaultMergeCommitMessage(
+        mergeMessageInput(
+          view,
+          closing.map((c) => ({ projectPath: c.project.project.pathWithNamespace, iid: c.issue.issue.iid })),
+        ),
+      );
     const author = view.author ? { name: view.author.name, email: view.author.email ?? user.email } : { name: user.name, email: user.email };
     const built = await buildMerge(ctx.db, projectId, {
       targetTip: view.targetTip,
@@ -109,8 +118,26 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
         poolId: repository!.poolId!,
         write: built.write,
         refs: [
-          { projectId, name: `refs/heads/${view.mr.targetBranch}`, old: view.targetTip, new: built.newTip, commitCount: built.commitCount, lastCommitMessage: built.lastCommitMessage },
-          ...(removeSource ? [{ projectId: view.mr.sourceProjectId!, name: `refs/heads/${view.mr.sourceBranch}`, old: view.sourceHead, new: null, commitCount: 0, lastCommitMessage: null }] : []),
+          {
+            projectId,
+            name: `refs/heads/${view.mr.targetBranch}`,
+            old: view.targetTip,
+            new: built.newTip,
+            commitCount: built.commitCount,
+            lastCommitMessage: built.lastCommitMessage,
+          },
+          ...(removeSource
+            ? [
+                {
+                  projectId: view.mr.sourceProjectId!,
+                  name: `refs/heads/${view.mr.sourceBranch}`,
+                  old: view.sourceHead,
+                  new: null,
+                  commitCount: 0,
+                  lastCommitMessage: null,
+                },
+              ]
+            : []),
         ],
         extra: (db) => [
           db
@@ -159,7 +186,15 @@ async function waitForPipeline(ctx: RequestContext, input: MergeRequestRef, view
       q.updateMergeRequestStatement(db, view.mr.id, { mergeWhenPipelineSucceeds: true, mergeUserId: userId, mergeParams: JSON.stringify(saved) }),
       ...insertNoteStatements(
         db,
-        { noteableType: 'MergeRequest', noteableId: view.mr.id, projectId: view.mr.targetProjectId, authorId: userId, body: `enabled an automatic merge when the pipeline for ${sha} succeeds`, system: true, systemAction: 'merge' },
+        {
+          noteableType: 'MergeRequest',
+          noteableId: view.mr.id,
+          projectId: view.mr.targetProjectId,
+          authorId: userId,
+          body: `enabled an automatic merge when the pipeline for ${sha} succeeds`,
+          system: true,
+          systemAction: 'merge',
+        },
         { type: 'MergeRequest', id: view.mr.id },
         null,
       ),
@@ -190,7 +225,12 @@ export async function rebaseMergeRequest({ ctx, input }: Verb<MergeRequestRef>) 
   const sourceProject = await findProject(ctx, { id: view.mr.sourceProjectId });
   const info = await repositoryOf(ctx, sourceProject.project.id);
   if (!info || !canPushToBranch(ctx, projectFacts(sourceProject), info, view.mr.sourceBranch)) throw forbidden();
-  const result = await rebaseSource(ctx.db, view.mr.targetProjectId, { targetTip: view.targetTip, sourceHead: view.sourceHead, user: { name: user.name, email: user.email }, now: Math.floor(Date.now() / 1000) });
+  const result = await rebaseSource(ctx.db, view.mr.targetProjectId, {
+    targetTip: view.targetTip,
+    sourceHead: view.sourceHead,
+    user: { name: user.name, email: user.email },
+    now: Math.floor(Date.now() / 1000),
+  });
   if (result.kind === 'conflict') {
     await ctx.batch((db) => [q.updateMergeRequestStatement(db, view.mr.id, { mergeError: 'Rebase failed. Please rebase locally' })]);
     return;
@@ -200,7 +240,16 @@ export async function rebaseMergeRequest({ ctx, input }: Verb<MergeRequestRef>) 
     await writeRefs(ctx, {
       poolId: info.poolId!,
       write: result.write,
-      refs: [{ projectId: info.projectId, name: `refs/heads/${view.mr.sourceBranch}`, old: view.sourceHead, new: result.newHead, commitCount: result.commitCount, lastCommitMessage: result.lastCommitMessage }],
+      refs: [
+        {
+          projectId: info.projectId,
+          name: `refs/heads/${view.mr.sourceBranch}`,
+          old: view.sourceHead,
+          new: result.newHead,
+          commitCount: result.commitCount,
+          lastCommitMessage: result.lastCommitMessage,
+        },
+      ],
       extra: (db) => [q.updateMergeRequestStatement(db, view.mr.id, { mergeError: null })],
     });
   } catch (error) {

@@ -25,19 +25,18 @@ export const blockingDiscussionsResolved = (v: Pick<MergeRequestView, 'onlyAllow
   !v.onlyAllowMergeIfAllDiscussionsAreResolved || v.unresolvedDiscussions === 0;
 
 export type DetailedMergeStatus =
-  | 'unchecked'
-  | 'checking'
-  | 'mergeable'
-  | 'not_open'
-  | 'draft_status'
-  | 'broken_status'
-  | 'discussions_not_resolved'
-  | 'ci_must_pass'
-  | 'need_rebase';
+  'unchecked' | 'checking' | 'mergeable' | 'not_open' | 'draft_status' | 'broken_status' | 'discussions_not_resolved' | 'ci_must_pass' | 'need_rebase';
 
 type Facts = Pick<
   MergeRequestView,
-  'mr' | 'latestDiff' | 'sourceHead' | 'targetTip' | 'onlyAllowMergeIfAllDiscussionsAreResolved' | 'unresolvedDiscussions' | 'onlyAllowMergeIfPipelineSucceeds' | 'requiredPipelineStatus'
+  | 'mr'
+  | 'latestDiff'
+  | 'sourceHead'
+  | 'targetTip'
+  | 'onlyAllowMergeIfAllDiscussionsAreResolved'
+  | 'unresolvedDiscussions'
+  | 'onlyAllowMergeIfPipelineSucceeds'
+  | 'requiredPipelineStatus'
 >;
 
 /** MergeRequest#open?: opened or locked. */
@@ -77,7 +76,8 @@ function failedCheck(v: Facts, { skipCiCheck = false }: { skipCiCheck?: boolean 
   if (noCommits || v.sourceHead === null || v.targetTip === null || mergeStatusOf(v) === 'cannot_be_merged') return 'broken_status';
   if (!blockingDiscussionsResolved(v)) return 'discussions_not_resolved';
   // mergeable_ci_state?: where the project requires it, the head pipeline succeeded (or was skipped).
-  if (!skipCiCheck && v.onlyAllowMergeIfPipelineSucceeds && v.requiredPipelineStatus !== 'success' && v.requiredPipelineStatus !== 'skipped') return 'ci_must_pass';
+  if (!skipCiCheck && v.onlyAllowMergeIfPipelineSucceeds && v.requiredPipelineStatus !== 'success' && v.requiredPipelineStatus !== 'skipped')
+    return 'ci_must_pass';
   return null;
 }
 

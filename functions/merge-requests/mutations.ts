@@ -21,7 +21,6 @@ import type { CreateMergeRequestParams, UpdateMergeRequestParams } from './schem
 import { createMergeRequest, findMergeRequest, mergeRequestFacts, updateMergeRequest } from './service.ts';
 import { setMergeRequestSubscribed } from './tracking.ts';
 
-
 interface TargetInput {
   projectPath: string;
   iid: string;
@@ -82,7 +81,10 @@ async function diffNotePayload(ctx: RequestContext, input: { noteableId: string;
     if (!can(ctx.actor, 'noteable:create_note', noteable.facts)) throw resourceNotAvailable();
     if (noteable.key.type !== 'MergeRequest') throw invalidRecord('Note', { noteable: ["doesn't support new-style diff notes"] }, 'bad_request');
     const params = { body: input.body, position: position as PositionParams };
-    const created = await createDiscussion({ ctx, input: { noteable: { kind: 'merge_requests', project: { id: noteable.project!.project.id }, id: noteable.iid }, params } });
+    const created = await createDiscussion({
+      ctx,
+      input: { noteable: { kind: 'merge_requests', project: { id: noteable.project!.project.id }, id: noteable.iid }, params },
+    });
     return { noteable: created.noteable, view: created.discussion.notes[0]! };
   });
   return { clientMutationId: input.clientMutationId, errors, note: value };
@@ -136,7 +138,10 @@ export const mergeRequestMutationResolvers: Resolvers = {
     mergeRequestSetSubscription: async (_root, { input }, { ctx }) => {
       const { value, errors } = await mutation(async (): Promise<MergeRequestModel> => {
         const found = await findTarget(ctx, input);
-        return setMergeRequestSubscribed({ ctx, input: { project: { id: found.project.project.id }, iid: found.view.mr.iid, subscribed: input.subscribedState } });
+        return setMergeRequestSubscribed({
+          ctx,
+          input: { project: { id: found.project.project.id }, iid: found.view.mr.iid, subscribed: input.subscribedState },
+        });
       });
       return { clientMutationId: input.clientMutationId, errors, mergeRequest: value };
     },

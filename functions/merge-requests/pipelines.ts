@@ -30,7 +30,9 @@ export async function mergeRequestHeadPipeline(ctx: RequestContext, project: Pro
   const sourceId = view.mr.sourceProjectId;
   if (sha === null || sourceId === null || !can(ctx.actor, 'project:read_pipeline', projectFacts(project))) return null;
   const found = await headPipeline(ctx.db, sourceId, view.mr.sourceBranch, sha, view.mr.id);
-  const [pipeline, source] = found ? await Promise.all([findPipelineById(ctx.db, found.id), sourceId === project.project.id ? project.project : findPipelineProject(ctx.db, sourceId)]) : [];
+  const [pipeline, source] = found
+    ? await Promise.all([findPipelineById(ctx.db, found.id), sourceId === project.project.id ? project.project : findPipelineProject(ctx.db, sourceId)])
+    : [];
   if (!pipeline || !source) return null;
   return { ...(await pipelineDetail(ctx, pipeline)), project: source };
 }

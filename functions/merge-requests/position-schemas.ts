@@ -54,4 +54,3 @@ export const PositionInput = schema(() =>
 );
 export type PositionParams = Output<typeof PositionInput>;
 export type LineRangeParams = NonNullable<PositionParams['line_range']>;
-

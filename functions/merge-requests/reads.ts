@@ -45,7 +45,13 @@ export const isDraft = (title: string) => q.isDraftTitle(title);
 export const wiplessTitle = (title: string) => q.wiplessTitle(title);
 
 /** The list kind whose filter a parent kind takes: a project's list, a group's, or the instance-wide one (users). */
-const LIST_KIND: Record<MergeRequestParentKind, MergeRequestListKind> = { project: 'project', namespace: 'group', namespaceTree: 'group', author: 'all', assignee: 'all' };
+const LIST_KIND: Record<MergeRequestParentKind, MergeRequestListKind> = {
+  project: 'project',
+  namespace: 'group',
+  namespaceTree: 'group',
+  author: 'all',
+  assignee: 'all',
+};
 
 /** The filter of a page under parents of this kind; null when nothing can match. */
 function pageFilter(ctx: RequestContext, kind: MergeRequestParentKind, args: Omit<MergeRequestPageArgs, 'by'>): q.MergeRequestListFilter | null {
@@ -56,14 +62,25 @@ function pageFilter(ctx: RequestContext, kind: MergeRequestParentKind, args: Omi
 }
 
 /** A keyset page of each parent's MRs (Project/Group.mergeRequests, User.authored/assignedMergeRequests): one statement. */
-export async function mergeRequestPages(ctx: RequestContext, kind: MergeRequestParentKind, parentIds: readonly number[], args: MergeRequestPageArgs, page: KeysetPage) {
+export async function mergeRequestPages(
+  ctx: RequestContext,
+  kind: MergeRequestParentKind,
+  parentIds: readonly number[],
+  args: MergeRequestPageArgs,
+  page: KeysetPage,
+) {
   const filter = pageFilter(ctx, kind, args);
   if (!filter) return parentIds.map(() => []);
   return q.listMergeRequestViewsPages(ctx.db, ctx.actor, filter, kind, parentIds, args.by, page, ctx.actor.user?.id);
 }
 
 /** MergeRequestConnection's count and totalTimeToMerge of each parent: one grouped statement. */
-export async function mergeRequestCounts(ctx: RequestContext, kind: MergeRequestParentKind, parentIds: readonly number[], args: Omit<MergeRequestPageArgs, 'by'>) {
+export async function mergeRequestCounts(
+  ctx: RequestContext,
+  kind: MergeRequestParentKind,
+  parentIds: readonly number[],
+  args: Omit<MergeRequestPageArgs, 'by'>,
+) {
   const filter = pageFilter(ctx, kind, args);
   if (!filter) return parentIds.map(() => ({ count: 0, totalTimeToMerge: null }));
   return q.countMergeRequestsOfParents(ctx.db, ctx.actor, filter, kind, parentIds);
@@ -76,7 +93,9 @@ export async function labelsOfMergeRequests(ctx: RequestContext, ids: readonly n
 
 /** The cached closing issues of each MR the actor may read (defaultMergeCommitMessage), as project path and iid. */
 export async function closingIssuesOfMergeRequests(ctx: RequestContext, ids: readonly number[]) {
-  return byParent(ids, await q.readableClosingIssuesOf(ctx.db, ctx.actor, ids), (r) => r.mergeRequestId).map((rows) => rows.map((r) => ({ projectPath: r.projectPath, iid: r.iid })));
+  return byParent(ids, await q.readableClosingIssuesOf(ctx.db, ctx.actor, ids), (r) => r.mergeRequestId).map((rows) =>
+    rows.map((r) => ({ projectPath: r.projectPath, iid: r.iid })),
+  );
 }
 
 /** The current user's to-dos on each MR, oldest first, with their bodies (none when anonymous). */
@@ -148,8 +167,14 @@ export interface MergeRequestRepositoryFacts {
  * MR in one statement, the source projects that are forks in one more.
  */
 export async function repositoryFactsOfMergeRequests(ctx: RequestContext, found: readonly MergeRequestWithProject[]): Promise<MergeRequestRepositoryFacts[]> {
-  const projectIds = [...new Set(found.flatMap((m) => [m.view.mr.targetProjectId, ...(m.view.mr.sourceProjectId !== null ? [m.view.mr.sourceProjectId] : [])]))];
-  const forkIds = [...new Set(found.flatMap((m) => (m.view.mr.sourceProjectId !== null && m.view.mr.sourceProjectId !== m.view.mr.targetProjectId ? [m.view.mr.sourceProjectId] : [])))];
+  const projectIds = [
+    ...new Set(found.flatMap((m) => [m.view.mr.targetProjectId, ...(m.view.mr.sourceProjectId !== null ? [m.view.mr.sourceProjectId] : [])])),
+  ];
+  const forkIds = [
+    ...new Set(
+      found.flatMap((m) => (m.view.mr.sourceProjectId !== null && m.view.mr.sourceProjectId !== m.view.mr.targetProjectId ? [m.view.mr.sourceProjectId] : [])),
+    ),
+  ];
   const [repositories, forks] = await Promise.all([
     findRepositoriesOfProjects(ctx.db, projectIds),
     forkIds.length ? readableProjectsByIds(ctx, forkIds) : Promise.resolve([]),

@@ -22,14 +22,20 @@ import { awaitsCheck, checkMergeStatus, isCurrent, takeVersion } from './version
  * The issues the MR closes, for the cache (cache_merge_request_closes_issues!, as the actor sees them). Where the
  * actor reads nothing the closing pattern names, nothing else is read.
  */
-export const closingIssueIds = async (ctx: RequestContext, project: ProjectView, mr: ClosingSource) => (await closesIssues(ctx, project, mr)).map((c) => c.issue.issue.id);
+export const closingIssueIds = async (ctx: RequestContext, project: ProjectView, mr: ClosingSource) =>
+  (await closesIssues(ctx, project, mr)).map((c) => c.issue.issue.id);
 
 /**
  * Records a new version when the source or target branch moved since the latest one (or, where the version stands,
  * checks a status left unchecked), with the merge status it implies and (where the actor reads the project) the
  * issues it now closes; an open MR only, and only while both branches exist. The MR as it is now.
  */
-export async function refreshMergeRequest(ctx: RequestContext, project: ProjectView | undefined, view: q.MergeRequestView, subscriberId?: number | null): Promise<q.MergeRequestView> {
+export async function refreshMergeRequest(
+  ctx: RequestContext,
+  project: ProjectView | undefined,
+  view: q.MergeRequestView,
+  subscriberId?: number | null,
+): Promise<q.MergeRequestView> {
   const m = view.mr;
   if (!isOpen(m) || !view.sourceHead || !view.targetTip) return view;
   const tips = { sourceHead: view.sourceHead, targetTip: view.targetTip };

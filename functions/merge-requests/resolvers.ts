@@ -28,7 +28,6 @@ import { diffHeadSha, mrReference, mrWebUrl } from './schemas.ts';
 import { blockingDiscussionsResolved, mergeable, mergeStatusOf, shouldBeRebased } from './mergeability.ts';
 import { mergeRequestFacts } from './service.ts';
 
-
 interface MergeRequestArgs extends ConnectionArgs {
   iids?: readonly string[] | null;
   sourceBranches?: readonly string[] | null;
@@ -83,15 +82,20 @@ async function mergeRequestConnection(
 ): Promise<MergeRequestConnectionModel> {
   const { by, order } = sortOrder(args.sort);
   const base = { params: finderParams(args), projectId: options.projectId };
-  const connection = await keysetConnection<MergeRequestModel>(args, order, (m) => m.view.mr.id, async (page) => {
-    const views = await loaders.mergeRequestPages.load({ parent, args: { kind, args: { ...base, by }, page } });
-    if (options.project) return views.map((view) => ({ project: options.project!, view }));
-    const projects = await loaders.projectView.loadMany(views.map((v) => v.mr.targetProjectId));
-    return views.flatMap((view, i) => {
-      const project = projects[i];
-      return project && !(project instanceof Error) ? [{ project, view }] : [];
-    });
-  });
+  const connection = await keysetConnection<MergeRequestModel>(
+    args,
+    order,
+    (m) => m.view.mr.id,
+    async (page) => {
+      const views = await loaders.mergeRequestPages.load({ parent, args: { kind, args: { ...base, by }, page } });
+      if (options.project) return views.map((view) => ({ project: options.project!, view }));
+      const projects = await loaders.projectView.loadMany(views.map((v) => v.mr.targetProjectId));
+      return views.flatMap((view, i) => {
+        const project = projects[i];
+        return project && !(project instanceof Error) ? [{ project, view }] : [];
+      });
+    },
+  );
   const totals = () => loaders.mergeRequestCounts.load({ parent, args: { kind, args: base } });
   return { ...connection, count: async () => (await totals()).count, totalTimeToMerge: async () => (await totals()).totalTimeToMerge };
 }
@@ -103,8 +107,6 @@ const milestoneOf = (m: MergeRequestModel): MilestoneModel | null => {
     ? { milestone, projectPath: null, groupPath: m.view.milestoneGroupPath }
     : { milestone, projectPath: m.view.projectPath, groupPath: null };
 };
-
-
 
 /** Loaded users by id, in order, dropping those gone. */
 /** Where an MR's pipelines are listed: its source project (as the actor sees it), source branch and head commit. */
@@ -190,7 +192,8 @@ export const mergeRequestResolvers: Resolvers = {
     mergeable: (m) => mergeable(m.view),
     // MergeRequest#default_merge_commit_message: the cached closing issues (what the last refresh recorded), as the
     // actor may read them; one statement for every MR of the response.
-    defaultMergeCommitMessage: async (m, _a, { loaders }) => defaultMergeCommitMessage(mergeMessageInput(m.view, await loaders.mergeRequestClosingIssues.load(m.view.mr.id))),
+    defaultMergeCommitMessage: async (m, _a, { loaders }) =>
+      defaultMergeCommitMessage(mergeMessageInput(m.view, await loaders.mergeRequestClosingIssues.load(m.view.mr.id))),
     diffHeadSha: (m) => diffHeadSha(m.view),
     diffRefs: (m) => {
       const d = m.view.latestDiff;
@@ -218,8 +221,24 @@ export const mergeRequestResolvers: Resolvers = {
     approvalsRequired: () => 0,
     approvedBy: (_m, args) => arrayConnection<UserRow>([], args, (u) => u.id),
     author: (m, _a, { loaders }) => authorOrGhost(m.view.author ?? (m.view.mr.authorId ? loaders.user.load(m.view.mr.authorId) : null)),
-    assignees: async (m, args, context) => arrayConnection(await usersOf(context, m.view.assignees.map((a) => a.id)), args, (u) => u.id),
-    reviewers: async (m, args, context) => arrayConnection(await usersOf(context, m.view.reviewers.map((a) => a.id)), args, (u) => u.id),
+    assignees: async (m, args, context) =>
+      arrayConnection(
+        await usersOf(
+          context,
+          m.view.assignees.map((a) => a.id),
+        ),
+        args,
+        (u) => u.id,
+      ),
+    reviewers: async (m, args, context) =>
+      arrayConnection(
+        await usersOf(
+          context,
+          m.view.reviewers.map((a) => a.id),
+        ),
+        args,
+        (u) => u.id,
+      ),
     participants: async (m, args, { loaders }) => arrayConnection(await loaders.mergeRequestParticipants.load(m), args, (u) => u.id),
     labels: async (m, args, { loaders }) => {
       const rows = await loaders.mergeRequestLabels.load(m.view.mr.id);
@@ -241,7 +260,9 @@ export const mergeRequestResolvers: Resolvers = {
     currentUserTodos: async (m, args, { ctx, loaders }) => {
       // Anonymous callers get an empty connection, not null (Types::CurrentUserTodos).
       const rows = ctx.actor.user ? await loaders.currentUserMergeRequestTodos.load(m.view.mr.id) : [];
-      const todos: TodoModel[] = rows.filter((r) => args.state == null || r.todo.state === args.state).map((r) => ({ todo: r.todo, body: r.body, project: m.project }));
+      const todos: TodoModel[] = rows
+        .filter((r) => args.state == null || r.todo.state === args.state)
+        .map((r) => ({ todo: r.todo, body: r.body, project: m.project }));
       return arrayConnection(todos, args, (t) => t.todo.id);
     },
     webUrl: (m, _a, { ctx }) => mrWebUrl(m.view, ctx.config),

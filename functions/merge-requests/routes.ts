@@ -55,9 +55,16 @@ mergeRequestRoutes.get('/groups/:id/merge_requests', path(GroupPath), params(Lis
 );
 
 /** Entities::MergeRequest for one record, with the caller's can_merge. */
-async function single(c: Context<AppEnv>, found: { project: Parameters<typeof canMerge>[1]; view: MergeRequestView; canMerge?: boolean }, extra: { divergedCommitsCount?: number; renderHtml?: boolean } = {}) {
+async function single(
+  c: Context<AppEnv>,
+  found: { project: Parameters<typeof canMerge>[1]; view: MergeRequestView; canMerge?: boolean },
+  extra: { divergedCommitsCount?: number; renderHtml?: boolean } = {},
+) {
   const { ctx } = c.var;
-  const [mergeable, headPipeline] = await Promise.all([found.canMerge ?? canMerge(ctx, found.project, found.view), mergeRequestHeadPipeline(ctx, found.project, found.view)]);
+  const [mergeable, headPipeline] = await Promise.all([
+    found.canMerge ?? canMerge(ctx, found.project, found.view),
+    mergeRequestHeadPipeline(ctx, found.project, found.view),
+  ]);
   return toMergeRequest(found.view, ctx.config, { subscribed: found.view.subscribed, canMerge: mergeable, headPipeline, ...extra });
 }
 

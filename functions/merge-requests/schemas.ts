@@ -143,7 +143,12 @@ export const ListMergeRequestsInput = schema(() =>
     ),
     wip: z.optional(oneOf(['yes', 'no'])),
     non_archived: z.optional(bool()),
-    iids: z.optional(z.pipe(z.transform((v: unknown) => (Array.isArray(v) ? v : [v])), z.array(id()))),
+    iids: z.optional(
+      z.pipe(
+        z.transform((v: unknown) => (Array.isArray(v) ? v : [v])),
+        z.array(id()),
+      ),
+    ),
     not: z.optional(z.object(negatable())),
   }),
 );
@@ -156,7 +161,8 @@ const userBasic = (u: Parameters<typeof toUserBasic>[0] | null, config: Config) 
 /** GitLab's MergeRequest#to_reference: `!iid`, with the project's full path when `full`. */
 export const mrReference = (v: Pick<MergeRequestView, 'projectPath'> & { mr: { iid: number } }, full = false) => `${full ? v.projectPath : ''}!${v.mr.iid}`;
 
-export const mrWebUrl = (v: Pick<MergeRequestView, 'projectPath'> & { mr: { iid: number } }, config: Config) => `${config.publicUrl}/${v.projectPath}/-/merge_requests/${v.mr.iid}`;
+export const mrWebUrl = (v: Pick<MergeRequestView, 'projectPath'> & { mr: { iid: number } }, config: Config) =>
+  `${config.publicUrl}/${v.projectPath}/-/merge_requests/${v.mr.iid}`;
 
 /** The diff head (the source branch's tip when the version was taken), GitLab's diff_head_sha. */
 export const diffHeadSha = (v: { latestDiff: DiffVersionJson | null }) => v.latestDiff?.headCommitSha ?? null;

@@ -4,7 +4,14 @@
 // may not read 403 (the project was readable).
 import type { Db } from '../../db/client.ts';
 import { currentIidSql, nextIidStatement } from '../../db/queries/lib/internal-ids.ts';
-import { assignableUserIds, assignableUsersQuery, findIssueMilestone, findLabelIdsByTitle, issueMilestoneIdSql, usersWithProjectLevels } from '../issues/lookups.ts';
+import {
+  assignableUserIds,
+  assignableUsersQuery,
+  findIssueMilestone,
+  findLabelIdsByTitle,
+  issueMilestoneIdSql,
+  usersWithProjectLevels,
+} from '../issues/lookups.ts';
 import { insertAssignmentTodos, mentionTodosStatement } from '../issues/statements.ts';
 import { findOrCreateLabelLinkStatements, findOrCreateProjectLabels } from '../labels/statements.ts';
 import * as q from '../../db/queries/merge-requests.ts';
@@ -50,7 +57,11 @@ export const readsMergeRequestAs = (facts: MergeRequestFacts) => (reader: UserRo
 
 /** The project's ancestor groups (labels and milestones of these apply to its MRs). */
 const groupIdsOf = (project: ProjectView) => (project.namespace.kind === 'group' ? project.namespace.traversalIds : []);
-const assignableScope = (project: ProjectView) => ({ id: project.project.id, visibilityLevel: project.project.visibilityLevel, traversalIds: groupIdsOf(project) });
+const assignableScope = (project: ProjectView) => ({
+  id: project.project.id,
+  visibilityLevel: project.project.visibilityLevel,
+  traversalIds: groupIdsOf(project),
+});
 
 /**
  * The readable MR with its (target) project, as the last refresh recorded it (refresh.ts: reads never write). 404
@@ -92,7 +103,8 @@ async function reload(ctx: RequestContext, id: number) {
 }
 
 type UserInput = { assignee_ids?: number[] | undefined; assignee_id?: number | undefined };
-const wantedAssignees = (input: UserInput) => input.assignee_ids ?? (input.assignee_id !== undefined ? (input.assignee_id ? [input.assignee_id] : []) : undefined);
+const wantedAssignees = (input: UserInput) =>
+  input.assignee_ids ?? (input.assignee_id !== undefined ? (input.assignee_id ? [input.assignee_id] : []) : undefined);
 
 /** validate_branches' and validate_fork's refusals, as the API answers them (handle_merge_request_errors!). */
 const sameBranch = () => unprocessable(["You can't use same project/branch for source and target"], 'list');
@@ -143,7 +155,13 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
   // GitLab's filter_params: who cannot admin merge requests in the target may not set assignees, reviewers, milestone, labels.
   const admin = can(ctx.actor, 'project:admin_merge_requests', projectFacts(target));
   const { mergeStatus, ...version } = await takeVersion(ctx.db, targetId, { sourceHead: sourceHead!, targetTip: targetTip! });
-  const closing = await closingIssueIds(ctx, target, { title, description: p.description ?? null, targetBranch: p.target_branch, targetProjectId: targetId, version });
+  const closing = await closingIssueIds(ctx, target, {
+    title,
+    description: p.description ?? null,
+    targetBranch: p.target_branch,
+    targetProjectId: targetId,
+    version,
+  });
   const assignees = admin ? wantedAssignees(p) : undefined;
   const mrId = q.lastMergeRequestIdSql();
   const milestoneId = admin && p.milestone_id ? issueMilestoneIdSql(p.milestone_id, targetId, groupIdsOf(target)) : null;
@@ -174,7 +192,9 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
         allowCollaboration: fork && (p.allow_collaboration ?? p.allow_maintainer_to_push ?? false),
       }),
       ...(assignees?.length ? q.assignmentStatements(db, mrId, targetId, user.id, assignableUsersQuery(db, assignableScope(target), assignees)) : []),
-      ...(admin && p.reviewer_ids?.length ? [q.linkUsersStatement(db, 'reviewers', mrId, assignableUsersQuery(db, assignableScope(target), p.reviewer_ids).getSQL())] : []),
+      ...(admin && p.reviewer_ids?.length
+        ? [q.linkUsersStatement(db, 'reviewers', mrId, assignableUsersQuery(db, assignableScope(target), p.reviewer_ids).getSQL())]
+        : []),
       ...(admin && p.labels?.length ? findOrCreateLabelLinkStatements(db, targetId, p.labels, { type: 'MergeRequest', id: mrId }) : []),
       q.insertDiffVersionStatement(db, mrId, version),
       setMergeRequestRefQuery(db, targetId, currentIidSql('merge_requests', { projectId: targetId }), sourceHead!),
@@ -188,7 +208,16 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
     if (!view) throw recordNotFound();
     if (view.sourceHead && view.mr.sourceProjectId !== null) {
       await createMergeRequestPipelines(ctx, [
-        { id: view.mr.id, iid: view.mr.iid, title: view.mr.title, sourceProjectId: view.mr.sourceProjectId, sourceBranch: view.mr.sourceBranch, targetProjectId: view.mr.targetProjectId, targetBranch: view.mr.targetBranch, sha: view.sourceHead },
+        {
+          id: view.mr.id,
+          iid: view.mr.iid,
+          title: view.mr.title,
+          sourceProjectId: view.mr.sourceProjectId,
+          sourceBranch: view.mr.sourceBranch,
+          targetProjectId: view.mr.targetProjectId,
+          targetBranch: view.mr.targetBranch,
+          sha: view.sourceHead,
+        },
       ]);
     }
     return view;
@@ -255,7 +284,8 @@ export async function updateMergeRequest({ ctx, input }: Verb<MergeRequestRef & 
       }
       if (p.reviewer_ids !== undefined) await q.setUsers(tx, 'reviewers', mr.id, await assignableUserIds(tx, assignableScope(project), p.reviewer_ids));
       if (p.labels !== undefined || p.add_labels !== undefined || p.remove_labels !== undefined) {
-        let ids = p.labels !== undefined ? (await findOrCreateProjectLabels(tx, projectId, p.labels)).map((l) => l.id) : await q.mergeRequestLabelIds(tx, mr.id);
+        let ids =
+          p.labels !== undefined ? (await findOrCreateProjectLabels(tx, projectId, p.labels)).map((l) => l.id) : await q.mergeRequestLabelIds(tx, mr.id);
         if (p.add_labels?.length) ids = [...ids, ...(await findOrCreateProjectLabels(tx, projectId, p.add_labels)).map((l) => l.id)];
         if (p.remove_labels?.length) {
           const removed = new Set(await findLabelIdsByTitle(tx, projectId, groupIdsOf(project), p.remove_labels));

@@ -4,4 +4,5 @@ import type { RequestContext } from '../lib/context.ts';
 import type { KeysetPage } from '../lib/pagination.ts';
 
 /** A keyset page of each project's own milestones: one statement. */
-export const projectMilestonePages = (ctx: RequestContext, projectIds: readonly number[], page: KeysetPage) => listProjectMilestonesPages(ctx.db, projectIds, page);
+export const projectMilestonePages = (ctx: RequestContext, projectIds: readonly number[], page: KeysetPage) =>
+  listProjectMilestonesPages(ctx.db, projectIds, page);

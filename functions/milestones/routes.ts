@@ -38,7 +38,12 @@ for (const { kind, prefix, ref, List } of SOURCES) {
     const includeParents = Boolean(input.include_parent_milestones || input.include_parent_group_milestones || input.include_ancestors);
     const list = await milestones.listMilestones({
       ctx,
-      input: { kind, ref: c.req.valid('param').id, includeParents, filter: { state: input.state, iids: input.iids, title: input.title, search: input.search || undefined } },
+      input: {
+        kind,
+        ref: c.req.valid('param').id,
+        includeParents,
+        filter: { state: input.state, iids: input.iids, title: input.title, search: input.search || undefined },
+      },
     });
     const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
     return c.json(rows.map((r) => toMilestone(r.milestone, r.owner, ctx.config)));

@@ -31,18 +31,22 @@ const listParams = () => ({
   search: z.optional(str(255)),
 });
 
-export const ListProjectMilestonesInput = schema(() => z.object({
-  ...listParams(),
-  include_parent_milestones: z.optional(bool()),
-  /** The name in GitLab 13.x; include_parent_milestones is its newer spelling. */
-  include_parent_group_milestones: z.optional(bool()),
-}));
+export const ListProjectMilestonesInput = schema(() =>
+  z.object({
+    ...listParams(),
+    include_parent_milestones: z.optional(bool()),
+    /** The name in GitLab 13.x; include_parent_milestones is its newer spelling. */
+    include_parent_group_milestones: z.optional(bool()),
+  }),
+);
 
-export const ListGroupMilestonesInput = schema(() => z.object({
-  ...listParams(),
-  include_parent_milestones: z.optional(bool()),
-  include_ancestors: z.optional(bool()),
-}));
+export const ListGroupMilestonesInput = schema(() =>
+  z.object({
+    ...listParams(),
+    include_parent_milestones: z.optional(bool()),
+    include_ancestors: z.optional(bool()),
+  }),
+);
 
 /** Titles are checked against 255 characters as a model error; this only bounds the request. */
 const title = () => str(10_000);
@@ -54,11 +58,13 @@ const optionalFields = () => ({
 
 export const CreateMilestoneInput = schema(() => z.object({ title: title(), ...optionalFields() }));
 
-export const UpdateMilestoneInput = schema(() => z.object({
-  title: z.optional(title()),
-  state_event: z.optional(oneOf(['close', 'activate'])),
-  ...optionalFields(),
-}));
+export const UpdateMilestoneInput = schema(() =>
+  z.object({
+    title: z.optional(title()),
+    state_event: z.optional(oneOf(['close', 'activate'])),
+    ...optionalFields(),
+  }),
+);
 
 /** Grape's at_least_one_of on updates. */
 export const UPDATE_FIELDS = ['title', 'description', 'start_date', 'due_date', 'state_event'] as const;
@@ -94,6 +100,7 @@ export function toMilestone(m: MilestoneRow, owner: MilestoneOwner, config: Conf
     due_date: m.dueDate,
     start_date: m.startDate,
     expired: m.dueDate !== null && m.dueDate < today(),
-    web_url: m.groupId !== null ? `${config.publicUrl}/groups/${owner.fullPath}/-/milestones/${m.iid}` : `${config.publicUrl}/${owner.fullPath}/-/milestones/${m.iid}`,
+    web_url:
+      m.groupId !== null ? `${config.publicUrl}/groups/${owner.fullPath}/-/milestones/${m.iid}` : `${config.publicUrl}/${owner.fullPath}/-/milestones/${m.iid}`,
   };
 }

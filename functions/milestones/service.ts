@@ -31,7 +31,9 @@ interface Source {
 async function milestoneSource(ctx: RequestContext, input: SourceInput): Promise<Source> {
   const s = await loadSource(ctx, input);
   const source: q.MilestoneSource =
-    s.kind === 'project' ? { kind: 'project', projectId: s.id, parentGroupId: s.namespace.kind === 'group' ? s.namespace.id : null } : { kind: 'group', groupId: s.id };
+    s.kind === 'project'
+      ? { kind: 'project', projectId: s.id, parentGroupId: s.namespace.kind === 'group' ? s.namespace.id : null }
+      : { kind: 'group', groupId: s.id };
   return { facts: s.facts, source, owner: { fullPath: s.fullPath }, ancestors: s.ancestorGroupIds };
 }
 
@@ -54,10 +56,7 @@ export interface MilestoneWithOwner {
   owner: MilestoneOwner;
 }
 
-export async function listMilestones({
-  ctx,
-  input,
-}: Verb<{ filter: q.MilestoneFilter; includeParents: boolean }>) {
+export async function listMilestones({ ctx, input }: Verb<{ filter: q.MilestoneFilter; includeParents: boolean }>) {
   const s = await milestoneSource(ctx, input);
   const own = s.source.kind === 'project' ? { projectIds: [s.source.projectId], groupIds: [] } : { projectIds: [], groupIds: [s.source.groupId] };
   // With parent milestones GitLab ignores iids (they are not unique across the sources).
@@ -65,7 +64,10 @@ export async function listMilestones({
   const filter = input.includeParents ? { ...input.filter, iids: undefined } : input.filter;
   return {
     fetch: async (limit: number, offset: number): Promise<MilestoneWithOwner[]> =>
-      (await q.listMilestones(ctx.db, scope, filter, limit, offset)).map((r) => ({ milestone: r.milestone, owner: r.groupPath !== null ? { fullPath: r.groupPath } : s.owner })),
+      (await q.listMilestones(ctx.db, scope, filter, limit, offset)).map((r) => ({
+        milestone: r.milestone,
+        owner: r.groupPath !== null ? { fullPath: r.groupPath } : s.owner,
+      })),
     count: (limit: number) => q.countMilestones(ctx.db, scope, filter, limit),
   };
 }
@@ -82,7 +84,12 @@ const projectIdOf = (s: Source) => (s.source.kind === 'project' ? s.source.proje
 export async function createMilestone({
   ctx,
   input,
-}: Verb<{ title: string; description?: string | null | undefined; due_date?: string | null | undefined; start_date?: string | null | undefined }>): Promise<MilestoneWithOwner> {
+}: Verb<{
+  title: string;
+  description?: string | null | undefined;
+  due_date?: string | null | undefined;
+  start_date?: string | null | undefined;
+}>): Promise<MilestoneWithOwner> {
   const user = requireUser(ctx);
   const s = await milestoneSource(ctx, input);
   assertCanOnSource(ctx, 'admin_milestones', s.facts);
@@ -122,7 +129,8 @@ export async function updateMilestone({
   start_date?: string | null | undefined;
   state_event?: 'close' | 'activate' | undefined;
 }>): Promise<MilestoneWithOwner> {
-  if (UPDATE_FIELDS.every((f) => input[f] === undefined)) throw paramErrors([`${UPDATE_FIELDS.join(', ')} are missing, at least one parameter must be provided`]);
+  if (UPDATE_FIELDS.every((f) => input[f] === undefined))
+    throw paramErrors([`${UPDATE_FIELDS.join(', ')} are missing, at least one parameter must be provided`]);
   const user = requireUser(ctx);
   const s = await milestoneSource(ctx, input);
   assertCanOnSource(ctx, 'admin_milestones', s.facts);
@@ -152,7 +160,12 @@ export async function updateMilestone({
     const { milestone: row, previousState } = result;
     // The state machine only moves active -> closed and closed -> active; the event follows a real transition.
     if (projectId !== null && row.state !== previousState) {
-      await recordEvent(db, { action: row.state === 'closed' ? 'closed' : 'reopened', authorId: user.id, projectId, target: { type: 'Milestone', id: row.id } });
+      await recordEvent(db, {
+        action: row.state === 'closed' ? 'closed' : 'reopened',
+        authorId: user.id,
+        projectId,
+        target: { type: 'Milestone', id: row.id },
+      });
     }
     return row;
   };

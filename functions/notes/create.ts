@@ -17,7 +17,6 @@ import { noteReader, mentionActions, mentionsOf } from './mentions.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
-
 const sameNoteable = (a: q.NoteableKey | null, b: q.NoteableKey) => a !== null && q.noteableKeyString(a) === q.noteableKeyString(b);
 
 /**
@@ -77,11 +76,21 @@ export async function createNote({
     ...q.insertNoteStatements(db, values, key, discussionId),
     // The event's target_type is the note's class (EventCreateService#create_record_event).
     // An epic's note is its group's event (EventCreateService with the note's resource_parent: project_id null).
-    eventStatement(db, { action: 'commented', authorId: user.id, projectId, groupId, target: { type: replyTo ? 'DiscussionNote' : (type ?? 'Note'), id: noteId } }),
+    eventStatement(db, {
+      action: 'commented',
+      authorId: user.id,
+      projectId,
+      groupId,
+      target: { type: replyTo ? 'DiscussionNote' : (type ?? 'Note'), id: noteId },
+    }),
     ...(key.type === 'Issue' ? newIssueLinkStatements(db, { id: sql<number>`${key.id}`, projectId: projectId! }, user.id, null, mentions, noteId) : []),
-    ...(key.type === 'MergeRequest' && mentions.length ? [mentionTodosStatement(db, { type: 'MergeRequest', id: key.id, projectId: projectId! }, user.id, mentions, noteId)] : []),
+    ...(key.type === 'MergeRequest' && mentions.length
+      ? [mentionTodosStatement(db, { type: 'MergeRequest', id: key.id, projectId: projectId! }, user.id, mentions, noteId)]
+      : []),
     ...(key.type === 'Epic' ? epicMentionTodoStatements(db, { epicId: key.id, groupId: groupId! }, user.id, mentions, noteId) : []),
-    ...(key.type === 'AlertManagement::Alert' && mentions.length ? [insertAlertTodosStatement(db, { id: key.id, projectId: projectId! }, user.id, mentionActions(mentions), noteId)] : []),
+    ...(key.type === 'AlertManagement::Alert' && mentions.length
+      ? [insertAlertTodosStatement(db, { id: key.id, projectId: projectId! }, user.id, mentionActions(mentions), noteId)]
+      : []),
     q.lastInsertedNoteViewQuery(db),
   ]);
   const [view] = results[results.length - 1] as q.NoteView[];

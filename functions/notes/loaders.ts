@@ -7,5 +7,8 @@ import type { Noteable } from './service.ts';
 
 export const noteLoaders = (ctx: RequestContext) => ({
   /** The notes the actor may read, with their authors, oldest first, by noteable. */
-  notes: each((noteables: readonly Noteable[]) => readableNotesOf(ctx, noteables), (n) => noteableKey(n.key)),
+  notes: each(
+    (noteables: readonly Noteable[]) => readableNotesOf(ctx, noteables),
+    (n) => noteableKey(n.key),
+  ),
 });

@@ -28,7 +28,13 @@ export const mentionActions = (mentions: ReadonlyArray<{ userId: number; direct:
   mentions.map((m) => ({ userId: m.userId, action: m.direct ? TODO_DIRECTLY_ADDRESSED : TODO_MENTIONED }));
 
 /** Who a note's (or an edit's) body newly mentions and may read it: the to-dos' recipients. */
-export async function mentionsOf(ctx: RequestContext, noteable: Noteable, texts: string[], before: string[] | undefined, mayRead: ReturnType<typeof noteReader>) {
+export async function mentionsOf(
+  ctx: RequestContext,
+  noteable: Noteable,
+  texts: string[],
+  before: string[] | undefined,
+  mayRead: ReturnType<typeof noteReader>,
+) {
   const key = noteable.key;
   if (key.type === 'Epic') return epicMentionUsers(ctx.db, { traversalIds: noteable.epic!.group.namespace.traversalIds, texts, before, mayRead });
   // Gap: GitLab gives to-dos for mentions in commit comments too; to-dos have no commit target here yet. Notes on

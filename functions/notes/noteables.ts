@@ -83,7 +83,11 @@ export async function findNoteable(ctx: RequestContext, ref: NoteableRef, option
     return commitNoteable(project, info.oid);
   }
   const text = options.mentionsIn;
-  const { project, view, mentioned } = await findIssue(ctx, { project: ref.project, iid: ref.id }, { mentions: text === undefined ? [] : freshMentions([text]).names });
+  const { project, view, mentioned } = await findIssue(
+    ctx,
+    { project: ref.project, iid: ref.id },
+    { mentions: text === undefined ? [] : freshMentions([text]).names },
+  );
   return { ...issueNoteable(project, view), ...(text === undefined ? {} : { mentioned: { text, candidates: mentioned } }) };
 }
 

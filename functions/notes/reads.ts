@@ -11,7 +11,10 @@ export const noteableKey = (k: NoteableKey) => noteableKeyString(k);
 /** The readable notes of each noteable, oldest first, with their authors. */
 export async function readableNotesOf(ctx: RequestContext, noteables: readonly Noteable[]): Promise<NoteView[][]> {
   const byKey = new Map<string, NoteView[]>();
-  for (const r of await findNotesOfNoteables(ctx.db, noteables.map((n) => n.key))) {
+  for (const r of await findNotesOfNoteables(
+    ctx.db,
+    noteables.map((n) => n.key),
+  )) {
     const key = keyOfNote(r.note);
     if (!key) continue;
     const k = noteableKey(key);

@@ -18,7 +18,6 @@ import { createNote } from './create.ts';
 import { findDiscussion, findNoteableById, noteFacts, type Noteable } from './service.ts';
 import { iso, renderPlainText } from '../lib/format.ts';
 
-
 const DISCUSSION_ERROR = "The discussion does not exist or you don't have permission to perform this action";
 
 /** The noteable's notes the actor may read, oldest first (one query for all the noteables of a page). */

@@ -14,24 +14,30 @@ export const NOTE_MAX = 1_000_000;
 // Bodies: any text without control characters (NUL cannot be stored); the length rule is the model's (service).
 const body = () => text(Number.MAX_SAFE_INTEGER);
 
-export const ListNotesInput = schema(() => z.object({
-  ...paginationParams(),
-  order_by: z._default(oneOf(['created_at', 'updated_at']), 'created_at'),
-  sort: z._default(oneOf(['asc', 'desc']), 'desc'),
-  activity_filter: z._default(oneOf(['all_notes', 'only_comments', 'only_activity']), 'all_notes'),
-}));
+export const ListNotesInput = schema(() =>
+  z.object({
+    ...paginationParams(),
+    order_by: z._default(oneOf(['created_at', 'updated_at']), 'created_at'),
+    sort: z._default(oneOf(['asc', 'desc']), 'desc'),
+    activity_filter: z._default(oneOf(['all_notes', 'only_comments', 'only_activity']), 'all_notes'),
+  }),
+);
 
-export const CreateNoteInput = schema(() => z.object({
-  body: body(),
-  confidential: z.optional(bool()),
-  created_at: z.optional(dateTime()),
-}));
+export const CreateNoteInput = schema(() =>
+  z.object({
+    body: body(),
+    confidential: z.optional(bool()),
+    created_at: z.optional(dateTime()),
+  }),
+);
 
-export const UpdateNoteInput = schema(() => z.object({
-  // allow_blank: false
-  body: z.optional(z.pipe(body(), z.string().check(z.refine((s) => s.trim() !== '', { message: 'is empty' })))),
-  confidential: z.optional(bool()),
-}));
+export const UpdateNoteInput = schema(() =>
+  z.object({
+    // allow_blank: false
+    body: z.optional(z.pipe(body(), z.string().check(z.refine((s) => s.trim() !== '', { message: 'is empty' })))),
+    confidential: z.optional(bool()),
+  }),
+);
 
 /** What the entity needs of a note: the stored row (or the events listing's projection of it). */
 export interface NoteShape {

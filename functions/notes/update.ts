@@ -35,7 +35,8 @@ export async function updateNote({ ctx, input }: Verb<{ noteable: NoteableRef; n
     }
     if (p.body !== undefined && key.type === 'AlertManagement::Alert') {
       const mentions = await mentionsOf(ctx, noteable, [p.body], [note.body], noteReader(noteable, { confidential: confidential ?? note.confidential }));
-      if (mentions.length) await insertAlertTodosStatement(tx, { id: key.id, projectId: noteable.project!.project.id }, user.id, mentionActions(mentions), note.id);
+      if (mentions.length)
+        await insertAlertTodosStatement(tx, { id: key.id, projectId: noteable.project!.project.id }, user.id, mentionActions(mentions), note.id);
     }
     if (p.body !== undefined && (key.type === 'Issue' || key.type === 'MergeRequest')) {
       await createMentionTodos(tx, {

@@ -17,7 +17,6 @@ export function emailEvents(kind: SettingKind, tier: Tier): readonly EmailEvent[
   return kind === 'source' && tier !== 'free' ? EMAIL_EVENTS : EMAIL_EVENTS.filter((e) => e !== 'new_epic');
 }
 
-
 /**
  * PUT parameters, in Grape's declaration order (level, notification_email, then the events). `level` is a plain
  * string here: GitLab checks it in the model (the enum), after the source is found. JSON null leaves a value as Grape

@@ -11,7 +11,13 @@
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
 import { usersWithProjectLevels } from '../issues/lookups.ts';
-import { claimNotifications, deleteDeliveredBefore, findNotificationCandidates, recordRecipients, type CandidateSource } from '../../db/queries/notifications.ts';
+import {
+  claimNotifications,
+  deleteDeliveredBefore,
+  findNotificationCandidates,
+  recordRecipients,
+  type CandidateSource,
+} from '../../db/queries/notifications.ts';
 import type { EmailEvent, NotificationRow } from '../../db/schema/index.ts';
 import { freshMentions } from '../issues/mention-todos.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -72,9 +78,19 @@ export async function deliverNotifications({ ctx }: { ctx: Pick<RequestContext, 
       const target = await loadTarget(ctx.db, n.targetType, n.targetId);
       const deliveries = target ? await recipientsOf(ctx.db, n, target) : [];
       for (const d of deliveries) {
-        log('info', 'notification email', { to: d.user.notificationEmail ?? d.user.email, subject: subjectOf(target!), action: n.action, reason: d.reason ?? undefined, user_id: d.user.id });
+        log('info', 'notification email', {
+          to: d.user.notificationEmail ?? d.user.email,
+          subject: subjectOf(target!),
+          action: n.action,
+          reason: d.reason ?? undefined,
+          user_id: d.user.id,
+        });
       }
-      await recordRecipients(ctx.db, n.id, deliveries.map((d) => ({ user_id: d.user.id, reason: d.reason })));
+      await recordRecipients(
+        ctx.db,
+        n.id,
+        deliveries.map((d) => ({ user_id: d.user.id, reason: d.reason })),
+      );
       messages += deliveries.length;
     }
     events += claimed.length;

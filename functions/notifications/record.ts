@@ -24,7 +24,15 @@ export type NotifyingContext = Parameters<typeof wakeWorkerStatement>[1];
 
 /** The event's outbox row and the wake-up of its deliverer, as statements for a batch. */
 export const notifyStatements = (db: Db, ctx: NotifyingContext, e: NotificationEvent) => [
-  notificationStatement(db, { action: e.action, targetType: e.target.type, targetId: e.target.id, projectId: e.projectId ?? null, groupId: e.groupId ?? null, actorId: e.actorId, previousAssigneeIds: e.previousAssigneeIds ?? [] }),
+  notificationStatement(db, {
+    action: e.action,
+    targetType: e.target.type,
+    targetId: e.target.id,
+    projectId: e.projectId ?? null,
+    groupId: e.groupId ?? null,
+    actorId: e.actorId,
+    previousAssigneeIds: e.previousAssigneeIds ?? [],
+  }),
   wakeWorkerStatement(db, ctx, 'mailers'),
 ];
 

@@ -11,7 +11,10 @@ export function oauthErrorResponse(error: Error, c: Context<AppEnv>): Response {
   // The brute-force limits (the password grant's in users/authenticate.ts, the clients' in throttle.ts), in
   // Doorkeeper's words.
   if (isDomainError(error, 'rate_limited')) {
-    return c.json({ error: 'too_many_requests', error_description: 'Too many requests. Retry later.' }, 429, { ...NO_STORE, 'Retry-After': String(error.problem.retryAfter) });
+    return c.json({ error: 'too_many_requests', error_description: 'Too many requests. Retry later.' }, 429, {
+      ...NO_STORE,
+      'Retry-After': String(error.problem.retryAfter),
+    });
   }
   throw error;
 }

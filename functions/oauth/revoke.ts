@@ -19,7 +19,11 @@ export async function revokeEndpoint(c: Context<AppEnv>) {
   // GitLab (TokensController#validate_presence_of_client): no client at all is 403 unauthorized_client.
   if (!creds.clientId) throw oauthError('unauthorized_client', { status: 403, description: 'You are not authorized to revoke this token' });
   const client = await authenticateClient(ctx, creds);
-  const found = await findTokenByAnyDigest(ctx.db, await sha256Hex(token), hint === 'refresh_token' ? 'refresh_token' : hint === 'access_token' ? 'access_token' : undefined);
+  const found = await findTokenByAnyDigest(
+    ctx.db,
+    await sha256Hex(token),
+    hint === 'refresh_token' ? 'refresh_token' : hint === 'access_token' ? 'access_token' : undefined,
+  );
   if (found && found.application_id === client.app_id) await revokeLineage(ctx.db, found.lineage);
   return c.json({}, 200, NO_STORE);
 }

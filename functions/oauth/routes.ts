@@ -27,7 +27,12 @@ oauthRoutes.use('/oauth/revoke', spaCors(['POST', 'OPTIONS']));
 oauthRoutes.use('/oauth/token/info', spaCors(['GET', 'HEAD', 'OPTIONS']));
 
 // OAuth requests are a few short parameters: anything large is malformed.
-const smallBody = bodyLimit({ maxSize: 16 * 1024, onError: () => { throw oauthError('invalid_request'); } });
+const smallBody = bodyLimit({
+  maxSize: 16 * 1024,
+  onError: () => {
+    throw oauthError('invalid_request');
+  },
+});
 oauthRoutes.use('/oauth/token', smallBody);
 oauthRoutes.use('/oauth/revoke', smallBody);
 oauthRoutes.use('/oauth/introspect', smallBody);

@@ -8,7 +8,7 @@ export const OAUTH_SCOPES = {
   read_registry: 'Grants read-only access to container registry images on private projects.',
   write_registry: 'Grants write access to container registry images on private projects.',
   sudo: 'Grants permission to perform API actions as any user in the system, when authenticated as an admin user.',
-  openid: 'Grants permission to authenticate with GitLab using OpenID Connect. Also gives read-only access to the user\'s profile and group memberships.',
+  openid: "Grants permission to authenticate with GitLab using OpenID Connect. Also gives read-only access to the user's profile and group memberships.",
   profile: "Grants read-only access to the user's profile data using OpenID Connect.",
   email: "Grants read-only access to the user's primary email address using OpenID Connect.",
 } as const;

@@ -99,7 +99,13 @@ export async function issueTokens(
     expiresIn: pair.expiresIn,
     lineage: pair.lineage,
   });
-  return { accessToken: pair.accessToken, refreshToken: pair.refreshToken, scopes: args.scopes, createdAt: Math.floor(row.createdAt.getTime() / 1000), expiresIn: pair.expiresIn };
+  return {
+    accessToken: pair.accessToken,
+    refreshToken: pair.refreshToken,
+    scopes: args.scopes,
+    createdAt: Math.floor(row.createdAt.getTime() / 1000),
+    expiresIn: pair.expiresIn,
+  };
 }
 
 /**

@@ -20,7 +20,6 @@ import { refProtected } from './ref-access.ts';
 import { compositeStatus, processPipeline } from './status.ts';
 import { recordDeployments } from '../deployments/record.ts';
 
-
 export interface PipelineRequest {
   project: { id: number; pathWithNamespace: string; defaultBranch: string | null };
   /** The branch or tag the jobs see (a merge request pipeline: its source branch). */
@@ -120,7 +119,12 @@ function jobOptions(job: CiJob): Record<string, unknown> {
 }
 
 /** The planned jobs as rows, with the first statuses the processing rules give them. */
-export function seedJobs(planned: readonly PlannedJob[], stageIndex: (name: string) => number, globalVars: Record<string, string>, now: Date): NewPipelineJob[] {
+export function seedJobs(
+  planned: readonly PlannedJob[],
+  stageIndex: (name: string) => number,
+  globalVars: Record<string, string>,
+  now: Date,
+): NewPipelineJob[] {
   const processable = planned.map((j, id) => ({
     id,
     name: j.name,
@@ -187,11 +191,25 @@ export async function createPipeline(ctx: Pick<RequestContext, 'db' | 'batch'>, 
   if (!parsed.ok) {
     if (req.saveOnErrors === false) return { ok: false, errors: parsed.errors.slice(0, 1) };
     // Chain::Validate::Config with save_on_errors: the pipeline is kept, failed, with the configuration's errors.
-    return insert(ctx, { ...base, status: 'failed', yamlErrors: parsed.errors.join(', '), failureReason: 'config_error', startedAt: null, finishedAt: now, stages: [], jobs: [] });
+    return insert(ctx, {
+      ...base,
+      status: 'failed',
+      yamlErrors: parsed.errors.join(', '),
+      failureReason: 'config_error',
+      startedAt: null,
+      finishedAt: now,
+      stages: [],
+      jobs: [],
+    });
   }
   const variables = Object.fromEntries((req.variables ?? []).map((v) => [v.key, v.value]));
   const rules = [...(parsed.config.workflow?.rules ?? []), ...parsed.config.jobs.flatMap((j) => j.rules ?? [])];
-  const files = await worktreePaths(ctx, req.project.id, req.sha, rules.flatMap((r) => r.exists ?? []));
+  const files = await worktreePaths(
+    ctx,
+    req.project.id,
+    req.sha,
+    rules.flatMap((r) => r.exists ?? []),
+  );
   const planned = plan(parsed.config, {
     ref: req.ref,
     tag: req.tag,

@@ -16,8 +16,22 @@ export async function cancelJobs(ctx: Pick<RequestContext, 'db'>, target: { pipe
  * Copies the latest jobs `which` selects as new created jobs (the originals kept as retried) and reopens the
  * skipped jobs after the earliest of them, so processing runs them again (Ci::RetryPipelineService).
  */
-export async function retryJobs(ctx: Pick<RequestContext, 'db' | 'batch'>, pipelineId: number, userId: number, which: (j: PipelineJobRow) => boolean): Promise<void> {
+export async function retryJobs(
+  ctx: Pick<RequestContext, 'db' | 'batch'>,
+  pipelineId: number,
+  userId: number,
+  which: (j: PipelineJobRow) => boolean,
+): Promise<void> {
   const jobs = (await pipelineJobs(ctx.db, [pipelineId])).filter(which);
   if (!jobs.length) return;
-  await ctx.batch((db) => retryJobsStatements(db, jobs.map((j) => j.id), 'created', userId, pipelineId, Math.min(...jobs.map((j) => j.stageIdx))));
+  await ctx.batch((db) =>
+    retryJobsStatements(
+      db,
+      jobs.map((j) => j.id),
+      'created',
+      userId,
+      pipelineId,
+      Math.min(...jobs.map((j) => j.stageIdx)),
+    ),
+  );
 }

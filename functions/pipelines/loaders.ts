@@ -4,7 +4,16 @@ import { each, perParent, stableKey } from '../graphql/batch-loaders.ts';
 import type { RequestContext } from '../lib/context.ts';
 import type { KeysetPage } from '../lib/pagination.ts';
 import type { ProjectModel } from '../projects/models.ts';
-import { artifactsOfJobs, jobsOfPipelines, pipelineCountsOf, pipelinePagesOf, pipelinesByIids, type PipelineListFilter, type PipelineListParent, type PipelineParentKind } from './reads.ts';
+import {
+  artifactsOfJobs,
+  jobsOfPipelines,
+  pipelineCountsOf,
+  pipelinePagesOf,
+  pipelinesByIids,
+  type PipelineListFilter,
+  type PipelineListParent,
+  type PipelineParentKind,
+} from './reads.ts';
 
 export const pipelineLoaders = (ctx: RequestContext) => ({
   /** Project/Commit/MergeRequest.pipelines pages by parent (null where the actor may not read them). */
@@ -12,7 +21,9 @@ export const pipelineLoaders = (ctx: RequestContext) => ({
     pipelinePagesOf(ctx, a.kind, parents, a.filter, a.page),
   ),
   /** PipelineConnection.count by parent (one grouped statement). */
-  pipelineCounts: perParent((parents: PipelineListParent[], a: { kind: PipelineParentKind; filter: PipelineListFilter }) => pipelineCountsOf(ctx, a.kind, parents, a.filter)),
+  pipelineCounts: perParent((parents: PipelineListParent[], a: { kind: PipelineParentKind; filter: PipelineListFilter }) =>
+    pipelineCountsOf(ctx, a.kind, parents, a.filter),
+  ),
   /** Project.pipeline(iid) by (project, iid). */
   pipelineByIid: each(
     (keys: ReadonlyArray<{ project: ProjectModel; iid: number }>) => pipelinesByIids(ctx, keys),

@@ -26,7 +26,12 @@ const utf8 = new TextDecoder();
 export async function createMergeRequestPipelines(ctx: RequestContext, heads: readonly MergeRequestHead[]): Promise<void> {
   if (!heads.length) return;
   try {
-    const configs = await rootBlobsAt(ctx.db, heads.map((h) => ({ projectId: h.sourceProjectId, commitOid: h.sha })), CI_CONFIG_PATH, CONFIG_READ_LIMIT);
+    const configs = await rootBlobsAt(
+      ctx.db,
+      heads.map((h) => ({ projectId: h.sourceProjectId, commitOid: h.sha })),
+      CI_CONFIG_PATH,
+      CONFIG_READ_LIMIT,
+    );
     if (!configs.length) return;
     const { createPipeline } = await import('./create.ts');
     for (const mr of heads) {
@@ -61,6 +66,9 @@ export async function createMergeRequestPipelines(ctx: RequestContext, heads: re
       });
     }
   } catch (error) {
-    log('error', 'merge request pipeline not created', { requestId: ctx.requestId, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+    log('error', 'merge request pipeline not created', {
+      requestId: ctx.requestId,
+      error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+    });
   }
 }

@@ -29,7 +29,11 @@ async function mergeRequestPipelinesFor(ctx: RequestContext, pushed: readonly Pu
   const byProject = new Map<number, PushedRef[]>();
   for (const r of pushed) if (r.name.startsWith('refs/heads/')) byProject.set(r.projectId, [...(byProject.get(r.projectId) ?? []), r]);
   for (const [projectId, refs] of byProject) {
-    const open = await openMergeRequestsFrom(ctx.db, projectId, refs.map((r) => r.name.slice('refs/heads/'.length)));
+    const open = await openMergeRequestsFrom(
+      ctx.db,
+      projectId,
+      refs.map((r) => r.name.slice('refs/heads/'.length)),
+    );
     await createMergeRequestPipelines(
       ctx,
       open.map((mr) => ({
@@ -50,7 +54,12 @@ export async function createPushPipelines(ctx: RequestContext, refs: readonly Pu
   const pushed = refs.filter((r) => r.new !== null && (r.name.startsWith('refs/heads/') || r.name.startsWith('refs/tags/')));
   if (!pushed.length) return;
   try {
-    const configs = await rootBlobsAt(ctx.db, pushed.map((r) => ({ projectId: r.projectId, commitOid: r.new! })), CI_CONFIG_PATH, CONFIG_READ_LIMIT);
+    const configs = await rootBlobsAt(
+      ctx.db,
+      pushed.map((r) => ({ projectId: r.projectId, commitOid: r.new! })),
+      CI_CONFIG_PATH,
+      CONFIG_READ_LIMIT,
+    );
     if (!configs.length) return;
     const project = await findPipelineProject(ctx.db, configs[0]!.projectId);
     if (!project) return;

@@ -64,7 +64,12 @@ export async function pipelinePagesOf(
 }
 
 /** PipelineConnection.count for each parent (null where the actor may not read them). */
-export async function pipelineCountsOf(ctx: RequestContext, kind: pq.PipelineParentKind, parents: readonly PipelineListParent[], filter: pq.PipelineListFilter): Promise<Array<number | null>> {
+export async function pipelineCountsOf(
+  ctx: RequestContext,
+  kind: pq.PipelineParentKind,
+  parents: readonly PipelineListParent[],
+  filter: pq.PipelineListFilter,
+): Promise<Array<number | null>> {
   const allowed = parents.filter((p) => readable(ctx, p.project));
   const counts = await pq.pipelineCountsOf(ctx.db, kind, allowed.map(keyOf), filter);
   return parents.map((p) => {
@@ -122,9 +127,7 @@ function compareSortable(a: string, b: string): number {
 export function stagesOf(pipeline: PipelineModel, jobs: readonly PipelineJob[]): CiStageModel[] {
   const byIdx = new Map<number, PipelineJob[]>();
   for (const job of jobs) byIdx.set(job.stageIdx, [...(byIdx.get(job.stageIdx) ?? []), job]);
-  return [...byIdx.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([, stageJobs], i) => ({ pipeline, name: stageJobs[0]!.stage, position: i + 1, jobs: stageJobs }));
+  return [...byIdx.entries()].sort(([a], [b]) => a - b).map(([, stageJobs], i) => ({ pipeline, name: stageJobs[0]!.stage, position: i + 1, jobs: stageJobs }));
 }
 
 /** Ci::Group.fabricate: the stage's jobs by sortable name, grouped by group name in that order. */

@@ -8,7 +8,8 @@ import { canCreateTag, canMergeToBranch, canPushToBranch, isProtectedBranch, isP
 import type { RepositoryInfo } from '../repositories/service.ts';
 
 /** Project#protected_for?(ref): a branch or a tag some protection rule matches. */
-export const refProtected = (repository: RepositoryInfo, ref: string, tag: boolean): boolean => (tag ? isProtectedTag(repository, ref) : isProtectedBranch(repository, ref));
+export const refProtected = (repository: RepositoryInfo, ref: string, tag: boolean): boolean =>
+  tag ? isProtectedTag(repository, ref) : isProtectedBranch(repository, ref);
 
 /** Gitlab::UserAccess#can_update_branch? (push or merge) for a branch, #can_create_tag? for a tag. */
 export function canRunOnRef(ctx: RequestContext, facts: ProjectFacts, repository: RepositoryInfo, ref: string, tag: boolean): boolean {

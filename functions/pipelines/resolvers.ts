@@ -5,14 +5,39 @@
 // the pipelines and one for all their jobs, whatever the page's size.
 import { arrayConnection, keysetConnection, type ConnectionArgs } from '../graphql/connection.ts';
 import type { GraphQLContext } from '../graphql/context.ts';
-import type { DetailedStatus as DetailedStatusType, JobArtifactFileType, PipelineConfigSourceEnum, PipelineStatusEnum, Resolvers } from '../graphql/generated.ts';
+import type {
+  DetailedStatus as DetailedStatusType,
+  JobArtifactFileType,
+  PipelineConfigSourceEnum,
+  PipelineStatusEnum,
+  Resolvers,
+} from '../graphql/generated.ts';
 import { toGlobalId } from '../graphql/ids.ts';
 import type { PipelineConnectionModel } from './models.ts';
 import { iso } from '../lib/format.ts';
 import { can } from '../lib/policy.ts';
 import { projectFacts } from '../projects/service.ts';
-import { ciStatusOf, groupsOf, needsOf, stagesOf, type CiJobModel, type PipelineJob, type PipelineListParent, type PipelineModel, type PipelineParentKind } from './reads.ts';
-import { ACTIVE_STATUSES, CANCELABLE_STATUSES, compositeStatus, detailedStatus, hasWarnings, stageStatus, type DetailedStatusOptions, type JobStatus } from './status.ts';
+import {
+  ciStatusOf,
+  groupsOf,
+  needsOf,
+  stagesOf,
+  type CiJobModel,
+  type PipelineJob,
+  type PipelineListParent,
+  type PipelineModel,
+  type PipelineParentKind,
+} from './reads.ts';
+import {
+  ACTIVE_STATUSES,
+  CANCELABLE_STATUSES,
+  compositeStatus,
+  detailedStatus,
+  hasWarnings,
+  stageStatus,
+  type DetailedStatusOptions,
+  type JobStatus,
+} from './status.ts';
 import { BLANK_SHA } from '../ci/refs.ts';
 
 interface PipelineListArgs extends ConnectionArgs {
@@ -32,8 +57,11 @@ export async function pipelineConnection(
   args: PipelineListArgs,
 ): Promise<PipelineConnectionModel> {
   const filter = { status: args.status ? ciStatusOf(args.status) : undefined, ref: args.ref ?? undefined, sha: args.sha ?? undefined };
-  const connection = await keysetConnection<PipelineModel>(args, 'desc', (p) => p.pipeline.id, async (page) =>
-    parent ? ((await loaders.pipelinePages.load({ parent, args: { kind, filter, page } })) ?? []) : [],
+  const connection = await keysetConnection<PipelineModel>(
+    args,
+    'desc',
+    (p) => p.pipeline.id,
+    async (page) => (parent ? ((await loaders.pipelinePages.load({ parent, args: { kind, filter, page } })) ?? []) : []),
   );
   // A first page that holds every pipeline is its own count; otherwise one grouped count.
   const whole = !args.after && !args.before && args.first !== 0 && args.last !== 0 && !connection.pageInfo.hasNextPage && !connection.pageInfo.hasPreviousPage;
@@ -57,7 +85,17 @@ const jobPath = (j: CiJobModel) => `/${j.pipeline.project.project.pathWithNamesp
 /** DetailedStatusType: the presentation of a status, the page it links to; no actions are offered here. */
 function toDetailedStatus(status: JobStatus, detailsPath: string | null, options: DetailedStatusOptions): DetailedStatusType {
   const d = detailedStatus(status, options);
-  return { group: d.group, icon: d.icon, favicon: d.favicon, detailsPath, hasDetails: d.hasDetails, label: d.label, text: d.text, tooltip: d.tooltip, action: null };
+  return {
+    group: d.group,
+    icon: d.icon,
+    favicon: d.favicon,
+    detailsPath,
+    hasDetails: d.hasDetails,
+    label: d.label,
+    text: d.text,
+    tooltip: d.tooltip,
+    action: null,
+  };
 }
 
 /** A job's status (Gitlab::Ci::Status::Build::Common: its page, readable by whoever reads the pipeline). */
@@ -65,7 +103,6 @@ const jobStatus = (j: CiJobModel) => toDetailedStatus(j.job.status, jobPath(j), 
 
 const jobsOf = (context: GraphQLContext, p: PipelineModel) => context.loaders.pipelineJobs.load(p.pipeline.id);
 const jobModels = (pipeline: PipelineModel, jobs: readonly PipelineJob[]): CiJobModel[] => jobs.map((job) => ({ pipeline, job }));
-
 
 /** Ci::Build#retryable? (failed or canceled builds), Ci::HasStatus cancelable jobs. */
 const RETRYABLE: readonly JobStatus[] = ['failed', 'canceled'];
@@ -90,7 +127,10 @@ export const pipelineResolvers: Resolvers = {
     status: (p) => upper<PipelineStatusEnum>(p.pipeline.status),
     // Pipeline::Factory: SuccessWarning when an allowed failure is among its jobs, Blocked/Delayed wording.
     detailedStatus: async (p, _a, context) =>
-      toDetailedStatus(p.pipeline.status, pipelinePath(p), { subject: 'pipeline', hasWarnings: p.pipeline.status === 'success' && hasWarnings(await jobsOf(context, p)) }),
+      toDetailedStatus(p.pipeline.status, pipelinePath(p), {
+        subject: 'pipeline',
+        hasWarnings: p.pipeline.status === 'success' && hasWarnings(await jobsOf(context, p)),
+      }),
     active: (p) => ACTIVE_STATUSES.includes(p.pipeline.status),
     cancelable: async (p, _a, context) => (await jobsOf(context, p)).some((j) => CANCELABLE_STATUSES.includes(j.status)),
     retryable: async (p, _a, context) => (await jobsOf(context, p)).some((j) => j.type === 'Ci::Build' && RETRYABLE.includes(j.status)),
@@ -126,7 +166,8 @@ export const pipelineResolvers: Resolvers = {
   CiStage: {
     name: (s) => s.name,
     // Stage::Factory: the composite of its latest jobs, with warnings; it links to the stage on the pipeline's page.
-    detailedStatus: (s) => toDetailedStatus(stageStatus(s.jobs), `${pipelinePath(s.pipeline)}#${s.name}`, { subject: 'stage', hasWarnings: hasWarnings(s.jobs) }),
+    detailedStatus: (s) =>
+      toDetailedStatus(stageStatus(s.jobs), `${pipelinePath(s.pipeline)}#${s.name}`, { subject: 'stage', hasWarnings: hasWarnings(s.jobs) }),
     groups: (s, args) => arrayConnection(groupsOf(s), args, (g) => g.position),
   },
   CiGroup: {

@@ -32,7 +32,10 @@ export const ListPipelinesInput = schema(() =>
 const variable = () =>
   z.object({
     key: str(255),
-    value: z.pipe(z.transform((v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v)), z.string()),
+    value: z.pipe(
+      z.transform((v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v)),
+      z.string(),
+    ),
     variable_type: z._default(oneOf(['env_var', 'file']), 'env_var'),
   });
 
@@ -67,7 +70,6 @@ export const toPipelineBasic = (p: PipelineRow, project: { pathWithNamespace: st
   updated_at: iso(p.updatedAt),
   web_url: pipelineWebUrl(config, project, p.id),
 });
-
 
 /** Entities::Pipeline: the basic fields, then the detail. `hasWarnings`: an allowed failure among its jobs. */
 export function toPipeline(p: PipelineRow, project: { pathWithNamespace: string }, user: UserRow | null, config: Config, hasWarnings = false) {

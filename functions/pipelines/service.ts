@@ -88,7 +88,10 @@ const baseErrors = (errors: string[]) => validationFailed({ base: errors });
  * found") the user may write (a protected one needs push or merge access); what the configuration makes is created,
  * or refused with GitLab's base errors.
  */
-export async function runPipeline({ ctx, input }: Verb<{ project: ProjectView; ref: string; variables: PipelineRequest['variables']; source: 'api' | 'web' }>): Promise<PipelineRow> {
+export async function runPipeline({
+  ctx,
+  input,
+}: Verb<{ project: ProjectView; ref: string; variables: PipelineRequest['variables']; source: 'api' | 'web' }>): Promise<PipelineRow> {
   const user = requireUser(ctx);
   assertCan(ctx.actor, 'project:create_pipeline', projectFacts(input.project));
   const [target, repository] = await Promise.all([resolveBranchOrTag(ctx, input.project.project.id, input.ref), repositoryInfo(ctx, input.project.project.id)]);

@@ -31,7 +31,17 @@ export const CANCELABLE_STATUSES: readonly JobStatus[] = ['running', 'waiting_fo
 export const ALIVE_STATUSES: readonly JobStatus[] = ['created', 'waiting_for_resource', 'preparing', 'pending', 'running'];
 /** Order GitLab uses when it sorts by status (worst first). */
 export const ORDERED_STATUSES: readonly JobStatus[] = [
-  'failed', 'preparing', 'pending', 'running', 'waiting_for_resource', 'manual', 'scheduled', 'canceled', 'success', 'skipped', 'created',
+  'failed',
+  'preparing',
+  'pending',
+  'running',
+  'waiting_for_resource',
+  'manual',
+  'scheduled',
+  'canceled',
+  'success',
+  'skipped',
+  'created',
 ];
 /** Allowed to fail and ended like this: counts as a passed job with a warning. */
 export const PASSED_WITH_WARNINGS_STATUSES: readonly JobStatus[] = ['failed', 'canceled'];
@@ -197,7 +207,10 @@ class StatusCollection {
   }
 
   priorToStage(stageIdx: number): JobStatus {
-    return statusForArray(this.jobs.filter((job) => job.stageIdx < stageIdx), false);
+    return statusForArray(
+      this.jobs.filter((job) => job.stageIdx < stageIdx),
+      false,
+    );
   }
 
   ofNames(names: readonly string[]): JobStatus {
@@ -262,10 +275,7 @@ export function processPipeline(jobs: readonly ProcessableJob[]): StatusChange[]
 }
 
 /** processPipeline applied: the same jobs with their new statuses. */
-export function applyChanges<T extends { readonly id: number; readonly status: JobStatus }>(
-  jobs: readonly T[],
-  changes: readonly StatusChange[],
-): T[] {
+export function applyChanges<T extends { readonly id: number; readonly status: JobStatus }>(jobs: readonly T[], changes: readonly StatusChange[]): T[] {
   const next = new Map(changes.map((change) => [change.id, change.status]));
   return jobs.map((job) => {
     const status = next.get(job.id);
@@ -345,7 +355,10 @@ const core = (status: string, text: string, label: string, icon = `status_${stat
 // Gitlab::Ci::Status::<Status> (lib/gitlab/ci/status/*.rb).
 const CORE: Record<JobStatus, Presentation> = {
   created: core('created', 'created', 'created'),
-  waiting_for_resource: { ...core('waiting_for_resource', 'waiting', 'waiting for resource', 'status_pending', 'favicon_status_pending'), group: 'waiting-for-resource' },
+  waiting_for_resource: {
+    ...core('waiting_for_resource', 'waiting', 'waiting for resource', 'status_pending', 'favicon_status_pending'),
+    group: 'waiting-for-resource',
+  },
   preparing: core('preparing', 'preparing', 'preparing'),
   pending: core('pending', 'pending', 'pending'),
   running: core('running', 'running', 'running'),

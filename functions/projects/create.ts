@@ -83,7 +83,14 @@ function nameAndPath(input: { name?: string | undefined; path?: string | undefin
 
 export async function createProject({ ctx, input }: Verb<Output<typeof CreateProjectInput>>) {
   const ns = await targetNamespace(ctx, input.namespace_id, namespaceNotValid);
-  const p = { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch, avatar: input.avatar, initializeWithReadme: input.initialize_with_readme };
+  const p = {
+    ...nameAndPath(input),
+    description: input.description,
+    visibility: input.visibility,
+    defaultBranch: input.default_branch,
+    avatar: input.avatar,
+    initializeWithReadme: input.initialize_with_readme,
+  };
   return insertProject(ctx, ns.namespace, p, requireUser(ctx).id);
 }
 
@@ -93,6 +100,13 @@ export async function createProjectForUser({ ctx, input }: Verb<{ userRef: Ref |
   const owner = await findUser(ctx, input.userRef);
   const ns = await findPersonalNamespace(ctx.db, owner.id);
   if (!ns) throw notFound('Namespace');
-  const p = { ...nameAndPath(input), description: input.description, visibility: input.visibility, defaultBranch: input.default_branch, avatar: input.avatar, initializeWithReadme: input.initialize_with_readme };
+  const p = {
+    ...nameAndPath(input),
+    description: input.description,
+    visibility: input.visibility,
+    defaultBranch: input.default_branch,
+    avatar: input.avatar,
+    initializeWithReadme: input.initialize_with_readme,
+  };
   return insertProject(ctx, ns, p, owner.id);
 }

@@ -28,7 +28,14 @@ export async function forkProject({ ctx, input }: Verb<{ ref: Ref | null } & Out
   const source = await findProject(ctx, input.ref);
   assertCan(ctx.actor, 'project:fork', projectFacts(source));
   // The first of namespace_id, namespace, namespace_path that was given (a given but unusable one is not skipped).
-  const nsRef = input.namespace_id !== undefined ? input.namespace_id : input.namespace !== undefined ? input.namespace : input.namespace_path !== undefined ? parseRef(input.namespace_path) : undefined;
+  const nsRef =
+    input.namespace_id !== undefined
+      ? input.namespace_id
+      : input.namespace !== undefined
+        ? input.namespace
+        : input.namespace_path !== undefined
+          ? parseRef(input.namespace_path)
+          : undefined;
   const target = await targetNamespace(ctx, nsRef, targetNamespaceNotFound);
   const ns = target.namespace;
   // A fork is never more visible than its source, nor than its group.

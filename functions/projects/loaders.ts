@@ -10,7 +10,10 @@ export const projectLoaders = (ctx: RequestContext) => ({
   /** Projects the actor may read, by id (null when missing or hidden). */
   projectView: each((ids: readonly number[]) => readableProjectsByIds(ctx, ids)),
   /** Open issues of a project the actor may count (confidential ones for reporters and above). */
-  openIssuesCount: each((views: readonly ProjectModel[]) => openIssuesCounts(ctx, views), (v) => v.project.id),
+  openIssuesCount: each(
+    (views: readonly ProjectModel[]) => openIssuesCounts(ctx, views),
+    (v) => v.project.id,
+  ),
   /** Group.projects/Namespace.projects pages by namespace (with or without its subgroups). */
   namespaceProjectPages: perParent((parents: Array<{ id: number; subgroups: boolean }>, a: { search: string | undefined; page: KeysetPage }) =>
     namespaceProjectPages(ctx, parents, a.search, a.page),

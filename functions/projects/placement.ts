@@ -25,7 +25,12 @@ export async function targetNamespace(ctx: RequestContext, ref: Ref | null | und
   const allowed =
     ns.kind === 'user'
       ? can(ctx.actor, 'personal_namespace:create_project', { kind: 'personal_namespace', ownerId: ns.ownerId })
-      : can(ctx.actor, 'group:create_project', { kind: 'group', visibilityLevel: ns.visibilityLevel, accessLevel: view.accessLevel, hasDescendantAccess: view.hasDescendantAccess });
+      : can(ctx.actor, 'group:create_project', {
+          kind: 'group',
+          visibilityLevel: ns.visibilityLevel,
+          accessLevel: view.accessLevel,
+          hasDescendantAccess: view.hasDescendantAccess,
+        });
   if (!allowed) throw onDenied();
   return view;
 }

@@ -2,7 +2,13 @@
 // members, issues and snippets under a page, open-issue counts): one query for every parent asked, the policy's
 // visibility in SQL and its rules for what a count may include.
 import { namespaceScope } from '../groups/lookups.ts';
-import { findProjectViewsByIds, listProjectViewsPage, listProjectViewsPages, openIssuesCounts as countOpenIssues, type ProjectView } from '../../db/queries/projects.ts';
+import {
+  findProjectViewsByIds,
+  listProjectViewsPage,
+  listProjectViewsPages,
+  openIssuesCounts as countOpenIssues,
+  type ProjectView,
+} from '../../db/queries/projects.ts';
 import type { RequestContext } from '../lib/context.ts';
 import type { KeysetPage } from '../lib/pagination.ts';
 import { can } from '../lib/policy.ts';
@@ -27,15 +33,32 @@ export interface ProjectFinderParams {
 export const projectsPage = (ctx: RequestContext, params: ProjectFinderParams, page: KeysetPage) => listProjectViewsPage(ctx.db, ctx.actor, params, page);
 
 /** A keyset page of each namespace's readable projects (with or without its subgroups'), in one statement. */
-export const namespaceProjectPages = (ctx: RequestContext, parents: ReadonlyArray<{ id: number; subgroups: boolean }>, search: string | undefined, page: KeysetPage) =>
-  listProjectViewsPages(ctx.db, ctx.actor, parents.map((p) => ({ namespaceIds: namespaceScope(p.id, p.subgroups), search })), page);
+export const namespaceProjectPages = (
+  ctx: RequestContext,
+  parents: ReadonlyArray<{ id: number; subgroups: boolean }>,
+  search: string | undefined,
+  page: KeysetPage,
+) =>
+  listProjectViewsPages(
+    ctx.db,
+    ctx.actor,
+    parents.map((p) => ({ namespaceIds: namespaceScope(p.id, p.subgroups), search })),
+    page,
+  );
 
 /**
  * Open issues of each project (GitLab's OpenIssuesCountService): confidential ones count only for those who may
  * administer the project's issues (reporters and above).
  */
 export async function openIssuesCounts(ctx: RequestContext, views: readonly ProjectView[]): Promise<number[]> {
-  const counts = new Map((await countOpenIssues(ctx.db, views.map((v) => v.project.id))).map((c) => [c.id, c]));
+  const counts = new Map(
+    (
+      await countOpenIssues(
+        ctx.db,
+        views.map((v) => v.project.id),
+      )
+    ).map((c) => [c.id, c]),
+  );
   return views.map((v) => {
     const c = counts.get(v.project.id);
     if (!c) return 0;

@@ -20,7 +20,12 @@ import { iso, renderPlainText } from '../lib/format.ts';
 
 /** A ProjectConnection page (Query.projects): readable projects, keyset by id. */
 export function projectConnection(ctx: RequestContext, args: ConnectionArgs, params: ProjectFinderParams, order: 'asc' | 'desc') {
-  return keysetConnection<ProjectView>(args, order, (v) => v.project.id, (page) => projectsPage(ctx, params, page));
+  return keysetConnection<ProjectView>(
+    args,
+    order,
+    (v) => v.project.id,
+    (page) => projectsPage(ctx, params, page),
+  );
 }
 
 /**
@@ -36,11 +41,16 @@ export async function memberConnection(
   const relations = args.relations ?? ['DIRECT', 'INHERITED'];
   const params = { relations: { direct: relations.includes('DIRECT'), inherited: relations.includes('INHERITED') }, search: args.search || undefined };
   let hidden = false;
-  const connection = await keysetConnection<MemberModel>(args, 'asc', (m) => m.member.id, async (page) => {
-    const rows = await loaders.memberPages.load({ parent, args: { ...params, page } });
-    hidden = rows === null;
-    return rows ? [...rows] : [];
-  });
+  const connection = await keysetConnection<MemberModel>(
+    args,
+    'asc',
+    (m) => m.member.id,
+    async (page) => {
+      const rows = await loaders.memberPages.load({ parent, args: { ...params, page } });
+      hidden = rows === null;
+      return rows ? [...rows] : [];
+    },
+  );
   return hidden ? null : connection;
 }
 
@@ -55,7 +65,6 @@ const ACCESS_LEVEL_ENUM: Record<number, AccessLevelEnum> = {
 
 /** Types::AccessLevelType from a Gitlab::Access value. */
 export const toAccessLevel = (level: number) => ({ integerValue: level, stringValue: ACCESS_LEVEL_ENUM[level] ?? null });
-
 
 /** The fields ProjectMember and GroupMember share (MemberInterface). */
 export const memberFields = (type: 'ProjectMember' | 'GroupMember') => ({
@@ -92,7 +101,12 @@ export const projectResolvers: Resolvers = {
       const ids = args.ids?.map((gid) => expectGlobalId(gid, ['Project']).id as number);
       // ProjectsFinder's default order is id_desc; only id orderings page by keyset here.
       const order = /_asc$/i.test(args.sort ?? '') ? 'asc' : 'desc';
-      return projectConnection(ctx, args, { ids, membership: args.membership ?? undefined, search: args.search || undefined, searchNamespaces: args.searchNamespaces ?? undefined }, order);
+      return projectConnection(
+        ctx,
+        args,
+        { ids, membership: args.membership ?? undefined, search: args.search || undefined, searchNamespaces: args.searchNamespaces ?? undefined },
+        order,
+      );
     },
   },
   Project: {

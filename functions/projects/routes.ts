@@ -7,7 +7,17 @@ import { NO_STORE } from '../lib/no-store.ts';
 import { assertOffsetWithinLimit, pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path, schema, type Output } from '../lib/validate.ts';
-import { CreateProjectInput, ForkProjectInput, ListProjectsInput, StarrersInput, toBasicProject, toStarrer, toProject, toProjectWithAccess, UpdateProjectInput } from './schemas.ts';
+import {
+  CreateProjectInput,
+  ForkProjectInput,
+  ListProjectsInput,
+  StarrersInput,
+  toBasicProject,
+  toStarrer,
+  toProject,
+  toProjectWithAccess,
+  UpdateProjectInput,
+} from './schemas.ts';
 import { createProject, createProjectForUser } from './create.ts';
 import { forkProject } from './fork.ts';
 import * as projects from './service.ts';
@@ -26,10 +36,18 @@ async function presentList(c: Context<AppEnv>, input: Output<typeof ListProjects
   // GitLab's present_projects paginates with strategies: offset pages past the limit are refused, keyset is offered.
   if (!list.keyset) assertOffsetWithinLimit(c, input, 'Project');
   const rows: ProjectView[] = list.keyset
-    ? await paginateKeyset(c, pageRequest(input).perPage, input.sort, (limit) => list.fetch(limit, 0), (v) => v.project.id)
+    ? await paginateKeyset(
+        c,
+        pageRequest(input).perPage,
+        input.sort,
+        (limit) => list.fetch(limit, 0),
+        (v) => v.project.id,
+      )
     : await paginate(c, pageRequest(input), list.fetch, list.count);
   const simple = input.simple || !ctx.actor.user;
-  return c.json(rows.map((v) => (simple ? toBasicProject(v.project, v.namespace, ctx.config, v.forksCount, v.repository) : toProjectWithAccess(v, ctx.config))));
+  return c.json(
+    rows.map((v) => (simple ? toBasicProject(v.project, v.namespace, ctx.config, v.forksCount, v.repository) : toProjectWithAccess(v, ctx.config))),
+  );
 }
 
 projectRoutes.get('/projects', params(ListProjectsInput), (c) => {

@@ -30,7 +30,11 @@ const NAME_PATTERN = /^[\p{L}\p{N}\p{Emoji_Presentation}_][\p{L}\p{N}\p{Emoji_Pr
 const projectPath = () => z.pipe(str(255), z.string().check(modelRule((s: string) => isValidPath(s), PROJECT_PATH_MESSAGE)));
 const projectName = () => z.pipe(str(255), z.string().check(modelRule((s: string) => NAME_PATTERN.test(s), NAME_MESSAGE)));
 /** `namespace_id`/`namespace`: a numeric id or a full path; null when it cannot name anything (out of range). */
-const namespaceRef = () => z.pipe(str(1000), z.transform((s: string) => parseRef(s)));
+const namespaceRef = () =>
+  z.pipe(
+    str(1000),
+    z.transform((s: string) => parseRef(s)),
+  );
 
 const editable = () => ({
   description: z.optional(text(2000)),
@@ -44,14 +48,16 @@ const editable = () => ({
   only_allow_merge_if_pipeline_succeeds: z.optional(bool()),
 });
 
-export const CreateProjectInput = schema(() => z.object({
-  name: z.optional(projectName()),
-  path: z.optional(projectPath()),
-  namespace_id: z.optional(namespaceRef()),
-  ...editable(),
-  // A first commit with README.md on the default branch (functions/repositories/store/initial-commit.ts).
-  initialize_with_readme: z.optional(bool()),
-}));
+export const CreateProjectInput = schema(() =>
+  z.object({
+    name: z.optional(projectName()),
+    path: z.optional(projectPath()),
+    namespace_id: z.optional(namespaceRef()),
+    ...editable(),
+    // A first commit with README.md on the default branch (functions/repositories/store/initial-commit.ts).
+    initialize_with_readme: z.optional(bool()),
+  }),
+);
 
 /** `container_expiration_policy_attributes` (13.6 ProjectsHelpers): Grape's types; the model validates the values. */
 const containerExpirationPolicyAttributes = () =>
@@ -76,35 +82,39 @@ export const UpdateProjectInput = schema(() =>
   }),
 );
 
-export const ForkProjectInput = schema(() => z.object({
-  namespace: z.optional(namespaceRef()),
-  namespace_id: z.optional(namespaceRef()),
-  namespace_path: z.optional(str(1000)),
-  name: z.optional(projectName()),
-  path: z.optional(projectPath()),
-  description: z.optional(text(2000)),
-  visibility: z.optional(oneOf(VISIBILITY_NAMES)),
-}));
+export const ForkProjectInput = schema(() =>
+  z.object({
+    namespace: z.optional(namespaceRef()),
+    namespace_id: z.optional(namespaceRef()),
+    namespace_path: z.optional(str(1000)),
+    name: z.optional(projectName()),
+    path: z.optional(projectPath()),
+    description: z.optional(text(2000)),
+    visibility: z.optional(oneOf(VISIBILITY_NAMES)),
+  }),
+);
 
 const ORDER_BY = ['id', 'name', 'path', 'created_at', 'updated_at', 'last_activity_at'] as const;
 
-export const ListProjectsInput = schema(() => z.object({
-  ...paginationParams(),
-  ...keysetParams(),
-  order_by: z.optional(oneOf(ORDER_BY)),
-  sort: z._default(oneOf(['asc', 'desc']), 'desc'),
-  archived: z.optional(bool()),
-  visibility: z.optional(oneOf(VISIBILITY_NAMES)),
-  search: z.optional(str(255)),
-  owned: z.optional(bool()),
-  starred: z.optional(bool()),
-  membership: z.optional(bool()),
-  simple: z.optional(bool()),
-  statistics: z.optional(bool()),
-  min_access_level: z.optional(intIn(ACCESS_LEVELS)),
-  id_after: z.optional(id()),
-  id_before: z.optional(id()),
-}));
+export const ListProjectsInput = schema(() =>
+  z.object({
+    ...paginationParams(),
+    ...keysetParams(),
+    order_by: z.optional(oneOf(ORDER_BY)),
+    sort: z._default(oneOf(['asc', 'desc']), 'desc'),
+    archived: z.optional(bool()),
+    visibility: z.optional(oneOf(VISIBILITY_NAMES)),
+    search: z.optional(str(255)),
+    owned: z.optional(bool()),
+    starred: z.optional(bool()),
+    membership: z.optional(bool()),
+    simple: z.optional(bool()),
+    statistics: z.optional(bool()),
+    min_access_level: z.optional(intIn(ACCESS_LEVELS)),
+    id_after: z.optional(id()),
+    id_before: z.optional(id()),
+  }),
+);
 
 export const StarrersInput = schema(() => z.object({ ...paginationParams(), search: z.optional(str(255)) }));
 
@@ -115,7 +125,6 @@ export const pathFromName = (name: string) =>
     .replace(/[^\w.-]+/g, '-')
     .replace(/^[-.]+|[-.]+$/g, '')
     .toLowerCase() || 'project';
-
 
 export const projectWebUrl = (config: Config, p: Pick<ProjectRow, 'pathWithNamespace'>) => `${config.publicUrl}/${p.pathWithNamespace}`;
 

@@ -33,7 +33,8 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & O
   if (input.default_branch !== undefined) values.defaultBranch = input.default_branch;
   if (input.merge_method !== undefined) values.mergeMethod = input.merge_method;
   if (input.remove_source_branch_after_merge !== undefined) values.removeSourceBranchAfterMerge = input.remove_source_branch_after_merge;
-  if (input.only_allow_merge_if_all_discussions_are_resolved !== undefined) values.onlyAllowMergeIfAllDiscussionsAreResolved = input.only_allow_merge_if_all_discussions_are_resolved;
+  if (input.only_allow_merge_if_all_discussions_are_resolved !== undefined)
+    values.onlyAllowMergeIfAllDiscussionsAreResolved = input.only_allow_merge_if_all_discussions_are_resolved;
   if (input.only_allow_merge_if_pipeline_succeeds !== undefined) values.onlyAllowMergeIfPipelineSucceeds = input.only_allow_merge_if_pipeline_succeeds;
   if (input.visibility !== undefined) {
     values.visibilityLevel = Visibility[input.visibility];
@@ -46,7 +47,14 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & O
   const policy = attrs
     ? preparePolicy(
         view,
-        { enabled: attrs.enabled, cadence: attrs.cadence, olderThan: attrs.older_than, keepN: attrs.keep_n, nameRegex: attrs.name_regex, nameRegexKeep: attrs.name_regex_keep },
+        {
+          enabled: attrs.enabled,
+          cadence: attrs.cadence,
+          olderThan: attrs.older_than,
+          keepN: attrs.keep_n,
+          nameRegex: attrs.name_regex,
+          nameRegexKeep: attrs.name_regex_keep,
+        },
         'container_expiration_policy.',
       )
     : undefined;
@@ -54,7 +62,9 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & O
   // parameter is dropped without a word, as Projects::UpdateService does.
   const framework = input.compliance_framework_setting?.framework;
   const setFramework =
-    framework !== undefined && complianceFrameworkAvailable(ctx.config.instanceTier) && can(ctx.actor, 'project:admin_compliance_framework', projectFacts(view));
+    framework !== undefined &&
+    complianceFrameworkAvailable(ctx.config.instanceTier) &&
+    can(ctx.actor, 'project:admin_compliance_framework', projectFacts(view));
   const renamed = input.path !== undefined && input.path.toLowerCase() !== view.project.path.toLowerCase();
   if (input.path !== undefined) {
     values.path = input.path;

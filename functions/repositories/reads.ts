@@ -75,7 +75,14 @@ export const repositoryLocation = (ctx: RequestContext, view: ProjectView): Repo
  */
 export async function repositoriesOf(ctx: RequestContext, views: readonly ProjectView[]): Promise<Array<RepositoryModel | null>> {
   const allowed = views.map((v) => can(ctx.actor, 'project:download_code', projectFacts(v)));
-  const states = new Map((await findRepositoryStates(ctx.db, views.filter((_v, i) => allowed[i]).map((v) => v.project.id))).map((s) => [s.projectId, s]));
+  const states = new Map(
+    (
+      await findRepositoryStates(
+        ctx.db,
+        views.filter((_v, i) => allowed[i]).map((v) => v.project.id),
+      )
+    ).map((s) => [s.projectId, s]),
+  );
   return views.map((view, i) => {
     if (!allowed[i]) return null;
     const state = states.get(view.project.id);
@@ -116,7 +123,17 @@ export function treesOf(ctx: RequestContext, keys: readonly TreeKey[]): Promise<
       const entries = listed.map((e, i): TreeEntryModel => {
         const path = utf8.decode(e.path);
         const suffix = e.type === 'tree' ? suffixes.get(e.oid) : undefined;
-        return { repo: k.repo, commitOid: page.commitOid, oid: e.oid, name: utf8.decode(e.name), path, flatPath: suffix ? path + utf8.decode(suffix) : path, mode: e.mode, type: e.type, position: i + 1 };
+        return {
+          repo: k.repo,
+          commitOid: page.commitOid,
+          oid: e.oid,
+          name: utf8.decode(e.name),
+          path,
+          flatPath: suffix ? path + utf8.decode(suffix) : path,
+          mode: e.mode,
+          type: e.type,
+          position: i + 1,
+        };
       });
       return { repo: k.repo, commitOid: page.commitOid, path: k.path, entries };
     }),
@@ -124,7 +141,10 @@ export function treesOf(ctx: RequestContext, keys: readonly TreeKey[]): Promise<
 }
 
 /** The last commit that touched each (commit, path) (LastCommitResolver: the whole history for the root). */
-export function lastCommitsOf(ctx: RequestContext, keys: ReadonlyArray<{ projectId: number; commitOid: string; path: string }>): Promise<Array<CommitView | null>> {
+export function lastCommitsOf(
+  ctx: RequestContext,
+  keys: ReadonlyArray<{ projectId: number; commitOid: string; path: string }>,
+): Promise<Array<CommitView | null>> {
   return Promise.all(
     keys.map(async (k) => {
       const path = k.path.replace(/^\/+|\/+$/g, '');

@@ -114,9 +114,24 @@ export const repositoryResolvers: Resolvers = {
       const view = await loaders.lastCommit.load({ projectId: t.repo.projectId, commitOid: t.commitOid, path: t.path });
       return view && commitModel(t.repo, view);
     },
-    trees: (t, args) => arrayConnection(t.entries.filter((e) => e.type === 'tree'), args, (e) => e.position),
-    blobs: (t, args) => arrayConnection(t.entries.filter((e) => e.type === 'blob'), args, (e) => e.position),
-    submodules: (t, args) => arrayConnection(t.entries.filter((e) => e.type === 'commit'), args, (e) => e.position),
+    trees: (t, args) =>
+      arrayConnection(
+        t.entries.filter((e) => e.type === 'tree'),
+        args,
+        (e) => e.position,
+      ),
+    blobs: (t, args) =>
+      arrayConnection(
+        t.entries.filter((e) => e.type === 'blob'),
+        args,
+        (e) => e.position,
+      ),
+    submodules: (t, args) =>
+      arrayConnection(
+        t.entries.filter((e) => e.type === 'commit'),
+        args,
+        (e) => e.position,
+      ),
   },
   // Entry fields (Types::Tree::EntryType): `sha` is the object's id (`method: :id`, whatever its description says).
   TreeEntry: {

@@ -13,7 +13,13 @@ import { bool, dateTime, oneOf, plainString, schema, type Output } from '../lib/
 const string = plainString;
 
 /** An `optional ..., type: String`: JSON null is Grape's nil, i.e. not given. */
-const optionalString = () => z.optional(z.pipe(z.transform((v: unknown): unknown => (v === null ? undefined : v)), z.optional(string())));
+const optionalString = () =>
+  z.optional(
+    z.pipe(
+      z.transform((v: unknown): unknown => (v === null ? undefined : v)),
+      z.optional(string()),
+    ),
+  );
 
 /**
  * `requires ..., type: String, allow_blank: false`: absent is `is missing`; empty, only spaces or JSON null (nil is
@@ -44,11 +50,13 @@ const projectParam = () =>
 // ---- lib/api/branches.rb ----
 
 /** GET repository/branches: `use :pagination`, `use :filter_params` (search; sort as BranchesFinder reads it). */
-export const ListBranchesInput = schema(() => z.object({
-  ...paginationParams(),
-  search: optionalString(),
-  sort: optionalString(),
-}));
+export const ListBranchesInput = schema(() =>
+  z.object({
+    ...paginationParams(),
+    search: optionalString(),
+    sort: optionalString(),
+  }),
+);
 export type ListBranchesParams = Output<typeof ListBranchesInput>;
 
 /** POST repository/branches: both `allow_blank: false`. */
@@ -58,17 +66,19 @@ export type CreateBranchParams = Output<typeof CreateBranchInput>;
 // ---- lib/api/commits.rb ----
 
 /** GET repository/commits. */
-export const ListCommitsInput = schema(() => z.object({
-  ref_name: optionalString(),
-  since: z.optional(dateTime()),
-  until: z.optional(dateTime()),
-  path: optionalString(),
-  all: z.optional(bool()),
-  with_stats: z.optional(bool()),
-  first_parent: z.optional(bool()),
-  order: z._default(oneOf(['default', 'topo']), 'default'),
-  ...paginationParams(),
-}));
+export const ListCommitsInput = schema(() =>
+  z.object({
+    ref_name: optionalString(),
+    since: z.optional(dateTime()),
+    until: z.optional(dateTime()),
+    path: optionalString(),
+    all: z.optional(bool()),
+    with_stats: z.optional(bool()),
+    first_parent: z.optional(bool()),
+    order: z._default(oneOf(['default', 'topo']), 'default'),
+    ...paginationParams(),
+  }),
+);
 export type ListCommitsParams = Output<typeof ListCommitsInput>;
 
 export const COMMIT_ACTIONS = ['create', 'update', 'move', 'delete', 'chmod'] as const;
@@ -131,25 +141,27 @@ const commitAction = () =>
  * it between start_sha and start_project: it comes first only when both rules fail at once).
  */
 export const CreateCommitInput = schema(() =>
-  z.object({
-    branch: present(),
-    commit_message: string(),
-    actions: z.array(commitAction()),
-    start_branch: optionalString(),
-    start_sha: optionalString(),
-    // `types: [Integer, String]`.
-    start_project: projectParam(),
-    author_email: optionalString(),
-    author_name: optionalString(),
-    stats: flag(true),
-    force: flag(false),
-  }).check(
-    z.superRefine((v, ctx) => {
-      if (v.start_branch !== undefined && v.start_sha !== undefined) {
-        ctx.issues.push({ code: 'custom', message: 'are mutually exclusive', path: ['start_branch, start_sha'], input: v });
-      }
-    }),
-  ),
+  z
+    .object({
+      branch: present(),
+      commit_message: string(),
+      actions: z.array(commitAction()),
+      start_branch: optionalString(),
+      start_sha: optionalString(),
+      // `types: [Integer, String]`.
+      start_project: projectParam(),
+      author_email: optionalString(),
+      author_name: optionalString(),
+      stats: flag(true),
+      force: flag(false),
+    })
+    .check(
+      z.superRefine((v, ctx) => {
+        if (v.start_branch !== undefined && v.start_sha !== undefined) {
+          ctx.issues.push({ code: 'custom', message: 'are mutually exclusive', path: ['start_branch, start_sha'], input: v });
+        }
+      }),
+    ),
 );
 export type CreateCommitParams = Output<typeof CreateCommitInput>;
 
@@ -195,24 +207,27 @@ export type DeleteFileParams = Output<typeof DeleteFileInput>;
 // ---- lib/api/repositories.rb ----
 
 /** GET repository/tree. */
-export const TreeInput = schema(() => z.object({
-  ref: optionalString(),
-  path: optionalString(),
-  recursive: flag(false),
-  ...paginationParams(),
-}));
+export const TreeInput = schema(() =>
+  z.object({
+    ref: optionalString(),
+    path: optionalString(),
+    recursive: flag(false),
+    ...paginationParams(),
+  }),
+);
 export type TreeParams = Output<typeof TreeInput>;
-
 
 // ---- lib/api/tags.rb ----
 
 /** GET repository/tags (TagsFinder's sort is `${order_by}_${sort}`). */
-export const ListTagsInput = schema(() => z.object({
-  sort: z._default(oneOf(['asc', 'desc']), 'desc'),
-  order_by: z._default(oneOf(['name', 'updated']), 'updated'),
-  search: optionalString(),
-  ...paginationParams(),
-}));
+export const ListTagsInput = schema(() =>
+  z.object({
+    sort: z._default(oneOf(['asc', 'desc']), 'desc'),
+    order_by: z._default(oneOf(['name', 'updated']), 'updated'),
+    search: optionalString(),
+    ...paginationParams(),
+  }),
+);
 export type ListTagsParams = Output<typeof ListTagsInput>;
 
 /** POST repository/tags: a `message` makes the tag annotated. */

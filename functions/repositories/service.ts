@@ -67,7 +67,13 @@ export async function repositoryFor(
 /** The project's repository as the push-access rules read it (an empty one when the project has no row yet). */
 export async function repositoryInfo(ctx: Pick<RequestContext, 'db'>, projectId: number): Promise<RepositoryInfo> {
   const row = await findRepository(ctx.db, projectId);
-  return { projectId, poolId: row?.poolId ?? null, defaultBranch: row?.defaultBranch ?? null, protectedBranches: row?.protectedBranches ?? [], protectedTags: row?.protectedTags ?? [] };
+  return {
+    projectId,
+    poolId: row?.poolId ?? null,
+    defaultBranch: row?.defaultBranch ?? null,
+    protectedBranches: row?.protectedBranches ?? [],
+    protectedTags: row?.protectedTags ?? [],
+  };
 }
 
 /** A stored commit row (times in epoch seconds) as the serializers' CommitView. */

@@ -16,7 +16,6 @@ import { authorOrGhost } from '../users/ghost.ts';
 import { REQUIREMENT_STATES, requirementStateName, TEST_REPORT_STATES, testReportStateName } from './schemas.ts';
 import { createRequirement, findRequirement, requirementPage, requirementsFacts, requirementStateCounts, updateRequirement } from './service.ts';
 
-
 interface RequirementArgs extends ConnectionArgs {
   iid?: string | null;
   iids?: readonly string[] | null;
@@ -44,8 +43,11 @@ const sortColumn = (sort: Sort | null | undefined) => (sort && /^updated/i.test(
 
 function requirementConnection({ ctx }: GraphQLContext, project: ProjectModel, args: RequirementArgs) {
   const filter = requirementFilter(args);
-  return keysetConnection<RequirementModel>(args, orderOf(args.sort), (r) => r.view.requirement.id, async (page) =>
-    (await requirementPage(ctx, project, filter, page, sortColumn(args.sort))).map((view) => ({ project, view })),
+  return keysetConnection<RequirementModel>(
+    args,
+    orderOf(args.sort),
+    (r) => r.view.requirement.id,
+    async (page) => (await requirementPage(ctx, project, filter, page, sortColumn(args.sort))).map((view) => ({ project, view })),
   );
 }
 

@@ -23,7 +23,13 @@ export const requirementsFacts = (ctx: RequestContext, project: ProjectView): Re
 const canRead = (ctx: RequestContext, project: ProjectView) => can(ctx.actor, 'project:read_requirement', requirementsFacts(ctx, project));
 
 /** RequirementsFinder: a page of the project's requirements; none when unlicensed or not readable (no error). */
-export async function requirementPage(ctx: RequestContext, project: ProjectView, filter: q.RequirementFilter, page: KeysetPage, by: 'id' | 'updated_at'): Promise<q.RequirementView[]> {
+export async function requirementPage(
+  ctx: RequestContext,
+  project: ProjectView,
+  filter: q.RequirementFilter,
+  page: KeysetPage,
+  by: 'id' | 'updated_at',
+): Promise<q.RequirementView[]> {
   if (!canRead(ctx, project)) return [];
   return q.listRequirementViews(ctx.db, project.project.id, filter, page, by);
 }

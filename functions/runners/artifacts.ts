@@ -41,7 +41,14 @@ export const discardArtifactFile = ({ ctx, input }: Verb<{ file: StoredFile }>) 
 export async function saveArtifacts({
   ctx,
   input,
-}: Verb<{ job: { id: number; projectId: number }; file: StoredFile; fileName: string; artifactType: string; artifactFormat: 'zip' | 'gzip' | 'raw'; expireIn: string | undefined }>) {
+}: Verb<{
+  job: { id: number; projectId: number };
+  file: StoredFile;
+  fileName: string;
+  artifactType: string;
+  artifactFormat: 'zip' | 'gzip' | 'raw';
+  expireIn: string | undefined;
+}>) {
   const seconds = input.expireIn === undefined || input.expireIn === 'never' ? null : parseDuration(input.expireIn);
   let outcome: Awaited<ReturnType<typeof q.insertArtifact>> | undefined;
   try {

@@ -126,7 +126,13 @@ function runnerVariables(i: PayloadInput): Variable[] {
     ...(job.when === 'manual' ? [pub('CI_JOB_MANUAL', 'true')] : []),
     ...(pipeline.source === 'trigger' ? [pub('CI_PIPELINE_TRIGGERED', 'true')] : []),
     ...job.yamlVariables.map((v) => pub(v.key, v.value)),
-    ...i.variables.map((v): Variable => ({ key: v.key, value: v.value, public: false, masked: false, ...(v.variableType === 'file' ? { file: true as const } : {}) })),
+    ...i.variables.map((v): Variable => ({
+      key: v.key,
+      value: v.value,
+      public: false,
+      masked: false,
+      ...(v.variableType === 'file' ? { file: true as const } : {}),
+    })),
   ];
   return vars;
 }
@@ -161,13 +167,15 @@ function imageOf(value: unknown) {
 function cacheOf(value: unknown) {
   if (!value || typeof value !== 'object') return [];
   const list = Array.isArray(value) ? value : [value];
-  return list.filter((c): c is Record<string, unknown> => !!c && typeof c === 'object').map((c) => ({
-    key: typeof c.key === 'string' ? c.key : 'default',
-    untracked: typeof c.untracked === 'boolean' ? c.untracked : null,
-    paths: Array.isArray(c.paths) ? strings(c.paths) : null,
-    policy: typeof c.policy === 'string' ? c.policy : 'pull-push',
-    when: typeof c.when === 'string' ? c.when : 'on_success',
-  }));
+  return list
+    .filter((c): c is Record<string, unknown> => !!c && typeof c === 'object')
+    .map((c) => ({
+      key: typeof c.key === 'string' ? c.key : 'default',
+      untracked: typeof c.untracked === 'boolean' ? c.untracked : null,
+      paths: Array.isArray(c.paths) ? strings(c.paths) : null,
+      policy: typeof c.policy === 'string' ? c.policy : 'pull-push',
+      when: typeof c.when === 'string' ? c.when : 'on_success',
+    }));
 }
 
 export function jobPayload(i: PayloadInput, timeout: number) {
@@ -187,7 +195,10 @@ export function jobPayload(i: PayloadInput, timeout: number) {
       sha: pipeline.sha,
       before_sha: pipeline.beforeSha ?? BLANK_SHA,
       ref_type: refType,
-      refspecs: [`+refs/pipelines/${pipeline.id}:refs/pipelines/${pipeline.id}`, pipeline.tag ? `+refs/tags/${pipeline.ref}:refs/tags/${pipeline.ref}` : `+refs/heads/${pipeline.ref}:refs/remotes/origin/${pipeline.ref}`],
+      refspecs: [
+        `+refs/pipelines/${pipeline.id}:refs/pipelines/${pipeline.id}`,
+        pipeline.tag ? `+refs/tags/${pipeline.ref}:refs/tags/${pipeline.ref}` : `+refs/heads/${pipeline.ref}:refs/remotes/origin/${pipeline.ref}`,
+      ],
       depth: 50,
     },
     runner_info: { timeout, runner_session_url: null },
@@ -197,20 +208,46 @@ export function jobPayload(i: PayloadInput, timeout: number) {
       ...(afterScript.length ? [{ name: 'after_script', script: afterScript, timeout, when: 'always', allow_failure: true }] : []),
     ],
     image: imageOf(o.image),
-    services: Array.isArray(o.services) ? o.services.map(imageOf).filter((s) => s !== null).map((s) => ({ ...s, alias: null, command: null })) : [],
+    services: Array.isArray(o.services)
+      ? o.services
+          .map(imageOf)
+          .filter((s) => s !== null)
+          .map((s) => ({ ...s, alias: null, command: null }))
+      : [],
     artifacts: artifactsOf(o),
     cache: cacheOf(o.cache),
     credentials: [],
-    dependencies: i.dependencies.map((d) => ({ id: d.id, name: d.name, token: i.token, ...(d.archive ? { artifacts_file: { filename: d.archive.fileName, size: d.archive.size } } : {}) })),
+    dependencies: i.dependencies.map((d) => ({
+      id: d.id,
+      name: d.name,
+      token: i.token,
+      ...(d.archive ? { artifacts_file: { filename: d.archive.fileName, size: d.archive.size } } : {}),
+    })),
     features: { trace_sections: true, failure_reasons: FAILURE_REASONS },
   };
 }
 
 /** CommitStatus failure reasons the runner may report (13.6 enum). */
 export const FAILURE_REASONS = [
-  'unknown_failure', 'script_failure', 'api_failure', 'stuck_or_timeout_failure', 'runner_system_failure', 'missing_dependency_failure',
-  'runner_unsupported', 'stale_schedule', 'job_execution_timeout', 'archived_failure', 'unmet_prerequisites', 'scheduler_failure',
-  'data_integrity_failure', 'forward_deployment_failure', 'insufficient_bridge_permissions', 'downstream_bridge_project_not_found',
-  'invalid_bridge_trigger', 'bridge_pipeline_is_child_pipeline', 'downstream_pipeline_creation_failed', 'secrets_provider_not_found',
+  'unknown_failure',
+  'script_failure',
+  'api_failure',
+  'stuck_or_timeout_failure',
+  'runner_system_failure',
+  'missing_dependency_failure',
+  'runner_unsupported',
+  'stale_schedule',
+  'job_execution_timeout',
+  'archived_failure',
+  'unmet_prerequisites',
+  'scheduler_failure',
+  'data_integrity_failure',
+  'forward_deployment_failure',
+  'insufficient_bridge_permissions',
+  'downstream_bridge_project_not_found',
+  'invalid_bridge_trigger',
+  'bridge_pipeline_is_child_pipeline',
+  'downstream_pipeline_creation_failed',
+  'secrets_provider_not_found',
   'reached_max_descendant_pipelines_depth',
 ];

@@ -72,7 +72,10 @@ runnerRoutes.post('/jobs/request', async (c) => {
 runnerRoutes.put('/jobs/:id{[0-9]+}', (c) =>
   withJobStatus(c, async () => {
     const input = await parseParams(c, UpdateJobInput());
-    await runners.updateJob({ ctx: c.var.ctx, input: { jobId: jobId(c), token: input.token, state: input.state, failureReason: input.failure_reason, exitCode: input.exit_code } });
+    await runners.updateJob({
+      ctx: c.var.ctx,
+      input: { jobId: jobId(c), token: input.token, state: input.state, failureReason: input.failure_reason, exitCode: input.exit_code },
+    });
     return c.text('200', 200);
   }),
 );
@@ -140,7 +143,10 @@ runnerRoutes.post('/jobs/:id{[0-9]+}/artifacts', (c) =>
       if (!upload) return c.json({ error: 'file is missing' }, 400);
       const { job, file, fileName } = upload;
       upload = undefined; // saveArtifacts owns the file now
-      await artifacts.saveArtifacts({ ctx, input: { job, file, fileName, artifactType: params.artifact_type, artifactFormat: params.artifact_format, expireIn: params.expire_in } });
+      await artifacts.saveArtifacts({
+        ctx,
+        input: { job, file, fileName, artifactType: params.artifact_type, artifactFormat: params.artifact_format, expireIn: params.expire_in },
+      });
       return c.body(null, 201);
     } catch (error) {
       if (upload) await artifacts.discardArtifactFile({ ctx, input: { file: upload.file } });

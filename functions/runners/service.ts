@@ -65,13 +65,14 @@ export async function registerRunner({ ctx, input }: Verb<RegisterInput>): Promi
   if (input.maximumTimeout !== undefined && input.maximumTimeout < 600) throw validationFailed({ maximum_timeout: ['needs to be at least 10 minutes'] });
   const tagList = [...new Set((input.tagList ?? []).map((t) => t.trim()).filter(Boolean))];
   // Ci::Runner#tag_constraints: a runner that runs no untagged jobs needs tags.
-  if (input.runUntagged === false && !tagList.length) throw validationFailed({ tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'] });
+  if (input.runUntagged === false && !tagList.length)
+    throw validationFailed({ tags_list: ['can not be empty when runner is not allowed to pick untagged jobs'] });
   const token = randomToken();
   const id = await q.insertRunner(ctx.db, {
     tokenDigest: await sha256Hex(token),
     description: input.description ?? null,
     active: input.active ?? true,
-    locked: input.locked ?? (scope.kind === 'project'),
+    locked: input.locked ?? scope.kind === 'project',
     runUntagged: input.runUntagged ?? true,
     tagList,
     accessLevel: input.accessLevel ?? 'not_protected',
@@ -118,7 +119,12 @@ export async function requestJob({ ctx, input }: Verb<{ token: string; info?: Ru
 function dependenciesOf(job: JobWithPipeline['build'], jobs: Awaited<ReturnType<typeof pipelineJobs>>): typeof jobs {
   const earlier = jobs.filter((j) => j.stageIdx < job.stageIdx);
   if (job.schedulingType === 'dag') {
-    const wanted = new Set(jobs.find((j) => j.id === job.id)?.needs.filter((n) => n.artifacts).map((n) => n.name) ?? []);
+    const wanted = new Set(
+      jobs
+        .find((j) => j.id === job.id)
+        ?.needs.filter((n) => n.artifacts)
+        .map((n) => n.name) ?? [],
+    );
     return jobs.filter((j) => wanted.has(j.name) && j.id !== job.id);
   }
   const listed = job.options.dependencies;
@@ -137,7 +143,10 @@ async function buildPayload(ctx: RequestContext, jobId: number, runnerId: number
     pipelineJobs(ctx.db, [pipeline.id]),
   ]);
   const deps = dependenciesOf(job, jobs);
-  const files = await jobFiles(ctx.db, deps.map((d) => d.id));
+  const files = await jobFiles(
+    ctx.db,
+    deps.map((d) => d.id),
+  );
   const dependencies: Dependency[] = deps.map((d) => {
     const archive = files.artifacts.find((a) => a.jobId === d.id && a.fileType === 'archive');
     return { id: d.id, name: d.name, archive: archive ? { fileName: archive.fileName, size: archive.size } : null };
@@ -148,7 +157,14 @@ async function buildPayload(ctx: RequestContext, jobId: number, runnerId: number
     {
       job,
       pipeline,
-      project: { id: p.id, name: p.name, path: p.path, pathWithNamespace: p.pathWithNamespace, defaultBranch: p.defaultBranch, visibility: visibilityName(p.visibilityLevel) },
+      project: {
+        id: p.id,
+        name: p.name,
+        path: p.path,
+        pathWithNamespace: p.pathWithNamespace,
+        defaultBranch: p.defaultBranch,
+        visibility: visibilityName(p.visibilityLevel),
+      },
       runner,
       commit: commits[0] ? commitView(commits[0]) : null,
       variables,
@@ -186,7 +202,10 @@ export async function authenticateJob(ctx: RequestContext, jobId: number, token:
 export type JobState = 'running' | 'success' | 'failed';
 
 /** PUT /jobs/:id: the runner's outcome, then the pipeline moves on. */
-export async function updateJob({ ctx, input }: Verb<{ jobId: number; token: string; state: JobState | undefined; failureReason?: string | undefined; exitCode?: number | undefined }>) {
+export async function updateJob({
+  ctx,
+  input,
+}: Verb<{ jobId: number; token: string; state: JobState | undefined; failureReason?: string | undefined; exitCode?: number | undefined }>) {
   const job = await authenticateJob(ctx, input.jobId, input.token, { running: true });
   if (input.state === undefined) throw badRequest();
   if (input.state === 'running') return;
@@ -205,4 +224,3 @@ export async function appendTrace({ ctx, input }: Verb<{ jobId: number; token: s
   const size = await q.appendTrace(ctx.db, job.id, input.start, input.data);
   return { size, mismatch: size !== input.start + input.data.length, status: job.status };
 }
-

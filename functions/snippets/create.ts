@@ -17,7 +17,10 @@ type Verb<I> = { ctx: RequestContext; input: I };
  * are valid on creation (else `Snippet actions have invalid data`, before any model validation); the first names the
  * snippet's file_name and content, a create without a path gets `snippetfileN.txt`.
  */
-export async function createSnippet({ ctx, input }: Verb<{ owner: SnippetOwner; params: CreateSnippetParams & { actions?: readonly FileAction[] | undefined } }>): Promise<SnippetView> {
+export async function createSnippet({
+  ctx,
+  input,
+}: Verb<{ owner: SnippetOwner; params: CreateSnippetParams & { actions?: readonly FileAction[] | undefined } }>): Promise<SnippetView> {
   const user = requireUser(ctx);
   let project: ProjectView | null = null;
   if (input.owner.kind === 'project') {

@@ -28,11 +28,14 @@ const finderFilter = ({ visibility, ...p }: SnippetFinderParams): SnippetFinderF
 export const snippetRowFacts = (s: SnippetFactsRow): SnippetFacts =>
   snippetFacts(
     s.snippet,
-    s.snippet.projectId === null ? null : { kind: 'project', visibilityLevel: s.projectVisibility ?? Visibility.private, accessLevel: s.projectAccess, archived: s.projectArchived ?? false },
+    s.snippet.projectId === null
+      ? null
+      : { kind: 'project', visibilityLevel: s.projectVisibility ?? Visibility.private, accessLevel: s.projectAccess, archived: s.projectArchived ?? false },
   );
 
 /** One keyset page of the snippets the actor may read, newest first. */
-export const snippetsPage = (ctx: RequestContext, params: SnippetFinderParams, page: KeysetPage) => listSnippetFactsPage(ctx.db, ctx.actor, finderFilter(params), page);
+export const snippetsPage = (ctx: RequestContext, params: SnippetFinderParams, page: KeysetPage) =>
+  listSnippetFactsPage(ctx.db, ctx.actor, finderFilter(params), page);
 
 /** The same page for each of several authors or projects. */
 export const snippetPagesOf = (

@@ -65,7 +65,12 @@ const finderParams = (args: FinderArgs): SnippetFinderParams => ({
 /** SnippetsFinder through one keyset page, in its `fresh` order (newest first: ids follow creation). */
 function findSnippets(ctx: RequestContext, args: FinderArgs) {
   const params = finderParams(args);
-  return keysetConnection<SnippetFactsRow>(args, 'desc', (s) => s.snippet.id, (page) => snippetsPage(ctx, params, page));
+  return keysetConnection<SnippetFactsRow>(
+    args,
+    'desc',
+    (s) => s.snippet.id,
+    (page) => snippetsPage(ctx, params, page),
+  );
 }
 
 /**
@@ -74,7 +79,12 @@ function findSnippets(ctx: RequestContext, args: FinderArgs) {
  */
 function findSnippetsOf({ loaders }: GraphQLContext, parent: 'authorId' | 'projectId', parentId: number, args: FinderArgs) {
   const { authorId: _a, projectId: _p, ...params } = finderParams(args);
-  return keysetConnection<SnippetFactsRow>(args, 'desc', (s) => s.snippet.id, async (page) => [...(await loaders.snippetPages.load({ parent: parentId, args: { parent, params, page } }))]);
+  return keysetConnection<SnippetFactsRow>(
+    args,
+    'desc',
+    (s) => s.snippet.id,
+    async (page) => [...(await loaders.snippetPages.load({ parent: parentId, args: { parent, params, page } }))],
+  );
 }
 
 export const snippetResolvers: Resolvers = {
@@ -168,7 +178,15 @@ export const snippetResolvers: Resolvers = {
     },
     renderedAsText: () => true,
     // BlobViewer::Text: loaded asynchronously, never collapsed or too large within the 1 MiB content limit.
-    simpleViewer: () => ({ type: 'simple', fileType: 'text', collapsed: false, tooLarge: false, loadAsync: true, loadingPartialName: 'loading', renderError: null }),
+    simpleViewer: () => ({
+      type: 'simple',
+      fileType: 'text',
+      collapsed: false,
+      tooLarge: false,
+      loadAsync: true,
+      loadingPartialName: 'loading',
+      renderError: null,
+    }),
     size: (b) => utf8.encode(b.content).length,
   },
 };

@@ -61,7 +61,10 @@ const ProjectSnippetFilePath = schema(() => z.object({ id: projectRef(), ...Snip
 function raw(c: Context<AppEnv>, file: { path: string; content: string }) {
   const name = file.path.split('/').pop() ?? '';
   c.header('Content-Type', 'text/plain; charset=utf-8');
-  c.header('Content-Disposition', `inline; filename="${name.replace(/["\\]/g, '_').replace(/[^\x20-\x7e]/g, '?')}"; filename*=UTF-8''${encodeURIComponent(name)}`);
+  c.header(
+    'Content-Disposition',
+    `inline; filename="${name.replace(/["\\]/g, '_').replace(/[^\x20-\x7e]/g, '?')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+  );
   return c.body(file.content, 200);
 }
 
@@ -115,7 +118,10 @@ snippetRoutes.put('/snippets/:id', authenticated, path(SnippetPath), snippetPara
 });
 
 snippetRoutes.delete('/snippets/:id', authenticated, path(SnippetPath), async (c) => {
-  await snippets.deleteSnippet({ ctx: c.var.ctx, input: { owner: personal, id: c.req.valid('param').id, ifUnmodifiedSince: c.req.header('if-unmodified-since') } });
+  await snippets.deleteSnippet({
+    ctx: c.var.ctx,
+    input: { owner: personal, id: c.req.valid('param').id, ifUnmodifiedSince: c.req.header('if-unmodified-since') },
+  });
   return c.body(null, 204);
 });
 

@@ -29,7 +29,8 @@ export function modelErrors(title: string | undefined, fileName: string | undefi
 
 /** The repository refuses two files with one path (the commit of the files fails, nothing is kept). */
 export function assertUniquePaths(files: readonly q.SnippetFile[], verb: 'creating' | 'updating') {
-  if (new Set(files.map((f) => f.path)).size !== files.length) throw serviceError(`Repository Error ${verb} the snippet - A file with this name already exists`);
+  if (new Set(files.map((f) => f.path)).size !== files.length)
+    throw serviceError(`Repository Error ${verb} the snippet - A file with this name already exists`);
 }
 
 export const level = (v: VisibilityName) => Visibility[v];

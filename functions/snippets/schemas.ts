@@ -41,21 +41,24 @@ export const CreatePersonalSnippetInput = schema(() => z.object({ ...createField
 export const CreateProjectSnippetInput = schema(() => z.object({ ...createFields(), visibility: visibility() }));
 
 export const SNIPPET_FILE_ACTIONS = ['create', 'update', 'delete', 'move'] as const;
-const UpdateFile = () => z.object({
-  action: oneOf(SNIPPET_FILE_ACTIONS),
-  content: z.optional(content()),
-  file_path: z.optional(filePath()),
-  previous_path: z.optional(filePath()),
-});
+const UpdateFile = () =>
+  z.object({
+    action: oneOf(SNIPPET_FILE_ACTIONS),
+    content: z.optional(content()),
+    file_path: z.optional(filePath()),
+    previous_path: z.optional(filePath()),
+  });
 
-export const UpdateSnippetInput = schema(() => z.object({
-  content: z.optional(content()),
-  description: z.optional(z.nullable(text(1024 * 1024))),
-  file_name: z.optional(filePath()),
-  title: z.optional(title()),
-  visibility: z.optional(visibility()),
-  files: z.optional(z.array(UpdateFile())),
-}));
+export const UpdateSnippetInput = schema(() =>
+  z.object({
+    content: z.optional(content()),
+    description: z.optional(z.nullable(text(1024 * 1024))),
+    file_name: z.optional(filePath()),
+    title: z.optional(title()),
+    visibility: z.optional(visibility()),
+    files: z.optional(z.array(UpdateFile())),
+  }),
+);
 
 export type CreateSnippetParams = Output<typeof CreatePersonalSnippetInput>;
 export type UpdateSnippetParams = Output<typeof UpdateSnippetInput>;
@@ -110,7 +113,6 @@ export function updateParamErrors(input: Record<string, unknown>): string[] {
 }
 
 // ---- Entities ----
-
 
 /**
  * The branch the files' raw URLs name (Snippet#default_branch in 13.x: snippet repositories are created on

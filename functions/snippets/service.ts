@@ -48,7 +48,11 @@ export async function findSnippet(ctx: RequestContext, id: number | null): Promi
  * A project's snippet the actor may read: the project first (404 `Project Not Found` when hidden), then the snippet
  * (404 `Snippet Not Found` when missing, of another project, or hidden by its own visibility).
  */
-export async function findProjectSnippet(ctx: RequestContext, projectRef: Ref | null, snippetId: number | null): Promise<{ project: ProjectView; snippet: SnippetView }> {
+export async function findProjectSnippet(
+  ctx: RequestContext,
+  projectRef: Ref | null,
+  snippetId: number | null,
+): Promise<{ project: ProjectView; snippet: SnippetView }> {
   const project = await findProject(ctx, projectRef);
   const row = snippetId === null ? undefined : await q.findSnippetView(ctx.db, snippetId, project.project.id);
   if (!row || !can(ctx.actor, 'snippet:read', snippetFacts(row.snippet, projectFacts(project)))) throw snippetNotFound();
@@ -70,7 +74,8 @@ export async function load(ctx: RequestContext, owner: SnippetOwner, id: number 
   return { view: snippet, facts: snippetFacts(snippet.snippet, projectFacts(project)) };
 }
 
-export const getSnippet = async ({ ctx, input }: Verb<{ owner: SnippetOwner; id: number | null }>): Promise<SnippetView> => (await load(ctx, input.owner, input.id)).view;
+export const getSnippet = async ({ ctx, input }: Verb<{ owner: SnippetOwner; id: number | null }>): Promise<SnippetView> =>
+  (await load(ctx, input.owner, input.id)).view;
 
 // ---- Lists ----
 

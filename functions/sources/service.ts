@@ -48,7 +48,14 @@ export const projectSource = (view: ProjectView): Source => {
 /** A group already found readable, as a source. */
 export const groupSource = (view: GroupView): Source => {
   const ns = view.namespace;
-  return { kind: 'group', facts: groupFacts(view), id: ns.id, fullPath: ns.fullPath, namespace: ns, ancestorGroupIds: ns.traversalIds.filter((id) => id !== ns.id) };
+  return {
+    kind: 'group',
+    facts: groupFacts(view),
+    id: ns.id,
+    fullPath: ns.fullPath,
+    namespace: ns,
+    ancestorGroupIds: ns.traversalIds.filter((id) => id !== ns.id),
+  };
 };
 
 /** The source the signed-in actor may read: 401 without a user (these APIs all `authenticate!`), 404 when missing or hidden. */

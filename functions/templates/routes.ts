@@ -32,7 +32,5 @@ for (const type of TEMPLATE_TYPES) {
     return c.json((await paginateArray(c, input, all)).map(toTemplateListItem));
   });
 
-  templateRoutes.get(`/templates/${type}/${NAME}`, async (c) =>
-    c.json(toTemplate(await getFileTemplate({ input: { type, name: c.req.param('name') } }))),
-  );
+  templateRoutes.get(`/templates/${type}/${NAME}`, async (c) => c.json(toTemplate(await getFileTemplate({ input: { type, name: c.req.param('name') } }))));
 }

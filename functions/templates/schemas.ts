@@ -9,7 +9,11 @@ import type { LicenseTemplate } from './licenses.ts';
 export const ListLicensesInput = schema(() => z.object({ ...paginationParams(), popular: z.optional(bool()) }));
 
 /** Grape's `type: String`: any text (JSON numbers as their digits). */
-const anyString = () => z.pipe(z.transform((v: unknown) => (typeof v === 'number' ? String(v) : v)), z.string());
+const anyString = () =>
+  z.pipe(
+    z.transform((v: unknown) => (typeof v === 'number' ? String(v) : v)),
+    z.string(),
+  );
 
 export const GetLicenseInput = schema(() => z.object({ project: z.optional(anyString()), fullname: z.optional(anyString()) }));
 

@@ -6,8 +6,7 @@ import { findTemplate, listTemplates, type TemplateEntry, type TemplateType } fr
 import { licenseTemplate, licenseTemplates, resolveLicense, type LicenseTemplate } from './licenses.ts';
 
 /** GET /templates/licenses: all, or only the popular (true) or the other (false) ones (LicenseTemplateFinder). */
-export const listLicenses = ({ input }: { input: { popular?: boolean | undefined } }): Promise<LicenseTemplate[]> =>
-  licenseTemplates(input.popular);
+export const listLicenses = ({ input }: { input: { popular?: boolean | undefined } }): Promise<LicenseTemplate[]> => licenseTemplates(input.popular);
 
 /**
  * GET /templates/licenses/:name with its placeholders filled: the current year (UTC, Rails' Time.current), the

@@ -18,5 +18,8 @@ export async function createTestCase({ ctx, input }: Verb<CreateTestCaseParams>)
   // The issue's validations (issuables/validation.ts) are the create verb's: their messages become the payload's
   // errors once it has decided who may (reporters and above) and whether the instance's tier has test cases.
   const testCase = { labelIds: input.labelIds ?? [] };
-  return createIssue({ ctx, input: { project: { path: input.projectPath }, params: { title: input.title, description: input.description ?? null }, testCase } });
+  return createIssue({
+    ctx,
+    input: { project: { path: input.projectPath }, params: { title: input.title, description: input.description ?? null }, testCase },
+  });
 }

@@ -35,17 +35,22 @@ export const epicMentionTodoStatements = (
   noteId?: number | SQL<number>,
 ) =>
   mentions.length
-    ? [epicTodosStatement(db, target, authorId, mentions.map((m) => ({ userId: m.userId, action: m.direct ? TODO_DIRECTLY_ADDRESSED : TODO_MENTIONED })), noteId)]
+    ? [
+        epicTodosStatement(
+          db,
+          target,
+          authorId,
+          mentions.map((m) => ({ userId: m.userId, action: m.direct ? TODO_DIRECTLY_ADDRESSED : TODO_MENTIONED })),
+          noteId,
+        ),
+      ]
     : [];
 
 /**
  * TodoService#new_epic / #update_epic's mention to-dos, inside the epic's write: users newly mentioned in the
  * title or description who may read the epic.
  */
-export async function createEpicMentionTodos(
-  tx: Db,
-  s: EpicMentionSource & { epicId: number; groupId: number; authorId: number },
-) {
+export async function createEpicMentionTodos(tx: Db, s: EpicMentionSource & { epicId: number; groupId: number; authorId: number }) {
   const mentions = await epicMentionUsers(tx, s);
   for (const statement of epicMentionTodoStatements(tx, { epicId: s.epicId, groupId: s.groupId }, s.authorId, mentions)) await statement;
 }

@@ -46,15 +46,17 @@ export const TODO_TYPES = ['Issue', 'MergeRequest', 'Commit', 'Epic', 'DesignMan
 /** A non-negative 32-bit integer (`author_id=0` means "no author" in TodosFinder). */
 const ref = () => z.pipe(int(), z.int().check(z.minimum(0), z.maximum(2_147_483_647)));
 
-export const ListTodosInput = schema(() => z.object({
-  ...paginationParams(),
-  action: z.optional(oneOf(ACTION_FILTER_NAMES)),
-  author_id: z.optional(ref()),
-  project_id: z.optional(ref()),
-  group_id: z.optional(ref()),
-  state: z.optional(oneOf(['pending', 'done'])),
-  type: z.optional(oneOf(TODO_TYPES)),
-}));
+export const ListTodosInput = schema(() =>
+  z.object({
+    ...paginationParams(),
+    action: z.optional(oneOf(ACTION_FILTER_NAMES)),
+    author_id: z.optional(ref()),
+    project_id: z.optional(ref()),
+    group_id: z.optional(ref()),
+    state: z.optional(oneOf(['pending', 'done'])),
+    type: z.optional(oneOf(TODO_TYPES)),
+  }),
+);
 export type ListTodosParams = Output<typeof ListTodosInput>;
 
 /** `:id` of a to-do: an integer (else 400 `id is invalid`, Grape's Integer); one no row can have is null (404). */
@@ -80,7 +82,6 @@ export type TodoView = {
   /** An alert to-do: its project's. */
   | { alert: AlertRow; issue?: undefined; mergeRequest?: undefined; epic?: undefined }
 );
-
 
 /**
  * An alert's to-do. GitLab 13.6 has no entity for the target (todo_target_class raises, the API answers 500); later
@@ -108,7 +109,15 @@ function toAlertTodo(v: TodoView & { alert: AlertRow }, config: Config) {
 /** Entities::ProjectIdentity */
 function toProjectIdentity(p: { project: ProjectRow; namespace: NamespaceRow }, config: Config) {
   const b = toBasicProject(p.project, p.namespace, config, 0);
-  return { id: b.id, description: b.description, name: b.name, name_with_namespace: b.name_with_namespace, path: b.path, path_with_namespace: b.path_with_namespace, created_at: b.created_at };
+  return {
+    id: b.id,
+    description: b.description,
+    name: b.name,
+    name_with_namespace: b.name_with_namespace,
+    path: b.path,
+    path_with_namespace: b.path_with_namespace,
+    created_at: b.created_at,
+  };
 }
 
 /**

@@ -13,7 +13,14 @@ export const PAT_SCOPES = ['api', 'read_user', 'read_api', 'read_repository', 'w
 const scopes = () =>
   z.pipe(
     z.pipe(
-      z.transform((v: unknown) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()).filter(Boolean) : v)),
+      z.transform((v: unknown) =>
+        typeof v === 'string'
+          ? v
+              .split(',')
+              .map((s) => s.trim())
+              .filter(Boolean)
+          : v,
+      ),
       z.unknown().check(
         z.superRefine((v, ctx) => {
           if (v === undefined || v === null) {
@@ -30,12 +37,14 @@ const scopes = () =>
     z.transform((v): string[] => [...new Set(v as string[])]),
   );
 
-export const CreateTokenInput = schema(() => z.object({
-  name: str(255),
-  scopes: scopes(),
-  // Grape's `Date`: lib/validate.ts's one date rule.
-  expires_at: z.optional(dateParam()),
-}));
+export const CreateTokenInput = schema(() =>
+  z.object({
+    name: str(255),
+    scopes: scopes(),
+    // Grape's `Date`: lib/validate.ts's one date rule.
+    expires_at: z.optional(dateParam()),
+  }),
+);
 
 export const ListTokensInput = schema(() => z.object({ user_id: z.optional(id()), ...paginationParams() }));
 

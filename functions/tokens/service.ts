@@ -22,7 +22,9 @@ export const requireTokenAdmin = (ctx: RequestContext) => void requireAdmin(ctx)
 export async function createToken({ ctx, input }: Verb<{ userId: number | null } & Output<typeof CreateTokenInput>>) {
   requireAdmin(ctx);
   const user = await findUserById(ctx, input.userId);
-  const errors = [input.name.trim() === '' ? "Name can't be blank" : null, input.scopes.length === 0 ? "Scopes can't be blank" : null].filter((e) => e !== null);
+  const errors = [input.name.trim() === '' ? "Name can't be blank" : null, input.scopes.length === 0 ? "Scopes can't be blank" : null].filter(
+    (e) => e !== null,
+  );
   if (errors.length) throw unprocessable(errors);
   const token = randomToken('glpat-');
   const row = await q.insertPersonalAccessToken(ctx.db, {

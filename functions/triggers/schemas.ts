@@ -16,7 +16,11 @@ export const CreateTriggerInput = schema(() => z.object({ description: descripti
 export const UpdateTriggerInput = schema(() => z.object({ description: z.optional(description()) }));
 
 /** Grape's `type: String` on a scalar. */
-const scalar = () => z.pipe(z.transform((v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v)), z.string());
+const scalar = () =>
+  z.pipe(
+    z.transform((v: unknown) => (typeof v === 'number' || typeof v === 'boolean' ? String(v) : v)),
+    z.string(),
+  );
 
 /**
  * POST /projects/:id/trigger/pipeline: `ref` (allow_blank: false), `token`, `variables` (a Hash: a JSON object or
@@ -27,7 +31,9 @@ export const TriggerPipelineInput = schema(() =>
   z.object({
     ref: z.pipe(str(1024), z.string().check(z.refine((s) => s.trim() !== '', { message: 'is empty' }))),
     token: scalar(),
-    variables: z.optional(z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Blob), { message: 'is invalid' })),
+    variables: z.optional(
+      z.custom<Record<string, unknown>>((v) => typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Blob), { message: 'is invalid' }),
+    ),
   }),
 );
 

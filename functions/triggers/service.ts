@@ -133,7 +133,8 @@ export async function triggerPipeline({ ctx, input }: Verb<TriggerCall>): Promis
 
   // Chain::Validate::Abilities, then ::Repository (Gitlab::Git.ref_name: a full ref names its branch or tag).
   const user = owner.user;
-  if (!user || user.state === 'blocked' || !can(owner, 'project:create_pipeline', projectFacts(project))) throw baseErrors(['Insufficient permissions to create a new pipeline']);
+  if (!user || user.state === 'blocked' || !can(owner, 'project:create_pipeline', projectFacts(project)))
+    throw baseErrors(['Insufficient permissions to create a new pipeline']);
   const ref = input.ref.replace(/^refs\/(heads|tags)\//, '');
   const [target, repository] = await Promise.all([resolveBranchOrTag(ctx, project.project.id, ref), repositoryInfo(ctx, project.project.id)]);
   if (!target) throw baseErrors(['Reference not found']);

@@ -37,7 +37,11 @@ const MAX_FILENAME = 255;
  * `+` replaced by `_`; a name of dots only gets a leading `_`, an empty one is `unnamed`.
  */
 export function sanitizeFilename(name: string): string {
-  let s = name.replace(/\\/g, '/').split('/').pop()!.replace(/[^\p{L}\p{M}\p{N}\p{Pc}.+-]/gu, '_');
+  let s = name
+    .replace(/\\/g, '/')
+    .split('/')
+    .pop()!
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc}.+-]/gu, '_');
   if (/^\.+$/.test(s)) s = `_${s}`;
   if (s === '') s = 'unnamed';
   if (s.length > MAX_FILENAME) {

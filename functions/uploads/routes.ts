@@ -35,7 +35,13 @@ uploadRoutes.get('/uploads/-/system/:kind{user|group|project}/avatar/:id{[0-9]+}
   c.header('ETag', etag);
   c.header('X-Content-Type-Options', 'nosniff');
   c.header('Content-Security-Policy', "default-src 'none'; sandbox");
-  if (c.req.header('if-none-match')?.split(/\s*,\s*/).some((t) => t === etag || t === `W/${etag}` || t === '*')) return c.body(null, 304);
+  if (
+    c.req
+      .header('if-none-match')
+      ?.split(/\s*,\s*/)
+      .some((t) => t === etag || t === `W/${etag}` || t === '*')
+  )
+    return c.body(null, 304);
   // The stored name is sanitized (word characters, `.`, `-`, `+`); the quoted form keeps ASCII only.
   const ascii = avatar.filename.replace(/[^\x20-\x7e]/g, '_');
   c.header('Content-Disposition', `inline; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(avatar.filename)}`);

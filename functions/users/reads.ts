@@ -13,7 +13,11 @@ export async function usersByIds(ctx: RequestContext, ids: readonly number[]): P
 }
 
 /** One keyset page of users (GraphQL's `users`): GET /users's filter for this caller, narrowed to ids/usernames. */
-export function usersPage(ctx: RequestContext, params: { search?: string | undefined; ids?: number[] | undefined; usernames?: readonly string[] | undefined }, page: KeysetPage) {
+export function usersPage(
+  ctx: RequestContext,
+  params: { search?: string | undefined; ids?: number[] | undefined; usernames?: readonly string[] | undefined },
+  page: KeysetPage,
+) {
   const { ids, usernames, search } = params;
   return listUsersPage(ctx.db, { ...userListFilter(ctx, { search }), ids, usernames }, page);
 }

@@ -23,7 +23,12 @@ export const userResolvers: Resolvers = {
       // created_* and updated_* both page by id here: ids follow creation order.
       const order = /asc$/i.test(args.sort ?? 'created_desc') ? 'asc' : 'desc';
       const params = { search: args.search ?? undefined, ids, usernames: args.usernames ?? undefined };
-      return keysetConnection<UserRow>(args, order, (u) => u.id, (page) => usersPage(ctx, params, page));
+      return keysetConnection<UserRow>(
+        args,
+        order,
+        (u) => u.id,
+        (page) => usersPage(ctx, params, page),
+      );
     },
   },
   User: {

@@ -67,45 +67,55 @@ const profileFields = () => ({
 
 const IDENTITY_KEYS = ['extern_uid', 'provider'];
 
-export const CreateUserInput = schema(() => z
-  .object({
-    email: attr(),
-    password: z.optional(attr()),
-    reset_password: z.optional(bool()),
-    skip_confirmation: z.optional(bool()),
-    name: attr(),
-    username: attr(),
-    force_random_password: z.optional(bool()),
-    /** Deprecated in v4 (`confirm=false` is `skip_confirmation=true`); still accepted. */
-    confirm: z.optional(bool()),
-    ...profileFields(),
-  })
-  .check(atLeastOneOf(['password', 'reset_password', 'force_random_password']), allOrNoneOf(IDENTITY_KEYS)));
+export const CreateUserInput = schema(() =>
+  z
+    .object({
+      email: attr(),
+      password: z.optional(attr()),
+      reset_password: z.optional(bool()),
+      skip_confirmation: z.optional(bool()),
+      name: attr(),
+      username: attr(),
+      force_random_password: z.optional(bool()),
+      /** Deprecated in v4 (`confirm=false` is `skip_confirmation=true`); still accepted. */
+      confirm: z.optional(bool()),
+      ...profileFields(),
+    })
+    .check(atLeastOneOf(['password', 'reset_password', 'force_random_password']), allOrNoneOf(IDENTITY_KEYS)),
+);
 
-export const UpdateUserInput = schema(() => z.object({
-  email: z.optional(attr()),
-  password: z.optional(attr()),
-  skip_reconfirmation: z.optional(bool()),
-  name: z.optional(attr()),
-  username: z.optional(attr()),
-  ...profileFields(),
-}).check(allOrNoneOf(IDENTITY_KEYS)));
+export const UpdateUserInput = schema(() =>
+  z
+    .object({
+      email: z.optional(attr()),
+      password: z.optional(attr()),
+      skip_reconfirmation: z.optional(bool()),
+      name: z.optional(attr()),
+      username: z.optional(attr()),
+      ...profileFields(),
+    })
+    .check(allOrNoneOf(IDENTITY_KEYS)),
+);
 
-export const ListUsersInput = schema(() => z.object({
-  username: z.optional(str(255)),
-  /** With `provider`: the user holding this uid there (administrators). */
-  extern_uid: z.optional(attr()),
-  provider: z.optional(attr()),
-  search: z.optional(str(255)),
-  active: z.optional(bool()),
-  external: z.optional(bool()),
-  blocked: z.optional(bool()),
-  created_after: z.optional(dateTime()),
-  created_before: z.optional(dateTime()),
-  order_by: z._default(oneOf(['id', 'name', 'username', 'created_at', 'updated_at']), 'id'),
-  sort: z._default(oneOf(['asc', 'desc']), 'desc'),
-  ...paginationParams(),
-}).check(allOrNoneOf(IDENTITY_KEYS)));
+export const ListUsersInput = schema(() =>
+  z
+    .object({
+      username: z.optional(str(255)),
+      /** With `provider`: the user holding this uid there (administrators). */
+      extern_uid: z.optional(attr()),
+      provider: z.optional(attr()),
+      search: z.optional(str(255)),
+      active: z.optional(bool()),
+      external: z.optional(bool()),
+      blocked: z.optional(bool()),
+      created_after: z.optional(dateTime()),
+      created_before: z.optional(dateTime()),
+      order_by: z._default(oneOf(['id', 'name', 'username', 'created_at', 'updated_at']), 'id'),
+      sort: z._default(oneOf(['asc', 'desc']), 'desc'),
+      ...paginationParams(),
+    })
+    .check(allOrNoneOf(IDENTITY_KEYS)),
+);
 
 export const DeleteUserInput = schema(() => z.object({ hard_delete: z.optional(bool()) }));
 
@@ -169,7 +179,8 @@ export function toUserBasic(u: BasicUserFields, config: Config) {
 }
 
 /** GitLab's `read_user_profile`: a private profile is readable by its owner and administrators only. */
-const readsProfile = (u: UserRow, viewer: Actor) => can(viewer, 'user:read_profile', { kind: 'user', id: u.id, state: u.state, privateProfile: u.privateProfile });
+const readsProfile = (u: UserRow, viewer: Actor) =>
+  can(viewer, 'user:read_profile', { kind: 'user', id: u.id, state: u.state, privateProfile: u.privateProfile });
 
 /** UsersHelper#work_information: "<job title> at <organization>", either alone, or null. */
 function workInformation(u: UserRow) {

@@ -26,9 +26,7 @@ const ApplicationForm = ({ csrf, values, errors }: { csrf: string; values: FormV
     {errors ? (
       <div class="flash alert" role="alert">
         <p>The form contains the following errors:</p>
-        <ul>
-          {Object.entries(errors).flatMap(([k, messages]) => messages.map((m) => <li>{`${FIELD_LABELS[k] ?? k} ${m}`}</li>))}
-        </ul>
+        <ul>{Object.entries(errors).flatMap(([k, messages]) => messages.map((m) => <li>{`${FIELD_LABELS[k] ?? k} ${m}`}</li>))}</ul>
       </div>
     ) : null}
     <input type="hidden" name="authenticity_token" value={csrf} />
@@ -43,15 +41,20 @@ const ApplicationForm = ({ csrf, values, errors }: { csrf: string; values: FormV
       <input type="checkbox" id="doorkeeper_application_confidential" name="doorkeeper_application[confidential]" value="1" checked={values.confidential} />
       <label for="doorkeeper_application_confidential">Confidential</label>
       <small>
-        The application will be used where the client secret can be kept confidential. Native mobile apps and Single Page Apps are considered
-        non-confidential.
+        The application will be used where the client secret can be kept confidential. Native mobile apps and Single Page Apps are considered non-confidential.
       </small>
     </div>
     <fieldset>
       <legend>Scopes</legend>
       {OAUTH_SCOPE_NAMES.map((scope) => (
         <div class="scope">
-          <input type="checkbox" id={`doorkeeper_application_scopes_${scope}`} name="doorkeeper_application[scopes][]" value={scope} checked={values.scopes.includes(scope)} />
+          <input
+            type="checkbox"
+            id={`doorkeeper_application_scopes_${scope}`}
+            name="doorkeeper_application[scopes][]"
+            value={scope}
+            checked={values.scopes.includes(scope)}
+          />
           <label for={`doorkeeper_application_scopes_${scope}`}>{scope}</label>
           <small>{OAUTH_SCOPES[scope]}</small>
         </div>
@@ -63,7 +66,19 @@ const ApplicationForm = ({ csrf, values, errors }: { csrf: string; values: FormV
   </form>
 );
 
-const ListPage = ({ u, apps, values, errors, notice }: { u: PageUser; apps: OAuthApplicationRow[]; values?: FormValues; errors?: Record<string, string[]>; notice?: string | undefined }) => (
+const ListPage = ({
+  u,
+  apps,
+  values,
+  errors,
+  notice,
+}: {
+  u: PageUser;
+  apps: OAuthApplicationRow[];
+  values?: FormValues;
+  errors?: Record<string, string[]>;
+  notice?: string | undefined;
+}) => (
   <Layout title="Applications" user={layoutUser(u)}>
     <h1>Applications</h1>
     <Flash notice={notice} />
@@ -258,7 +273,15 @@ applicationPages.post('/oauth/applications/:id/delete', (c) =>
 
 // ---- Authorized applications ----
 
-const AuthorizedPage = ({ u, apps, notice }: { u: PageUser; apps: Awaited<ReturnType<typeof applications.listAuthorizedApplications>>; notice?: string | undefined }) => (
+const AuthorizedPage = ({
+  u,
+  apps,
+  notice,
+}: {
+  u: PageUser;
+  apps: Awaited<ReturnType<typeof applications.listAuthorizedApplications>>;
+  notice?: string | undefined;
+}) => (
   <Layout title="Authorized applications" user={layoutUser(u)}>
     <h1>Authorized applications</h1>
     <Flash notice={notice} />

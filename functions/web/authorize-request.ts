@@ -65,8 +65,13 @@ export function withParams(uri: string, params: Record<string, string | undefine
 }
 
 /** The redirect for an OAuth error, with `state` exactly as sent. */
-export const errorRedirect = (uri: string, error: OAuthErrorCode, state: string | undefined, inFragment: boolean, description: string = OAUTH_ERROR_DESCRIPTIONS[error]) =>
-  withParams(uri, { error, error_description: description, state }, inFragment);
+export const errorRedirect = (
+  uri: string,
+  error: OAuthErrorCode,
+  state: string | undefined,
+  inFragment: boolean,
+  description: string = OAUTH_ERROR_DESCRIPTIONS[error],
+) => withParams(uri, { error, error_description: description, state }, inFragment);
 
 const CHALLENGE = /^[A-Za-z0-9\-._~]{43,128}$/;
 const PAGE_DESCRIPTIONS = {
@@ -82,7 +87,9 @@ async function checkClient(
   ctx: RequestContext,
   p: AuthorizeParams,
   repeated?: string,
-): Promise<{ kind: 'page'; error: OAuthErrorCode | 'invalid_redirect_uri'; description: string } | { kind: 'ok'; app: OAuthApplicationRow; redirectUri: string }> {
+): Promise<
+  { kind: 'page'; error: OAuthErrorCode | 'invalid_redirect_uri'; description: string } | { kind: 'ok'; app: OAuthApplicationRow; redirectUri: string }
+> {
   if (repeated === 'client_id' || repeated === 'redirect_uri') return { kind: 'page', error: 'invalid_request', description: repeatedDescription(repeated) };
   const app = p.client_id && p.client_id.length <= 128 ? await findApplicationByClientId(ctx, p.client_id) : undefined;
   if (!app) return { kind: 'page', error: 'invalid_client', description: PAGE_DESCRIPTIONS.missing_client };
@@ -100,9 +107,21 @@ export async function checkAuthorizeRequest(ctx: RequestContext, p: AuthorizePar
   const { app, redirectUri } = client;
   const state = p.state;
   const responseType = p.response_type;
-  if (repeated) return { kind: 'redirect', location: errorRedirect(redirectUri, 'invalid_request', state, responseType === 'token', repeatedDescription(repeated)) };
+  if (repeated)
+    return { kind: 'redirect', location: errorRedirect(redirectUri, 'invalid_request', state, responseType === 'token', repeatedDescription(repeated)) };
   if (responseType !== 'code' && responseType !== 'token') {
-    return { kind: 'redirect', location: errorRedirect(redirectUri, responseType ? 'unsupported_response_type' : 'invalid_request', state, false, responseType ? undefined : 'The request is missing a required parameter, includes an unsupported parameter value, or is otherwise malformed. Missing required parameter: response_type.') };
+    return {
+      kind: 'redirect',
+      location: errorRedirect(
+        redirectUri,
+        responseType ? 'unsupported_response_type' : 'invalid_request',
+        state,
+        false,
+        responseType
+          ? undefined
+          : 'The request is missing a required parameter, includes an unsupported parameter value, or is otherwise malformed. Missing required parameter: response_type.',
+      ),
+    };
   }
   const implicit = responseType === 'token';
   // The instance switch (feature flag `oauth_implicit_grant`, on by default): a disabled flow is an unsupported type.

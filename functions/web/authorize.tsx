@@ -8,7 +8,15 @@ import { OAUTH_ERROR_DESCRIPTIONS } from '../lib/errors.ts';
 import { repeatedParameter } from '../oauth/params.ts';
 import { OAUTH_SCOPES } from '../oauth/scopes.ts';
 import { canBeGranted, createAuthorizationCode, issueImplicitToken, skipsConsent, TOKEN_TYPE } from '../oauth/service.ts';
-import { AUTHORIZE_FIELDS, checkAuthorizeRequest, errorRedirect, formActionSource, withParams, type AuthorizeCheck, type AuthorizeParams } from './authorize-request.ts';
+import {
+  AUTHORIZE_FIELDS,
+  checkAuthorizeRequest,
+  errorRedirect,
+  formActionSource,
+  withParams,
+  type AuthorizeCheck,
+  type AuthorizeParams,
+} from './authorize-request.ts';
 import { consentToken, consentTokenOk } from './consent-token.ts';
 import { ErrorPage, Layout } from './layout.tsx';
 import { cspString, field, pageUser, readForm, type PageUser } from './security.ts';
@@ -18,9 +26,7 @@ export const authorizePages = new Hono<AppEnv>();
 type Approved = Extract<AuthorizeCheck, { kind: 'ok' }>;
 
 const HiddenFields = ({ p }: { p: AuthorizeParams }) => (
-  <>
-    {AUTHORIZE_FIELDS.map((name) => (p[name] !== undefined ? <input type="hidden" name={name} value={p[name]} /> : null))}
-  </>
+  <>{AUTHORIZE_FIELDS.map((name) => (p[name] !== undefined ? <input type="hidden" name={name} value={p[name]} /> : null))}</>
 );
 
 const ConsentPage = ({ u, request, p, token }: { u: PageUser; request: Approved; p: AuthorizeParams; token: string }) => (
@@ -30,13 +36,12 @@ const ConsentPage = ({ u, request, p, token }: { u: PageUser; request: Approved;
     </h1>
     {u.user.admin ? (
       <p class="flash alert">
-        You are an admin, which means granting access to {request.app.name} will allow them to interact with GitLab as an admin as well. Proceed with
-        caution.
+        You are an admin, which means granting access to {request.app.name} will allow them to interact with GitLab as an admin as well. Proceed with caution.
       </p>
     ) : null}
     <p>
-      An application called {request.app.name} is requesting access to your GitLab account. Please note that this application is not provided by GitLab
-      and you should verify its authenticity before allowing access.
+      An application called {request.app.name} is requesting access to your GitLab account. Please note that this application is not provided by GitLab and you
+      should verify its authenticity before allowing access.
     </p>
     <p>
       It will be redirected to <code>{request.redirectUri}</code>.
@@ -152,7 +157,10 @@ async function decide(c: Context<AppEnv>, deny: boolean) {
   if (check.kind === 'redirect') return c.redirect(check.location, 302);
   if (!(await consentTokenOk(u.session, check, field(form, 'authenticity_token')))) return forbiddenPage(c);
   if (deny || field(form, 'decision') === 'deny') {
-    return c.redirect(errorRedirect(check.redirectUri, 'access_denied', check.state, check.responseType === 'token', OAUTH_ERROR_DESCRIPTIONS.access_denied), 302);
+    return c.redirect(
+      errorRedirect(check.redirectUri, 'access_denied', check.state, check.responseType === 'token', OAUTH_ERROR_DESCRIPTIONS.access_denied),
+      302,
+    );
   }
   if (!canBeGranted(u.user)) return errorPage(c, UNCONFIRMED_EMAIL, u);
   return approve(c, u, check);

@@ -3,7 +3,6 @@
 import type { Child } from 'hono/jsx';
 import { STYLESHEET_PATH } from './stylesheet.ts';
 
-
 export interface LayoutProps {
   title: string;
   /** The signed-in user's username, with the CSRF token for the sign-out form. */
@@ -42,8 +41,16 @@ export const Layout = ({ title, user, children }: LayoutProps) => (
 
 export const Flash = ({ alert, notice }: { alert?: string | undefined; notice?: string | undefined }) => (
   <>
-    {alert ? <div class="flash alert" role="alert">{alert}</div> : null}
-    {notice ? <div class="flash notice" role="status">{notice}</div> : null}
+    {alert ? (
+      <div class="flash alert" role="alert">
+        {alert}
+      </div>
+    ) : null}
+    {notice ? (
+      <div class="flash notice" role="status">
+        {notice}
+      </div>
+    ) : null}
   </>
 );
 

@@ -13,7 +13,16 @@ import { serveStylesheet, STYLESHEET_PATH } from './stylesheet.ts';
 export const webRoutes = new Hono<AppEnv>();
 
 // Scoped to the pages' own paths so the headers never touch the API or the OAuth JSON endpoints.
-for (const path of ['/users/sign_in', '/users/sign_out', '/oauth/applications', '/oauth/applications/*', '/oauth/authorized_applications', '/oauth/authorized_applications/*', '/oauth/authorize', '/oauth/authorize/*']) {
+for (const path of [
+  '/users/sign_in',
+  '/users/sign_out',
+  '/oauth/applications',
+  '/oauth/applications/*',
+  '/oauth/authorized_applications',
+  '/oauth/authorized_applications/*',
+  '/oauth/authorize',
+  '/oauth/authorize/*',
+]) {
   webRoutes.use(path, ...pageHeaders, sameOriginPosts);
 }
 webRoutes.get(STYLESHEET_PATH, serveStylesheet);

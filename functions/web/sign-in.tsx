@@ -14,7 +14,19 @@ export const INVALID_LOGIN = 'Invalid login or password.';
 
 export const signIn = new Hono<AppEnv>();
 
-const SignInPage = ({ csrf, returnTo, login, alert, notice }: { csrf: string; returnTo: string; login?: string | undefined; alert?: string | undefined; notice?: string | undefined }) => (
+const SignInPage = ({
+  csrf,
+  returnTo,
+  login,
+  alert,
+  notice,
+}: {
+  csrf: string;
+  returnTo: string;
+  login?: string | undefined;
+  alert?: string | undefined;
+  notice?: string | undefined;
+}) => (
   <Layout title="Sign in">
     <h1>Sign in</h1>
     <Flash alert={alert} notice={notice} />
@@ -26,7 +38,9 @@ const SignInPage = ({ csrf, returnTo, login, alert, notice }: { csrf: string; re
       <label for="user_password">Password</label>
       <input type="password" id="user_password" name="user[password]" autocomplete="current-password" required />
       <div class="actions">
-        <button type="submit" name="commit" value="sign_in">Sign in</button>
+        <button type="submit" name="commit" value="sign_in">
+          Sign in
+        </button>
       </div>
     </form>
   </Layout>

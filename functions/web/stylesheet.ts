@@ -16,5 +16,4 @@ table{border-collapse:collapse;width:100%}td,th{border-bottom:1px solid #ddd;pad
 code{word-break:break-all}.actions{display:flex;gap:.6rem;margin-top:1rem}button{padding:.4rem .9rem}
 `;
 
-export const serveStylesheet = (c: Context) =>
-  c.body(STYLESHEET, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600' });
+export const serveStylesheet = (c: Context) => c.body(STYLESHEET, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'public, max-age=3600' });

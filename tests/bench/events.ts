@@ -91,7 +91,14 @@ export async function measureEvents(options: { events?: number; iterations?: num
     }
     times.sort((a, b) => a - b);
     dbTimes.sort((a, b) => a - b);
-    return { name, status, p50: times[Math.floor(times.length / 2)]!, p99: times[Math.floor(times.length * 0.99)]!, db: dbTimes[Math.floor(dbTimes.length / 2)]!, queries };
+    return {
+      name,
+      status,
+      p50: times[Math.floor(times.length / 2)]!,
+      p99: times[Math.floor(times.length * 0.99)]!,
+      db: dbTimes[Math.floor(dbTimes.length / 2)]!,
+      queries,
+    };
   }
 
   const version = await measure('GET /version (auth)', '/version');
@@ -119,9 +126,25 @@ export async function measureEvents(options: { events?: number; iterations?: num
 export function printFigures(f: EventsFigures): void {
   console.log(`seeded ${f.events} events across ${f.projects} projects in ${f.seedSeconds.toFixed(1)} s`);
   console.log(`\n${f.iterations} iterations each, in-process PGlite (Node ${process.version})\n`);
-  console.log('route'.padEnd(34), 'status'.padStart(6), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'db p50'.padStart(8), 'queries'.padStart(8), 'p50 / version'.padStart(14));
+  console.log(
+    'route'.padEnd(34),
+    'status'.padStart(6),
+    'p50 ms'.padStart(8),
+    'p99 ms'.padStart(8),
+    'db p50'.padStart(8),
+    'queries'.padStart(8),
+    'p50 / version'.padStart(14),
+  );
   for (const r of f.rows) {
-    console.log(r.name.padEnd(34), String(r.status).padStart(6), r.p50.toFixed(3).padStart(8), r.p99.toFixed(3).padStart(8), r.db.toFixed(1).padStart(8), String(r.queries).padStart(8), `${r.ratio.toFixed(1)}x`.padStart(14));
+    console.log(
+      r.name.padEnd(34),
+      String(r.status).padStart(6),
+      r.p50.toFixed(3).padStart(8),
+      r.p99.toFixed(3).padStart(8),
+      r.db.toFixed(1).padStart(8),
+      String(r.queries).padStart(8),
+      `${r.ratio.toFixed(1)}x`.padStart(14),
+    );
   }
 }
 

@@ -44,7 +44,15 @@ export async function measure(name: string, run: (i: number) => Response | Promi
 /** The table: one row a request, its p50 against the first row's (GET /version). */
 export function printRows(title: string, rows: readonly Row[]): void {
   const base = rows[0]!.p50;
-  console.log(title.padEnd(30), 'p50 ms'.padStart(8), 'p99 ms'.padStart(8), 'db p50'.padStart(8), 'queries'.padStart(8), 'trips'.padStart(8), 'x /version'.padStart(11));
+  console.log(
+    title.padEnd(30),
+    'p50 ms'.padStart(8),
+    'p99 ms'.padStart(8),
+    'db p50'.padStart(8),
+    'queries'.padStart(8),
+    'trips'.padStart(8),
+    'x /version'.padStart(11),
+  );
   for (const r of rows) {
     console.log(
       r.name.padEnd(30),

@@ -123,7 +123,12 @@ const seeded = (performance.now() - started) / 1000;
 
 /** GET repository/archive.tar.bz2 of one directory, from the client IP numbered `ip`. */
 const archive = (path: string, ip: number) =>
-  app.fetch(new Request(`http://bench.local/api/v4/projects/${project.id}/repository/archive.tar.bz2?path=${path}`, { headers: { ...auth, 'cf-connecting-ip': `bench-${ip}` } }), env);
+  app.fetch(
+    new Request(`http://bench.local/api/v4/projects/${project.id}/repository/archive.tar.bz2?path=${path}`, {
+      headers: { ...auth, 'cf-connecting-ip': `bench-${ip}` },
+    }),
+    env,
+  );
 
 // ---- Measuring (tests/bench/measure.ts) ----
 const measure = (name: string, run: (i: number) => Response | Promise<Response>, iterations = ITERATIONS) => measureRequests(name, run, iterations);
@@ -140,7 +145,16 @@ const rows: Row[] = [
   await measure('commits page 20 of 100', () => call('GET', `${repo}/commits?per_page=100&page=20`)),
   await measure(
     'commit with 20 actions',
-    (i) => call('POST', `${repo}/commits`, { branch: 'main', commit_message: `bench ${i}`, actions: Array.from({ length: 20 }, (_, k) => ({ action: 'update', file_path: files[(i * 20 + k) * 37 % files.length], content: `bench ${i} ${k}\n` })) }),
+    (i) =>
+      call('POST', `${repo}/commits`, {
+        branch: 'main',
+        commit_message: `bench ${i}`,
+        actions: Array.from({ length: 20 }, (_, k) => ({
+          action: 'update',
+          file_path: files[((i * 20 + k) * 37) % files.length],
+          content: `bench ${i} ${k}\n`,
+        })),
+      }),
     WRITES,
   ),
   await measure('fork', (i) => call('POST', `/projects/${project.id}/fork`, { name: `bench-fork-${i}`, path: `bench-fork-${i}` }), WRITES),
@@ -188,5 +202,7 @@ rows.push(
 await client.close();
 
 console.log(`\nnpm run bench:repo — ${new Date().toISOString().slice(0, 10)}, ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, Node ${process.version}`);
-console.log(`${COMMITS} commits, ${files.length} files (seeded in ${seeded.toFixed(0)} s); ${ITERATIONS} iterations a read (${WRITES} a write), in-process PGlite\n`);
+console.log(
+  `${COMMITS} commits, ${files.length} files (seeded in ${seeded.toFixed(0)} s); ${ITERATIONS} iterations a read (${WRITES} a write), in-process PGlite\n`,
+);
 printRows('request', rows);

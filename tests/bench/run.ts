@@ -49,7 +49,9 @@ const form = (fields: Record<string, string>) => ({
   headers: { 'content-type': 'application/x-www-form-urlencoded', authorization: basic, 'CF-Connecting-IP': '203.0.113.7' },
 });
 let refreshToken = (
-  await json<{ refresh_token: string }>(request('POST', '/oauth/token', form({ grant_type: 'password', username: root.username, password: root.password, scope: 'api' })))
+  await json<{ refresh_token: string }>(
+    request('POST', '/oauth/token', form({ grant_type: 'password', username: root.username, password: root.password, scope: 'api' })),
+  )
 ).refresh_token;
 const refresh = async () => {
   const res = await request('POST', '/oauth/token', form({ grant_type: 'refresh_token', refresh_token: refreshToken }));
@@ -82,7 +84,11 @@ const rows: Row[] = [
   await measure('POST issue', () => call('POST', `/projects/${firstId}/issues`, { title: `w ${n++}` }), writes),
   await measure('POST note', () => call('POST', `/projects/${firstId}/issues/1/notes`, { body: `note ${n++}` }), writes),
   // One award a seeded issue (a name is unique per user and awardable).
-  await measure('POST award emoji', () => call('POST', `/projects/${firstId}/issues/${1 + (awarded++ % 100)}/award_emoji`, { name: 'tada' }), Math.min(writes, 100)),
+  await measure(
+    'POST award emoji',
+    () => call('POST', `/projects/${firstId}/issues/${1 + (awarded++ % 100)}/award_emoji`, { name: 'tada' }),
+    Math.min(writes, 100),
+  ),
   await measure('POST label', () => call('POST', `/projects/${firstId}/labels`, { name: `l-${n++}`, color: '#ff0000' }), writes),
 ];
 await client.close();

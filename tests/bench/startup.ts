@@ -220,12 +220,18 @@ export function ensureBuilt(): string {
   let fresh = false;
   try {
     const built = statSync(bundle).mtimeMs;
-    fresh = process.env.BENCH_STARTUP_BUILD === '0' || built > Math.max(newestSource(join(ROOT, 'functions')), newestSource(join(ROOT, 'db')), statSync(join(ROOT, 'package-lock.json')).mtimeMs);
+    fresh =
+      process.env.BENCH_STARTUP_BUILD === '0' ||
+      built > Math.max(newestSource(join(ROOT, 'functions')), newestSource(join(ROOT, 'db')), statSync(join(ROOT, 'package-lock.json')).mtimeMs);
   } catch {
     fresh = false;
   }
   if (!fresh) {
-    const out = spawnSync('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', 'dist', '--minify'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } });
+    const out = spawnSync('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', 'dist', '--minify'], {
+      cwd: ROOT,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    });
     if (out.status !== 0) throw new Error('wrangler deploy --dry-run failed');
   }
   return bundle;
@@ -278,7 +284,13 @@ export async function measureStartup(options: { runs?: number; bundle?: string; 
     for (const probe of probes) {
       const xs = worker.get(probe.name)!;
       const m = med(xs);
-      figures.worker[probe.name] = { ...m, status: xs[0]!.status, aboveHelloCpuMs: m.cpuMs - h.cpuMs, ratioCpu: m.cpuMs / h.cpuMs, aboveHelloWallMs: m.wallMs - h.wallMs };
+      figures.worker[probe.name] = {
+        ...m,
+        status: xs[0]!.status,
+        aboveHelloCpuMs: m.cpuMs - h.cpuMs,
+        ratioCpu: m.cpuMs / h.cpuMs,
+        aboveHelloWallMs: m.wallMs - h.wallMs,
+      };
     }
     return figures;
   } finally {
@@ -289,9 +301,13 @@ export async function measureStartup(options: { runs?: number; bundle?: string; 
 
 export function printFigures(f: StartupFigures): void {
   const ms = (n: number) => `${n.toFixed(1)} ms`.padStart(9);
-  console.log(`bundle ${f.bundle.file.replace(`${ROOT}/`, '')}: ${(f.bundle.rawBytes / 1024).toFixed(1)} KiB raw, ${(f.bundle.gzipBytes / 1024).toFixed(1)} KiB gzip`);
+  console.log(
+    `bundle ${f.bundle.file.replace(`${ROOT}/`, '')}: ${(f.bundle.rawBytes / 1024).toFixed(1)} KiB raw, ${(f.bundle.gzipBytes / 1024).toFixed(1)} KiB gzip`,
+  );
   console.log(`cold start (${f.method})`);
-  console.log(`${'first request'.padEnd(44)} ${'load CPU'.padStart(9)} ${'CPU'.padStart(9)} ${'wall'.padStart(9)} ${'CPU-hello'.padStart(10)} ${'ratio'.padStart(6)} ${'wall-hello'.padStart(10)}`);
+  console.log(
+    `${'first request'.padEnd(44)} ${'load CPU'.padStart(9)} ${'CPU'.padStart(9)} ${'wall'.padStart(9)} ${'CPU-hello'.padStart(10)} ${'ratio'.padStart(6)} ${'wall-hello'.padStart(10)}`,
+  );
   console.log(`${'hello Worker  GET /'.padEnd(44)} ${ms(f.hello.startupCpuMs)} ${ms(f.hello.cpuMs)} ${ms(f.hello.wallMs)}`);
   for (const probe of PROBES) {
     const w = f.worker[probe.name];

@@ -57,7 +57,9 @@ describe('@gitbeaker/rest ErrorTrackingSettings against a served instance', () =
     expect(await statusOf(asDeveloper.ErrorTrackingSettings.show(project.id))).toEqual({ status: 403, description: '403 Forbidden' });
     expect(await statusOf(asDeveloper.ErrorTrackingSettings.edit(project.id, false))).toEqual({ status: 403, description: '403 Forbidden' });
 
-    const invalid = await statusOf(gl.ErrorTrackingSettings.create(project.id, true, false, { apiUrl: 'http://sentry.example.com/api/0/projects/a/b/' } as never));
+    const invalid = await statusOf(
+      gl.ErrorTrackingSettings.create(project.id, true, false, { apiUrl: 'http://sentry.example.com/api/0/projects/a/b/' } as never),
+    );
     expect(invalid?.status).toBe(400);
   });
 });

@@ -49,7 +49,11 @@ describe('@gitbeaker/rest issues, notes and events against a served instance', (
       ['opened', 'Issue', 'First issue'],
     ]);
     const comment = all[3]!;
-    expect(comment).toMatchObject({ target_id: note.id, author_username: owner.user.username, note: { id: note.id, body: 'An edited comment', noteable_iid: first.iid } });
+    expect(comment).toMatchObject({
+      target_id: note.id,
+      author_username: owner.user.username,
+      note: { id: note.id, body: 'An edited comment', noteable_iid: first.iid },
+    });
 
     // Filters: action, target_type, before/after (exclusive whole days), through each listing.
     const closedOnly = await gl.Events.all({ projectId: project.id, action: 'closed' });

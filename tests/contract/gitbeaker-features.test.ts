@@ -16,7 +16,7 @@ function features(gl: InstanceType<typeof Gitlab>) {
       // Every page, following X-Next-Page as gitbeaker's RequestHelper does for list resources.
       all: async () => {
         const items: any[] = [];
-        for (let page = '1'; page; ) {
+        for (let page = '1'; page;) {
           const res = await requester.get('features', { searchParams: { page, per_page: '100' } });
           items.push(...(res.body as any[]));
           page = (res.headers as Record<string, string>)['x-next-page'] ?? '';
@@ -47,7 +47,14 @@ describe('@gitbeaker/rest Features against a served instance', () => {
     const off = await gl.Features.set(name, { value: false });
     expect(off).toEqual({ name, state: 'off', gates: [{ key: 'boolean', value: false }] });
     const pct = await gl.Features.set(name, { value: 25 });
-    expect(pct).toEqual({ name, state: 'conditional', gates: [{ key: 'boolean', value: false }, { key: 'percentage_of_time', value: 25 }] });
+    expect(pct).toEqual({
+      name,
+      state: 'conditional',
+      gates: [
+        { key: 'boolean', value: false },
+        { key: 'percentage_of_time', value: 25 },
+      ],
+    });
     const actors = await gl.Features.set(name, { value: true, user: someone.user.username, featureGroup: 'admins' });
     expect(actors.gates).toEqual([
       { key: 'boolean', value: false },
@@ -62,10 +69,12 @@ describe('@gitbeaker/rest Features against a served instance', () => {
     expect(await gl.Features.remove(name)).toBe(204);
     expect((await gl.Features.all()).find((f) => f.name === name)).toBeUndefined();
 
-    const error = await features(new Gitlab({ host: server.url, token: someone.token })).Features.all().then(
-      () => null,
-      (e: any) => e,
-    );
+    const error = await features(new Gitlab({ host: server.url, token: someone.token }))
+      .Features.all()
+      .then(
+        () => null,
+        (e: any) => e,
+      );
     expect(error?.cause?.response?.status).toBe(403);
     const bad = await gl.Features.set(name, { value: 'wibble' }).then(
       () => null,

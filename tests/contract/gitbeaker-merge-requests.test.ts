@@ -27,7 +27,16 @@ describe('@gitbeaker/rest merge requests against a served instance', () => {
       assigneeIds: [owner.user.id],
       removeSourceBranch: true,
     });
-    expect(mr).toMatchObject({ iid: 1, state: 'opened', source_branch: 'feature', target_branch: 'master', labels: ['feature'], sha: commit.id, merge_status: 'can_be_merged', force_remove_source_branch: true });
+    expect(mr).toMatchObject({
+      iid: 1,
+      state: 'opened',
+      source_branch: 'feature',
+      target_branch: 'master',
+      labels: ['feature'],
+      sha: commit.id,
+      merge_status: 'can_be_merged',
+      force_remove_source_branch: true,
+    });
 
     const listed = await gl.MergeRequests.all({ projectId: project.id, state: 'opened', labels: 'feature' });
     expect(listed.map((m) => m.iid)).toEqual([1]);

@@ -21,7 +21,10 @@ describe('@gitbeaker/rest NotificationSettings', () => {
     const gl = new Gitlab({ host: server.url, token: me.token });
 
     expect(await gl.NotificationSettings.show()).toEqual({ level: 'participating', notification_email: me.user.email });
-    expect(await gl.NotificationSettings.edit({ level: 'watch', notificationEmail: me.user.email })).toEqual({ level: 'watch', notification_email: me.user.email });
+    expect(await gl.NotificationSettings.edit({ level: 'watch', notificationEmail: me.user.email })).toEqual({
+      level: 'watch',
+      notification_email: me.user.email,
+    });
     expect(await gl.NotificationSettings.show()).toEqual({ level: 'watch', notification_email: me.user.email });
 
     expect(await gl.NotificationSettings.show({ groupId: group.id })).toEqual({ level: 'global' });

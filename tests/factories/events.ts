@@ -16,7 +16,15 @@ export interface EventOptions {
   targetId?: number | null;
   /** ISO timestamp; now by default. */
   createdAt?: string;
-  push?: { commitCount: number; action: 0 | 1 | 2; refType: 0 | 1; commitFrom: string | null; commitTo: string | null; ref: string; commitTitle: string | null };
+  push?: {
+    commitCount: number;
+    action: 0 | 1 | 2;
+    refType: 0 | 1;
+    commitFrom: string | null;
+    commitTo: string | null;
+    ref: string;
+    commitTitle: string | null;
+  };
 }
 
 /** Inserts one event (and its push payload) and returns its id. */
@@ -55,7 +63,14 @@ export async function insertTestIssue(o: { projectId: number; authorId: number; 
 }
 
 /** A note on an issue. */
-export async function insertTestNote(o: { projectId: number; issueId: number; authorId: number; body?: string; type?: 'DiscussionNote' | 'DiffNote' | null; confidential?: boolean }) {
+export async function insertTestNote(o: {
+  projectId: number;
+  issueId: number;
+  authorId: number;
+  body?: string;
+  type?: 'DiscussionNote' | 'DiffNote' | null;
+  confidential?: boolean;
+}) {
   const body = o.body ?? unique('note body ');
   const [row] = await rows<{ id: unknown }>(
     testDb().db,
@@ -70,6 +85,9 @@ export async function insertTestNote(o: { projectId: number; issueId: number; au
 export async function insertTestMilestone(o: { projectId: number; title?: string }) {
   const iid = iidCounter++;
   const title = o.title ?? unique('milestone');
-  const [row] = await rows<{ id: unknown }>(testDb().db, sql`INSERT INTO milestones (project_id, iid, title) VALUES (${o.projectId}, ${iid}, ${title}) RETURNING id`);
+  const [row] = await rows<{ id: unknown }>(
+    testDb().db,
+    sql`INSERT INTO milestones (project_id, iid, title) VALUES (${o.projectId}, ${iid}, ${title}) RETURNING id`,
+  );
   return { id: Number(row!.id), iid, title };
 }

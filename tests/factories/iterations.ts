@@ -15,7 +15,11 @@ export const CREATE_ITERATION = `mutation($input: CreateIterationInput!) {
 export const gqlAs = (token: string | undefined, query: string, variables: Record<string, unknown> = {}, tier: 'free' | 'premium' | 'ultimate' = 'premium') =>
   request('POST', '/api/graphql', { token, body: { query, variables }, env: { INSTANCE_TIER: tier } });
 
-export async function createIteration(token: string, groupPath: string, attributes: { title?: string; startDate: string; dueDate: string; description?: string }) {
+export async function createIteration(
+  token: string,
+  groupPath: string,
+  attributes: { title?: string; startDate: string; dueDate: string; description?: string },
+) {
   const res = await gqlAs(token, CREATE_ITERATION, { input: { groupPath, title: attributes.title ?? `Iteration ${attributes.startDate}`, ...attributes } });
   const out = res.body?.data?.createIteration;
   if (!out?.iteration) throw new Error(`createIteration failed: ${res.text}`);

@@ -4,7 +4,12 @@ import { unique } from './users.ts';
 
 export type LabelSource = 'projects' | 'groups';
 
-export async function createLabel(token: string, source: LabelSource, id: number | string, options: { name?: string; color?: string; description?: string; priority?: number } = {}) {
+export async function createLabel(
+  token: string,
+  source: LabelSource,
+  id: number | string,
+  options: { name?: string; color?: string; description?: string; priority?: number } = {},
+) {
   const res = await api.post(`/${source}/${encodeURIComponent(String(id))}/labels`, {
     token,
     body: { name: options.name ?? unique('label'), color: options.color ?? '#428BCA', description: options.description, priority: options.priority },

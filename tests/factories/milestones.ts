@@ -10,7 +10,10 @@ export async function createMilestone(
   id: number | string,
   options: { title?: string; description?: string; due_date?: string; start_date?: string } = {},
 ) {
-  const res = await api.post(`/${source}/${encodeURIComponent(String(id))}/milestones`, { token, body: { title: options.title ?? unique('milestone'), ...options } });
+  const res = await api.post(`/${source}/${encodeURIComponent(String(id))}/milestones`, {
+    token,
+    body: { title: options.title ?? unique('milestone'), ...options },
+  });
   if (res.status !== 201) throw new Error(`createMilestone failed: ${res.status} ${res.text}`);
   return res.body as { id: number; iid: number; title: string; state: string; [k: string]: any };
 }

@@ -51,12 +51,18 @@ export function issueCode(args: {
 }
 
 export async function grantRow(code: string) {
-  const [row] = await testDb().db.select().from(oauthGrants).where(eq(oauthGrants.codeDigest, await sha256Hex(code)));
+  const [row] = await testDb()
+    .db.select()
+    .from(oauthGrants)
+    .where(eq(oauthGrants.codeDigest, await sha256Hex(code)));
   return row;
 }
 
 export async function tokenRow(accessToken: string) {
-  const [row] = await testDb().db.select().from(oauthAccessTokens).where(eq(oauthAccessTokens.tokenDigest, await sha256Hex(accessToken)));
+  const [row] = await testDb()
+    .db.select()
+    .from(oauthAccessTokens)
+    .where(eq(oauthAccessTokens.tokenDigest, await sha256Hex(accessToken)));
   return row;
 }
 

@@ -2,7 +2,14 @@
 import { expect } from 'vitest';
 import { api } from '../helpers/app.ts';
 
-export type TodoEntity = { id: number; action_name: string; state: 'pending' | 'done'; body: string; target: { id: number; iid: number; [k: string]: any }; [k: string]: any };
+export type TodoEntity = {
+  id: number;
+  action_name: string;
+  state: 'pending' | 'done';
+  body: string;
+  target: { id: number; iid: number; [k: string]: any };
+  [k: string]: any;
+};
 
 /** POST /projects/:id/issues/:iid/todo as the token's user: their "marked" to-do on the issue. */
 export async function markIssueTodo(token: string, projectId: number | string, iid: number): Promise<TodoEntity> {

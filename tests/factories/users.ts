@@ -1,5 +1,5 @@
 // Test data with unique names, written straight to the database (no HTTP, no password hashing).
-import { insertPersonalAccessToken, } from '../../db/queries/tokens.ts';
+import { insertPersonalAccessToken } from '../../db/queries/tokens.ts';
 import { insertUserWithNamespace } from '../../db/queries/users.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { randomToken, sha256Hex } from '../../functions/lib/crypto.ts';

@@ -29,7 +29,10 @@ async function setup() {
 }
 
 const awardsOf = async (token: string, projectId: number, iid: number) =>
-  ((await api.get(`/projects/${projectId}/issues/${iid}/award_emoji`, { token })).body as Array<{ name: string; user: { username: string } }>).map((a) => [a.name, a.user.username]);
+  ((await api.get(`/projects/${projectId}/issues/${iid}/award_emoji`, { token })).body as Array<{ name: string; user: { username: string } }>).map((a) => [
+    a.name,
+    a.user.username,
+  ]);
 
 describe('awardEmojiAdd', () => {
   it('awards an emoji (exact body, clientMutationId echoed); REST sees it; +1 is stored as thumbsup', async () => {
@@ -40,7 +43,14 @@ describe('awardEmojiAdd', () => {
         awardEmojiAdd: {
           clientMutationId: 'm-1',
           errors: [],
-          awardEmoji: { name: 'tada', emoji: '🎉', description: 'party popper', unicode: '1f389', unicodeVersion: '6.0', user: { username: dev.user.username } },
+          awardEmoji: {
+            name: 'tada',
+            emoji: '🎉',
+            description: 'party popper',
+            unicode: '1f389',
+            unicodeVersion: '6.0',
+            user: { username: dev.user.username },
+          },
         },
       },
     });
@@ -50,7 +60,10 @@ describe('awardEmojiAdd', () => {
       ['tada', dev.user.username],
       ['thumbsup', dev.user.username],
     ]);
-    const issueRes = await gql('query($id: IssueID!) { issue(id: $id) { upvotes awardEmoji { nodes { name } } } }', { token: dev.token, variables: { id: awardableId } });
+    const issueRes = await gql('query($id: IssueID!) { issue(id: $id) { upvotes awardEmoji { nodes { name } } } }', {
+      token: dev.token,
+      variables: { id: awardableId },
+    });
     expect(issueRes.body).toEqual({ data: { issue: { upvotes: 1, awardEmoji: { nodes: [{ name: 'tada' }, { name: 'thumbsup' }] } } } });
   });
 
@@ -81,10 +94,22 @@ describe('awardEmojiAdd', () => {
     await api.put(`/projects/${project.id}/issues/${issue.iid}`, { token: owner.token, body: { state_event: 'close' } });
     const system = ((await api.get(`/projects/${project.id}/issues/${issue.iid}/notes`, { token: owner.token })).body as any[]).find((n) => n.system);
     const refused = await gql(ADD, { token: owner.token, variables: { input: { awardableId: gid('Note', system.id), name: 'tada' } } });
-    expect(refused.body).toMatchObject({ data: { awardEmojiAdd: null }, errors: [{ message: 'Cannot award emoji to this resource', path: ['awardEmojiAdd'] }] });
+    expect(refused.body).toMatchObject({
+      data: { awardEmojiAdd: null },
+      errors: [{ message: 'Cannot award emoji to this resource', path: ['awardEmojiAdd'] }],
+    });
 
     const wrong = await gql(ADD, { token: owner.token, variables: { input: { awardableId: gid('Label', 1), name: 'tada' } } });
-    expect(wrong.body).toMatchObject({ data: { awardEmojiAdd: null }, errors: [{ message: '"gid://gitlab/Label/1" is not a valid id for Issue or MergeRequest or Note or DiscussionNote or DiffNote or ProjectSnippet or PersonalSnippet or Snippet or Epic.', path: ['awardEmojiAdd'] }] });
+    expect(wrong.body).toMatchObject({
+      data: { awardEmojiAdd: null },
+      errors: [
+        {
+          message:
+            '"gid://gitlab/Label/1" is not a valid id for Issue or MergeRequest or Note or DiscussionNote or DiffNote or ProjectSnippet or PersonalSnippet or Snippet or Epic.',
+          path: ['awardEmojiAdd'],
+        },
+      ],
+    });
   });
 
   it('awards notes and project snippets by their global ids', async () => {
@@ -138,19 +163,34 @@ describe('awardEmojiRemove and awardEmojiToggle', () => {
     expect(off.body).toEqual({ data: { awardEmojiToggle: { clientMutationId: null, errors: [], toggledOn: false, awardEmoji: null } } });
     expect(await awardsOf(dev.token, project.id, issue.iid)).toEqual([]);
     const bad = await gql(TOGGLE, { token: dev.token, variables: { input: { awardableId, name: 'nope_nope' } } });
-    expect(bad.body).toEqual({ data: { awardEmojiToggle: { clientMutationId: null, errors: ['Name is not a valid emoji name'], toggledOn: false, awardEmoji: null } } });
+    expect(bad.body).toEqual({
+      data: { awardEmojiToggle: { clientMutationId: null, errors: ['Name is not a valid emoji name'], toggledOn: false, awardEmoji: null } },
+    });
   });
 });
 
 describe('deprecated addAwardEmoji, removeAwardEmoji, toggleAwardEmoji', () => {
   it('answer as their replacements and are marked deprecated in the schema', async () => {
     const { dev, project, issue, awardableId } = await setup();
-    const add = await gql(mutationOf('addAwardEmoji', 'AddAwardEmojiInput'), { token: dev.token, variables: { input: { awardableId, name: 'star', clientMutationId: 'a' } } });
-    expect(add.body.data.addAwardEmoji).toMatchObject({ clientMutationId: 'a', errors: [], awardEmoji: { name: 'star', user: { username: dev.user.username } } });
-    const toggle = await gql(mutationOf('toggleAwardEmoji', 'ToggleAwardEmojiInput', 'toggledOn'), { token: dev.token, variables: { input: { awardableId, name: 'star' } } });
+    const add = await gql(mutationOf('addAwardEmoji', 'AddAwardEmojiInput'), {
+      token: dev.token,
+      variables: { input: { awardableId, name: 'star', clientMutationId: 'a' } },
+    });
+    expect(add.body.data.addAwardEmoji).toMatchObject({
+      clientMutationId: 'a',
+      errors: [],
+      awardEmoji: { name: 'star', user: { username: dev.user.username } },
+    });
+    const toggle = await gql(mutationOf('toggleAwardEmoji', 'ToggleAwardEmojiInput', 'toggledOn'), {
+      token: dev.token,
+      variables: { input: { awardableId, name: 'star' } },
+    });
     expect(toggle.body.data.toggleAwardEmoji).toEqual({ clientMutationId: null, errors: [], toggledOn: false, awardEmoji: null });
     await gql(ADD, { token: dev.token, variables: { input: { awardableId, name: 'star' } } });
-    const remove = await gql(mutationOf('removeAwardEmoji', 'RemoveAwardEmojiInput'), { token: dev.token, variables: { input: { awardableId, name: 'star', clientMutationId: 'x' } } });
+    const remove = await gql(mutationOf('removeAwardEmoji', 'RemoveAwardEmojiInput'), {
+      token: dev.token,
+      variables: { input: { awardableId, name: 'star', clientMutationId: 'x' } },
+    });
     expect(remove.body).toEqual({ data: { removeAwardEmoji: { clientMutationId: 'x', errors: [], awardEmoji: null } } });
     expect(await awardsOf(dev.token, project.id, issue.iid)).toEqual([]);
 

@@ -47,8 +47,23 @@ describe('Project.board / boards', () => {
     const res = await gql(BOARD_QUERY, fx.guest.token, { path: fx.project.path_with_namespace, id: gid('Board', fx.board.id) });
     expect(res.body.errors).toBeUndefined();
     const board = res.body.data.project.board;
-    expect(board).toMatchObject({ id: gid('Board', fx.board.id), name: 'Dev', hideBacklogList: false, hideClosedList: false, weight: null, milestone: null, assignee: null });
-    const summary = board.lists.nodes.map((l: any) => [l.title, l.listType, l.position, l.label?.title ?? null, l.issuesCount, l.issues.nodes.map((i: any) => i.iid)]);
+    expect(board).toMatchObject({
+      id: gid('Board', fx.board.id),
+      name: 'Dev',
+      hideBacklogList: false,
+      hideClosedList: false,
+      weight: null,
+      milestone: null,
+      assignee: null,
+    });
+    const summary = board.lists.nodes.map((l: any) => [
+      l.title,
+      l.listType,
+      l.position,
+      l.label?.title ?? null,
+      l.issuesCount,
+      l.issues.nodes.map((i: any) => i.iid),
+    ]);
     expect(summary).toEqual([
       ['Backlog', 'backlog', null, null, 2, ['1', '5']],
       ['Doing', 'label', 0, 'Doing', 2, ['3', '2']],
@@ -58,13 +73,17 @@ describe('Project.board / boards', () => {
     expect(board.lists.nodes[0]).toMatchObject({ collapsed: false, totalWeight: 0, maxIssueCount: 0, maxIssueWeight: 0, limitMetric: null });
     expect(board.lists.nodes[0].id).toMatch(/^gid:\/\/gitlab\/List\/\d+$/);
 
-    const boards = await gql(`query($path: ID!) { project(fullPath: $path) { boards { nodes { name } } } }`, fx.guest.token, { path: fx.project.path_with_namespace });
+    const boards = await gql(`query($path: ID!) { project(fullPath: $path) { boards { nodes { name } } } }`, fx.guest.token, {
+      path: fx.project.path_with_namespace,
+    });
     expect(boards.body.data.project.boards.nodes).toEqual([{ name: 'Dev' }]);
-    const missing = await gql(`query($path: ID!) { project(fullPath: $path) { board(id: "gid://gitlab/Board/999999") { id } } }`, fx.guest.token, { path: fx.project.path_with_namespace });
+    const missing = await gql(`query($path: ID!) { project(fullPath: $path) { board(id: "gid://gitlab/Board/999999") { id } } }`, fx.guest.token, {
+      path: fx.project.path_with_namespace,
+    });
     expect(missing.body).toEqual({ data: { project: { board: null } } });
   });
 
-  it('lists(id:), hidden backlog and closed lists, and the current user\'s collapsed preference', async () => {
+  it("lists(id:), hidden backlog and closed lists, and the current user's collapsed preference", async () => {
     const fx = await boardWithIssues();
     const rows = await testDb().db.select().from(lists).where(eq(lists.boardId, fx.board.id)).orderBy(lists.listType, lists.position);
     await testDb().db.insert(listUserPreferences).values({ listId: rows[1]!.id, userId: fx.guest.user.id, collapsed: true });
@@ -76,7 +95,12 @@ describe('Project.board / boards', () => {
     expect(guest.body.data.project.board).toEqual({
       hideBacklogList: true,
       hideClosedList: true,
-      all: { nodes: [{ title: 'Doing', collapsed: true }, { title: 'Review', collapsed: false }] },
+      all: {
+        nodes: [
+          { title: 'Doing', collapsed: true },
+          { title: 'Review', collapsed: false },
+        ],
+      },
       one: { nodes: [{ title: 'Review' }] },
     });
     const owner = await gql(q, fx.owner.token, vars);
@@ -133,7 +157,10 @@ describe('Project.board / boards', () => {
   it('N lists with M issues cost a constant number of queries', async () => {
     const fx = await boardWithIssues();
     const vars = { path: fx.project.path_with_namespace, id: gid('Board', fx.board.id) };
-    const query = BOARD_QUERY.replace('issues(filters: $filters) { count nodes { iid } }', 'issues(filters: $filters) { count nodes { iid title author { username } labels { nodes { title } } assignees { nodes { username } } } }');
+    const query = BOARD_QUERY.replace(
+      'issues(filters: $filters) { count nodes { iid } }',
+      'issues(filters: $filters) { count nodes { iid title author { username } labels { nodes { title } } assignees { nodes { username } } } }',
+    );
     // The same shape before and after (an issue with an assignee), only more lists and issues.
     await api.put(`/projects/${fx.id}/issues/2`, { token: fx.owner.token, body: { assignee_ids: [fx.reporter.user.id] } });
     const before = queryCount(await gql(query, fx.owner.token, vars));
@@ -166,7 +193,12 @@ describe('Project.board / boards', () => {
       { title: 'Backlog', issues: { nodes: [{ title: 'in group' }] } },
       { title: 'Closed', issues: { nodes: [] } },
     ]);
-    const one = await gql(`query($path: ID!, $id: BoardID!) { group(fullPath: $path) { board(id: $id) { name } } }`, fx.guest.token, { path: fx.group.full_path, id: gid('Board', b.id) }, 'premium');
+    const one = await gql(
+      `query($path: ID!, $id: BoardID!) { group(fullPath: $path) { board(id: $id) { name } } }`,
+      fx.guest.token,
+      { path: fx.group.full_path, id: gid('Board', b.id) },
+      'premium',
+    );
     expect(one.body.data.group.board).toEqual({ name: 'b' });
   });
 });
@@ -181,7 +213,10 @@ describe('boardListCreate', () => {
     const boardId = gid('Board', board.id);
     const label = await createLabel(fx.owner.token, 'projects', fx.id, { name: 'Todo' });
     const ok = await gql(CREATE, fx.reporter.token, { input: { boardId, labelId: gid('ProjectLabel', label.id) } });
-    expect(ok.body.data.boardListCreate).toEqual({ errors: [], list: { title: 'Todo', listType: 'label', position: 0, label: { title: 'Todo' }, milestone: null, assignee: null } });
+    expect(ok.body.data.boardListCreate).toEqual({
+      errors: [],
+      list: { title: 'Todo', listType: 'label', position: 0, label: { title: 'Todo' }, milestone: null, assignee: null },
+    });
     const dup = await gql(CREATE, fx.reporter.token, { input: { boardId, labelId: gid('ProjectLabel', label.id) } });
     expect(dup.body.data.boardListCreate).toEqual({ errors: ['Label has already been taken'], list: null });
     const backlog = await gql(CREATE, fx.reporter.token, { input: { boardId, backlog: true } });
@@ -194,7 +229,9 @@ describe('boardListCreate', () => {
     const unknown = await gql(CREATE, fx.reporter.token, { input: { boardId, labelId: gid('ProjectLabel', 999999) } });
     expect(unknown.body.errors[0].message).toBe('Label not found!');
     const guest = await gql(CREATE, fx.guest.token, { input: { boardId, backlog: true } });
-    expect(guest.body.errors[0].message).toBe("The resource that you are attempting to access does not exist or you don't have permission to perform this action");
+    expect(guest.body.errors[0].message).toBe(
+      "The resource that you are attempting to access does not exist or you don't have permission to perform this action",
+    );
     const stranger = await gql(CREATE, fx.stranger.token, { input: { boardId, backlog: true } });
     expect(stranger.body.errors[0].message).toMatch(/^The resource that you are attempting to access/);
     expect((await testDb().db.select().from(lists).where(eq(lists.boardId, board.id))).length).toBe(3);
@@ -208,9 +245,17 @@ describe('boardListCreate', () => {
     const free = await gql(CREATE, fx.reporter.token, { input: { boardId, milestoneId: gid('Milestone', m.id) } });
     expect(free.body.data.boardListCreate).toEqual({ errors: ['List type Milestone lists not available with your current license'], list: null });
     const premium = await gql(CREATE, fx.reporter.token, { input: { boardId, milestoneId: gid('Milestone', m.id) } }, 'premium');
-    expect(premium.body.data.boardListCreate).toEqual({ errors: [], list: { title: 'v1', listType: 'milestone', position: 0, label: null, milestone: { title: 'v1' }, assignee: null } });
+    expect(premium.body.data.boardListCreate).toEqual({
+      errors: [],
+      list: { title: 'v1', listType: 'milestone', position: 0, label: null, milestone: { title: 'v1' }, assignee: null },
+    });
     const user = await gql(CREATE, fx.reporter.token, { input: { boardId, assigneeId: gid('User', fx.owner.user.id) } }, 'premium');
-    expect(user.body.data.boardListCreate.list).toMatchObject({ title: `@${fx.owner.user.username}`, listType: 'assignee', position: 1, assignee: { username: fx.owner.user.username } });
+    expect(user.body.data.boardListCreate.list).toMatchObject({
+      title: `@${fx.owner.user.username}`,
+      listType: 'assignee',
+      position: 1,
+      assignee: { username: fx.owner.user.username },
+    });
     const stranger = await gql(CREATE, fx.reporter.token, { input: { boardId, assigneeId: gid('User', fx.stranger.user.id) } }, 'premium');
     expect(stranger.body.errors[0].message).toBe('User not found!');
   });
@@ -235,7 +280,10 @@ describe('boardListUpdateLimitMetrics', () => {
     expect(guest.body.errors[0].message).toMatch(/^The resource that you are attempting to access/);
     // listId is an ID! (the spec's type, 13.6's GraphQL::ID_TYPE) that must name a List.
     const wrong = await gql(LIMITS, fx.reporter.token, { input: { listId: gid('Board', board.id), maxIssueCount: 1 } }, 'premium');
-    expect(wrong.body).toEqual({ data: { boardListUpdateLimitMetrics: null }, errors: [expect.objectContaining({ message: `"${gid('Board', board.id)}" is not a valid id for List.` })] });
+    expect(wrong.body).toEqual({
+      data: { boardListUpdateLimitMetrics: null },
+      errors: [expect.objectContaining({ message: `"${gid('Board', board.id)}" is not a valid id for List.` })],
+    });
     const rest = await api.get(`/projects/${fx.id}/boards/${board.id}/lists/${list.id}`, { token: fx.guest.token, env: { INSTANCE_TIER: 'premium' } });
     expect(rest.body).toMatchObject({ max_issue_count: 3, max_issue_weight: 8, limit_metric: 'issue_count' });
   });

@@ -34,9 +34,9 @@ async function setup() {
   return { owner, project, path: project.path_with_namespace as string };
 }
 
-const create = (token: string, path: string, name: string, tier: Tier = 'premium') => gql(CREATE, { token, tier, variables: { input: { projectPath: path, name, clientMutationId: 'c' } } });
-const agentCount = async (projectId: number) =>
-  (await testDb().db.select().from(schema.clusterAgents)).filter((a) => a.projectId === projectId).length;
+const create = (token: string, path: string, name: string, tier: Tier = 'premium') =>
+  gql(CREATE, { token, tier, variables: { input: { projectPath: path, name, clientMutationId: 'c' } } });
+const agentCount = async (projectId: number) => (await testDb().db.select().from(schema.clusterAgents)).filter((a) => a.projectId === projectId).length;
 
 describe('createClusterAgent', () => {
   it('registers an agent on the project (exact payload)', async () => {
@@ -64,7 +64,7 @@ describe('createClusterAgent', () => {
     ['prod-', ["Name can contain only lowercase letters, digits, and '-', but cannot start or end with '-'"]],
     ['pr_od', ["Name can contain only lowercase letters, digits, and '-', but cannot start or end with '-'"]],
     ['a'.repeat(64), ['Name is too long (maximum is 63 characters)']],
-  ])('refuses the name %j with GitLab\'s messages and stores nothing', async (name, errors) => {
+  ])("refuses the name %j with GitLab's messages and stores nothing", async (name, errors) => {
     const { owner, project, path } = await setup();
     const res = await create(owner.token, path, name);
     expect(res.body).toEqual({ data: { createClusterAgent: { clientMutationId: 'c', errors, clusterAgent: null } } });
@@ -103,11 +103,15 @@ describe('createClusterAgent', () => {
   it('on a free instance answers the license error and stores nothing; reads are empty', async () => {
     const { owner, project, path } = await setup();
     const res = await create(owner.token, path, 'prod', 'free');
-    expect(res.body).toEqual({ data: { createClusterAgent: { clientMutationId: 'c', errors: ['This feature is only available for premium plans'], clusterAgent: null } } });
+    expect(res.body).toEqual({
+      data: { createClusterAgent: { clientMutationId: 'c', errors: ['This feature is only available for premium plans'], clusterAgent: null } },
+    });
     expect(await agentCount(project.id)).toBe(0);
     await create(owner.token, path, 'prod', 'premium');
     const read = await gql(READ, { token: owner.token, tier: 'free', variables: { path, name: 'prod' } });
-    expect(read.body).toEqual({ data: { project: { clusterAgent: null, clusterAgents: { count: 0, nodes: [], pageInfo: { hasNextPage: false, endCursor: null } } } } });
+    expect(read.body).toEqual({
+      data: { project: { clusterAgent: null, clusterAgents: { count: 0, nodes: [], pageInfo: { hasNextPage: false, endCursor: null } } } },
+    });
   });
 });
 
@@ -146,7 +150,9 @@ describe('agent tokens', () => {
     expect(await tablesHolding([secret])).toEqual([]);
     // Not a credential for the API or GraphQL.
     expect((await api.get('/user', { token: secret })).status).toBe(401);
-    expect((await request('POST', '/api/graphql', { headers: { Authorization: `Bearer ${secret}` }, body: { query: '{ currentUser { id } }' } })).status).toBe(401);
+    expect((await request('POST', '/api/graphql', { headers: { Authorization: `Bearer ${secret}` }, body: { query: '{ currentUser { id } }' } })).status).toBe(
+      401,
+    );
     // Listed on the agent, without the secret.
     const read = await gql(READ, { token: owner.token, variables: { path, name: 'tok' } });
     expect(read.body.data.project.clusterAgent.tokens).toEqual({ count: 1, nodes: [{ id: payload.token.id }] });
@@ -160,14 +166,21 @@ describe('agent tokens', () => {
 
     const developer = await createUser();
     await addMember(owner.token, 'projects', project.id, developer.user.id, 30);
-    for (const [query, id] of [[DELETE_TOKEN, t1], [DELETE, agent.id], [TOKEN, agent.id]] as const) {
+    for (const [query, id] of [
+      [DELETE_TOKEN, t1],
+      [DELETE, agent.id],
+      [TOKEN, agent.id],
+    ] as const) {
       const refused = await gql(query, { token: developer.token, variables: { id } });
       expect(refused.body.errors.map((e: { message: string }) => e.message)).toEqual([RESOURCE_ERROR]);
     }
 
     expect((await gql(DELETE_TOKEN, { token: owner.token, variables: { id: t1 } })).body.data.clusterAgentTokenDelete).toEqual({ errors: [] });
     expect((await gql(READ, { token: owner.token, variables: { path, name: 'gone' } })).body.data.project.clusterAgent.tokens.count).toBe(1);
-    expect((await gql(DELETE, { token: owner.token, variables: { id: agent.id } })).body.data.clusterAgentDelete).toEqual({ clientMutationId: 'd', errors: [] });
+    expect((await gql(DELETE, { token: owner.token, variables: { id: agent.id } })).body.data.clusterAgentDelete).toEqual({
+      clientMutationId: 'd',
+      errors: [],
+    });
     expect(await agentCount(project.id)).toBe(0);
     const agentId = Number(agent.id.split('/').pop());
     expect((await testDb().db.select().from(schema.clusterAgentTokens)).filter((t) => t.agentId === agentId)).toEqual([]);

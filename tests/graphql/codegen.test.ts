@@ -8,7 +8,9 @@ import { typeDefs } from '../../functions/graphql/generated.ts';
 
 describe('GraphQL codegen', () => {
   it('generated.ts holds the schema of schema/*.graphql', () => {
-    const files = readdirSync('schema').filter((f) => f.endsWith('.graphql')).map((f) => readFileSync(`schema/${f}`, 'utf8'));
+    const files = readdirSync('schema')
+      .filter((f) => f.endsWith('.graphql'))
+      .map((f) => readFileSync(`schema/${f}`, 'utf8'));
     const fromFiles = printSchema(lexicographicSortSchema(buildASTSchema(mergeTypeDefs(files, { convertExtensions: true }))));
     expect(printSchema(lexicographicSortSchema(buildSchema(typeDefs)))).toBe(fromFiles);
   });

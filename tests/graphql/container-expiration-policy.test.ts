@@ -48,14 +48,30 @@ describe('updateContainerExpirationPolicy', () => {
     await addMember(owner.token, 'projects', project.id, dev.user.id, 30);
     const res = await gql(UPDATE, {
       token: dev.token,
-      variables: { input: { projectPath: path, cadence: 'EVERY_THREE_MONTHS', keepN: 'ONE_HUNDRED_TAGS', olderThan: 'SEVEN_DAYS', nameRegex: '.*-rc\\d+', clientMutationId: 'u' } },
+      variables: {
+        input: {
+          projectPath: path,
+          cadence: 'EVERY_THREE_MONTHS',
+          keepN: 'ONE_HUNDRED_TAGS',
+          olderThan: 'SEVEN_DAYS',
+          nameRegex: '.*-rc\\d+',
+          clientMutationId: 'u',
+        },
+      },
     });
     expect(res.body).toEqual({
       data: {
         updateContainerExpirationPolicy: {
           clientMutationId: 'u',
           errors: [],
-          containerExpirationPolicy: { cadence: 'EVERY_THREE_MONTHS', enabled: true, keepN: 'ONE_HUNDRED_TAGS', olderThan: 'SEVEN_DAYS', nameRegex: '.*-rc\\d+', nameRegexKeep: null },
+          containerExpirationPolicy: {
+            cadence: 'EVERY_THREE_MONTHS',
+            enabled: true,
+            keepN: 'ONE_HUNDRED_TAGS',
+            olderThan: 'SEVEN_DAYS',
+            nameRegex: '.*-rc\\d+',
+            nameRegexKeep: null,
+          },
         },
       },
     });

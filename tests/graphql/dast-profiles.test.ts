@@ -49,7 +49,11 @@ describe('DAST site profiles', () => {
     const { owner, path } = await setup();
     const res = await createSite(owner.token, path, 'staging', 'https://Example.com/app?x=1');
     expect(res.status).toBe(200);
-    expect(res.body.data.dastSiteProfileCreate).toEqual({ clientMutationId: 'c', errors: [], id: expect.stringMatching(/^gid:\/\/gitlab\/DastSiteProfile\/\d+$/) });
+    expect(res.body.data.dastSiteProfileCreate).toEqual({
+      clientMutationId: 'c',
+      errors: [],
+      id: expect.stringMatching(/^gid:\/\/gitlab\/DastSiteProfile\/\d+$/),
+    });
     const gid = res.body.data.dastSiteProfileCreate.id as string;
     const read = await gql(READ, { token: owner.token, variables: { path, id: gid } });
     expect(read.body).toEqual({
@@ -104,17 +108,26 @@ describe('DAST site profiles', () => {
     const { owner, path, id } = await setup();
     const first = (await createSite(owner.token, path, 'one')).body.data.dastSiteProfileCreate.id as string;
     await createSite(owner.token, path, 'two');
-    const ok = await gql(SITE_UPDATE, { token: owner.token, variables: { input: { fullPath: path, id: first, profileName: 'uno', targetUrl: 'http://example.org:8080/' } } });
+    const ok = await gql(SITE_UPDATE, {
+      token: owner.token,
+      variables: { input: { fullPath: path, id: first, profileName: 'uno', targetUrl: 'http://example.org:8080/' } },
+    });
     expect(ok.body).toEqual({ data: { dastSiteProfileUpdate: { errors: [], id: first } } });
     const rows = await siteRows(id);
     expect(rows.find((r) => r.id === numericId(first))).toMatchObject({ name: 'uno', targetUrl: 'http://example.org:8080/' });
 
-    const taken = await gql(SITE_UPDATE, { token: owner.token, variables: { input: { fullPath: path, id: first, profileName: 'two', targetUrl: 'https://example.com' } } });
+    const taken = await gql(SITE_UPDATE, {
+      token: owner.token,
+      variables: { input: { fullPath: path, id: first, profileName: 'two', targetUrl: 'https://example.com' } },
+    });
     expect(taken.body).toEqual({ data: { dastSiteProfileUpdate: { errors: ['Name has already been taken'], id: null } } });
 
     const other = await setup();
     const foreign = (await createSite(other.owner.token, other.path, 'theirs')).body.data.dastSiteProfileCreate.id as string;
-    const missing = await gql(SITE_UPDATE, { token: owner.token, variables: { input: { fullPath: path, id: foreign, profileName: 'x', targetUrl: 'https://example.com' } } });
+    const missing = await gql(SITE_UPDATE, {
+      token: owner.token,
+      variables: { input: { fullPath: path, id: foreign, profileName: 'x', targetUrl: 'https://example.com' } },
+    });
     expect(missing.body).toEqual({ data: { dastSiteProfileUpdate: { errors: ['Site profile not found for given parameters'], id: null } } });
     expect((await siteRows(other.id))[0]).toMatchObject({ name: 'theirs' });
   });
@@ -136,7 +149,10 @@ describe('DAST site profiles', () => {
     expect(page1.body.data.project.dastSiteProfile).toBeNull();
     expect(page1.body.data.project.dastSiteProfiles.nodes).toEqual([{ profileName: 'a' }, { profileName: 'b' }]);
     expect(page1.body.data.project.dastSiteProfiles.pageInfo.hasNextPage).toBe(true);
-    const page2 = await gql(READ, { token: owner.token, variables: { path, id: 'gid://gitlab/DastSiteProfile/2147483647', first: 2, after: page1.body.data.project.dastSiteProfiles.pageInfo.endCursor } });
+    const page2 = await gql(READ, {
+      token: owner.token,
+      variables: { path, id: 'gid://gitlab/DastSiteProfile/2147483647', first: 2, after: page1.body.data.project.dastSiteProfiles.pageInfo.endCursor },
+    });
     expect(page2.body.data.project.dastSiteProfiles.nodes).toEqual([{ profileName: 'c' }]);
   });
 });
@@ -146,7 +162,12 @@ describe('DAST scanner profiles', () => {
     const { owner, path } = await setup();
     const res = await createScanner(owner.token, path, { profileName: 'quick', spiderTimeout: 5, targetTimeout: 60 });
     const gid = res.body.data.dastScannerProfileCreate.id as string;
-    expect(res.body.data.dastScannerProfileCreate).toEqual({ clientMutationId: 's', errors: [], id: expect.stringMatching(/^gid:\/\/gitlab\/DastScannerProfile\/\d+$/), globalId: gid });
+    expect(res.body.data.dastScannerProfileCreate).toEqual({
+      clientMutationId: 's',
+      errors: [],
+      id: expect.stringMatching(/^gid:\/\/gitlab\/DastScannerProfile\/\d+$/),
+      globalId: gid,
+    });
     const read = await gql(READ, { token: owner.token, variables: { path, id: 'gid://gitlab/DastSiteProfile/2147483647' } });
     expect(read.body.data.project.dastScannerProfiles.nodes).toEqual([
       {
@@ -169,7 +190,10 @@ describe('DAST scanner profiles', () => {
     const cases: Array<[Record<string, unknown>, string[]]> = [
       [{ profileName: 'taken' }, ['Name has already been taken']],
       [{ profileName: 'a', spiderTimeout: 2881 }, ['Spider timeout must be less than or equal to 2880']],
-      [{ profileName: 'b', spiderTimeout: -1, targetTimeout: 3601 }, ['Spider timeout must be greater than or equal to 0', 'Target timeout must be less than or equal to 3600']],
+      [
+        { profileName: 'b', spiderTimeout: -1, targetTimeout: 3601 },
+        ['Spider timeout must be greater than or equal to 0', 'Target timeout must be less than or equal to 3600'],
+      ],
       [{ profileName: ' ' }, ["Name can't be blank"]],
     ];
     for (const [input, errors] of cases) {
@@ -183,21 +207,35 @@ describe('DAST scanner profiles', () => {
 
   it('updates and deletes a profile', async () => {
     const { owner, path, id } = await setup();
-    const gid = (await createScanner(owner.token, path, { profileName: 'p', spiderTimeout: 1, targetTimeout: 1 })).body.data.dastScannerProfileCreate.id as string;
+    const gid = (await createScanner(owner.token, path, { profileName: 'p', spiderTimeout: 1, targetTimeout: 1 })).body.data.dastScannerProfileCreate
+      .id as string;
     const upd = await gql(SCANNER_UPDATE, {
       token: owner.token,
       variables: { input: { fullPath: path, id: gid, profileName: 'p2', spiderTimeout: 10, targetTimeout: 20, useAjaxSpider: true, showDebugMessages: true } },
     });
     expect(upd.body).toEqual({ data: { dastScannerProfileUpdate: { errors: [], id: gid } } });
-    expect((await scannerRows(id))[0]).toMatchObject({ name: 'p2', spiderTimeout: 10, targetTimeout: 20, useAjaxSpider: true, showDebugMessages: true, scanType: 1 });
-    const bad = await gql(SCANNER_UPDATE, { token: owner.token, variables: { input: { fullPath: path, id: gid, profileName: 'p2', spiderTimeout: 3000, targetTimeout: 20 } } });
+    expect((await scannerRows(id))[0]).toMatchObject({
+      name: 'p2',
+      spiderTimeout: 10,
+      targetTimeout: 20,
+      useAjaxSpider: true,
+      showDebugMessages: true,
+      scanType: 1,
+    });
+    const bad = await gql(SCANNER_UPDATE, {
+      token: owner.token,
+      variables: { input: { fullPath: path, id: gid, profileName: 'p2', spiderTimeout: 3000, targetTimeout: 20 } },
+    });
     expect(bad.body).toEqual({ data: { dastScannerProfileUpdate: { errors: ['Spider timeout must be less than or equal to 2880'], id: null } } });
     const del = await gql(SCANNER_DELETE, { token: owner.token, variables: { input: { fullPath: path, id: gid } } });
     expect(del.body).toEqual({ data: { dastScannerProfileDelete: { errors: [] } } });
     expect(await scannerRows(id)).toEqual([]);
     const again = await gql(SCANNER_DELETE, { token: owner.token, variables: { input: { fullPath: path, id: gid } } });
     expect(again.body).toEqual({ data: { dastScannerProfileDelete: { errors: ['Scanner profile not found for given parameters'] } } });
-    const missing = await gql(SCANNER_UPDATE, { token: owner.token, variables: { input: { fullPath: path, id: gid, profileName: 'x', spiderTimeout: 1, targetTimeout: 1 } } });
+    const missing = await gql(SCANNER_UPDATE, {
+      token: owner.token,
+      variables: { input: { fullPath: path, id: gid, profileName: 'x', spiderTimeout: 1, targetTimeout: 1 } },
+    });
     expect(missing.body).toEqual({ data: { dastScannerProfileUpdate: { errors: ['Scanner profile not found for given parameters'], id: null } } });
   });
 });
@@ -214,7 +252,10 @@ describe('DAST profiles: who may, and where licensed', () => {
     expect(dev.body.data.dastSiteProfileCreate.errors).toEqual([]);
     for (const token of [reporter.token, stranger.token, undefined]) {
       const site = await gql(SITE_CREATE, { token, variables: { input: { fullPath: path, profileName: 'no', targetUrl: 'https://example.com' } } });
-      expect(site.body).toEqual({ data: { dastSiteProfileCreate: null }, errors: [expect.objectContaining({ message: RESOURCE_ERROR, path: ['dastSiteProfileCreate'] })] });
+      expect(site.body).toEqual({
+        data: { dastSiteProfileCreate: null },
+        errors: [expect.objectContaining({ message: RESOURCE_ERROR, path: ['dastSiteProfileCreate'] })],
+      });
       const scanner = await gql(SCANNER_CREATE, { token, variables: { input: { fullPath: path, profileName: 'no' } } });
       expect(scanner.body).toEqual({ data: { dastScannerProfileCreate: null }, errors: [expect.objectContaining({ message: RESOURCE_ERROR })] });
     }
@@ -226,7 +267,15 @@ describe('DAST profiles: who may, and where licensed', () => {
 
     // A reporter reads the project but not its profiles.
     const read = await gql(READ, { token: reporter.token, variables: { path, id: gid } });
-    expect(read.body).toEqual({ data: { project: { dastSiteProfile: null, dastSiteProfiles: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } }, dastScannerProfiles: { nodes: [] } } } });
+    expect(read.body).toEqual({
+      data: {
+        project: {
+          dastSiteProfile: null,
+          dastSiteProfiles: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } },
+          dastScannerProfiles: { nodes: [] },
+        },
+      },
+    });
   });
 
   it('on free and premium instances the fields are empty and the mutations refused', async () => {
@@ -235,7 +284,15 @@ describe('DAST profiles: who may, and where licensed', () => {
     await createScanner(owner.token, path, { profileName: 'licensed' });
     for (const tier of ['free', 'premium'] as const) {
       const read = await gql(READ, { token: owner.token, tier, variables: { path, id: gid } });
-      expect(read.body).toEqual({ data: { project: { dastSiteProfile: null, dastSiteProfiles: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } }, dastScannerProfiles: { nodes: [] } } } });
+      expect(read.body).toEqual({
+        data: {
+          project: {
+            dastSiteProfile: null,
+            dastSiteProfiles: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } },
+            dastScannerProfiles: { nodes: [] },
+          },
+        },
+      });
       const site = await createSite(owner.token, path, 'unlicensed', 'https://example.com', tier);
       expect(site.body).toEqual({ data: { dastSiteProfileCreate: null }, errors: [expect.objectContaining({ message: RESOURCE_ERROR })] });
       const scanner = await createScanner(owner.token, path, { profileName: 'unlicensed' }, tier);

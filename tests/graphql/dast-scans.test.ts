@@ -28,7 +28,10 @@ async function setup(withCommit = true) {
   const project = await createProject(owner.token, { visibility: 'private' });
   if (withCommit) await commitFiles(owner.token, project.id, { 'README.md': 'hi' });
   const path = project.path_with_namespace as string;
-  const site = await gql(SITE_CREATE, { token: owner.token, variables: { input: { fullPath: path, profileName: 'site', targetUrl: 'https://staging.example.com/' } } });
+  const site = await gql(SITE_CREATE, {
+    token: owner.token,
+    variables: { input: { fullPath: path, profileName: 'site', targetUrl: 'https://staging.example.com/' } },
+  });
   return { owner, project, path, id: project.id as number, siteId: site.body.data.dastSiteProfileCreate.id as string };
 }
 
@@ -44,10 +47,19 @@ describe('dastOnDemandScanCreate', () => {
       token: owner.token,
       variables: { input: { fullPath: path, profileName: 'scanner', spiderTimeout: 12, targetTimeout: 34, useAjaxSpider: true, showDebugMessages: true } },
     });
-    const res = await scan(owner.token, { fullPath: path, dastSiteProfileId: siteId, dastScannerProfileId: scanner.body.data.dastScannerProfileCreate.id, clientMutationId: 'm' });
+    const res = await scan(owner.token, {
+      fullPath: path,
+      dastSiteProfileId: siteId,
+      dastScannerProfileId: scanner.body.data.dastScannerProfileCreate.id,
+      clientMutationId: 'm',
+    });
     expect(res.status).toBe(200);
     const payload = res.body.data.dastOnDemandScanCreate;
-    expect(payload).toEqual({ clientMutationId: 'm', errors: [], pipelineUrl: expect.stringMatching(new RegExp(`^${TEST_PUBLIC_URL}/${path}/-/pipelines/\\d+$`)) });
+    expect(payload).toEqual({
+      clientMutationId: 'm',
+      errors: [],
+      pipelineUrl: expect.stringMatching(new RegExp(`^${TEST_PUBLIC_URL}/${path}/-/pipelines/\\d+$`)),
+    });
     const pipelineId = Number(payload.pipelineUrl.split('/').pop());
 
     const pipeline = await api.get(`/projects/${id}/pipelines/${pipelineId}`, { token: owner.token });
@@ -55,7 +67,9 @@ describe('dastOnDemandScanCreate', () => {
     expect(pipeline.body).toMatchObject({ id: pipelineId, ref: 'master', tag: false, status: 'pending' });
     const jobs = await api.get(`/projects/${id}/pipelines/${pipelineId}/jobs`, { token: owner.token });
     expect(jobs.status).toBe(200);
-    expect(jobs.body.map((j: { name: string; stage: string; status: string; ref: string }) => [j.name, j.stage, j.status, j.ref])).toEqual([['dast', 'dast', 'pending', 'master']]);
+    expect(jobs.body.map((j: { name: string; stage: string; status: string; ref: string }) => [j.name, j.stage, j.status, j.ref])).toEqual([
+      ['dast', 'dast', 'pending', 'master'],
+    ]);
 
     const [row] = await pipelineRows(id);
     expect(row).toMatchObject({ source: 'ondemand_dast_scan', configSource: 'parameter_source' });
@@ -100,7 +114,11 @@ describe('dastOnDemandScanCreate', () => {
     const other = await setup();
     const foreignSite = await scan(owner.token, { fullPath: path, dastSiteProfileId: other.siteId });
     expect(foreignSite.body).toEqual({ data: { dastOnDemandScanCreate: null }, errors: [expect.objectContaining({ message: RESOURCE_ERROR })] });
-    const missingScanner = await scan(owner.token, { fullPath: path, dastSiteProfileId: siteId, dastScannerProfileId: 'gid://gitlab/DastScannerProfile/2147483647' });
+    const missingScanner = await scan(owner.token, {
+      fullPath: path,
+      dastSiteProfileId: siteId,
+      dastScannerProfileId: 'gid://gitlab/DastScannerProfile/2147483647',
+    });
     expect(missingScanner.body.errors[0].message).toBe(RESOURCE_ERROR);
     expect(await pipelineRows(id)).toEqual([]);
   });
@@ -121,16 +139,24 @@ describe('dastOnDemandScanCreate', () => {
     ];
     for (const [token, tier] of refusals) {
       const res = await scan(token, { fullPath: path, dastSiteProfileId: siteId }, tier);
-      expect(res.body).toEqual({ data: { dastOnDemandScanCreate: null }, errors: [expect.objectContaining({ message: RESOURCE_ERROR, path: ['dastOnDemandScanCreate'] })] });
+      expect(res.body).toEqual({
+        data: { dastOnDemandScanCreate: null },
+        errors: [expect.objectContaining({ message: RESOURCE_ERROR, path: ['dastOnDemandScanCreate'] })],
+      });
     }
     expect(await pipelineRows(id)).toEqual([]);
     // A developer passes the policy, but the pipeline's ref rule (can_update_branch?) holds on a protected default
     // branch; once developers may merge into it, the scan runs.
     const blocked = await scan(developer.token, { fullPath: path, dastSiteProfileId: siteId });
-    expect(blocked.body).toEqual({ data: { dastOnDemandScanCreate: { clientMutationId: null, errors: ["Insufficient permissions for protected ref 'master'"], pipelineUrl: null } } });
+    expect(blocked.body).toEqual({
+      data: { dastOnDemandScanCreate: { clientMutationId: null, errors: ["Insufficient permissions for protected ref 'master'"], pipelineUrl: null } },
+    });
     expect(await pipelineRows(id)).toEqual([]);
     expect((await api.delete(`/projects/${id}/protected_branches/master`, { token: owner.token })).status).toBe(204);
-    expect((await api.post(`/projects/${id}/protected_branches`, { token: owner.token, body: { name: 'master', push_access_level: 40, merge_access_level: 30 } })).status).toBe(201);
+    expect(
+      (await api.post(`/projects/${id}/protected_branches`, { token: owner.token, body: { name: 'master', push_access_level: 40, merge_access_level: 30 } }))
+        .status,
+    ).toBe(201);
     const ok = await scan(developer.token, { fullPath: path, dastSiteProfileId: siteId });
     expect(ok.body.data.dastOnDemandScanCreate.errors).toEqual([]);
     const rows = await pipelineRows(id);

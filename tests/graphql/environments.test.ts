@@ -71,13 +71,20 @@ describe('createAnnotation', () => {
     await commitFiles(owner.token, project.id, { '.gitlab/dashboards/custom.yml': 'dashboard: custom\n' });
     const prod = await env('production');
     const environmentId = `gid://gitlab/Environment/${prod.id}`;
-    const create = (input: Record<string, unknown>) => gql(CREATE, { token: owner.token, variables: { input: { environmentId, dashboardPath: DASHBOARD, ...input } } });
+    const create = (input: Record<string, unknown>) =>
+      gql(CREATE, { token: owner.token, variables: { input: { environmentId, dashboardPath: DASHBOARD, ...input } } });
     const res = await create({ description: 'deploy v1', startingAt: '2020-01-01T10:00:00Z', endingAt: '2020-01-01T11:00:00Z', clientMutationId: 'c' });
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.createAnnotation).toEqual({
       clientMutationId: 'c',
       errors: [],
-      annotation: { id: expect.stringMatching(/^gid:\/\/gitlab\/Metrics::Dashboard::Annotation\/\d+$/), description: 'deploy v1', panelId: null, startingAt: '2020-01-01T10:00:00.000Z', endingAt: '2020-01-01T11:00:00.000Z' },
+      annotation: {
+        id: expect.stringMatching(/^gid:\/\/gitlab\/Metrics::Dashboard::Annotation\/\d+$/),
+        description: 'deploy v1',
+        panelId: null,
+        startingAt: '2020-01-01T10:00:00.000Z',
+        endingAt: '2020-01-01T11:00:00.000Z',
+      },
     });
     await create({ description: 'open ended', startingAt: '2020-01-02T10:00:00Z' });
     await create({ description: 'other dashboard', startingAt: '2020-01-01T10:00:00Z', dashboardPath: '.gitlab/dashboards/custom.yml' });
@@ -87,18 +94,28 @@ describe('createAnnotation', () => {
       expect(r.body.errors).toBeUndefined();
       return r.body.data.project.environment.metricsDashboard;
     };
-    expect(await read({ from: '2019-12-31T00:00:00Z' })).toEqual({ path: DASHBOARD, annotations: { nodes: [{ description: 'deploy v1' }, { description: 'open ended' }] } });
+    expect(await read({ from: '2019-12-31T00:00:00Z' })).toEqual({
+      path: DASHBOARD,
+      annotations: { nodes: [{ description: 'deploy v1' }, { description: 'open ended' }] },
+    });
     expect((await read({ from: '2020-01-02T00:00:00Z' })).annotations.nodes).toEqual([{ description: 'open ended' }]);
     // `to` keeps those that end by then (an open-ended one has no end).
     expect((await read({ from: '2019-12-31T00:00:00Z', to: '2020-01-03T00:00:00Z' })).annotations.nodes).toEqual([{ description: 'deploy v1' }]);
-    expect((await read({ from: '2019-12-31T00:00:00Z', dashboard: '.gitlab/dashboards/custom.yml' })).annotations.nodes).toEqual([{ description: 'other dashboard' }]);
+    expect((await read({ from: '2019-12-31T00:00:00Z', dashboard: '.gitlab/dashboards/custom.yml' })).annotations.nodes).toEqual([
+      { description: 'other dashboard' },
+    ]);
   });
 
   it('an unknown dashboard: no dashboard to read, no annotation made', async () => {
     const { owner, path, env } = await setup();
     const prod = await env('production');
     const before = await annotationCount();
-    const input = { environmentId: `gid://gitlab/Environment/${prod.id}`, dashboardPath: '.gitlab/dashboards/missing.yml', description: 'x', startingAt: '2020-01-01T00:00:00Z' };
+    const input = {
+      environmentId: `gid://gitlab/Environment/${prod.id}`,
+      dashboardPath: '.gitlab/dashboards/missing.yml',
+      description: 'x',
+      startingAt: '2020-01-01T00:00:00Z',
+    };
     const res = await gql(CREATE, { token: owner.token, variables: { input } });
     expect(res.body.data.createAnnotation).toEqual({ clientMutationId: null, errors: ['Dashboard with requested path can not be found'], annotation: null });
     const read = await gql(ANNOTATIONS, { token: owner.token, variables: { path, name: 'production', dashboard: 'nope.yml', from: '2020-01-01T00:00:00Z' } });
@@ -110,9 +127,19 @@ describe('createAnnotation', () => {
     const { owner, env } = await setup();
     const prod = await env('production');
     const before = await annotationCount();
-    const input = { environmentId: `gid://gitlab/Environment/${prod.id}`, dashboardPath: DASHBOARD, description: '', startingAt: '2020-01-02T00:00:00Z', endingAt: '2020-01-01T00:00:00Z' };
+    const input = {
+      environmentId: `gid://gitlab/Environment/${prod.id}`,
+      dashboardPath: DASHBOARD,
+      description: '',
+      startingAt: '2020-01-02T00:00:00Z',
+      endingAt: '2020-01-01T00:00:00Z',
+    };
     const res = await gql(CREATE, { token: owner.token, variables: { input } });
-    expect(res.body.data.createAnnotation).toEqual({ clientMutationId: null, errors: ["Description can't be blank", "Ending at can't be before starting_at time"], annotation: null });
+    expect(res.body.data.createAnnotation).toEqual({
+      clientMutationId: null,
+      errors: ["Description can't be blank", "Ending at can't be before starting_at time"],
+      annotation: null,
+    });
     expect(await annotationCount()).toBe(before);
   });
 
@@ -124,7 +151,10 @@ describe('createAnnotation', () => {
     [{ environmentId: 'nonsense' }, 'Invalid cluster or environment ID'],
   ])('argument error for %j', async (ids, message) => {
     const { owner } = await setup();
-    const res = await gql(CREATE, { token: owner.token, variables: { input: { ...ids, dashboardPath: DASHBOARD, description: 'x', startingAt: '2020-01-01T00:00:00Z' } } });
+    const res = await gql(CREATE, {
+      token: owner.token,
+      variables: { input: { ...ids, dashboardPath: DASHBOARD, description: 'x', startingAt: '2020-01-01T00:00:00Z' } },
+    });
     expect(res.body.data).toEqual({ createAnnotation: null });
     expect(res.body.errors.map((e: { message: string }) => e.message)).toEqual([message]);
   });

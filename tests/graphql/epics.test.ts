@@ -11,7 +11,11 @@ const RESOURCE_ERROR = "The resource that you are attempting to access does not 
 
 /** GraphQL on a tier (epics are Premium). */
 const gql = (query: string, options: { token?: string; variables?: Record<string, unknown>; tier?: 'free' | 'premium' } = {}) =>
-  request('POST', '/api/graphql', { token: options.token, body: { query, variables: options.variables ?? {} }, env: { INSTANCE_TIER: options.tier ?? 'premium' } });
+  request('POST', '/api/graphql', {
+    token: options.token,
+    body: { query, variables: options.variables ?? {} },
+    env: { INSTANCE_TIER: options.tier ?? 'premium' },
+  });
 
 async function setup() {
   const owner = await createUser();
@@ -107,7 +111,10 @@ describe('Group.epic / Group.epics', () => {
     }
     await api.put(`/groups/${group.id}/epics/${epics[0]!.iid}`, { token: owner.token, env: PREMIUM, body: { state_event: 'close' } });
     const titles = async (args: string) => {
-      const res = await gql(`query($path: ID!) { group(fullPath: $path) { epics${args} { nodes { title } } } }`, { token: owner.token, variables: { path: group.full_path } });
+      const res = await gql(`query($path: ID!) { group(fullPath: $path) { epics${args} { nodes { title } } } }`, {
+        token: owner.token,
+        variables: { path: group.full_path },
+      });
       expect(res.body.errors).toBeUndefined();
       return res.body.data.group.epics.nodes.map((n: { title: string }) => n.title);
     };
@@ -117,9 +124,15 @@ describe('Group.epic / Group.epics', () => {
     // Epic.within_timeframe: some date set, starting by the end and ending (or open) after the start.
     expect(await titles('(timeframe: { start: "2020-02-15", end: "2020-03-15" })')).toEqual(['E2', 'E1', 'E0']);
 
-    const bad = await gql(`query($path: ID!) { group(fullPath: $path) { epics(iidStartsWith: "x1") { nodes { id } } } }`, { token: owner.token, variables: { path: group.full_path } });
+    const bad = await gql(`query($path: ID!) { group(fullPath: $path) { epics(iidStartsWith: "x1") { nodes { id } } } }`, {
+      token: owner.token,
+      variables: { path: group.full_path },
+    });
     expect(bad.body.errors[0].message).toBe('Invalid `iidStartsWith` query');
-    const both = await gql(`query($path: ID!) { group(fullPath: $path) { epics(startDate: "2020-01-01") { nodes { id } } } }`, { token: owner.token, variables: { path: group.full_path } });
+    const both = await gql(`query($path: ID!) { group(fullPath: $path) { epics(startDate: "2020-01-01") { nodes { id } } } }`, {
+      token: owner.token,
+      variables: { path: group.full_path },
+    });
     expect(both.body.errors[0].message).toBe('Both startDate and endDate must be present.');
 
     const deep = `query($path: ID!) { group(fullPath: $path) { epics(first: 100) { nodes { ${EPIC_FIELDS} children { nodes { title hasIssues } } issues { count nodes { title labels { nodes { title } } } } } } } }`;
@@ -151,16 +164,36 @@ describe('createEpic / updateEpic', () => {
     const label = await api.post(`/groups/${group.id}/labels`, { token: owner.token, body: { name: 'L1', color: '#ff0000' } });
     const res = await gql(CREATE, {
       token: owner.token,
-      variables: { input: { groupPath: group.full_path, title: 'New', confidential: true, startDateFixed: '2020-05-01', startDateIsFixed: true, addLabelIds: [`gid://gitlab/GroupLabel/${label.body.id}`] } },
+      variables: {
+        input: {
+          groupPath: group.full_path,
+          title: 'New',
+          confidential: true,
+          startDateFixed: '2020-05-01',
+          startDateIsFixed: true,
+          addLabelIds: [`gid://gitlab/GroupLabel/${label.body.id}`],
+        },
+      },
     });
     expect(res.body).toEqual({
-      data: { createEpic: { errors: [], epic: { iid: '1', title: 'New', confidential: true, startDateFixed: '2020-05-01', startDateIsFixed: true, labels: { nodes: [{ title: 'L1' }] } } } },
+      data: {
+        createEpic: {
+          errors: [],
+          epic: { iid: '1', title: 'New', confidential: true, startDateFixed: '2020-05-01', startDateIsFixed: true, labels: { nodes: [{ title: 'L1' }] } },
+        },
+      },
     });
-    const update = await gql(`mutation($input: UpdateEpicInput!) { updateEpic(input: $input) { errors epic { title state closedAt labels { nodes { title } } } } }`, {
-      token: owner.token,
-      variables: { input: { groupPath: group.full_path, iid: '1', title: 'Renamed', stateEvent: 'CLOSE', removeLabelIds: [String(label.body.id)] } },
+    const update = await gql(
+      `mutation($input: UpdateEpicInput!) { updateEpic(input: $input) { errors epic { title state closedAt labels { nodes { title } } } } }`,
+      {
+        token: owner.token,
+        variables: { input: { groupPath: group.full_path, iid: '1', title: 'Renamed', stateEvent: 'CLOSE', removeLabelIds: [String(label.body.id)] } },
+      },
+    );
+    expect(update.body.data.updateEpic).toEqual({
+      errors: [],
+      epic: { title: 'Renamed', state: 'closed', closedAt: expect.any(String), labels: { nodes: [] } },
     });
-    expect(update.body.data.updateEpic).toEqual({ errors: [], epic: { title: 'Renamed', state: 'closed', closedAt: expect.any(String), labels: { nodes: [] } } });
   });
 
   it('answers validation errors in the payload and refusals as the resource error', async () => {
@@ -178,7 +211,10 @@ describe('createEpic / updateEpic', () => {
     expect(denied.body.errors[0].message).toBe(RESOURCE_ERROR);
     const missing = await gql(CREATE, { token: owner.token, variables: { input: { groupPath: 'no/such/group', title: 't' } } });
     expect(missing.body.errors[0].message).toBe(RESOURCE_ERROR);
-    const list = await gql(`query($path: ID!) { group(fullPath: $path) { epics { nodes { id } } } }`, { token: owner.token, variables: { path: group.full_path } });
+    const list = await gql(`query($path: ID!) { group(fullPath: $path) { epics { nodes { id } } } }`, {
+      token: owner.token,
+      variables: { path: group.full_path },
+    });
     expect(list.body.data.group.epics.nodes).toEqual([]);
   });
 });
@@ -194,7 +230,11 @@ describe('Board.epics / updateBoardEpicUserPreferences', () => {
       const issue = await createIssue(owner.token, project.id);
       await api.post(`/groups/${group.id}/epics/${epic.iid}/issues/${issue.id}`, { token: owner.token, env: PREMIUM });
     }
-    for (const [token, body] of [[commenter.token, 'first'], [owner.token, 'second'], [commenter.token, 'third']] as const) {
+    for (const [token, body] of [
+      [commenter.token, 'first'],
+      [owner.token, 'second'],
+      [commenter.token, 'third'],
+    ] as const) {
       const note = await api.post(`/groups/${group.id}/epics/${epics[0]!.id}/notes`, { token, body: { body }, env: PREMIUM });
       expect(note.status, note.text).toBe(201);
     }
@@ -205,15 +245,26 @@ describe('Board.epics / updateBoardEpicUserPreferences', () => {
     const health = { issuesAtRisk: 0, issuesNeedingAttention: 0, issuesOnTrack: 0 };
     const page = (...names: string[]) => ({ nodes: names.map((username) => ({ username })), pageInfo: { hasNextPage: false } });
     expect(res.body).toEqual({
-      data: { project: { board: { epics: { nodes: [
-        { title: 'Two', healthStatus: health, participants: page(owner.user.username) },
-        { title: 'One', healthStatus: health, participants: page(owner.user.username, commenter.user.username) },
-      ] } } } },
+      data: {
+        project: {
+          board: {
+            epics: {
+              nodes: [
+                { title: 'Two', healthStatus: health, participants: page(owner.user.username) },
+                { title: 'One', healthStatus: health, participants: page(owner.user.username, commenter.user.username) },
+              ],
+            },
+          },
+        },
+      },
     });
-    const one = await gql(`query($g: ID!, $iid: ID!) { group(fullPath: $g) { epic(iid: $iid) { participants(first: 1) { nodes { username } pageInfo { hasNextPage } } } } }`, {
-      token: owner.token,
-      variables: { g: group.full_path, iid: String(epics[0]!.iid) },
-    });
+    const one = await gql(
+      `query($g: ID!, $iid: ID!) { group(fullPath: $g) { epic(iid: $iid) { participants(first: 1) { nodes { username } pageInfo { hasNextPage } } } } }`,
+      {
+        token: owner.token,
+        variables: { g: group.full_path, iid: String(epics[0]!.iid) },
+      },
+    );
     expect(one.body).toEqual({ data: { group: { epic: { participants: { nodes: [{ username: owner.user.username }], pageInfo: { hasNextPage: true } } } } } });
   });
 
@@ -233,12 +284,17 @@ describe('Board.epics / updateBoardEpicUserPreferences', () => {
     const query = `query($path: ID!, $id: BoardID!) { project(fullPath: $path) { board(id: $id) { epics { nodes { id title userPreferences { collapsed } } } } } }`;
     const variables = { path: project.path_with_namespace, id: boardId };
     const before = await gql(query, { token: owner.token, variables });
-    expect(before.body).toEqual({ data: { project: { board: { epics: { nodes: [{ id: `gid://gitlab/Epic/${onBoard.id}`, title: 'On board', userPreferences: null }] } } } } });
-
-    const set = await gql(`mutation($input: UpdateBoardEpicUserPreferencesInput!) { updateBoardEpicUserPreferences(input: $input) { errors epicUserPreferences { collapsed } } }`, {
-      token: owner.token,
-      variables: { input: { boardId, epicId: `gid://gitlab/Epic/${onBoard.id}`, collapsed: true } },
+    expect(before.body).toEqual({
+      data: { project: { board: { epics: { nodes: [{ id: `gid://gitlab/Epic/${onBoard.id}`, title: 'On board', userPreferences: null }] } } } },
     });
+
+    const set = await gql(
+      `mutation($input: UpdateBoardEpicUserPreferencesInput!) { updateBoardEpicUserPreferences(input: $input) { errors epicUserPreferences { collapsed } } }`,
+      {
+        token: owner.token,
+        variables: { input: { boardId, epicId: `gid://gitlab/Epic/${onBoard.id}`, collapsed: true } },
+      },
+    );
     expect(set.body).toEqual({ data: { updateBoardEpicUserPreferences: { errors: [], epicUserPreferences: { collapsed: true } } } });
     const after = await gql(query, { token: owner.token, variables });
     expect(after.body.data.project.board.epics.nodes[0].userPreferences).toEqual({ collapsed: true });

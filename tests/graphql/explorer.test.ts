@@ -13,7 +13,13 @@ describe('GET /-/graphql-explorer', () => {
     expect(res.text).toContain('/api/graphql');
     const assets = [...res.text.matchAll(/\/-\/graphql-explorer\/assets\/([\w./-]+)/g)].map((m) => m[1]!);
     expect(new Set(assets)).toEqual(
-      new Set(['graphiql.css', 'yoga-graphiql.umd.js', 'monacoeditorwork/editor.worker.bundle.js', 'monacoeditorwork/json.worker.bundle.js', 'monacoeditorwork/graphql.worker..bundle.js']),
+      new Set([
+        'graphiql.css',
+        'yoga-graphiql.umd.js',
+        'monacoeditorwork/editor.worker.bundle.js',
+        'monacoeditorwork/json.worker.bundle.js',
+        'monacoeditorwork/graphql.worker..bundle.js',
+      ]),
     );
     // Written by `npm install` (postinstall) where the Worker's [assets] and `npm start` serve them from.
     for (const a of assets) expect(existsSync(`functions/web/explorer/public/-/graphql-explorer/assets/${a}`), a).toBe(true);

@@ -30,7 +30,13 @@ describe('Query.group', () => {
   it('answers every core field (exact body)', async () => {
     const owner = await createUser();
     const parent = await createGroup(owner.token, { visibility: 'public', name: 'Parent Org', path: `parent-${owner.user.id}` });
-    const group = await createGroup(owner.token, { visibility: 'public', name: 'Child Team', path: `child-${owner.user.id}`, parentId: parent.id, description: 'We <3 code' });
+    const group = await createGroup(owner.token, {
+      visibility: 'public',
+      name: 'Child Team',
+      path: `child-${owner.user.id}`,
+      parentId: parent.id,
+      description: 'We <3 code',
+    });
     const p1 = await createProject(owner.token, { namespaceId: group.id, visibility: 'public' });
     const p2 = await createProject(owner.token, { namespaceId: group.id, visibility: 'private' });
     const query = `query($g: ID!) { group(fullPath: $g) {
@@ -56,19 +62,33 @@ describe('Query.group', () => {
           avatarUrl: null,
           parent: { id: gid('Group', parent.id), fullPath: parent.full_path, fullName: 'Parent Org', parent: null },
           userPermissions: { readGroup: true },
-          projects: { nodes: [{ fullPath: p2.path_with_namespace }, { fullPath: p1.path_with_namespace }], pageInfo: { hasNextPage: false, hasPreviousPage: false } },
+          projects: {
+            nodes: [{ fullPath: p2.path_with_namespace }, { fullPath: p1.path_with_namespace }],
+            pageInfo: { hasNextPage: false, hasPreviousPage: false },
+          },
           // The owner of the parent is inherited; creating the subgroup made them its direct owner too (one node per user).
-          groupMembers: { nodes: [{ __typename: 'GroupMember', accessLevel: { integerValue: 50, stringValue: 'OWNER' }, user: { username: owner.user.username }, group: { fullPath: parent.full_path } }] },
+          groupMembers: {
+            nodes: [
+              {
+                __typename: 'GroupMember',
+                accessLevel: { integerValue: 50, stringValue: 'OWNER' },
+                user: { username: owner.user.username },
+                group: { fullPath: parent.full_path },
+              },
+            ],
+          },
         },
       },
     });
 
     // Anonymous: the private project is left out of the group's projects.
-    const anon = await gql('query($g: ID!) { group(fullPath: $g) { userPermissions { readGroup } projects { nodes { fullPath } } } }', { variables: { g: group.full_path } });
+    const anon = await gql('query($g: ID!) { group(fullPath: $g) { userPermissions { readGroup } projects { nodes { fullPath } } } }', {
+      variables: { g: group.full_path },
+    });
     expect(anon.body).toEqual({ data: { group: { userPermissions: { readGroup: true }, projects: { nodes: [{ fullPath: p1.path_with_namespace }] } } } });
   });
 
-  it('projects(includeSubgroups, search); a subgroup member sees the subgroup\'s projects and the parent', async () => {
+  it("projects(includeSubgroups, search); a subgroup member sees the subgroup's projects and the parent", async () => {
     const owner = await createUser();
     const top = await createGroup(owner.token, { visibility: 'private' });
     const sub = await createGroup(owner.token, { visibility: 'private', parentId: top.id });
@@ -107,7 +127,8 @@ describe('Group.groupMembers', () => {
       groupMembers(first: $first, last: $last, after: $after, before: $before, relations: $r) {
         nodes { accessLevel { integerValue stringValue } user { username } group { fullPath } }
         pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }`;
-    const page = async (variables: Record<string, unknown>) => (await gql(query, { token: users[1]!.token, variables: { g: group.full_path, ...variables } })).body.data.group.groupMembers;
+    const page = async (variables: Record<string, unknown>) =>
+      (await gql(query, { token: users[1]!.token, variables: { g: group.full_path, ...variables } })).body.data.group.groupMembers;
     const all = await page({});
     const summary = (conn: any) => conn.nodes.map((n: any) => [n.user.username, n.accessLevel.stringValue]);
     expect(all.nodes).toHaveLength(5);
@@ -164,8 +185,12 @@ describe('Group.groupMembers', () => {
   it('anonymous callers read the members of a public group; a hidden group is null', async () => {
     const owner = await createUser();
     const pub = await createGroup(owner.token, { visibility: 'public' });
-    const res = await gql('query($g: ID!) { group(fullPath: $g) { groupMembers { nodes { accessLevel { integerValue stringValue } user { username } } } } }', { variables: { g: pub.full_path } });
-    expect(res.body).toEqual({ data: { group: { groupMembers: { nodes: [{ accessLevel: { integerValue: 50, stringValue: 'OWNER' }, user: { username: owner.user.username } }] } } } });
+    const res = await gql('query($g: ID!) { group(fullPath: $g) { groupMembers { nodes { accessLevel { integerValue stringValue } user { username } } } } }', {
+      variables: { g: pub.full_path },
+    });
+    expect(res.body).toEqual({
+      data: { group: { groupMembers: { nodes: [{ accessLevel: { integerValue: 50, stringValue: 'OWNER' }, user: { username: owner.user.username } }] } } },
+    });
   });
 });
 
@@ -176,11 +201,24 @@ describe('Query.namespace', () => {
     const group = await createGroup(token, { visibility: 'public', name: 'Space Team' });
     const gp = await createProject(token, { namespaceId: group.id, visibility: 'public' });
     const pp = await createProject(token, { visibility: 'public' });
-    const query = 'query($n: ID!) { namespace(fullPath: $n) { id name path fullName fullPath description descriptionHtml visibility projects { nodes { fullPath } } } }';
+    const query =
+      'query($n: ID!) { namespace(fullPath: $n) { id name path fullName fullPath description descriptionHtml visibility projects { nodes { fullPath } } } }';
 
     const g = await gql(query, { variables: { n: group.full_path } });
     expect(g.body).toEqual({
-      data: { namespace: { id: gid('Group', group.id), name: 'Space Team', path: group.path, fullName: 'Space Team', fullPath: group.full_path, description: '', descriptionHtml: '', visibility: 'public', projects: { nodes: [{ fullPath: gp.path_with_namespace }] } } },
+      data: {
+        namespace: {
+          id: gid('Group', group.id),
+          name: 'Space Team',
+          path: group.path,
+          fullName: 'Space Team',
+          fullPath: group.full_path,
+          description: '',
+          descriptionHtml: '',
+          visibility: 'public',
+          projects: { nodes: [{ fullPath: gp.path_with_namespace }] },
+        },
+      },
     });
 
     const mine = await gql(query, { token, variables: { n: user.username } });
@@ -213,10 +251,13 @@ describe('Query.namespace', () => {
     const owner = await createUser();
     const top = await createGroup(owner.token);
     const group = await createGroup(owner.token, { parentId: top.id });
-    const res = await gql('query($g: ID!) { group(fullPath: $g) { fullName parent { fullName } groupMembers { nodes { user { username } createdBy { username } } } } }', {
-      token: owner.token,
-      variables: { g: group.full_path },
-    });
+    const res = await gql(
+      'query($g: ID!) { group(fullPath: $g) { fullName parent { fullName } groupMembers { nodes { user { username } createdBy { username } } } } }',
+      {
+        token: owner.token,
+        variables: { g: group.full_path },
+      },
+    );
     expect(res.body.errors).toBeUndefined();
     // Authentication, the group, its parent, the members page, the members' creators.
     expect(queryCount(res)).toBeLessThanOrEqual(5);

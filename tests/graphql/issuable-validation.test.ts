@@ -19,7 +19,12 @@ const gql = (query: string, token: string, input: Record<string, unknown>, tier:
  */
 const BAD: Array<[string, Record<string, unknown>, Record<string, string[]>, string]> = [
   ['a blank title', { title: '  ' }, { title: ["can't be blank"] }, "Title can't be blank"],
-  ['a title of 256 characters', { title: 'x'.repeat(256) }, { title: ['is too long (maximum is 255 characters)'] }, 'Title is too long (maximum is 255 characters)'],
+  [
+    'a title of 256 characters',
+    { title: 'x'.repeat(256) },
+    { title: ['is too long (maximum is 255 characters)'] },
+    'Title is too long (maximum is 255 characters)',
+  ],
 ];
 
 describe('merge requests: REST and GraphQL refuse the same titles alike', () => {
@@ -65,11 +70,10 @@ describe('issues and test cases: the issue rule for both', () => {
     const viaRest = await api.post(`/projects/${project.id}/issues`, { token: owner.token, body: fields });
     expect([viaRest.status, viaRest.body]).toEqual([400, { message: rest }]);
     // Test cases strip the title first (Issuable's strip_attributes) and answer the messages as one sentence.
-    const viaGraphql = await gql(
-      'mutation($input: CreateTestCaseInput!) { createTestCase(input: $input) { errors testCase { iid } } }',
-      owner.token,
-      { projectPath: project.path_with_namespace, ...fields },
-    );
+    const viaGraphql = await gql('mutation($input: CreateTestCaseInput!) { createTestCase(input: $input) { errors testCase { iid } } }', owner.token, {
+      projectPath: project.path_with_namespace,
+      ...fields,
+    });
     expect(viaGraphql.body).toEqual({ data: { createTestCase: { errors: [message], testCase: null } } });
     expect((await api.get(`/projects/${project.id}/issues`, { token: owner.token })).body).toEqual([]);
   });
@@ -81,7 +85,12 @@ describe('epics: REST and GraphQL refuse the same titles alike', () => {
     const group = await createGroup(owner.token);
     const viaRest = await api.post(`/groups/${group.id}/epics`, { token: owner.token, body: fields, env: PREMIUM });
     expect([viaRest.status, viaRest.body]).toEqual([400, { message: rest }]);
-    const created = await gql('mutation($input: CreateEpicInput!) { createEpic(input: $input) { errors epic { iid } } }', owner.token, { groupPath: group.full_path, ...fields }, 'premium');
+    const created = await gql(
+      'mutation($input: CreateEpicInput!) { createEpic(input: $input) { errors epic { iid } } }',
+      owner.token,
+      { groupPath: group.full_path, ...fields },
+      'premium',
+    );
     expect(created.body).toEqual({ data: { createEpic: { errors: [message], epic: null } } });
 
     const epic = await createEpic(owner.token, group.id, { title: 'Kept' });
@@ -94,6 +103,9 @@ describe('epics: REST and GraphQL refuse the same titles alike', () => {
       'premium',
     );
     expect(updated.body).toEqual({ data: { updateEpic: { errors: [message], epic: null } } });
-    expect((await api.get(`/groups/${group.id}/epics/${epic.iid}`, { token: owner.token, env: PREMIUM })).body).toMatchObject({ title: 'Kept', description: null });
+    expect((await api.get(`/groups/${group.id}/epics/${epic.iid}`, { token: owner.token, env: PREMIUM })).body).toMatchObject({
+      title: 'Kept',
+      description: null,
+    });
   });
 });

@@ -16,10 +16,10 @@ const FIELDS = `titleHtml descriptionHtml relativePosition emailsDisabled blocke
   participants { nodes { username } pageInfo { hasNextPage hasPreviousPage } }`;
 
 async function note(token: string, issueId: number, body: string, discussionId?: string) {
-  const res = await gql(
-    `mutation($input: CreateNoteInput!) { createNote(input: $input) { errors note { id discussion { id } } } }`,
-    { token, variables: { input: { noteableId: gid('Issue', issueId), body, ...(discussionId ? { discussionId } : {}) } } },
-  );
+  const res = await gql(`mutation($input: CreateNoteInput!) { createNote(input: $input) { errors note { id discussion { id } } } }`, {
+    token,
+    variables: { input: { noteableId: gid('Issue', issueId), body, ...(discussionId ? { discussionId } : {}) } },
+  });
   expect(res.body.data.createNote.errors).toEqual([]);
   return res.body.data.createNote.note as { id: string; discussion: { id: string } };
 }
@@ -32,7 +32,11 @@ describe('Issue core fields (13.6)', () => {
     const secret = await createUser();
     const project = await createProject(owner.token, { visibility: 'public' });
     await addMember(owner.token, 'projects', project.id, dev.user.id, 30);
-    const issue = await createIssue(owner.token, project.id, { title: 'First <b> & "title"', description: 'Line one\nline <two>', assignee_ids: [dev.user.id] });
+    const issue = await createIssue(owner.token, project.id, {
+      title: 'First <b> & "title"',
+      description: 'Line one\nline <two>',
+      assignee_ids: [dev.user.id],
+    });
     // A plain issue: nobody updated it, no notes; its author is its only participant.
     const plain = await createIssue(owner.token, project.id, { title: 'Plain' });
 
@@ -66,7 +70,12 @@ describe('Issue core fields (13.6)', () => {
                 // Discussions of user notes: the commenter's two (one with a reply), the owner's, the confidential one.
                 userDiscussionsCount: 4,
                 participants: {
-                  nodes: [{ username: owner.user.username }, { username: dev.user.username }, { username: commenter.user.username }, { username: secret.user.username }],
+                  nodes: [
+                    { username: owner.user.username },
+                    { username: dev.user.username },
+                    { username: commenter.user.username },
+                    { username: secret.user.username },
+                  ],
                   pageInfo: noPaging,
                 },
               },
@@ -103,11 +112,17 @@ describe('Issue core fields (13.6)', () => {
     const page1 = paged.body.data.issue.participants;
     expect(page1.nodes).toEqual([{ username: owner.user.username }, { username: dev.user.username }]);
     expect(page1.pageInfo.hasNextPage).toBe(true);
-    const rest = await gql(`query($id: IssueID!, $c: String) { issue(id: $id) { participants(after: $c) { nodes { username } pageInfo { hasNextPage hasPreviousPage } } } }`, {
-      token: owner.token,
-      variables: { id: gid('Issue', issue.id), c: page1.pageInfo.endCursor },
+    const rest = await gql(
+      `query($id: IssueID!, $c: String) { issue(id: $id) { participants(after: $c) { nodes { username } pageInfo { hasNextPage hasPreviousPage } } } }`,
+      {
+        token: owner.token,
+        variables: { id: gid('Issue', issue.id), c: page1.pageInfo.endCursor },
+      },
+    );
+    expect(rest.body.data.issue.participants).toEqual({
+      nodes: [{ username: commenter.user.username }, { username: secret.user.username }],
+      pageInfo: { hasNextPage: false, hasPreviousPage: true },
     });
-    expect(rest.body.data.issue.participants).toEqual({ nodes: [{ username: commenter.user.username }, { username: secret.user.username }], pageInfo: { hasNextPage: false, hasPreviousPage: true } });
   });
 
   it('budget: updatedBy, userDiscussionsCount and participants cost the same for 3 and 12 issues', async () => {

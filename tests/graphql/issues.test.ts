@@ -39,7 +39,12 @@ describe('Query.issue', () => {
     const project = await createProject(owner.token, { visibility: 'private' });
     await addMember(owner.token, 'projects', project.id, dev.user.id, 30);
     const label = await createLabel(owner.token, 'projects', project.id, { name: 'bug', color: '#ff0000', description: 'Broken' });
-    const milestone = await createMilestone(owner.token, 'projects', project.id, { title: 'v1', description: 'First', due_date: '2030-01-31', start_date: '2030-01-01' });
+    const milestone = await createMilestone(owner.token, 'projects', project.id, {
+      title: 'v1',
+      description: 'First',
+      due_date: '2030-01-31',
+      start_date: '2030-01-01',
+    });
     const created = await createIssue(owner.token, project.id, {
       title: 'Crash on start',
       description: '- [x] reproduce\n- [ ] fix',
@@ -125,7 +130,11 @@ describe('Query.issue', () => {
     expect(lists.body).toEqual({
       data: {
         issue: {
-          awardEmoji: { nodes: [{ name: 'thumbsup', emoji: '👍', description: 'thumbs up', unicode: '1f44d', unicodeVersion: '6.0', user: { username: dev.user.username } }] },
+          awardEmoji: {
+            nodes: [
+              { name: 'thumbsup', emoji: '👍', description: 'thumbs up', unicode: '1f44d', unicodeVersion: '6.0', user: { username: dev.user.username } },
+            ],
+          },
           currentUserTodos: {
             nodes: [
               {
@@ -151,7 +160,9 @@ describe('Query.issue', () => {
     expect(after.body.data.issue.pending).toEqual({ nodes: [] });
     expect(after.body.data.issue.done).toEqual({ nodes: [{ id: gid('Todo', todos[0]!.id) }] });
     // The owner has no to-do on it; anonymous callers cannot see the private project's issue at all.
-    expect((await gql(ISSUE_LISTS_QUERY, { token: owner.token, variables: { id: gid('Issue', created.id) } })).body.data.issue.currentUserTodos).toEqual({ nodes: [] });
+    expect((await gql(ISSUE_LISTS_QUERY, { token: owner.token, variables: { id: gid('Issue', created.id) } })).body.data.issue.currentUserTodos).toEqual({
+      nodes: [],
+    });
     expect((await gql(ISSUE_LISTS_QUERY, { variables: { id: gid('Issue', created.id) } })).body).toEqual({ data: { issue: null } });
   });
 
@@ -159,9 +170,12 @@ describe('Query.issue', () => {
     const owner = await createUser();
     const project = await createProject(owner.token, { visibility: 'public' });
     const issue = await createIssue(owner.token, project.id);
-    const res = await gql(`query($id: IssueID!) { issue(id: $id) { iid subscribed currentUserTodos { nodes { id } pageInfo { hasNextPage } } userPermissions { readIssue createNote updateIssue adminIssue } } }`, {
-      variables: { id: gid('Issue', issue.id) },
-    });
+    const res = await gql(
+      `query($id: IssueID!) { issue(id: $id) { iid subscribed currentUserTodos { nodes { id } pageInfo { hasNextPage } } userPermissions { readIssue createNote updateIssue adminIssue } } }`,
+      {
+        variables: { id: gid('Issue', issue.id) },
+      },
+    );
     expect(res.body).toEqual({
       data: {
         issue: {
@@ -194,7 +208,8 @@ describe('Query.issue', () => {
     expect((await ask(reporter.token)).body).toEqual(visible);
     expect((await ask(owner.token)).body).toEqual(visible);
     // Nor does the guest find it in the project's list, while the reporter does.
-    const list = (token: string) => gql('query($p: ID!) { project(fullPath: $p) { issues { count nodes { iid } } } }', { token, variables: { p: project.path_with_namespace } });
+    const list = (token: string) =>
+      gql('query($p: ID!) { project(fullPath: $p) { issues { count nodes { iid } } } }', { token, variables: { p: project.path_with_namespace } });
     expect((await list(guest.token)).body.data.project.issues).toEqual({ count: 0, nodes: [] });
     expect((await list(reporter.token)).body.data.project.issues).toEqual({ count: 1, nodes: [{ iid: String(issue.iid) }] });
   });
@@ -220,7 +235,10 @@ describe('Project.issues', () => {
     const c = await createIssue(owner.token, project.id, { title: 'Gamma', description: 'crash again', assignee_ids: [dev.user.id] });
     await api.put(`/projects/${project.id}/issues/${b.iid}`, { token: owner.token, body: { state_event: 'close' } });
     const iids = async (args: string) => {
-      const res = await gql(`query($p: ID!) { project(fullPath: $p) { issues${args} { count nodes { iid } } } }`, { token: owner.token, variables: { p: project.path_with_namespace } });
+      const res = await gql(`query($p: ID!) { project(fullPath: $p) { issues${args} { count nodes { iid } } } }`, {
+        token: owner.token,
+        variables: { p: project.path_with_namespace },
+      });
       expect(res.body.errors).toBeUndefined();
       const conn = res.body.data.project.issues;
       expect(conn.count).toBe(conn.nodes.length);
@@ -258,10 +276,13 @@ describe('Project.issues', () => {
     // created_desc: newest first.
     const titles = made.map((m) => m.title).reverse();
     const page = async (args: string) => {
-      const res = await gql(`query($p: ID!) { project(fullPath: $p) { issues(${args}) { edges { cursor node { title } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }`, {
-        token: owner.token,
-        variables: { p: project.path_with_namespace },
-      });
+      const res = await gql(
+        `query($p: ID!) { project(fullPath: $p) { issues(${args}) { edges { cursor node { title } } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }`,
+        {
+          token: owner.token,
+          variables: { p: project.path_with_namespace },
+        },
+      );
       expect(res.body.errors).toBeUndefined();
       return res.body.data.project.issues;
     };
@@ -344,7 +365,10 @@ describe('Project.label(s) and Project.milestones', () => {
     expect(p.missing).toBeNull();
     expect(p.labels).toMatchObject({ count: 3, nodes: [{ title: 'backend' }, { title: 'bug' }], pageInfo: { hasNextPage: true } });
     expect(p.searched).toEqual({ count: 2, nodes: [{ title: 'backend' }, { title: 'frontend' }] });
-    expect(p.milestones).toEqual({ nodes: [{ id: gid('Milestone', m2.id), title: 'Two', state: 'active' }], pageInfo: { hasPreviousPage: true, hasNextPage: false } });
+    expect(p.milestones).toEqual({
+      nodes: [{ id: gid('Milestone', m2.id), title: 'Two', state: 'active' }],
+      pageInfo: { hasPreviousPage: true, hasNextPage: false },
+    });
     expect(m1.title).toBe('One');
   });
 });

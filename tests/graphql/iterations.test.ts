@@ -93,14 +93,21 @@ describe('createIteration', () => {
     await createIteration(owner.token, group.full_path, { startDate: day(1), dueDate: day(7) });
     const overlap = await gqlAs(owner.token, CREATE_ITERATION, { input: { groupPath: sub.full_path, title: 'Sub', startDate: day(7), dueDate: day(9) } });
     expect(overlap.body.data.createIteration).toEqual({ errors: ['Dates cannot overlap with other existing Iterations'], iteration: null });
-    const inProject = await gqlAs(owner.token, CREATE_ITERATION, { input: { projectPath: project.path_with_namespace, title: 'P', startDate: day(30), dueDate: day(31) } });
-    expect(inProject.body.data.createIteration).toEqual({ errors: ['Project is not allowed. We do not currently support project-level iterations'], iteration: null });
+    const inProject = await gqlAs(owner.token, CREATE_ITERATION, {
+      input: { projectPath: project.path_with_namespace, title: 'P', startDate: day(30), dueDate: day(31) },
+    });
+    expect(inProject.body.data.createIteration).toEqual({
+      errors: ['Project is not allowed. We do not currently support project-level iterations'],
+      iteration: null,
+    });
   });
 
   it('concurrent overlapping creates: exactly one wins', async () => {
     const { owner, group } = await setup();
     const results = await Promise.all(
-      [0, 1, 2].map((n) => gqlAs(owner.token, CREATE_ITERATION, { input: { groupPath: group.full_path, title: `Race ${n}`, startDate: day(40 + n), dueDate: day(50) } })),
+      [0, 1, 2].map((n) =>
+        gqlAs(owner.token, CREATE_ITERATION, { input: { groupPath: group.full_path, title: `Race ${n}`, startDate: day(40 + n), dueDate: day(50) } }),
+      ),
     );
     expect(results.filter((r) => r.body.data.createIteration.iteration).length).toBe(1);
     expect(await rowsOf(group.id)).toHaveLength(1);
@@ -137,16 +144,19 @@ describe('Group.iterations and Project.iterations', () => {
     await createIteration(owner.token, group.full_path, { title: 'Root later', startDate: day(20), dueDate: day(25) });
     await createIteration(owner.token, sub.full_path, { title: 'Sub soon', startDate: day(1), dueDate: day(5) });
     // Started and closed ones cannot be created through the API (past dates): written as the cron would have left them.
-    await testDb().db.insert(iterations).values([
-      { groupId: sub.id, iid: 2, title: 'Sub now', startDate: day(-2), dueDate: day(0) },
-      { groupId: sub.id, iid: 3, title: 'Sub past', startDate: day(-10), dueDate: day(-5) },
-    ]);
+    await testDb()
+      .db.insert(iterations)
+      .values([
+        { groupId: sub.id, iid: 2, title: 'Sub now', startDate: day(-2), dueDate: day(0) },
+        { groupId: sub.id, iid: 3, title: 'Sub past', startDate: day(-10), dueDate: day(-5) },
+      ]);
     return { owner, group, sub, project };
   }
 
   it('lists by due date with computed states, filters, ancestors and pages', async () => {
     const { owner, sub, project } = await tree();
-    const list = async (variables: Record<string, unknown>) => (await gqlAs(owner.token, GROUP_ITERATIONS, { path: sub.full_path, ...variables })).body.data.group.iterations;
+    const list = async (variables: Record<string, unknown>) =>
+      (await gqlAs(owner.token, GROUP_ITERATIONS, { path: sub.full_path, ...variables })).body.data.group.iterations;
     expect((await list({})).nodes).toEqual([
       { iid: '3', title: 'Sub past', state: 'closed' },
       { iid: '2', title: 'Sub now', state: 'started' },
@@ -168,8 +178,14 @@ describe('Group.iterations and Project.iterations', () => {
     const res = await gqlAs(owner.token, `query($path: ID!) { project(fullPath: $path) { iterations(state: upcoming) { nodes { title scopedPath } } } }`, {
       path: project.path_with_namespace,
     });
-    const [soon] = await testDb().db.select().from(iterations).where(and(eq(iterations.groupId, sub.id), eq(iterations.title, 'Sub soon')));
-    expect(res.body.data.project.iterations.nodes[0]).toEqual({ title: 'Sub soon', scopedPath: `/${project.path_with_namespace}/-/iterations/inherited/${soon!.id}` });
+    const [soon] = await testDb()
+      .db.select()
+      .from(iterations)
+      .where(and(eq(iterations.groupId, sub.id), eq(iterations.title, 'Sub soon')));
+    expect(res.body.data.project.iterations.nodes[0]).toEqual({
+      title: 'Sub soon',
+      scopedPath: `/${project.path_with_namespace}/-/iterations/inherited/${soon!.id}`,
+    });
     expect(res.body.data.project.iterations.nodes).toHaveLength(2);
   });
 
@@ -191,24 +207,35 @@ describe('issueSetIteration and Issue.iteration / Issue.weight', () => {
     const issue = await api.post(`/projects/${project.id}/issues`, { token: owner.token, env: PREMIUM, body: { title: 'I', weight: 2 } });
     const set = (iterationId: string | null, tier: 'free' | 'premium' = 'premium', token: string | undefined = owner.token) =>
       gqlAs(token, SET_ITERATION, { input: { projectPath: project.path_with_namespace, iid: String(issue.body.iid), iterationId } }, tier);
-    expect((await set(sprint.id)).body).toEqual({ data: { issueSetIteration: { errors: [], issue: { iid: String(issue.body.iid), weight: 2, iteration: { title: 'S' } } } } });
+    expect((await set(sprint.id)).body).toEqual({
+      data: { issueSetIteration: { errors: [], issue: { iid: String(issue.body.iid), weight: 2, iteration: { title: 'S' } } } },
+    });
     // Setting the same one again records nothing.
     await set(sprint.id);
     expect((await set(null)).body.data.issueSetIteration.issue.iteration).toBeNull();
-    const recorded = await testDb().db.select().from(resourceIterationEvents).where(eq(resourceIterationEvents.issueId, issue.body.id)).orderBy(resourceIterationEvents.id);
+    const recorded = await testDb()
+      .db.select()
+      .from(resourceIterationEvents)
+      .where(eq(resourceIterationEvents.issueId, issue.body.id))
+      .orderBy(resourceIterationEvents.id);
     expect(recorded.map((e) => [e.action, e.iterationId])).toEqual([
       ['add', Number(sprint.id.split('/').pop())],
       ['remove', Number(sprint.id.split('/').pop())],
     ]);
     await set(sprint.id);
     // Free: neither weight nor iteration are shown; setting one is the resource error.
-    const read = await gqlAs(owner.token, `query($path: ID!) { project(fullPath: $path) { issues { nodes { weight iteration { title } } } } }`, { path: project.path_with_namespace }, 'free');
+    const read = await gqlAs(
+      owner.token,
+      `query($path: ID!) { project(fullPath: $path) { issues { nodes { weight iteration { title } } } } }`,
+      { path: project.path_with_namespace },
+      'free',
+    );
     expect(read.body.data.project.issues.nodes).toEqual([{ weight: null, iteration: null }]);
     const free = await set(sprint.id, 'free');
     expect(free.body.errors.map((e: { message: string }) => e.message)).toEqual([RESOURCE_ERROR]);
   });
 
-  it("refuses iterations the project does not see, unknown issues and strangers; nothing written", async () => {
+  it('refuses iterations the project does not see, unknown issues and strangers; nothing written', async () => {
     const { owner, group } = await setup();
     const project = await createProject(owner.token, { namespaceId: group.id });
     const elsewhere = await createGroup(owner.token);

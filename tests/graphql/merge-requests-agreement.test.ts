@@ -34,7 +34,9 @@ async function both(fx: Fx, iid: number) {
     diffHeadSha: r.sha,
     diffRefs: r.diff_refs ? { baseSha: r.diff_refs.base_sha, headSha: r.diff_refs.head_sha, startSha: r.diff_refs.start_sha } : null,
     commitCount: (commits.body as unknown[]).length,
-    headPipeline: r.head_pipeline ? { id: `gid://gitlab/Ci::Pipeline/${r.head_pipeline.id}`, sha: r.head_pipeline.sha, status: String(r.head_pipeline.status).toUpperCase() } : null,
+    headPipeline: r.head_pipeline
+      ? { id: `gid://gitlab/Ci::Pipeline/${r.head_pipeline.id}`, sha: r.head_pipeline.sha, status: String(r.head_pipeline.status).toUpperCase() }
+      : null,
     sourceBranch: r.source_branch,
     targetBranch: r.target_branch,
     mergeCommitSha: r.merge_commit_sha,
@@ -50,7 +52,8 @@ async function agreeing(fx: Fx, iid: number) {
   return rest;
 }
 
-const versions = async (mrId: number) => (await testDb().db.select({ id: mergeRequestDiffs.id }).from(mergeRequestDiffs).where(eq(mergeRequestDiffs.mergeRequestId, mrId))).length;
+const versions = async (mrId: number) =>
+  (await testDb().db.select({ id: mergeRequestDiffs.id }).from(mergeRequestDiffs).where(eq(mergeRequestDiffs.mergeRequestId, mrId))).length;
 
 describe('REST and GraphQL show the same merge request', () => {
   it('after creation, pushes to the source and the target, a target change and a merge', async () => {
@@ -87,7 +90,7 @@ describe('REST and GraphQL show the same merge request', () => {
     expect(done.mergeCommitSha).toBe(await tip(fx, 'stable'));
   });
 
-  it('before the push\'s refresh has run, both show it unchecked, and reading it writes nothing', async () => {
+  it("before the push's refresh has run, both show it unchecked, and reading it writes nothing", async () => {
     const fx = (await mrProject('mr-agree')) as Fx;
     const mr = await openMergeRequest(fx);
     const before = await agreeing(fx, mr.iid);
@@ -95,11 +98,20 @@ describe('REST and GraphQL show the same merge request', () => {
     await branch(fx, 'side', 'topic');
     const side = await commit(fx, 'side', 'Elsewhere', [{ action: 'create', file_path: 'side.txt', content: 'side' }]);
     await testDb().db.execute(updateRefQuery(testDb().db, { projectId: fx.project.id, name: 'refs/heads/topic', old: fx.change.id, new: side.id }).getSQL());
-    const [row] = await testDb().db.select({ id: mergeRequests.id }).from(mergeRequests).where(and(eq(mergeRequests.targetProjectId, fx.project.id), eq(mergeRequests.iid, mr.iid)));
+    const [row] = await testDb()
+      .db.select({ id: mergeRequests.id })
+      .from(mergeRequests)
+      .where(and(eq(mergeRequests.targetProjectId, fx.project.id), eq(mergeRequests.iid, mr.iid)));
     const count = await versions(row!.id);
 
     const stale = await agreeing(fx, mr.iid);
-    expect(stale).toMatchObject({ mergeStatus: 'unchecked', mergeable: false, diffHeadSha: before.diffHeadSha, diffRefs: before.diffRefs, commitCount: before.commitCount });
+    expect(stale).toMatchObject({
+      mergeStatus: 'unchecked',
+      mergeable: false,
+      diffHeadSha: before.diffHeadSha,
+      diffRefs: before.diffRefs,
+      commitCount: before.commitCount,
+    });
     await api.get(`${mrs(fx)}/${mr.iid}/changes`, { token: fx.owner.token });
     expect(await versions(row!.id)).toBe(count);
   });
@@ -129,7 +141,10 @@ describe("GraphQL's `mergeable` says what PUT .../merge does (one rule: mergeabi
 
   it('unresolved discussions where the project requires them resolved: 405', async () => {
     const talk = (await mrProject('mr-gate')) as Fx;
-    const resolved = await api.put(`/projects/${talk.project.id}`, { token: talk.owner.token, body: { only_allow_merge_if_all_discussions_are_resolved: true } });
+    const resolved = await api.put(`/projects/${talk.project.id}`, {
+      token: talk.owner.token,
+      body: { only_allow_merge_if_all_discussions_are_resolved: true },
+    });
     expect(resolved.body.only_allow_merge_if_all_discussions_are_resolved).toBe(true);
     const talked = await openMergeRequest(talk);
     expect((await api.post(`${mrs(talk)}/${talked.iid}/discussions`, { token: talk.owner.token, body: { body: 'Why?' } })).status).toBe(201);
@@ -188,14 +203,21 @@ describe('what a draft is: one rule for the entity, the list filter and GraphQL'
       iids.set(res.body.iid, draft);
     }
     const listed = async (wip: string) =>
-      ((await api.get(mrs(fx), { token: fx.owner.token, query: { wip, per_page: 100 } })).body as Array<{ iid: number }>).map((m) => m.iid).sort((a, b) => a - b);
-    const expected = (draft: boolean) => [...iids].filter(([, d]) => d === draft).map(([iid]) => iid).sort((a, b) => a - b);
+      ((await api.get(mrs(fx), { token: fx.owner.token, query: { wip, per_page: 100 } })).body as Array<{ iid: number }>)
+        .map((m) => m.iid)
+        .sort((a, b) => a - b);
+    const expected = (draft: boolean) =>
+      [...iids]
+        .filter(([, d]) => d === draft)
+        .map(([iid]) => iid)
+        .sort((a, b) => a - b);
     expect(await listed('yes')).toEqual(expected(true));
     expect(await listed('no')).toEqual(expected(false));
     const graph = await gql(`query($path: ID!) { project(fullPath: $path) { mergeRequests(first: 50) { nodes { iid draft workInProgress } } } }`, {
       token: fx.owner.token,
       variables: { path: fx.project.path_with_namespace },
     });
-    for (const node of graph.body.data.project.mergeRequests.nodes) expect([node.draft, node.workInProgress]).toEqual([iids.get(Number(node.iid)), iids.get(Number(node.iid))]);
+    for (const node of graph.body.data.project.mergeRequests.nodes)
+      expect([node.draft, node.workInProgress]).toEqual([iids.get(Number(node.iid)), iids.get(Number(node.iid))]);
   });
 });

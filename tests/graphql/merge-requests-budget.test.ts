@@ -25,7 +25,13 @@ beforeAll(async () => {
     await branch(fx, `topic-${i}`, 'topic');
     const res = await api.post(mrs(fx), {
       token: fx.owner.token,
-      body: { source_branch: `topic-${i}`, target_branch: 'master', title: `MR ${i}`, labels: i % 2 ? 'bug,feature' : 'bug', assignee_ids: [fx.developer.user.id, fx.reporter.user.id] },
+      body: {
+        source_branch: `topic-${i}`,
+        target_branch: 'master',
+        title: `MR ${i}`,
+        labels: i % 2 ? 'bug,feature' : 'bug',
+        assignee_ids: [fx.developer.user.id, fx.reporter.user.id],
+      },
     });
     expect(res.status, res.text).toBe(201);
   }
@@ -35,7 +41,10 @@ beforeAll(async () => {
     await createLabel(o.owner.token, 'projects', o.project.id, { name: 'bug' });
     for (let i = 0; i < 2; i++) {
       await branch(o, `b-${i}`, 'topic');
-      const res = await api.post(mrs(o), { token: o.owner.token, body: { source_branch: `b-${i}`, target_branch: 'master', title: `P${p} MR ${i}`, labels: 'bug', assignee_ids: [o.developer.user.id] } });
+      const res = await api.post(mrs(o), {
+        token: o.owner.token,
+        body: { source_branch: `b-${i}`, target_branch: 'master', title: `P${p} MR ${i}`, labels: 'bug', assignee_ids: [o.developer.user.id] },
+      });
       expect(res.status, res.text).toBe(201);
     }
     others.push(o);
@@ -88,7 +97,9 @@ describe('Project.mergeRequests budget', () => {
     const many = await messages(MRS);
     expect(many.body.errors).toBeUndefined();
     const node = many.body.data.project.mergeRequests.nodes.find((m: { iid: string }) => Number(m.iid) === first.iid);
-    expect(node.defaultMergeCommitMessage).toBe(`Merge branch '${(edited.body as { source_branch: string }).source_branch}' into 'master'\n\nMR ${MRS - 1}\n\nCloses #${issue.iid}\n\nSee merge request ${fx.project.path_with_namespace}!${first.iid}`);
+    expect(node.defaultMergeCommitMessage).toBe(
+      `Merge branch '${(edited.body as { source_branch: string }).source_branch}' into 'master'\n\nMR ${MRS - 1}\n\nCloses #${issue.iid}\n\nSee merge request ${fx.project.path_with_namespace}!${first.iid}`,
+    );
     console.log(`defaultMergeCommitMessage: ${queryCount(one)} queries for 1 MR, ${queryCount(many)} for ${MRS}`);
     // The token, the project, the page, the closing issues: no query per MR, and no write.
     expect(queryCount(many)).toBeLessThanOrEqual(queryCount(one));
@@ -117,7 +128,9 @@ describe('Project.mergeRequests nested under a list of projects', () => {
       expect(p.mergeRequests.nodes.every((m: any) => m.userPermissions.updateMergeRequest)).toBe(true);
     }
     const [twoDiffs, fourDiffs] = [await query(2, true), await query(4, true)];
-    expect(fourDiffs.body.data.projects.nodes.flatMap((p: any) => p.mergeRequests.nodes.map((m: any) => m.diffStatsSummary.fileCount))).toEqual(Array(8).fill(1));
+    expect(fourDiffs.body.data.projects.nodes.flatMap((p: any) => p.mergeRequests.nodes.map((m: any) => m.diffStatsSummary.fileCount))).toEqual(
+      Array(8).fill(1),
+    );
     console.log(
       `projects { mergeRequests }: ${queryCount(two)} queries for 2 projects, ${queryCount(four)} for 4; with diffStatsSummary ${queryCount(twoDiffs)} and ${queryCount(fourDiffs)}`,
     );

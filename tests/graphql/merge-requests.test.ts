@@ -151,7 +151,15 @@ describe('MergeRequest fields', () => {
     expect(body.data.project.mergeRequest).toEqual({
       iid: String(mr.iid),
       subscribed: false,
-      userPermissions: { adminMergeRequest: false, canMerge: false, createNote: true, pushToSourceBranch: false, readMergeRequest: true, removeSourceBranch: false, updateMergeRequest: false },
+      userPermissions: {
+        adminMergeRequest: false,
+        canMerge: false,
+        createNote: true,
+        pushToSourceBranch: false,
+        readMergeRequest: true,
+        removeSourceBranch: false,
+        updateMergeRequest: false,
+      },
     });
     const hidden = await projectQuery(`mergeRequest(iid: "${mr.iid}") { iid }`, outsider.token);
     expect(hidden.data.project).toBeNull();
@@ -180,7 +188,9 @@ describe('MergeRequest fields', () => {
     });
     expect(note.body.errors).toBeUndefined();
     expect(note.body.data.createNote).toEqual({ errors: [], note: { body: 'Looks good' } });
-    const body = await projectQuery(`mergeRequest(iid: "${mr.iid}") { userNotesCount userDiscussionsCount notes { nodes { body } } discussions { nodes { notes { nodes { body } } } } participants { nodes { username } } }`);
+    const body = await projectQuery(
+      `mergeRequest(iid: "${mr.iid}") { userNotesCount userDiscussionsCount notes { nodes { body } } discussions { nodes { notes { nodes { body } } } } participants { nodes { username } } }`,
+    );
     expect(body.data.project.mergeRequest).toMatchObject({
       userNotesCount: 1,
       userDiscussionsCount: 1,
@@ -269,7 +279,7 @@ describe('Project.mergeRequests', () => {
     expect(iidsOf(res.body.data.project.upd)).toEqual([mr.iid]);
   });
 
-  it('lists a user\'s authored and assigned MRs and a group\'s (with its subgroups when asked)', async () => {
+  it("lists a user's authored and assigned MRs and a group's (with its subgroups when asked)", async () => {
     const res = await gql(
       `query($u: String!, $path: String!) { user(username: $u) {
         authoredMergeRequests { count nodes { iid } } assignedMergeRequests(state: opened) { nodes { iid } }
@@ -282,13 +292,19 @@ describe('Project.mergeRequests', () => {
     expect(iidsOf(u.assignedMergeRequests)).toEqual([mr.iid]);
     expect(u.inProject.count).toBe(1);
     expect(u.elsewhere.count).toBe(0);
-    const both = await gql(`query($u: String!, $path: String!) { user(username: $u) { authoredMergeRequests(projectPath: $path, projectId: "gid://gitlab/Project/1") { count } } }`, {
-      token: fx.owner.token,
-      variables: { u: fx.developer.user.username, path: path() },
-    });
+    const both = await gql(
+      `query($u: String!, $path: String!) { user(username: $u) { authoredMergeRequests(projectPath: $path, projectId: "gid://gitlab/Project/1") { count } } }`,
+      {
+        token: fx.owner.token,
+        variables: { u: fx.developer.user.username, path: path() },
+      },
+    );
     expect(both.body.errors[0].message).toBe('Only one of [projectPath, projectId] arguments is allowed at the same time.');
     // What the outsider may not read is not listed.
-    const hidden = await gql(`query($u: String!) { user(username: $u) { authoredMergeRequests { count } } }`, { token: outsider.token, variables: { u: fx.developer.user.username } });
+    const hidden = await gql(`query($u: String!) { user(username: $u) { authoredMergeRequests { count } } }`, {
+      token: outsider.token,
+      variables: { u: fx.developer.user.username },
+    });
     expect(hidden.body.data.user.authoredMergeRequests.count).toBe(0);
   });
 
@@ -304,7 +320,10 @@ describe('Project.mergeRequests', () => {
       await commit(g as any, 'feature', 'Change', [{ action: 'create', file_path: 'x.txt', content: 'x\n' }]);
       const branches = (await api.get(`/projects/${res.body.id}/repository/branches`, { token: fx.owner.token })).body.map((b: any) => b.name);
       const target = branches.find((b: string) => b !== 'feature');
-      const created = await api.post(`/projects/${res.body.id}/merge_requests`, { token: fx.owner.token, body: { source_branch: 'feature', target_branch: target, title: `MR in ${ns.full_path}` } });
+      const created = await api.post(`/projects/${res.body.id}/merge_requests`, {
+        token: fx.owner.token,
+        body: { source_branch: 'feature', target_branch: target, title: `MR in ${ns.full_path}` },
+      });
       expect(created.status, created.text).toBe(201);
       made.push(created.body);
     }
@@ -321,25 +340,51 @@ describe('Project.mergeRequests', () => {
 });
 
 describe('mutations', () => {
-  const mutate = (name: string, input: Record<string, unknown>, token = fx.owner.token, selection = 'mergeRequest { iid title draft workInProgress discussionLocked subscribed assignees { nodes { username } } labels { nodes { title } } milestone { title } }') =>
-    gql(`mutation($input: ${name[0]!.toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { clientMutationId errors ${selection} } }`, { token, variables: { input } });
+  const mutate = (
+    name: string,
+    input: Record<string, unknown>,
+    token = fx.owner.token,
+    selection = 'mergeRequest { iid title draft workInProgress discussionLocked subscribed assignees { nodes { username } } labels { nodes { title } } milestone { title } }',
+  ) =>
+    gql(`mutation($input: ${name[0]!.toUpperCase()}${name.slice(1)}Input!) { ${name}(input: $input) { clientMutationId errors ${selection} } }`, {
+      token,
+      variables: { input },
+    });
 
-  it('mergeRequestCreate: the MR, or the service\'s refusals in errors', async () => {
+  it("mergeRequestCreate: the MR, or the service's refusals in errors", async () => {
     await branch(fx, 'created');
     await commit(fx, 'created', 'Created', [{ action: 'create', file_path: 'created.txt', content: 'c\n' }]);
-    const ok = await mutate('mergeRequestCreate', { projectPath: path(), title: 'Made by GraphQL', sourceBranch: 'created', targetBranch: 'master', description: 'd', labels: ['bug'], clientMutationId: 'x' });
+    const ok = await mutate('mergeRequestCreate', {
+      projectPath: path(),
+      title: 'Made by GraphQL',
+      sourceBranch: 'created',
+      targetBranch: 'master',
+      description: 'd',
+      labels: ['bug'],
+      clientMutationId: 'x',
+    });
     expect(ok.body.errors).toBeUndefined();
-    expect(ok.body.data.mergeRequestCreate).toMatchObject({ clientMutationId: 'x', errors: [], mergeRequest: { title: 'Made by GraphQL', labels: { nodes: [{ title: 'bug' }] } } });
+    expect(ok.body.data.mergeRequestCreate).toMatchObject({
+      clientMutationId: 'x',
+      errors: [],
+      mergeRequest: { title: 'Made by GraphQL', labels: { nodes: [{ title: 'bug' }] } },
+    });
     const again = await mutate('mergeRequestCreate', { projectPath: path(), title: 'Again', sourceBranch: 'created', targetBranch: 'master' });
     expect(again.body.data.mergeRequestCreate.mergeRequest).toBeNull();
-    expect(again.body.data.mergeRequestCreate.errors).toEqual([`Another open merge request already exists for this source branch: !${ok.body.data.mergeRequestCreate.mergeRequest.iid}`]);
+    expect(again.body.data.mergeRequestCreate.errors).toEqual([
+      `Another open merge request already exists for this source branch: !${ok.body.data.mergeRequestCreate.mergeRequest.iid}`,
+    ]);
     const missing = await mutate('mergeRequestCreate', { projectPath: path(), title: 'Missing', sourceBranch: 'nope', targetBranch: 'master' });
     expect(missing.body.data.mergeRequestCreate).toEqual({ clientMutationId: null, errors: ['Source branch "nope" does not exist'], mergeRequest: null });
     // The model's validations come after the branches' refusals (a blank title from `created` meets its open MR first).
     await branch(fx, 'untitled');
     const blank = await mutate('mergeRequestCreate', { projectPath: path(), title: ' ', sourceBranch: 'untitled', targetBranch: 'master' });
     expect(blank.body.data.mergeRequestCreate).toEqual({ clientMutationId: null, errors: ["Title can't be blank"], mergeRequest: null });
-    const hidden = await mutate('mergeRequestCreate', { projectPath: path(), title: 'Hidden', sourceBranch: 'created', targetBranch: 'master' }, outsider.token);
+    const hidden = await mutate(
+      'mergeRequestCreate',
+      { projectPath: path(), title: 'Hidden', sourceBranch: 'created', targetBranch: 'master' },
+      outsider.token,
+    );
     expect(hidden.body.errors[0].message).toBe(RESOURCE_ERROR);
     expect(hidden.body.data.mergeRequestCreate).toBeNull();
   });
@@ -417,11 +462,20 @@ describe('createDiffNote and createImageDiffNote', () => {
 
   it('places a note on a line of the diff and answers its position; a line outside the diff is refused', async () => {
     const refs = mr.diff_refs;
-    const position = { baseSha: refs.base_sha, headSha: refs.head_sha, startSha: refs.start_sha, paths: { oldPath: 'list.txt', newPath: 'list.txt' }, newLine: 3 };
-    const res = await gql(`mutation($input: CreateDiffNoteInput!) { createDiffNote(input: $input) { errors note { id body ${POSITION} discussion { id } } } }`, {
-      token: fx.developer.token,
-      variables: { input: { noteableId: gid('MergeRequest', mr.id), body: 'This line', position } },
-    });
+    const position = {
+      baseSha: refs.base_sha,
+      headSha: refs.head_sha,
+      startSha: refs.start_sha,
+      paths: { oldPath: 'list.txt', newPath: 'list.txt' },
+      newLine: 3,
+    };
+    const res = await gql(
+      `mutation($input: CreateDiffNoteInput!) { createDiffNote(input: $input) { errors note { id body ${POSITION} discussion { id } } } }`,
+      {
+        token: fx.developer.token,
+        variables: { input: { noteableId: gid('MergeRequest', mr.id), body: 'This line', position } },
+      },
+    );
     expect(res.body.errors).toBeUndefined();
     const note = res.body.data.createDiffNote.note;
     expect(res.body.data.createDiffNote.errors).toEqual([]);
@@ -476,7 +530,16 @@ describe('createDiffNote and createImageDiffNote', () => {
 
   it('places an image note with its coordinates', async () => {
     const refs = mr.diff_refs;
-    const position = { baseSha: refs.base_sha, headSha: refs.head_sha, startSha: refs.start_sha, paths: { newPath: 'list.txt' }, x: 10, y: 20, width: 100, height: 200 };
+    const position = {
+      baseSha: refs.base_sha,
+      headSha: refs.head_sha,
+      startSha: refs.start_sha,
+      paths: { newPath: 'list.txt' },
+      x: 10,
+      y: 20,
+      width: 100,
+      height: 200,
+    };
     const res = await gql(`mutation($input: CreateImageDiffNoteInput!) { createImageDiffNote(input: $input) { errors note { body ${POSITION} } } }`, {
       token: fx.developer.token,
       variables: { input: { noteableId: gid('MergeRequest', mr.id), body: 'Here', position } },
@@ -545,7 +608,10 @@ describe('a merged merge request', () => {
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.awardEmojiAdd).toEqual({ errors: [], awardEmoji: { name: 'thumbsup' } });
     const body = await projectQuery(`mergeRequest(iid: "${mr.iid}") { upvotes awardEmoji { nodes { name user { username } } } }`);
-    expect(body.data.project.mergeRequest).toEqual({ upvotes: 1, awardEmoji: { nodes: [{ name: 'thumbsup', user: { username: fx.developer.user.username } }] } });
+    expect(body.data.project.mergeRequest).toEqual({
+      upvotes: 1,
+      awardEmoji: { nodes: [{ name: 'thumbsup', user: { username: fx.developer.user.username } }] },
+    });
   });
 });
 
@@ -558,7 +624,10 @@ describe('a public project', () => {
     const target = ((await api.get(`/projects/${res.body.id}/repository/branches`, { token: owner.token })).body as Array<{ name: string }>)[0]!.name;
     await branch(pub as any, 'change', target);
     await commit(pub as any, 'change', 'Change', [{ action: 'create', file_path: 'c.txt', content: 'c\n' }]);
-    const made = await api.post(`/projects/${res.body.id}/merge_requests`, { token: owner.token, body: { source_branch: 'change', target_branch: target, title: 'Public change' } });
+    const made = await api.post(`/projects/${res.body.id}/merge_requests`, {
+      token: owner.token,
+      body: { source_branch: 'change', target_branch: target, title: 'Public change' },
+    });
     expect(made.status, made.text).toBe(201);
     const body = await gql(
       `query($path: ID!) { project(fullPath: $path) { mergeRequests { count nodes { title subscribed currentUserTodos { nodes { id } }

@@ -74,13 +74,21 @@ beforeAll(async () => {
 async function compare(kind: 'project' | 'group' | 'user', select: string | (() => string), n: number) {
   const selection = typeof select === 'string' ? select : select();
   const lists = {
-    project: { list: `query($ids: [ID!]) { projects(ids: $ids) { nodes { key: fullPath ${selection} } } }`, ids: world.projects.slice(0, n).map((p) => gid('Project', p.id)), path: (r: any) => r.data.projects.nodes },
+    project: {
+      list: `query($ids: [ID!]) { projects(ids: $ids) { nodes { key: fullPath ${selection} } } }`,
+      ids: world.projects.slice(0, n).map((p) => gid('Project', p.id)),
+      path: (r: any) => r.data.projects.nodes,
+    },
     group: {
       list: `query($ids: [ID!]) { projects(ids: $ids) { nodes { group { key: fullPath ${selection} } } } }`,
       ids: world.projects.slice(0, n).map((p) => gid('Project', p.id)),
       path: (r: any) => r.data.projects.nodes.map((p: any) => p.group),
     },
-    user: { list: `query($ids: [ID!]) { users(ids: $ids) { nodes { key: username ${selection} } } }`, ids: world.authors.slice(0, n).map((a) => gid('User', a.id)), path: (r: any) => r.data.users.nodes },
+    user: {
+      list: `query($ids: [ID!]) { users(ids: $ids) { nodes { key: username ${selection} } } }`,
+      ids: world.authors.slice(0, n).map((a) => gid('User', a.id)),
+      path: (r: any) => r.data.users.nodes,
+    },
   }[kind];
   const res = await gql(lists.list, { token: world.viewer, variables: { ids: lists.ids } });
   expect(res.body.errors).toBeUndefined();
@@ -106,41 +114,82 @@ async function compare(kind: 'project' | 'group' | 'user', select: string | (() 
  * projectMembers 4 / 8, Project.snippets 6 / 14, labels 10 / 26, milestones 6 / 14, Group.projects 7 / 15,
  * groupMembers 7 / 15, User.snippets 6 / 14.
  */
-const CASES: Array<{ name: string; kind: 'project' | 'group' | 'user'; selection: string | (() => string); queries: number; check?: (nodes: any[]) => void }> = [
-  {
-    name: 'Project.issues with count, forwards and backwards',
-    kind: 'project',
-    selection: `issues(first: 2) { count nodes { iid title confidential author { username } } ${PAGE_INFO} }
+const CASES: Array<{ name: string; kind: 'project' | 'group' | 'user'; selection: string | (() => string); queries: number; check?: (nodes: any[]) => void }> =
+  [
+    {
+      name: 'Project.issues with count, forwards and backwards',
+      kind: 'project',
+      selection: `issues(first: 2) { count nodes { iid title confidential author { username } } ${PAGE_INFO} }
       back: issues(last: 1, sort: created_asc) { count nodes { iid } ${PAGE_INFO} }
       opened: issues(state: opened, first: 3) { count nodes { iid } ${PAGE_INFO} }`,
-    // 3 pages + 2 counts (the first two share their filter).
-    queries: 7,
-    check: (nodes) => {
-      // Project 1 (developer): 3 issues, the confidential one too; project 0 (guest): 2 issues, 1 visible.
-      const byCount = nodes.map((p) => p.issues.count);
-      expect(byCount.slice(0, 2)).toEqual([1, 3]);
-      expect(nodes[1].issues.nodes.map((i: any) => i.iid)).toEqual(['3', '2']);
-      expect(nodes[1].issues.pageInfo.hasNextPage).toBe(true);
-      expect(nodes[0].issues.nodes.map((i: any) => i.iid)).toEqual(['2']);
-      expect(nodes[0].issues.pageInfo.hasNextPage).toBe(false);
+      // 3 pages + 2 counts (the first two share their filter).
+      queries: 7,
+      check: (nodes) => {
+        // Project 1 (developer): 3 issues, the confidential one too; project 0 (guest): 2 issues, 1 visible.
+        const byCount = nodes.map((p) => p.issues.count);
+        expect(byCount.slice(0, 2)).toEqual([1, 3]);
+        expect(nodes[1].issues.nodes.map((i: any) => i.iid)).toEqual(['3', '2']);
+        expect(nodes[1].issues.pageInfo.hasNextPage).toBe(true);
+        expect(nodes[0].issues.nodes.map((i: any) => i.iid)).toEqual(['2']);
+        expect(nodes[0].issues.pageInfo.hasNextPage).toBe(false);
+      },
     },
-  },
-  { name: 'Project.issue(iid) and Project.label(title)', kind: 'project', selection: 'issue(iid: "1") { iid title } second: issue(iid: "2") { iid } label(title: "l1") { title color } none: label(title: "nope") { title }', queries: 5 },
-  {
-    name: 'Project.issues after and before a cursor',
-    kind: 'project',
-    selection: () => `after: issues(after: "${world.midIssueCursor}", first: 2) { nodes { iid } ${PAGE_INFO} }
+    {
+      name: 'Project.issue(iid) and Project.label(title)',
+      kind: 'project',
+      selection: 'issue(iid: "1") { iid title } second: issue(iid: "2") { iid } label(title: "l1") { title color } none: label(title: "nope") { title }',
+      queries: 5,
+    },
+    {
+      name: 'Project.issues after and before a cursor',
+      kind: 'project',
+      selection: () => `after: issues(after: "${world.midIssueCursor}", first: 2) { nodes { iid } ${PAGE_INFO} }
       before: issues(before: "${world.midIssueCursor}", last: 2) { nodes { iid } ${PAGE_INFO} }`,
-    queries: 4,
-  },
-  { name: 'Project.projectMembers', kind: 'project', selection: `projectMembers(first: 2) { nodes { user { username } accessLevel { integerValue } } ${PAGE_INFO} }`, queries: 3 },
-  { name: 'Project.snippets', kind: 'project', selection: `snippets(first: 1) { nodes { title } ${PAGE_INFO} } all: snippets { nodes { title } ${PAGE_INFO} }`, queries: 4 },
-  { name: 'Project.labels', kind: 'project', selection: `labels(first: 2) { count nodes { title } ${PAGE_INFO} } searched: labels(searchTerm: "l1") { count nodes { title } }`, queries: 6 },
-  { name: 'Project.milestones', kind: 'project', selection: `milestones(first: 1) { nodes { title } ${PAGE_INFO} } back: milestones(last: 1) { nodes { title } ${PAGE_INFO} }`, queries: 4 },
-  { name: 'Group.projects', kind: 'group', selection: `projects(first: 1) { nodes { fullPath } ${PAGE_INFO} } all: projects { nodes { fullPath } }`, queries: 5 },
-  { name: 'Group.groupMembers', kind: 'group', selection: `groupMembers(first: 1) { nodes { user { username } accessLevel { integerValue } } ${PAGE_INFO} } all: groupMembers { nodes { user { username } } }`, queries: 5 },
-  { name: 'User.snippets', kind: 'user', selection: `snippets(first: 1) { nodes { title } ${PAGE_INFO} } all: snippets { nodes { title visibilityLevel } ${PAGE_INFO} }`, queries: 4 },
-];
+      queries: 4,
+    },
+    {
+      name: 'Project.projectMembers',
+      kind: 'project',
+      selection: `projectMembers(first: 2) { nodes { user { username } accessLevel { integerValue } } ${PAGE_INFO} }`,
+      queries: 3,
+    },
+    {
+      name: 'Project.snippets',
+      kind: 'project',
+      selection: `snippets(first: 1) { nodes { title } ${PAGE_INFO} } all: snippets { nodes { title } ${PAGE_INFO} }`,
+      queries: 4,
+    },
+    {
+      name: 'Project.labels',
+      kind: 'project',
+      selection: `labels(first: 2) { count nodes { title } ${PAGE_INFO} } searched: labels(searchTerm: "l1") { count nodes { title } }`,
+      queries: 6,
+    },
+    {
+      name: 'Project.milestones',
+      kind: 'project',
+      selection: `milestones(first: 1) { nodes { title } ${PAGE_INFO} } back: milestones(last: 1) { nodes { title } ${PAGE_INFO} }`,
+      queries: 4,
+    },
+    {
+      name: 'Group.projects',
+      kind: 'group',
+      selection: `projects(first: 1) { nodes { fullPath } ${PAGE_INFO} } all: projects { nodes { fullPath } }`,
+      queries: 5,
+    },
+    {
+      name: 'Group.groupMembers',
+      kind: 'group',
+      selection: `groupMembers(first: 1) { nodes { user { username } accessLevel { integerValue } } ${PAGE_INFO} } all: groupMembers { nodes { user { username } } }`,
+      queries: 5,
+    },
+    {
+      name: 'User.snippets',
+      kind: 'user',
+      selection: `snippets(first: 1) { nodes { title } ${PAGE_INFO} } all: snippets { nodes { title visibilityLevel } ${PAGE_INFO} }`,
+      queries: 4,
+    },
+  ];
 
 describe('connections nested under lists', () => {
   for (const c of CASES) {

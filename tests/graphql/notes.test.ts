@@ -81,7 +81,9 @@ describe('createNote', () => {
       token: guest.token,
       variables: { id: gid('Issue', issue.id) },
     });
-    expect(todos.body.data.issue.currentUserTodos.nodes).toEqual([{ action: 'mentioned', body: `Ping @${guest.user.username}`, author: { username: owner.user.username } }]);
+    expect(todos.body.data.issue.currentUserTodos.nodes).toEqual([
+      { action: 'mentioned', body: `Ping @${guest.user.username}`, author: { username: owner.user.username } },
+    ]);
     expect(issue.web_url).toBe(`${TEST_PUBLIC_URL}/${project.path_with_namespace}/-/issues/${issue.iid}`);
   });
 
@@ -109,7 +111,10 @@ describe('createNote', () => {
 
   it('business failures go in `errors`: a blank body, a discussion of another issue', async () => {
     const { owner, project, issue } = await setup();
-    const blank = await gql(CREATE_NOTE, { token: owner.token, variables: { input: { noteableId: gid('Issue', issue.id), body: '  ', clientMutationId: 'c2' } } });
+    const blank = await gql(CREATE_NOTE, {
+      token: owner.token,
+      variables: { input: { noteableId: gid('Issue', issue.id), body: '  ', clientMutationId: 'c2' } },
+    });
     expect(blank.body).toEqual({ data: { createNote: { clientMutationId: 'c2', errors: ["Note can't be blank"], note: null } } });
 
     const other = await createIssue(owner.token, project.id);
@@ -145,7 +150,16 @@ describe('createNote', () => {
     }
     // A global id of something that carries no notes is an argument error.
     const wrong = await gql(CREATE_NOTE, { token: owner.token, variables: { input: { ...input, noteableId: gid('Project', 1) } } });
-    expect(wrong.body).toMatchObject({ data: { createNote: null }, errors: [{ message: '"gid://gitlab/Project/1" is not a valid id for Issue or MergeRequest or ProjectSnippet or PersonalSnippet or Snippet or Epic or AlertManagement::Alert.', path: ['createNote'] }] });
+    expect(wrong.body).toMatchObject({
+      data: { createNote: null },
+      errors: [
+        {
+          message:
+            '"gid://gitlab/Project/1" is not a valid id for Issue or MergeRequest or ProjectSnippet or PersonalSnippet or Snippet or Epic or AlertManagement::Alert.',
+          path: ['createNote'],
+        },
+      ],
+    });
   });
 });
 
@@ -173,9 +187,33 @@ describe('Issue.notes and Issue.discussions', () => {
         issue: {
           notes: {
             nodes: [
-              { id: gid('Note', comment.id), body: 'Looks wrong', system: false, confidential: false, systemNoteIconName: null, author: { username: guest.user.username }, createdAt: comment.created_at },
-              { id: gid('Note', secret.id), body: 'Internal', system: false, confidential: true, systemNoteIconName: null, author: { username: owner.user.username }, createdAt: secret.created_at },
-              { id: gid('Note', system.id), body: 'closed', system: true, confidential: false, systemNoteIconName: 'issue-close', author: { username: owner.user.username }, createdAt: system.created_at },
+              {
+                id: gid('Note', comment.id),
+                body: 'Looks wrong',
+                system: false,
+                confidential: false,
+                systemNoteIconName: null,
+                author: { username: guest.user.username },
+                createdAt: comment.created_at,
+              },
+              {
+                id: gid('Note', secret.id),
+                body: 'Internal',
+                system: false,
+                confidential: true,
+                systemNoteIconName: null,
+                author: { username: owner.user.username },
+                createdAt: secret.created_at,
+              },
+              {
+                id: gid('Note', system.id),
+                body: 'closed',
+                system: true,
+                confidential: false,
+                systemNoteIconName: 'issue-close',
+                author: { username: owner.user.username },
+                createdAt: system.created_at,
+              },
             ],
           },
           discussions: {
@@ -199,10 +237,13 @@ describe('Issue.notes and Issue.discussions', () => {
     for (const body of bodies) await api.post(`/projects/${project.id}/issues/${issue.iid}/notes`, { token: owner.token, body: { body } });
     const page = async (field: string, args: string) => {
       const inner = field === 'notes' ? 'body' : 'notes { nodes { body } }';
-      const res = await gql(`query($id: IssueID!) { issue(id: $id) { ${field}(${args}) { nodes { ${inner} } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }`, {
-        token: owner.token,
-        variables: { id: gid('Issue', issue.id) },
-      });
+      const res = await gql(
+        `query($id: IssueID!) { issue(id: $id) { ${field}(${args}) { nodes { ${inner} } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } } }`,
+        {
+          token: owner.token,
+          variables: { id: gid('Issue', issue.id) },
+        },
+      );
       expect(res.body.errors).toBeUndefined();
       const conn = res.body.data.issue[field];
       return { ...conn, bodies: conn.nodes.map((n: any) => (field === 'notes' ? n.body : n.notes.nodes[0].body)) };

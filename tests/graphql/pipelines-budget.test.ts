@@ -15,7 +15,8 @@ let fx: Awaited<ReturnType<typeof ciProject>>;
 beforeAll(async () => {
   fx = await ciProject();
   // The push made pipeline 1; five more on master (4 jobs each).
-  for (let i = 1; i < PIPELINES; i++) expect((await api.post(`/projects/${fx.project.id}/pipeline`, { token: fx.owner.token, body: { ref: 'master' } })).status).toBe(201);
+  for (let i = 1; i < PIPELINES; i++)
+    expect((await api.post(`/projects/${fx.project.id}/pipeline`, { token: fx.owner.token, body: { ref: 'master' } })).status).toBe(201);
   // The viewer's first request records the token's use (a write): made here, outside the counted requests.
   await gql('{ currentUser { username } }', { token: fx.owner.token });
 }, 120_000);

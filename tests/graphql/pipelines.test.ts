@@ -95,8 +95,16 @@ describe('Project.pipeline', () => {
       artifacts: { nodes: [] },
     });
     // A group of one job shows that job's status (Ci::Group#detailed_status).
-    const group = (name: string, s: string) => ({ name, size: 1, detailedStatus: { group: s, label: s, detailsPath: `/${path}/-/jobs/${ids[name]}`, hasDetails: true } });
-    const stage = (name: string, s: string, groups: unknown[]) => ({ name, detailedStatus: status(s, `/${path}/-/pipelines/${p.id}#${name}`), groups: { nodes: groups } });
+    const group = (name: string, s: string) => ({
+      name,
+      size: 1,
+      detailedStatus: { group: s, label: s, detailsPath: `/${path}/-/jobs/${ids[name]}`, hasDetails: true },
+    });
+    const stage = (name: string, s: string, groups: unknown[]) => ({
+      name,
+      detailedStatus: status(s, `/${path}/-/pipelines/${p.id}#${name}`),
+      groups: { nodes: groups },
+    });
     expect(res.body).toEqual({
       data: {
         project: {
@@ -120,7 +128,9 @@ describe('Project.pipeline', () => {
   it('groups parallel jobs under their name without the `i/N` suffix, in natural order', async () => {
     const { owner, project } = await ciProject('test:\n  script: [x]\n  parallel: 10\nlint:\n  script: [x]\n');
     const res = await gql(
-      pipelineQuery(`stages { nodes { name groups { nodes { name size detailedStatus { group label detailsPath hasDetails } jobs(first: 10) { nodes { name } } } } } }`),
+      pipelineQuery(
+        `stages { nodes { name groups { nodes { name size detailedStatus { group label detailsPath hasDetails } jobs(first: 10) { nodes { name } } } } } }`,
+      ),
       { token: owner.token, variables: { path: project.path_with_namespace, iid: '1' } },
     );
     const names = Array.from({ length: 10 }, (_, i) => ({ name: `test ${i + 1}/10` }));
@@ -129,7 +139,12 @@ describe('Project.pipeline', () => {
         name: 'test',
         groups: {
           nodes: [
-            { name: 'lint', size: 1, detailedStatus: { group: 'pending', label: 'pending', detailsPath: expect.stringMatching(/\/-\/jobs\/\d+$/), hasDetails: true }, jobs: { nodes: [{ name: 'lint' }] } },
+            {
+              name: 'lint',
+              size: 1,
+              detailedStatus: { group: 'pending', label: 'pending', detailsPath: expect.stringMatching(/\/-\/jobs\/\d+$/), hasDetails: true },
+              jobs: { nodes: [{ name: 'lint' }] },
+            },
             // A group of several jobs: the composite of its jobs, no page of its own (Group::Common).
             { name: 'test', size: 10, detailedStatus: { group: 'pending', label: 'pending', detailsPath: null, hasDetails: false }, jobs: { nodes: names } },
           ],
@@ -158,7 +173,14 @@ describe('Project.pipelines', () => {
         token: owner.token,
         variables: { path: project.path_with_namespace },
       }).then((r) => r.body.data.project.pipelines);
-    expect(await list('')).toEqual({ count: 2, nodes: [{ iid: '2', status: 'CANCELED' }, { iid: '1', status: 'PENDING' }], pageInfo: { hasNextPage: false } });
+    expect(await list('')).toEqual({
+      count: 2,
+      nodes: [
+        { iid: '2', status: 'CANCELED' },
+        { iid: '1', status: 'PENDING' },
+      ],
+      pageInfo: { hasNextPage: false },
+    });
     expect(await list('(first: 1)')).toEqual({ count: 2, nodes: [{ iid: '2', status: 'CANCELED' }], pageInfo: { hasNextPage: true } });
     expect(await list('(status: PENDING)')).toEqual({ count: 1, nodes: [{ iid: '1', status: 'PENDING' }], pageInfo: { hasNextPage: false } });
     expect(await list(`(ref: "master", sha: "${sha}")`)).toMatchObject({ count: 2 });
@@ -177,7 +199,9 @@ describe('Commit.pipelines and latestPipeline', () => {
     expect((await api.post(`/projects/${project.id}/pipeline`, { token: owner.token, body: { ref: 'master' } })).status).toBe(201);
     expect((await api.post(`/projects/${project.id}/pipelines/${await onlyLatest(owner.token, project.id)}/cancel`, { token: owner.token })).status).toBe(200);
     // A branch made at the same commit: a push pipeline for it, on the same sha.
-    expect((await api.post(`/projects/${project.id}/repository/branches`, { token: owner.token, body: { branch: 'feature', ref: 'master' } })).status).toBe(201);
+    expect((await api.post(`/projects/${project.id}/repository/branches`, { token: owner.token, body: { branch: 'feature', ref: 'master' } })).status).toBe(
+      201,
+    );
     // A later commit on master: its pipeline is not the first commit's.
     await commitFiles(owner.token, project.id, { 'other.txt': 'x' });
     const commit = (args: string) =>
@@ -197,9 +221,21 @@ describe('Commit.pipelines and latestPipeline', () => {
       pipelines: { count: 3, nodes: [p('3', 'feature', 'PENDING'), p('2', 'master', 'CANCELED'), p('1', 'master', 'PENDING')] },
       latest: { iid: '3' },
     });
-    expect(await commit('(ref: "master")')).toEqual({ sha, pipelines: { count: 2, nodes: [p('2', 'master', 'CANCELED'), p('1', 'master', 'PENDING')] }, latest: { iid: '2' } });
-    expect(await commit('(status: PENDING)')).toEqual({ sha, pipelines: { count: 2, nodes: [p('3', 'feature', 'PENDING'), p('1', 'master', 'PENDING')] }, latest: { iid: '3' } });
-    expect(await commit('(ref: "master", status: PENDING)')).toEqual({ sha, pipelines: { count: 1, nodes: [p('1', 'master', 'PENDING')] }, latest: { iid: '1' } });
+    expect(await commit('(ref: "master")')).toEqual({
+      sha,
+      pipelines: { count: 2, nodes: [p('2', 'master', 'CANCELED'), p('1', 'master', 'PENDING')] },
+      latest: { iid: '2' },
+    });
+    expect(await commit('(status: PENDING)')).toEqual({
+      sha,
+      pipelines: { count: 2, nodes: [p('3', 'feature', 'PENDING'), p('1', 'master', 'PENDING')] },
+      latest: { iid: '3' },
+    });
+    expect(await commit('(ref: "master", status: PENDING)')).toEqual({
+      sha,
+      pipelines: { count: 1, nodes: [p('1', 'master', 'PENDING')] },
+      latest: { iid: '1' },
+    });
     expect(await commit(`(sha: "${'0'.repeat(40)}")`)).toEqual({ sha, pipelines: { count: 0, nodes: [] }, latest: null });
   });
 });
@@ -214,13 +250,19 @@ describe('MergeRequest.pipelines and headPipeline', () => {
     });
     expect(pushed.status).toBe(201);
     const head = pushed.body as { id: string };
-    const mr = await api.post(`/projects/${project.id}/merge_requests`, { token: owner.token, body: { source_branch: 'topic', target_branch: 'master', title: 'Topic' } });
+    const mr = await api.post(`/projects/${project.id}/merge_requests`, {
+      token: owner.token,
+      body: { source_branch: 'topic', target_branch: 'master', title: 'Topic' },
+    });
     expect(mr.status).toBe(201);
     const query = () =>
-      gql(`query($path: ID!) { project(fullPath: $path) { mergeRequest(iid: "${mr.body.iid}") { headPipeline { iid sha } pipelines { count nodes { iid } } } } }`, {
-        token: owner.token,
-        variables: { path: project.path_with_namespace },
-      }).then((r) => r.body.data.project.mergeRequest);
+      gql(
+        `query($path: ID!) { project(fullPath: $path) { mergeRequest(iid: "${mr.body.iid}") { headPipeline { iid sha } pipelines { count nodes { iid } } } } }`,
+        {
+          token: owner.token,
+          variables: { path: project.path_with_namespace },
+        },
+      ).then((r) => r.body.data.project.mergeRequest);
     // Pipelines 1 (master) and 2 (topic at master's commit) are not of the head commit; 3 (the topic's push) is.
     expect(await query()).toEqual({ headPipeline: { iid: '3', sha: head.id }, pipelines: { count: 1, nodes: [{ iid: '3' }] } });
     expect((await api.post(`/projects/${project.id}/pipeline`, { token: owner.token, body: { ref: 'topic' } })).status).toBe(201);

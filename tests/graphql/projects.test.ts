@@ -22,7 +22,9 @@ describe('Query.project', () => {
 
     expect((await ask(priv.path_with_namespace)).body).toEqual({ data: { project: null } });
     expect((await ask(priv.path_with_namespace, stranger.token)).body).toEqual({ data: { project: null } });
-    expect((await ask(priv.path_with_namespace, owner.token)).body).toEqual({ data: { project: { id: gid('Project', priv.id), fullPath: priv.path_with_namespace } } });
+    expect((await ask(priv.path_with_namespace, owner.token)).body).toEqual({
+      data: { project: { id: gid('Project', priv.id), fullPath: priv.path_with_namespace } },
+    });
     // Full paths are looked up without regard to case.
     expect((await ask(priv.path_with_namespace.toUpperCase(), owner.token)).body.data.project.id).toBe(gid('Project', priv.id));
     expect((await ask(pub.path_with_namespace)).body).toEqual({ data: { project: { id: gid('Project', pub.id), fullPath: pub.path_with_namespace } } });
@@ -33,7 +35,12 @@ describe('Query.project', () => {
   it('answers every core field (exact body), with the permissions the policy gives each caller', async () => {
     const owner = await createUser();
     const group = await createGroup(owner.token, { visibility: 'public', name: 'Acme Corp', path: `acme-${owner.user.id}` });
-    const p = await createProject(owner.token, { namespaceId: group.id, visibility: 'public', name: `Rocket ${owner.user.id}`, path: `rocket-${owner.user.id}` });
+    const p = await createProject(owner.token, {
+      namespaceId: group.id,
+      visibility: 'public',
+      name: `Rocket ${owner.user.id}`,
+      path: `rocket-${owner.user.id}`,
+    });
     await createIssue(owner.token, p.id, { title: 'open' });
     await createIssue(owner.token, p.id, { title: 'secret', confidential: true });
     const query = `query($p: ID!) { project(fullPath: $p) {
@@ -71,7 +78,15 @@ describe('Query.project', () => {
           snippetsEnabled: true,
           wikiEnabled: true,
           jobsEnabled: true,
-          namespace: { id: gid('Group', group.id), name: 'Acme Corp', path: group.path, fullName: 'Acme Corp', fullPath: group.full_path, description: '', visibility: 'public' },
+          namespace: {
+            id: gid('Group', group.id),
+            name: 'Acme Corp',
+            path: group.path,
+            fullName: 'Acme Corp',
+            fullPath: group.full_path,
+            description: '',
+            visibility: 'public',
+          },
           group: { id: gid('Group', group.id), fullPath: group.full_path, fullName: 'Acme Corp' },
           userPermissions: {
             adminOperations: true,
@@ -90,9 +105,12 @@ describe('Query.project', () => {
     expect(Date.parse(res.body.data.project.lastActivityAt)).not.toBeNaN();
 
     // Anonymous: the same project, no confidential issue counted, read-only permissions.
-    const anon = await gql(`query($p: ID!) { project(fullPath: $p) { openIssuesCount userPermissions { readProject readProjectMember downloadCode createIssue forkProject adminProject removeProject createProjectSnippet adminOperations } } }`, {
-      variables: { p: p.path_with_namespace },
-    });
+    const anon = await gql(
+      `query($p: ID!) { project(fullPath: $p) { openIssuesCount userPermissions { readProject readProjectMember downloadCode createIssue forkProject adminProject removeProject createProjectSnippet adminOperations } } }`,
+      {
+        variables: { p: p.path_with_namespace },
+      },
+    );
     expect(anon.body).toEqual({
       data: {
         project: {
@@ -116,17 +134,37 @@ describe('Query.project', () => {
   it('a personal project: namespace is the user namespace, group is null; nested groups give full names', async () => {
     const owner = await createUser();
     const personal = await createProject(owner.token, { visibility: 'private' });
-    let res = await gql('query($p: ID!) { project(fullPath: $p) { nameWithNamespace namespace { id fullPath fullName } group { id } } }', { token: owner.token, variables: { p: personal.path_with_namespace } });
+    let res = await gql('query($p: ID!) { project(fullPath: $p) { nameWithNamespace namespace { id fullPath fullName } group { id } } }', {
+      token: owner.token,
+      variables: { p: personal.path_with_namespace },
+    });
     const ns = personal.namespace;
     expect(res.body).toEqual({
-      data: { project: { nameWithNamespace: `${owner.user.name} / ${personal.name}`, namespace: { id: gid('Namespace', ns.id), fullPath: owner.user.username, fullName: owner.user.name }, group: null } },
+      data: {
+        project: {
+          nameWithNamespace: `${owner.user.name} / ${personal.name}`,
+          namespace: { id: gid('Namespace', ns.id), fullPath: owner.user.username, fullName: owner.user.name },
+          group: null,
+        },
+      },
     });
 
     const top = await createGroup(owner.token, { name: 'Top' });
     const sub = await createGroup(owner.token, { name: 'Sub', parentId: top.id });
     const nested = await createProject(owner.token, { namespaceId: sub.id, name: 'Deep' });
-    res = await gql('query($p: ID!) { project(fullPath: $p) { nameWithNamespace namespace { fullName } group { fullName parent { fullPath } } } }', { token: owner.token, variables: { p: nested.path_with_namespace } });
-    expect(res.body).toEqual({ data: { project: { nameWithNamespace: 'Top / Sub / Deep', namespace: { fullName: 'Top / Sub' }, group: { fullName: 'Top / Sub', parent: { fullPath: top.full_path } } } } });
+    res = await gql('query($p: ID!) { project(fullPath: $p) { nameWithNamespace namespace { fullName } group { fullName parent { fullPath } } } }', {
+      token: owner.token,
+      variables: { p: nested.path_with_namespace },
+    });
+    expect(res.body).toEqual({
+      data: {
+        project: {
+          nameWithNamespace: 'Top / Sub / Deep',
+          namespace: { fullName: 'Top / Sub' },
+          group: { fullName: 'Top / Sub', parent: { fullPath: top.full_path } },
+        },
+      },
+    });
   });
 });
 
@@ -148,8 +186,22 @@ describe('Project.projectMembers', () => {
     expect(nodes).toHaveLength(3);
     // Ordered by membership id: the group's owner and reporter (inherited, GroupMember), then the project's developer.
     expect(nodes).toEqual([
-      { __typename: 'GroupMember', id: expect.stringMatching(/^gid:\/\/gitlab\/GroupMember\/\d+$/), accessLevel: { integerValue: 50, stringValue: 'OWNER' }, expiresAt: null, user: { username: owner.user.username }, createdBy: { username: owner.user.username } },
-      { __typename: 'GroupMember', id: expect.stringMatching(/^gid:\/\/gitlab\/GroupMember\/\d+$/), accessLevel: { integerValue: 20, stringValue: 'REPORTER' }, expiresAt: null, user: { username: reporter.user.username }, createdBy: { username: owner.user.username } },
+      {
+        __typename: 'GroupMember',
+        id: expect.stringMatching(/^gid:\/\/gitlab\/GroupMember\/\d+$/),
+        accessLevel: { integerValue: 50, stringValue: 'OWNER' },
+        expiresAt: null,
+        user: { username: owner.user.username },
+        createdBy: { username: owner.user.username },
+      },
+      {
+        __typename: 'GroupMember',
+        id: expect.stringMatching(/^gid:\/\/gitlab\/GroupMember\/\d+$/),
+        accessLevel: { integerValue: 20, stringValue: 'REPORTER' },
+        expiresAt: null,
+        user: { username: reporter.user.username },
+        createdBy: { username: owner.user.username },
+      },
       {
         __typename: 'ProjectMember',
         id: expect.stringMatching(/^gid:\/\/gitlab\/ProjectMember\/\d+$/),
@@ -166,10 +218,13 @@ describe('Project.projectMembers', () => {
     const inherited = await gql(query, { token: dev.token, variables: { p: p.path_with_namespace, r: ['INHERITED'] } });
     expect(inherited.body.data.project.projectMembers.nodes.map((n: any) => n.user.username)).toEqual([owner.user.username, reporter.user.username]);
 
-    const search = await gql('query($p: ID!) { project(fullPath: $p) { projectMembers(search: $s) { nodes { user { username } } } } }'.replace('$p: ID!', '$p: ID!, $s: String'), {
-      token: dev.token,
-      variables: { p: p.path_with_namespace, s: reporter.user.username },
-    });
+    const search = await gql(
+      'query($p: ID!) { project(fullPath: $p) { projectMembers(search: $s) { nodes { user { username } } } } }'.replace('$p: ID!', '$p: ID!, $s: String'),
+      {
+        token: dev.token,
+        variables: { p: p.path_with_namespace, s: reporter.user.username },
+      },
+    );
     expect(search.body.data.project.projectMembers.nodes).toEqual([{ user: { username: reporter.user.username } }]);
 
     // A stranger does not see the private project at all.
@@ -179,8 +234,13 @@ describe('Project.projectMembers', () => {
   it('anonymous callers read the members of a public project', async () => {
     const owner = await createUser();
     const p = await createProject(owner.token, { visibility: 'public' });
-    const res = await gql('query($p: ID!) { project(fullPath: $p) { projectMembers { nodes { accessLevel { integerValue stringValue } user { username } } } } }', { variables: { p: p.path_with_namespace } });
-    expect(res.body).toEqual({ data: { project: { projectMembers: { nodes: [{ accessLevel: { integerValue: 50, stringValue: 'OWNER' }, user: { username: owner.user.username } }] } } } });
+    const res = await gql(
+      'query($p: ID!) { project(fullPath: $p) { projectMembers { nodes { accessLevel { integerValue stringValue } user { username } } } } }',
+      { variables: { p: p.path_with_namespace } },
+    );
+    expect(res.body).toEqual({
+      data: { project: { projectMembers: { nodes: [{ accessLevel: { integerValue: 50, stringValue: 'OWNER' }, user: { username: owner.user.username } }] } } },
+    });
   });
 });
 
@@ -241,7 +301,10 @@ describe('Query.projects', () => {
     expect((await gql(query, { variables: { search: `Giraffe ${owner.user.id}` } })).body.data.projects.nodes).toEqual([{ id: ids[0] }]);
     // The group's path matches only when namespaces are searched too.
     expect((await gql(query, { token: owner.token, variables: { search: `zebra-${owner.user.id}` } })).body.data.projects.nodes).toEqual([]);
-    expect((await gql(query, { token: owner.token, variables: { search: `zebra-${owner.user.id}`, sn: true } })).body.data.projects.nodes).toEqual([{ id: ids[1] }, { id: ids[0] }]);
+    expect((await gql(query, { token: owner.token, variables: { search: `zebra-${owner.user.id}`, sn: true } })).body.data.projects.nodes).toEqual([
+      { id: ids[1] },
+      { id: ids[0] },
+    ]);
 
     const wrong = await gql(query, { variables: { ids: ['gid://gitlab/Issue/1'] } });
     expect(wrong.body.errors[0].message).toBe('"gid://gitlab/Issue/1" is not a valid id for Project.');
@@ -253,12 +316,14 @@ describe('Query.projects', () => {
     const groups = [top, await createGroup(owner.token, { parentId: top.id }), await createGroup(owner.token)];
     const query = '{ projects(first: 100) { nodes { fullPath namespace { fullPath } } } }';
     // Every association of the page: one batched query each (groups, full names of nested namespaces, open issues).
-    const wide = '{ projects(first: 100) { nodes { fullPath nameWithNamespace namespace { fullPath fullName } group { fullPath parent { fullPath } } openIssuesCount userPermissions { readProject } } } }';
+    const wide =
+      '{ projects(first: 100) { nodes { fullPath nameWithNamespace namespace { fullPath fullName } group { fullPath parent { fullPath } } openIssuesCount userPermissions { readProject } } } }';
     const counts: number[] = [];
     const wideCounts: number[] = [];
     let made = 0;
     for (const target of [3, 30]) {
-      while (made < target) await createProject(owner.token, { namespaceId: made % 4 === 3 ? undefined : groups[made % 3]!.id, name: `budget ${owner.user.id} ${made++}` });
+      while (made < target)
+        await createProject(owner.token, { namespaceId: made % 4 === 3 ? undefined : groups[made % 3]!.id, name: `budget ${owner.user.id} ${made++}` });
       const res = await gql(query, { token: owner.token });
       expect(res.status).toBe(200);
       const mine = res.body.data.projects.nodes.filter((n: any) => n.fullPath.includes(`budget-${owner.user.id}-`));

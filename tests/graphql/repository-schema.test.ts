@@ -58,7 +58,14 @@ const INPUTS: Record<string, Record<string, string>> = {
     lastCommitId: 'String',
     previousPath: 'String',
   },
-  CommitCreateInput: { actions: '[CommitAction!]!', branch: 'String!', message: 'String!', projectPath: 'ID!', startBranch: 'String', clientMutationId: 'String' },
+  CommitCreateInput: {
+    actions: '[CommitAction!]!',
+    branch: 'String!',
+    message: 'String!',
+    projectPath: 'ID!',
+    startBranch: 'String',
+    clientMutationId: 'String',
+  },
   CreateBranchInput: { name: 'String!', projectPath: 'ID!', ref: 'String!', clientMutationId: 'String' },
 };
 
@@ -75,7 +82,11 @@ describe('the repository slice of the schema', () => {
         for (const [arg, argType] of Object.entries(args)) expect(String(f!.args.find((a) => a.name === arg)?.type), `${name}.${field}(${arg})`).toBe(argType);
       }
     }
-    for (const name of ['TreeEntry', 'Submodule', 'Blob']) expect((schema.getType(name) as any).getInterfaces().map((i: any) => i.name), name).toEqual(['Entry']);
+    for (const name of ['TreeEntry', 'Submodule', 'Blob'])
+      expect(
+        (schema.getType(name) as any).getInterfaces().map((i: any) => i.name),
+        name,
+      ).toEqual(['Entry']);
     expect((schema.getType('Commit') as any).getFields().latestPipeline.deprecationReason).toBe('Use `pipelines`. Deprecated in 12.5.');
     // The spec names the avatar field `authorAvatar`, in place of 13.6's vendor-named one.
     expect((schema.getType('Commit') as any).getFields().authorGravatar).toBeUndefined();
@@ -94,7 +105,8 @@ describe('the repository slice of the schema', () => {
     expect(String(root.commitCreate?.type)).toBe('CommitCreatePayload');
     expect(String(root.createBranch?.args[0]?.type)).toBe('CreateBranchInput!');
     expect(String(root.createBranch?.type)).toBe('CreateBranchPayload');
-    const fields = (name: string) => Object.fromEntries(Object.entries((schema.getType(name) as any).getFields()).map(([k, f]: [string, any]) => [k, String(f.type)]));
+    const fields = (name: string) =>
+      Object.fromEntries(Object.entries((schema.getType(name) as any).getFields()).map(([k, f]: [string, any]) => [k, String(f.type)]));
     expect(fields('CommitCreatePayload')).toEqual({ clientMutationId: 'String', commit: 'Commit', errors: '[String!]!' });
     expect(fields('CreateBranchPayload')).toEqual({ branch: 'Branch', clientMutationId: 'String', errors: '[String!]!' });
   });

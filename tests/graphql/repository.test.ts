@@ -69,7 +69,14 @@ describe('Project.repository', () => {
     });
     const [src] = repo.tree.trees.nodes;
     expect(repo.tree.trees.nodes).toHaveLength(1);
-    expect(src).toMatchObject({ name: 'src', path: 'src', flatPath: 'src', type: 'tree', webUrl: `${base}/-/tree/${fx.sha}/src`, webPath: `/${fx.project.path_with_namespace}/-/tree/${fx.sha}/src` });
+    expect(src).toMatchObject({
+      name: 'src',
+      path: 'src',
+      flatPath: 'src',
+      type: 'tree',
+      webUrl: `${base}/-/tree/${fx.sha}/src`,
+      webPath: `/${fx.project.path_with_namespace}/-/tree/${fx.sha}/src`,
+    });
     expect(src.id).toBe(gid('Gitlab::Graphql::Representation::TreeEntry', src.sha));
     expect(src.sha).toMatch(/^[0-9a-f]{40}$/);
     expect(repo.tree.blobs.nodes).toEqual([
@@ -87,7 +94,16 @@ describe('Project.repository', () => {
       },
     ]);
     expect(repo.tree.submodules.nodes).toEqual([
-      { id: gid('Gitlab::Graphql::Representation::SubmoduleTreeEntry', SUBMODULE_OID), sha: SUBMODULE_OID, name: 'vendor', path: 'vendor', flatPath: 'vendor', type: 'commit', webUrl: null, treeUrl: null },
+      {
+        id: gid('Gitlab::Graphql::Representation::SubmoduleTreeEntry', SUBMODULE_OID),
+        sha: SUBMODULE_OID,
+        name: 'vendor',
+        path: 'vendor',
+        flatPath: 'vendor',
+        type: 'commit',
+        webUrl: null,
+        treeUrl: null,
+      },
     ]);
   });
 
@@ -137,7 +153,12 @@ describe('Project.repository', () => {
     expect(res.body.errors).toBeUndefined();
     expect(res.body.data.project.repository.tree.submodules.nodes).toEqual([
       { path: 'elsewhere', sha: oids[4], webUrl: 'https://git.example.org/team/repo.git', treeUrl: null },
-      { path: 'github', sha: oids[3], webUrl: 'https://github.com/gitlab-org/gitlab-foss', treeUrl: `https://github.com/gitlab-org/gitlab-foss/tree/${oids[3]}` },
+      {
+        path: 'github',
+        sha: oids[3],
+        webUrl: 'https://github.com/gitlab-org/gitlab-foss',
+        treeUrl: `https://github.com/gitlab-org/gitlab-foss/tree/${oids[3]}`,
+      },
       { path: 'libs/self-https', sha: oids[0], webUrl: '/group/sub/lib', treeUrl: `/group/sub/lib/-/tree/${oids[0]}` },
       { path: 'libs/self-ssh', sha: oids[1], webUrl: '/group/lib', treeUrl: `/group/lib/-/tree/${oids[1]}` },
       { path: 'missing', sha: oids[5], webUrl: null, treeUrl: null },
@@ -165,14 +186,25 @@ describe('Project.repository', () => {
       spec['.gitmodules'] = `${sections.join('\n')}\n`;
       const fx = await projectWith(spec);
       // Another branch, another commit: its tree's .gitmodules is read in the same statement.
-      await fx.repo.commit('other', { ...spec, '.gitmodules': `${sections.join('\n').replace('../inner.git', 'https://gitlab.com/org/inner.git')}\n` }, 'Other\n', T0);
+      await fx.repo.commit(
+        'other',
+        { ...spec, '.gitmodules': `${sections.join('\n').replace('../inner.git', 'https://gitlab.com/org/inner.git')}\n` },
+        'Other\n',
+        T0,
+      );
       const run = (fields: string) => gql(query(fields), { token: fx.owner.token, variables: { p: fx.project.path_with_namespace } });
       const res = await run(withLinks);
       expect(res.body.errors).toBeUndefined();
       const { root, other } = res.body.data.project.repository;
       expect(root.submodules.nodes).toHaveLength(n);
-      expect(root.submodules.nodes[n - 1]).toEqual({ sha: SUBMODULE_OID, webUrl: `https://github.com/org/m${n - 1}`, treeUrl: `https://github.com/org/m${n - 1}/tree/${SUBMODULE_OID}` });
-      expect(other.submodules.nodes).toEqual([{ sha: SUBMODULE_OID, webUrl: 'https://gitlab.com/org/inner', treeUrl: `https://gitlab.com/org/inner/tree/${SUBMODULE_OID}` }]);
+      expect(root.submodules.nodes[n - 1]).toEqual({
+        sha: SUBMODULE_OID,
+        webUrl: `https://github.com/org/m${n - 1}`,
+        treeUrl: `https://github.com/org/m${n - 1}/tree/${SUBMODULE_OID}`,
+      });
+      expect(other.submodules.nodes).toEqual([
+        { sha: SUBMODULE_OID, webUrl: 'https://gitlab.com/org/inner', treeUrl: `https://gitlab.com/org/inner/tree/${SUBMODULE_OID}` },
+      ]);
       const without = await run('');
       expect(queryCount(res) - queryCount(without)).toBeLessThanOrEqual(1);
       counts.push(queryCount(res));
@@ -184,7 +216,8 @@ describe('Project.repository', () => {
   it('tree(path, ref, recursive): a directory, every entry below it, the last commit that touched it; an unknown ref is null', async () => {
     const fx = await projectWith({ 'README.md': 'one\n', src: { 'a.ts': 'a\n', lib: { 'b.ts': 'b\n' } } });
     const second = await fx.repo.commit('main', { 'README.md': 'two\n', src: { 'a.ts': 'a\n', lib: { 'b.ts': 'b\n' } } }, 'Change the README\n', T0 + 60);
-    const run = (variables: Record<string, unknown>) => gql(TREE_QUERY, { token: fx.owner.token, variables: { p: fx.project.path_with_namespace, ...variables } });
+    const run = (variables: Record<string, unknown>) =>
+      gql(TREE_QUERY, { token: fx.owner.token, variables: { p: fx.project.path_with_namespace, ...variables } });
 
     const root = (await run({})).body.data.project.repository.tree;
     expect(root.lastCommit.sha).toBe(second);
@@ -214,7 +247,8 @@ describe('Project.repository', () => {
       { path: 'd', flatPath: 'd' },
     ]);
     expect(flat.blobs.nodes).toEqual([{ path: 'r.md', flatPath: 'r.md' }]);
-    const recursive = (await gql(query, { token: fx.owner.token, variables: { p: fx.project.path_with_namespace, recursive: true } })).body.data.project.repository.tree;
+    const recursive = (await gql(query, { token: fx.owner.token, variables: { p: fx.project.path_with_namespace, recursive: true } })).body.data.project
+      .repository.tree;
     expect(recursive.trees.nodes.every((n: { path: string; flatPath: string }) => n.flatPath === n.path)).toBe(true);
   });
 
@@ -225,7 +259,8 @@ describe('Project.repository', () => {
     const first = (await gql(query, { token: fx.owner.token, variables: { p: fx.project.path_with_namespace } })).body.data.project.repository.tree.blobs;
     expect(first.nodes.map((n: { name: string }) => n.name)).toEqual(['a.txt', 'b.txt']);
     expect(first.pageInfo.hasNextPage).toBe(true);
-    const next = (await gql(query, { token: fx.owner.token, variables: { p: fx.project.path_with_namespace, after: first.pageInfo.endCursor } })).body.data.project.repository.tree.blobs;
+    const next = (await gql(query, { token: fx.owner.token, variables: { p: fx.project.path_with_namespace, after: first.pageInfo.endCursor } })).body.data
+      .project.repository.tree.blobs;
     expect(next.nodes.map((n: { name: string }) => n.name)).toEqual(['c.txt']);
   });
 
@@ -233,7 +268,10 @@ describe('Project.repository', () => {
     const fx = await projectWith({ 'README.md': 'x' });
     const guest = await createUser();
     await addMember(fx.owner.token, 'projects', fx.project.id, guest.user.id, 10);
-    const res = await gql('query($p: ID!) { project(fullPath: $p) { fullPath repository { rootRef } } }', { token: guest.token, variables: { p: fx.project.path_with_namespace } });
+    const res = await gql('query($p: ID!) { project(fullPath: $p) { fullPath repository { rootRef } } }', {
+      token: guest.token,
+      variables: { p: fx.project.path_with_namespace },
+    });
     expect(res.body).toEqual({ data: { project: { fullPath: fx.project.path_with_namespace, repository: null } } });
   });
 
@@ -268,7 +306,7 @@ describe('Project.repository', () => {
     expect(counts[1]).toBe(counts[0]);
   });
 
-  it("Blob.lfsOid: the sha256 an LFS pointer file names (Blob#lfs_oid), null for other blobs", async () => {
+  it('Blob.lfsOid: the sha256 an LFS pointer file names (Blob#lfs_oid), null for other blobs', async () => {
     const oid = 'b'.repeat(64);
     const fx = await projectWith({
       'big.bin': `version https://git-lfs.github.com/spec/v1\noid sha256:${oid}\nsize 123456\n`,

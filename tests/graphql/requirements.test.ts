@@ -98,7 +98,13 @@ describe('createRequirement', () => {
     const byReporter = (await create(reporter.token, path, 'By reporter')).body.data.createRequirement;
     expect(byReporter.errors).toEqual([]);
     // destroy_requirement is the owners'.
-    expect(byReporter.requirement.userPermissions).toEqual({ adminRequirement: true, createRequirement: true, destroyRequirement: false, readRequirement: true, updateRequirement: true });
+    expect(byReporter.requirement.userPermissions).toEqual({
+      adminRequirement: true,
+      createRequirement: true,
+      destroyRequirement: false,
+      readRequirement: true,
+      updateRequirement: true,
+    });
     for (const token of [guest.token, stranger.token, undefined]) {
       const res = await gql(CREATE, { token, variables: { input: { projectPath: path, title: 'No' } } });
       expect(res.body.data).toEqual({ createRequirement: null });
@@ -157,7 +163,8 @@ describe('Project.requirements', () => {
     const { owner, path } = await setup();
     for (const t of ['A', 'B', 'C']) await create(owner.token, path, t);
     await gql(UPDATE, { token: owner.token, variables: { input: { projectPath: path, iid: '1', title: 'A2' } } });
-    const page = async (variables: Record<string, unknown>) => (await gql(LIST, { token: owner.token, variables: { path, ...variables } })).body.data.project.requirements;
+    const page = async (variables: Record<string, unknown>) =>
+      (await gql(LIST, { token: owner.token, variables: { path, ...variables } })).body.data.project.requirements;
     const iids = (c: { nodes: Array<{ iid: string }> }) => c.nodes.map((n) => n.iid);
     expect(iids(await page({ sort: 'UPDATED_DESC' }))).toEqual(['1', '3', '2']);
     expect(iids(await page({ sort: 'updated_asc' }))).toEqual(['2', '3', '1']);
@@ -189,7 +196,10 @@ describe('Project.requirements', () => {
     for (const n of [2, 3, 4]) await add(n % 2 ? owner.token : other.token, n);
     const four = await gql(q, { token: owner.token, variables: { path } });
     expect(four.body.data.project.requirements.nodes.map((r: { author: { username: string } }) => r.author.username)).toEqual([
-      other.user.username, owner.user.username, other.user.username, owner.user.username,
+      other.user.username,
+      owner.user.username,
+      other.user.username,
+      owner.user.username,
     ]);
     expect(queryCount(four)).toBeLessThanOrEqual(queryCount(one));
   });
@@ -198,17 +208,21 @@ describe('Project.requirements', () => {
     const { owner, path } = await setup();
     await create(owner.token, path, 'Exists');
     const res = await gql(LIST, { token: owner.token, tier, variables: { path } });
-    expect(res.body).toEqual({ data: { project: { requirements: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } }, requirementStatesCount: null } } });
+    expect(res.body).toEqual({
+      data: { project: { requirements: { nodes: [], pageInfo: { hasNextPage: false, endCursor: null } }, requirementStatesCount: null } },
+    });
     expect((await gql(ONE, { token: owner.token, tier, variables: { path, iid: '1' } })).body).toEqual({ data: { project: { requirement: null } } });
   });
 
-  it('shows a public project\'s requirements to anyone with read-only permissions, and hides a private one\'s', async () => {
+  it("shows a public project's requirements to anyone with read-only permissions, and hides a private one's", async () => {
     const owner = await createUser();
     const pub = await createProject(owner.token, { visibility: 'public' });
     await create(owner.token, pub.path_with_namespace, 'Public one');
     const q = `query($path: ID!) { project(fullPath: $path) { requirements { nodes { title userPermissions { readRequirement updateRequirement createRequirement } } } } }`;
     const anon = await gql(q, { variables: { path: pub.path_with_namespace } });
-    expect(anon.body.data.project.requirements.nodes).toEqual([{ title: 'Public one', userPermissions: { readRequirement: true, updateRequirement: false, createRequirement: false } }]);
+    expect(anon.body.data.project.requirements.nodes).toEqual([
+      { title: 'Public one', userPermissions: { readRequirement: true, updateRequirement: false, createRequirement: false } },
+    ]);
     const { path } = await setup();
     const stranger = await createUser();
     expect((await gql(q, { token: stranger.token, variables: { path } })).body.data.project).toBeNull();
@@ -219,9 +233,25 @@ describe('updateRequirement', () => {
   it('changes title, description and state, and records manual test reports', async () => {
     const { owner, path } = await setup();
     await create(owner.token, path, 'Original');
-    const res = await gql(UPDATE, { token: owner.token, variables: { input: { projectPath: path, iid: '1', title: ' Renamed ', description: 'New text', state: 'ARCHIVED' } } });
+    const res = await gql(UPDATE, {
+      token: owner.token,
+      variables: { input: { projectPath: path, iid: '1', title: ' Renamed ', description: 'New text', state: 'ARCHIVED' } },
+    });
     expect(res.body).toEqual({
-      data: { updateRequirement: { errors: [], requirement: { iid: '1', title: 'Renamed', description: 'New text', state: 'ARCHIVED', lastTestReportState: null, lastTestReportManuallyCreated: null, testReports: { nodes: [] } } } },
+      data: {
+        updateRequirement: {
+          errors: [],
+          requirement: {
+            iid: '1',
+            title: 'Renamed',
+            description: 'New text',
+            state: 'ARCHIVED',
+            lastTestReportState: null,
+            lastTestReportManuallyCreated: null,
+            testReports: { nodes: [] },
+          },
+        },
+      },
     });
     await gql(UPDATE, { token: owner.token, variables: { input: { projectPath: path, iid: '1', lastTestReportState: 'PASSED' } } });
     const failed = await gql(UPDATE, { token: owner.token, variables: { input: { projectPath: path, iid: '1', lastTestReportState: 'FAILED' } } });
@@ -229,13 +259,22 @@ describe('updateRequirement', () => {
     expect(r.lastTestReportState).toBe('FAILED');
     expect(r.lastTestReportManuallyCreated).toBe(true);
     expect(r.testReports.nodes.map((t: { state: string }) => t.state)).toEqual(['FAILED', 'PASSED']);
-    expect(r.testReports.nodes[0]).toEqual({ id: expect.stringMatching(/^gid:\/\/gitlab\/RequirementsManagement::TestReport\/\d+$/), state: 'FAILED', author: { username: owner.user.username }, createdAt: expect.any(String) });
+    expect(r.testReports.nodes[0]).toEqual({
+      id: expect.stringMatching(/^gid:\/\/gitlab\/RequirementsManagement::TestReport\/\d+$/),
+      state: 'FAILED',
+      author: { username: owner.user.username },
+      createdAt: expect.any(String),
+    });
   });
 
   it('needs title, state or lastTestReportState (a description alone is refused) before any lookup', async () => {
     const { owner, path } = await setup();
     await create(owner.token, path, 'Original');
-    for (const input of [{ projectPath: path, iid: '1' }, { projectPath: path, iid: '1', description: 'only' }, { projectPath: 'nobody/nothing', iid: '1' }]) {
+    for (const input of [
+      { projectPath: path, iid: '1' },
+      { projectPath: path, iid: '1', description: 'only' },
+      { projectPath: 'nobody/nothing', iid: '1' },
+    ]) {
       const res = await gql(UPDATE, { token: owner.token, variables: { input } });
       expect(res.body.data).toEqual({ updateRequirement: null });
       expect(res.body.errors[0].message).toBe('title, state or last_test_report_state argument is required');
@@ -252,7 +291,15 @@ describe('updateRequirement', () => {
     const res = await gql(UPDATE, { token: owner.token, variables: { input: { projectPath: path, iid: '1', lastTestReportState: 'PASSED', ...input } } });
     expect(res.body.data.updateRequirement).toEqual({
       errors,
-      requirement: { iid: '1', title: 'Original', description: null, state: 'OPENED', lastTestReportState: null, lastTestReportManuallyCreated: null, testReports: { nodes: [] } },
+      requirement: {
+        iid: '1',
+        title: 'Original',
+        description: null,
+        state: 'OPENED',
+        lastTestReportState: null,
+        lastTestReportManuallyCreated: null,
+        testReports: { nodes: [] },
+      },
     });
   });
 

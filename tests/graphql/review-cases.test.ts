@@ -11,7 +11,7 @@ import { encodeCursor } from '../../functions/lib/pagination.ts';
 import { gql } from './helpers.ts';
 
 describe('review cases', () => {
-  it("an issue whose author was deleted shows the ghost user, in the page and alone", async () => {
+  it('an issue whose author was deleted shows the ghost user, in the page and alone', async () => {
     const owner = await createUser();
     const author = await createUser();
     const admin = await createAdmin();

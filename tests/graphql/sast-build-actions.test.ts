@@ -10,7 +10,10 @@ const entity = (field: string, defaultValue: string, value = defaultValue) => ({
 
 describe('sastBuildActions', () => {
   it('creates a minimal file when nothing differs from the defaults', () => {
-    const action = sastBuildActions({ global: [entity('SAST_ANALYZER_IMAGE_TAG', '2')], pipeline: [entity('stage', 'test')], analyzers: [{ name: 'gosec', enabled: true }] }, undefined);
+    const action = sastBuildActions(
+      { global: [entity('SAST_ANALYZER_IMAGE_TAG', '2')], pipeline: [entity('stage', 'test')], analyzers: [{ name: 'gosec', enabled: true }] },
+      undefined,
+    );
     expect(action.action).toBe('create');
     expect(action.filePath).toBe('.gitlab-ci.yml');
     expect(body(action.content)).toBe(`stages:
@@ -23,7 +26,13 @@ include:
   });
 
   it('quotes what YAML 1.1 would read as another type, as Ruby does', () => {
-    const action = sastBuildActions({ global: [entity('SECURE_ANALYZERS_PREFIX', 'a', 'yes'), entity('SAST_EXCLUDED_PATHS', 'a', '1:20')], pipeline: [entity('SEARCH_MAX_DEPTH', '4', '10')] }, undefined);
+    const action = sastBuildActions(
+      {
+        global: [entity('SECURE_ANALYZERS_PREFIX', 'a', 'yes'), entity('SAST_EXCLUDED_PATHS', 'a', '1:20')],
+        pipeline: [entity('SEARCH_MAX_DEPTH', '4', '10')],
+      },
+      undefined,
+    );
     expect(body(action.content)).toBe(`stages:
 - test
 variables:

@@ -29,7 +29,11 @@ const DESCRIPTION =
 const entity = (field: string, defaultValue: string, value = defaultValue) => ({ field, defaultValue, value });
 /** What GitLab's SAST configuration page sends, all at their defaults. */
 const DEFAULTS = {
-  global: [entity('SECURE_ANALYZERS_PREFIX', 'registry.gitlab.com/gitlab-org/security-products/analyzers'), entity('SAST_ANALYZER_IMAGE_TAG', '2'), entity('SAST_EXCLUDED_PATHS', 'spec, test, tests, tmp')],
+  global: [
+    entity('SECURE_ANALYZERS_PREFIX', 'registry.gitlab.com/gitlab-org/security-products/analyzers'),
+    entity('SAST_ANALYZER_IMAGE_TAG', '2'),
+    entity('SAST_EXCLUDED_PATHS', 'spec, test, tests, tmp'),
+  ],
   pipeline: [entity('stage', 'test'), entity('SEARCH_MAX_DEPTH', '4')],
   analyzers: [
     { name: 'bandit', enabled: true, variables: [entity('SAST_BANDIT_EXCLUDED_PATHS', '*/tests/*')] },
@@ -145,14 +149,21 @@ sast:
     // An empty .gitlab-ci.yml loads as nothing, so GitLab writes a `create` action, which the file refuses.
     const { owner, path, id } = await setup({ '.gitlab-ci.yml': '' });
     const res = await configure(owner.token, path, DEFAULTS);
-    expect(res.body).toEqual({ data: { configureSast: { clientMutationId: 'c', status: 'error', successPath: null, errors: ['A file with this name already exists'] } } });
+    expect(res.body).toEqual({
+      data: { configureSast: { clientMutationId: 'c', status: 'error', successPath: null, errors: ['A file with this name already exists'] } },
+    });
     expect(await branchNames(owner.token, id)).toEqual(['master']);
   });
 
   it("an empty repository is status 'error'", async () => {
     const { owner, path } = await setup(null);
     const res = await configure(owner.token, path, DEFAULTS);
-    expect(res.body.data.configureSast).toEqual({ clientMutationId: 'c', status: 'error', successPath: null, errors: ['You can only create or edit files when you are on a branch'] });
+    expect(res.body.data.configureSast).toEqual({
+      clientMutationId: 'c',
+      status: 'error',
+      successPath: null,
+      errors: ['You can only create or edit files when you are on a branch'],
+    });
   });
 
   it('needs push_code: reporters, strangers and anonymous callers get the resource error and no branch; a developer may, on any tier', async () => {

@@ -24,11 +24,13 @@ const gid = (id: number) => `gid://gitlab/Project/${id}`;
 const rows = async (userId: number) => (await testDb().db.select().from(schema.securityDashboardProjects)).filter((r) => r.userId === userId);
 
 describe('addProjectToSecurityDashboard', () => {
-  it('adds a project once: the second add (or a concurrent one) is GitLab\'s duplicate sentence', async () => {
+  it("adds a project once: the second add (or a concurrent one) is GitLab's duplicate sentence", async () => {
     const owner = await createUser();
     const project = await createProject(owner.token, { name: 'Shop Front' });
     const added = await gql(ADD, { token: owner.token, variables: { id: gid(project.id) } });
-    expect(added.body).toEqual({ data: { addProjectToSecurityDashboard: { clientMutationId: 'a', errors: [], project: { fullPath: project.path_with_namespace } } } });
+    expect(added.body).toEqual({
+      data: { addProjectToSecurityDashboard: { clientMutationId: 'a', errors: [], project: { fullPath: project.path_with_namespace } } },
+    });
     const again = await gql(ADD, { token: owner.token, variables: { id: gid(project.id) } });
     expect(again.body.data.addProjectToSecurityDashboard).toEqual({
       clientMutationId: 'a',
@@ -36,7 +38,10 @@ describe('addProjectToSecurityDashboard', () => {
       project: null,
     });
     const other = await createProject(owner.token);
-    const both = await Promise.all([gql(ADD, { token: owner.token, variables: { id: gid(other.id) } }), gql(ADD, { token: owner.token, variables: { id: gid(other.id) } })]);
+    const both = await Promise.all([
+      gql(ADD, { token: owner.token, variables: { id: gid(other.id) } }),
+      gql(ADD, { token: owner.token, variables: { id: gid(other.id) } }),
+    ]);
     expect(both.map((r) => r.body.data.addProjectToSecurityDashboard.errors.length).sort()).toEqual([0, 1]);
     expect((await rows(owner.user.id)).length).toBe(2);
     const dashboard = await gql(DASHBOARD, { token: owner.token });
@@ -56,7 +61,9 @@ describe('addProjectToSecurityDashboard', () => {
       expect(res.body.data.addProjectToSecurityDashboard).toBeNull();
       expect(res.body.errors.map((e: { message: string }) => e.message)).toEqual([RESOURCE_ERROR]);
     }
-    expect((await gql(ADD, { token: owner.token, variables: { id: 'gid://gitlab/Issue/1' } })).body.errors[0].message).toBe('"gid://gitlab/Issue/1" is not a valid id for Project.');
+    expect((await gql(ADD, { token: owner.token, variables: { id: 'gid://gitlab/Issue/1' } })).body.errors[0].message).toBe(
+      '"gid://gitlab/Issue/1" is not a valid id for Project.',
+    );
   });
 
   it('shows a project only while the user is its developer; removal, then removing again', async () => {

@@ -47,7 +47,10 @@ describe('Query.snippets', () => {
         { file_path: 'docs/read me.txt', content: 'héllo' },
       ],
     });
-    const res = await gql(`query($ids: [SnippetID!]) { snippets(ids: $ids) { nodes { ${FULL} } } }`, { token: reader.token, variables: { ids: [personalGid(s.id)] } });
+    const res = await gql(`query($ids: [SnippetID!]) { snippets(ids: $ids) { nodes { ${FULL} } } }`, {
+      token: reader.token,
+      variables: { ids: [personalGid(s.id)] },
+    });
     const web = `${TEST_PUBLIC_URL}/-/snippets/${s.id}`;
     expect(res.body).toEqual({
       data: {
@@ -79,7 +82,8 @@ describe('Query.snippets', () => {
                     binary: false,
                     externalStorage: null,
                     renderedAsText: true,
-                    plainData: '<span id="LC1" class="line" lang="plaintext">puts "&lt;hi&gt;"</span>\n<span id="LC2" class="line" lang="plaintext">exit</span>',
+                    plainData:
+                      '<span id="LC1" class="line" lang="plaintext">puts "&lt;hi&gt;"</span>\n<span id="LC2" class="line" lang="plaintext">exit</span>',
                     simpleViewer: TEXT_VIEWER,
                   },
                   {
@@ -105,11 +109,16 @@ describe('Query.snippets', () => {
       },
     });
     // The author may change it; blobs(paths:) narrows the files.
-    const own = await gql(`query($ids: [SnippetID!]) { snippets(ids: $ids) { nodes { userPermissions { adminSnippet updateSnippet readSnippet } blobs(paths: ["docs/read me.txt"]) { nodes { path } } } } }`, {
-      token,
-      variables: { ids: [personalGid(s.id)] },
-    });
-    expect(own.body.data.snippets.nodes).toEqual([{ userPermissions: { adminSnippet: true, updateSnippet: true, readSnippet: true }, blobs: { nodes: [{ path: 'docs/read me.txt' }] } }]);
+    const own = await gql(
+      `query($ids: [SnippetID!]) { snippets(ids: $ids) { nodes { userPermissions { adminSnippet updateSnippet readSnippet } blobs(paths: ["docs/read me.txt"]) { nodes { path } } } } }`,
+      {
+        token,
+        variables: { ids: [personalGid(s.id)] },
+      },
+    );
+    expect(own.body.data.snippets.nodes).toEqual([
+      { userPermissions: { adminSnippet: true, updateSnippet: true, readSnippet: true }, blobs: { nodes: [{ path: 'docs/read me.txt' }] } },
+    ]);
   });
 
   it('a project snippet: ProjectSnippet id, project, project URLs and the members’ permissions', async () => {
@@ -117,8 +126,15 @@ describe('Query.snippets', () => {
     const guest = await createUser();
     const project = await createProject(owner.token, { visibility: 'private' });
     await addMember(owner.token, 'projects', project.id, guest.user.id, 10);
-    const s = await createProjectSnippet(owner.token, project.id, { title: 'Project one', visibility: 'private', files: [{ file_path: 'run.sh', content: 'echo 1' }] });
-    const res = await gql(`query($ids: [SnippetID!]) { snippets(ids: $ids) { nodes { ${FULL} } } }`, { token: guest.token, variables: { ids: [projectGid(s.id)] } });
+    const s = await createProjectSnippet(owner.token, project.id, {
+      title: 'Project one',
+      visibility: 'private',
+      files: [{ file_path: 'run.sh', content: 'echo 1' }],
+    });
+    const res = await gql(`query($ids: [SnippetID!]) { snippets(ids: $ids) { nodes { ${FULL} } } }`, {
+      token: guest.token,
+      variables: { ids: [projectGid(s.id)] },
+    });
     const web = `${TEST_PUBLIC_URL}/${project.path_with_namespace}/-/snippets/${s.id}`;
     expect(res.body).toEqual({
       data: {
@@ -185,7 +201,11 @@ describe('Query.snippets', () => {
         snippets: {
           nodes: [
             { id: personalGid(personal.id), notes: { nodes: [] }, discussions: { nodes: [] } },
-            { id: projectGid(ps.id), notes: { nodes: [{ id: `gid://gitlab/Note/${note.body.id}`, body: 'First comment' }] }, discussions: { nodes: [{ notes: { nodes: [{ body: 'First comment' }] } }] } },
+            {
+              id: projectGid(ps.id),
+              notes: { nodes: [{ id: `gid://gitlab/Note/${note.body.id}`, body: 'First comment' }] },
+              discussions: { nodes: [{ notes: { nodes: [{ body: 'First comment' }] } }] },
+            },
           ],
         },
       },
@@ -225,7 +245,10 @@ describe('Query.snippets', () => {
       const defs = [args.includes('$a') ? '$a: UserID' : '', args.includes('$p') ? '$p: ProjectID' : ''].filter(Boolean).join(', ');
       const res = await gql(`query(${defs}) { snippets(${args}) { nodes { title } } }`, {
         token,
-        variables: { ...(args.includes('$a') ? { a: userGid(author.user.id) } : {}), ...(args.includes('$p') ? { p: `gid://gitlab/Project/${project.id}` } : {}) },
+        variables: {
+          ...(args.includes('$a') ? { a: userGid(author.user.id) } : {}),
+          ...(args.includes('$p') ? { p: `gid://gitlab/Project/${project.id}` } : {}),
+        },
       });
       expect(res.body.errors).toBeUndefined();
       return res.body.data.snippets.nodes.map((n: { title: string }) => n.title);
@@ -243,7 +266,10 @@ describe('Query.snippets', () => {
       token: author.token,
       variables: { a: userGid(author.user.id), p: `gid://gitlab/Project/${project.id}` },
     });
-    expect(both.body).toMatchObject({ data: { snippets: null }, errors: [{ message: 'Filtering by both an author and a project is not supported', path: ['snippets'] }] });
+    expect(both.body).toMatchObject({
+      data: { snippets: null },
+      errors: [{ message: 'Filtering by both an author and a project is not supported', path: ['snippets'] }],
+    });
   });
 
   it('User.snippets (authored) and Project.snippets go through the same finder and visibility', async () => {
@@ -281,25 +307,46 @@ describe('Query.snippets', () => {
     for (let i = 1; i <= 5; i++) made.push(await createSnippet(token, { title: `s${i}` }));
     const ids = made.map((s) => s.id);
     const page = async (args: string) => {
-      const res = await gql(`query($a: UserID) { snippets(authorId: $a, ${args}) { nodes { title } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`, {
-        token,
-        variables: { a: userGid(user.id) },
-      });
+      const res = await gql(
+        `query($a: UserID) { snippets(authorId: $a, ${args}) { nodes { title } pageInfo { hasNextPage hasPreviousPage startCursor endCursor } } }`,
+        {
+          token,
+          variables: { a: userGid(user.id) },
+        },
+      );
       expect(res.body.errors).toBeUndefined();
       return res.body.data.snippets;
     };
     const first = await page('first: 2');
-    expect(first).toEqual({ nodes: [{ title: 's5' }, { title: 's4' }], pageInfo: { hasNextPage: true, hasPreviousPage: false, startCursor: cursor(ids[4]!), endCursor: cursor(ids[3]!) } });
+    expect(first).toEqual({
+      nodes: [{ title: 's5' }, { title: 's4' }],
+      pageInfo: { hasNextPage: true, hasPreviousPage: false, startCursor: cursor(ids[4]!), endCursor: cursor(ids[3]!) },
+    });
     const second = await page(`first: 2, after: "${first.pageInfo.endCursor}"`);
-    expect(second).toEqual({ nodes: [{ title: 's3' }, { title: 's2' }], pageInfo: { hasNextPage: true, hasPreviousPage: true, startCursor: cursor(ids[2]!), endCursor: cursor(ids[1]!) } });
+    expect(second).toEqual({
+      nodes: [{ title: 's3' }, { title: 's2' }],
+      pageInfo: { hasNextPage: true, hasPreviousPage: true, startCursor: cursor(ids[2]!), endCursor: cursor(ids[1]!) },
+    });
     const third = await page(`first: 2, after: "${second.pageInfo.endCursor}"`);
-    expect(third).toEqual({ nodes: [{ title: 's1' }], pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: cursor(ids[0]!), endCursor: cursor(ids[0]!) } });
+    expect(third).toEqual({
+      nodes: [{ title: 's1' }],
+      pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: cursor(ids[0]!), endCursor: cursor(ids[0]!) },
+    });
     const last = await page('last: 2');
-    expect(last).toEqual({ nodes: [{ title: 's2' }, { title: 's1' }], pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: cursor(ids[1]!), endCursor: cursor(ids[0]!) } });
+    expect(last).toEqual({
+      nodes: [{ title: 's2' }, { title: 's1' }],
+      pageInfo: { hasNextPage: false, hasPreviousPage: true, startCursor: cursor(ids[1]!), endCursor: cursor(ids[0]!) },
+    });
     const before = await page(`last: 2, before: "${last.pageInfo.startCursor}"`);
-    expect(before).toEqual({ nodes: [{ title: 's4' }, { title: 's3' }], pageInfo: { hasNextPage: true, hasPreviousPage: true, startCursor: cursor(ids[3]!), endCursor: cursor(ids[2]!) } });
+    expect(before).toEqual({
+      nodes: [{ title: 's4' }, { title: 's3' }],
+      pageInfo: { hasNextPage: true, hasPreviousPage: true, startCursor: cursor(ids[3]!), endCursor: cursor(ids[2]!) },
+    });
     const start = await page(`last: 2, before: "${before.pageInfo.startCursor}"`);
-    expect(start).toEqual({ nodes: [{ title: 's5' }], pageInfo: { hasNextPage: true, hasPreviousPage: false, startCursor: cursor(ids[4]!), endCursor: cursor(ids[4]!) } });
+    expect(start).toEqual({
+      nodes: [{ title: 's5' }],
+      pageInfo: { hasNextPage: true, hasPreviousPage: false, startCursor: cursor(ids[4]!), endCursor: cursor(ids[4]!) },
+    });
     const bad = await gql('{ snippets(after: "nonsense") { nodes { title } } }', { token });
     expect(bad.body.errors[0].message).toBe('Please provide a valid cursor');
   });
@@ -308,12 +355,20 @@ describe('Query.snippets', () => {
     const count = async (n: number) => {
       const { user, token } = await createUser();
       for (let i = 0; i < n; i++) {
-        await createSnippet(token, { files: [{ file_path: `a${i}.txt`, content: 'a' }, { file_path: `b${i}.txt`, content: 'b' }] });
+        await createSnippet(token, {
+          files: [
+            { file_path: `a${i}.txt`, content: 'a' },
+            { file_path: `b${i}.txt`, content: 'b' },
+          ],
+        });
       }
-      const res = await gql('query($a: UserID) { snippets(authorId: $a, first: 100) { nodes { title author { username } blobs { nodes { name path size plainData } } } } }', {
-        token,
-        variables: { a: userGid(user.id) },
-      });
+      const res = await gql(
+        'query($a: UserID) { snippets(authorId: $a, first: 100) { nodes { title author { username } blobs { nodes { name path size plainData } } } } }',
+        {
+          token,
+          variables: { a: userGid(user.id) },
+        },
+      );
       expect(res.body.errors).toBeUndefined();
       expect(res.body.data.snippets.nodes).toHaveLength(n);
       expect(res.body.data.snippets.nodes.every((s: any) => s.author.username === user.username && s.blobs.nodes.length === 2)).toBe(true);
@@ -365,7 +420,12 @@ describe('createSnippet', () => {
             webUrl: `${TEST_PUBLIC_URL}/-/snippets/${id}`,
             author: { username: user.username },
             project: null,
-            blobs: { nodes: [{ path: 'one.rb', size: 7 }, { path: 'dir/two.md', size: 5 }] },
+            blobs: {
+              nodes: [
+                { path: 'one.rb', size: 7 },
+                { path: 'dir/two.md', size: 5 },
+              ],
+            },
           },
         },
       },
@@ -375,7 +435,10 @@ describe('createSnippet', () => {
     expect((await api.get(`/snippets/${id}/raw`, { token })).text).toBe('puts 1\n');
     expect((await api.get(`/snippets/${id}/files/master/${encodeURIComponent('dir/two.md')}/raw`, { token })).text).toBe('# two');
     // A create action without a path gets GitLab's default name.
-    const unnamed = await gql(CREATE, { token, variables: { input: { title: 'no name', visibilityLevel: 'private', blobActions: [{ action: 'create', filePath: '', content: 'x' }] } } });
+    const unnamed = await gql(CREATE, {
+      token,
+      variables: { input: { title: 'no name', visibilityLevel: 'private', blobActions: [{ action: 'create', filePath: '', content: 'x' }] } },
+    });
     expect(unnamed.body.data.createSnippet).toMatchObject({ errors: [], snippet: { fileName: 'snippetfile1.txt' } });
   });
 
@@ -386,7 +449,14 @@ describe('createSnippet', () => {
     await addMember(owner.token, 'projects', project.id, reporter.user.id, 20);
     const res = await gql(CREATE, {
       token: reporter.token,
-      variables: { input: { title: 'Project snippet', visibilityLevel: 'private', projectPath: project.path_with_namespace, blobActions: [{ action: 'create', filePath: 'a.txt', content: 'A' }] } },
+      variables: {
+        input: {
+          title: 'Project snippet',
+          visibilityLevel: 'private',
+          projectPath: project.path_with_namespace,
+          blobActions: [{ action: 'create', filePath: 'a.txt', content: 'A' }],
+        },
+      },
     });
     const id = Number(/\/(\d+)$/.exec(res.body.data?.createSnippet?.snippet?.id ?? '')?.[1]);
     expect(res.body).toEqual({
@@ -410,14 +480,20 @@ describe('createSnippet', () => {
       },
     });
     expect((await api.get(`/projects/${project.id}/snippets/${id}/raw`, { token: owner.token })).text).toBe('A');
-    expect((await api.get(`/projects/${project.id}/snippets/${id}`, { token: owner.token })).body).toMatchObject({ title: 'Project snippet', project_id: project.id });
+    expect((await api.get(`/projects/${project.id}/snippets/${id}`, { token: owner.token })).body).toMatchObject({
+      title: 'Project snippet',
+      project_id: project.id,
+    });
   });
 
   it('validation failures are payload errors with a null snippet, as the model words them', async () => {
     const { token } = await createUser();
-    const run = async (input: Record<string, unknown>) => (await gql(CREATE, { token, variables: { input: { visibilityLevel: 'private', clientMutationId: 'x', ...input } } })).body;
+    const run = async (input: Record<string, unknown>) =>
+      (await gql(CREATE, { token, variables: { input: { visibilityLevel: 'private', clientMutationId: 'x', ...input } } })).body;
     const ok = [{ action: 'create', filePath: 'a.txt', content: 'a' }];
-    expect(await run({ title: '  ', blobActions: ok })).toEqual({ data: { createSnippet: { clientMutationId: 'x', errors: ["Title can't be blank"], spam: false, snippet: null } } });
+    expect(await run({ title: '  ', blobActions: ok })).toEqual({
+      data: { createSnippet: { clientMutationId: 'x', errors: ["Title can't be blank"], spam: false, snippet: null } },
+    });
     expect((await run({ title: '' })).data.createSnippet.errors).toEqual(["Title can't be blank", "Content can't be blank"]);
     expect((await run({ title: 'x'.repeat(256), blobActions: ok })).data.createSnippet.errors).toEqual(['Title is too long (maximum is 255 characters)']);
     // Only create actions with content are valid on creation; checked before the model.
@@ -425,8 +501,12 @@ describe('createSnippet', () => {
       errors: ['Snippet actions have invalid data'],
       snippet: null,
     });
-    expect((await run({ title: 't', blobActions: [{ action: 'create', filePath: 'a.txt' }] })).data.createSnippet.errors).toEqual(['Snippet actions have invalid data']);
-    expect((await run({ title: 't', blobActions: [...ok, ...ok] })).data.createSnippet.errors).toEqual(['Repository Error creating the snippet - A file with this name already exists']);
+    expect((await run({ title: 't', blobActions: [{ action: 'create', filePath: 'a.txt' }] })).data.createSnippet.errors).toEqual([
+      'Snippet actions have invalid data',
+    ]);
+    expect((await run({ title: 't', blobActions: [...ok, ...ok] })).data.createSnippet.errors).toEqual([
+      'Repository Error creating the snippet - A file with this name already exists',
+    ]);
   });
 
   it('a project the caller cannot create snippets in, or no caller at all: the top-level resource error', async () => {
@@ -434,10 +514,15 @@ describe('createSnippet', () => {
     const other = await createUser();
     const privateProject = await createProject(owner.token, { visibility: 'private' });
     const publicProject = await createProject(owner.token, { visibility: 'public' });
-    const input = (projectPath?: string) => ({ input: { title: 't', visibilityLevel: 'public', projectPath, blobActions: [{ action: 'create', filePath: 'a', content: 'a' }], clientMutationId: 'c' } });
+    const input = (projectPath?: string) => ({
+      input: { title: 't', visibilityLevel: 'public', projectPath, blobActions: [{ action: 'create', filePath: 'a', content: 'a' }], clientMutationId: 'c' },
+    });
     for (const path of [privateProject.path_with_namespace, publicProject.path_with_namespace, 'no/such-project']) {
       const res = await gql(CREATE, { token: other.token, variables: input(path) });
-      expect(res.body).toEqual({ data: { createSnippet: null }, errors: [{ message: RESOURCE_ERROR, locations: [{ line: 1, column: 41 }], path: ['createSnippet'] }] });
+      expect(res.body).toEqual({
+        data: { createSnippet: null },
+        errors: [{ message: RESOURCE_ERROR, locations: [{ line: 1, column: 41 }], path: ['createSnippet'] }],
+      });
     }
     const anonymous = await gql(CREATE, { variables: input() });
     expect(anonymous.body).toMatchObject({ data: { createSnippet: null }, errors: [{ message: RESOURCE_ERROR, path: ['createSnippet'] }] });

@@ -1,7 +1,16 @@
 // The served schema (introspected over HTTP) against the spec's tables (../shared/spec/graphql.md) for what is built
 // so far: every type, field, argument, enum value and input field named there, with its exact type (nullability and
 // lists included). A name the spec gives that the schema lacks, or a type that differs, fails here.
-import { buildClientSchema, getIntrospectionQuery, isEnumType, isInputObjectType, isInterfaceType, isObjectType, isScalarType, type GraphQLSchema } from 'graphql';
+import {
+  buildClientSchema,
+  getIntrospectionQuery,
+  isEnumType,
+  isInputObjectType,
+  isInterfaceType,
+  isObjectType,
+  isScalarType,
+  type GraphQLSchema,
+} from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { gql } from './helpers.ts';
 
@@ -87,9 +96,28 @@ const ENUMS: Record<string, string[]> = {
   AlertManagementSeverity: ['CRITICAL', 'HIGH', 'INFO', 'LOW', 'MEDIUM', 'UNKNOWN'],
   AlertManagementStatus: ['ACKNOWLEDGED', 'IGNORED', 'RESOLVED', 'TRIGGERED'],
   AlertManagementAlertSort: [
-    'CREATED_ASC', 'CREATED_DESC', 'CREATED_TIME_ASC', 'CREATED_TIME_DESC', 'ENDED_AT_ASC', 'ENDED_AT_DESC', 'EVENT_COUNT_ASC',
-    'EVENT_COUNT_DESC', 'SEVERITY_ASC', 'SEVERITY_DESC', 'STARTED_AT_ASC', 'STARTED_AT_DESC', 'STATUS_ASC', 'STATUS_DESC',
-    'UPDATED_ASC', 'UPDATED_DESC', 'UPDATED_TIME_ASC', 'UPDATED_TIME_DESC', 'created_asc', 'created_desc', 'updated_asc', 'updated_desc',
+    'CREATED_ASC',
+    'CREATED_DESC',
+    'CREATED_TIME_ASC',
+    'CREATED_TIME_DESC',
+    'ENDED_AT_ASC',
+    'ENDED_AT_DESC',
+    'EVENT_COUNT_ASC',
+    'EVENT_COUNT_DESC',
+    'SEVERITY_ASC',
+    'SEVERITY_DESC',
+    'STARTED_AT_ASC',
+    'STARTED_AT_DESC',
+    'STATUS_ASC',
+    'STATUS_DESC',
+    'UPDATED_ASC',
+    'UPDATED_DESC',
+    'UPDATED_TIME_ASC',
+    'UPDATED_TIME_DESC',
+    'created_asc',
+    'created_desc',
+    'updated_asc',
+    'updated_desc',
   ],
   BlobViewersType: ['auxiliary', 'rich', 'simple'],
   CommitActionMode: ['CHMOD', 'CREATE', 'DELETE', 'MOVE', 'UPDATE'],
@@ -101,8 +129,23 @@ const ENUMS: Record<string, string[]> = {
 };
 
 const SCALARS = [
-  'ID', 'String', 'Int', 'Boolean', 'Time', 'ISO8601Date', 'JSON', 'BoardID', 'CiPipelineID', 'ClustersAgentID', 'ClustersAgentTokenID',
-  'UntrustedRegexp', 'DastScannerProfileID', 'DastSiteProfileID', 'UserID', 'LabelID', 'MilestoneID',
+  'ID',
+  'String',
+  'Int',
+  'Boolean',
+  'Time',
+  'ISO8601Date',
+  'JSON',
+  'BoardID',
+  'CiPipelineID',
+  'ClustersAgentID',
+  'ClustersAgentTokenID',
+  'UntrustedRegexp',
+  'DastScannerProfileID',
+  'DastSiteProfileID',
+  'UserID',
+  'LabelID',
+  'MilestoneID',
 ];
 
 const CLIENT_ID = { clientMutationId: 'String' };
@@ -144,9 +187,17 @@ const MUTATIONS: Record<string, { field: string; input: Record<string, string>; 
   },
   CreateClusterAgent: { field: 'createClusterAgent', input: { name: 'String!', projectPath: 'ID!', ...CLIENT_ID }, payload: { clusterAgent: 'ClusterAgent' } },
   ClusterAgentDelete: { field: 'clusterAgentDelete', input: { id: 'ClustersAgentID!', ...CLIENT_ID }, payload: {} },
-  ClusterAgentTokenCreate: { field: 'clusterAgentTokenCreate', input: { clusterAgentId: 'ClustersAgentID!', ...CLIENT_ID }, payload: { secret: 'String', token: 'ClusterAgentToken' } },
+  ClusterAgentTokenCreate: {
+    field: 'clusterAgentTokenCreate',
+    input: { clusterAgentId: 'ClustersAgentID!', ...CLIENT_ID },
+    payload: { secret: 'String', token: 'ClusterAgentToken' },
+  },
   ClusterAgentTokenDelete: { field: 'clusterAgentTokenDelete', input: { id: 'ClustersAgentTokenID!', ...CLIENT_ID }, payload: {} },
-  CreateNote: { field: 'createNote', input: { body: 'String!', noteableId: 'ID!', confidential: 'Boolean', discussionId: 'ID', ...CLIENT_ID }, payload: { note: 'Note' } },
+  CreateNote: {
+    field: 'createNote',
+    input: { body: 'String!', noteableId: 'ID!', confidential: 'Boolean', discussionId: 'ID', ...CLIENT_ID },
+    payload: { note: 'Note' },
+  },
   CreateDiffNote: {
     field: 'createDiffNote',
     input: { body: 'String!', noteableId: 'ID!', position: 'DiffPositionInput!', confidential: 'Boolean', ...CLIENT_ID },
@@ -181,7 +232,14 @@ describe('the served schema against the spec', () => {
     for (const [name, values] of Object.entries(ENUMS)) {
       const type = schema.getType(name);
       expect(isEnumType(type), name).toBe(true);
-      if (isEnumType(type)) expect(type.getValues().map((v) => v.name).sort(), name).toEqual([...values].sort());
+      if (isEnumType(type))
+        expect(
+          type
+            .getValues()
+            .map((v) => v.name)
+            .sort(),
+          name,
+        ).toEqual([...values].sort());
     }
   });
 
@@ -198,7 +256,9 @@ describe('the served schema against the spec', () => {
         for (const [arg, argType] of Object.entries(args)) expect(String(f!.args.find((a) => a.name === arg)?.type), `${name}.${field}(${arg})`).toBe(argType);
       }
     }
-    expect(schema.getType('Blob') && isObjectType(schema.getType('Blob')) && (schema.getType('Blob') as any).getInterfaces().map((i: any) => i.name)).toEqual(['Entry']);
+    expect(schema.getType('Blob') && isObjectType(schema.getType('Blob')) && (schema.getType('Blob') as any).getInterfaces().map((i: any) => i.name)).toEqual([
+      'Entry',
+    ]);
     expect((schema.getType('BaseService') as any).getInterfaces().map((i: any) => i.name)).toEqual(['Service']);
     for (const i of ['Noteable', 'CurrentUserTodos', 'Entry', 'Service']) expect(isInterfaceType(schema.getType(i)), i).toBe(true);
     expect((schema.getType('AlertManagementAlert') as any).getInterfaces().map((i: any) => i.name)).toEqual(['Noteable']);

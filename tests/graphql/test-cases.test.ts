@@ -31,7 +31,8 @@ const create = (token: string | undefined, path: string, input: Record<string, u
   gql(CREATE, { token, tier, variables: { input: { projectPath: path, ...input } } });
 
 /** The project's issue iids as REST lists them (test cases hidden) and whether iid `iid` exists by itself. */
-const restIids = async (token: string, projectId: number) => (await api.get(`/projects/${projectId}/issues`, { token })).body.map((i: { iid: number }) => i.iid);
+const restIids = async (token: string, projectId: number) =>
+  (await api.get(`/projects/${projectId}/issues`, { token })).body.map((i: { iid: number }) => i.iid);
 
 describe('createTestCase', () => {
   it('creates an issue of type TEST_CASE with the labels available to the project (exact payload)', async () => {
@@ -70,16 +71,29 @@ describe('createTestCase', () => {
       },
     });
     // Query.issue finds it; the REST issue by iid too (only lists hide test cases).
-    const byId = await gql(`query($id: IssueID!) { issue(id: $id) { iid type } }`, { token: owner.token, variables: { id: res.body.data.createTestCase.testCase.id } });
+    const byId = await gql(`query($id: IssueID!) { issue(id: $id) { iid type } }`, {
+      token: owner.token,
+      variables: { id: res.body.data.createTestCase.testCase.id },
+    });
     expect(byId.body.data.issue).toEqual({ iid: '2', type: 'TEST_CASE' });
     expect((await api.get(`/projects/${project.id}/issues/2`, { token: owner.token })).body.title).toBe('Login test');
     // An ordinary issue still reads as ISSUE.
     const list = await gql(`query($p: ID!) { project(fullPath: $p) { issues { count nodes { iid type } } } }`, { token: owner.token, variables: { p: path } });
     expect(list.body.data.project.issues).toEqual({ count: 1, nodes: [{ iid: '1', type: 'ISSUE' }] });
     // `types` lists them (the test case list's query), alone or with issues.
-    const typed = (types: string) => gql(`query($p: ID!) { project(fullPath: $p) { issues(types: [${types}], sort: created_asc) { count nodes { iid type } } } }`, { token: owner.token, variables: { p: path } });
+    const typed = (types: string) =>
+      gql(`query($p: ID!) { project(fullPath: $p) { issues(types: [${types}], sort: created_asc) { count nodes { iid type } } } }`, {
+        token: owner.token,
+        variables: { p: path },
+      });
     expect((await typed('TEST_CASE')).body.data.project.issues).toEqual({ count: 1, nodes: [{ iid: '2', type: 'TEST_CASE' }] });
-    expect((await typed('ISSUE, TEST_CASE')).body.data.project.issues).toEqual({ count: 2, nodes: [{ iid: '1', type: 'ISSUE' }, { iid: '2', type: 'TEST_CASE' }] });
+    expect((await typed('ISSUE, TEST_CASE')).body.data.project.issues).toEqual({
+      count: 2,
+      nodes: [
+        { iid: '1', type: 'ISSUE' },
+        { iid: '2', type: 'TEST_CASE' },
+      ],
+    });
   });
 
   it.each([
@@ -95,7 +109,9 @@ describe('createTestCase', () => {
   it.each(['free', 'premium'] as const)('says test cases are not available on a %s instance, writing nothing', async (tier) => {
     const { owner, project, path } = await setup();
     const res = await create(owner.token, path, { title: 'Unlicensed' }, tier);
-    expect(res.body).toEqual({ data: { createTestCase: { clientMutationId: null, errors: ['Test cases are not available for this project'], testCase: null } } });
+    expect(res.body).toEqual({
+      data: { createTestCase: { clientMutationId: null, errors: ['Test cases are not available for this project'], testCase: null } },
+    });
     expect((await api.get(`/projects/${project.id}/issues/1`, { token: owner.token })).status).toBe(404);
   });
 

@@ -17,7 +17,12 @@ describe('POST /api/graphql', () => {
     res = await gql('{ currentUser { id username webUrl webPath } echo(text: "hi") }', { token });
     expect(res.body).toEqual({
       data: {
-        currentUser: { id: `gid://gitlab/User/${user.id}`, username: user.username, webUrl: `${TEST_PUBLIC_URL}/${user.username}`, webPath: `/${user.username}` },
+        currentUser: {
+          id: `gid://gitlab/User/${user.id}`,
+          username: user.username,
+          webUrl: `${TEST_PUBLIC_URL}/${user.username}`,
+          webPath: `/${user.username}`,
+        },
         echo: `"${user.username}" says: hi`,
       },
     });
@@ -92,7 +97,9 @@ describe('POST /api/graphql', () => {
     const wide = `{ ${Array.from({ length: 201 }, (_, i) => `a${i}: echo(text: "x")`).join(' ')} }`;
     res = await gql(wide);
     expect(res.body).toEqual({ errors: [{ message: 'Query has complexity of 201, which exceeds max complexity of 200' }] });
-    expect((await gql(wide, { token })).body.data.a200).toBe(`"${(await gql('{ currentUser { username } }', { token })).body.data.currentUser.username}" says: x`);
+    expect((await gql(wide, { token })).body.data.a200).toBe(
+      `"${(await gql('{ currentUser { username } }', { token })).body.data.currentUser.username}" says: x`,
+    );
   });
 
   it('query text over 10,000 characters is refused', async () => {

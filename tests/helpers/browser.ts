@@ -12,7 +12,11 @@ export class Browser {
   readonly cookies = new Map<string, string>();
   readonly ip = `198.51.100.${(ipCounter++ % 250) + 1}-${unique('ip')}`;
 
-  async request(method: string, path: string, options: { form?: Record<string, string> | [string, string][]; headers?: HeaderValues } = {}): Promise<TestResponse> {
+  async request(
+    method: string,
+    path: string,
+    options: { form?: Record<string, string> | [string, string][]; headers?: HeaderValues } = {},
+  ): Promise<TestResponse> {
     // A form POST from one of our own pages carries what a browser sends with it; a test that sets Origin or
     // Sec-Fetch-Site itself (undefined: absent) describes the whole browsing context (another site, an old browser).
     const own = options.headers && ('origin' in options.headers || 'sec-fetch-site' in options.headers);
@@ -37,16 +41,28 @@ export class Browser {
   }
 
   get = (path: string, headers?: HeaderValues) => this.request('GET', path, headers ? { headers } : {});
-  post = (path: string, form: Record<string, string> | [string, string][], headers?: HeaderValues) => this.request('POST', path, { form, ...(headers ? { headers } : {}) });
+  post = (path: string, form: Record<string, string> | [string, string][], headers?: HeaderValues) =>
+    this.request('POST', path, { form, ...(headers ? { headers } : {}) });
 
   /** Signs in through the page (GET for the form's token, then POST). */
   async signIn(login: string, password: string, returnTo?: string) {
     const page = await this.get(`/users/sign_in${returnTo ? `?return_to=${encodeURIComponent(returnTo)}` : ''}`);
-    return this.post('/users/sign_in', { authenticity_token: csrfToken(page.text), 'user[login]': login, 'user[password]': password, return_to: hiddenField(page.text, 'return_to') ?? '' });
+    return this.post('/users/sign_in', {
+      authenticity_token: csrfToken(page.text),
+      'user[login]': login,
+      'user[password]': password,
+      return_to: hiddenField(page.text, 'return_to') ?? '',
+    });
   }
 }
 
-const unescapeHtml = (s: string) => s.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+const unescapeHtml = (s: string) =>
+  s
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&amp;/g, '&');
 
 /** The value of the first hidden input with this name. */
 export function hiddenField(html: string, name: string): string | undefined {

@@ -16,11 +16,34 @@ export interface TestRunner {
   lastUpdate?: string;
 }
 
-export interface JobVariable { key: string; value: string; public: boolean; masked?: boolean; file?: boolean }
-export interface JobStep { name: string; script: string[]; timeout: number; when: 'on_success' | 'on_failure' | 'always'; allow_failure: boolean }
-export interface JobPort { number: number; protocol?: string; name?: string }
-export interface JobImage { name: string; entrypoint?: string[] | null; ports?: JobPort[] }
-export interface JobService extends JobImage { alias?: string | null; command?: string[] | null }
+export interface JobVariable {
+  key: string;
+  value: string;
+  public: boolean;
+  masked?: boolean;
+  file?: boolean;
+}
+export interface JobStep {
+  name: string;
+  script: string[];
+  timeout: number;
+  when: 'on_success' | 'on_failure' | 'always';
+  allow_failure: boolean;
+}
+export interface JobPort {
+  number: number;
+  protocol?: string;
+  name?: string;
+}
+export interface JobImage {
+  name: string;
+  entrypoint?: string[] | null;
+  ports?: JobPort[];
+}
+export interface JobService extends JobImage {
+  alias?: string | null;
+  command?: string[] | null;
+}
 export interface JobArtifact {
   name: string | null;
   untracked: boolean | null;
@@ -31,8 +54,19 @@ export interface JobArtifact {
   artifact_type: string;
   artifact_format: string;
 }
-export interface JobCache { key: string; untracked: boolean | null; paths: string[] | null; policy: string; when?: string | null }
-export interface JobDependency { id: number; name: string; token: string; artifacts_file?: { filename: string; size: number } }
+export interface JobCache {
+  key: string;
+  untracked: boolean | null;
+  paths: string[] | null;
+  policy: string;
+  when?: string | null;
+}
+export interface JobDependency {
+  id: number;
+  name: string;
+  token: string;
+  artifacts_file?: { filename: string; size: number };
+}
 /** The 201 answer of POST /jobs/request (Entities::JobRequest::Response): see /tmp/runner-protocol.md. */
 export interface JobPayload {
   id: number;
@@ -60,16 +94,52 @@ export interface JobResult {
   trace: string;
 }
 
-export const RUNNER_INFO = { name: 'gitlab-runner', version: '13.6.0', revision: '8fa89735', platform: 'linux', architecture: 'amd64', executor: 'shell', shell: 'sh', features: { variables: true, artifacts: true, upload_multiple_artifacts: true, upload_raw_artifacts: true, refspecs: true, masking: true, multi_build_steps: true, trace_reset: true, trace_checksum: true, trace_size: true, return_exit_code: true } };
+export const RUNNER_INFO = {
+  name: 'gitlab-runner',
+  version: '13.6.0',
+  revision: '8fa89735',
+  platform: 'linux',
+  architecture: 'amd64',
+  executor: 'shell',
+  shell: 'sh',
+  features: {
+    variables: true,
+    artifacts: true,
+    upload_multiple_artifacts: true,
+    upload_raw_artifacts: true,
+    refspecs: true,
+    masking: true,
+    multi_build_steps: true,
+    trace_reset: true,
+    trace_checksum: true,
+    trace_size: true,
+    return_exit_code: true,
+  },
+};
 
 const url = (path: string) => `${TEST_PUBLIC_URL}/api/v4${path}`;
-const json = (method: string, body: unknown): RequestInit => ({ method, headers: { 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(body) });
+const json = (method: string, body: unknown): RequestInit => ({
+  method,
+  headers: { 'content-type': 'application/json; charset=utf-8' },
+  body: JSON.stringify(body),
+});
 
 async function fail(what: string, res: Response): Promise<never> {
   throw new Error(`${what}: ${res.status} ${await res.text()}`);
 }
 
-export async function registerRunner(fetch: Fetch, registrationToken: string, opts: { description?: string; tagList?: string[]; runUntagged?: boolean; locked?: boolean; accessLevel?: 'not_protected' | 'ref_protected'; maximumTimeout?: number } = {}): Promise<TestRunner> {
+export async function registerRunner(
+  fetch: Fetch,
+  registrationToken: string,
+  opts: {
+    description?: string;
+    tagList?: string[];
+    runUntagged?: boolean;
+    locked?: boolean;
+    accessLevel?: 'not_protected' | 'ref_protected';
+    maximumTimeout?: number;
+  } = {},
+): Promise<TestRunner> {
   const tags = opts.tagList ?? [];
   const body = {
     description: opts.description ?? 'test runner',
@@ -97,7 +167,10 @@ export async function verifyRunner(fetch: Fetch, runner: TestRunner): Promise<nu
 
 /** POST /jobs/request: the job, or null on 204 (no job). */
 export async function requestJob(fetch: Fetch, runner: TestRunner): Promise<JobPayload | null> {
-  const res = await fetch(url('/jobs/request'), json('POST', { info: RUNNER_INFO, token: runner.token, ...(runner.lastUpdate ? { last_update: runner.lastUpdate } : {}) }));
+  const res = await fetch(
+    url('/jobs/request'),
+    json('POST', { info: RUNNER_INFO, token: runner.token, ...(runner.lastUpdate ? { last_update: runner.lastUpdate } : {}) }),
+  );
   const lastUpdate = res.headers.get('x-gitlab-last-update');
   if (lastUpdate) runner.lastUpdate = lastUpdate;
   if (res.status === 204) return null;
@@ -122,8 +195,14 @@ class Trace {
   private data = new Uint8Array(0);
   private sent = 0;
   aborted = false;
-  constructor(private fetch: Fetch, private job: JobPayload, private chunk: number) {}
-  get bytes() { return this.data; }
+  constructor(
+    private fetch: Fetch,
+    private job: JobPayload,
+    private chunk: number,
+  ) {}
+  get bytes() {
+    return this.data;
+  }
   write(text: string) {
     const add = new TextEncoder().encode(text);
     const next = new Uint8Array(this.data.length + add.length);
@@ -253,9 +332,24 @@ async function uploadArtifacts(fetch: Fetch, job: JobPayload, sandbox: string, t
   return true;
 }
 
-async function updateJob(fetch: Fetch, job: JobPayload, trace: Trace, state: 'success' | 'failed', failureReason: string | undefined, exitCode: number): Promise<boolean> {
+async function updateJob(
+  fetch: Fetch,
+  job: JobPayload,
+  trace: Trace,
+  state: 'success' | 'failed',
+  failureReason: string | undefined,
+  exitCode: number,
+): Promise<boolean> {
   const checksum = `crc32:${crc32(trace.bytes).toString(16).padStart(8, '0')}`;
-  const body = { info: RUNNER_INFO, token: job.token, state, ...(failureReason ? { failure_reason: failureReason } : {}), checksum, output: { checksum, bytesize: trace.bytes.length }, ...(exitCode ? { exit_code: exitCode } : {}) };
+  const body = {
+    info: RUNNER_INFO,
+    token: job.token,
+    state,
+    ...(failureReason ? { failure_reason: failureReason } : {}),
+    checksum,
+    output: { checksum, bytesize: trace.bytes.length },
+    ...(exitCode ? { exit_code: exitCode } : {}),
+  };
   for (let tries = 0; tries < 50; tries++) {
     const res = await fetch(url(`/jobs/${job.id}`), json('PUT', body));
     await res.arrayBuffer();
@@ -286,7 +380,12 @@ export async function runJob(fetch: Fetch, job: JobPayload, opts: { workDir: str
   const secrets = job.variables.filter((v) => v.masked && v.value).map((v) => v.value);
   const mask = (text: string) => secrets.reduce((out, secret) => out.split(secret).join('[MASKED]'), text);
   Object.assign(env, { CI_PROJECT_DIR: sandbox, CI_BUILDS_DIR: resolve(opts.workDir), CI_SERVER: 'yes' });
-  const end = (status: JobResult['status'], exitCode: number, failureReason?: string): JobResult => ({ status, exitCode, failureReason, trace: new TextDecoder().decode(trace.bytes) });
+  const end = (status: JobResult['status'], exitCode: number, failureReason?: string): JobResult => ({
+    status,
+    exitCode,
+    failureReason,
+    trace: new TextDecoder().decode(trace.bytes),
+  });
 
   trace.write(`Running with ${RUNNER_INFO.name} ${RUNNER_INFO.version} (${RUNNER_INFO.revision})\n`);
   let exitCode = 0;
@@ -328,7 +427,11 @@ export async function runJob(fetch: Fetch, job: JobPayload, opts: { workDir: str
 }
 
 /** Requests and runs jobs until the server answers 204 (or `maxJobs` ran); returns the jobs in the order run. */
-export async function runUntilIdle(fetch: Fetch, runner: TestRunner, opts: { workDir: string; maxJobs?: number; traceChunkBytes?: number; onJob?: (job: JobPayload, result: JobResult) => void }): Promise<JobPayload[]> {
+export async function runUntilIdle(
+  fetch: Fetch,
+  runner: TestRunner,
+  opts: { workDir: string; maxJobs?: number; traceChunkBytes?: number; onJob?: (job: JobPayload, result: JobResult) => void },
+): Promise<JobPayload[]> {
   const jobs: JobPayload[] = [];
   while (jobs.length < (opts.maxJobs ?? 50)) {
     const job = await requestJob(fetch, runner);

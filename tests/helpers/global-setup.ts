@@ -25,9 +25,7 @@ export default async function setup(project: TestProject) {
   return () => rmSync(dir, { recursive: true, force: true });
 }
 
-export type TestDatabaseInfo =
-  | { kind: 'pglite'; template: string }
-  | { kind: 'postgres'; url: string; wsProxy: string; httpEndpoint: string };
+export type TestDatabaseInfo = { kind: 'pglite'; template: string } | { kind: 'postgres'; url: string; wsProxy: string; httpEndpoint: string };
 
 declare module 'vitest' {
   export interface ProvidedContext {

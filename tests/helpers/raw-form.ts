@@ -3,7 +3,11 @@
 import { appFetch, TEST_PUBLIC_URL } from './app.ts';
 
 export async function postForm(path: string, token: string, form: string): Promise<{ status: number; body: any; text: string; headers: Headers }> {
-  const res = await appFetch(`${TEST_PUBLIC_URL}/api/v4${path}`, { method: 'POST', headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+  const res = await appFetch(`${TEST_PUBLIC_URL}/api/v4${path}`, {
+    method: 'POST',
+    headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/x-www-form-urlencoded' },
+    body: form,
+  });
   const text = await res.text();
   let body: unknown = null;
   try {

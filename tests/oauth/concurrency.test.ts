@@ -31,7 +31,13 @@ describe('concurrency', () => {
     const { user } = await createUser();
     const app = await createApplication();
     const code = await issueCode({ application: app, userId: user.id });
-    const first = await tokenPost({ grant_type: 'authorization_code', code, redirect_uri: app.redirectUris[0]!, client_id: app.uid, client_secret: app.secret });
+    const first = await tokenPost({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: app.redirectUris[0]!,
+      client_id: app.uid,
+      client_secret: app.secret,
+    });
     expect(first.status).toBe(200);
     const form = { grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id: app.uid, client_secret: app.secret };
     const results = await Promise.all(Array.from({ length: 10 }, () => tokenPost(form)));
@@ -85,7 +91,10 @@ describe('concurrency', () => {
       await tx.execute(sql`SELECT id FROM oauth_access_tokens WHERE id = ${successor.id} FOR UPDATE`);
       retry = tokenPost({ grant_type: 'refresh_token', refresh_token: set0.refresh_token, ...client });
       await new Promise((resolve) => setTimeout(resolve, 500));
-      await tx.update(oauthAccessTokens).set({ revokedAt: sql`clock_timestamp()`, firstUsedAt: sql`now()` }).where(eq(oauthAccessTokens.id, successor.id));
+      await tx
+        .update(oauthAccessTokens)
+        .set({ revokedAt: sql`clock_timestamp()`, firstUsedAt: sql`now()` })
+        .where(eq(oauthAccessTokens.id, successor.id));
       await tx.insert(oauthAccessTokens).values({
         tokenDigest: await sha256Hex(randomToken()),
         refreshTokenDigest: await sha256Hex(randomToken()),
@@ -116,7 +125,10 @@ describe('concurrency', () => {
     );
     for (const r of results) expect([r.status, r.body.error]).toEqual([400, 'invalid_grant']);
     // One atomic upsert per attempt: no increment is lost to a concurrent one.
-    const [counter] = await testDb().db.select().from(rateLimits).where(eq(rateLimits.key, `signin:user:${user.id}`));
+    const [counter] = await testDb()
+      .db.select()
+      .from(rateLimits)
+      .where(eq(rateLimits.key, `signin:user:${user.id}`));
     expect(counter?.count).toBe(25);
     const locked = await tokenPost({ ...base, username: user.username, password: 'correct horse' }, { 'cf-connecting-ip': '198.51.100.200' });
     expect([locked.status, locked.body.error]).toEqual([400, 'invalid_grant']);

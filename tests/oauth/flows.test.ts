@@ -40,9 +40,23 @@ describe('authorization code', () => {
     const { user } = await createUser();
     const app = await createApplication({ confidential: false, scopes: ['api', 'read_user'] });
     const verifier = oauth.generateRandomCodeVerifier();
-    const code = await issueCode({ application: app, userId: user.id, scopes: ['api', 'read_user'], codeChallenge: await oauth.calculatePKCECodeChallenge(verifier), codeChallengeMethod: 'S256' });
+    const code = await issueCode({
+      application: app,
+      userId: user.id,
+      scopes: ['api', 'read_user'],
+      codeChallenge: await oauth.calculatePKCECodeChallenge(verifier),
+      codeChallengeMethod: 'S256',
+    });
     const as = await authServer();
-    const res = await oauth.authorizationCodeGrantRequest(as, clientOf(app), oauth.None(), await callbackParams(app, code), app.redirectUris[0]!, verifier, http);
+    const res = await oauth.authorizationCodeGrantRequest(
+      as,
+      clientOf(app),
+      oauth.None(),
+      await callbackParams(app, code),
+      app.redirectUris[0]!,
+      verifier,
+      http,
+    );
     expect(res.headers.get('cache-control')).toBe('no-store');
     expect(res.headers.get('pragma')).toBe('no-cache');
     const queries = Number(/desc="(\d+)/.exec(res.headers.get('server-timing')!)![1]);
@@ -68,7 +82,15 @@ describe('authorization code', () => {
     const app = await createApplication();
     const code = await issueCode({ application: app, userId: user.id });
     const as = await authServer();
-    const res = await oauth.authorizationCodeGrantRequest(as, clientOf(app), basic(app), await callbackParams(app, code), app.redirectUris[0]!, oauth.nopkce, http);
+    const res = await oauth.authorizationCodeGrantRequest(
+      as,
+      clientOf(app),
+      basic(app),
+      await callbackParams(app, code),
+      app.redirectUris[0]!,
+      oauth.nopkce,
+      http,
+    );
     const tokens = await oauth.processAuthorizationCodeResponse(as, clientOf(app), res);
     expect(tokens.scope).toBe('api');
   });
@@ -79,7 +101,15 @@ describe('authorization code', () => {
     const verifier = oauth.generateRandomCodeVerifier();
     const code = await issueCode({ application: app, userId: user.id, codeChallenge: verifier, codeChallengeMethod: 'plain' });
     const as = await authServer();
-    const res = await oauth.authorizationCodeGrantRequest(as, clientOf(app), oauth.ClientSecretPost(app.secret), await callbackParams(app, code), app.redirectUris[0]!, verifier, http);
+    const res = await oauth.authorizationCodeGrantRequest(
+      as,
+      clientOf(app),
+      oauth.ClientSecretPost(app.secret),
+      await callbackParams(app, code),
+      app.redirectUris[0]!,
+      verifier,
+      http,
+    );
     expect((await oauth.processAuthorizationCodeResponse(as, clientOf(app), res)).access_token).toBeTruthy();
   });
 
@@ -108,7 +138,9 @@ describe('authorization code', () => {
     expect((await api.get('/user', bearer(refreshed.body.access_token))).status).toBe(200);
     expect((await tokenPost(form)).body.error).toBe('invalid_grant');
     expect((await api.get('/user', bearer(refreshed.body.access_token))).status).toBe(401);
-    expect((await tokenPost({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token, client_id: app.uid, client_secret: app.secret })).status).toBe(400);
+    expect(
+      (await tokenPost({ grant_type: 'refresh_token', refresh_token: refreshed.body.refresh_token, client_id: app.uid, client_secret: app.secret })).status,
+    ).toBe(400);
   });
 });
 
@@ -117,7 +149,14 @@ describe('password grant', () => {
     const { user } = await createUser({ passwordHash: await hashPassword('correct horse') });
     const app = await createApplication({ scopes: ['api', 'read_user'] });
     const as = await authServer();
-    const res = await oauth.genericTokenEndpointRequest(as, clientOf(app), basic(app), 'password', { username: user.username, password: 'correct horse' }, { ...http, headers: { 'cf-connecting-ip': randomIp() } });
+    const res = await oauth.genericTokenEndpointRequest(
+      as,
+      clientOf(app),
+      basic(app),
+      'password',
+      { username: user.username, password: 'correct horse' },
+      { ...http, headers: { 'cf-connecting-ip': randomIp() } },
+    );
     const tokens = await oauth.processGenericTokenEndpointResponse(as, clientOf(app), res);
     expect(tokens.scope).toBe('api');
     expect((await api.get('/user', bearer(tokens.access_token))).body.username).toBe(user.username);
@@ -156,7 +195,8 @@ describe('password grant', () => {
     const app = await createApplication();
     const ip = { 'cf-connecting-ip': randomIp() };
     let last;
-    for (let i = 0; i < 31; i++) last = await tokenPost({ grant_type: 'password', username: 'nobody-here', password: 'x', client_id: app.uid, client_secret: app.secret }, ip);
+    for (let i = 0; i < 31; i++)
+      last = await tokenPost({ grant_type: 'password', username: 'nobody-here', password: 'x', client_id: app.uid, client_secret: app.secret }, ip);
     expect(last!.status).toBe(429);
     expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
   });
@@ -167,7 +207,15 @@ async function codeTokens(scopes = ['api', 'read_user']) {
   const app = await createApplication({ scopes });
   const code = await issueCode({ application: app, userId: user.id, scopes });
   const as = await authServer();
-  const res = await oauth.authorizationCodeGrantRequest(as, clientOf(app), basic(app), await callbackParams(app, code), app.redirectUris[0]!, oauth.nopkce, http);
+  const res = await oauth.authorizationCodeGrantRequest(
+    as,
+    clientOf(app),
+    basic(app),
+    await callbackParams(app, code),
+    app.redirectUris[0]!,
+    oauth.nopkce,
+    http,
+  );
   return { user, app, as, tokens: await oauth.processAuthorizationCodeResponse(as, clientOf(app), res) };
 }
 
@@ -198,21 +246,38 @@ describe('refresh', () => {
 
   it('may narrow the scope but not widen it', async () => {
     const { app, as, tokens } = await codeTokens(['api', 'read_user']);
-    const narrow = await oauth.processRefreshTokenResponse(as, clientOf(app), await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), tokens.refresh_token!, { ...http, additionalParameters: { scope: 'read_user' } }));
+    const narrow = await oauth.processRefreshTokenResponse(
+      as,
+      clientOf(app),
+      await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), tokens.refresh_token!, { ...http, additionalParameters: { scope: 'read_user' } }),
+    );
     expect(narrow.scope).toBe('read_user');
-    const widen = await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), narrow.refresh_token!, { ...http, additionalParameters: { scope: 'read_user api' } });
+    const widen = await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), narrow.refresh_token!, {
+      ...http,
+      additionalParameters: { scope: 'read_user api' },
+    });
     expect(widen.status).toBe(400);
     expect((await widen.json()).error).toBe('invalid_scope');
     // The refused request changed nothing: the refresh token still works.
     expect((await tokenRow(narrow.access_token))!.revokedAt).toBeNull();
   });
 
-  it("an application narrowed after the grant: a refresh keeps only the scopes it is still registered for", async () => {
+  it('an application narrowed after the grant: a refresh keeps only the scopes it is still registered for', async () => {
     const { app, as, tokens } = await codeTokens(['api', 'read_user']);
-    await testDb().db.update(oauthApplications).set({ scopes: ['read_user'] }).where(eq(oauthApplications.id, app.id));
-    const wide = await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), tokens.refresh_token!, { ...http, additionalParameters: { scope: 'api' } });
+    await testDb()
+      .db.update(oauthApplications)
+      .set({ scopes: ['read_user'] })
+      .where(eq(oauthApplications.id, app.id));
+    const wide = await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), tokens.refresh_token!, {
+      ...http,
+      additionalParameters: { scope: 'api' },
+    });
     expect([wide.status, (await wide.json()).error]).toEqual([400, 'invalid_scope']);
-    const res = await oauth.processRefreshTokenResponse(as, clientOf(app), await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), tokens.refresh_token!, http));
+    const res = await oauth.processRefreshTokenResponse(
+      as,
+      clientOf(app),
+      await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), tokens.refresh_token!, http),
+    );
     expect(res.scope).toBe('read_user');
     expect((await tokenRow(res.access_token))!.scopes).toEqual(['read_user']);
   });
@@ -244,15 +309,30 @@ describe('refresh', () => {
 describe('revoke, introspect, token info', () => {
   it('introspects its own active tokens only', async () => {
     const { app, as, user, tokens } = await codeTokens();
-    const info = await oauth.processIntrospectionResponse(as, clientOf(app), await oauth.introspectionRequest(as, clientOf(app), basic(app), tokens.access_token, http));
+    const info = await oauth.processIntrospectionResponse(
+      as,
+      clientOf(app),
+      await oauth.introspectionRequest(as, clientOf(app), basic(app), tokens.access_token, http),
+    );
     expect(info).toMatchObject({ active: true, scope: 'api read_user', client_id: app.uid, token_type: 'Bearer', username: user.username });
     expect(info.exp! - info.iat!).toBe(7200);
     const other = await createApplication();
-    const foreign = await oauth.processIntrospectionResponse(as, clientOf(other), await oauth.introspectionRequest(as, clientOf(other), basic(other), tokens.access_token, http));
+    const foreign = await oauth.processIntrospectionResponse(
+      as,
+      clientOf(other),
+      await oauth.introspectionRequest(as, clientOf(other), basic(other), tokens.access_token, http),
+    );
     expect(foreign).toEqual({ active: false });
     const unknown = await oauth.processIntrospectionResponse(as, clientOf(app), await oauth.introspectionRequest(as, clientOf(app), basic(app), 'nope', http));
     expect(unknown).toEqual({ active: false });
-    const refreshInfo = await oauth.processIntrospectionResponse(as, clientOf(app), await oauth.introspectionRequest(as, clientOf(app), basic(app), tokens.refresh_token!, { ...http, additionalParameters: { token_type_hint: 'refresh_token' } }));
+    const refreshInfo = await oauth.processIntrospectionResponse(
+      as,
+      clientOf(app),
+      await oauth.introspectionRequest(as, clientOf(app), basic(app), tokens.refresh_token!, {
+        ...http,
+        additionalParameters: { token_type_hint: 'refresh_token' },
+      }),
+    );
     expect(refreshInfo).toMatchObject({ active: true, client_id: app.uid });
     expect(refreshInfo.exp).toBeUndefined();
     const noClient = await request('POST', '/oauth/introspect', { form: { token: tokens.access_token } });
@@ -265,10 +345,17 @@ describe('revoke, introspect, token info', () => {
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, clientOf(other), basic(other), tokens.access_token, http));
     expect((await tokenRow(tokens.access_token))!.revokedAt).toBeNull();
     await oauth.processRevocationResponse(await oauth.revocationRequest(as, clientOf(app), basic(app), 'unknown-token', http));
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, clientOf(app), basic(app), tokens.refresh_token!, { ...http, additionalParameters: { token_type_hint: 'refresh_token' } }));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, clientOf(app), basic(app), tokens.refresh_token!, {
+        ...http,
+        additionalParameters: { token_type_hint: 'refresh_token' },
+      }),
+    );
     expect((await api.get('/user', bearer(tokens.access_token))).status).toBe(401);
     for (const t of [tokens.access_token, tokens.refresh_token!]) {
-      expect(await oauth.processIntrospectionResponse(as, clientOf(app), await oauth.introspectionRequest(as, clientOf(app), basic(app), t, http))).toEqual({ active: false });
+      expect(await oauth.processIntrospectionResponse(as, clientOf(app), await oauth.introspectionRequest(as, clientOf(app), basic(app), t, http))).toEqual({
+        active: false,
+      });
     }
     const refresh = await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), tokens.refresh_token!, http);
     expect(refresh.status).toBe(400);
@@ -278,10 +365,23 @@ describe('revoke, introspect, token info', () => {
 
   it('revoking a superseded refresh token revokes the whole lineage, including the set that replaced it', async () => {
     const { app, as, tokens } = await codeTokens();
-    const next = await oauth.processRefreshTokenResponse(as, clientOf(app), await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), tokens.refresh_token!, http));
-    const newer = await oauth.processRefreshTokenResponse(as, clientOf(app), await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), next.refresh_token!, http));
+    const next = await oauth.processRefreshTokenResponse(
+      as,
+      clientOf(app),
+      await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), tokens.refresh_token!, http),
+    );
+    const newer = await oauth.processRefreshTokenResponse(
+      as,
+      clientOf(app),
+      await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), next.refresh_token!, http),
+    );
     expect((await api.get('/user', bearer(newer.access_token))).status).toBe(200);
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, clientOf(app), basic(app), tokens.refresh_token!, { ...http, additionalParameters: { token_type_hint: 'refresh_token' } }));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, clientOf(app), basic(app), tokens.refresh_token!, {
+        ...http,
+        additionalParameters: { token_type_hint: 'refresh_token' },
+      }),
+    );
     expect((await api.get('/user', bearer(newer.access_token))).status).toBe(401);
     expect((await oauth.refreshTokenGrantRequest(as, clientOf(app), basic(app), newer.refresh_token!, http)).status).toBe(400);
     expect((await tokensOfApplication(app.id)).every((t) => t.revokedAt !== null)).toBe(true);
@@ -302,7 +402,10 @@ describe('revoke, introspect, token info', () => {
     const other = await codeTokens();
     expect((await introspect(tokens.access_token, other.tokens.access_token)).body).toEqual({ active: false });
     // A revoked bearer authorises nothing.
-    await testDb().db.update(oauthAccessTokens).set({ revokedAt: sql`now()` }).where(eq(oauthAccessTokens.id, (await tokenRow(second.accessToken))!.id));
+    await testDb()
+      .db.update(oauthAccessTokens)
+      .set({ revokedAt: sql`now()` })
+      .where(eq(oauthAccessTokens.id, (await tokenRow(second.accessToken))!.id));
     expect((await introspect(tokens.access_token, second.accessToken)).status).toBe(401);
   });
 
@@ -320,14 +423,23 @@ describe('revoke, introspect, token info', () => {
     expect([bad.status, bad.body]).toEqual([401, { error: 'invalid_token', error_description: 'The access token is invalid' }]);
     expect(bad.headers.get('www-authenticate')).toContain('invalid_token');
 
-    await testDb().db.update(oauthAccessTokens).set({ createdAt: sql`now() - interval '3 hours'` }).where(eq(oauthAccessTokens.id, (await tokenRow(tokens.access_token))!.id));
+    await testDb()
+      .db.update(oauthAccessTokens)
+      .set({ createdAt: sql`now() - interval '3 hours'` })
+      .where(eq(oauthAccessTokens.id, (await tokenRow(tokens.access_token))!.id));
     const expired = await request('GET', '/oauth/token/info', bearer(tokens.access_token));
     expect(expired.body.error_description).toBe('The access token expired');
     // The REST API answers an expired OAuth token with GitLab's body.
     const restExpired = await api.get('/user', bearer(tokens.access_token));
-    expect([restExpired.status, restExpired.body]).toEqual([401, { error: 'invalid_token', error_description: 'Token is expired. You can either do re-authorization or token refresh.' }]);
+    expect([restExpired.status, restExpired.body]).toEqual([
+      401,
+      { error: 'invalid_token', error_description: 'Token is expired. You can either do re-authorization or token refresh.' },
+    ]);
 
-    await testDb().db.update(oauthAccessTokens).set({ revokedAt: sql`now()` }).where(eq(oauthAccessTokens.id, (await tokenRow(tokens.access_token))!.id));
+    await testDb()
+      .db.update(oauthAccessTokens)
+      .set({ revokedAt: sql`now()` })
+      .where(eq(oauthAccessTokens.id, (await tokenRow(tokens.access_token))!.id));
     expect((await request('GET', '/oauth/token/info', bearer(tokens.access_token))).body.error_description).toBe('The access token was revoked');
   });
 
@@ -362,10 +474,18 @@ describe('secrets at rest', () => {
     const { user } = await createUser();
     const app = await createApplication();
     const code = await issueCode({ application: app, userId: user.id });
-    const first = await tokenPost({ grant_type: 'authorization_code', code, redirect_uri: app.redirectUris[0]!, client_id: app.uid, client_secret: app.secret });
+    const first = await tokenPost({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: app.redirectUris[0]!,
+      client_id: app.uid,
+      client_secret: app.secret,
+    });
     const second = await tokenPost({ grant_type: 'refresh_token', refresh_token: first.body.refresh_token, client_id: app.uid, client_secret: app.secret });
     const dump = JSON.stringify(
-      await testDb().db.execute(sql`SELECT (SELECT json_agg(a) FROM oauth_applications a) AS apps, (SELECT json_agg(g) FROM oauth_grants g) AS grants, (SELECT json_agg(t) FROM oauth_access_tokens t) AS tokens`),
+      await testDb().db.execute(
+        sql`SELECT (SELECT json_agg(a) FROM oauth_applications a) AS apps, (SELECT json_agg(g) FROM oauth_grants g) AS grants, (SELECT json_agg(t) FROM oauth_access_tokens t) AS tokens`,
+      ),
     );
     for (const secret of [app.secret, code, first.body.access_token, first.body.refresh_token, second.body.access_token, second.body.refresh_token]) {
       expect(secret).toBeTruthy();

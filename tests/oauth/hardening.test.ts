@@ -7,7 +7,13 @@ import { tokenPost } from './client.ts';
 describe('NUL bytes and other impossible values', () => {
   it('token endpoint: invalid_request / invalid_client with no-store, never a 500', async () => {
     const app = await createApplication();
-    const bodyId = await tokenPost({ grant_type: 'authorization_code', code: 'x', redirect_uri: app.redirectUris[0]!, client_id: 'a\u0000b', client_secret: 's' });
+    const bodyId = await tokenPost({
+      grant_type: 'authorization_code',
+      code: 'x',
+      redirect_uri: app.redirectUris[0]!,
+      client_id: 'a\u0000b',
+      client_secret: 's',
+    });
     expect(bodyId.status).toBe(401);
     expect(bodyId.body.error).toBe('invalid_client');
     const basic = await tokenPost({ grant_type: 'authorization_code', code: 'x', redirect_uri: 'r' }, { authorization: `Basic ${btoa('a%00b:s')}` });

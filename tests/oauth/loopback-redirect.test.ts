@@ -12,7 +12,15 @@ const REGISTERED = 'http://127.0.0.1/cb';
 async function codeFor(app: TestApplication, redirectUri: string) {
   const { browser, user } = await signedIn();
   const verifier = oauth.generateRandomCodeVerifier();
-  const query = new URLSearchParams({ client_id: app.uid, redirect_uri: redirectUri, response_type: 'code', scope: 'read_user', state: 'loop', code_challenge: await oauth.calculatePKCECodeChallenge(verifier), code_challenge_method: 'S256' });
+  const query = new URLSearchParams({
+    client_id: app.uid,
+    redirect_uri: redirectUri,
+    response_type: 'code',
+    scope: 'read_user',
+    state: 'loop',
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+  });
   const page = await browser.get(`/oauth/authorize?${query}`);
   expect(page.status, page.text).toBe(200);
   const res = await browser.post('/oauth/authorize', formFields(page.text, '/oauth/authorize'));
@@ -35,7 +43,14 @@ describe('loopback redirect URIs at the token endpoint', () => {
 
   it('anything but the redirect URI the code was issued for is invalid_grant, another loopback port included', async () => {
     const app = await createApplication({ redirectUris: [REGISTERED], scopes: ['read_user'] });
-    for (const wrong of ['http://127.0.0.1:50000/cb', 'http://127.0.0.1/cb', 'http://localhost:49152/cb', 'http://127.0.0.1:49152/other', 'https://127.0.0.1:49152/cb', 'http://127.0.0.2:49152/cb']) {
+    for (const wrong of [
+      'http://127.0.0.1:50000/cb',
+      'http://127.0.0.1/cb',
+      'http://localhost:49152/cb',
+      'http://127.0.0.1:49152/other',
+      'https://127.0.0.1:49152/cb',
+      'http://127.0.0.2:49152/cb',
+    ]) {
       const code = await codeFor(app, 'http://127.0.0.1:49152/cb');
       const res = await exchange(app, code, wrong);
       expect(res.status, wrong).toBe(400);

@@ -15,7 +15,11 @@ async function codeForm() {
 
 /** A POST whose form body is sent byte for byte (URLSearchParams would re-encode the broken escapes). */
 async function rawPost(path: string, body: string, query = '') {
-  const res = await appFetch(`${TEST_PUBLIC_URL}${path}${query}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', 'cf-connecting-ip': '203.0.113.9' }, body });
+  const res = await appFetch(`${TEST_PUBLIC_URL}${path}${query}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'cf-connecting-ip': '203.0.113.9' },
+    body,
+  });
   return { status: res.status, headers: res.headers, body: await res.json() };
 }
 

@@ -15,19 +15,27 @@ async function lineage() {
   const code = await issueCode({ application: app, userId: user.id, scopes: ['api', 'read_user'] });
   const client = { client_id: app.uid, client_secret: app.secret };
   const rt0 = (await tokenPost({ grant_type: 'authorization_code', code, redirect_uri: app.redirectUris[0]!, ...client })).body;
-  const refresh = (refreshToken: string, extra: Record<string, string> = {}) => tokenPost({ grant_type: 'refresh_token', refresh_token: refreshToken, ...client, ...extra });
+  const refresh = (refreshToken: string, extra: Record<string, string> = {}) =>
+    tokenPost({ grant_type: 'refresh_token', refresh_token: refreshToken, ...client, ...extra });
   return { app, rt0, refresh };
 }
 
 /** Moves the rotation of `accessToken`'s set into the past, as if the grace window had run out since. */
 async function afterTheWindow(accessToken: string) {
   const id = (await tokenRow(accessToken))!.id;
-  await testDb().db.update(oauthAccessTokens).set({ createdAt: sql`created_at - interval '10 minutes'` }).where(eq(oauthAccessTokens.previousTokenId, id));
+  await testDb()
+    .db.update(oauthAccessTokens)
+    .set({ createdAt: sql`created_at - interval '10 minutes'` })
+    .where(eq(oauthAccessTokens.previousTokenId, id));
 }
 
 const works = async (accessToken: string) => (await api.get('/user', { headers: { Authorization: `Bearer ${accessToken}` } })).status === 200;
 
-async function expectLineageDead(appId: number, sets: { access_token: string; refresh_token: string }[], refresh: (rt: string) => ReturnType<typeof tokenPost>) {
+async function expectLineageDead(
+  appId: number,
+  sets: { access_token: string; refresh_token: string }[],
+  refresh: (rt: string) => ReturnType<typeof tokenPost>,
+) {
   expect((await tokensOfApplication(appId)).every((t) => t.revokedAt !== null)).toBe(true);
   for (const set of sets) {
     expect(await works(set.access_token)).toBe(false);

@@ -24,7 +24,9 @@ async function liveTokens() {
   const { user } = await createUser();
   const app = await createApplication();
   const code = await issueCode({ application: app, userId: user.id });
-  const tokens = (await tokenPost({ grant_type: 'authorization_code', code, redirect_uri: app.redirectUris[0]!, client_id: app.uid, client_secret: app.secret })).body;
+  const tokens = (
+    await tokenPost({ grant_type: 'authorization_code', code, redirect_uri: app.redirectUris[0]!, client_id: app.uid, client_secret: app.secret })
+  ).body;
   return { user, app, tokens };
 }
 
@@ -35,16 +37,26 @@ describe('throttling failed client authentication', () => {
     const statuses: number[] = [];
     let last;
     for (let i = 0; i < 100; i++) {
-      last = await post('/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.uid, client_secret: `wrong-${i}` }, ip);
+      last = await post(
+        '/oauth/token',
+        { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.uid, client_secret: `wrong-${i}` },
+        ip,
+      );
       statuses.push(last.status);
     }
     expect(statuses.slice(0, 30).every((s) => s === 401)).toBe(true);
     expect(statuses.slice(30).every((s) => s === 429)).toBe(true);
     expectThrottled(last!);
     // Past the limit the secret is not even checked: the right one is refused too, and nothing was rotated.
-    expectThrottled(await post('/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.uid, client_secret: app.secret }, ip));
+    expectThrottled(
+      await post('/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.uid, client_secret: app.secret }, ip),
+    );
     // The application's own traffic from its own address goes on.
-    const elsewhere = await post('/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.uid, client_secret: app.secret }, freshIp());
+    const elsewhere = await post(
+      '/oauth/token',
+      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.uid, client_secret: app.secret },
+      freshIp(),
+    );
     expect(elsewhere.status).toBe(200);
   });
 
@@ -64,9 +76,15 @@ describe('throttling failed client authentication', () => {
     expect(statuses.slice(30, 50)).toEqual(Array(20).fill(429));
     expect(statuses.slice(50)).toEqual(Array(50).fill(401));
     const own = freshIp();
-    const refreshed = await post('/oauth/token', { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.uid, client_secret: app.secret }, own);
+    const refreshed = await post(
+      '/oauth/token',
+      { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: app.uid, client_secret: app.secret },
+      own,
+    );
     expect(refreshed.status).toBe(200);
-    expect((await post('/oauth/introspect', { token: refreshed.body.access_token, client_id: app.uid, client_secret: app.secret }, own)).body.active).toBe(true);
+    expect((await post('/oauth/introspect', { token: refreshed.body.access_token, client_id: app.uid, client_secret: app.secret }, own)).body.active).toBe(
+      true,
+    );
     expect((await post('/oauth/revoke', { token: refreshed.body.access_token, client_id: app.uid, client_secret: app.secret }, freshIp())).status).toBe(200);
   });
 
@@ -87,7 +105,13 @@ describe('throttling failed grants', () => {
   it('invalid codes presented with the right client secret: 30 x invalid_grant, then 429', async () => {
     const app = await createApplication();
     const ip = freshIp();
-    const form = (i: number) => ({ grant_type: 'authorization_code', code: `guess-${i}`, redirect_uri: app.redirectUris[0]!, client_id: app.uid, client_secret: app.secret });
+    const form = (i: number) => ({
+      grant_type: 'authorization_code',
+      code: `guess-${i}`,
+      redirect_uri: app.redirectUris[0]!,
+      client_id: app.uid,
+      client_secret: app.secret,
+    });
     for (let i = 0; i < 30; i++) {
       const res = await post('/oauth/token', form(i), ip);
       expect([res.status, res.body.error]).toEqual([400, 'invalid_grant']);

@@ -67,7 +67,10 @@ describe('codes', () => {
 
   it('an expired code is invalid_grant', async () => {
     const s = await setup();
-    await testDb().db.update(oauthGrants).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(oauthGrants.id, (await grantRow(s.code))!.id));
+    await testDb()
+      .db.update(oauthGrants)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(oauthGrants.id, (await grantRow(s.code))!.id));
     await expectError(await tokenPost(s.form), 400, 'invalid_grant');
     expect((await grantRow(s.code))!.consumedAt).toBeNull();
   });
@@ -168,7 +171,12 @@ describe('request shape', () => {
     await expectError(await tokenPost(noCode), 400, 'invalid_request', 'Missing required parameter: code.');
     const { redirect_uri: _r, ...noRedirect } = s.form;
     await expectError(await tokenPost(noRedirect), 400, 'invalid_request', 'Missing required parameter: redirect_uri.');
-    await expectError(await tokenPost({ grant_type: 'refresh_token', client_id: s.app.uid }), 400, 'invalid_request', 'Missing required parameter: refresh_token.');
+    await expectError(
+      await tokenPost({ grant_type: 'refresh_token', client_id: s.app.uid }),
+      400,
+      'invalid_request',
+      'Missing required parameter: refresh_token.',
+    );
     await expectUntouched(s);
   });
 
@@ -188,8 +196,18 @@ describe('request shape', () => {
     const s = await setup();
     const twice = [...Object.entries(s.form), ['code', s.form.code]] as unknown as Record<string, string>;
     await expectError(await request('POST', '/oauth/token', { form: twice }), 400, 'invalid_request', 'Parameter included more than once: code.');
-    await expectError(await request('POST', '/oauth/token', { form: s.form, query: { grant_type: 'authorization_code' } }), 400, 'invalid_request', 'Parameter included more than once: grant_type.');
-    const revoke = [['token', 'a'], ['token', 'b'], ['client_id', s.app.uid], ['client_secret', s.app.secret]] as unknown as Record<string, string>;
+    await expectError(
+      await request('POST', '/oauth/token', { form: s.form, query: { grant_type: 'authorization_code' } }),
+      400,
+      'invalid_request',
+      'Parameter included more than once: grant_type.',
+    );
+    const revoke = [
+      ['token', 'a'],
+      ['token', 'b'],
+      ['client_id', s.app.uid],
+      ['client_secret', s.app.secret],
+    ] as unknown as Record<string, string>;
     await expectError(await request('POST', '/oauth/revoke', { form: revoke }), 400, 'invalid_request', 'Parameter included more than once: token.');
     await expectUntouched(s);
     expect((await tokenPost(s.form)).status).toBe(200);

@@ -17,7 +17,14 @@ describe('unconfirmed users', () => {
     const app = await createApplication({ scopes: ['api', 'read_user'] });
     const as = await authServer();
     const passwordGrant = () =>
-      oauth.genericTokenEndpointRequest(as, clientOf(app), basic(app), 'password', { username: user.username, password: PASSWORD, scope: 'read_user' }, { ...http, headers: { 'cf-connecting-ip': randomIp() } });
+      oauth.genericTokenEndpointRequest(
+        as,
+        clientOf(app),
+        basic(app),
+        'password',
+        { username: user.username, password: PASSWORD, scope: 'read_user' },
+        { ...http, headers: { 'cf-connecting-ip': randomIp() } },
+      );
     const refused = await passwordGrant();
     expect(refused.status).toBe(400);
     expect(refused.headers.get('cache-control')).toBe('no-store');

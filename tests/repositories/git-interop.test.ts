@@ -68,7 +68,10 @@ describe.skipIf(!hasGit())(hasGit() ? 'git interop' : 'git interop (SKIPPED: no 
       work = await tempDir();
       await run('init', '-q', '-b', 'main');
       await writeFile(join(work, 'README.md'), '# Project\n');
-      await writeFile(join(work, 'logo.bin'), Uint8Array.from({ length: 512 }, (_, i) => (i * 7) % 256));
+      await writeFile(
+        join(work, 'logo.bin'),
+        Uint8Array.from({ length: 512 }, (_, i) => (i * 7) % 256),
+      );
       await writeFile(join(work, 'run.sh'), '#!/bin/sh\necho hi\n');
       await chmod(join(work, 'run.sh'), 0o755);
       await symlink('README.md', join(work, 'link'));

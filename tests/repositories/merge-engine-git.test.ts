@@ -115,7 +115,10 @@ describe.runIf(hasGit())('the merge engine agrees with git', () => {
   const db = () => testDb().db;
   /** The engine's objects, as loose objects git can read. */
   const giveToGit = (write: PreparedWrite | undefined) =>
-    writeLooseObjects(join(work, '.git'), (write?.objects ?? []).map((o) => ({ oid: o.oid, type: TYPE_NAMES[o.type]!, body: o.data })));
+    writeLooseObjects(
+      join(work, '.git'),
+      (write?.objects ?? []).map((o) => ({ oid: o.oid, type: TYPE_NAMES[o.type]!, body: o.data })),
+    );
   const lsTree = (rev: string) => git(work, 'ls-tree', '-r', rev);
   /** git's operation on a scratch branch at `onto`: the commit it leaves, or 'conflict'. */
   const gitRun = async (onto: string, args: string[]) => {
@@ -158,7 +161,11 @@ describe.runIf(hasGit())('the merge engine agrees with git', () => {
   });
 
   it('mergeability costs a constant number of statements and tells whether a fast-forward is possible', async () => {
-    for (const [source, ffPossible] of [['topic', false], ['ahead', true], ['rebased', false]] as const) {
+    for (const [source, ffPossible] of [
+      ['topic', false],
+      ['ahead', true],
+      ['rebased', false],
+    ] as const) {
       const { result, queries } = await measured((database) => mergeability(database.db, projectId, { targetTip: tip.main!, sourceHead: tip[source]! }));
       expect(result).toEqual({
         mergeBase: await git(work, 'merge-base', 'main', source),
@@ -172,7 +179,14 @@ describe.runIf(hasGit())('the merge engine agrees with git', () => {
 
   it('ff fast-forwards where git merge --ff-only does, and refuses where it cannot', async () => {
     expect(await gitRun('main', ['merge', '--ff-only', 'ahead'])).toBe(tip.ahead);
-    expect(await merge('ahead', 'ff')).toMatchObject({ kind: 'ok', write: undefined, newTip: tip.ahead, mergeCommitSha: null, commitCount: 2, lastCommitMessage: 'Ahead two\n' });
+    expect(await merge('ahead', 'ff')).toMatchObject({
+      kind: 'ok',
+      write: undefined,
+      newTip: tip.ahead,
+      mergeCommitSha: null,
+      commitCount: 2,
+      lastCommitMessage: 'Ahead two\n',
+    });
     expect(await gitRun('main', ['merge', '--ff-only', 'topic'])).toBe('conflict');
     expect(await merge('topic', 'ff')).toEqual({ kind: 'ff_impossible' });
   });
@@ -262,6 +276,10 @@ describe.runIf(hasGit())('the merge engine agrees with git', () => {
   it('rebase conflicts where git rebase does; a branch on top of the target is left as it is', async () => {
     expect(await gitRun('clash', ['rebase', '-q', 'main'])).toBe('conflict');
     expect(await rebase(db(), projectId, { targetTip: tip.main!, sourceHead: tip.clash!, user, now: NOW })).toEqual({ kind: 'conflict' });
-    expect(await rebase(db(), projectId, { targetTip: tip.main!, sourceHead: tip.ahead!, user, now: NOW })).toMatchObject({ kind: 'ok', write: undefined, newHead: tip.ahead });
+    expect(await rebase(db(), projectId, { targetTip: tip.main!, sourceHead: tip.ahead!, user, now: NOW })).toMatchObject({
+      kind: 'ok',
+      write: undefined,
+      newHead: tip.ahead,
+    });
   });
 });

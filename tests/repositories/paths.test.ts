@@ -35,14 +35,36 @@ describe('changed paths and generations', () => {
       1_700_000_000,
     );
     const main = await b.commit(
-      await b.tree({ a: { inner: 'now a directory\n' }, x: 'now a file\n', 'run.sh': { mode: '100755', oid: script }, mod: { mode: '160000', oid: SUBMODULE_B } }),
+      await b.tree({
+        a: { inner: 'now a directory\n' },
+        x: 'now a file\n',
+        'run.sh': { mode: '100755', oid: script },
+        mod: { mode: '160000', oid: SUBMODULE_B },
+      }),
       [a],
       'B\n',
       1_700_000_100,
     );
-    const side = await b.commit(await b.tree({ a: 'a file\n', x: { y: 'deep\n' }, 'run.sh': { mode: '100644', oid: script }, mod: { mode: '160000', oid: SUBMODULE_A }, 'side.txt': 'side\n' }), [a], 'C\n', 1_700_000_050);
+    const side = await b.commit(
+      await b.tree({
+        a: 'a file\n',
+        x: { y: 'deep\n' },
+        'run.sh': { mode: '100644', oid: script },
+        mod: { mode: '160000', oid: SUBMODULE_A },
+        'side.txt': 'side\n',
+      }),
+      [a],
+      'C\n',
+      1_700_000_050,
+    );
     const merge = await b.commit(
-      await b.tree({ a: { inner: 'now a directory\n' }, x: 'now a file\n', 'run.sh': { mode: '100755', oid: script }, mod: { mode: '160000', oid: SUBMODULE_B }, 'side.txt': 'side\n' }),
+      await b.tree({
+        a: { inner: 'now a directory\n' },
+        x: 'now a file\n',
+        'run.sh': { mode: '100755', oid: script },
+        mod: { mode: '160000', oid: SUBMODULE_B },
+        'side.txt': 'side\n',
+      }),
       [main, side],
       'Merge\n',
       1_700_000_200,
@@ -70,7 +92,13 @@ describe('changed paths and generations', () => {
     const submodule = await readPath(testDb().db, { projectId, rev: merge, path: 'mod' });
     expect(submodule).toMatchObject({ mode: '160000', oid: SUBMODULE_B, type: null, data: null });
     const root = await treePage(testDb().db, { projectId, rev: merge, path: '', recursive: false, limit: 20, offset: 0 });
-    expect(root?.entries?.map((e) => `${e.type} ${new TextDecoder().decode(e.name)}`)).toEqual(['tree a', 'blob run.sh', 'blob side.txt', 'blob x', 'commit mod']);
+    expect(root?.entries?.map((e) => `${e.type} ${new TextDecoder().decode(e.name)}`)).toEqual([
+      'tree a',
+      'blob run.sh',
+      'blob side.txt',
+      'blob x',
+      'commit mod',
+    ]);
   });
 
   it('keeps file names that are not UTF-8 as bytes', async () => {
@@ -101,7 +129,9 @@ describe('changed paths and generations', () => {
     const who = { name: 'Jos\udce9', email: 'jose@example.com', time: 1_700_000_000, tz: '-0300' };
     const body = encodeCommit({ tree, parents: [], author: who, committer: who, headers: [], message: Uint8Array.from([0x48, 0x69, 0x00, 0xff, 0x0a]) });
     const oid = await hashObject('commit', body);
-    await applyWrite(testDb(), poolId, await prepareWrite([...b.take(), { type: 'commit', body }]), [{ projectId, name: 'refs/heads/main', old: null, new: oid }]);
+    await applyWrite(testDb(), poolId, await prepareWrite([...b.take(), { type: 'commit', body }]), [
+      { projectId, name: 'refs/heads/main', old: null, new: oid },
+    ]);
     expect(await resolveRevision(testDb().db, projectId, 'main')).toMatchObject({ oid, author: { name: 'José', tz: '-0300' }, message: 'Hi\ufffd\n' });
   });
 });

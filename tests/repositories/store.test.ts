@@ -38,15 +38,30 @@ beforeAll(async () => {
     1_000_300,
   );
   // An annotated tag on the first commit.
-  const tag = encodeTag({ object: c[0]!, type: 'commit', tag: 'v1.0', tagger: { name: 'T', email: 't@example.com', time: 1_000_400, tz: '+0000' }, headers: [], message: new TextEncoder().encode('Release\n') });
-  await applyWrite(testDb(), poolId, await prepareWrite([{ type: 'tag', body: tag }]), [{ projectId, name: 'refs/tags/v1.0', old: null, new: await hashObject('tag', tag) }]);
+  const tag = encodeTag({
+    object: c[0]!,
+    type: 'commit',
+    tag: 'v1.0',
+    tagger: { name: 'T', email: 't@example.com', time: 1_000_400, tz: '+0000' },
+    headers: [],
+    message: new TextEncoder().encode('Release\n'),
+  });
+  await applyWrite(testDb(), poolId, await prepareWrite([{ type: 'tag', body: tag }]), [
+    { projectId, name: 'refs/tags/v1.0', old: null, new: await hashObject('tag', tag) },
+  ]);
 });
 
 describe('writing', () => {
   it('moves the branch and derives the commit graph and the changed paths', async () => {
     expect(await findRef(testDb().db, projectId, 'refs/heads/main')).toBe(c[3]);
     const head = await resolveRevision(testDb().db, projectId, 'main');
-    expect(head).toMatchObject({ oid: c[3], parentOids: [c[2]], generation: 4, title: 'Add util', author: { name: 'Ada Lovelace', time: 1_000_300, tz: '+0100' } });
+    expect(head).toMatchObject({
+      oid: c[3],
+      parentOids: [c[2]],
+      generation: 4,
+      title: 'Add util',
+      author: { name: 'Ada Lovelace', time: 1_000_300, tz: '+0100' },
+    });
     expect((await resolveRevision(testDb().db, projectId, c[0]!))?.message).toBe('Initial commit\n\nwith a body\n');
     // The root commit lists every file; later ones what changed against their first parent.
     expect(await count('git_commit_paths', `pool_id = ${poolId} AND commit_oid = decode('${c[0]}', 'hex')`)).toBe(4);
@@ -137,9 +152,23 @@ describe('listing a tree', () => {
     expect(src?.entries?.map((e) => decodePath(e.path))).toEqual(['src/main.ts', 'src/util.ts']);
     const all = await treePage(testDb().db, { projectId, rev: 'main', path: '', recursive: true, limit: 100, offset: 0 });
     expect(all?.entries?.map((e) => decodePath(e.path))).toEqual([
-      'd1', 'd1/d2', 'd1/d2/d3', 'd1/d2/d3/d4', 'd1/d2/d3/d4/d5', 'd1/d2/d3/d4/d5/d6', 'd1/d2/d3/d4/d5/d6/d7', 'd1/d2/d3/d4/d5/d6/d7/d8',
-      'd1/d2/d3/d4/d5/d6/d7/d8/d9', 'd1/d2/d3/d4/d5/d6/d7/d8/d9/d10', 'docs', 'src',
-      'README.md', DEEP, 'docs/manual.md', 'src/main.ts', 'src/util.ts',
+      'd1',
+      'd1/d2',
+      'd1/d2/d3',
+      'd1/d2/d3/d4',
+      'd1/d2/d3/d4/d5',
+      'd1/d2/d3/d4/d5/d6',
+      'd1/d2/d3/d4/d5/d6/d7',
+      'd1/d2/d3/d4/d5/d6/d7/d8',
+      'd1/d2/d3/d4/d5/d6/d7/d8/d9',
+      'd1/d2/d3/d4/d5/d6/d7/d8/d9/d10',
+      'docs',
+      'src',
+      'README.md',
+      DEEP,
+      'docs/manual.md',
+      'src/main.ts',
+      'src/util.ts',
     ]);
     const page2 = await treePage(testDb().db, { projectId, rev: 'main', path: '', recursive: true, limit: 5, offset: 10 });
     expect(page2).toMatchObject({ total: 17 });
@@ -156,7 +185,9 @@ describe('listing a tree', () => {
 
 describe('git log', () => {
   const log = async (a: { rev?: string; path?: string; limit?: number; offset?: number }) => {
-    const { result, queries } = await measured((d) => logPage(d.db, { projectId, rev: a.rev ?? 'main', path: a.path, limit: a.limit ?? 100, offset: a.offset ?? 0 }));
+    const { result, queries } = await measured((d) =>
+      logPage(d.db, { projectId, rev: a.rev ?? 'main', path: a.path, limit: a.limit ?? 100, offset: a.offset ?? 0 }),
+    );
     expect(queries).toBeLessThanOrEqual(1);
     return result?.commits.map((x) => x.oid);
   };

@@ -73,7 +73,7 @@ describe('blame', () => {
     expect(owners('B', h)).toEqual(['A:a', 'B:b']);
   });
 
-  it('a merge: each parent takes the lines it kept, the first parent first; the rest is the merge\'s', () => {
+  it("a merge: each parent takes the lines it kept, the first parent first; the rest is the merge's", () => {
     const h = history({
       M: [3, 'base\nleft\nright\nfix\n', 'L', 'R'],
       L: [2, 'base\nleft\n', 'A'],

@@ -25,7 +25,21 @@ describe('the compact emoji data', () => {
 
   it('refuses anything else', () => {
     const names = new Set(gemoji.flatMap((g) => g.names));
-    for (const name of ['', ' ', 'thumbsup ', ' thumbsup', 'thumbsup\n', 'thumbsup\tthumbsdown', 'thumbsup thumbsdown', 'THUMBSUP', 'nope', 'grinning face', '😀', '\n', '\t']) {
+    for (const name of [
+      '',
+      ' ',
+      'thumbsup ',
+      ' thumbsup',
+      'thumbsup\n',
+      'thumbsup\tthumbsdown',
+      'thumbsup thumbsdown',
+      'THUMBSUP',
+      'nope',
+      'grinning face',
+      '😀',
+      '\n',
+      '\t',
+    ]) {
       expect(names.has(name)).toBe(false);
       expect(isEmojiName(name)).toBe(false);
       expect(emojiInfo(name)).toBeNull();

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../../functions/lib/errors.ts';
 import { restError } from '../../functions/rest-errors.ts';
-import { DecryptionError, decryptSecret, EncryptionKeyError, encryptSecret, importEncryptionKey, requireEncryptionKey } from '../../functions/lib/encryption.ts';
+import {
+  DecryptionError,
+  decryptSecret,
+  EncryptionKeyError,
+  encryptSecret,
+  importEncryptionKey,
+  requireEncryptionKey,
+} from '../../functions/lib/encryption.ts';
 
 const KEY = btoa(String.fromCharCode(...Array.from({ length: 32 }, (_, i) => i)));
 const OTHER_KEY = btoa(String.fromCharCode(...Array.from({ length: 32 }, (_, i) => 255 - i)));

@@ -58,7 +58,11 @@ describe('REST: GitLab bodies', () => {
       insufficientScope(['read_user', 'api']),
       {
         status: 403,
-        body: { error: 'insufficient_scope', error_description: 'The request requires higher privileges than provided by the access token.', scope: 'read_user api' },
+        body: {
+          error: 'insufficient_scope',
+          error_description: 'The request requires higher privileges than provided by the access token.',
+          scope: 'read_user api',
+        },
         headers: { 'WWW-Authenticate': `Bearer realm="The API", ${scopeChallenge}, scope="read_user api"` },
       },
     ],
@@ -85,12 +89,28 @@ describe('REST: GitLab bodies', () => {
     ['a service failure', serviceFailed(['A', 'B', 'C']), { status: 400, body: { message: { error: 'A, B, and C' } } }],
     ['conflict', conflict('Label already exists'), { status: 409, body: { message: 'Label already exists' } }],
     ['conflict with model errors', conflict({ name: ['has already been taken'] }), { status: 409, body: { message: { name: ['has already been taken'] } } }],
-    ['422', unprocessable(["Name can't be blank", "Scopes can't be blank"]), { status: 422, body: { message: "Name can't be blank and Scopes can't be blank" } }],
-    ['precondition', thrown(() => assertUnmodifiedSince('Thu, 01 Jan 2015 00:00:00 GMT', new Date())), { status: 412, body: { message: '412 Precondition Failed' } }],
+    [
+      '422',
+      unprocessable(["Name can't be blank", "Scopes can't be blank"]),
+      { status: 422, body: { message: "Name can't be blank and Scopes can't be blank" } },
+    ],
+    [
+      'precondition',
+      thrown(() => assertUnmodifiedSince('Thu, 01 Jan 2015 00:00:00 GMT', new Date())),
+      { status: 412, body: { message: '412 Precondition Failed' } },
+    ],
     ['not modified', notModified(), { status: 304, body: null }],
     ['rate limited', rateLimited(42), { status: 429, body: { message: '429 Too Many Requests' }, headers: { 'Retry-After': '42' } }],
-    ['unavailable', unavailable('ENCRYPTION_KEY is not configured'), { status: 503, body: { message: '503 Service Unavailable - ENCRYPTION_KEY is not configured' } }],
-    ['unsupported', unsupported('Keyset pagination is not yet available for this type of request'), { status: 405, body: { error: 'Keyset pagination is not yet available for this type of request' } }],
+    [
+      'unavailable',
+      unavailable('ENCRYPTION_KEY is not configured'),
+      { status: 503, body: { message: '503 Service Unavailable - ENCRYPTION_KEY is not configured' } },
+    ],
+    [
+      'unsupported',
+      unsupported('Keyset pagination is not yet available for this type of request'),
+      { status: 405, body: { error: 'Keyset pagination is not yet available for this type of request' } },
+    ],
   ])('%s', (_name, error, expected) => {
     expect(restError(error)).toEqual(expected);
   });

@@ -69,14 +69,41 @@ describe('trees', () => {
     decodeTree(encodeTree(entries.map(([mode, n]) => ({ mode, name: name(n), oid: OID_A })))).map((e) => text(e.name));
 
   it.each<[string, [string, string][], string[]]>([
-    ['a file sorts before the names it prefixes', [['100644', 'a.b'], ['100644', 'a']], ['a', 'a.b']],
+    [
+      'a file sorts before the names it prefixes',
+      [
+        ['100644', 'a.b'],
+        ['100644', 'a'],
+      ],
+      ['a', 'a.b'],
+    ],
     [
       'a directory sorts after them',
-      [['40000', 'foo'], ['100644', 'foo0'], ['100644', 'foo.c'], ['100644', 'foo-bar']],
+      [
+        ['40000', 'foo'],
+        ['100644', 'foo0'],
+        ['100644', 'foo.c'],
+        ['100644', 'foo-bar'],
+      ],
       ['foo-bar', 'foo.c', 'foo', 'foo0'],
     ],
-    ['a submodule sorts as a file, not as a directory', [['100644', 'sub-a'], ['160000', 'sub']], ['sub', 'sub-a']],
-    ['bytes compare unsigned, upper case first', [['100644', 'é'], ['100644', 'z'], ['100644', 'Z']], ['Z', 'z', 'é']],
+    [
+      'a submodule sorts as a file, not as a directory',
+      [
+        ['100644', 'sub-a'],
+        ['160000', 'sub'],
+      ],
+      ['sub', 'sub-a'],
+    ],
+    [
+      'bytes compare unsigned, upper case first',
+      [
+        ['100644', 'é'],
+        ['100644', 'z'],
+        ['100644', 'Z'],
+      ],
+      ['Z', 'z', 'é'],
+    ],
   ])('%s', (_, entries, expected) => {
     expect(order(entries)).toEqual(expected);
   });
@@ -139,7 +166,13 @@ describe('header text', () => {
     expect(decodeText(latin1)).toBe('Zo\udceb');
     expect(encodeText('Zo\udceb')).toEqual(latin1);
     // An overlong '/', a UTF-16 surrogate, a truncated sequence, beyond U+10FFFF: all bytes, kept as they were.
-    for (const raw of [[0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xe2, 0x82], [0xf4, 0x90, 0x80, 0x80], [0xf0, 0x9f, 0x98, 0x80, 0xff]]) {
+    for (const raw of [
+      [0xc0, 0xaf],
+      [0xed, 0xa0, 0x80],
+      [0xe2, 0x82],
+      [0xf4, 0x90, 0x80, 0x80],
+      [0xf0, 0x9f, 0x98, 0x80, 0xff],
+    ]) {
       expect(encodeText(decodeText(Uint8Array.from(raw)))).toEqual(Uint8Array.from(raw));
     }
   });

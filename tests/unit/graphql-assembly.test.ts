@@ -31,7 +31,12 @@ describe('GraphQL assembly', () => {
   });
 
   it('maps each GraphQL type to the `<Type>Model` a domain exports, refusing a type two domains map', () => {
-    const types = schemaTypeNames(['type Issue { id: ID }', 'interface Entry { id: ID }', 'type Blob implements Entry { id: ID }', 'extend type Issue { t: String }']);
+    const types = schemaTypeNames([
+      'type Issue { id: ID }',
+      'interface Entry { id: ID }',
+      'type Blob implements Entry { id: ID }',
+      'extend type Issue { t: String }',
+    ]);
     expect([...types].sort()).toEqual(['Blob', 'Entry', 'Issue']);
     const issues = { path: '../issues/models.ts', text: 'export interface IssueModel { id: number }\nexport type WidgetModel = string;' };
     const repositories = {
@@ -39,7 +44,11 @@ describe('GraphQL assembly', () => {
       text: "import type { EntryModel } from './reads.ts';\nexport type { EntryModel };\nexport type BlobModel = EntryModel;",
     };
     // A model declared as another of its file names that one; a model of no schema type maps nothing.
-    expect(mapperExports([issues, repositories], types)).toEqual({ Issue: '../issues/models.ts#IssueModel', Entry: '../repositories/models.ts#EntryModel', Blob: '../repositories/models.ts#EntryModel' });
+    expect(mapperExports([issues, repositories], types)).toEqual({
+      Issue: '../issues/models.ts#IssueModel',
+      Entry: '../repositories/models.ts#EntryModel',
+      Blob: '../repositories/models.ts#EntryModel',
+    });
     const epics = { path: '../epics/models.ts', text: "export type { IssueModel } from '../issues/models.ts';" };
     expect(() => mapperExports([issues, epics], types)).toThrow('GraphQL codegen: IssueModel is exported by both ../issues/models.ts and ../epics/models.ts');
   });

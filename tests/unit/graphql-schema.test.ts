@@ -44,7 +44,9 @@ describe('the GraphQL schema', () => {
   });
 
   it('refuses a resolver for a field the SDL does not define', () => {
-    expect(() => executableSchema(typeDefs, { Query: { nosuchfield: () => null } })).toThrow('resolver for Query.nosuchfield, a field the schema does not define');
+    expect(() => executableSchema(typeDefs, { Query: { nosuchfield: () => null } })).toThrow(
+      'resolver for Query.nosuchfield, a field the schema does not define',
+    );
     expect(() => executableSchema(typeDefs, { NoSuchType: {} })).toThrow('resolvers for NoSuchType, a type the schema does not define');
   });
 });

@@ -8,7 +8,10 @@ describe('redact', () => {
   it.each([
     ['GET /api/v4/user?private_token=abc123&page=2', 'GET /api/v4/user?private_token=[REDACTED]&page=2'],
     ['/oauth/token?code=xyz&state=s', '/oauth/token?code=[REDACTED]&state=s'],
-    ['access_token=a refresh_token=b client_secret=c password=d job_token=e', 'access_token=[REDACTED] refresh_token=[REDACTED] client_secret=[REDACTED] password=[REDACTED] job_token=[REDACTED]'],
+    [
+      'access_token=a refresh_token=b client_secret=c password=d job_token=e',
+      'access_token=[REDACTED] refresh_token=[REDACTED] client_secret=[REDACTED] password=[REDACTED] job_token=[REDACTED]',
+    ],
     ['{"private_token":"abc","page":2}', '{"private_token":"[REDACTED]","page":2}'],
     ['Authorization: Bearer eyJhbGciOi.payload.sig', 'Authorization: Bearer [REDACTED]'],
     ['Authorization: Basic dXNlcjpwYXNz', 'Authorization: Basic [REDACTED]'],

@@ -30,7 +30,12 @@ const actors = {
 type Who = keyof typeof actors;
 
 const V = { private: 0, internal: 10, public: 20 } as const;
-const project = (visibility: keyof typeof V, accessLevel = 0): ProjectFacts => ({ kind: 'project', visibilityLevel: V[visibility], accessLevel, archived: false });
+const project = (visibility: keyof typeof V, accessLevel = 0): ProjectFacts => ({
+  kind: 'project',
+  visibilityLevel: V[visibility],
+  accessLevel,
+  archived: false,
+});
 const group = (visibility: keyof typeof V, accessLevel = 0, hasDescendantAccess = false): GroupFacts => ({
   kind: 'group',
   visibilityLevel: V[visibility],
@@ -118,7 +123,14 @@ describe('group actions', () => {
 });
 
 describe('issue:admin', () => {
-  const issue = (p: ProjectFacts, extra: Partial<IssueFacts> = {}): IssueFacts => ({ kind: 'issue', project: p, authorId: 1, assigneeIds: [], confidential: false, ...extra });
+  const issue = (p: ProjectFacts, extra: Partial<IssueFacts> = {}): IssueFacts => ({
+    kind: 'issue',
+    project: p,
+    authorId: 1,
+    assigneeIds: [],
+    confidential: false,
+    ...extra,
+  });
   it.each<[string, Who, IssueFacts, boolean]>([
     ['a reporter', 'user', issue(project('private', AccessLevel.REPORTER)), true],
     ['a guest, though the author', 'user', issue(project('private', AccessLevel.GUEST)), false],
@@ -184,9 +196,27 @@ describe('assertCan: 404 when the subject is invisible, 403 when visible but not
     ['maintainer updates', 'user', 'project:update', project('private', AccessLevel.MAINTAINER), 'allowed'],
     // Memberships and grants are seen through their source.
     ['member of an invisible project', 'user', 'member:update', membership(project('private')), { status: 404, body: { message: '404 Project Not Found' } }],
-    ['member of a visible group', 'user', 'member:destroy', membership(group('public', AccessLevel.DEVELOPER)), { status: 403, body: { message: '403 Forbidden' } }],
-    ['grant on an invisible group', 'external', 'member:grant', grant(group('internal'), AccessLevel.GUEST), { status: 404, body: { message: '404 Group Not Found' } }],
-    ['grant above what one holds', 'user', 'member:grant', grant(project('public', AccessLevel.MAINTAINER), AccessLevel.OWNER), { status: 403, body: { message: '403 Forbidden' } }],
+    [
+      'member of a visible group',
+      'user',
+      'member:destroy',
+      membership(group('public', AccessLevel.DEVELOPER)),
+      { status: 403, body: { message: '403 Forbidden' } },
+    ],
+    [
+      'grant on an invisible group',
+      'external',
+      'member:grant',
+      grant(group('internal'), AccessLevel.GUEST),
+      { status: 404, body: { message: '404 Group Not Found' } },
+    ],
+    [
+      'grant above what one holds',
+      'user',
+      'member:grant',
+      grant(project('public', AccessLevel.MAINTAINER), AccessLevel.OWNER),
+      { status: 403, body: { message: '403 Forbidden' } },
+    ],
   ])('%s', (_title, who, action, subject, expected) => {
     expect(thrown(() => assertCan(actors[who], action as 'project:update', subject as ProjectFacts))).toEqual(expected);
   });
@@ -210,7 +240,13 @@ describe('membership changes', () => {
   it.each<[string, Who, MembershipFacts, boolean, boolean]>([
     ['a project maintainer manages developers', 'user', membership(project('private', AccessLevel.MAINTAINER)), true, true],
     ['but not a member who holds more', 'user', membership(project('private', AccessLevel.MAINTAINER), AccessLevel.OWNER), false, false],
-    ['a guest may leave but not change themselves', 'user', { ...membership(project('private', AccessLevel.GUEST), AccessLevel.GUEST), isSelf: true }, false, true],
+    [
+      'a guest may leave but not change themselves',
+      'user',
+      { ...membership(project('private', AccessLevel.GUEST), AccessLevel.GUEST), isSelf: true },
+      false,
+      true,
+    ],
     ['an administrator changes anyone', 'admin', membership(group('private'), AccessLevel.OWNER), true, true],
     ['a group maintainer does not', 'user', membership(group('private', AccessLevel.MAINTAINER), AccessLevel.GUEST), false, false],
     ['nobody leaves a source they cannot see', 'user', { ...membership(project('private')), isSelf: true }, false, false],

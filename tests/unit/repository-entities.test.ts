@@ -105,7 +105,7 @@ const branchCommitJson = {
   web_url: 'https://gitlab.example.com/thedude/gitlab-foss/-/commit/7b5c3cc8be40ee161ae89a06bba6229da1032a0c',
 };
 
-describe('commit dates: the commit\'s own zone, xmlschema(3)', () => {
+describe("commit dates: the commit's own zone, xmlschema(3)", () => {
   const at = new Date('2012-05-28T11:42:42Z');
   it.each([
     ['-0700', '2012-05-28T04:42:42.000-07:00'],
@@ -172,8 +172,17 @@ describe('Entities::Commit and friends', () => {
 });
 
 describe('Entities::Branch', () => {
-  it('branches.md single branch, in the entity\'s order (commit second, default before web_url)', () => {
-    const branch = { name: 'master', commit: branchCommit, merged: false, protected: true, developersCanPush: false, developersCanMerge: false, canPush: true, default: true };
+  it("branches.md single branch, in the entity's order (commit second, default before web_url)", () => {
+    const branch = {
+      name: 'master',
+      commit: branchCommit,
+      merged: false,
+      protected: true,
+      developersCanPush: false,
+      developersCanMerge: false,
+      canPush: true,
+      default: true,
+    };
     sameJson(toBranch(branch, { projectId: 3, projectWebUrl: 'http://gitlab.example.com/my-group/my-project' }), {
       name: 'master',
       commit: { ...branchCommitJson, web_url: 'http://gitlab.example.com/my-group/my-project/-/commit/7b5c3cc8be40ee161ae89a06bba6229da1032a0c' },
@@ -193,7 +202,16 @@ describe('Entities::Branch', () => {
     ['a+b@c:d=e', 'a+b@c:d=e'],
     ['what?', 'what%3F'],
   ])('web_url escapes %j as Rails does a glob segment', (name, escaped) => {
-    const branch = { name, commit: branchCommit, merged: false, protected: false, developersCanPush: false, developersCanMerge: false, canPush: false, default: false };
+    const branch = {
+      name,
+      commit: branchCommit,
+      merged: false,
+      protected: false,
+      developersCanPush: false,
+      developersCanMerge: false,
+      canPush: false,
+      default: false,
+    };
     expect(toBranch(branch, repo).web_url).toBe(`${repo.projectWebUrl}/-/tree/${escaped}`);
   });
 });
@@ -237,7 +255,10 @@ describe('Entities::Tag', () => {
       protected: true,
     });
     // An annotated tag: the target is the tag object, the message its own.
-    const annotated = toTag({ name: 'v1.1.0', message: 'Release 1.1.0\n', targetOid: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678', commit, protected: false }, repo);
+    const annotated = toTag(
+      { name: 'v1.1.0', message: 'Release 1.1.0\n', targetOid: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678', commit, protected: false },
+      repo,
+    );
     expect(annotated).toMatchObject({ message: 'Release 1.1.0\n', target: 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678', commit: { id: commit.oid } });
   });
 });
@@ -324,7 +345,8 @@ describe('trees, blobs and files', () => {
     });
   });
 
-  it('a file at the root is its own name', () => expect(toFile({ ...file, path: 'README.md' })).toMatchObject({ file_name: 'README.md', file_path: 'README.md' }));
+  it('a file at the root is its own name', () =>
+    expect(toFile({ ...file, path: 'README.md' })).toMatchObject({ file_name: 'README.md', file_path: 'README.md' }));
 
   it('POST/PUT files response: {file_path, branch}', () => {
     sameJson(toFileCommit({ file_path: 'app/project.rb', branch: 'master' }), { file_path: 'app/project.rb', branch: 'master' });
@@ -393,7 +415,7 @@ function parse(s: Schema, input: Record<string, unknown>): { ok: unknown } | { b
 }
 const error = (message: string) => ({ body: { error: message } });
 
-describe('parameters: Grape\'s 400 bodies', () => {
+describe("parameters: Grape's 400 bodies", () => {
   const action = { action: 'create', file_path: 'a.txt', content: 'x' };
   const commit = { branch: 'main', commit_message: 'm', actions: [action] };
   const fileBody = { branch: 'main', commit_message: 'm', content: 'x' };
@@ -411,15 +433,55 @@ describe('parameters: Grape\'s 400 bodies', () => {
     ['commit without branch', CreateCommitInput, { commit_message: 'm', actions: [action] }, error('branch is missing')],
     ['commit without anything', CreateCommitInput, {}, error('branch is missing, commit_message is missing, actions is missing')],
     ['commit with actions not an array', CreateCommitInput, { ...commit, actions: 'create' }, error('actions is invalid')],
-    ['commit with a bad action', CreateCommitInput, { ...commit, actions: [{ ...action, action: 'copy' }] }, error('actions[0][action] does not have a valid value')],
-    ['commit with an action without action', CreateCommitInput, { ...commit, actions: [{ file_path: 'a' }] }, error('actions[0][action] is missing, actions[0][action] does not have a valid value')],
-    ['commit with an action without file_path', CreateCommitInput, { ...commit, actions: [action, { action: 'delete' }] }, error('actions[1][file_path] is missing')],
-    ['commit with a bad encoding', CreateCommitInput, { ...commit, actions: [{ ...action, encoding: 'utf-8' }] }, error('actions[0][encoding] does not have a valid value')],
-    ['move without previous_path', CreateCommitInput, { ...commit, actions: [{ action: 'move', file_path: 'b' }] }, error('actions[0][previous_path] is missing')],
+    [
+      'commit with a bad action',
+      CreateCommitInput,
+      { ...commit, actions: [{ ...action, action: 'copy' }] },
+      error('actions[0][action] does not have a valid value'),
+    ],
+    [
+      'commit with an action without action',
+      CreateCommitInput,
+      { ...commit, actions: [{ file_path: 'a' }] },
+      error('actions[0][action] is missing, actions[0][action] does not have a valid value'),
+    ],
+    [
+      'commit with an action without file_path',
+      CreateCommitInput,
+      { ...commit, actions: [action, { action: 'delete' }] },
+      error('actions[1][file_path] is missing'),
+    ],
+    [
+      'commit with a bad encoding',
+      CreateCommitInput,
+      { ...commit, actions: [{ ...action, encoding: 'utf-8' }] },
+      error('actions[0][encoding] does not have a valid value'),
+    ],
+    [
+      'move without previous_path',
+      CreateCommitInput,
+      { ...commit, actions: [{ action: 'move', file_path: 'b' }] },
+      error('actions[0][previous_path] is missing'),
+    ],
     ['update without content', CreateCommitInput, { ...commit, actions: [{ action: 'update', file_path: 'b' }] }, error('actions[0][content] is missing')],
-    ['chmod without execute_filemode', CreateCommitInput, { ...commit, actions: [{ action: 'chmod', file_path: 'b' }] }, error('actions[0][execute_filemode] is missing')],
-    ['chmod with a non-boolean execute_filemode', CreateCommitInput, { ...commit, actions: [{ action: 'chmod', file_path: 'b', execute_filemode: 'maybe' }] }, error('actions[0][execute_filemode] is invalid')],
-    ['commit with start_branch and start_sha', CreateCommitInput, { ...commit, start_branch: 'a', start_sha: 'b' }, error('start_branch, start_sha are mutually exclusive')],
+    [
+      'chmod without execute_filemode',
+      CreateCommitInput,
+      { ...commit, actions: [{ action: 'chmod', file_path: 'b' }] },
+      error('actions[0][execute_filemode] is missing'),
+    ],
+    [
+      'chmod with a non-boolean execute_filemode',
+      CreateCommitInput,
+      { ...commit, actions: [{ action: 'chmod', file_path: 'b', execute_filemode: 'maybe' }] },
+      error('actions[0][execute_filemode] is invalid'),
+    ],
+    [
+      'commit with start_branch and start_sha',
+      CreateCommitInput,
+      { ...commit, start_branch: 'a', start_sha: 'b' },
+      error('start_branch, start_sha are mutually exclusive'),
+    ],
     ['commit with a non-boolean force', CreateCommitInput, { ...commit, force: 'sure' }, error('force is invalid')],
     ['get commit, stats not a boolean', GetCommitInput, { stats: 'all' }, error('stats is invalid')],
     ['list commits, order not default|topo', ListCommitsInput, { order: 'date' }, error('order does not have a valid value')],
@@ -432,7 +494,12 @@ describe('parameters: Grape\'s 400 bodies', () => {
     ['create file without branch', CreateFileInput, { commit_message: 'm', content: 'x' }, error('branch is missing')],
     ['create file with nothing', CreateFileInput, {}, error('branch is missing, commit_message is missing, content is missing')],
     ['create file with a blank commit_message', CreateFileInput, { ...fileBody, commit_message: ' ' }, error('commit_message is empty')],
-    ['create file with encoding text (13.6 takes base64 only)', CreateFileInput, { ...fileBody, encoding: 'text' }, error('encoding does not have a valid value')],
+    [
+      'create file with encoding text (13.6 takes base64 only)',
+      CreateFileInput,
+      { ...fileBody, encoding: 'text' },
+      error('encoding does not have a valid value'),
+    ],
     ['create file with encoding utf-8', CreateFileInput, { ...fileBody, encoding: 'utf-8' }, error('encoding does not have a valid value')],
     ['delete file without commit_message', DeleteFileInput, { branch: 'main' }, error('commit_message is missing')],
     // repositories.rb
@@ -475,11 +542,15 @@ describe('parameters: Grape\'s 400 bodies', () => {
   });
 
   it('list and tree defaults: order default, recursive false, tags by updated desc', () => {
-    expect(parse(ListCommitsInput, { since: '2020-01-01T00:00:00Z', all: 'true' })).toEqual({ ok: { since: new Date('2020-01-01T00:00:00Z'), all: true, order: 'default' } });
+    expect(parse(ListCommitsInput, { since: '2020-01-01T00:00:00Z', all: 'true' })).toEqual({
+      ok: { since: new Date('2020-01-01T00:00:00Z'), all: true, order: 'default' },
+    });
     expect(parse(TreeInput, { path: 'files/html', ref: 'main' })).toEqual({ ok: { ref: 'main', path: 'files/html', recursive: false } });
     expect(parse(ListTagsInput, {})).toEqual({ ok: { sort: 'desc', order_by: 'updated' } });
     // from_project_id is `type: Integer` (blank: not given); start_project whenever given (an empty one names no project: null, 404).
-    expect(parse(CompareInput, { from: 'main', to: 'feature', from_project_id: '12' })).toEqual({ ok: { from: 'main', to: 'feature', from_project_id: 12, straight: false } });
+    expect(parse(CompareInput, { from: 'main', to: 'feature', from_project_id: '12' })).toEqual({
+      ok: { from: 'main', to: 'feature', from_project_id: 12, straight: false },
+    });
     expect(parse(CompareInput, { from: 'main', to: 'feature', from_project_id: 'group/fork' })).toEqual(error('from_project_id is invalid'));
     expect(parse(CompareInput, { from: 'a', to: 'b', from_project_id: '' })).toEqual({ ok: { from: 'a', to: 'b', straight: false } });
     expect(parse(CreateCommitInput, { ...commit, start_project: '' })).toMatchObject({ ok: { start_project: null } });

@@ -16,7 +16,9 @@ describe('withNormalPath', () => {
   it('keeps a normal request as it is, and method, headers, body and query of one it rewrites', async () => {
     const normal = new Request('https://x.test/api/v4/projects?a=1');
     expect(withNormalPath(normal)).toBe(normal);
-    const rewritten = withNormalPath(new Request('https://x.test/api//v4/features//f/?value=a//b', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' }));
+    const rewritten = withNormalPath(
+      new Request('https://x.test/api//v4/features//f/?value=a//b', { method: 'POST', headers: { 'content-type': 'text/plain' }, body: 'hi' }),
+    );
     expect(rewritten.url).toBe('https://x.test/api/v4/features/f?value=a//b');
     expect(rewritten.method).toBe('POST');
     expect(rewritten.headers.get('content-type')).toBe('text/plain');

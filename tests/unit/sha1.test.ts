@@ -20,6 +20,8 @@ describe('sha1', () => {
     expect(await hashObject('blob', new Uint8Array())).toBe('e69de29bb2d1d6434b8b29ae775ad8c2e48c5391');
     expect(await hashObject('tree', new Uint8Array())).toBe('4b825dc642cb6eb9a060e54bf8d69288fbee4904');
     expect(await hashObject('blob', new TextEncoder().encode('hello\n'))).toBe('ce013625030ba8dba906f756967f9e9ca394464a');
-    expect(await hashObject('blob', new Uint8Array(100_000).fill(0x61))).toBe(hex(await crypto.subtle.digest('SHA-1', new Uint8Array([...new TextEncoder().encode('blob 100000\0'), ...new Uint8Array(100_000).fill(0x61)]))));
+    expect(await hashObject('blob', new Uint8Array(100_000).fill(0x61))).toBe(
+      hex(await crypto.subtle.digest('SHA-1', new Uint8Array([...new TextEncoder().encode('blob 100000\0'), ...new Uint8Array(100_000).fill(0x61)]))),
+    );
   });
 });

@@ -14,7 +14,11 @@ const standard = (host: string, path = 'gitlab-org/gitlab-foss') => [`https://${
 
 describe('instanceOf', () => {
   it('the public URL, its SSH clone prefix and its relative root', () => {
-    expect(instanceOf('https://h.test:8443/gitlab/root')).toEqual({ url: 'https://h.test:8443/gitlab/root', sshPathPrefix: 'git@h.test:', relativeRoot: '/gitlab/root' });
+    expect(instanceOf('https://h.test:8443/gitlab/root')).toEqual({
+      url: 'https://h.test:8443/gitlab/root',
+      sshPathPrefix: 'git@h.test:',
+      relativeRoot: '/gitlab/root',
+    });
     expect(instanceOf('http://h.test').relativeRoot).toBe('');
   });
 });
@@ -33,7 +37,9 @@ describe('submoduleLinks: a submodule on this instance (self_url?) links to rout
   it('under a relative URL root, the paths carry it; subgroups are part of the namespace', () => {
     const rooted = instanceOf('http://gitlab.example.com/gitlab/root');
     expect(links('http://gitlab.example.com/gitlab/root/gitlab-org/gitlab-foss.git', 'a/b', rooted)).toEqual(self('gitlab-org/gitlab-foss', '/gitlab/root'));
-    expect(links('http://gitlab.example.com/gitlab/root/gitlab-org/sub/gitlab-foss.git', 'a/b', rooted)).toEqual(self('gitlab-org/sub/gitlab-foss', '/gitlab/root'));
+    expect(links('http://gitlab.example.com/gitlab/root/gitlab-org/sub/gitlab-foss.git', 'a/b', rooted)).toEqual(
+      self('gitlab-org/sub/gitlab-foss', '/gitlab/root'),
+    );
     expect(links('git@gitlab.example.com:gitlab-org/sub/gitlab-foss.git')).toEqual(self('gitlab-org/sub/gitlab-foss'));
   });
 
@@ -137,7 +143,14 @@ describe('sanitizeSubmoduleUrl: URI.parse(url).to_s', () => {
     expect(sanitizeSubmoduleUrl(url)).toBe(expected);
   });
 
-  it.each(['http://example.com/a b', 'http://exa mple.com/', 'http://example.com/\u00e9', 'http://example.com/a#b#c', 'http://exa%zzmple.com/', '../relative.git'])('null: %s', (url) => {
+  it.each([
+    'http://example.com/a b',
+    'http://exa mple.com/',
+    'http://example.com/\u00e9',
+    'http://example.com/a#b#c',
+    'http://exa%zzmple.com/',
+    '../relative.git',
+  ])('null: %s', (url) => {
     expect(sanitizeSubmoduleUrl(url)).toBeNull();
   });
 });
@@ -182,7 +195,17 @@ describe('parseGitmodules', () => {
   });
 
   it('headers must be exact; lines before any section and lines that are no `key = value` are ignored', () => {
-    const text = ['path = before', 'url = before', ' [submodule "spaced"]', '[submodule "ok"] # trailing', '[submodule ""]', '[submodule "x"]', 'path = x', 'not a pair', 'url = https://example.com/x.git'].join('\n');
+    const text = [
+      'path = before',
+      'url = before',
+      ' [submodule "spaced"]',
+      '[submodule "ok"] # trailing',
+      '[submodule ""]',
+      '[submodule "x"]',
+      'path = x',
+      'not a pair',
+      'url = https://example.com/x.git',
+    ].join('\n');
     expect([...parseGitmodules(text)]).toEqual([['x', 'https://example.com/x.git']]);
   });
 

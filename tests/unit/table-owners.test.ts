@@ -30,7 +30,10 @@ const code = (path: string) =>
 const DOMAINS = new Set(readdirSync(join(ROOT, 'functions')).filter((name) => statSync(join(ROOT, 'functions', name)).isDirectory()));
 
 /** The folder of functions/ a file of `root` (db/queries or functions) belongs to, by its first segment. */
-const ownerOf = (path: string, root: string) => relative(root, path).split('/')[0]!.replace(/\.tsx?$/, '');
+const ownerOf = (path: string, root: string) =>
+  relative(root, path)
+    .split('/')[0]!
+    .replace(/\.tsx?$/, '');
 
 // ---- Owners ---------------------------------------------------------------------------------------------------------
 // A table is owned by the domain its db/schema file is named after (db/schema/labels.ts: labels). The schema files are

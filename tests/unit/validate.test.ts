@@ -116,10 +116,14 @@ describe('toValidationError()', () => {
   });
 
   it('Grape errors win over model errors; model errors alone give {"message":{...}}', () => {
-    expect(restError(toValidationError(schema.safeParse({ name: 'toolong', path: 'p', visibility: 'x', events: { new_note: true } }).error!.issues)).body).toEqual({
+    expect(
+      restError(toValidationError(schema.safeParse({ name: 'toolong', path: 'p', visibility: 'x', events: { new_note: true } }).error!.issues)).body,
+    ).toEqual({
       error: 'visibility does not have a valid value',
     });
-    expect(restError(toValidationError(schema.safeParse({ name: 'toolong', path: 'p', visibility: 'public', events: { new_note: true } }).error!.issues)).body).toEqual({
+    expect(
+      restError(toValidationError(schema.safeParse({ name: 'toolong', path: 'p', visibility: 'public', events: { new_note: true } }).error!.issues)).body,
+    ).toEqual({
       message: { name: ['is too long (maximum is 5 characters)'] },
     });
   });
@@ -130,7 +134,7 @@ describe('toValidationError()', () => {
 });
 
 describe('invalidMessageBody()', () => {
-  it('is Grape\'s composed InvalidMessageBody message', () => {
+  it("is Grape's composed InvalidMessageBody message", () => {
     const error = restError(invalidMessageBody('application/json'));
     expect(error.status).toBe(400);
     expect(error.body).toEqual({

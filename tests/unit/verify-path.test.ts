@@ -11,7 +11,20 @@ const U200C = '\u200c';
 
 describe('verifyPath', () => {
   // t1014: each refused at the end of a path and as a subtree.
-  const confusing = ['.', '..', '.git', '.GIT', `${U200C}.Git`, `.gI${U200C}T`, `.GiT${U200C}`, 'git~1', '.git. ', '.\\\\.GIT\\\\foobar', '.git\\\\foobar', '.git...:alternate-stream'];
+  const confusing = [
+    '.',
+    '..',
+    '.git',
+    '.GIT',
+    `${U200C}.Git`,
+    `.gI${U200C}T`,
+    `.GiT${U200C}`,
+    'git~1',
+    '.git. ',
+    '.\\\\.GIT\\\\foobar',
+    '.git\\\\foobar',
+    '.git...:alternate-stream',
+  ];
   it.each(confusing)('refuses %j at the end of a path and as a directory', (name) => {
     expect(ok(name)).toBe(false);
     expect(ok(`a/${name}`)).toBe(false);
@@ -20,7 +33,19 @@ describe('verifyPath', () => {
   });
 
   it('refuses the .git spellings of the issue and of is_ntfs_dotgit', () => {
-    for (const path of ['.git/config', '.git/hooks/pre-commit', '.GIT/config', 'a/.git/x', '.Git', 'GIT~1/config', '.git./config', '.git /config', '.git::$INDEX_ALLOCATION/config', 'a\\.git\\config', '.git\\x']) {
+    for (const path of [
+      '.git/config',
+      '.git/hooks/pre-commit',
+      '.GIT/config',
+      'a/.git/x',
+      '.Git',
+      'GIT~1/config',
+      '.git./config',
+      '.git /config',
+      '.git::$INDEX_ALLOCATION/config',
+      'a\\.git\\config',
+      '.git\\x',
+    ]) {
       expect(ok(path), path).toBe(false);
     }
   });
@@ -30,20 +55,90 @@ describe('verifyPath', () => {
   });
 
   it('accepts names that only look like .git', () => {
-    for (const path of ['.gitignore', '.gitattributes', '.github/workflows/ci.yml', '.gitlab-ci.yml', 'a.git', 'git', '.gitx', 'git~2', '..a', '.a', 'a/.../b', '.git-credentials', 'src/main.c', 'a\\b', 'gitmod~1']) {
+    for (const path of [
+      '.gitignore',
+      '.gitattributes',
+      '.github/workflows/ci.yml',
+      '.gitlab-ci.yml',
+      'a.git',
+      'git',
+      '.gitx',
+      'git~2',
+      '..a',
+      '.a',
+      'a/.../b',
+      '.git-credentials',
+      'src/main.c',
+      'a\\b',
+      'gitmod~1',
+    ]) {
       expect(ok(path), path).toBe(true);
     }
   });
 
   // t0060 "match .gitmodules": each is .gitmodules (refused as a symlink, accepted as a file).
   const dotgitmodules = [
-    '.gitmodules', `.git${U200C}modules`, '.Gitmodules', '.gitmoduleS', '.gitmodules ', '.gitmodules.', '.gitmodules  ', '.gitmodules. ',
-    '.gitmodules .', '.gitmodules..', '.gitmodules   ', '.gitmodules.  ', '.gitmodules . ', '.gitmodules  .', '.Gitmodules ', '.Gitmodules.',
-    'GITMOD~1', 'gitmod~1', 'GITMOD~2', 'gitmod~3', 'GITMOD~4', 'GITMOD~1 ', 'gitmod~2.', 'GITMOD~3  ', 'gitmod~4. ', 'GITMOD~1 .', 'gitmod~2   ',
-    'GITMOD~3.  ', 'gitmod~4 . ', 'GI7EBA~1', 'gi7eba~9', 'GI7EB~10', 'GI7EB~11', 'GI7EB~99', 'GI7E~100', 'GI7E~101', 'GI7E~999', '~1000000',
-    '~9999999', '.gitmodules:$DATA', 'gitmod~4 . :$DATA',
+    '.gitmodules',
+    `.git${U200C}modules`,
+    '.Gitmodules',
+    '.gitmoduleS',
+    '.gitmodules ',
+    '.gitmodules.',
+    '.gitmodules  ',
+    '.gitmodules. ',
+    '.gitmodules .',
+    '.gitmodules..',
+    '.gitmodules   ',
+    '.gitmodules.  ',
+    '.gitmodules . ',
+    '.gitmodules  .',
+    '.Gitmodules ',
+    '.Gitmodules.',
+    'GITMOD~1',
+    'gitmod~1',
+    'GITMOD~2',
+    'gitmod~3',
+    'GITMOD~4',
+    'GITMOD~1 ',
+    'gitmod~2.',
+    'GITMOD~3  ',
+    'gitmod~4. ',
+    'GITMOD~1 .',
+    'gitmod~2   ',
+    'GITMOD~3.  ',
+    'gitmod~4 . ',
+    'GI7EBA~1',
+    'gi7eba~9',
+    'GI7EB~10',
+    'GI7EB~11',
+    'GI7EB~99',
+    'GI7E~100',
+    'GI7E~101',
+    'GI7E~999',
+    '~1000000',
+    '~9999999',
+    '.gitmodules:$DATA',
+    'gitmod~4 . :$DATA',
   ];
-  const notDotgitmodules = ['.gitmodules x', '.gitmodules .x', ' .gitmodules', '..gitmodules', 'gitmodules', '.gitmodule', '.gitmodules x ', 'GI7EBA~', 'GI7EBA~0', 'GI7EBA~~1', 'GI7EBA~X', 'Gx7EBA~1', 'GI7EBX~1', 'GI7EB~1', 'GI7EB~01', 'GI7EB~1X', '.gitmodules,:$DATA'];
+  const notDotgitmodules = [
+    '.gitmodules x',
+    '.gitmodules .x',
+    ' .gitmodules',
+    '..gitmodules',
+    'gitmodules',
+    '.gitmodule',
+    '.gitmodules x ',
+    'GI7EBA~',
+    'GI7EBA~0',
+    'GI7EBA~~1',
+    'GI7EBA~X',
+    'Gx7EBA~1',
+    'GI7EBX~1',
+    'GI7EB~1',
+    'GI7EB~01',
+    'GI7EB~1X',
+    '.gitmodules,:$DATA',
+  ];
   it.each(dotgitmodules)('refuses %j as a symlink (not as a file)', (name) => {
     expect(ok(name, '120000')).toBe(false);
     expect(ok(`sub/${name}`, '120000')).toBe(false);

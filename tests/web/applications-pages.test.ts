@@ -54,7 +54,13 @@ describe('/oauth/applications', () => {
     expect(secret).toMatch(/^[0-9a-f]{64}$/);
     expect(res.text).toContain('This is the only time the secret is accessible.');
     const [row] = await testDb().db.select().from(oauthApplications).where(eq(oauthApplications.uid, uid));
-    expect(row).toMatchObject({ name: 'Page app', ownerId: user.id, confidential: true, scopes: ['read_user', 'openid'], redirectUris: ['https://client.example.test/callback', 'http://127.0.0.1:9000/cb'] });
+    expect(row).toMatchObject({
+      name: 'Page app',
+      ownerId: user.id,
+      confidential: true,
+      scopes: ['read_user', 'openid'],
+      redirectUris: ['https://client.example.test/callback', 'http://127.0.0.1:9000/cb'],
+    });
     expect(row!.secretDigest).toBe(await sha256Hex(secret));
     // Listed, and the show page no longer has the secret.
     const list = await browser.get('/oauth/applications');
@@ -69,7 +75,10 @@ describe('/oauth/applications', () => {
   it('unchecked confidential makes a public client', async () => {
     const { browser } = await signedIn();
     const res = await createThroughPage(browser, { confidential: false });
-    const [row] = await testDb().db.select().from(oauthApplications).where(eq(oauthApplications.uid, shown(res.text, 'application_id')!));
+    const [row] = await testDb()
+      .db.select()
+      .from(oauthApplications)
+      .where(eq(oauthApplications.uid, shown(res.text, 'application_id')!));
     expect(row!.confidential).toBe(false);
   });
 
@@ -121,8 +130,13 @@ describe('/oauth/applications', () => {
   it('deletes an application (its grants and tokens with it)', async () => {
     const { browser, user } = await signedIn();
     const created = await createThroughPage(browser);
-    const [row] = await testDb().db.select().from(oauthApplications).where(eq(oauthApplications.uid, shown(created.text, 'application_id')!));
-    await testDb().db.insert(oauthAccessTokens).values({ tokenDigest: await sha256Hex(unique('t')), applicationId: row!.id, userId: user.id, scopes: ['api'], expiresIn: 7200, lineage: unique('l') });
+    const [row] = await testDb()
+      .db.select()
+      .from(oauthApplications)
+      .where(eq(oauthApplications.uid, shown(created.text, 'application_id')!));
+    await testDb()
+      .db.insert(oauthAccessTokens)
+      .values({ tokenDigest: await sha256Hex(unique('t')), applicationId: row!.id, userId: user.id, scopes: ['api'], expiresIn: 7200, lineage: unique('l') });
     const res = await browser.post(`/oauth/applications/${row!.id}/delete`, { authenticity_token: csrfToken(created.text) });
     expect(res.status).toBe(200);
     expect(res.text).toContain('The application was deleted successfully.');
@@ -133,7 +147,10 @@ describe('/oauth/applications', () => {
   it("another user's application: 404 for show, renew and delete, and nothing changes", async () => {
     const owner = await signedIn();
     const created = await createThroughPage(owner.browser);
-    const [row] = await testDb().db.select().from(oauthApplications).where(eq(oauthApplications.uid, shown(created.text, 'application_id')!));
+    const [row] = await testDb()
+      .db.select()
+      .from(oauthApplications)
+      .where(eq(oauthApplications.uid, shown(created.text, 'application_id')!));
     const other = await signedIn();
     const token = csrfToken((await other.browser.get('/oauth/applications')).text);
     expect((await other.browser.get(`/oauth/applications/${row!.id}`)).status).toBe(404);
@@ -143,15 +160,23 @@ describe('/oauth/applications', () => {
     expect((await other.browser.get('/oauth/applications')).text).not.toContain(row!.uid);
   });
 
-  it('every POST needs the session CSRF token (missing, wrong, or another session\'s): 403 and nothing changes', async () => {
+  it("every POST needs the session CSRF token (missing, wrong, or another session's): 403 and nothing changes", async () => {
     const { browser, user } = await signedIn();
     const other = await signedIn();
     const otherToken = csrfToken((await other.browser.get('/oauth/applications')).text);
     const created = await createThroughPage(browser);
-    const [row] = await testDb().db.select().from(oauthApplications).where(eq(oauthApplications.uid, shown(created.text, 'application_id')!));
+    const [row] = await testDb()
+      .db.select()
+      .from(oauthApplications)
+      .where(eq(oauthApplications.uid, shown(created.text, 'application_id')!));
     for (const token of [undefined, 'x'.repeat(64), otherToken]) {
       const form: Record<string, string> = token ? { authenticity_token: token } : {};
-      const create = await browser.post('/oauth/applications', { ...form, 'doorkeeper_application[name]': 'csrf', 'doorkeeper_application[redirect_uri]': 'https://a.test/cb', 'doorkeeper_application[scopes][]': 'api' });
+      const create = await browser.post('/oauth/applications', {
+        ...form,
+        'doorkeeper_application[name]': 'csrf',
+        'doorkeeper_application[redirect_uri]': 'https://a.test/cb',
+        'doorkeeper_application[scopes][]': 'api',
+      });
       expect(create.status).toBe(403);
       expect((await browser.post(`/oauth/applications/${row!.id}/renew`, form)).status).toBe(403);
       expect((await browser.post(`/oauth/applications/${row!.id}/delete`, form)).status).toBe(403);
@@ -166,15 +191,36 @@ describe('/oauth/authorized_applications', () => {
     const { browser, user } = await signedIn();
     const dev = await signedIn();
     const created = await createThroughPage(dev.browser, { name: unique('Granted ') });
-    const [app] = await testDb().db.select().from(oauthApplications).where(eq(oauthApplications.uid, shown(created.text, 'application_id')!));
+    const [app] = await testDb()
+      .db.select()
+      .from(oauthApplications)
+      .where(eq(oauthApplications.uid, shown(created.text, 'application_id')!));
     const accessToken = unique('access-');
-    await testDb().db.insert(oauthAccessTokens).values([
-      { tokenDigest: await sha256Hex(accessToken), applicationId: app!.id, userId: user.id, scopes: ['api', 'read_user'], expiresIn: 7200, lineage: unique('l') },
-      // Someone else's token for the same application survives the revoke.
-      { tokenDigest: await sha256Hex(unique('other-')), applicationId: app!.id, userId: dev.user.id, scopes: ['api'], expiresIn: 7200, lineage: unique('l') },
-    ]);
+    await testDb()
+      .db.insert(oauthAccessTokens)
+      .values([
+        {
+          tokenDigest: await sha256Hex(accessToken),
+          applicationId: app!.id,
+          userId: user.id,
+          scopes: ['api', 'read_user'],
+          expiresIn: 7200,
+          lineage: unique('l'),
+        },
+        // Someone else's token for the same application survives the revoke.
+        { tokenDigest: await sha256Hex(unique('other-')), applicationId: app!.id, userId: dev.user.id, scopes: ['api'], expiresIn: 7200, lineage: unique('l') },
+      ]);
     const codeDigest = await sha256Hex(unique('code-'));
-    await testDb().db.insert(oauthGrants).values({ codeDigest, applicationId: app!.id, userId: user.id, redirectUri: app!.redirectUris[0]!, scopes: ['api'], expiresAt: new Date(Date.now() + 600_000) });
+    await testDb()
+      .db.insert(oauthGrants)
+      .values({
+        codeDigest,
+        applicationId: app!.id,
+        userId: user.id,
+        redirectUri: app!.redirectUris[0]!,
+        scopes: ['api'],
+        expiresAt: new Date(Date.now() + 600_000),
+      });
     expect((await api.get('/user', { headers: { authorization: `Bearer ${accessToken}` } })).status).toBe(200);
 
     const page = await browser.get('/oauth/authorized_applications');

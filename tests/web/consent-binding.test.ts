@@ -30,7 +30,14 @@ async function consentPage(params: Record<string, string>) {
 
 describe('POST /oauth/authorize issues what the consent page displayed', () => {
   it('a form changed after the page (scope, state, redirect URI, client, response type, PKCE, nonce) issues nothing', async () => {
-    const { browser, app, twin, approve } = await consentPage({ response_type: 'code', scope: 'read_user', state: 'shown', code_challenge: CHALLENGE, code_challenge_method: 'S256', nonce: 'n-1' });
+    const { browser, app, twin, approve } = await consentPage({
+      response_type: 'code',
+      scope: 'read_user',
+      state: 'shown',
+      code_challenge: CHALLENGE,
+      code_challenge_method: 'S256',
+      nonce: 'n-1',
+    });
     const { code_challenge: _c, code_challenge_method: _m, ...withoutPkce } = approve;
     const tampered: Record<string, string>[] = [
       { ...approve, scope: 'api' },
@@ -58,8 +65,18 @@ describe('POST /oauth/authorize issues what the consent page displayed', () => {
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get('location')!);
     expect(location.searchParams.get('state')).toBe('shown');
-    const [grant] = await testDb().db.select().from(oauthGrants).where(eq(oauthGrants.codeDigest, await sha256Hex(location.searchParams.get('code')!)));
-    expect(grant).toMatchObject({ applicationId: app.id, redirectUri: CALLBACK, scopes: ['read_user'], codeChallenge: CHALLENGE, codeChallengeMethod: 'S256', nonce: 'n-1' });
+    const [grant] = await testDb()
+      .db.select()
+      .from(oauthGrants)
+      .where(eq(oauthGrants.codeDigest, await sha256Hex(location.searchParams.get('code')!)));
+    expect(grant).toMatchObject({
+      applicationId: app.id,
+      redirectUri: CALLBACK,
+      scopes: ['read_user'],
+      codeChallenge: CHALLENGE,
+      codeChallengeMethod: 'S256',
+      nonce: 'n-1',
+    });
   });
 
   it('the implicit flow: a token only for the scopes shown', async () => {
@@ -70,7 +87,10 @@ describe('POST /oauth/authorize issues what the consent page displayed', () => {
 
   it("one page's form cannot approve another request, even of the same session and application", async () => {
     const { browser, app, approve } = await consentPage({ response_type: 'code', scope: 'read_user', state: 'a' });
-    const wider = formFields((await browser.get(authorizePath({ client_id: app.uid, redirect_uri: CALLBACK, response_type: 'code', scope: 'api', state: 'b' }))).text, '/oauth/authorize');
+    const wider = formFields(
+      (await browser.get(authorizePath({ client_id: app.uid, redirect_uri: CALLBACK, response_type: 'code', scope: 'api', state: 'b' }))).text,
+      '/oauth/authorize',
+    );
     const res = await browser.post('/oauth/authorize', { ...wider, authenticity_token: approve.authenticity_token! });
     expect(res.status).toBe(403);
     expect(await issuedFor([app.id])).toEqual([]);

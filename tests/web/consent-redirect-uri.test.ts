@@ -33,7 +33,7 @@ describe('a registered redirect URI with a query', () => {
     expect(`${url.origin}${url.pathname}`).toBe('https://client.example.test/cb');
   });
 
-  it('without a state in the request, the registered state stays (it is part of the client\'s URI)', async () => {
+  it("without a state in the request, the registered state stays (it is part of the client's URI)", async () => {
     const { location } = await approveAt('https://client.example.test/cb?state=fixed', { response_type: 'code' });
     const url = new URL(location);
     expect(url.searchParams.getAll('state')).toEqual(['fixed']);
@@ -46,8 +46,15 @@ describe('a registered redirect URI with a query', () => {
     const { browser } = await signedIn();
     const page = await browser.get(authorizePath({ client_id: app.uid, redirect_uri: registered, response_type: 'code', state: 'mine' }));
     const denied = new URL((await browser.post('/oauth/authorize/deny', formFields(page.text, '/oauth/authorize/deny'))).headers.get('location')!);
-    const invalid = new URL((await browser.get(authorizePath({ client_id: app.uid, redirect_uri: registered, response_type: 'code', state: 'mine', scope: 'sudo' }))).headers.get('location')!);
-    for (const [url, error] of [[denied, 'access_denied'], [invalid, 'invalid_scope']] as const) {
+    const invalid = new URL(
+      (await browser.get(authorizePath({ client_id: app.uid, redirect_uri: registered, response_type: 'code', state: 'mine', scope: 'sudo' }))).headers.get(
+        'location',
+      )!,
+    );
+    for (const [url, error] of [
+      [denied, 'access_denied'],
+      [invalid, 'invalid_scope'],
+    ] as const) {
       expect(url.searchParams.getAll('error')).toEqual([error]);
       expect(url.searchParams.getAll('error_description')).toHaveLength(1);
       expect(url.searchParams.getAll('state')).toEqual(['mine']);
@@ -76,7 +83,10 @@ describe('loopback redirect URIs (RFC 8252 §7.3)', () => {
       const { app, location } = await approveAt(requested, { response_type: 'code', state: 'p' }, [registered]);
       const url = new URL(location);
       expect(location.startsWith(`${requested}${requested.includes('?') ? '&' : '?'}code=`), location).toBe(true);
-      const [grant] = await testDb().db.select().from(oauthGrants).where(eq(oauthGrants.codeDigest, await sha256Hex(url.searchParams.get('code')!)));
+      const [grant] = await testDb()
+        .db.select()
+        .from(oauthGrants)
+        .where(eq(oauthGrants.codeDigest, await sha256Hex(url.searchParams.get('code')!)));
       expect(grant).toMatchObject({ applicationId: app.id, redirectUri: requested });
     }
   });

@@ -95,7 +95,11 @@ describe('GET /oauth/authorize: errors returned to the client', () => {
       [{ client_id: app.uid, response_type: 'id_token' }, 'unsupported_response_type', 'The authorization server does not support this response type.'],
       [{ client_id: app.uid, response_type: 'code', scope: 'api sudo' }, 'invalid_scope', 'The requested scope is invalid, unknown, or malformed.'],
       [{ client_id: app.uid, response_type: 'code', scope: 'unknown' }, 'invalid_scope', 'The requested scope is invalid, unknown, or malformed.'],
-      [{ client_id: app.uid, response_type: 'code', code_challenge: 'a'.repeat(43), code_challenge_method: 'S512' }, 'invalid_request', 'The code challenge method must be plain or S256.'],
+      [
+        { client_id: app.uid, response_type: 'code', code_challenge: 'a'.repeat(43), code_challenge_method: 'S512' },
+        'invalid_request',
+        'The code challenge method must be plain or S256.',
+      ],
       [{ client_id: app.uid, response_type: 'code', code_challenge: 'short' }, 'invalid_request', 'The code challenge is malformed.'],
       [{ client_id: pub.uid, response_type: 'code' }, 'invalid_request', 'Missing required parameter: code_challenge.'],
     ];
@@ -111,7 +115,9 @@ describe('GET /oauth/authorize: errors returned to the client', () => {
       expect(anonymous.headers.get('location')).toMatch(/^\/users\/sign_in\?return_to=%2Foauth%2Fauthorize%3F/);
     }
     const implicit = await browser.get(authorizePath({ client_id: app.uid, redirect_uri: CALLBACK, response_type: 'token', scope: 'sudo', state: 'st' }));
-    expect(implicit.headers.get('location')).toBe(`${CALLBACK}#error=invalid_scope&error_description=The+requested+scope+is+invalid%2C+unknown%2C+or+malformed.&state=st`);
+    expect(implicit.headers.get('location')).toBe(
+      `${CALLBACK}#error=invalid_scope&error_description=The+requested+scope+is+invalid%2C+unknown%2C+or+malformed.&state=st`,
+    );
   });
 });
 
@@ -130,13 +136,21 @@ describe('GET /oauth/authorize: sign in first, then the consent page', () => {
     expect(signIn.status).toBe(302);
     const back = await browser.get(signIn.headers.get('location')!);
     expect(back.status).toBe(200);
-    expect(formFields(back.text, '/oauth/authorize')).toMatchObject({ client_id: app.uid, redirect_uri: CALLBACK, response_type: 'code', state: STATE, scope: 'read_user' });
+    expect(formFields(back.text, '/oauth/authorize')).toMatchObject({
+      client_id: app.uid,
+      redirect_uri: CALLBACK,
+      response_type: 'code',
+      state: STATE,
+      scope: 'read_user',
+    });
   });
 
   it('names the application (escaped) and each requested scope with its description; CSRF and hidden fields on both forms', async () => {
     const app = await makeApp({ scopes: ['api', 'read_user', 'openid'] });
     const { browser } = await signedIn();
-    const res = await browser.get(authorizePath({ client_id: app.uid, redirect_uri: CALLBACK, response_type: 'code', state: STATE, scope: 'read_user openid', nonce: 'n-1' }));
+    const res = await browser.get(
+      authorizePath({ client_id: app.uid, redirect_uri: CALLBACK, response_type: 'code', state: STATE, scope: 'read_user openid', nonce: 'n-1' }),
+    );
     expect(res.status).toBe(200);
     expect(res.text).toContain(app.name.replace(/</g, '&lt;').replace(/>/g, '&gt;'));
     expect(res.text).not.toContain('<b>app</b>');
@@ -146,7 +160,15 @@ describe('GET /oauth/authorize: sign in first, then the consent page', () => {
     const approve = formFields(res.text, '/oauth/authorize');
     const deny = formFields(res.text, '/oauth/authorize/deny');
     for (const f of [approve, deny]) {
-      expect(f).toEqual({ authenticity_token: expect.stringMatching(/^[0-9a-f]{64}$/), client_id: app.uid, redirect_uri: CALLBACK, response_type: 'code', state: STATE, scope: 'read_user openid', nonce: 'n-1' });
+      expect(f).toEqual({
+        authenticity_token: expect.stringMatching(/^[0-9a-f]{64}$/),
+        client_id: app.uid,
+        redirect_uri: CALLBACK,
+        response_type: 'code',
+        state: STATE,
+        scope: 'read_user openid',
+        nonce: 'n-1',
+      });
     }
     // The form's redirect to the client must pass form-action; nothing else is allowed.
     const csp = res.headers.get('content-security-policy')!;
@@ -176,7 +198,10 @@ describe('POST /oauth/authorize', () => {
   it('code flow: 302 with code and state exactly as sent; the grant stores digest, redirect URI, scopes and PKCE', async () => {
     const app = await makeApp();
     const challenge = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
-    const { browser, user, approve } = await consent({ response_type: 'code', state: STATE, scope: 'read_user', code_challenge: challenge, code_challenge_method: 'S256' }, app);
+    const { browser, user, approve } = await consent(
+      { response_type: 'code', state: STATE, scope: 'read_user', code_challenge: challenge, code_challenge_method: 'S256' },
+      app,
+    );
     const res = await browser.post('/oauth/authorize', approve);
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get('location')!);
@@ -184,8 +209,19 @@ describe('POST /oauth/authorize', () => {
     expect([...location.searchParams.keys()]).toEqual(['code', 'state']);
     expect(location.searchParams.get('state')).toBe(STATE);
     const code = location.searchParams.get('code')!;
-    const [grant] = await testDb().db.select().from(oauthGrants).where(eq(oauthGrants.codeDigest, await sha256Hex(code)));
-    expect(grant).toMatchObject({ applicationId: app.id, userId: user.id, redirectUri: CALLBACK, scopes: ['read_user'], codeChallenge: challenge, codeChallengeMethod: 'S256', consumedAt: null });
+    const [grant] = await testDb()
+      .db.select()
+      .from(oauthGrants)
+      .where(eq(oauthGrants.codeDigest, await sha256Hex(code)));
+    expect(grant).toMatchObject({
+      applicationId: app.id,
+      userId: user.id,
+      redirectUri: CALLBACK,
+      scopes: ['read_user'],
+      codeChallenge: challenge,
+      codeChallengeMethod: 'S256',
+      consumedAt: null,
+    });
     expect(JSON.stringify(await grantsOf(app.id))).not.toContain(code);
   });
 
@@ -194,7 +230,13 @@ describe('POST /oauth/authorize', () => {
     const { browser, user, approve } = await consent({ response_type: 'code', state: 's1', scope: 'read_user' }, app);
     const res = await browser.post('/oauth/authorize', approve);
     const code = new URL(res.headers.get('location')!).searchParams.get('code')!;
-    const token = await browser.post('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, client_id: app.uid, client_secret: app.secret });
+    const token = await browser.post('/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: CALLBACK,
+      client_id: app.uid,
+      client_secret: app.secret,
+    });
     expect(token.status, token.text).toBe(200);
     expect(token.body).toMatchObject({ token_type: expect.stringMatching(/^bearer$/i), scope: 'read_user', expires_in: 7200 });
     const me = await api.get('/user', { headers: { authorization: `Bearer ${token.body.access_token}` } });
@@ -225,7 +267,12 @@ describe('POST /oauth/authorize', () => {
     expect(me.status).toBe(200);
     expect(me.body.id).toBe(user.id);
     const [row] = await tokensOf(app.id);
-    expect(row).toMatchObject({ userId: user.id, scopes: ['read_user'], refreshTokenDigest: null, tokenDigest: await sha256Hex(fragment.get('access_token')!) });
+    expect(row).toMatchObject({
+      userId: user.id,
+      scopes: ['read_user'],
+      refreshTokenDigest: null,
+      tokenDigest: await sha256Hex(fragment.get('access_token')!),
+    });
   });
 
   it('Deny (deny form, or decision=deny): 302 with access_denied and the state; nothing issued', async () => {
@@ -257,8 +304,14 @@ describe('POST /oauth/authorize', () => {
   it('tampered consent: another redirect URI or client gets the error page, never a redirect', async () => {
     const app = await makeApp();
     const { browser, approve, deny } = await consent({ response_type: 'code', state: 't' }, app);
-    for (const [action, fields] of [['/oauth/authorize', approve], ['/oauth/authorize/deny', deny]] as const) {
-      for (const change of [{ redirect_uri: 'https://evil.example/cb' }, { redirect_uri: `${CALLBACK}/` }, { client_id: '1'.repeat(64) }] as Record<string, string>[]) {
+    for (const [action, fields] of [
+      ['/oauth/authorize', approve],
+      ['/oauth/authorize/deny', deny],
+    ] as const) {
+      for (const change of [{ redirect_uri: 'https://evil.example/cb' }, { redirect_uri: `${CALLBACK}/` }, { client_id: '1'.repeat(64) }] as Record<
+        string,
+        string
+      >[]) {
         const res = await browser.post(action, { ...fields, ...change });
         expect(res.status).toBe(400);
         expect(res.headers.get('location')).toBeNull();
@@ -276,7 +329,7 @@ describe('POST /oauth/authorize', () => {
     expect(await grantsOf(app.id)).toEqual([]);
   });
 
-  it('CSRF: missing, wrong, or another session\'s token is 403; signed out goes to sign-in; nothing issued', async () => {
+  it("CSRF: missing, wrong, or another session's token is 403; signed out goes to sign-in; nothing issued", async () => {
     const app = await makeApp();
     const { browser, approve } = await consent({ response_type: 'code', state: 't' }, app);
     const other = await consent({ response_type: 'code', state: 't' }, app);
@@ -298,7 +351,10 @@ describe('POST /oauth/authorize', () => {
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get('location')!);
     expect(location.searchParams.get('state')).toBe('tr');
-    const grants = await testDb().db.select().from(oauthGrants).where(and(eq(oauthGrants.applicationId, app.id), eq(oauthGrants.userId, user.id)));
+    const grants = await testDb()
+      .db.select()
+      .from(oauthGrants)
+      .where(and(eq(oauthGrants.applicationId, app.id), eq(oauthGrants.userId, user.id)));
     expect(grants).toHaveLength(1);
   });
 
@@ -306,7 +362,13 @@ describe('POST /oauth/authorize', () => {
     const app = await makeApp();
     const { browser, user, approve } = await consent({ response_type: 'code', state: 'm1', scope: 'read_user' }, app);
     const code = new URL((await browser.post('/oauth/authorize', approve)).headers.get('location')!).searchParams.get('code')!;
-    const token = await browser.post('/oauth/token', { grant_type: 'authorization_code', code, redirect_uri: CALLBACK, client_id: app.uid, client_secret: app.secret });
+    const token = await browser.post('/oauth/token', {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: CALLBACK,
+      client_id: app.uid,
+      client_secret: app.secret,
+    });
     expect(token.status).toBe(200);
     const again = await browser.get(authorizePath({ client_id: app.uid, redirect_uri: CALLBACK, response_type: 'code', state: 'm2', scope: 'read_user' }));
     expect(again.status).toBe(302);
@@ -341,7 +403,11 @@ describe('POST /oauth/authorize', () => {
     const res = await browser.get(`/oauth/authorize?${base}&scope=read_user&scope=api`);
     expect(res.status).toBe(302);
     const location = new URL(res.headers.get('location')!);
-    expect(Object.fromEntries(location.searchParams)).toEqual({ error: 'invalid_request', error_description: 'Parameter included more than once: scope.', state: 'r' });
+    expect(Object.fromEntries(location.searchParams)).toEqual({
+      error: 'invalid_request',
+      error_description: 'Parameter included more than once: scope.',
+      state: 'r',
+    });
     expect(await grantsOf(app.id)).toEqual([]);
   });
 

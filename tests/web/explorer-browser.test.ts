@@ -20,7 +20,16 @@ describe.skipIf(!existsSync(CHROMIUM))('browser: the GraphQL explorer works offl
     context = await chromium.launchPersistentContext(userDataDir, {
       executablePath: CHROMIUM,
       headless: true,
-      args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
   }, 60_000);
 
@@ -43,7 +52,9 @@ describe.skipIf(!existsSync(CHROMIUM))('browser: the GraphQL explorer works offl
     page.on('requestfailed', (r) => failed.push(r.url()));
     await page.goto(`${served.url}/-/graphql-explorer`);
     await page.waitForSelector('.graphiql-container', { timeout: 60_000 });
-    const response = page.waitForResponse((r) => r.url().endsWith('/api/graphql') && r.request().method() === 'POST' && (r.request().postData() ?? '').includes('metadata'));
+    const response = page.waitForResponse(
+      (r) => r.url().endsWith('/api/graphql') && r.request().method() === 'POST' && (r.request().postData() ?? '').includes('metadata'),
+    );
     await page.click('.graphiql-execute-button');
     const res = await response;
     expect(res.status()).toBe(200);

@@ -32,11 +32,16 @@ describe('page POSTs from another site are refused, whatever token they carry', 
   it('consent (Authorize and Deny): 403, no redirect, nothing issued', async () => {
     const app = await createApplication();
     const { browser } = await signedIn();
-    const page = await browser.get(`/oauth/authorize?${new URLSearchParams({ client_id: app.uid, redirect_uri: app.redirectUris[0]!, response_type: 'code', scope: 'read_user', state: 's' })}`);
+    const page = await browser.get(
+      `/oauth/authorize?${new URLSearchParams({ client_id: app.uid, redirect_uri: app.redirectUris[0]!, response_type: 'code', scope: 'read_user', state: 's' })}`,
+    );
     const approve = formFields(page.text, '/oauth/authorize');
     const deny = formFields(page.text, '/oauth/authorize/deny');
     for (const headers of CROSS_SITE) {
-      for (const [action, form] of [['/oauth/authorize', approve], ['/oauth/authorize/deny', deny]] as const) {
+      for (const [action, form] of [
+        ['/oauth/authorize', approve],
+        ['/oauth/authorize/deny', deny],
+      ] as const) {
         const res = await browser.post(action, form, headers);
         expect(res.status, `${action} ${JSON.stringify(headers)}`).toBe(403);
         expect(res.headers.get('location')).toBeNull();
@@ -59,7 +64,8 @@ describe('page POSTs from another site are refused, whatever token they carry', 
   it('sign-out: 403 and the session lives on', async () => {
     const { browser } = await signedIn();
     const token = csrfToken((await browser.get('/oauth/applications')).text);
-    for (const headers of CROSS_SITE) expect((await browser.post('/users/sign_out', { authenticity_token: token }, headers)).status, JSON.stringify(headers)).toBe(403);
+    for (const headers of CROSS_SITE)
+      expect((await browser.post('/users/sign_out', { authenticity_token: token }, headers)).status, JSON.stringify(headers)).toBe(403);
     expect(await sessionWorks(browser.cookies.get('_gitlab_session')!)).toBe(true);
   });
 
@@ -68,7 +74,12 @@ describe('page POSTs from another site are refused, whatever token they carry', 
     const token = csrfToken((await browser.get('/oauth/applications')).text);
     const own = await createApplication({ ownerId: user.id });
     const [before] = await testDb().db.select().from(oauthApplications).where(eq(oauthApplications.id, own.id));
-    const create = { authenticity_token: token, 'doorkeeper_application[name]': unique('Forged '), 'doorkeeper_application[redirect_uri]': 'https://evil.example/cb', 'doorkeeper_application[scopes][]': 'api' };
+    const create = {
+      authenticity_token: token,
+      'doorkeeper_application[name]': unique('Forged '),
+      'doorkeeper_application[redirect_uri]': 'https://evil.example/cb',
+      'doorkeeper_application[scopes][]': 'api',
+    };
     for (const headers of CROSS_SITE) {
       expect((await browser.post('/oauth/applications', create, headers)).status).toBe(403);
       expect((await browser.post(`/oauth/applications/${own.id}/renew`, { authenticity_token: token }, headers)).status).toBe(403);
@@ -81,9 +92,12 @@ describe('page POSTs from another site are refused, whatever token they carry', 
     const { browser, user } = await signedIn();
     const app = await createApplication();
     const accessToken = unique('access-');
-    await testDb().db.insert(oauthAccessTokens).values({ tokenDigest: await sha256Hex(accessToken), applicationId: app.id, userId: user.id, scopes: ['api'], expiresIn: 7200, lineage: unique('l') });
+    await testDb()
+      .db.insert(oauthAccessTokens)
+      .values({ tokenDigest: await sha256Hex(accessToken), applicationId: app.id, userId: user.id, scopes: ['api'], expiresIn: 7200, lineage: unique('l') });
     const token = csrfToken((await browser.get('/oauth/authorized_applications')).text);
-    for (const headers of CROSS_SITE) expect((await browser.post(`/oauth/authorized_applications/${app.id}/revoke`, { authenticity_token: token }, headers)).status).toBe(403);
+    for (const headers of CROSS_SITE)
+      expect((await browser.post(`/oauth/authorized_applications/${app.id}/revoke`, { authenticity_token: token }, headers)).status).toBe(403);
     expect((await api.get('/user', { headers: { authorization: `Bearer ${accessToken}` } })).status).toBe(200);
   });
 });
@@ -93,7 +107,9 @@ describe('page POSTs from our own pages pass', () => {
     const app = await createApplication();
     const { browser } = await signedIn();
     for (const headers of [{ origin: 'null', 'sec-fetch-site': 'same-origin' }, { 'sec-fetch-site': 'same-origin' }, { origin: TEST_PUBLIC_URL }]) {
-      const page = await browser.get(`/oauth/authorize?${new URLSearchParams({ client_id: app.uid, redirect_uri: app.redirectUris[0]!, response_type: 'code', scope: 'read_user', state: 'ok' })}`);
+      const page = await browser.get(
+        `/oauth/authorize?${new URLSearchParams({ client_id: app.uid, redirect_uri: app.redirectUris[0]!, response_type: 'code', scope: 'read_user', state: 'ok' })}`,
+      );
       expect(page.status).toBe(200);
       const res = await browser.post('/oauth/authorize', formFields(page.text, '/oauth/authorize'), headers);
       expect(res.status, JSON.stringify(headers)).toBe(302);
@@ -112,18 +128,27 @@ describe('our own origin is the one the request was sent to, as Rails compares i
       const browser = new Browser();
       const page = await browser.get(`${LOOPBACK}/users/sign_in`);
       expect(page.status).toBe(200);
-      const res = await browser.post(`${LOOPBACK}/users/sign_in`, { authenticity_token: csrfToken(page.text), 'user[login]': user.username, 'user[password]': PASSWORD }, headers);
+      const res = await browser.post(
+        `${LOOPBACK}/users/sign_in`,
+        { authenticity_token: csrfToken(page.text), 'user[login]': user.username, 'user[password]': PASSWORD },
+        headers,
+      );
       expect([res.status, JSON.stringify(headers)]).toEqual([302, JSON.stringify(headers)]);
       expect(await sessionWorks(browser.cookies.get('_gitlab_session')!)).toBe(true);
     }
   });
 
-  it('still refuses what another site posts there, and an Origin that is neither the request\'s nor PUBLIC_URL\'s', async () => {
+  it("still refuses what another site posts there, and an Origin that is neither the request's nor PUBLIC_URL's", async () => {
     const { user } = await createUserWithPassword();
     const browser = new Browser();
     const token = csrfToken((await browser.get(`${LOOPBACK}/users/sign_in`)).text);
     const form = { authenticity_token: token, 'user[login]': user.username, 'user[password]': PASSWORD };
-    for (const headers of [...CROSS_SITE, { origin: 'http://localhost:8080' }, { origin: 'http://127.0.0.1:9090', 'sec-fetch-site': 'same-origin' }, { origin: 'https://127.0.0.1:8080' }]) {
+    for (const headers of [
+      ...CROSS_SITE,
+      { origin: 'http://localhost:8080' },
+      { origin: 'http://127.0.0.1:9090', 'sec-fetch-site': 'same-origin' },
+      { origin: 'https://127.0.0.1:8080' },
+    ]) {
       const res = await browser.post(`${LOOPBACK}/users/sign_in`, form, headers);
       expect([res.status, JSON.stringify(headers)]).toEqual([403, JSON.stringify(headers)]);
       expect(browser.cookies.has('_gitlab_session')).toBe(false);

@@ -37,7 +37,10 @@ describe('POST /users/sign_in', () => {
       const res = await browser.post('/users/sign_in', { authenticity_token: csrfToken(page.text), 'user[login]': login, 'user[password]': PASSWORD });
       expect(res.status, res.text).toBe(302);
       expect(res.headers.get('location')).toBe('/oauth/applications');
-      const cookie = res.headers.getSetCookie().filter((c) => c.startsWith('_gitlab_session=')).at(-1)!;
+      const cookie = res.headers
+        .getSetCookie()
+        .filter((c) => c.startsWith('_gitlab_session='))
+        .at(-1)!;
       expect(cookie).toMatch(/HttpOnly/i);
       expect(cookie).toMatch(/Secure/i);
       expect(cookie).toMatch(/SameSite=Lax/i);
@@ -51,7 +54,11 @@ describe('POST /users/sign_in', () => {
     const { user } = await createUserWithPassword();
     const { user: blocked } = await createUserWithPassword({ state: 'blocked' });
     const bodies: string[] = [];
-    for (const [login, password] of [[user.username, 'wrong password'], [unique('nobody'), PASSWORD], [blocked.username, PASSWORD]] as const) {
+    for (const [login, password] of [
+      [user.username, 'wrong password'],
+      [unique('nobody'), PASSWORD],
+      [blocked.username, PASSWORD],
+    ] as const) {
       const browser = new Browser();
       const res = await browser.signIn(login, password);
       expect(res.status).toBe(401);
@@ -139,7 +146,12 @@ describe('POST /users/sign_in', () => {
     // A crafted form field is held to the same rule as the query parameter.
     const browser = new Browser();
     const token = csrfToken((await browser.get('/users/sign_in')).text);
-    const res = await browser.post('/users/sign_in', { authenticity_token: token, 'user[login]': user.username, 'user[password]': PASSWORD, return_to: '//evil.example' });
+    const res = await browser.post('/users/sign_in', {
+      authenticity_token: token,
+      'user[login]': user.username,
+      'user[password]': PASSWORD,
+      return_to: '//evil.example',
+    });
     expect(res.headers.get('location')).toBe('/oauth/applications');
   });
 

@@ -56,7 +56,10 @@ describe('Worker (workerd, Neon drivers, PostgreSQL)', () => {
     // The owner's membership was written in the same transaction: the permissions show it.
     const read = await SELF.fetch(`${BASE}/projects/${project.id}`, { headers });
     expect(read.status).toBe(200);
-    expect(((await read.json()) as { permissions: unknown }).permissions).toEqual({ project_access: { access_level: 50, notification_level: 3 }, group_access: null });
+    expect(((await read.json()) as { permissions: unknown }).permissions).toEqual({
+      project_access: { access_level: 50, notification_level: 3 },
+      group_access: null,
+    });
     const clash = await SELF.fetch(`${BASE}/projects`, { method: 'POST', headers, body: JSON.stringify({ name: `${name}-2`, path: name }) });
     expect(clash.status).toBe(400);
     expect(await clash.json()).toEqual({ message: { path: ['has already been taken'] } });
@@ -64,9 +67,14 @@ describe('Worker (workerd, Neon drivers, PostgreSQL)', () => {
 
   it('a job artifact streams into chunks over neon-http and back byte-exact', async () => {
     const headers = { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' };
-    const post = (path: string, body: unknown, h: Record<string, string> = headers) => SELF.fetch(`${BASE}${path}`, { method: 'POST', headers: h, body: JSON.stringify(body) });
+    const post = (path: string, body: unknown, h: Record<string, string> = headers) =>
+      SELF.fetch(`${BASE}${path}`, { method: 'POST', headers: h, body: JSON.stringify(body) });
     const project = (await (await post('/projects', { name: `workerd-ci-${Date.now()}` })).json()) as { id: number };
-    const commit = await post(`/projects/${project.id}/repository/commits`, { branch: 'master', commit_message: 'CI', actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: 'build:\n  script: [echo hi]\n' }] });
+    const commit = await post(`/projects/${project.id}/repository/commits`, {
+      branch: 'master',
+      commit_message: 'CI',
+      actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: 'build:\n  script: [echo hi]\n' }],
+    });
     expect(commit.status).toBe(201);
     const { runners_token } = (await (await SELF.fetch(`${BASE}/projects/${project.id}`, { headers })).json()) as { runners_token: string };
     const runner = (await (await post('/runners', { token: runners_token }, { 'content-type': 'application/json' })).json()) as { token: string };
@@ -84,7 +92,7 @@ describe('Worker (workerd, Neon drivers, PostgreSQL)', () => {
     const form = new FormData();
     form.append('file', new File([bytes], 'artifacts.zip'));
     const uploaded = await SELF.fetch(`${BASE}/jobs/${job.id}/artifacts`, { method: 'POST', headers: { 'JOB-TOKEN': job.token }, body: form });
-    expect([uploaded.status, await uploaded.text()]).toEqual([201, ""]);
+    expect([uploaded.status, await uploaded.text()]).toEqual([201, '']);
     const back = await SELF.fetch(`${BASE}/jobs/${job.id}/artifacts`, { headers: { 'JOB-TOKEN': job.token } });
     expect([back.status, back.headers.get('content-length')]).toEqual([200, String(bytes.length)]);
     expect(new Uint8Array(await back.arrayBuffer())).toEqual(bytes);
@@ -92,7 +100,11 @@ describe('Worker (workerd, Neon drivers, PostgreSQL)', () => {
 
   it("an archive is kept in workerd's cache (caches.default) and read back the second time", async () => {
     const headers = { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' };
-    const created = await SELF.fetch(`${BASE}/projects`, { method: 'POST', headers, body: JSON.stringify({ name: `archive-${Date.now()}`, initialize_with_readme: true }) });
+    const created = await SELF.fetch(`${BASE}/projects`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name: `archive-${Date.now()}`, initialize_with_readme: true }),
+    });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: number };
     // workerd's Cache API (the DOM typings know only CacheStorage, without `default`).

@@ -25,10 +25,11 @@ async function createUserWithToken(url: string) {
   await client.connect();
   try {
     await client.query('BEGIN');
-    const { rows } = await client.query<{ id: number }>(
-      `INSERT INTO users (username, name, email, confirmed_at) VALUES ($1, $2, $3, now()) RETURNING id`,
-      [username, `Worker ${username}`, `${username}@example.com`],
-    );
+    const { rows } = await client.query<{ id: number }>(`INSERT INTO users (username, name, email, confirmed_at) VALUES ($1, $2, $3, now()) RETURNING id`, [
+      username,
+      `Worker ${username}`,
+      `${username}@example.com`,
+    ]);
     const id = rows[0]!.id;
     await client.query(
       `INSERT INTO namespaces (kind, name, path, full_path, owner_id, visibility_level, traversal_ids)

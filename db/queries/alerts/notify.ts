@@ -85,7 +85,11 @@ export async function findNotifyTarget(
     integration:
       row.integration_id === null
         ? null
-        : { id: row.integration_id, name: row.integration_name!, counted: { count: Number(row.count), resetAt: windowEnd(row.window_start!, o.windowSeconds) } },
+        : {
+            id: row.integration_id,
+            name: row.integration_name!,
+            counted: { count: Number(row.count), resetAt: windowEnd(row.window_start!, o.windowSeconds) },
+          },
     botId: row.bot_id,
     failures: row.failures === null ? null : { count: Number(row.failures), resetAt: windowEnd(row.failures_start!, o.windowSeconds) },
   };

@@ -31,7 +31,8 @@ function membership(spec: ListIssuesSpec): SQL {
   const l = spec.list;
   const linked = (labelIds: readonly number[]) =>
     sql`EXISTS (SELECT 1 FROM ${labelLinks} ll WHERE ll.target_type = 'Issue' AND ll.target_id = ${issues.id} AND ${inArray(sql`ll.label_id`, [...labelIds])})`;
-  const assigned = (userIds: readonly number[]) => sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia WHERE ia.issue_id = ${issues.id} AND ${inArray(sql`ia.user_id`, [...userIds])})`;
+  const assigned = (userIds: readonly number[]) =>
+    sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia WHERE ia.issue_id = ${issues.id} AND ${inArray(sql`ia.user_id`, [...userIds])})`;
   const open = eq(issues.state, 'opened');
   switch (l.listType) {
     case LIST_TYPES.closed:
@@ -105,7 +106,10 @@ function weighs(value: string) {
 const labelled = (titles: readonly string[]) =>
   sql`EXISTS (SELECT 1 FROM ${labelLinks} ll JOIN ${labels} l ON l.id = ll.label_id WHERE ll.target_type = 'Issue' AND ll.target_id = ${issues.id} AND ${inArray(sql`l.title`, [...titles])})`;
 const assignedTo = (usernames: readonly string[]) =>
-  sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia JOIN ${users} u ON u.id = ia.user_id WHERE ia.issue_id = ${issues.id} AND ${inArray(sql`lower(u.username)`, usernames.map((u) => u.toLowerCase()))})`;
+  sql`EXISTS (SELECT 1 FROM ${issueAssignees} ia JOIN ${users} u ON u.id = ia.user_id WHERE ia.issue_id = ${issues.id} AND ${inArray(
+    sql`lower(u.username)`,
+    usernames.map((u) => u.toLowerCase()),
+  )})`;
 
 /** The conditions of BoardIssueExtra (releases do not exist here: a release tag matches no issue). */
 export function boardIssueConditions(e: BoardIssueExtra): SQL[] {
@@ -124,7 +128,13 @@ export function boardIssueConditions(e: BoardIssueExtra): SQL[] {
   return c;
 }
 
-export async function issuesOfLists(db: Db, actor: Viewer, filter: IssueListFilter, extra: BoardIssueExtra, specs: readonly ListIssuesSpec[]): Promise<ListIssues[]> {
+export async function issuesOfLists(
+  db: Db,
+  actor: Viewer,
+  filter: IssueListFilter,
+  extra: BoardIssueExtra,
+  specs: readonly ListIssuesSpec[],
+): Promise<ListIssues[]> {
   if (!specs.length) return [];
   const conditions = boardIssueConditions(extra);
   const parts = specs.map(

@@ -11,7 +11,10 @@ const ownedBy = (t: typeof labels | typeof milestones, parent: BoardParent): SQL
   sql`(${parent.kind === 'project' ? sql`${t.projectId} = ${parent.id} OR ` : sql``}${parent.groupIds.length ? inArray(t.groupId, [...parent.groupIds]) : sql`false`})`;
 
 export async function findAvailableLabel(db: Db, parent: BoardParent, id: number) {
-  const [row] = await db.select().from(labels).where(and(eq(labels.id, id), ownedBy(labels, parent)));
+  const [row] = await db
+    .select()
+    .from(labels)
+    .where(and(eq(labels.id, id), ownedBy(labels, parent)));
   return row;
 }
 
@@ -28,7 +31,10 @@ export async function milestonesByIds(db: Db, ids: readonly number[]) {
 }
 
 export async function findAvailableMilestone(db: Db, parent: BoardParent, id: number) {
-  const [row] = await db.select().from(milestones).where(and(eq(milestones.id, id), ownedBy(milestones, parent)));
+  const [row] = await db
+    .select()
+    .from(milestones)
+    .where(and(eq(milestones.id, id), ownedBy(milestones, parent)));
   return row;
 }
 

@@ -88,7 +88,10 @@ export async function insertMovableList(
 }
 
 export async function findBacklogList(db: Db, boardId: number) {
-  const [row] = await db.select().from(lists).where(and(eq(lists.boardId, boardId), eq(lists.listType, LIST_TYPES.backlog)));
+  const [row] = await db
+    .select()
+    .from(lists)
+    .where(and(eq(lists.boardId, boardId), eq(lists.listType, LIST_TYPES.backlog)));
   return row;
 }
 
@@ -109,9 +112,20 @@ export async function maxMovablePosition(tx: Db, boardId: number, movable: reado
 export async function moveList(tx: Db, list: ListRow, to: number, movable: readonly number[]) {
   const from = list.position!;
   const same = and(eq(lists.boardId, list.boardId), inArray(lists.listType, [...movable]));
-  if (from < to) await tx.update(lists).set({ position: sql`${lists.position} - 1` }).where(and(same, gt(lists.position, from), lte(lists.position, to)));
-  else await tx.update(lists).set({ position: sql`${lists.position} + 1` }).where(and(same, gte(lists.position, to), lt(lists.position, from)));
-  await tx.update(lists).set({ position: to, updatedAt: sql`now()` }).where(eq(lists.id, list.id));
+  if (from < to)
+    await tx
+      .update(lists)
+      .set({ position: sql`${lists.position} - 1` })
+      .where(and(same, gt(lists.position, from), lte(lists.position, to)));
+  else
+    await tx
+      .update(lists)
+      .set({ position: sql`${lists.position} + 1` })
+      .where(and(same, gte(lists.position, to), lt(lists.position, from)));
+  await tx
+    .update(lists)
+    .set({ position: to, updatedAt: sql`now()` })
+    .where(eq(lists.id, list.id));
 }
 
 /** Boards::Lists::DestroyService: the lists after it move up by one. */
@@ -123,7 +137,11 @@ export async function deleteList(tx: Db, list: ListRow, movable: readonly number
   await tx.delete(lists).where(eq(lists.id, list.id));
 }
 
-export async function updateListLimits(db: Db, id: number, values: Partial<Pick<ListRow, 'maxIssueCount' | 'maxIssueWeight' | 'limitMetric'>>): Promise<ListRow> {
+export async function updateListLimits(
+  db: Db,
+  id: number,
+  values: Partial<Pick<ListRow, 'maxIssueCount' | 'maxIssueWeight' | 'limitMetric'>>,
+): Promise<ListRow> {
   const [row] = await db
     .update(lists)
     .set({ ...values, updatedAt: sql`now()` })

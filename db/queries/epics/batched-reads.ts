@@ -27,7 +27,10 @@ export async function epicsSubscribed(db: Db, epicIds: readonly number[], userId
   const rows = await db
     .select({
       id: epics.id,
-      subscribed: sql<boolean>`(${sql`COALESCE((SELECT s.subscribed FROM ${subscriptions} s WHERE s.subscribable_type = 'Epic' AND s.subscribable_id = ${epics.id} AND s.user_id = ${userId}), ${epics.authorId} IS NOT DISTINCT FROM ${userId})`})`.mapWith(Boolean),
+      subscribed:
+        sql<boolean>`(${sql`COALESCE((SELECT s.subscribed FROM ${subscriptions} s WHERE s.subscribable_type = 'Epic' AND s.subscribable_id = ${epics.id} AND s.user_id = ${userId}), ${epics.authorId} IS NOT DISTINCT FROM ${userId})`})`.mapWith(
+          Boolean,
+        ),
     })
     .from(epics)
     .where(inArray(epics.id, [...epicIds]));
@@ -68,5 +71,9 @@ export async function findParticipantsOfEpics(db: Db, epicIds: readonly number[]
     .from(p)
     .innerJoin(users, eq(users.id, p.userId))
     .orderBy(p.epicId, p.pos);
-  return found.map(({ noteAuthorId, confidential, ...r }) => ({ ...r, epicId: Number(r.epicId), note: noteAuthorId === null ? null : { authorId: Number(noteAuthorId), confidential: confidential === true } }));
+  return found.map(({ noteAuthorId, confidential, ...r }) => ({
+    ...r,
+    epicId: Number(r.epicId),
+    note: noteAuthorId === null ? null : { authorId: Number(noteAuthorId), confidential: confidential === true },
+  }));
 }

@@ -9,7 +9,9 @@ export async function boardEpicPreferences(db: Db, userId: number, boardId: numb
   return db
     .select()
     .from(boardEpicUserPreferences)
-    .where(and(eq(boardEpicUserPreferences.userId, userId), eq(boardEpicUserPreferences.boardId, boardId), inArray(boardEpicUserPreferences.epicId, [...epicIds])));
+    .where(
+      and(eq(boardEpicUserPreferences.userId, userId), eq(boardEpicUserPreferences.boardId, boardId), inArray(boardEpicUserPreferences.epicId, [...epicIds])),
+    );
 }
 
 /** Sets `collapsed` for the user's epic on the board (one upsert). */
@@ -17,7 +19,10 @@ export async function upsertBoardEpicPreference(db: Db, values: { boardId: numbe
   const [row] = await db
     .insert(boardEpicUserPreferences)
     .values(values)
-    .onConflictDoUpdate({ target: [boardEpicUserPreferences.boardId, boardEpicUserPreferences.userId, boardEpicUserPreferences.epicId], set: { collapsed: values.collapsed } })
+    .onConflictDoUpdate({
+      target: [boardEpicUserPreferences.boardId, boardEpicUserPreferences.userId, boardEpicUserPreferences.epicId],
+      set: { collapsed: values.collapsed },
+    })
     .returning();
   return row!;
 }

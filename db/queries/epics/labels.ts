@@ -6,7 +6,10 @@ import { labelLinks, labels } from '../../schema/index.ts';
 
 /** Label ids of the epic. */
 export async function epicLabelIds(db: Db, epicId: number): Promise<number[]> {
-  const rows = await db.select({ id: labelLinks.labelId }).from(labelLinks).where(and(eq(labelLinks.targetType, 'Epic'), eq(labelLinks.targetId, epicId)));
+  const rows = await db
+    .select({ id: labelLinks.labelId })
+    .from(labelLinks)
+    .where(and(eq(labelLinks.targetType, 'Epic'), eq(labelLinks.targetId, epicId)));
   return rows.map((r) => r.id);
 }
 

@@ -43,14 +43,28 @@ export async function treeFacts(db: Db, ids: readonly number[]): Promise<Map<num
          SELECT max(down.n) FROM down) AS depth
       FROM ${epics} e WHERE e.id IN ${[...ids]}`,
   );
-  const toInts = (v: number[] | string) => (Array.isArray(v) ? v.map(Number) : String(v).replace(/^\{|\}$/g, '').split(',').filter(Boolean).map(Number));
+  const toInts = (v: number[] | string) =>
+    Array.isArray(v)
+      ? v.map(Number)
+      : String(v)
+          .replace(/^\{|\}$/g, '')
+          .split(',')
+          .filter(Boolean)
+          .map(Number);
   return new Map(
     found.map((r) => {
       const chain = toInts(r.chain);
       const parentId = r.parent_id == null ? null : Number(r.parent_id);
       return [
         Number(r.id),
-        { id: Number(r.id), groupId: Number(r.group_id), parentId, confidential: r.confidential === true || (r.confidential as unknown) === 't', baseAndAncestors: parentId === null ? [] : chain, maxDescendantsDepth: Number(r.depth) },
+        {
+          id: Number(r.id),
+          groupId: Number(r.group_id),
+          parentId,
+          confidential: r.confidential === true || (r.confidential as unknown) === 't',
+          baseAndAncestors: parentId === null ? [] : chain,
+          maxDescendantsDepth: Number(r.depth),
+        },
       ];
     }),
   );
@@ -87,7 +101,11 @@ export async function childIds(db: Db, parentId: number): Promise<number[]> {
 
 /** Rewrites the positions of siblings in the given order. */
 export async function setPositions(tx: Db, orderedIds: readonly number[]): Promise<void> {
-  for (const [i, id] of orderedIds.entries()) await tx.update(epics).set({ relativePosition: (i + 1) * 1024 }).where(eq(epics.id, id));
+  for (const [i, id] of orderedIds.entries())
+    await tx
+      .update(epics)
+      .set({ relativePosition: (i + 1) * 1024 })
+      .where(eq(epics.id, id));
 }
 
 export interface DescendantAggregate {

@@ -14,7 +14,13 @@ const intArray = (v: unknown): number[] => {
 const userOf = (r: Raw, p: string) =>
   r[`${p}_id`] == null
     ? null
-    : { id: Number(r[`${p}_id`]), username: String(r[`${p}_username`]), name: String(r[`${p}_name`]), state: String(r[`${p}_state`]), avatarUrl: (r[`${p}_avatar_url`] as string | null) ?? null };
+    : {
+        id: Number(r[`${p}_id`]),
+        username: String(r[`${p}_username`]),
+        name: String(r[`${p}_name`]),
+        state: String(r[`${p}_state`]),
+        avatarUrl: (r[`${p}_avatar_url`] as string | null) ?? null,
+      };
 
 export function toRow(r: Raw): EventListRow {
   return {
@@ -27,8 +33,14 @@ export function toRow(r: Raw): EventListRow {
     targetId: num(r.target_id),
     createdAt: String(r.created_at),
     author: userOf(r, 'author')!,
-    project: r.project_visibility == null ? null : { visibilityLevel: Number(r.project_visibility), archived: bool(r.project_archived), accessLevel: Number(r.project_access) },
-    group: r.group_visibility == null ? null : { visibilityLevel: Number(r.group_visibility), accessLevel: Number(r.group_access), hasDescendantAccess: bool(r.group_descendant) },
+    project:
+      r.project_visibility == null
+        ? null
+        : { visibilityLevel: Number(r.project_visibility), archived: bool(r.project_archived), accessLevel: Number(r.project_access) },
+    group:
+      r.group_visibility == null
+        ? null
+        : { visibilityLevel: Number(r.group_visibility), accessLevel: Number(r.group_access), hasDescendantAccess: bool(r.group_descendant) },
     issue:
       r.issue_id == null
         ? null
@@ -52,7 +64,8 @@ export function toRow(r: Raw): EventListRow {
             discussionLocked: bool(r.mr_discussion_locked),
           },
     milestone: r.milestone_iid == null ? null : { iid: Number(r.milestone_iid), title: String(r.milestone_title) },
-    snippet: r.snippet_title == null ? null : { title: String(r.snippet_title), visibilityLevel: Number(r.snippet_visibility), authorId: Number(r.snippet_author_id) },
+    snippet:
+      r.snippet_title == null ? null : { title: String(r.snippet_title), visibilityLevel: Number(r.snippet_visibility), authorId: Number(r.snippet_author_id) },
     note:
       r.note_id == null
         ? null

@@ -17,7 +17,11 @@ import type { EventSource, EventFilter } from './listing.ts';
 
 export const NOTE_TYPES = ['Note', 'DiscussionNote', 'DiffNote', 'LegacyDiffNote'];
 export const SNIPPET_TYPES = ['Snippet', 'ProjectSnippet', 'PersonalSnippet'];
-export const list = (values: readonly string[]) => sql.join(values.map((v) => sql`${v}`), sql`, `);
+export const list = (values: readonly string[]) =>
+  sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  );
 /** ISO 8601 with milliseconds in UTC, as GitLab renders times. */
 export const isoText = (column: SQL | AnyPgColumn) => sql`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 /** Midnight UTC of a `YYYY-MM-DD` day, plus `days`. */

@@ -18,7 +18,19 @@ import {
   users,
 } from '../../schema/index.ts';
 import { rows } from '../lib/raw.ts';
-import { NOTE_TYPES, SNIPPET_TYPES, list, isoText, headSql, sourceSql, filterSql, authorizedProjects, visibilitySql, eventsFrom, visibleScanSql } from './listing-sql.ts';
+import {
+  NOTE_TYPES,
+  SNIPPET_TYPES,
+  list,
+  isoText,
+  headSql,
+  sourceSql,
+  filterSql,
+  authorizedProjects,
+  visibilitySql,
+  eventsFrom,
+  visibleScanSql,
+} from './listing-sql.ts';
 import { type Raw, num, bool, toRow } from './listing-rows.ts';
 
 // One statement per listing: the event budget is auth + 1 query whatever per_page is.

@@ -42,5 +42,8 @@ export async function insertEvents(db: Db, list: Omit<NewEvent, 'push'>[]): Prom
 
 /** Events of a deleted target keep its type with a null id. */
 export async function clearEventTargets(tx: Db, targetType: string, targetId: number) {
-  await tx.update(events).set({ targetId: null }).where(and(eq(events.targetType, targetType), eq(events.targetId, targetId)));
+  await tx
+    .update(events)
+    .set({ targetId: null })
+    .where(and(eq(events.targetType, targetType), eq(events.targetId, targetId)));
 }

@@ -23,7 +23,10 @@ export async function findNamespaceView(db: Db, actor: Viewer, ref: NamespaceLoo
   const [row] = await db
     .select({
       namespace: namespaces,
-      accessLevel: sql<number>`CASE WHEN ${namespaces.kind} = 'user' THEN (CASE WHEN ${namespaces.ownerId} = ${userId} THEN 50 ELSE 0 END) ELSE ${groupAccessLevelSql(actor)} END`.mapWith(Number),
+      accessLevel:
+        sql<number>`CASE WHEN ${namespaces.kind} = 'user' THEN (CASE WHEN ${namespaces.ownerId} = ${userId} THEN 50 ELSE 0 END) ELSE ${groupAccessLevelSql(actor)} END`.mapWith(
+          Number,
+        ),
       hasDescendantAccess: groupDescendantAccessSql(actor),
     })
     .from(namespaces)
@@ -35,7 +38,11 @@ export async function findNamespaceView(db: Db, actor: Viewer, ref: NamespaceLoo
 export type NamespaceView = NonNullable<Awaited<ReturnType<typeof findNamespaceView>>>;
 
 export async function findPersonalNamespace(db: Db, userId: number) {
-  const [row] = await db.select().from(namespaces).where(and(eq(namespaces.ownerId, userId), eq(namespaces.kind, 'user'))).limit(1);
+  const [row] = await db
+    .select()
+    .from(namespaces)
+    .where(and(eq(namespaces.ownerId, userId), eq(namespaces.kind, 'user')))
+    .limit(1);
   return row;
 }
 

@@ -12,7 +12,10 @@ export async function issuePositions(db: Db, projectId: number, ids: readonly nu
 }
 
 export async function maxRelativePosition(db: Db, projectId: number): Promise<number | null> {
-  const [row] = await db.select({ max: sql<number | null>`MAX(${issues.relativePosition})` }).from(issues).where(eq(issues.projectId, projectId));
+  const [row] = await db
+    .select({ max: sql<number | null>`MAX(${issues.relativePosition})` })
+    .from(issues)
+    .where(eq(issues.projectId, projectId));
   return row?.max == null ? null : Number(row.max);
 }
 

@@ -4,7 +4,13 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { rows } from '../lib/raw.ts';
 import { issues } from '../../schema/issues.ts';
-import { resourceIterationEvents, resourceMilestoneEvents, resourceStateEvents, resourceWeightEvents, type TimeboxEventAction } from '../../schema/resource-events.ts';
+import {
+  resourceIterationEvents,
+  resourceMilestoneEvents,
+  resourceStateEvents,
+  resourceWeightEvents,
+  type TimeboxEventAction,
+} from '../../schema/resource-events.ts';
 
 type IssueRef = number | SQL<number>;
 
@@ -71,11 +77,17 @@ export interface TimeboxReportEvent {
  * TimeboxReportService's events: those of the issues ever added to the timebox up to the end of its due day, the
  * timebox's own and their state and weight changes, in time order; at most `limit` rows.
  */
-export async function timeboxReportEvents(db: Db, timebox: { kind: 'milestone' | 'iteration'; id: number; dueDate: string }, limit: number): Promise<TimeboxReportEvent[]> {
+export async function timeboxReportEvents(
+  db: Db,
+  timebox: { kind: 'milestone' | 'iteration'; id: number; dueDate: string },
+  limit: number,
+): Promise<TimeboxReportEvent[]> {
   const table = timebox.kind === 'milestone' ? resourceMilestoneEvents : resourceIterationEvents;
   const fk = timebox.kind === 'milestone' ? resourceMilestoneEvents.milestoneId : resourceIterationEvents.iterationId;
   const end = sql`(${timebox.dueDate}::date + 1)::timestamp AT TIME ZONE 'UTC'`;
-  const found = await rows<Record<string, unknown>>(db, sql`
+  const found = await rows<Record<string, unknown>>(
+    db,
+    sql`
     WITH ids AS (SELECT DISTINCT issue_id FROM ${table} WHERE ${fk} = ${timebox.id} AND action = 'add' AND created_at < ${end})
     SELECT kind, issue_id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, timebox_id, action, state, weight FROM (
       SELECT 'timebox' AS kind, issue_id, created_at, id, ${fk} AS timebox_id, action, NULL::text AS state, NULL::int AS weight
@@ -88,7 +100,8 @@ export async function timeboxReportEvents(db: Db, timebox: { kind: 'milestone' |
         FROM ${resourceWeightEvents} WHERE issue_id IN (SELECT issue_id FROM ids) AND created_at < ${end}
     ) e
     ORDER BY created_at, kind, id
-    LIMIT ${limit}`);
+    LIMIT ${limit}`,
+  );
   return found.map((r) => ({
     kind: r.kind as TimeboxReportEvent['kind'],
     issueId: Number(r.issue_id),

@@ -22,7 +22,9 @@ function issueCount(actor: Viewer, scope: LabelScope, state: 'opened' | 'closed'
     scope.kind === 'project' ? eq(issues.projectId, scope.projectId) : sql`${scope.groupId} = ANY(${namespaces.traversalIds})`,
     visibleIssuesFilter(actor),
   );
-  return sql<number>`(${sql`SELECT count(*) FROM ${labelLinks} JOIN ${issues} ON ${issues.id} = ${labelLinks.targetId} JOIN ${projects} ON ${projects.id} = ${issues.projectId} JOIN ${namespaces} ON ${namespaces.id} = ${projects.namespaceId} WHERE ${where}`})`.mapWith(Number);
+  return sql<number>`(${sql`SELECT count(*) FROM ${labelLinks} JOIN ${issues} ON ${issues.id} = ${labelLinks.targetId} JOIN ${projects} ON ${projects.id} = ${issues.projectId} JOIN ${namespaces} ON ${namespaces.id} = ${projects.namespaceId} WHERE ${where}`})`.mapWith(
+    Number,
+  );
 }
 
 /** Open merge requests with the label in the scope (target projects of the project, or the group's), as the actor may read them. */
@@ -34,7 +36,9 @@ function openMergeRequestCount(actor: Viewer, scope: LabelScope) {
     scope.kind === 'project' ? eq(mergeRequests.targetProjectId, scope.projectId) : sql`${scope.groupId} = ANY(${namespaces.traversalIds})`,
     mergeRequestProjectsFilter(actor),
   );
-  return sql<number>`(${sql`SELECT count(*) FROM ${labelLinks} JOIN ${mergeRequests} ON ${mergeRequests.id} = ${labelLinks.targetId} JOIN ${projects} ON ${projects.id} = ${mergeRequests.targetProjectId} JOIN ${namespaces} ON ${namespaces.id} = ${projects.namespaceId} WHERE ${where}`})`.mapWith(Number);
+  return sql<number>`(${sql`SELECT count(*) FROM ${labelLinks} JOIN ${mergeRequests} ON ${mergeRequests.id} = ${labelLinks.targetId} JOIN ${projects} ON ${projects.id} = ${mergeRequests.targetProjectId} JOIN ${namespaces} ON ${namespaces.id} = ${projects.namespaceId} WHERE ${where}`})`.mapWith(
+    Number,
+  );
 }
 
 export interface LabelWithCounts {
@@ -64,7 +68,13 @@ export async function listLabels(
   const order = [asc(labels.title), asc(labels.id)];
   const subscribed = subscriber ? labelSubscribedSql(subscriber) : sql<boolean>`false`.mapWith(Boolean);
   if (!withCounts) {
-    return db.select({ label: labels, subscribed }).from(labels).where(where).orderBy(...order).limit(limit).offset(offset);
+    return db
+      .select({ label: labels, subscribed })
+      .from(labels)
+      .where(where)
+      .orderBy(...order)
+      .limit(limit)
+      .offset(offset);
   }
   return db
     .select({

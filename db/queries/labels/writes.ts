@@ -29,7 +29,11 @@ export async function insertLabel(
   return found[0] ? labelFromRaw(found[0]) : undefined;
 }
 
-export async function updateLabel(db: Db, id: number, changes: Partial<Pick<LabelRow, 'title' | 'color' | 'description' | 'priority'>>): Promise<LabelRow | undefined> {
+export async function updateLabel(
+  db: Db,
+  id: number,
+  changes: Partial<Pick<LabelRow, 'title' | 'color' | 'description' | 'priority'>>,
+): Promise<LabelRow | undefined> {
   const [row] = await db
     .update(labels)
     .set({ ...changes, updatedAt: sql`now()` })

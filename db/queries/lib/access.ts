@@ -27,7 +27,6 @@ export const isAdmin = (actor: Viewer) => actor.user?.admin === true;
 /** External users see internal resources only where they are members (GitLab's external users). */
 export const seesInternal = (actor: Viewer) => actor.user !== null && !actor.user.external;
 
-
 /** A membership that has not expired (GitLab: expires_at in the future or none). The one definition. */
 export const activeMembershipSql = sql`(${members.expiresAt} IS NULL OR ${members.expiresAt} > current_date)`;
 
@@ -44,13 +43,17 @@ const nullableLevel = (v: unknown) => (v == null ? null : Number(v));
 /** The actor's direct membership level on the project whose id is `projectId` (null when none). */
 export const directProjectAccessSql = (actor: Viewer, projectId: AnyPgColumn): SQL<number | null> =>
   actor.user
-    ? sql`(SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.sourceType} = 'Project' AND ${members.sourceId} = ${projectId} AND ${members.userId} = ${actor.user.id} AND ${activeMembershipSql})`.mapWith(nullableLevel)
+    ? sql`(SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.sourceType} = 'Project' AND ${members.sourceId} = ${projectId} AND ${members.userId} = ${actor.user.id} AND ${activeMembershipSql})`.mapWith(
+        nullableLevel,
+      )
     : sql`NULL`.mapWith(nullableLevel);
 
 /** The actor's level inherited through the groups in `traversalIds` (a namespace and its ancestors; null when none). */
 export const inheritedAccessSql = (actor: Viewer, traversalIds: AnyPgColumn): SQL<number | null> =>
   actor.user
-    ? sql`(SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${traversalIds}) AND ${members.userId} = ${actor.user.id} AND ${activeMembershipSql})`.mapWith(nullableLevel)
+    ? sql`(SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${traversalIds}) AND ${members.userId} = ${actor.user.id} AND ${activeMembershipSql})`.mapWith(
+        nullableLevel,
+      )
     : sql`NULL`.mapWith(nullableLevel);
 
 /**
@@ -58,9 +61,15 @@ export const inheritedAccessSql = (actor: Viewer, traversalIds: AnyPgColumn): SQ
  * subqueries (not one with OR) so each is an index lookup on members (source_type, source_id, user_id). Defaults to
  * the `projects` row joined with its `namespaces` row; aliases may be passed (a fork's source).
  */
-export const projectAccessLevelSql = (actor: Viewer, project: { id: AnyPgColumn } = projects, namespace: { traversalIds: AnyPgColumn } = namespaces): SQL<number> =>
+export const projectAccessLevelSql = (
+  actor: Viewer,
+  project: { id: AnyPgColumn } = projects,
+  namespace: { traversalIds: AnyPgColumn } = namespaces,
+): SQL<number> =>
   actor.user
-    ? sql`GREATEST(COALESCE(${directProjectAccessSql(actor, project.id)}, 0), COALESCE(${inheritedAccessSql(actor, namespace.traversalIds)}, 0))`.mapWith(Number)
+    ? sql`GREATEST(COALESCE(${directProjectAccessSql(actor, project.id)}, 0), COALESCE(${inheritedAccessSql(actor, namespace.traversalIds)}, 0))`.mapWith(
+        Number,
+      )
     : sql`0`.mapWith(Number);
 
 /** Effective access from direct and inherited levels already loaded (the JS twin of projectAccessLevelSql). */
@@ -174,10 +183,7 @@ export function visibleSnippetsFilter(actor: Viewer): SQL | undefined {
   const open = gte(snippets.visibilityLevel, seesInternal(actor) ? Visibility.internal : Visibility.public);
   if (!actor.user) return and(open, or(personal, readableProject));
   const own = eq(snippets.authorId, actor.user.id);
-  return or(
-    and(personal, or(open, own)),
-    and(readableProject, or(open, own, sql`${projectAccessLevelSql(actor)} >= ${AccessLevel.GUEST}`)),
-  );
+  return or(and(personal, or(open, own)), and(readableProject, or(open, own, sql`${projectAccessLevelSql(actor)} >= ${AccessLevel.GUEST}`)));
 }
 
 /**
@@ -198,7 +204,11 @@ export function projectReadersSql(visibilityLevel: number, memberIds: SQLWrapper
  * Whether the actor may read the merge requests of a readable project row (download_code): public and internal
  * projects, private ones for reporters and above. Aliases may be passed (the project of a joined MR).
  */
-export const readsMergeRequestsSql = (actor: Viewer, p: { id: AnyPgColumn; visibilityLevel: AnyPgColumn } = projects, ns: { traversalIds: AnyPgColumn } = namespaces): SQL =>
+export const readsMergeRequestsSql = (
+  actor: Viewer,
+  p: { id: AnyPgColumn; visibilityLevel: AnyPgColumn } = projects,
+  ns: { traversalIds: AnyPgColumn } = namespaces,
+): SQL =>
   isAdmin(actor) ? sql`true` : sql`(${p.visibilityLevel} >= ${Visibility.internal} OR ${projectAccessLevelSql(actor, p, ns)} >= ${AccessLevel.REPORTER})`;
 
 /**

@@ -19,7 +19,10 @@ export async function findOAuthTokenByDigest(db: Db, digest: string) {
 
 /** Records the first use of a token (ends the refresh grace of the token it replaced). */
 export async function markOAuthTokenUsed(db: Db, id: number) {
-  await db.update(oauthAccessTokens).set({ firstUsedAt: sql`now()` }).where(and(eq(oauthAccessTokens.id, id), isNull(oauthAccessTokens.firstUsedAt)));
+  await db
+    .update(oauthAccessTokens)
+    .set({ firstUsedAt: sql`now()` })
+    .where(and(eq(oauthAccessTokens.id, id), isNull(oauthAccessTokens.firstUsedAt)));
 }
 
 /** The token with this digest and its user, in one round trip. */
@@ -38,7 +41,12 @@ export async function touchPersonalAccessToken(db: Db, id: number) {
   await db
     .update(personalAccessTokens)
     .set({ lastUsedAt: sql`now()` })
-    .where(and(eq(personalAccessTokens.id, id), sql`(${personalAccessTokens.lastUsedAt} IS NULL OR ${personalAccessTokens.lastUsedAt} < now() - interval '10 minutes')`));
+    .where(
+      and(
+        eq(personalAccessTokens.id, id),
+        sql`(${personalAccessTokens.lastUsedAt} IS NULL OR ${personalAccessTokens.lastUsedAt} < now() - interval '10 minutes')`,
+      ),
+    );
 }
 
 /** By numeric id, or by username without regard to case. */

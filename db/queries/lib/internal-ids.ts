@@ -30,5 +30,7 @@ export function nextIidStatement(db: Db, usage: IidUsage, source: IidSource) {
 /** The counter nextIidStatement just advanced, read in the same batch. */
 export const currentIidSql = (usage: IidUsage, source: IidSource) =>
   sql<number>`(SELECT ${internalIds.lastValue} FROM ${internalIds} WHERE ${internalIds.usage} = ${usage} AND ${
-    'projectId' in source ? sql`${internalIds.projectId} = ${source.projectId} AND ${internalIds.namespaceId} IS NULL` : sql`${internalIds.namespaceId} = ${source.namespaceId} AND ${internalIds.projectId} IS NULL`
+    'projectId' in source
+      ? sql`${internalIds.projectId} = ${source.projectId} AND ${internalIds.namespaceId} IS NULL`
+      : sql`${internalIds.namespaceId} = ${source.namespaceId} AND ${internalIds.projectId} IS NULL`
   })`;

@@ -46,7 +46,10 @@ export async function countEvent(db: Db, key: string, windowSeconds: number) {
  * of its own. Rows are locked in key order, as countEvents locks them, so the two never deadlock.
  */
 export function uncountEventsSql(events: readonly CountedEvent[], onlyIf: SQL = sql`true`): SQL {
-  const counted = sql.join(events.map((e) => sql`(${e.key}, ${e.window})`), sql`, `);
+  const counted = sql.join(
+    events.map((e) => sql`(${e.key}, ${e.window})`),
+    sql`, `,
+  );
   return sql`UPDATE rate_limits r SET count = r.count - 1
     FROM (SELECT key FROM rate_limits
           WHERE count > 0 AND (key, floor(extract(epoch FROM window_start) * 1000000)::bigint::text) IN (VALUES ${counted}) AND ${onlyIf}

@@ -24,7 +24,10 @@ export interface PageSql {
 
 /** row_number() of a row within its parent (`partition`; none: the whole query is one parent), in the page's order. */
 export const rowNumber = (partition: AnyColumn | SQL | undefined, orderBy: SQL) =>
-  (partition === undefined ? sql<number>`row_number() OVER (ORDER BY ${orderBy})` : sql<number>`row_number() OVER (PARTITION BY ${partition} ORDER BY ${orderBy})`)
+  (partition === undefined
+    ? sql<number>`row_number() OVER (ORDER BY ${orderBy})`
+    : sql<number>`row_number() OVER (PARTITION BY ${partition} ORDER BY ${orderBy})`
+  )
     .mapWith(Number)
     .as('rn');
 

@@ -21,7 +21,9 @@ export interface LabelSubscriber {
  * drizzle drops the table name of a single-table select's columns, and a bare "id" would be the subscription's.
  */
 export const labelSubscribedSql = (s: LabelSubscriber) =>
-  sql<boolean>`EXISTS (SELECT 1 FROM ${subscriptions} ls WHERE ls.subscribable_type = 'Label' AND ls.subscribable_id = ${sql.raw('"labels"."id"')} AND ls.user_id = ${s.userId} AND ls.project_id IS NOT DISTINCT FROM ${s.projectId}::int AND ls.subscribed)`.mapWith(Boolean);
+  sql<boolean>`EXISTS (SELECT 1 FROM ${subscriptions} ls WHERE ls.subscribable_type = 'Label' AND ls.subscribable_id = ${sql.raw('"labels"."id"')} AND ls.user_id = ${s.userId} AND ls.project_id IS NOT DISTINCT FROM ${s.projectId}::int AND ls.subscribed)`.mapWith(
+    Boolean,
+  );
 
 /** Subscribes or unsubscribes the user from the label at this level (Subscribable#subscribe / #unsubscribe). */
 export async function setLabelSubscription(db: Db, labelId: number, userId: number, projectId: number | null, subscribed: boolean) {

@@ -13,7 +13,14 @@ export async function headPipeline(db: Db, projectId: number, ref: string, sha: 
   const [row] = await db
     .select({ id: ciPipelines.id, status: ciPipelines.status, sha: ciPipelines.sha })
     .from(ciPipelines)
-    .where(and(eq(ciPipelines.projectId, projectId), eq(ciPipelines.sha, sha), eq(ciPipelines.tag, false), sql`(${ciPipelines.ref} = ${ref} OR ${ciPipelines.mergeRequestId} = ${mergeRequestId})`))
+    .where(
+      and(
+        eq(ciPipelines.projectId, projectId),
+        eq(ciPipelines.sha, sha),
+        eq(ciPipelines.tag, false),
+        sql`(${ciPipelines.ref} = ${ref} OR ${ciPipelines.mergeRequestId} = ${mergeRequestId})`,
+      ),
+    )
     .orderBy(desc(ciPipelines.id))
     .limit(1);
   return row;

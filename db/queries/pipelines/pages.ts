@@ -23,7 +23,11 @@ export interface PipelineListFilter {
 }
 
 const parentColumns = (kind: PipelineParentKind) =>
-  kind === 'project' ? [ciPipelines.projectId] : kind === 'commit' ? [ciPipelines.projectId, ciPipelines.sha] : [ciPipelines.projectId, ciPipelines.sha, ciPipelines.ref];
+  kind === 'project'
+    ? [ciPipelines.projectId]
+    : kind === 'commit'
+      ? [ciPipelines.projectId, ciPipelines.sha]
+      : [ciPipelines.projectId, ciPipelines.sha, ciPipelines.ref];
 const parentValues = (kind: PipelineParentKind, p: PipelineParent): SQL[] =>
   [sql`${p.projectId}::int`, sql`${p.sha ?? ''}::text`, sql`${p.ref ?? ''}::text`].slice(0, parentColumns(kind).length);
 /** The parent a row belongs to, as a string key (the same for a parent and for its rows). */
@@ -41,7 +45,13 @@ function parentsWhere(kind: PipelineParentKind, parents: readonly PipelineParent
 }
 
 /** A keyset page of pipelines (by id) for each parent, in one statement: one list per parent, in order. */
-export async function pipelinePagesOf(db: Db, kind: PipelineParentKind, parents: readonly PipelineParent[], f: PipelineListFilter, keyset: KeysetPage): Promise<PipelineRow[][]> {
+export async function pipelinePagesOf(
+  db: Db,
+  kind: PipelineParentKind,
+  parents: readonly PipelineParent[],
+  f: PipelineListFilter,
+  keyset: KeysetPage,
+): Promise<PipelineRow[][]> {
   if (!parents.length) return [];
   const page = keysetSql(ciPipelines.id, keyset);
   const w = singleParentLimit(
@@ -72,7 +82,12 @@ export async function pipelineCountsOf(db: Db, kind: PipelineParentKind, parents
   if (!parents.length) return [];
   // min(): the grouped columns' own values (a project's parent key reads only its id).
   const found = await db
-    .select({ projectId: ciPipelines.projectId, sha: sql<string>`min(${ciPipelines.sha})`, ref: sql<string>`min(${ciPipelines.ref})`, n: sql<number>`count(*)`.mapWith(Number) })
+    .select({
+      projectId: ciPipelines.projectId,
+      sha: sql<string>`min(${ciPipelines.sha})`,
+      ref: sql<string>`min(${ciPipelines.ref})`,
+      n: sql<number>`count(*)`.mapWith(Number),
+    })
     .from(ciPipelines)
     .where(parentsWhere(kind, parents, f))
     .groupBy(...parentColumns(kind));
@@ -84,5 +99,8 @@ export async function pipelineCountsOf(db: Db, kind: PipelineParentKind, parents
 export async function pipelinesByIids(db: Db, keys: ReadonlyArray<{ projectId: number; iid: number }>): Promise<PipelineRow[]> {
   if (!keys.length) return [];
   const tuples = keys.map((k) => sql`(${k.projectId}::int, ${k.iid}::int)`);
-  return db.select().from(ciPipelines).where(sql`(${ciPipelines.projectId}, ${ciPipelines.iid}) IN (${sql.join(tuples, sql`, `)})`);
+  return db
+    .select()
+    .from(ciPipelines)
+    .where(sql`(${ciPipelines.projectId}, ${ciPipelines.iid}) IN (${sql.join(tuples, sql`, `)})`);
 }

@@ -42,7 +42,17 @@ export interface ArchiveListing {
 export async function archiveListing(db: Db, a: { projectId: number; rev: string; path: string }): Promise<ArchiveListing | undefined> {
   const segments = pathSegments(a.path);
   const depth = segments.length;
-  const found = await rows<{ commit_oid: string; tree_oid: string; default_branch: string | null; committed_at: number; depth: number | null; path: unknown; mode: string | null; oid: string | null; size: number | null }>(
+  const found = await rows<{
+    commit_oid: string;
+    tree_oid: string;
+    default_branch: string | null;
+    committed_at: number;
+    depth: number | null;
+    path: unknown;
+    mode: string | null;
+    oid: string | null;
+    size: number | null;
+  }>(
     db,
     sql`WITH RECURSIVE ${revisionCtes(a.projectId, a.rev)}, ${walkCte(segments)},
       listing(path, mode, oid) AS (
@@ -81,7 +91,14 @@ export async function archiveListing(db: Db, a: { projectId: number; rev: string
     const path = r.depth !== null ? base[Number(r.depth) - 1]! : concat(prefix, toBytes(r.path));
     entries.push({ path, mode: r.mode, oid: r.oid, size: r.size === null ? null : Number(r.size) });
   }
-  return { commitOid: first.commit_oid, treeOid: first.tree_oid, defaultBranch: first.default_branch, committedAt: Number(first.committed_at), found: levels.length === depth, entries };
+  return {
+    commitOid: first.commit_oid,
+    treeOid: first.tree_oid,
+    defaultBranch: first.default_branch,
+    committedAt: Number(first.committed_at),
+    found: levels.length === depth,
+    entries,
+  };
 }
 
 /** `length` bytes of a blob from `offset` (0-based): the largest blobs are streamed in slices. */

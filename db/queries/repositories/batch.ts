@@ -22,7 +22,10 @@ export async function findRepositoryStates(db: Db, projectIds: readonly number[]
     db,
     sql`SELECT r.project_id, r.default_branch,
         EXISTS (SELECT 1 FROM ${gitRefs} g WHERE g.project_id = r.project_id AND left(g.name, 11) = 'refs/heads/') AS has_branches
-      FROM ${repositories} r WHERE r.project_id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+      FROM ${repositories} r WHERE r.project_id IN (${sql.join(
+        ids.map((id) => sql`${id}`),
+        sql`, `,
+      )})`,
   );
   return found.map((r) => ({ projectId: Number(r.project_id), defaultBranch: r.default_branch, hasBranches: r.has_branches === true }));
 }
@@ -36,11 +39,15 @@ export async function findUsersByAnyEmail(db: Db, addresses: readonly string[]):
   if (!wanted.length) return [];
   const list = textArray(wanted);
   // One statement: the user, and which of the wanted emails are its confirmed secondary ones.
-  const secondary = sql<string[]>`ARRAY(SELECT lower(e.email) FROM ${emails} e WHERE e.user_id = ${users.id} AND e.confirmed_at IS NOT NULL AND lower(e.email) = ANY(${list}))`;
+  const secondary = sql<
+    string[]
+  >`ARRAY(SELECT lower(e.email) FROM ${emails} e WHERE e.user_id = ${users.id} AND e.confirmed_at IS NOT NULL AND lower(e.email) = ANY(${list}))`;
   const found = await db
     .select({ user: users, secondary })
     .from(users)
-    .where(sql`lower(${users.email}) = ANY(${list}) OR ${users.id} IN (SELECT e.user_id FROM ${emails} e WHERE lower(e.email) = ANY(${list}) AND e.confirmed_at IS NOT NULL)`);
+    .where(
+      sql`lower(${users.email}) = ANY(${list}) OR ${users.id} IN (SELECT e.user_id FROM ${emails} e WHERE lower(e.email) = ANY(${list}) AND e.confirmed_at IS NOT NULL)`,
+    );
   return found.flatMap(({ user, secondary: others }) => {
     const primary = user.email.toLowerCase();
     return [...(wanted.includes(primary) ? [primary] : []), ...(others ?? [])].map((email) => ({ email, user }));

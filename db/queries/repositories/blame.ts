@@ -61,7 +61,9 @@ export async function blameHistory(db: Db, a: { projectId: number; rev: string; 
   const touched = (oid: SQL) => sql`(${oid} IN (SELECT commit_oid FROM touching))`;
   const treeOf = (oid: SQL) => sql`(SELECT c.tree_oid FROM ${gitCommits} c WHERE c.pool_id = ${pool} AND c.oid = ${oid})`;
   const parentsOf = (oid: SQL) => sql`(SELECT c.parent_oids FROM ${gitCommits} c WHERE c.pool_id = ${pool} AND c.oid = ${oid})`;
-  const found = await rows<CommitSqlRow & { head: string; entry_oid: string | null; entry_type: number | null; blob: string | null; blob_data: unknown; sources: string[] | null }>(
+  const found = await rows<
+    CommitSqlRow & { head: string; entry_oid: string | null; entry_type: number | null; blob: string | null; blob_data: unknown; sources: string[] | null }
+  >(
     db,
     sql`WITH RECURSIVE ${revisionCtes(a.projectId, a.rev)},
       head AS (SELECT ${fileAt(sql`t.tree_oid`, segments)} AS oid FROM target t),

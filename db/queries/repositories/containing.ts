@@ -19,9 +19,15 @@ export interface ContainingRefs {
  * an ancestor (unless it is the target), so the walk down from the refs stops there. The commits it met are then
  * walked back up from the target: the refs pointing at any of those contain it.
  */
-export async function refsContaining(db: Db, a: { projectId: number; rev: string; prefixes: readonly ('refs/heads/' | 'refs/tags/')[] }): Promise<ContainingRefs | undefined> {
+export async function refsContaining(
+  db: Db,
+  a: { projectId: number; rev: string; prefixes: readonly ('refs/heads/' | 'refs/tags/')[] },
+): Promise<ContainingRefs | undefined> {
   const pool = sql`(SELECT pool_id FROM repo)`;
-  const under = sql.join(a.prefixes.map((p) => sql`left(r.name, ${p.length}::int) = ${p}`), sql` OR `);
+  const under = sql.join(
+    a.prefixes.map((p) => sql`left(r.name, ${p.length}::int) = ${p}`),
+    sql` OR `,
+  );
   const found = await rows<{ head: string; name: string | null }>(
     db,
     sql`WITH RECURSIVE ${revisionCtes(a.projectId, a.rev)},

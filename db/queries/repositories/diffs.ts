@@ -43,10 +43,18 @@ export interface TreePair {
 export async function changedPaths(db: Db, projectId: number, pairs: readonly TreePair[]): Promise<ChangedPath[]> {
   if (!pairs.length) return [];
   const values = pairs.map(
-    (p, i) =>
-      sql`(${i}::int, ${p.oldCommit === null ? sql`NULL::bytea` : oidParam(p.oldCommit)}, ${oidParam(p.newCommit)}, ${p.emptyOld === true}::boolean)`,
+    (p, i) => sql`(${i}::int, ${p.oldCommit === null ? sql`NULL::bytea` : oidParam(p.oldCommit)}, ${oidParam(p.newCommit)}, ${p.emptyOld === true}::boolean)`,
   );
-  const found = await rows<{ key: number; path: unknown; old_mode: string | null; old_oid: string | null; old_data: unknown; new_mode: string | null; new_oid: string | null; new_data: unknown }>(
+  const found = await rows<{
+    key: number;
+    path: unknown;
+    old_mode: string | null;
+    old_oid: string | null;
+    old_data: unknown;
+    new_mode: string | null;
+    new_oid: string | null;
+    new_data: unknown;
+  }>(
     db,
     sql`WITH RECURSIVE repo AS (SELECT pool_id FROM ${repositories} WHERE project_id = ${projectId}),
       pairs(key, old_commit, new_commit, empty_old) AS (VALUES ${sql.join(values, sql`, `)}),
@@ -89,7 +97,12 @@ export async function changedPaths(db: Db, projectId: number, pairs: readonly Tr
   );
   const side = (mode: string | null, oid: string | null, data: unknown): DiffSide | null =>
     mode === null || oid === null ? null : { mode, oid, data: data === null || data === undefined ? null : toBytes(data) };
-  return found.map((r) => ({ key: Number(r.key), path: toBytes(r.path), old: side(r.old_mode, r.old_oid, r.old_data), new: side(r.new_mode, r.new_oid, r.new_data) }));
+  return found.map((r) => ({
+    key: Number(r.key),
+    path: toBytes(r.path),
+    old: side(r.old_mode, r.old_oid, r.old_data),
+    new: side(r.new_mode, r.new_oid, r.new_data),
+  }));
 }
 
 /**

@@ -29,7 +29,12 @@ export interface TouchedDirs {
  */
 export async function readTouchedDirs(db: Db, projectId: number, rev: string, dirs: readonly Uint8Array[]): Promise<TouchedDirs | undefined> {
   const wanted = dirs.filter((d) => d.length);
-  const list = wanted.length ? sql`ARRAY[${sql.join(wanted.map((d) => sql`${d}::bytea`), sql`, `)}]` : sql`'{}'::bytea[]`;
+  const list = wanted.length
+    ? sql`ARRAY[${sql.join(
+        wanted.map((d) => sql`${d}::bytea`),
+        sql`, `,
+      )}]`
+    : sql`'{}'::bytea[]`;
   const found = await rows<CommitSqlRow & { dir: unknown; name: unknown; mode: string | null; entry_oid: string | null }>(
     db,
     sql`WITH RECURSIVE ${revisionCtes(projectId, rev)},

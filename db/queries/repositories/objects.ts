@@ -18,7 +18,10 @@ function chunks<T>(items: readonly T[], paramsPerItem: number): T[][] {
   return out;
 }
 
-const byKey = <T>(key: (item: T) => string) => (a: T, b: T) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0);
+const byKey =
+  <T>(key: (item: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 
 export interface ObjectRow {
@@ -91,7 +94,10 @@ export interface CommitRow {
 /** The generation of a commit, completed in SQL with the generations stored for the parents outside the write. */
 function generationSql(poolId: number, c: CommitRow): SQL | number {
   if (!c.reaches.length) return c.generation;
-  const reached = sql.join(c.reaches.map((r) => sql`(${oidParam(r.oid)}, ${r.distance}::int)`), sql`, `);
+  const reached = sql.join(
+    c.reaches.map((r) => sql`(${oidParam(r.oid)}, ${r.distance}::int)`),
+    sql`, `,
+  );
   return sql`GREATEST(${c.generation}::int, (SELECT max(g.generation + d.distance) FROM ${gitCommits} g
     JOIN (VALUES ${reached}) AS d(oid, distance) ON g.oid = d.oid WHERE g.pool_id = ${poolId}))`;
 }

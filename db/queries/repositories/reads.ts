@@ -129,7 +129,16 @@ export async function treePage(
     ? sql`UNION ALL SELECT l.path || decode('2f', 'hex') || e.name, e.name, e.mode, e.oid FROM listing l JOIN target t ON true
         JOIN ${gitTreeEntries} e ON e.pool_id = t.pool_id AND e.tree_oid = l.oid WHERE ${isTreeModeSql(sql`l.mode`)}`
     : sql``;
-  const rowsOf = await rows<{ commit_oid: string; found: boolean; total: number | string; path: unknown; name: unknown; mode: string | null; oid: string | null; kind: number | null }>(
+  const rowsOf = await rows<{
+    commit_oid: string;
+    found: boolean;
+    total: number | string;
+    path: unknown;
+    name: unknown;
+    mode: string | null;
+    oid: string | null;
+    kind: number | null;
+  }>(
     db,
     sql`WITH RECURSIVE ${revisionCtes(a.projectId, a.rev)}, ${walkCte(segments)},
       dir AS (SELECT oid FROM walk WHERE depth = ${segments.length}::int AND ${isTreeModeSql(sql`mode`)}),

@@ -94,7 +94,12 @@ export const setDefaultBranchQuery = (db: Db, projectId: number, branch: string 
  */
 export async function deleteUnusedPools(db: Db, poolIds?: readonly number[]): Promise<number[]> {
   if (poolIds && !poolIds.length) return [];
-  const only = poolIds ? sql`AND p.id IN (${sql.join(poolIds.map((id) => sql`${id}`), sql`, `)})` : sql``;
+  const only = poolIds
+    ? sql`AND p.id IN (${sql.join(
+        poolIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql``;
   const deleted = await rows<{ id: number }>(
     db,
     sql`DELETE FROM ${objectPools} p WHERE NOT EXISTS (SELECT 1 FROM ${repositories} r WHERE r.pool_id = p.id) ${only} RETURNING p.id`,

@@ -84,7 +84,10 @@ export function parseRevision(rev: string): { name: string; steps: number[] } {
 
 /** The walk from the named commit along `steps` (one primary-key lookup each), ending in `target`. */
 function stepsCtes(steps: readonly number[]): SQL {
-  const list = sql`ARRAY[${sql.join(steps.map((n) => sql`${n}`), sql`, `)}]::int[]`;
+  const list = sql`ARRAY[${sql.join(
+    steps.map((n) => sql`${n}`),
+    sql`, `,
+  )}]::int[]`;
   return sql`, stepped(i, oid) AS (
       SELECT 0, commit_oid FROM named
       UNION ALL
@@ -98,7 +101,12 @@ function stepsCtes(steps: readonly number[]): SQL {
 
 /** A path as git_commit_paths stores it: the segments joined by '/' ('' for none). */
 export function joinPath(segments: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(Math.max(0, segments.reduce((n, s) => n + s.length + 1, -1)));
+  const out = new Uint8Array(
+    Math.max(
+      0,
+      segments.reduce((n, s) => n + s.length + 1, -1),
+    ),
+  );
   let at = 0;
   for (const s of segments) {
     if (at) out[at++] = 0x2f;
@@ -124,7 +132,12 @@ export function pathSegments(path: string | Uint8Array): Uint8Array[] {
 
 /** CTE `walk(depth, mode, oid)`: from the target's root tree down `segments`, one row per level found. */
 export function walkCte(segments: readonly Uint8Array[]): SQL {
-  const names = segments.length ? sql`ARRAY[${sql.join(segments.map((s) => sql`${s}::bytea`), sql`, `)}]` : sql`'{}'::bytea[]`;
+  const names = segments.length
+    ? sql`ARRAY[${sql.join(
+        segments.map((s) => sql`${s}::bytea`),
+        sql`, `,
+      )}]`
+    : sql`'{}'::bytea[]`;
   return sql`walk(depth, mode, oid) AS (
       SELECT 0, '40000'::text, t.tree_oid FROM target t
       UNION ALL
@@ -152,7 +165,10 @@ export interface CommitInfo {
   message: string;
 }
 
-export type CommitSqlRow = Record<'oid' | 'tree_oid' | 'author_name' | 'author_email' | 'author_tz' | 'committer_name' | 'committer_email' | 'committer_tz' | 'title' | 'message', string> & {
+export type CommitSqlRow = Record<
+  'oid' | 'tree_oid' | 'author_name' | 'author_email' | 'author_tz' | 'committer_name' | 'committer_email' | 'committer_tz' | 'title' | 'message',
+  string
+> & {
   parent_oids: string[];
   generation: number;
   authored_at: number;
@@ -169,4 +185,3 @@ export const toCommit = (r: CommitSqlRow): CommitInfo => ({
   title: r.title,
   message: r.message,
 });
-

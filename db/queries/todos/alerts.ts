@@ -14,7 +14,15 @@ export async function pendingAlertTodoUsers(db: Db, alertId: number, userIds: re
   const rows = await db
     .select({ userId: todos.userId })
     .from(todos)
-    .where(and(eq(todos.targetType, ALERT_TODO_TARGET), eq(todos.targetId, alertId), inArray(todos.userId, [...userIds]), eq(todos.action, action), eq(todos.state, 'pending')));
+    .where(
+      and(
+        eq(todos.targetType, ALERT_TODO_TARGET),
+        eq(todos.targetId, alertId),
+        inArray(todos.userId, [...userIds]),
+        eq(todos.action, action),
+        eq(todos.state, 'pending'),
+      ),
+    );
   return rows.map((r) => r.userId);
 }
 

@@ -26,7 +26,10 @@ export async function saveAvatar(tx: Db, owner: AvatarOwner, file: NewAvatar, av
   const touched = { avatarUrl, updatedAt: sql`now()` };
   if (owner.kind === 'user') {
     await tx.update(users).set(touched).where(eq(users.id, owner.id));
-    await tx.update(namespaces).set(touched).where(and(eq(namespaces.ownerId, owner.id), eq(namespaces.kind, 'user')));
+    await tx
+      .update(namespaces)
+      .set(touched)
+      .where(and(eq(namespaces.ownerId, owner.id), eq(namespaces.kind, 'user')));
   } else if (owner.kind === 'group') {
     await tx.update(namespaces).set(touched).where(eq(namespaces.id, owner.id));
   } else {

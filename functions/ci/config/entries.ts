@@ -13,12 +13,52 @@ export const JOB_WHEN: readonly When[] = ['on_success', 'on_failure', 'always', 
 const RULE_WHEN = [...JOB_WHEN, 'never'];
 
 /** Root keys that are not jobs (Entry::Root). `types` is the deprecated name of `stages`. */
-export const ROOT_KEYS = new Set(['default', 'include', 'before_script', 'image', 'services', 'after_script', 'variables', 'stages', 'types', 'cache', 'workflow']);
+export const ROOT_KEYS = new Set([
+  'default',
+  'include',
+  'before_script',
+  'image',
+  'services',
+  'after_script',
+  'variables',
+  'stages',
+  'types',
+  'cache',
+  'workflow',
+]);
 const DEFAULT_KEYS = ['before_script', 'image', 'services', 'after_script', 'cache', 'interruptible', 'retry', 'tags', 'timeout', 'artifacts'];
 const JOB_KEYS = new Set([
-  'tags', 'script', 'type', 'stage', 'image', 'services', 'start_in', 'artifacts', 'cache', 'dependencies', 'before_script',
-  'after_script', 'environment', 'coverage', 'retry', 'parallel', 'interruptible', 'timeout', 'resource_group', 'release',
-  'secrets', 'extends', 'only', 'except', 'rules', 'variables', 'inherit', 'allow_failure', 'when', 'needs', 'trigger',
+  'tags',
+  'script',
+  'type',
+  'stage',
+  'image',
+  'services',
+  'start_in',
+  'artifacts',
+  'cache',
+  'dependencies',
+  'before_script',
+  'after_script',
+  'environment',
+  'coverage',
+  'retry',
+  'parallel',
+  'interruptible',
+  'timeout',
+  'resource_group',
+  'release',
+  'secrets',
+  'extends',
+  'only',
+  'except',
+  'rules',
+  'variables',
+  'inherit',
+  'allow_failure',
+  'when',
+  'needs',
+  'trigger',
 ]);
 const RULE_KEYS = new Set(['if', 'changes', 'exists', 'when', 'start_in', 'allow_failure']);
 const POLICY_KEYS = new Set(['refs', 'variables', 'changes', 'kubernetes']);
@@ -170,7 +210,8 @@ export function globals(errors: Errors, root: Hash): Globals {
     }
   }
   for (const key of ['before_script', 'after_script'])
-    if (defaults[key] !== undefined && !scriptLines(defaults[key])) errors.add(isHash(root.default) && root.default[key] !== undefined ? `default:${key}` : key, SCRIPT_MESSAGE);
+    if (defaults[key] !== undefined && !scriptLines(defaults[key]))
+      errors.add(isHash(root.default) && root.default[key] !== undefined ? `default:${key}` : key, SCRIPT_MESSAGE);
   let variables: Record<string, string> = {};
   if (root.variables !== undefined) {
     if (!isVariables(root.variables)) errors.add('variables', 'config should be a hash of key value pairs');

@@ -53,8 +53,7 @@ export const rules = {
   'snippet:delete': (a: Actor, s: SnippetFacts) => canAdminSnippet(a, s),
   'issue:read': (a: Actor, i: IssueFacts) => canReadIssue(a, i),
   // update_issue: reporters and above, or the author (GitLab lets authors edit their own issues).
-  'issue:update': (a: Actor, i: IssueFacts) =>
-    canReadIssue(a, i) && signedIn(a) && (level(a, i.project) >= AccessLevel.REPORTER || a.user!.id === i.authorId),
+  'issue:update': (a: Actor, i: IssueFacts) => canReadIssue(a, i) && signedIn(a) && (level(a, i.project) >= AccessLevel.REPORTER || a.user!.id === i.authorId),
   // IssuePolicy's admin_issue (read_issue and the project's admin_issue): labels, assignees, milestone, due date,
   // lock and time tracking on an existing issue.
   'issue:admin': (a: Actor, i: IssueFacts) => canReadIssue(a, i) && signedIn(a) && level(a, i.project) >= AccessLevel.REPORTER,
@@ -63,13 +62,15 @@ export const rules = {
   // Merge requests. create_merge_request_in (the target): anyone signed in who reads its code, not archived;
   // create_merge_request_from (the source): who may push to it (developers and above).
   'project:create_merge_request_in': (a: Actor, p: ProjectFacts) => canDownloadCode(a, p) && signedIn(a) && !p.archived,
-  'project:create_merge_request_from': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:create_merge_request_from': (a: Actor, p: ProjectFacts) =>
+    canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
   // admin_merge_request on the project (assignees, reviewers, milestone and labels of a new MR): developers and above.
   'project:admin_merge_requests': (a: Actor, p: ProjectFacts) => canDownloadCode(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
   'merge_request:read': (a: Actor, m: MergeRequestFacts) => canReadMergeRequest(a, m),
   'merge_request:update': (a: Actor, m: MergeRequestFacts) => canUpdateMergeRequest(a, m),
   // admin_merge_request (assignees, reviewers, labels, milestone, lock, time tracking): developers and above.
-  'merge_request:admin': (a: Actor, m: MergeRequestFacts) => canReadMergeRequest(a, m) && signedIn(a) && !m.project.archived && level(a, m.project) >= AccessLevel.DEVELOPER,
+  'merge_request:admin': (a: Actor, m: MergeRequestFacts) =>
+    canReadMergeRequest(a, m) && signedIn(a) && !m.project.archived && level(a, m.project) >= AccessLevel.DEVELOPER,
   // destroy_merge_request: owners (and admins).
   'merge_request:delete': (a: Actor, m: MergeRequestFacts) => canReadMergeRequest(a, m) && level(a, m.project) >= AccessLevel.OWNER,
   // create_note: anyone signed in who can read the noteable, unless the project is archived or the discussion is
@@ -83,7 +84,11 @@ export const rules = {
   'note:read': (a: Actor, n: NoteFacts) => canReadNote(a, n),
   // admin_note (edit, delete): the note's author or maintainers and above; never a system note.
   'note:admin': (a: Actor, n: NoteFacts) =>
-    canReadNote(a, n) && signedIn(a) && !n.system && !lockedOut(a, n.noteable) && (a.user!.id === n.authorId || noteableLevel(a, n.noteable) >= AccessLevel.MAINTAINER),
+    canReadNote(a, n) &&
+    signedIn(a) &&
+    !n.system &&
+    !lockedOut(a, n.noteable) &&
+    (a.user!.id === n.authorId || noteableLevel(a, n.noteable) >= AccessLevel.MAINTAINER),
   // resolve_note on one note (PUT .../discussions/:id/notes/:note_id with `resolved`, GitLab 13.6 NotePolicy): the
   // note's author, the noteable's author, or developers and above (ProjectPolicy's developer_access enables
   // resolve_note); never on a note the actor cannot read, nor on a discussion locked to non-members
@@ -142,7 +147,8 @@ export const rules = {
   'member:grant': (a: Actor, g: GrantFacts) => canAdminMembers(a, g.source) && holdsAtLeast(a, g.source, g.accessLevel),
   // update_group_member/update_project_member: admin_*_member, never the last owner nor a personal namespace's owner,
   // and (prevent_role_assignement?) never a member who holds more than the actor.
-  'member:update': (a: Actor, m: MembershipFacts) => !m.lastOwner && !m.namespaceOwner && canAdminMembers(a, m.source) && holdsAtLeast(a, m.source, m.accessLevel),
+  'member:update': (a: Actor, m: MembershipFacts) =>
+    !m.lastOwner && !m.namespaceOwner && canAdminMembers(a, m.source) && holdsAtLeast(a, m.source, m.accessLevel),
   // destroy_group_member/destroy_project_member: as for updates, except that members may always leave by themselves.
   'member:destroy': (a: Actor, m: MembershipFacts) =>
     !m.lastOwner &&

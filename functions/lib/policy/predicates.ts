@@ -20,7 +20,12 @@ import type {
 export const signedIn = (actor: Actor) => actor.user !== null;
 
 export function canReadProject(actor: Actor, p: ProjectFacts) {
-  return isAdmin(actor) || p.visibilityLevel >= Visibility.public || (p.visibilityLevel >= Visibility.internal && seesInternal(actor)) || p.accessLevel >= AccessLevel.GUEST;
+  return (
+    isAdmin(actor) ||
+    p.visibilityLevel >= Visibility.public ||
+    (p.visibilityLevel >= Visibility.internal && seesInternal(actor)) ||
+    p.accessLevel >= AccessLevel.GUEST
+  );
 }
 
 export function canReadGroup(actor: Actor, g: GroupFacts) {
@@ -50,7 +55,9 @@ export function canReadSnippet(actor: Actor, s: SnippetFacts) {
 
 /** update_snippet / admin_snippet: the author, administrators, and a project snippet's maintainers and above. */
 export const canAdminSnippet = (actor: Actor, s: SnippetFacts) =>
-  canReadSnippet(actor, s) && signedIn(actor) && (actor.user!.id === s.authorId || (s.project !== null ? level(actor, s.project) >= AccessLevel.MAINTAINER : isAdmin(actor)));
+  canReadSnippet(actor, s) &&
+  signedIn(actor) &&
+  (actor.user!.id === s.authorId || (s.project !== null ? level(actor, s.project) >= AccessLevel.MAINTAINER : isAdmin(actor)));
 
 /** GitLab's read_issue: confidential issues only for reporters and above, their author and their assignees. */
 export function canReadIssue(actor: Actor, i: IssueFacts) {
@@ -61,7 +68,8 @@ export function canReadIssue(actor: Actor, i: IssueFacts) {
 }
 
 /** download_code: anyone who reads a public or internal project; reporters and above of a private one. */
-export const canDownloadCode = (actor: Actor, p: ProjectFacts) => canReadProject(actor, p) && (p.visibilityLevel >= Visibility.internal || level(actor, p) >= AccessLevel.REPORTER);
+export const canDownloadCode = (actor: Actor, p: ProjectFacts) =>
+  canReadProject(actor, p) && (p.visibilityLevel >= Visibility.internal || level(actor, p) >= AccessLevel.REPORTER);
 
 /**
  * GitLab's read_merge_request: the project's merge requests feature is for those who may read its code (anyone who
@@ -77,7 +85,8 @@ export const canUpdateMergeRequest = (actor: Actor, m: MergeRequestFacts) =>
   (level(actor, m.project) >= AccessLevel.DEVELOPER || actor.user!.id === m.authorId || m.assigneeIds.includes(actor.user!.id));
 
 /** EE's read_epic: licensed, the group readable, a confidential epic for reporters and above. */
-export const canReadEpic = (actor: Actor, e: EpicFacts) => e.epicsAvailable && canReadGroup(actor, e) && (!e.confidential || level(actor, e) >= AccessLevel.REPORTER);
+export const canReadEpic = (actor: Actor, e: EpicFacts) =>
+  e.epicsAvailable && canReadGroup(actor, e) && (!e.confidential || level(actor, e) >= AccessLevel.REPORTER);
 
 /** read_alert_management_alert (ProjectPolicy, 13.6): reporters and above of a project they can read. */
 export const canReadAlert = (actor: Actor, p: ProjectFacts) => canReadProject(actor, p) && signedIn(actor) && level(actor, p) >= AccessLevel.REPORTER;
@@ -89,14 +98,14 @@ export const canReadNoteable = (actor: Actor, n: NoteableFacts): boolean =>
   n.kind === 'epic'
     ? canReadEpic(actor, n.group)
     : n.kind === 'alert'
-    ? canReadAlert(actor, n.project)
-    : n.kind === 'issue'
-    ? canReadIssue(actor, n)
-    : n.kind === 'merge_request'
-      ? canReadMergeRequest(actor, n)
-      : n.kind === 'commit'
-        ? canDownloadCode(actor, n.project)
-        : canReadSnippet(actor, n);
+      ? canReadAlert(actor, n.project)
+      : n.kind === 'issue'
+        ? canReadIssue(actor, n)
+        : n.kind === 'merge_request'
+          ? canReadMergeRequest(actor, n)
+          : n.kind === 'commit'
+            ? canDownloadCode(actor, n.project)
+            : canReadSnippet(actor, n);
 
 /**
  * GitLab's read_note: the noteable must be readable; a confidential note only for reporters and above and the
@@ -115,7 +124,6 @@ export function canReadNote(actor: Actor, n: NoteFacts) {
 export const lockedOut = (actor: Actor, n: NoteableFacts) =>
   (n.kind === 'issue' || n.kind === 'merge_request') && n.discussionLocked === true && level(actor, n.project) < AccessLevel.GUEST;
 
-
 /**
  * GitLab's award_emoji: signed in and able to read the awardable; never in an archived project (ArchivedAbilities),
  * nor on a locked discussion for non-members. A note also needs what its noteable needs.
@@ -125,7 +133,12 @@ export function canAward(actor: Actor, s: AwardableFacts): boolean {
   // System notes are not emoji-awardable (Note#emoji_awardable?); a commit is not Awardable, nor its notes here.
   // A note on an alert (not itself awardable) is, unless the project is archived.
   if (s.kind === 'note')
-    return canReadNote(actor, s) && !s.system && s.noteable.kind !== 'commit' && (s.noteable.kind === 'alert' ? !s.noteable.project.archived : canAward(actor, s.noteable));
+    return (
+      canReadNote(actor, s) &&
+      !s.system &&
+      s.noteable.kind !== 'commit' &&
+      (s.noteable.kind === 'alert' ? !s.noteable.project.archived : canAward(actor, s.noteable))
+    );
   if (s.kind === 'epic') return canReadNoteable(actor, s);
   if (s.kind === 'issue') return canReadIssue(actor, s) && !s.project.archived && !lockedOut(actor, s);
   if (s.kind === 'merge_request') return canReadMergeRequest(actor, s) && !s.project.archived && !lockedOut(actor, s);
@@ -134,7 +147,8 @@ export function canAward(actor: Actor, s: AwardableFacts): boolean {
 
 export const ownsNamespace = (actor: Actor, n: PersonalNamespaceFacts) => isAdmin(actor) || (actor.user !== null && actor.user.id === n.ownerId);
 
-export const canReadSource = (actor: Actor, source: MemberSourceFacts) => (source.kind === 'project' ? canReadProject(actor, source) : canReadGroup(actor, source));
+export const canReadSource = (actor: Actor, source: MemberSourceFacts) =>
+  source.kind === 'project' ? canReadProject(actor, source) : canReadGroup(actor, source);
 
 /** admin_project_member (maintainers) and admin_group_member (owners). */
 export const canAdminMembers = (actor: Actor, source: MemberSourceFacts) =>

@@ -21,7 +21,8 @@ export const projectActions = {
   // developer may push to is the protected-branch rule on top of this (the default branch is protected as GitLab's
   // default_branch_protection 2: maintainers only): 'project:push_to_protected_branch'.
   'project:push_code': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
-  'project:push_to_protected_branch': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.MAINTAINER,
+  'project:push_to_protected_branch': (a: Actor, p: ProjectFacts) =>
+    canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.MAINTAINER,
   'project:read_members': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
   'project:admin_members': (a: Actor, p: ProjectFacts) => canAdminMembers(a, p),
   // GitLab's :admin_operations (error tracking and other operations settings): maintainers.
@@ -43,13 +44,18 @@ export const projectActions = {
   // Requirements (EE::ProjectPolicy, 13.6): licensed on Ultimate (`requirements_available`); read with the project,
   // create/admin/update reporters and above, destroy owners.
   'project:read_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p),
-  'project:create_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
-  'project:admin_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
-  'project:update_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
-  'project:destroy_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
+  'project:create_requirement': (a: Actor, p: RequirementsFacts) =>
+    p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  'project:admin_requirement': (a: Actor, p: RequirementsFacts) =>
+    p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  'project:update_requirement': (a: Actor, p: RequirementsFacts) =>
+    p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  'project:destroy_requirement': (a: Actor, p: RequirementsFacts) =>
+    p.requirementsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
   // On-demand DAST scans (EE::ProjectPolicy, 13.6: `can?(:developer_access) & on_demand_scans_enabled`, the
   // `security_on_demand_scans` license, Ultimate): developers and above read the profiles and create scans.
-  'project:read_on_demand_scans': (a: Actor, p: OnDemandScanFacts) => p.onDemandScansAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:read_on_demand_scans': (a: Actor, p: OnDemandScanFacts) =>
+    p.onDemandScansAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
   'project:create_on_demand_dast_scan': (a: Actor, p: OnDemandScanFacts) =>
     p.onDemandScansAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
   // Clusters and cluster agents (ProjectPolicy, 13.6): maintainers and above; an archived project's clusters cannot
@@ -75,7 +81,10 @@ export const projectActions = {
   'project:update_build': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
   // erase_build: maintainers, or the developer who ran the job (BuildPolicy's owner_of_build).
   'project:erase_build': (a: Actor, p: ProjectFacts & { buildUserId: number | null }) =>
-    canReadProject(a, p) && signedIn(a) && !p.archived && (level(a, p) >= AccessLevel.MAINTAINER || (level(a, p) >= AccessLevel.DEVELOPER && a.user!.id === p.buildUserId)),
+    canReadProject(a, p) &&
+    signedIn(a) &&
+    !p.archived &&
+    (level(a, p) >= AccessLevel.MAINTAINER || (level(a, p) >= AccessLevel.DEVELOPER && a.user!.id === p.buildUserId)),
   'project:admin_build': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
   // admin_trigger (Ci::TriggerPolicy, 13.6): admin_build, and only the trigger's owner (changing a trigger).
   'project:admin_trigger': (a: Actor, p: ProjectFacts & { triggerOwnerId: number | null }) =>
@@ -95,7 +104,8 @@ export const projectActions = {
   'project:read_deployment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
   'project:create_deployment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
   'project:update_deployment': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
-  'project:create_metrics_dashboard_annotation': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:create_metrics_dashboard_annotation': (a: Actor, p: ProjectFacts) =>
+    canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
   'project:admin_deploy_keys': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
   'project:update_deploy_key_title': (a: Actor, p: ProjectFacts & { deployKeyPublic: boolean }) =>
     canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER && (isAdmin(a) || !p.deployKeyPublic),

@@ -48,7 +48,14 @@ export async function refreshTokenGrant(c: Context<AppEnv>, input: Record<string
 
   const pair = await newTokenPair();
   const release = await handOverCount(ctx);
-  const issued = await rotateRefreshToken(ctx.db, { tokenId: row.token_id, revokedStamp: row.revoked_stamp, retry: row.revoked === true, scopes, release, ...pair });
+  const issued = await rotateRefreshToken(ctx.db, {
+    tokenId: row.token_id,
+    revokedStamp: row.revoked_stamp,
+    retry: row.revoked === true,
+    scopes,
+    release,
+    ...pair,
+  });
   if (!issued) {
     // A concurrent request changed the token first: another refresh or retry with it (its answer stands), or the use
     // of its successor, which makes this presentation reuse.
@@ -56,5 +63,11 @@ export async function refreshTokenGrant(c: Context<AppEnv>, input: Record<string
     if (now?.revoked && !isRetry(now, scopes)) await revokeLineage(ctx.db, now.lineage!);
     throw oauthError('invalid_grant');
   }
-  return tokenResponse(c, { accessToken: pair.accessToken, refreshToken: pair.refreshToken, scopes, createdAt: Number(issued.created_at), expiresIn: pair.expiresIn });
+  return tokenResponse(c, {
+    accessToken: pair.accessToken,
+    refreshToken: pair.refreshToken,
+    scopes,
+    createdAt: Number(issued.created_at),
+    expiresIn: pair.expiresIn,
+  });
 }

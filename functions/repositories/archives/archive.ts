@@ -53,18 +53,27 @@ async function cacheKey(ctx: RequestContext, a: { commitOid: string; prefix: str
  * the request ("path doesn't exist"), when the path is not in its tree. Built once and kept in the platform's cache
  * (ctx.cache): the same archive asked again is read back, not compressed again.
  */
-export async function downloadArchive({ ctx, input }: Verb<{ project: Ref | null; sha: string | undefined; path: string | undefined; format: ArchiveFormat; ip: string }>) {
+export async function downloadArchive({
+  ctx,
+  input,
+}: Verb<{ project: Ref | null; sha: string | undefined; path: string | undefined; format: ArchiveFormat; ip: string }>) {
   const found = await projectFor(ctx, input.project, 'project:download_code');
   const projectId = found.context.projectId;
   await throttleArchive(ctx, projectId, input.ip);
   const listing = await archiveListing(ctx.db, { projectId, rev: input.sha ?? 'HEAD', path: input.path ?? '' });
   if (!listing || !listing.found) throw notFound('File');
-  const prefix = archivePrefix({ projectPath: found.project.project.path, ref: input.sha ?? listing.defaultBranch ?? '', commitOid: listing.commitOid, path: input.path });
+  const prefix = archivePrefix({
+    projectPath: found.project.project.path,
+    ref: input.sha ?? listing.defaultBranch ?? '',
+    commitOid: listing.commitOid,
+    path: input.path,
+  });
   const source: BlobSource = {
     read: async (oids) => new Map((await readObjects(ctx.db, projectId, oids)).map((o) => [o.oid, o.data])),
     slice: (oid, offset, length) => readObjectSlice(ctx.db, projectId, oid, offset, length),
   };
-  const writer = input.format === 'zip' ? new ZipArchiveWriter(listing.commitOid, listing.committedAt) : new TarArchiveWriter(listing.commitOid, listing.committedAt);
+  const writer =
+    input.format === 'zip' ? new ZipArchiveWriter(listing.commitOid, listing.committedAt) : new TarArchiveWriter(listing.commitOid, listing.committedAt);
   const plan = { prefix: new TextEncoder().encode(prefix), treeOid: listing.treeOid, entries: listing.entries };
   const cache = ctx.cache;
   const cacheable = cache !== undefined && listing.entries.reduce((sum, e) => sum + (e.size ?? 0), 0) <= CACHEABLE_BYTES;

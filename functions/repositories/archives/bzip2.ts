@@ -32,7 +32,7 @@ class BitWriter {
 
   write(count: number, value: number) {
     // At most 24 bits a call keeps `acc` within 32 bits.
-    for (let left = count; left > 0; ) {
+    for (let left = count; left > 0;) {
       const n = Math.min(left, 16);
       left -= n;
       this.acc = ((this.acc << n) | ((value >>> left) & ((1 << n) - 1))) >>> 0;

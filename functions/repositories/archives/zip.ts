@@ -29,7 +29,7 @@ function dosDate(time: number): Date {
 export class ZipArchiveWriter {
   private readonly zip: Zip;
   private out: Uint8Array[] = [];
-  private current: ZipInputFile & { push(chunk: Uint8Array, final?: boolean): void } | null = null;
+  private current: (ZipInputFile & { push(chunk: Uint8Array, final?: boolean): void }) | null = null;
   private failure: Error | null = null;
   private readonly attributes: { mtime: Date; extra: Record<number, Uint8Array> };
 

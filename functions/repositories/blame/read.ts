@@ -47,9 +47,10 @@ export async function getBlame({ ctx, input }: Verb<{ project: Ref | null; path:
   }
   const content = history.blobs.get(entry.oid);
   if (start === undefined || !content) throw new Error(`blame: the history of ${input.path} at ${history.commitOid} is incomplete`);
-  const groups = blameGroups(blame(start, nodes, history.blobs)).map(
-    (g): BlameGroupView => ({ commit: commits.get(g.commit)!, lines: g.lines.map((l) => utf8.decode(l.text)) }),
-  );
+  const groups = blameGroups(blame(start, nodes, history.blobs)).map((g): BlameGroupView => ({
+    commit: commits.get(g.commit)!,
+    lines: g.lines.map((l) => utf8.decode(l.text)),
+  }));
 
   // From the resolved commit (not `ref` again): a ref moved in between cannot make the two disagree.
   const log = await logPage(ctx.db, { projectId, rev: history.commitOid, path: input.path, limit: 1, offset: 0 });

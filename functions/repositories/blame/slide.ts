@@ -203,7 +203,13 @@ function compact(side: Side, other: Side, indentOfLine: (line: string) => number
  * as git does after its Myers pass: the old side first, then the new. `contentOf` gives a line's text for the
  * indent heuristic (the lines may carry markers that are not text).
  */
-export function compactChanges(before: readonly string[], removed: Uint8Array, after: readonly string[], added: Uint8Array, contentOf: (line: string) => string) {
+export function compactChanges(
+  before: readonly string[],
+  removed: Uint8Array,
+  after: readonly string[],
+  added: Uint8Array,
+  contentOf: (line: string) => string,
+) {
   const indent = (line: string) => indentOf(contentOf(line));
   const oldSide = { lines: before, changed: removed };
   const newSide = { lines: after, changed: added };

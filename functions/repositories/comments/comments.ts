@@ -67,7 +67,12 @@ export async function listCommitComments({ ctx, input }: Verb<{ found: Repositor
       return rows;
     },
     count: (limit: number) => (total !== undefined ? Promise.resolve(Math.min(total, limit)) : countNotes(ctx.db, noteable.key, filter, limit)),
-    positions: (rows: readonly NoteView[]) => positionsOf(ctx.db, noteable, rows.map((r) => r.note)),
+    positions: (rows: readonly NoteView[]) =>
+      positionsOf(
+        ctx.db,
+        noteable,
+        rows.map((r) => r.note),
+      ),
   };
 }
 

@@ -22,7 +22,8 @@ const givenPath = () =>
       else if (!int().safeParse(v.line).success) ctx.issues.push({ code: 'custom', message: 'is invalid', path: ['line'], input: v.line });
       // line_type's `default: 'new'` comes after `requires`: a missing one is only `is missing`.
       if (v.line_type === undefined) ctx.issues.push({ code: 'custom', message: 'is missing', path: ['line_type'], input: v.line_type });
-      else if (v.line_type !== 'new' && v.line_type !== 'old') ctx.issues.push({ code: 'custom', message: 'does not have a valid value', path: ['line_type'], input: v.line_type });
+      else if (v.line_type !== 'new' && v.line_type !== 'old')
+        ctx.issues.push({ code: 'custom', message: 'does not have a valid value', path: ['line_type'], input: v.line_type });
     },
     { when: () => true },
   );

@@ -58,7 +58,11 @@ function diffOf(c: FileChange): FileDiff {
   const after = content(c.new);
   if (c.old && c.new && c.old.oid === c.new.oid) return { text: '', additions: 0, deletions: 0 };
   if (isBinary(before) || isBinary(after)) {
-    return { text: `Binary files ${c.old ? `a/${c.oldPath}` : '/dev/null'} and ${c.new ? `b/${c.newPath}` : '/dev/null'} differ\n`, additions: 0, deletions: 0 };
+    return {
+      text: `Binary files ${c.old ? `a/${c.oldPath}` : '/dev/null'} and ${c.new ? `b/${c.newPath}` : '/dev/null'} differ\n`,
+      additions: 0,
+      deletions: 0,
+    };
   }
   return fileDiff(before, after);
 }

@@ -18,7 +18,12 @@ export const CompareInput = schema(() =>
   z.object({
     from: string(),
     to: string(),
-    from_project_id: z.optional(z.pipe(z.transform((v: unknown): unknown => (v === null || v === '' ? undefined : v)), z.optional(int()))),
+    from_project_id: z.optional(
+      z.pipe(
+        z.transform((v: unknown): unknown => (v === null || v === '' ? undefined : v)),
+        z.optional(int()),
+      ),
+    ),
     straight: z._default(bool(), false),
   }),
 );

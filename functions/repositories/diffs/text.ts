@@ -89,7 +89,11 @@ export function fileDiff(oldData: Uint8Array, newData: Uint8Array): FileDiff {
   // O((N+M)·D) would be spent for nothing. A diff that still takes too long (a CPU budget) is counted roughly too.
   const rough = roughCounts(oldText, newText);
   if (rough.additions + rough.deletions > SIZE_LIMIT / 2) return rough;
-  const patch = structuredPatch('a', 'b', oldText, newText, undefined, undefined, { context: CONTEXT, maxEditLength: SIZE_LIMIT / 2, timeout: DIFF_TIMEOUT_MS });
+  const patch = structuredPatch('a', 'b', oldText, newText, undefined, undefined, {
+    context: CONTEXT,
+    maxEditLength: SIZE_LIMIT / 2,
+    timeout: DIFF_TIMEOUT_MS,
+  });
   if (!patch) return rough;
   const oldLines = oldText.split('\n');
   let out = '';

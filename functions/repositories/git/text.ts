@@ -54,9 +54,7 @@ export function decodeText(bytes: Uint8Array): string {
 export function encodeText(text: string): Uint8Array {
   if (!ESCAPED.test(text)) return utf8.encode(text);
   // split with a capture group puts each escape at an odd index, between the plain runs.
-  return concatBytes(
-    text.split(ESCAPED).map((part, i) => (i % 2 === 1 ? Uint8Array.of(part.charCodeAt(0) - ESCAPE_BASE) : utf8.encode(part))),
-  );
+  return concatBytes(text.split(ESCAPED).map((part, i) => (i % 2 === 1 ? Uint8Array.of(part.charCodeAt(0) - ESCAPE_BASE) : utf8.encode(part))));
 }
 
 export function concatBytes(parts: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {

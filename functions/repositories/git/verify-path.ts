@@ -50,7 +50,8 @@ function nextHfsChar(s: Uint8Array, at: number): [number, number] {
       cp = (cp << 6) | (c & 0x3f);
     }
     // Overlong forms and surrogates are malformed (pick_one_utf8_char refuses them too).
-    if ((len === 2 && cp < 0x80) || (len === 3 && cp < 0x800) || (len === 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff)) return [0, at];
+    if ((len === 2 && cp < 0x80) || (len === 3 && cp < 0x800) || (len === 4 && (cp < 0x10000 || cp > 0x10ffff)) || (cp >= 0xd800 && cp <= 0xdfff))
+      return [0, at];
     at += len;
     if (!HFS_IGNORED.has(cp)) return [cp, at];
   }
@@ -73,7 +74,7 @@ function isHfsDot(s: Uint8Array, start: number, needle: readonly number[]): bool
  * ends a name at a separator; is_ntfs_dot_generic does not (`separators` false).
  */
 function ntfsTrailer(s: Uint8Array, i: number, separators = true): boolean {
-  for (;; i++) {
+  for (; ; i++) {
     const c = s[i];
     if (c === undefined || (separators && isXplatformDirSep(c)) || c === 0x3a) return true;
     if (c !== DOT && c !== 0x20) return false;

@@ -14,7 +14,8 @@ type Editor = ReturnType<typeof treeEditor>;
 type Entry = { mode: string; oid: string };
 
 const isRegular = (mode: string) => mode.startsWith('100');
-const same = (a: Entry | null | undefined, b: Entry | null | undefined) => (a ?? null) === null ? (b ?? null) === null : !!b && a!.mode === b.mode && a!.oid === b.oid;
+const same = (a: Entry | null | undefined, b: Entry | null | undefined) =>
+  (a ?? null) === null ? (b ?? null) === null : !!b && a!.mode === b.mode && a!.oid === b.oid;
 
 /** Splits a stored path (bytes, '/'-separated) into components. */
 export function components(path: Uint8Array): Uint8Array[] {

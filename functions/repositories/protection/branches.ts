@@ -1,7 +1,12 @@
 // Protected branches, as GitLab 13.6's lib/api/protected_branches.rb (`before { authorize_admin_project }`:
 // maintainers, for reads too) with ProtectedBranches::ApiService / DestroyService. The push rule they feed is
 // push-access.ts's; this file only keeps the rows.
-import { deleteProtectedBranch, findProtectedBranch, insertProtectedBranch, listProtectedBranches } from '../../../db/queries/repositories/protected-branches.ts';
+import {
+  deleteProtectedBranch,
+  findProtectedBranch,
+  insertProtectedBranch,
+  listProtectedBranches,
+} from '../../../db/queries/repositories/protected-branches.ts';
 import type { RequestContext } from '../../lib/context.ts';
 import { assertUnmodifiedSince, conflict, recordNotFound, unprocessable } from '../../lib/errors.ts';
 import type { Ref } from '../../lib/ids.ts';

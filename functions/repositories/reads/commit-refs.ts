@@ -27,7 +27,9 @@ export async function commitRefs({ ctx, input }: { ctx: RequestContext; input: {
   const result = await refsContaining(ctx.db, { projectId: input.found.context.projectId, rev: input.sha, prefixes: PREFIXES[input.type] });
   if (!result) throw notFound('Commit');
   return result.refs.map((name) =>
-    name.startsWith('refs/heads/') ? { type: 'branch' as const, name: name.slice('refs/heads/'.length) } : { type: 'tag' as const, name: name.slice('refs/tags/'.length) },
+    name.startsWith('refs/heads/')
+      ? { type: 'branch' as const, name: name.slice('refs/heads/'.length) }
+      : { type: 'tag' as const, name: name.slice('refs/tags/'.length) },
   );
 }
 

@@ -36,7 +36,11 @@ export async function listCommits({ ctx, input }: Verb<{ project: Ref | null; pa
   let topo: Promise<string[]> | undefined;
   const fetch = async (limit: number, offset: number): Promise<CommitPage> => {
     if (p.order === 'topo') {
-      topo ??= logGraph(ctx.db, options).then((graph) => topoOrder(graph ?? []).filter((n) => n.listed).map((n) => n.oid));
+      topo ??= logGraph(ctx.db, options).then((graph) =>
+        topoOrder(graph ?? [])
+          .filter((n) => n.listed)
+          .map((n) => n.oid),
+      );
       const listed = await topo;
       const commits = await commitsByOids(ctx.db, projectId, listed.slice(offset, offset + limit));
       return { commits: commits.map(commitView), total: listed.length };

@@ -15,7 +15,11 @@ export function casecmp(a: string, b: string): number {
   return Math.sign(x.length - y.length);
 }
 
-export function orderContributors<T extends { name: string; email: string; commits: number }>(list: readonly T[], orderBy: ContributorOrder, sort: 'asc' | 'desc'): T[] {
+export function orderContributors<T extends { name: string; email: string; commits: number }>(
+  list: readonly T[],
+  orderBy: ContributorOrder,
+  sort: 'asc' | 'desc',
+): T[] {
   const compare = (a: T, b: T) => (orderBy === 'commits' ? Math.sign(a.commits - b.commits) : casecmp(a[orderBy], b[orderBy]));
   return [...list].sort((a, b) => (sort === 'desc' ? compare(b, a) : compare(a, b)));
 }

@@ -31,4 +31,10 @@ export async function listContributors({ ctx, input }: { ctx: RequestContext; in
 }
 
 /** Entities::Contributor. */
-export const toContributor = (c: { name: string; email: string; commits: number }) => ({ name: c.name, email: c.email, commits: c.commits, additions: 0, deletions: 0 });
+export const toContributor = (c: { name: string; email: string; commits: number }) => ({
+  name: c.name,
+  email: c.email,
+  commits: c.commits,
+  additions: 0,
+  deletions: 0,
+});

@@ -35,7 +35,11 @@ export async function commitDiff({ ctx, input }: Verb<{ project: Ref | null; sha
  * `GET commits?with_stats=true`, the commit a `POST commits` made.
  */
 export async function commitStats(db: Db, projectId: number, commits: readonly { oid: string }[]): Promise<CommitStatsView[]> {
-  const diffs = await diffsOf(db, projectId, commits.map((c) => ({ oldCommit: null, newCommit: c.oid })));
+  const diffs = await diffsOf(
+    db,
+    projectId,
+    commits.map((c) => ({ oldCommit: null, newCommit: c.oid })),
+  );
   return diffs.map(diffStats);
 }
 
@@ -53,7 +57,10 @@ export interface CompareResult {
  * (MergeRequestTargetProjectFinder: readable, its code downloadable, not archived; a fork network is an object pool
  * here), else 400 `Target project id:<from_project_id> is not a fork of project id:<id>`.
  */
-export async function compareRefs({ ctx, input }: Verb<{ project: Ref | null; from: string; to: string; straight: boolean; fromProjectId?: number | undefined }>) {
+export async function compareRefs({
+  ctx,
+  input,
+}: Verb<{ project: Ref | null; from: string; to: string; straight: boolean; fromProjectId?: number | undefined }>) {
   const found = await projectFor(ctx, input.project, 'project:download_code');
   const projectId = found.context.projectId;
   let fromProjectId = projectId;

@@ -103,9 +103,13 @@ export async function listTags({ ctx, input }: Verb<{ project: Ref | null; param
   for (const o of await readObjects(ctx.db, found.context.projectId, annotated)) {
     messages.set(o.oid, new TextDecoder().decode(decodeTag(o.data).message));
   }
-  const tags = refs.map(
-    (r): TagView => ({ name: shortName(r.name, 'refs/tags/'), message: messages.get(r.oid) ?? '', targetOid: r.oid, commit: commitView(r.commit), protected: isProtectedTag(found.repository, shortName(r.name, 'refs/tags/')) }),
-  );
+  const tags = refs.map((r): TagView => ({
+    name: shortName(r.name, 'refs/tags/'),
+    message: messages.get(r.oid) ?? '',
+    targetOid: r.oid,
+    commit: commitView(r.commit),
+    protected: isProtectedTag(found.repository, shortName(r.name, 'refs/tags/')),
+  }));
   const sign = p.sort === 'asc' ? 1 : -1;
   const key = (t: TagView) => (p.order_by === 'name' ? t.name : t.commit.committedAt.getTime());
   tags.sort((a, b) => (key(a) < key(b) ? -sign : key(a) > key(b) ? sign : a.name < b.name ? -1 : 1));

@@ -50,7 +50,5 @@ export function generations(commits: readonly GraphNode[]): Map<string, Generati
       done.set(top.node.oid, { generation, reaches });
     }
   }
-  return new Map(
-    [...done].map(([oid, g]) => [oid, { generation: g.generation, reaches: [...g.reaches].map(([o, distance]) => ({ oid: o, distance })) }]),
-  );
+  return new Map([...done].map(([oid, g]) => [oid, { generation: g.generation, reaches: [...g.reaches].map(([o, distance]) => ({ oid: o, distance })) }]));
 }

@@ -61,7 +61,13 @@ export async function writeRefs(ctx: RequestContext, w: RefWrite): Promise<void>
     ...refs
       .filter((u) => u.name.startsWith('refs/heads/'))
       .map((u) =>
-        projectJobByIdStatement(db, ctx, 'update_merge_requests', u.projectId, { project_id: u.projectId, user_id: authorId, oldrev: u.old ?? BLANK_SHA, newrev: u.new ?? BLANK_SHA, ref: u.name }),
+        projectJobByIdStatement(db, ctx, 'update_merge_requests', u.projectId, {
+          project_id: u.projectId,
+          user_id: authorId,
+          oldrev: u.old ?? BLANK_SHA,
+          newrev: u.new ?? BLANK_SHA,
+          ref: u.name,
+        }),
       ),
     ...postReceive(refs).map((changes) => projectJobByIdStatement(db, ctx, 'post_receive', changes[0]!.project_id, { user_id: authorId, changes })),
   ];

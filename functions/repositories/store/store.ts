@@ -95,7 +95,11 @@ export function writeStatements(db: Db, poolId: number, write: PreparedWrite): B
     ...insertObjectsQueries(db, poolId, write.objects),
     ...insertTreeEntriesQueries(db, poolId, write.treeEntries),
     ...insertCommitsQueries(db, poolId, write.commits),
-    ...insertCommitPathsQueries(db, poolId, write.commits.map((c) => c.oid)),
+    ...insertCommitPathsQueries(
+      db,
+      poolId,
+      write.commits.map((c) => c.oid),
+    ),
   ];
 }
 

@@ -39,13 +39,21 @@ export async function createBranch({ ctx, input }: Verb<{ project: Ref | null; b
   if (repository.defaultBranch === null) {
     // master is protected from its first push (push-access.ts): GitLab's pre-receive BranchCheck refuses the
     // README commit of a developer, and CreateBranchService answers its message.
-    if (!canPushToBranch(ctx, found.facts, repository, 'master')) throw invalidMessage('You are not allowed to push code to protected branches on this project.');
-    await commitToBranch(ctx, repository, { branch: 'master', message: 'Add README.md', actions: [{ action: 'create', file_path: 'README.md', content: '', encoding: 'text' }] });
+    if (!canPushToBranch(ctx, found.facts, repository, 'master'))
+      throw invalidMessage('You are not allowed to push code to protected branches on this project.');
+    await commitToBranch(ctx, repository, {
+      branch: 'master',
+      message: 'Add README.md',
+      actions: [{ action: 'create', file_path: 'README.md', content: '', encoding: 'text' }],
+    });
     repository.defaultBranch = 'master';
     repository.protectedBranches = [...repository.protectedBranches, { name: 'master', push: 40, merge: 40 }];
   }
   if (!isValidBranchName(input.branch)) throw invalidMessage('Branch name is invalid');
-  const [existing, target] = await Promise.all([findRef(ctx.db, repository.projectId, `${HEADS}${input.branch}`), resolveRevision(ctx.db, repository.projectId, input.ref)]);
+  const [existing, target] = await Promise.all([
+    findRef(ctx.db, repository.projectId, `${HEADS}${input.branch}`),
+    resolveRevision(ctx.db, repository.projectId, input.ref),
+  ]);
   if (existing !== undefined) throw invalidMessage('Branch already exists');
   if (!target) throw invalidMessage(`Invalid reference name: ${input.ref}`);
   // Gitlab::Checks::BranchCheck#protected_branch_creation_checks (the pre-receive hook, run once the ref resolved):

@@ -260,7 +260,7 @@ export async function applyActions(current: readonly DirEntryRow[], actions: rea
 async function rebuild(root: DirNode): Promise<{ treeOid: string; trees: GitObject[] }> {
   // Pre-order (a parent before its children), then walked backwards: every child before its parent.
   const order: DirNode[] = [];
-  for (const stack = [root]; stack.length; ) {
+  for (const stack = [root]; stack.length;) {
     const node = stack.pop()!;
     order.push(node);
     for (const child of node.subdirs.values()) if (child.dirty) stack.push(child);

@@ -83,6 +83,15 @@ export async function changeCommit({ ctx, input }: Verb<{ project: Ref | null; s
     if (error instanceof RefConflictError) throw refConflict(branch);
     throw error;
   }
-  const commit = commitView({ oid, treeOid: merged.treeOid, parentOids: [ours.commit.oid], generation: ours.commit.generation + 1, author, committer, title: commitTitle(message), message });
+  const commit = commitView({
+    oid,
+    treeOid: merged.treeOid,
+    parentOids: [ours.commit.oid],
+    generation: ours.commit.generation + 1,
+    author,
+    committer,
+    title: commitTitle(message),
+    message,
+  });
   return { ...found, result: { dryRun: false, commit } as ChangeResult };
 }

@@ -44,7 +44,8 @@ export function checkPathSize(components: readonly Uint8Array[]): void {
 
 /** The directories a commit reaches (paths from the root) within MAX_COMMIT_DIRECTORIES and MAX_COMMIT_DIRECTORY_BYTES. */
 export function checkDirectories(dirs: readonly Uint8Array[]): void {
-  if (dirs.length > MAX_COMMIT_DIRECTORIES) throw invalidMessage(`Too many directories: a commit may reach at most ${MAX_COMMIT_DIRECTORIES} directories (${dirs.length} given)`);
+  if (dirs.length > MAX_COMMIT_DIRECTORIES)
+    throw invalidMessage(`Too many directories: a commit may reach at most ${MAX_COMMIT_DIRECTORIES} directories (${dirs.length} given)`);
   const bytes = dirs.reduce((n, d) => n + d.length, 0);
   if (bytes > MAX_COMMIT_DIRECTORY_BYTES) {
     throw invalidMessage(`Paths too deep: the directories a commit reaches may have at most ${MAX_COMMIT_DIRECTORY_BYTES} bytes of paths (${bytes} given)`);

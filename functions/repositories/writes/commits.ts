@@ -87,7 +87,7 @@ export async function commitToBranch(ctx: RequestContext, repository: Repository
   const startProjectId = req.startProjectId ?? repository.projectId;
   // Commits::CreateService#different_branch?: another start branch, a start sha, or another start project.
   const differentBranch = req.startSha !== undefined || startBranch !== req.branch || startProjectId !== repository.projectId;
-  const start = empty ? undefined : req.startSha ?? `refs/heads/${startBranch}`;
+  const start = empty ? undefined : (req.startSha ?? `refs/heads/${startBranch}`);
   const [base, current] = await Promise.all([
     start === undefined ? undefined : readTouchedDirs(ctx.db, startProjectId, start, dirs),
     differentBranch && !empty ? findRef(ctx.db, repository.projectId, `refs/heads/${req.branch}`) : undefined,
@@ -164,9 +164,7 @@ async function checkLastCommits(
 ) {
   const checked = actions.filter((a) => a.last_commit_id !== undefined && a.action !== 'create');
   if (!checked.length || startOid === undefined) return;
-  const last = await Promise.all(
-    checked.map((a) => logPage(ctx.db, { projectId, rev: startOid, path: a.file_path, limit: 1, offset: 0 })),
-  );
+  const last = await Promise.all(checked.map((a) => logPage(ctx.db, { projectId, rev: startOid, path: a.file_path, limit: 1, offset: 0 })));
   checked.forEach((a, i) => {
     const found = last[i]?.commits[0]?.oid;
     if (found !== undefined && found !== a.last_commit_id) throw invalidMessage(message(a.file_path));

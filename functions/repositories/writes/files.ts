@@ -13,8 +13,7 @@ import { repositoryFor } from '../service.ts';
 type Verb<I> = { ctx: RequestContext; input: I };
 
 type FileWrite = { project: Ref | null; filePath: string } & (
-  | { action: 'create' | 'update'; params: WriteFileParams }
-  | { action: 'delete'; params: DeleteFileParams }
+  { action: 'create' | 'update'; params: WriteFileParams } | { action: 'delete'; params: DeleteFileParams }
 );
 
 const UPDATED_SINCE = () => 'You are attempting to update a file that has changed since you started editing it.';

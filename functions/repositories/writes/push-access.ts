@@ -18,7 +18,13 @@ import type { RepositoryInfo } from '../service.ts';
  * exponentially there on a long name. Kept in a bounded cache, as an isolate serves every project's patterns.
  */
 const wildcards = new BoundedCache<string, RE2JS>(512);
-const compileWildcard = (pattern: string) => RE2JS.compile(pattern.split('*').map((part) => (part ? RE2JS.quote(part) : '')).join('(?s:.*)'));
+const compileWildcard = (pattern: string) =>
+  RE2JS.compile(
+    pattern
+      .split('*')
+      .map((part) => (part ? RE2JS.quote(part) : ''))
+      .join('(?s:.*)'),
+  );
 
 /** ProtectedRefMatcher: an exact name, or a pattern whose `*` matches any run of characters (`/` included). */
 export function matchesRef(pattern: string, name: string): boolean {

@@ -29,7 +29,10 @@ const RUBY_STRIP = /^[\0\t\n\v\f\r ]+|[\0\t\n\v\f\r ]+$/g;
 /** GET repository/tags/:tag_name: the tag as the listing shows it; 404 `Tag Not Found`. */
 export async function getTag({ ctx, input }: Verb<{ project: Ref | null; tag: string }>) {
   // The listing's prefix search narrows the read to names starting with the tag's; the exact name is picked here.
-  const found = await listTags({ ctx, input: { project: input.project, params: { search: `^${input.tag}`, sort: 'desc', order_by: 'name', page: 1, per_page: 20 } } });
+  const found = await listTags({
+    ctx,
+    input: { project: input.project, params: { search: `^${input.tag}`, sort: 'desc', order_by: 'name', page: 1, per_page: 20 } },
+  });
   const tag = found.tags.find((t) => t.name === input.tag);
   if (!tag) throw notFound('Tag');
   return { ...found, tag };
@@ -58,7 +61,12 @@ export async function createTag({ ctx, input }: Verb<{ project: Ref | null; para
   const user = ctx.actor.user!;
   const tagger = { name: user.name, email: user.email, time: Math.floor(Date.now() / 1000), tz: '+0000' };
   const write = message
-    ? await prepareWrite([{ type: 'tag', body: encodeTag({ object: target.oid, type: 'commit', tag: p.tag_name, tagger, headers: [], message: new TextEncoder().encode(message) }) }])
+    ? await prepareWrite([
+        {
+          type: 'tag',
+          body: encodeTag({ object: target.oid, type: 'commit', tag: p.tag_name, tagger, headers: [], message: new TextEncoder().encode(message) }),
+        },
+      ])
     : undefined;
   const oid = write ? write.oids[0]! : target.oid;
   try {
@@ -90,7 +98,10 @@ export async function deleteTag({ ctx, input }: Verb<{ project: Ref | null; tag:
   if (oid === undefined) throw notFound('Tag');
   if (isProtectedTag(repository, input.tag)) throw invalidMessage('Protected tags cannot be deleted.');
   try {
-    await writeRefs(ctx, { poolId: repository.poolId!, refs: [{ projectId: repository.projectId, name, old: oid, new: null, commitCount: 0, lastCommitMessage: null }] });
+    await writeRefs(ctx, {
+      poolId: repository.poolId!,
+      refs: [{ projectId: repository.projectId, name, old: oid, new: null, commitCount: 0, lastCommitMessage: null }],
+    });
   } catch (error) {
     if (error instanceof RefConflictError) throw notFound('Tag');
     throw error;

@@ -39,7 +39,7 @@ const rowsOf = (projectId: number) => testDb().db.select().from(schema.alertInte
 const idOf = (gid: string) => Number(GID.exec(gid)![1]);
 
 describe('httpIntegrationCreate', () => {
-  it('creates the integration: the token once, only its digest stored, the URL with the name\'s slug', async () => {
+  it("creates the integration: the token once, only its digest stored, the URL with the name's slug", async () => {
     const { owner, project, path } = await setup();
     const res = await create(owner.token, path, 'Zabbix / Prod #1');
     expect(res.status).toBe(200);
@@ -58,7 +58,12 @@ describe('httpIntegrationCreate', () => {
       },
     });
     const [row] = await rowsOf(project.id);
-    expect(row).toMatchObject({ id: idOf(created.integration.id), name: 'Zabbix / Prod #1', active: true, tokenDigest: await sha256Hex(created.integration.token) });
+    expect(row).toMatchObject({
+      id: idOf(created.integration.id),
+      name: 'Zabbix / Prod #1',
+      active: true,
+      tokenDigest: await sha256Hex(created.integration.token),
+    });
     expect(created.integration.url).toContain(`/${row!.endpointIdentifier}.json`);
     expect(JSON.stringify(row)).not.toContain(created.integration.token);
   });
@@ -67,7 +72,7 @@ describe('httpIntegrationCreate', () => {
     ['', ["Name can't be blank"]],
     ['   ', ["Name can't be blank"]],
     ['n'.repeat(256), ['Name is too long (maximum is 255 characters)']],
-  ])('refuses the name %j with GitLab\'s message and stores nothing', async (name, errors) => {
+  ])("refuses the name %j with GitLab's message and stores nothing", async (name, errors) => {
     const { owner, project, path } = await setup();
     expect((await create(owner.token, path, name)).body).toEqual({ data: { httpIntegrationCreate: { clientMutationId: 'c', errors, integration: null } } });
     expect(await rowsOf(project.id)).toEqual([]);
@@ -91,7 +96,12 @@ describe('httpIntegrationCreate', () => {
     const stranger = await createUser();
     await addMember(owner.token, 'projects', project.id, developer.user.id, DEVELOPER);
     await addMember(owner.token, 'projects', project.id, maintainer.user.id, MAINTAINER);
-    for (const [token, projectPath] of [[developer.token, path], [stranger.token, path], [undefined, path], [owner.token, `${path}-missing`]] as const) {
+    for (const [token, projectPath] of [
+      [developer.token, path],
+      [stranger.token, path],
+      [undefined, path],
+      [owner.token, `${path}-missing`],
+    ] as const) {
       const res = await gql(CREATE, { token, variables: { input: { projectPath, name: 'x', active: true } } });
       expect(res.body.data.httpIntegrationCreate).toBeNull();
       expect(res.body.errors.map((e: { message: string }) => e.message)).toEqual([RESOURCE_ERROR]);
@@ -111,7 +121,11 @@ describe('httpIntegrationUpdate, httpIntegrationResetToken, httpIntegrationDestr
       errors: [],
       integration: { id, type: 'HTTP', name: 'After', active: false, token: null, url: url.replace('/before/', '/after/'), apiUrl: null },
     });
-    for (const [name, errors] of [['', ["Name can't be blank"]], [null, ["Name can't be blank"]], ['x'.repeat(256), ['Name is too long (maximum is 255 characters)']]] as const) {
+    for (const [name, errors] of [
+      ['', ["Name can't be blank"]],
+      [null, ["Name can't be blank"]],
+      ['x'.repeat(256), ['Name is too long (maximum is 255 characters)']],
+    ] as const) {
       const refused = await gql(UPDATE, { token: owner.token, variables: { input: { id, name, active: true } } });
       expect(refused.body.data.httpIntegrationUpdate).toEqual({ clientMutationId: null, errors, integration: null });
     }
@@ -150,8 +164,16 @@ describe('httpIntegrationUpdate, httpIntegrationResetToken, httpIntegrationDestr
     await addMember(owner.token, 'projects', project.id, developer.user.id, DEVELOPER);
     const { id } = (await create(owner.token, path, 'Kept')).body.data.httpIntegrationCreate.integration;
     const missing = `gid://gitlab/AlertManagement::HttpIntegration/${idOf(id) + 100000}`;
-    for (const [token, target] of [[developer.token, id], [undefined, id], [owner.token, missing]] as const) {
-      for (const [query, variables] of [[UPDATE, { input: { id: target, name: 'Changed' } }], [RESET, { id: target }], [DESTROY, { id: target }]] as const) {
+    for (const [token, target] of [
+      [developer.token, id],
+      [undefined, id],
+      [owner.token, missing],
+    ] as const) {
+      for (const [query, variables] of [
+        [UPDATE, { input: { id: target, name: 'Changed' } }],
+        [RESET, { id: target }],
+        [DESTROY, { id: target }],
+      ] as const) {
         const res = await gql(query, { token, variables });
         expect(res.body.errors.map((e: { message: string }) => e.message)).toEqual([RESOURCE_ERROR]);
       }
@@ -174,7 +196,11 @@ describe('Project.alertManagementIntegrations', () => {
       [ids[0], 'first', true, null],
       [ids[1], 'second', false, null],
     ]);
-    expect(list.nodes[0]).toMatchObject({ type: 'HTTP', apiUrl: null, url: expect.stringMatching(new RegExp(`^${TEST_PUBLIC_URL}/${path}/alerts/notify/first/[0-9a-f]{16}\\.json$`)) });
+    expect(list.nodes[0]).toMatchObject({
+      type: 'HTTP',
+      apiUrl: null,
+      url: expect.stringMatching(new RegExp(`^${TEST_PUBLIC_URL}/${path}/alerts/notify/first/[0-9a-f]{16}\\.json$`)),
+    });
     expect(list.pageInfo.hasNextPage).toBe(true);
     const rest = await gql(LIST, { token: owner.token, variables: { path, first: 2, after: list.pageInfo.endCursor } });
     expect(rest.body.data.project.alertManagementIntegrations.nodes.map((n: { name: string }) => n.name)).toEqual(['third']);

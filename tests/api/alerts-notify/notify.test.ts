@@ -27,7 +27,7 @@ const FULL = {
 };
 
 describe('a new alert', () => {
-  it('is created from the payload with the next iid and the alert bot\'s note (200, empty body)', async () => {
+  it("is created from the payload with the next iid and the alert bot's note (200, empty body)", async () => {
     const { project, integration } = await setup();
     const res = await notify(integration.path, { token: integration.token, body: FULL });
     expect(res.status).toBe(200);
@@ -64,7 +64,16 @@ describe('a new alert', () => {
     const before = Date.now();
     expect((await notify(integration.path, { token: integration.token })).status).toBe(200);
     const [alert] = await alertsOf(project.id);
-    expect(alert).toMatchObject({ title: 'New: Incident', description: null, service: null, monitoringTool: null, hosts: [], severity: 0, fingerprint: null, payload: {} });
+    expect(alert).toMatchObject({
+      title: 'New: Incident',
+      description: null,
+      service: null,
+      monitoringTool: null,
+      hosts: [],
+      severity: 0,
+      fingerprint: null,
+      payload: {},
+    });
     expect(alert!.startedAt.getTime()).toBeGreaterThanOrEqual(before - 1000);
     expect((await alertNotesOf(alert!.id))[0]!.body).toBe('logged an alert from **Uptime checks**');
   });
@@ -75,7 +84,10 @@ describe('a new alert', () => {
       expect((await notify(`/${path}${suffix}`, { token: integration.token, body: { title: suffix } })).status).toBe(200);
     }
     const alerts = await alertsOf(project.id);
-    expect(alerts.map((a) => [a.iid, a.title])).toEqual([[1, '/alerts/notify.json'], [2, '/alerts/notify']]);
+    expect(alerts.map((a) => [a.iid, a.title])).toEqual([
+      [1, '/alerts/notify.json'],
+      [2, '/alerts/notify'],
+    ]);
     expect((await alertNotesOf(alerts[0]!.id))[0]!.body).toBe('logged an alert from **Generic Alert Endpoint**');
   });
 
@@ -104,7 +116,10 @@ describe('a new alert', () => {
     });
     expect(Math.abs(alert!.startedAt.getTime() - Date.now())).toBeLessThan(60_000);
 
-    expect((await notify(integration.path, { token: integration.token, body: { title: 42, severity: 'Low', hosts: ['a'.repeat(200), 'b'.repeat(100), 'c'] } })).status).toBe(200);
+    expect(
+      (await notify(integration.path, { token: integration.token, body: { title: 42, severity: 'Low', hosts: ['a'.repeat(200), 'b'.repeat(100), 'c'] } }))
+        .status,
+    ).toBe(200);
     const [, second] = await alertsOf(project.id);
     expect(second).toMatchObject({ title: '42', severity: 3, hosts: ['a'.repeat(200), 'b'.repeat(55)] });
   });
@@ -167,7 +182,10 @@ describe('deduplication by fingerprint', () => {
 
   it('fingerprints identical payloads on Premium (start_time, end_time and hosts aside), not on a free instance', async () => {
     const premium = await setup({ tier: 'premium' });
-    for (const [start, hosts] of [['2020-01-01T00:00:00Z', 'h1'], ['2020-01-02T00:00:00Z', 'h2']]) {
+    for (const [start, hosts] of [
+      ['2020-01-01T00:00:00Z', 'h1'],
+      ['2020-01-02T00:00:00Z', 'h2'],
+    ]) {
       await notify(premium.integration.path, { token: premium.integration.token, body: { title: 'same', start_time: start, hosts }, tier: 'premium' });
     }
     const [alert, ...rest] = await alertsOf(premium.project.id);
@@ -176,12 +194,17 @@ describe('deduplication by fingerprint', () => {
 
     const free = await setup({ tier: 'free' });
     for (let i = 0; i < 2; i++) await notify(free.integration.path, { token: free.integration.token, body: { title: 'same' }, tier: 'free' });
-    expect((await alertsOf(free.project.id)).map((a) => [a.iid, a.fingerprint, a.events])).toEqual([[1, null, 1], [2, null, 1]]);
+    expect((await alertsOf(free.project.id)).map((a) => [a.iid, a.fingerprint, a.events])).toEqual([
+      [1, null, 1],
+      [2, null, 1],
+    ]);
   });
 
   it('keeps one alert under 100 concurrent notifications with one fingerprint (eventCount 100)', async () => {
     const { project, integration } = await setup();
-    const responses = await Promise.all(Array.from({ length: 100 }, () => notify(integration.path, { token: integration.token, body: { fingerprint: 'storm' } })));
+    const responses = await Promise.all(
+      Array.from({ length: 100 }, () => notify(integration.path, { token: integration.token, body: { fingerprint: 'storm' } })),
+    );
     expect(responses.map((r) => r.status)).toEqual(Array(100).fill(200));
     const alerts = await alertsOf(project.id);
     expect(alerts.map((a) => [a.iid, a.events])).toEqual([[1, 100]]);
@@ -257,7 +280,7 @@ describe('the rate limit after authentication (issue 28, item 5)', () => {
   const fromAttacker = (ip: string) => ({ 'cf-connecting-ip': ip });
   const attackerIp = () => `${ATTACKER}-${Math.random().toString(36).slice(2, 10)}`;
 
-  it('requests whose token opens nothing never spend the integration\'s limit: its real alerts go on', async () => {
+  it("requests whose token opens nothing never spend the integration's limit: its real alerts go on", async () => {
     const { project, path, integration } = await setup();
     // One notification left in the integration's window.
     await testDb()
@@ -267,7 +290,10 @@ describe('the rate limit after authentication (issue 28, item 5)', () => {
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) {
       const url = i % 2 ? integration.path : `/${path}/alerts/notify.json`;
-      statuses.push((await notify(url, { token: i % 3 ? `${i}`.padStart(32, 'f') : null, body: { title: 'forged' }, headers: fromAttacker(i < 15 ? ip : attackerIp()) })).status);
+      statuses.push(
+        (await notify(url, { token: i % 3 ? `${i}`.padStart(32, 'f') : null, body: { title: 'forged' }, headers: fromAttacker(i < 15 ? ip : attackerIp()) }))
+          .status,
+      );
     }
     expect(statuses).toEqual(Array(30).fill(401));
     expect((await notify(integration.path, { token: integration.token, body: { title: 'real' } })).status).toBe(200);
@@ -276,13 +302,20 @@ describe('the rate limit after authentication (issue 28, item 5)', () => {
     expect((await alertsOf(project.id)).map((a) => a.title)).toEqual(['real']);
   });
 
-  it('failures count per client IP: past the limit that IP\'s failures get 429 uncounted, never its right token, nor another IP', async () => {
+  it("failures count per client IP: past the limit that IP's failures get 429 uncounted, never its right token, nor another IP", async () => {
     const { project, integration } = await setup();
     const ip = attackerIp();
     expect((await notify(integration.path, { token: null, body: {}, headers: fromAttacker(ip) })).status).toBe(401);
-    const failures = () => testDb().db.select().from(schema.rateLimits).where(eq(schema.rateLimits.key, `${NOTIFY_FAILURE_KEY}${ip}`));
+    const failures = () =>
+      testDb()
+        .db.select()
+        .from(schema.rateLimits)
+        .where(eq(schema.rateLimits.key, `${NOTIFY_FAILURE_KEY}${ip}`));
     expect((await failures()).map((r) => r.count)).toEqual([1]);
-    await testDb().db.update(schema.rateLimits).set({ count: NOTIFY_LIMIT }).where(eq(schema.rateLimits.key, `${NOTIFY_FAILURE_KEY}${ip}`));
+    await testDb()
+      .db.update(schema.rateLimits)
+      .set({ count: NOTIFY_LIMIT })
+      .where(eq(schema.rateLimits.key, `${NOTIFY_FAILURE_KEY}${ip}`));
     for (const token of [null, 'f'.repeat(32)]) {
       const res = await notify(integration.path, { token, body: { title: 'x' }, headers: fromAttacker(ip) });
       expect([res.status, res.text]).toEqual([429, 'Retry later\n']);

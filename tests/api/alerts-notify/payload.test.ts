@@ -45,7 +45,7 @@ describe('alertFieldsOf', () => {
 });
 
 describe('detailsOf', () => {
-  it('keeps what is not an alert attribute, nested keys flattened in merge_keys\' order', () => {
+  it("keeps what is not an alert attribute, nested keys flattened in merge_keys' order", () => {
     expect(
       detailsOf({ title: 't', hosts: ['h'], start_time: 's', gitlab_environment_name: 'prod', custom: { b: 1, a: { c: [1, 2] }, e: {} }, runbook: 'r' }),
     ).toEqual({ start_time: 's', gitlab_environment_name: 'prod', 'custom.a.c': [1, 2], 'custom.b': 1, runbook: 'r' });

@@ -21,8 +21,16 @@ export interface Integration {
   path: string;
 }
 
-export async function createIntegration(ownerToken: string, projectPath: string, o: { name?: string; active?: boolean; tier?: Tier } = {}): Promise<Integration> {
-  const res = await gql(CREATE, { token: ownerToken, tier: o.tier, variables: { input: { projectPath, name: o.name ?? 'Monitor', active: o.active ?? true } } });
+export async function createIntegration(
+  ownerToken: string,
+  projectPath: string,
+  o: { name?: string; active?: boolean; tier?: Tier } = {},
+): Promise<Integration> {
+  const res = await gql(CREATE, {
+    token: ownerToken,
+    tier: o.tier,
+    variables: { input: { projectPath, name: o.name ?? 'Monitor', active: o.active ?? true } },
+  });
   const created = res.body.data.httpIntegrationCreate;
   if (created.errors.length) throw new Error(`createIntegration: ${created.errors.join(', ')}`);
   return { id: created.integration.id, token: created.integration.token, path: (created.integration.url as string).slice(TEST_PUBLIC_URL.length) };
@@ -43,7 +51,11 @@ export async function setup(o: { tier?: Tier; name?: string } = {}) {
 export function notify(path: string, o: { token?: string | null; body?: unknown; tier?: Tier; headers?: Record<string, string> } = {}): Promise<TestResponse> {
   const headers: Record<string, string> = { 'content-type': 'application/json', ...o.headers };
   if (o.token) headers.authorization = `Bearer ${o.token}`;
-  return request('POST', path, { headers, body: o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body), env: { INSTANCE_TIER: o.tier ?? 'premium' } });
+  return request('POST', path, {
+    headers,
+    body: o.body === undefined ? undefined : typeof o.body === 'string' ? o.body : JSON.stringify(o.body),
+    env: { INSTANCE_TIER: o.tier ?? 'premium' },
+  });
 }
 
 export const alertsOf = (projectId: number) =>

@@ -33,10 +33,17 @@ describe('concurrent alert changes', () => {
     const linked = payloads.filter((p) => p.errors.length === 0);
     expect(linked).toHaveLength(1);
     expect(payloads.filter((p) => p.errors.length > 0).map((p) => p.errors)).toEqual([['An issue already exists']]);
-    const alert = await gql(`query($path: ID!, $iid: String) { project(fullPath: $path) { alertManagementAlert(iid: $iid) { issueIid notes { nodes { body } } } } }`, fx.developer.token, {
-      path: fx.path,
-      iid: String(a.iid),
+    const alert = await gql(
+      `query($path: ID!, $iid: String) { project(fullPath: $path) { alertManagementAlert(iid: $iid) { issueIid notes { nodes { body } } } } }`,
+      fx.developer.token,
+      {
+        path: fx.path,
+        iid: String(a.iid),
+      },
+    );
+    expect(alert.body.data.project.alertManagementAlert).toEqual({
+      issueIid: linked[0].issue.iid,
+      notes: { nodes: [{ body: `created issue #${linked[0].issue.iid} for this alert` }] },
     });
-    expect(alert.body.data.project.alertManagementAlert).toEqual({ issueIid: linked[0].issue.iid, notes: { nodes: [{ body: `created issue #${linked[0].issue.iid} for this alert` }] } });
   });
 });

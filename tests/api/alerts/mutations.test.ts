@@ -54,7 +54,11 @@ describe('updateAlertStatus', () => {
         iid: String(a.iid),
         status: 'ACKNOWLEDGED',
         endedAt: null,
-        notes: { nodes: [{ body: 'changed the status to **Acknowledged**', system: true, systemNoteIconName: 'status', author: { username: fx.developer.user.username } }] },
+        notes: {
+          nodes: [
+            { body: 'changed the status to **Acknowledged**', system: true, systemNoteIconName: 'status', author: { username: fx.developer.user.username } },
+          ],
+        },
       },
     });
     const before = Date.now();
@@ -76,8 +80,13 @@ describe('updateAlertStatus', () => {
     expect((await gql(TODO, fx.maintainer.token, { path: fx.path, iid: String(a.iid) })).body.data.alertTodoCreate.errors).toEqual([]);
     await gql(STATUS, fx.developer.token, { path: fx.path, iid: String(a.iid), status: 'RESOLVED' });
     const todos = async (token: string) =>
-      (await gql(`query($path: ID!, $iid: String) { project(fullPath: $path) { alertManagementAlert(iid: $iid) { todos(state: [pending, done]) { nodes { state } } } } }`, token, { path: fx.path, iid: String(a.iid) }))
-        .body.data.project.alertManagementAlert.todos.nodes;
+      (
+        await gql(
+          `query($path: ID!, $iid: String) { project(fullPath: $path) { alertManagementAlert(iid: $iid) { todos(state: [pending, done]) { nodes { state } } } } }`,
+          token,
+          { path: fx.path, iid: String(a.iid) },
+        )
+      ).body.data.project.alertManagementAlert.todos.nodes;
     expect(await todos(fx.developer.token)).toEqual([{ state: 'done' }]);
     expect(await todos(fx.maintainer.token)).toEqual([{ state: 'pending' }]);
   });
@@ -111,7 +120,10 @@ describe('alertSetAssignees', () => {
     const rep = fx.reporter.user.username;
     const one = await assign([rep.toUpperCase(), 'no-such-user', dev]);
     expect(one.body.errors).toBeUndefined();
-    expect(one.body.data.alertSetAssignees).toEqual({ errors: [], alert: { assignees: { nodes: [{ username: rep }] }, notes: { nodes: [{ body: `assigned to @${rep}` }] } } });
+    expect(one.body.data.alertSetAssignees).toEqual({
+      errors: [],
+      alert: { assignees: { nodes: [{ username: rep }] }, notes: { nodes: [{ body: `assigned to @${rep}` }] } },
+    });
     // APPEND keeps the current first assignee.
     const appended = await assign([dev], 'APPEND');
     expect(appended.body.data.alertSetAssignees.alert.assignees.nodes).toEqual([{ username: rep }]);
@@ -160,7 +172,14 @@ describe('alertTodoCreate', () => {
     expect(res.body.data.alertTodoCreate).toEqual({
       errors: [],
       alert: { iid: String(a.iid) },
-      todo: { action: 'marked', body: 'Queue backlog', state: 'pending', targetType: 'ALERT', project: { fullPath: fx.path }, author: { username: fx.developer.user.username } },
+      todo: {
+        action: 'marked',
+        body: 'Queue backlog',
+        state: 'pending',
+        targetType: 'ALERT',
+        project: { fullPath: fx.path },
+        author: { username: fx.developer.user.username },
+      },
     });
     const again = await gql(TODO, fx.developer.token, { path: fx.path, iid: String(a.iid) });
     expect(again.body.data.alertTodoCreate).toEqual({ errors: ['You already have pending todo for this alert'], alert: { iid: String(a.iid) }, todo: null });
@@ -199,7 +218,11 @@ describe('createAlertIssue', () => {
         `**GitLab alert:** ${TEST_PUBLIC_URL}/${fx.path}/-/alert_management/${a.iid}/details`,
       ].join('  \n'),
     });
-    expect(payload.alert).toEqual({ iid: String(a.iid), issueIid: payload.issue.iid, notes: { nodes: [{ body: `created issue #${payload.issue.iid} for this alert` }] } });
+    expect(payload.alert).toEqual({
+      iid: String(a.iid),
+      issueIid: payload.issue.iid,
+      notes: { nodes: [{ body: `created issue #${payload.issue.iid} for this alert` }] },
+    });
     // The issues domain's own create: the issue is in the project's list with its `created` event.
     const issue = await api.get(`/projects/${fx.project.id}/issues/${payload.issue.iid}`, { token: fx.developer.token });
     expect(issue.status).toBe(200);
@@ -238,7 +261,10 @@ describe('who may change alerts', () => {
         const res = await gql(query, token, { ...variables, ...extra });
         expect(res.status, `${field} ${who}`).toBe(200);
         expect(res.body.data, `${field} ${who}`).toEqual({ [field]: null });
-        expect(res.body.errors?.map((e: { message: string }) => e.message), `${field} ${who}`).toEqual([RESOURCE_ERROR]);
+        expect(
+          res.body.errors?.map((e: { message: string }) => e.message),
+          `${field} ${who}`,
+        ).toEqual([RESOURCE_ERROR]);
       }
     }
     expect(await stored(a.id)).toEqual(before);

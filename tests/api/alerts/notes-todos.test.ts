@@ -22,7 +22,13 @@ describe('notes on alerts', () => {
     expect(first.body.errors).toBeUndefined();
     expect(first.body.data.createNote).toMatchObject({
       errors: [],
-      note: { body: 'Seen it', system: false, author: { username: fx.reporter.user.username }, project: { fullPath: fx.path }, userPermissions: { adminNote: true, createNote: true, awardEmoji: true } },
+      note: {
+        body: 'Seen it',
+        system: false,
+        author: { username: fx.reporter.user.username },
+        project: { fullPath: fx.path },
+        userPermissions: { adminNote: true, createNote: true, awardEmoji: true },
+      },
     });
     const reply = await gql(NOTE, fx.developer.token, { id, body: 'On it', discussion: first.body.data.createNote.note.discussion.id });
     expect(reply.body.data.createNote.errors).toEqual([]);
@@ -33,9 +39,18 @@ describe('notes on alerts', () => {
     // A note touches its noteable.
     expect(Date.parse(alert.updatedAt)).toBeGreaterThan(Date.parse('2026-01-02T00:00:00Z'));
     // Its notes take award emoji (a note is Awardable; the alert itself is not).
-    const noteId = (await gql(`query($path: ID!, $iid: String) { project(fullPath: $path) { alertManagementAlert(iid: $iid) { notes { nodes { id } } } } }`, fx.reporter.token, { path: fx.path, iid: String(a.iid) }))
-      .body.data.project.alertManagementAlert.notes.nodes[0].id;
-    const award = await gql(`mutation($id: ID!) { awardEmojiAdd(input: { awardableId: $id, name: "eyes" }) { errors awardEmoji { name user { username } } } }`, fx.developer.token, { id: noteId });
+    const noteId = (
+      await gql(
+        `query($path: ID!, $iid: String) { project(fullPath: $path) { alertManagementAlert(iid: $iid) { notes { nodes { id } } } } }`,
+        fx.reporter.token,
+        { path: fx.path, iid: String(a.iid) },
+      )
+    ).body.data.project.alertManagementAlert.notes.nodes[0].id;
+    const award = await gql(
+      `mutation($id: ID!) { awardEmojiAdd(input: { awardableId: $id, name: "eyes" }) { errors awardEmoji { name user { username } } } }`,
+      fx.developer.token,
+      { id: noteId },
+    );
     expect(award.body.data.awardEmojiAdd).toEqual({ errors: [], awardEmoji: { name: 'eyes', user: { username: fx.developer.user.username } } });
   });
 
@@ -69,9 +84,15 @@ describe('mentions in notes on alerts', () => {
     const res = await gql(NOTE, fx.developer.token, { id: `gid://gitlab/AlertManagement::Alert/${a.id}`, body });
     expect(res.body.data.createNote.errors).toEqual([]);
     const todosOf = async (token: string) => (await api.get('/todos', { token })).body as Array<Record<string, any>>;
-    expect((await todosOf(fx.reporter.token)).map((t) => [t.action_name, t.target_type, t.body])).toEqual([['directly_addressed', 'AlertManagement::Alert', body]]);
+    expect((await todosOf(fx.reporter.token)).map((t) => [t.action_name, t.target_type, t.body])).toEqual([
+      ['directly_addressed', 'AlertManagement::Alert', body],
+    ]);
     const [maintainers] = await todosOf(fx.maintainer.token);
-    expect(maintainers).toMatchObject({ action_name: 'mentioned', target: { iid: a.iid, title: 'Pager storm' }, author: { username: fx.developer.user.username } });
+    expect(maintainers).toMatchObject({
+      action_name: 'mentioned',
+      target: { iid: a.iid, title: 'Pager storm' },
+      author: { username: fx.developer.user.username },
+    });
     expect(maintainers!.target_url).toMatch(new RegExp(`/-/alert_management/${a.iid}/details$`));
     expect(await todosOf(fx.guest.token)).toEqual([]);
   });
@@ -110,7 +131,10 @@ describe('alert to-dos in GET /todos', () => {
     expect(done.status).toBe(201);
     expect(done.body).toMatchObject({ state: 'done', target: { iid: a.iid } });
     // A developer demoted to guest no longer reads the alert: its to-dos are not listed.
-    await gql(`mutation($path: ID!, $iid: String!) { alertTodoCreate(input: { projectPath: $path, iid: $iid }) { errors } }`, fx.developer.token, { path: fx.path, iid: String(a.iid) });
+    await gql(`mutation($path: ID!, $iid: String!) { alertTodoCreate(input: { projectPath: $path, iid: $iid }) { errors } }`, fx.developer.token, {
+      path: fx.path,
+      iid: String(a.iid),
+    });
     expect((await api.get('/todos', { token: fx.developer.token })).body).toHaveLength(1);
     const demote = await api.put(`/projects/${fx.project.id}/members/${fx.developer.user.id}`, { token: fx.owner.token, body: { access_level: 10 } });
     expect(demote.status).toBe(200);

@@ -99,10 +99,42 @@ describe('Project.alertManagementAlerts', () => {
     const fx = await alertProject();
     const t = (minutes: number) => new Date(Date.UTC(2026, 10, 1, 0, minutes));
     // iid 1..4: started, ended, created, updated, events, severity, status all differ in different orders.
-    const a = await createAlert(fx.project.id, { startedAt: t(3), endedAt: null, createdAt: t(1), updatedAt: t(4), events: 5, severity: 'low', status: 'acknowledged' });
-    const b = await createAlert(fx.project.id, { startedAt: t(1), endedAt: t(20), createdAt: t(2), updatedAt: t(1), events: 1, severity: 'critical', status: 'resolved' });
-    const c = await createAlert(fx.project.id, { startedAt: t(4), endedAt: t(10), createdAt: t(3), updatedAt: t(2), events: 9, severity: 'info', status: 'ignored' });
-    const d = await createAlert(fx.project.id, { startedAt: t(2), endedAt: null, createdAt: t(4), updatedAt: t(3), events: 5, severity: 'high', status: 'triggered' });
+    const a = await createAlert(fx.project.id, {
+      startedAt: t(3),
+      endedAt: null,
+      createdAt: t(1),
+      updatedAt: t(4),
+      events: 5,
+      severity: 'low',
+      status: 'acknowledged',
+    });
+    const b = await createAlert(fx.project.id, {
+      startedAt: t(1),
+      endedAt: t(20),
+      createdAt: t(2),
+      updatedAt: t(1),
+      events: 1,
+      severity: 'critical',
+      status: 'resolved',
+    });
+    const c = await createAlert(fx.project.id, {
+      startedAt: t(4),
+      endedAt: t(10),
+      createdAt: t(3),
+      updatedAt: t(2),
+      events: 9,
+      severity: 'info',
+      status: 'ignored',
+    });
+    const d = await createAlert(fx.project.id, {
+      startedAt: t(2),
+      endedAt: null,
+      createdAt: t(4),
+      updatedAt: t(3),
+      events: 5,
+      severity: 'high',
+      status: 'triggered',
+    });
     const [A, B, C, D] = [a.iid, b.iid, c.iid, d.iid];
     const expected: Record<string, number[]> = {
       STARTED_AT_ASC: [B, D, A, C],

@@ -132,8 +132,19 @@ describe('DELETE /applications/:id', () => {
     const created = await api.post('/applications', { token, body: valid() });
     const appId: number = created.body.id;
     const accessToken = 'oauth-access-token-' + unique('t');
-    await testDb().db.insert(oauthAccessTokens).values({ tokenDigest: await sha256Hex(accessToken), applicationId: appId, userId: user.id, scopes: ['api'], expiresIn: 7200, lineage: unique('l') });
-    await testDb().db.insert(oauthGrants).values({ codeDigest: await sha256Hex(unique('code')), applicationId: appId, userId: user.id, redirectUri: 'https://client.example.test/cb', scopes: ['api'], expiresAt: new Date(Date.now() + 600_000) });
+    await testDb()
+      .db.insert(oauthAccessTokens)
+      .values({ tokenDigest: await sha256Hex(accessToken), applicationId: appId, userId: user.id, scopes: ['api'], expiresIn: 7200, lineage: unique('l') });
+    await testDb()
+      .db.insert(oauthGrants)
+      .values({
+        codeDigest: await sha256Hex(unique('code')),
+        applicationId: appId,
+        userId: user.id,
+        redirectUri: 'https://client.example.test/cb',
+        scopes: ['api'],
+        expiresAt: new Date(Date.now() + 600_000),
+      });
     expect((await api.get('/user', { headers: { authorization: `Bearer ${accessToken}` } })).status).toBe(200);
 
     const res = await api.delete(`/applications/${appId}`, { token });

@@ -38,7 +38,12 @@ async function setup(visibility: 'public' | 'private' = 'public') {
 }
 
 const rows = async (type: 'Issue' | 'Note', id: number) =>
-  (await testDb().db.select({ n: count() }).from(awardEmoji).where(and(eq(awardEmoji.awardableType, type), eq(awardEmoji.awardableId, id))))[0]!.n;
+  (
+    await testDb()
+      .db.select({ n: count() })
+      .from(awardEmoji)
+      .where(and(eq(awardEmoji.awardableType, type), eq(awardEmoji.awardableId, id)))
+  )[0]!.n;
 
 const basic = (u: { id: number; name: string; username: string }) => ({
   id: u.id,
@@ -176,7 +181,10 @@ describe('award emoji on issues: who may do what', () => {
     const fx = await setup('private');
     expect(await api.get(fx.url)).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
     expect(await api.get(fx.url, { token: fx.stranger.token })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
-    expect(await api.post(fx.url, { token: fx.stranger.token, body: { name: 'tada' } })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+    expect(await api.post(fx.url, { token: fx.stranger.token, body: { name: 'tada' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
+    });
     expect((await api.get(fx.url, { token: fx.guest.token })).status).toBe(200);
 
     const secret = await createIssue(fx.owner.token, fx.project.id, { confidential: true });
@@ -222,8 +230,14 @@ describe('award emoji on issues: who may do what', () => {
   it('a locked discussion refuses awards from non-members (404 Award Emoji Not Found); members still award', async () => {
     const fx = await setup();
     expect((await api.put(fx.issueUrl, { token: fx.owner.token, body: { discussion_locked: true } })).body.discussion_locked).toBe(true);
-    expect(await api.post(fx.url, { token: fx.stranger.token, body: { name: 'tada' } })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Not Found' } });
-    expect(await api.post(fx.noteUrl, { token: fx.stranger.token, body: { name: 'tada' } })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Not Found' } });
+    expect(await api.post(fx.url, { token: fx.stranger.token, body: { name: 'tada' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Award Emoji Not Found' },
+    });
+    expect(await api.post(fx.noteUrl, { token: fx.stranger.token, body: { name: 'tada' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Award Emoji Not Found' },
+    });
     expect(await rows('Issue', fx.issue.id)).toBe(0);
     expect((await api.get(fx.url, { token: fx.stranger.token })).status).toBe(200);
     expect((await api.post(fx.url, { token: fx.guest.token, body: { name: 'tada' } })).status).toBe(201);
@@ -233,8 +247,14 @@ describe('award emoji on issues: who may do what', () => {
   it('an archived project takes no awards', async () => {
     const fx = await setup();
     await testDb().db.update(projects).set({ archived: true }).where(eq(projects.id, fx.project.id));
-    expect(await api.post(fx.url, { token: fx.owner.token, body: { name: 'tada' } })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Not Found' } });
-    expect(await api.post(fx.noteUrl, { token: fx.owner.token, body: { name: 'tada' } })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Not Found' } });
+    expect(await api.post(fx.url, { token: fx.owner.token, body: { name: 'tada' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Award Emoji Not Found' },
+    });
+    expect(await api.post(fx.noteUrl, { token: fx.owner.token, body: { name: 'tada' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Award Emoji Not Found' },
+    });
     expect((await api.get(fx.url, { token: fx.owner.token })).status).toBe(200);
     expect(await rows('Issue', fx.issue.id)).toBe(0);
   });
@@ -291,13 +311,19 @@ describe('award emoji on notes on issues', () => {
       expect(await api.get(url, { token })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Not Found' } });
       expect(await api.get(`${url}/${award.body.id}`, { token })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Not Found' } });
     }
-    expect(await api.post(url, { token: fx.guest.token, body: { name: 'tada' } })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Not Found' } });
+    expect(await api.post(url, { token: fx.guest.token, body: { name: 'tada' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Award Emoji Not Found' },
+    });
     expect(await rows('Note', secret.body.id)).toBe(1);
 
     // Notes of a private project's issue: 404 Project Not Found for outsiders.
     const priv = await setup('private');
     expect(await api.get(priv.noteUrl)).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
-    expect(await api.post(priv.noteUrl, { token: priv.stranger.token, body: { name: 'tada' } })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+    expect(await api.post(priv.noteUrl, { token: priv.stranger.token, body: { name: 'tada' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
+    });
   });
 
   it('ten concurrent identical awards on a note make one row; the list costs constant queries', async () => {

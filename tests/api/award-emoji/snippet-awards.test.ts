@@ -35,7 +35,12 @@ async function setup(visibility: 'public' | 'private' = 'public', snippetVisibil
 }
 
 const rows = async (type: 'Snippet' | 'Note', id: number) =>
-  (await testDb().db.select({ n: count() }).from(awardEmoji).where(and(eq(awardEmoji.awardableType, type), eq(awardEmoji.awardableId, id))))[0]!.n;
+  (
+    await testDb()
+      .db.select({ n: count() })
+      .from(awardEmoji)
+      .where(and(eq(awardEmoji.awardableType, type), eq(awardEmoji.awardableId, id)))
+  )[0]!.n;
 
 const basic = (u: { id: number; name: string; username: string }) => ({
   id: u.id,
@@ -76,7 +81,10 @@ describe('award emoji on project snippets', () => {
   it('names: unknown or with control characters 400, missing 400, duplicates refused, concurrent awards make one row', async () => {
     const fx = await setup();
     for (const name of ['thumbs\u0000up', 'tada\n', 'nope_not_one']) {
-      expect(await api.post(fx.url, { token: fx.guest.token, body: { name } })).toMatchObject({ status: 400, body: { message: { name: ['is not a valid emoji name'] } } });
+      expect(await api.post(fx.url, { token: fx.guest.token, body: { name } })).toMatchObject({
+        status: 400,
+        body: { message: { name: ['is not a valid emoji name'] } },
+      });
     }
     expect(await api.post(fx.url, { token: fx.guest.token, body: {} })).toMatchObject({ status: 400, body: { error: 'name is missing' } });
     expect(await rows('Snippet', fx.snippet.id)).toBe(0);
@@ -89,13 +97,19 @@ describe('award emoji on project snippets', () => {
   it('a hidden project or snippet is 404; an award of another snippet is 404 Not found', async () => {
     const priv = await setup('private', 'private');
     expect(await api.get(priv.url)).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
-    expect(await api.post(priv.url, { token: priv.stranger.token, body: { name: 'tada' } })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+    expect(await api.post(priv.url, { token: priv.stranger.token, body: { name: 'tada' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
+    });
     expect((await api.post(priv.url, { token: priv.guest.token, body: { name: 'tada' } })).status).toBe(201);
 
     // A private snippet of a public project: members only.
     const fx = await setup('public', 'private');
     expect(await api.get(fx.url)).toMatchObject({ status: 404, body: { message: '404 Snippet Not Found' } });
-    expect(await api.post(fx.url, { token: fx.stranger.token, body: { name: 'tada' } })).toMatchObject({ status: 404, body: { message: '404 Snippet Not Found' } });
+    expect(await api.post(fx.url, { token: fx.stranger.token, body: { name: 'tada' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Snippet Not Found' },
+    });
     expect(await api.get(fx.noteUrl, { token: fx.stranger.token })).toMatchObject({ status: 404, body: { message: '404 Snippet Not Found' } });
     const award = await api.post(fx.url, { token: fx.guest.token, body: { name: 'tada' } });
     expect(award.status).toBe(201);
@@ -122,8 +136,14 @@ describe('award emoji on project snippets', () => {
     const award = await api.post(fx.url, { token: fx.guest.token, body: { name: 'eyes' } });
     expect(award.status).toBe(201);
     await testDb().db.update(projects).set({ archived: true }).where(eq(projects.id, fx.project.id));
-    expect(await api.post(fx.url, { token: fx.owner.token, body: { name: 'tada' } })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Not Found' } });
-    expect(await api.post(fx.noteUrl, { token: fx.owner.token, body: { name: 'tada' } })).toMatchObject({ status: 404, body: { message: '404 Award Emoji Not Found' } });
+    expect(await api.post(fx.url, { token: fx.owner.token, body: { name: 'tada' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Award Emoji Not Found' },
+    });
+    expect(await api.post(fx.noteUrl, { token: fx.owner.token, body: { name: 'tada' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Award Emoji Not Found' },
+    });
     expect((await api.delete(`${fx.url}/${award.body.id}`, { token: admin.token })).status).toBe(204);
     expect(await rows('Snippet', fx.snippet.id)).toBe(0);
   });

@@ -17,7 +17,10 @@ const fetch: Fetch = (input, init) => appFetch(input, init);
 const YAML = 'build:\n  script: [echo ok]\n';
 
 const commit = (token: string, projectId: number, path: string, content: string) =>
-  api.post(`/projects/${projectId}/repository/commits`, { token, body: { branch: 'master', commit_message: `Add ${path}`, actions: [{ action: 'create', file_path: path, content }] } });
+  api.post(`/projects/${projectId}/repository/commits`, {
+    token,
+    body: { branch: 'master', commit_message: `Add ${path}`, actions: [{ action: 'create', file_path: path, content }] },
+  });
 
 const pipelinesAt = async (token: string, projectId: number, sha: string) =>
   ((await api.get(`/projects/${projectId}/pipelines`, { token, query: { sha } })).body as Array<{ sha: string; source?: string }>).length;
@@ -46,9 +49,15 @@ describe('follow-up work runs on the queue', () => {
         if (job.git_info.ref === 'feature') {
           let iid: number | null = null;
           if (waiting) {
-            const mr = await api.post(`/projects/${project.id}/merge_requests`, { token: owner.token, body: { source_branch: 'feature', target_branch: 'master', title: 'Feature' } });
+            const mr = await api.post(`/projects/${project.id}/merge_requests`, {
+              token: owner.token,
+              body: { source_branch: 'feature', target_branch: 'master', title: 'Feature' },
+            });
             iid = mr.body.iid as number;
-            const asked = await api.put(`/projects/${project.id}/merge_requests/${iid}/merge`, { token: owner.token, body: { merge_when_pipeline_succeeds: true } });
+            const asked = await api.put(`/projects/${project.id}/merge_requests/${iid}/merge`, {
+              token: owner.token,
+              body: { merge_when_pipeline_succeeds: true },
+            });
             expect([asked.status, asked.body.state]).toEqual([200, 'opened']);
           }
           return { owner, project, job, iid };

@@ -24,11 +24,15 @@ beforeAll(async () => {
   call = async (method, path, body) => {
     const headers: Record<string, string> = { 'PRIVATE-TOKEN': token };
     if (body !== undefined) headers['content-type'] = 'application/json';
-    const res = await app.fetch(new Request(`${testEnv.PUBLIC_URL}/api/v4${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }), testEnv, {
-      waitUntil: () => undefined,
-      passThroughOnException: () => undefined,
-      props: {},
-    });
+    const res = await app.fetch(
+      new Request(`${testEnv.PUBLIC_URL}/api/v4${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }),
+      testEnv,
+      {
+        waitUntil: () => undefined,
+        passThroughOnException: () => undefined,
+        props: {},
+      },
+    );
     const text = await res.text();
     return { status: res.status, body: text ? JSON.parse(text) : null };
   };
@@ -65,7 +69,9 @@ describe('the local schedule (npm start)', () => {
 
     const schedule = startLocalSchedule(provider, { firstDelayMs: 10, intervalMs: 200 });
     try {
-      await eventually(async () => (await rowsLeft('projects', [inGroup.body.id, first.body.id])) === 0 && (await rowsLeft('namespaces', [group.body.id])) === 0);
+      await eventually(
+        async () => (await rowsLeft('projects', [inGroup.body.id, first.body.id])) === 0 && (await rowsLeft('namespaces', [group.body.id])) === 0,
+      );
       // A later run purges what is deleted after the first.
       const second = await call('POST', '/projects', { path: 'second' });
       expect((await call('DELETE', `/projects/${second.body.id}`)).status).toBe(202);

@@ -15,13 +15,22 @@ import { gql } from '../../graphql/helpers.ts';
 
 const db = () => testDb().db;
 const jobsWhere = (where: ReturnType<typeof sql>) => db().select().from(backgroundJobs).where(where).orderBy(backgroundJobs.id);
-const count = async (table: 'projects' | 'namespaces', id: number) => Number((await db().execute(sql`SELECT 1 FROM ${sql.identifier(table)} WHERE id = ${id}`) as any).rows?.length ?? 0);
+const count = async (table: 'projects' | 'namespaces', id: number) =>
+  Number(((await db().execute(sql`SELECT 1 FROM ${sql.identifier(table)} WHERE id = ${id}`)) as any).rows?.length ?? 0);
 
 /** Inserts jobs as a request would, due at `dueIn` seconds from now (in the future: no runner takes them). */
 async function insertJobs(queue: string, workerClass: string, metas: JobMeta[], options: { dueIn?: number; args?: Record<string, unknown> } = {}) {
   const rows = await db()
     .insert(backgroundJobs)
-    .values(metas.map((meta) => ({ queue, workerClass, args: options.args ?? {}, meta, runAt: sql`now() + make_interval(secs => ${options.dueIn ?? 3600})` as unknown as Date })))
+    .values(
+      metas.map((meta) => ({
+        queue,
+        workerClass,
+        args: options.args ?? {},
+        meta,
+        runAt: sql`now() + make_interval(secs => ${options.dueIn ?? 3600})` as unknown as Date,
+      })),
+    )
     .returning({ id: backgroundJobs.id });
   return rows.map((r) => r.id);
 }
@@ -38,7 +47,9 @@ describe('jobs enqueued by real actions', () => {
     const res = await api.delete(`/projects/${p.id}`, { token });
     expect(res.status).toBe(202);
     const jobs = await jobsWhere(sql`${backgroundJobs.args} @> ${JSON.stringify({ project_id: p.id })}::jsonb AND ${backgroundJobs.queue} = 'project_destroy'`);
-    expect(jobs.map((j) => ({ queue: j.queue, workerClass: j.workerClass, args: j.args, meta: j.meta, attempts: j.attempts, dead: j.dead, claimedBy: j.claimedBy }))).toEqual([
+    expect(
+      jobs.map((j) => ({ queue: j.queue, workerClass: j.workerClass, args: j.args, meta: j.meta, attempts: j.attempts, dead: j.dead, claimedBy: j.claimedBy })),
+    ).toEqual([
       {
         queue: 'project_destroy',
         workerClass: 'ProjectDestroyWorker',
@@ -78,7 +89,13 @@ describe('jobs enqueued by real actions', () => {
     expect(jobs.map((j) => [j.workerClass, j.meta])).toEqual([
       [
         'GroupDestroyWorker',
-        { user: user.username, root_namespace: g.full_path, subscription_plan: 'free', caller_id: 'DELETE /api/:version/groups/:id', feature_category: 'subgroups' },
+        {
+          user: user.username,
+          root_namespace: g.full_path,
+          subscription_plan: 'free',
+          caller_id: 'DELETE /api/:version/groups/:id',
+          feature_category: 'subgroups',
+        },
       ],
     ]);
     const outcomes = await runJobs({ ctx: testDb() }, { queues: ['group_destroy'] });
@@ -116,9 +133,17 @@ describe('retries', () => {
     for (let attempt = 1; attempt <= 4; attempt++) {
       const outcomes = await runJobs({ ctx: testDb() }, { queues: ['project_destroy'] });
       const mine = outcomes.filter((o) => o.id === id);
-      expect(mine).toEqual([{ id, queue: 'project_destroy', workerClass: 'ProjectDestroyWorker', outcome: attempt <= 3 ? 'retry' : 'dead', error: 'argument project_id missing' }]);
+      expect(mine).toEqual([
+        { id, queue: 'project_destroy', workerClass: 'ProjectDestroyWorker', outcome: attempt <= 3 ? 'retry' : 'dead', error: 'argument project_id missing' },
+      ]);
       const [row] = await db()
-        .select({ attempts: backgroundJobs.attempts, dead: backgroundJobs.dead, lastError: backgroundJobs.lastError, claimedBy: backgroundJobs.claimedBy, delay: sql<number>`extract(epoch from ${backgroundJobs.runAt} - now())`.mapWith(Number) })
+        .select({
+          attempts: backgroundJobs.attempts,
+          dead: backgroundJobs.dead,
+          lastError: backgroundJobs.lastError,
+          claimedBy: backgroundJobs.claimedBy,
+          delay: sql<number>`extract(epoch from ${backgroundJobs.runAt} - now())`.mapWith(Number),
+        })
         .from(backgroundJobs)
         .where(eq(backgroundJobs.id, id!));
       expect(row).toMatchObject({ attempts: attempt, dead: attempt === 4, lastError: 'argument project_id missing', claimedBy: null });
@@ -128,17 +153,26 @@ describe('retries', () => {
         expect(row!.delay).toBeLessThanOrEqual(high!);
         // Not due yet: a run now leaves it alone.
         expect((await runJobs({ ctx: testDb() }, { queues: ['project_destroy'] })).some((o) => o.id === id)).toBe(false);
-        await db().update(backgroundJobs).set({ runAt: sql`now()` }).where(eq(backgroundJobs.id, id!));
+        await db()
+          .update(backgroundJobs)
+          .set({ runAt: sql`now()` })
+          .where(eq(backgroundJobs.id, id!));
       }
     }
-    await db().update(backgroundJobs).set({ runAt: sql`now() - interval '1 day'` }).where(eq(backgroundJobs.id, id!));
+    await db()
+      .update(backgroundJobs)
+      .set({ runAt: sql`now() - interval '1 day'` })
+      .where(eq(backgroundJobs.id, id!));
     expect((await runJobs({ ctx: testDb() }, { queues: ['project_destroy'] })).some((o) => o.id === id)).toBe(false);
     expect((await jobsWhere(sql`${backgroundJobs.id} = ${id}`)).map((j) => [j.dead, j.attempts])).toEqual([[true, 4]]);
     // Dead jobs are not the queue's: the administrator's deletion leaves them (they go after 6 months).
     const admin = await createAdmin();
     const res = await deleteJobs(admin.token, { queueName: 'project_destroy', user: (await jobsWhere(sql`${backgroundJobs.id} = ${id}`))[0]!.meta.user });
     expect(res.body.data.adminBackgroundQueuesDeleteJobs.result.deletedJobs).toBe(0);
-    await db().update(backgroundJobs).set({ runAt: sql`now() - interval '7 months'` }).where(eq(backgroundJobs.id, id!));
+    await db()
+      .update(backgroundJobs)
+      .set({ runAt: sql`now() - interval '7 months'` })
+      .where(eq(backgroundJobs.id, id!));
     await runJobs({ ctx: testDb() }, { queues: ['project_destroy'] });
     expect(await jobsWhere(sql`${backgroundJobs.id} = ${id}`)).toEqual([]);
   });
@@ -148,7 +182,10 @@ describe('retries', () => {
     const [claimed] = (await claimJobs(db(), ['group_destroy'], 'dead-runner', 100, 60)).filter((j) => j.id === id);
     expect(claimed).toMatchObject({ attempts: 1, claimedBy: 'dead-runner' });
     expect((await runJobs({ ctx: testDb() }, { queues: ['group_destroy'] })).some((o) => o.id === id)).toBe(false);
-    await db().update(backgroundJobs).set({ claimedUntil: sql`now() - interval '1 second'` }).where(eq(backgroundJobs.id, id!));
+    await db()
+      .update(backgroundJobs)
+      .set({ claimedUntil: sql`now() - interval '1 second'` })
+      .where(eq(backgroundJobs.id, id!));
     expect((await runJobs({ ctx: testDb() }, { queues: ['group_destroy'] })).filter((o) => o.id === id).map((o) => o.outcome)).toEqual(['done']);
     // The dead runner's late completion deletes nothing of another claim (the job is gone already here).
     await completeJob(db(), id!, 'dead-runner');
@@ -158,8 +195,18 @@ describe('retries', () => {
 
 describe('the scheduled work', () => {
   it('enqueues each periodic job once while one is pending, runs them all, and a tick later enqueues them again', async () => {
-    const periodic = ['cronjob:purge_deleted_namespaces', 'cronjob:remove_expired_members', 'cronjob:object_pool_cleanup', 'cronjob:prune_old_events', 'cronjob:prune_rate_limits', 'mailers'];
-    const pendingOf = () => jobsWhere(sql`${backgroundJobs.queue} IN ('cronjob:purge_deleted_namespaces', 'cronjob:remove_expired_members', 'cronjob:object_pool_cleanup', 'cronjob:prune_old_events', 'cronjob:prune_rate_limits', 'mailers') AND NOT ${backgroundJobs.dead}`);
+    const periodic = [
+      'cronjob:purge_deleted_namespaces',
+      'cronjob:remove_expired_members',
+      'cronjob:object_pool_cleanup',
+      'cronjob:prune_old_events',
+      'cronjob:prune_rate_limits',
+      'mailers',
+    ];
+    const pendingOf = () =>
+      jobsWhere(
+        sql`${backgroundJobs.queue} IN ('cronjob:purge_deleted_namespaces', 'cronjob:remove_expired_members', 'cronjob:object_pool_cleanup', 'cronjob:prune_old_events', 'cronjob:prune_rate_limits', 'mailers') AND NOT ${backgroundJobs.dead}`,
+      );
     await runScheduledWork(testDb(), 'test');
     expect(await pendingOf()).toEqual([]);
     expect(await enqueuePeriodicJobs({ ctx: testDb() })).toEqual(periodic);
@@ -238,7 +285,9 @@ describe('adminBackgroundQueuesDeleteJobs', () => {
       // One job matching, one with another value, one without the key.
       await insertJobs(queue, worker, [{ [key]: value, user: key === 'user' ? value : tag }, { [key]: `${value}-other`, user: tag }, { user: tag }]);
       const res = await deleteJobs(admin.token, { queueName: queue, [arg]: value });
-      expect(res.body, key).toEqual({ data: { adminBackgroundQueuesDeleteJobs: { clientMutationId: null, errors: [], result: { completed: true, deletedJobs: 1, queueSize: 2 } } } });
+      expect(res.body, key).toEqual({
+        data: { adminBackgroundQueuesDeleteJobs: { clientMutationId: null, errors: [], result: { completed: true, deletedJobs: 1, queueSize: 2 } } },
+      });
       // The rest go by `user` (every key must match: the user and a value no job has deletes nothing).
       const none = await deleteJobs(admin.token, { queueName: queue, user: tag, [arg]: `${value}-missing` });
       expect(none.body.data.adminBackgroundQueuesDeleteJobs.result).toEqual({ completed: true, deletedJobs: 0, queueSize: 2 });
@@ -247,18 +296,32 @@ describe('adminBackgroundQueuesDeleteJobs', () => {
     }
 
     // Several keys together; a job a runner holds stays (and is not counted as waiting); another queue is untouched.
-    const ids = await insertJobs(queue, worker, [
-      { user: tag, project: 'a/b', caller_id: 'c' },
-      { user: tag, project: 'a/b', caller_id: 'c' },
-      { user: tag, project: 'a/b', caller_id: 'other' },
-      { user: tag, project: 'a/b', caller_id: 'c' },
-    ], { dueIn: 0 });
+    const ids = await insertJobs(
+      queue,
+      worker,
+      [
+        { user: tag, project: 'a/b', caller_id: 'c' },
+        { user: tag, project: 'a/b', caller_id: 'c' },
+        { user: tag, project: 'a/b', caller_id: 'other' },
+        { user: tag, project: 'a/b', caller_id: 'c' },
+      ],
+      { dueIn: 0 },
+    );
     await insertJobs('project_destroy', 'ProjectDestroyWorker', [{ user: tag, project: 'a/b', caller_id: 'c' }]);
     const held = (await claimJobs(db(), [queue], 'held', 1, 600)).map((j) => j.id);
     expect(held).toEqual([ids[0]]);
     const res = await deleteJobs(admin.token, { queueName: queue, user: tag, project: 'a/b', callerId: 'c' });
     expect(res.body.data.adminBackgroundQueuesDeleteJobs.result).toEqual({ completed: true, deletedJobs: 2, queueSize: 1 });
-    expect((await jobsWhere(sql`${backgroundJobs.id} IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`)).map((j) => j.id)).toEqual([ids[0], ids[2]]);
+    expect(
+      (
+        await jobsWhere(
+          sql`${backgroundJobs.id} IN (${sql.join(
+            ids.map((i) => sql`${i}`),
+            sql`, `,
+          )})`,
+        )
+      ).map((j) => j.id),
+    ).toEqual([ids[0], ids[2]]);
     const other = await deleteJobs(admin.token, { queueName: 'project_destroy', user: tag });
     expect(other.body.data.adminBackgroundQueuesDeleteJobs.result.deletedJobs).toBe(1);
     await completeJob(db(), ids[0]!, 'held');
@@ -269,7 +332,11 @@ describe('adminBackgroundQueuesDeleteJobs', () => {
     const { deleteJobs: deleteJobsVerb } = await import('../../../functions/background-jobs/service.ts');
     const admin = await createAdmin();
     const tag = unique('batch');
-    await insertJobs('cronjob:prune_rate_limits', 'PruneRateLimitsWorker', Array.from({ length: 7 }, () => ({ user: tag })));
+    await insertJobs(
+      'cronjob:prune_rate_limits',
+      'PruneRateLimitsWorker',
+      Array.from({ length: 7 }, () => ({ user: tag })),
+    );
     const ctx = { ...testDb(), actor: { user: admin.user, scopes: ['api'], via: 'personal_access_token' as const } } as any;
     const input = { queueName: 'cronjob:prune_rate_limits', meta: { user: tag } };
     expect(await deleteJobsVerb({ ctx, input }, { batch: 2, timeoutMs: 0 })).toEqual({ completed: false, deletedJobs: 0, queueSize: 7 });
@@ -284,21 +351,41 @@ describe('GET /sidekiq/queue_metrics', () => {
     expect(await api.get('/sidekiq/queue_metrics', { token })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
     const admin = await createAdmin();
     const tag = unique('metrics');
-    const [, , dead, held] = await insertJobs('cronjob:prune_rate_limits', 'PruneRateLimitsWorker', [{ user: tag }, { user: tag }, { user: tag }, { user: tag }], { dueIn: -100 });
+    const [, , dead, held] = await insertJobs(
+      'cronjob:prune_rate_limits',
+      'PruneRateLimitsWorker',
+      [{ user: tag }, { user: tag }, { user: tag }, { user: tag }],
+      { dueIn: -100 },
+    );
     await insertJobs('cronjob:prune_rate_limits', 'PruneRateLimitsWorker', [{ user: tag }], { dueIn: 600 });
     await db().update(backgroundJobs).set({ dead: true }).where(eq(backgroundJobs.id, dead!));
-    await db().update(backgroundJobs).set({ claimedBy: 'held', claimedUntil: sql`now() + interval '1 minute'` }).where(eq(backgroundJobs.id, held!));
+    await db()
+      .update(backgroundJobs)
+      .set({ claimedBy: 'held', claimedUntil: sql`now() + interval '1 minute'` })
+      .where(eq(backgroundJobs.id, held!));
     const res = await api.get('/sidekiq/queue_metrics', { token: admin.token });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.queues).sort()).toEqual(
-      ['cronjob:object_pool_cleanup', 'cronjob:prune_old_events', 'cronjob:prune_rate_limits', 'cronjob:purge_deleted_namespaces', 'cronjob:remove_expired_members', 'group_destroy', 'mailers', 'pipeline_processing:pipeline_success', 'post_receive', 'project_destroy', 'update_merge_requests'],
-    );
+    expect(Object.keys(res.body.queues).sort()).toEqual([
+      'cronjob:object_pool_cleanup',
+      'cronjob:prune_old_events',
+      'cronjob:prune_rate_limits',
+      'cronjob:purge_deleted_namespaces',
+      'cronjob:remove_expired_members',
+      'group_destroy',
+      'mailers',
+      'pipeline_processing:pipeline_success',
+      'post_receive',
+      'project_destroy',
+      'update_merge_requests',
+    ]);
     // Two due and one scheduled wait; the dead and the running ones are not the queue's.
     expect(res.body.queues['cronjob:prune_rate_limits'].backlog).toBe(3);
     expect(res.body.queues['cronjob:prune_rate_limits'].latency).toBeGreaterThanOrEqual(100);
     expect(res.body.queues['cronjob:prune_rate_limits'].latency).toBeLessThan(130);
     expect(res.body.queues['cronjob:remove_expired_members']).toEqual({ backlog: 0, latency: 0 });
-    await db().delete(backgroundJobs).where(sql`${backgroundJobs.meta}->>'user' = ${tag}`);
+    await db()
+      .delete(backgroundJobs)
+      .where(sql`${backgroundJobs.meta}->>'user' = ${tag}`);
   });
 });
 
@@ -307,7 +394,12 @@ describe('deletion racing the runner', () => {
     const admin = await createAdmin();
     const tag = unique('race');
     const total = 120;
-    const ids = await insertJobs('group_destroy', 'GroupDestroyWorker', Array.from({ length: total }, () => ({ root_namespace: tag })), { dueIn: 0, args: { group_id: 0 } });
+    const ids = await insertJobs(
+      'group_destroy',
+      'GroupDestroyWorker',
+      Array.from({ length: total }, () => ({ root_namespace: tag })),
+      { dueIn: 0, args: { group_id: 0 } },
+    );
     const mine = new Set(ids);
     // Bounded runs (as a cron invocation is): whichever side is faster, both have jobs to take.
     const runners = [1, 2, 3].map(() => runJobs({ ctx: testDb() }, { queues: ['group_destroy'], claimBatch: 2, maxJobs: 20 }));
@@ -322,7 +414,10 @@ describe('deletion racing the runner', () => {
     expect(ran.every((o) => o.outcome === 'done')).toBe(true);
     const ranIds = new Set(ran.map((o) => o.id));
     expect(ranIds.size).toBe(ran.length);
-    const left = await db().select({ id: backgroundJobs.id }).from(backgroundJobs).where(and(inArray(backgroundJobs.id, ids)));
+    const left = await db()
+      .select({ id: backgroundJobs.id })
+      .from(backgroundJobs)
+      .where(and(inArray(backgroundJobs.id, ids)));
     expect(left.filter((l) => ranIds.has(l.id))).toEqual([]);
     expect(ran.length + deleted + left.length).toBe(total);
     expect(ran.length).toBeGreaterThan(0);

@@ -90,8 +90,20 @@ describe('project boards', () => {
       ['post', `/projects/${fx.id}/boards`, { name: '  ' }, 400, { message: { name: ["can't be blank"] } }],
       ['put', `/projects/${fx.id}/boards/${board.id}`, { name: '' }, 400, { message: '400 Bad request - Failed to save board {:name=>["can\'t be blank"]}' }],
       ['put', `/projects/${fx.id}/boards/abc`, { name: 'x' }, 400, { error: 'board_id is invalid' }],
-      ['post', `/projects/${fx.id}/boards/${board.id}/lists`, {}, 400, { error: 'label_id, milestone_id, assignee_id are missing, exactly one parameter must be provided' }],
-      ['post', `/projects/${fx.id}/boards/${board.id}/lists`, { label_id: 1, milestone_id: 2 }, 400, { error: 'label_id, milestone_id are mutually exclusive' }],
+      [
+        'post',
+        `/projects/${fx.id}/boards/${board.id}/lists`,
+        {},
+        400,
+        { error: 'label_id, milestone_id, assignee_id are missing, exactly one parameter must be provided' },
+      ],
+      [
+        'post',
+        `/projects/${fx.id}/boards/${board.id}/lists`,
+        { label_id: 1, milestone_id: 2 },
+        400,
+        { error: 'label_id, milestone_id are mutually exclusive' },
+      ],
       ['post', `/projects/${fx.id}/boards/${board.id}/lists`, { label_id: 'x' }, 400, { error: 'label_id is invalid' }],
       ['post', `/projects/${fx.id}/boards/${board.id}/lists`, { label_id: 999999 }, 400, { message: { error: 'Label not found!' } }],
       ['post', `/projects/${fx.id}/boards/${board.id}/lists`, { milestone_id: 999999 }, 400, { message: { error: 'Milestone not found!' } }],
@@ -157,7 +169,10 @@ describe('board lists', () => {
     const fx = await boardParent('projects');
     const board = await createBoard(fx.owner.token, 'projects', fx.id);
     for (const row of await listRows(board.id)) {
-      expect(await api.get(`/projects/${fx.id}/boards/${board.id}/lists/${row.id}`, { token: fx.owner.token })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+      expect(await api.get(`/projects/${fx.id}/boards/${board.id}/lists/${row.id}`, { token: fx.owner.token })).toMatchObject({
+        status: 404,
+        body: { message: '404 Not found' },
+      });
       expect((await api.delete(`/projects/${fx.id}/boards/${board.id}/lists/${row.id}`, { token: fx.owner.token })).status).toBe(404);
     }
   });
@@ -176,7 +191,12 @@ describe('board lists', () => {
     const milestoneList = await api.post(url, { token: fx.owner.token, body: { milestone_id: m.id }, env: PREMIUM });
     expect(milestoneList.status, milestoneList.text).toBe(201);
     expect(Object.keys(milestoneList.body)).toEqual(['id', 'label', 'position', 'milestone', 'max_issue_count', 'max_issue_weight', 'limit_metric']);
-    expect(milestoneList.body).toMatchObject({ label: null, position: 0, milestone: { id: m.id, title: m.title, web_url: `${TEST_PUBLIC_URL}/${fx.project.path_with_namespace}/-/milestones/${m.iid}` }, max_issue_count: 0 });
+    expect(milestoneList.body).toMatchObject({
+      label: null,
+      position: 0,
+      milestone: { id: m.id, title: m.title, web_url: `${TEST_PUBLIC_URL}/${fx.project.path_with_namespace}/-/milestones/${m.iid}` },
+      max_issue_count: 0,
+    });
     // A group member is a board user of the group's projects.
     const userList = await api.post(url, { token: fx.owner.token, body: { assignee_id: fx.owner.user.id }, env: PREMIUM });
     expect(userList.body).toMatchObject({ position: 1, assignee: { id: fx.owner.user.id, username: fx.owner.user.username, name: fx.owner.user.name } });
@@ -197,11 +217,17 @@ describe('group boards', () => {
     expect(first.body).toMatchObject({ project: null, group: { id: fx.id, name: fx.group.name, web_url: `${TEST_PUBLIC_URL}/groups/${fx.group.full_path}` } });
     const second = await api.post(`/groups/${fx.id}/boards`, { token: fx.reporter.token, body: { name: 'Second' } });
     expect(second).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await api.delete(`/groups/${fx.id}/boards/${first.body.id}`, { token: fx.reporter.token })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect(await api.delete(`/groups/${fx.id}/boards/${first.body.id}`, { token: fx.reporter.token })).toMatchObject({
+      status: 403,
+      body: { message: '403 Forbidden' },
+    });
     const premium = await api.post(`/groups/${fx.id}/boards`, { token: fx.reporter.token, body: { name: 'Second' }, env: PREMIUM });
     expect(premium.status).toBe(201);
     expect((await api.delete(`/groups/${fx.id}/boards/${first.body.id}`, { token: fx.reporter.token, env: PREMIUM })).status).toBe(204);
-    const left = await testDb().db.select().from(boards).where(inArray(boards.groupId, [fx.id]));
+    const left = await testDb()
+      .db.select()
+      .from(boards)
+      .where(inArray(boards.groupId, [fx.id]));
     expect(left.map((b) => b.name)).toEqual(['Second']);
   });
 

@@ -44,7 +44,11 @@ describe.each(['projects', 'groups'] as const)('PUT /%s/:id/boards/:board_id sco
     // GET shows the same scope; an unknown user and an empty label list clear it.
     const got = await api.get(`/${kind}/${fx.id}/boards/${board.id}`, { token: fx.guest.token, env: PREMIUM });
     expect(got.body).toMatchObject({ assignee: { id: fx.stranger.user.id }, labels: [{ name: doingName }, { name: freshName }] });
-    const cleared = await api.put(`/${kind}/${fx.id}/boards/${board.id}`, { token: fx.reporter.token, body: { assignee_id: 999_999, labels: '' }, env: PREMIUM });
+    const cleared = await api.put(`/${kind}/${fx.id}/boards/${board.id}`, {
+      token: fx.reporter.token,
+      body: { assignee_id: 999_999, labels: '' },
+      env: PREMIUM,
+    });
     expect(cleared.body).toMatchObject({ assignee: null, labels: [] });
     expect(await scopeOf(board.id)).toEqual({ assigneeId: null, labelIds: [] });
   });
@@ -53,7 +57,10 @@ describe.each(['projects', 'groups'] as const)('PUT /%s/:id/boards/:board_id sco
     const fx = await boardParent(kind);
     const board = await createBoard(fx.owner.token, kind, fx.id);
     const fresh = unique('Fresh');
-    const res = await api.put(`/${kind}/${fx.id}/boards/${board.id}`, { token: fx.reporter.token, body: { name: 'Renamed', assignee_id: fx.guest.user.id, labels: fresh } });
+    const res = await api.put(`/${kind}/${fx.id}/boards/${board.id}`, {
+      token: fx.reporter.token,
+      body: { name: 'Renamed', assignee_id: fx.guest.user.id, labels: fresh },
+    });
     expect(res.status).toBe(200);
     expect(res.body.name).toBe('Renamed');
     for (const key of ['assignee', 'labels', 'milestone', 'weight']) expect(res.body).not.toHaveProperty(key);
@@ -67,7 +74,11 @@ describe.each(['projects', 'groups'] as const)('PUT /%s/:id/boards/:board_id sco
     const bad = await api.put(`/${kind}/${fx.id}/boards/${board.id}`, { token: fx.reporter.token, body: { assignee_id: 'me' }, env: PREMIUM });
     expect({ status: bad.status, body: bad.body }).toEqual({ status: 400, body: { error: 'assignee_id is invalid' } });
     const fresh = unique('Fresh');
-    const guest = await api.put(`/${kind}/${fx.id}/boards/${board.id}`, { token: fx.guest.token, body: { assignee_id: fx.guest.user.id, labels: fresh }, env: PREMIUM });
+    const guest = await api.put(`/${kind}/${fx.id}/boards/${board.id}`, {
+      token: fx.guest.token,
+      body: { assignee_id: fx.guest.user.id, labels: fresh },
+      env: PREMIUM,
+    });
     expect({ status: guest.status, body: guest.body }).toEqual({ status: 403, body: { message: '403 Forbidden' } });
     expect(await scopeOf(board.id)).toEqual({ assigneeId: null, labelIds: [] });
     expect(await testDb().db.select().from(labels).where(eq(labels.title, fresh))).toEqual([]);
@@ -98,7 +109,12 @@ describe('GraphQL Board.assignee and BoardIssueInput.assigneeUsername', () => {
     const query = `query($path: ID!, $id: BoardID!, $filters: BoardIssueInput) { project(fullPath: $path) { board(id: $id) {
       lists { nodes { listType issuesCount issues(filters: $filters) { nodes { title } } } } } } }`;
     const backlog = async (names: string[]) => {
-      const res = await gql(query, fx.owner.token, { path: fx.project.path_with_namespace, id: `gid://gitlab/Board/${board.id}`, filters: { assigneeUsername: names } }, 'premium');
+      const res = await gql(
+        query,
+        fx.owner.token,
+        { path: fx.project.path_with_namespace, id: `gid://gitlab/Board/${board.id}`, filters: { assigneeUsername: names } },
+        'premium',
+      );
       expect(res.body.errors).toBeUndefined();
       const list = res.body.data.project.board.lists.nodes.find((l: { listType: string }) => l.listType === 'backlog');
       return list.issues.nodes.map((n: { title: string }) => n.title).sort();

@@ -29,9 +29,20 @@ async function fixture() {
     const res = await api.post(`/projects/${fx.id}/boards/${board.id}/lists`, { token: fx.owner.token, body: { label_id: label.id } });
     made.push({ id: res.body.id as number, title: label.name as string });
   }
-  const [backlog] = await testDb().db.select().from(lists).where(and(eq(lists.boardId, board.id), eq(lists.listType, 0)));
+  const [backlog] = await testDb()
+    .db.select()
+    .from(lists)
+    .where(and(eq(lists.boardId, board.id), eq(lists.listType, 0)));
   const positions = async () =>
-    (await testDb().db.select().from(lists).where(and(eq(lists.boardId, board.id), eq(lists.listType, 1)))).map((l) => [l.id, l.position]).sort((a, b) => a[1]! - b[1]!).map((p) => p[0]);
+    (
+      await testDb()
+        .db.select()
+        .from(lists)
+        .where(and(eq(lists.boardId, board.id), eq(lists.listType, 1)))
+    )
+      .map((l) => [l.id, l.position])
+      .sort((a, b) => a[1]! - b[1]!)
+      .map((p) => p[0]);
   return { ...fx, board, made, backlog: backlog!, positions };
 }
 
@@ -43,7 +54,9 @@ describe('updateBoardList', () => {
     const [a, b, c] = fx.made;
     const res = await gql(UPDATE, fx.reporter.token, { input: { listId: gid(a!.id), position: 2, collapsed: true, clientMutationId: 'x' } }, tier);
     expect(res.body).toEqual({
-      data: { updateBoardList: { clientMutationId: 'x', errors: [], list: { id: gid(a!.id), title: a!.title, position: 2, collapsed: true, listType: 'label' } } },
+      data: {
+        updateBoardList: { clientMutationId: 'x', errors: [], list: { id: gid(a!.id), title: a!.title, position: 2, collapsed: true, listType: 'label' } },
+      },
     });
     expect(await fx.positions()).toEqual([b!.id, c!.id, a!.id]);
     const vars = { path: fx.project.path_with_namespace, id: `gid://gitlab/Board/${fx.board.id}` };
@@ -57,7 +70,11 @@ describe('updateBoardList', () => {
     const fx = await fixture();
     const [a, b, c] = fx.made;
     const collapsed = await gql(UPDATE, fx.guest.token, { input: { listId: gid(b!.id), collapsed: true } });
-    expect(collapsed.body.data.updateBoardList).toEqual({ clientMutationId: null, errors: [], list: { id: gid(b!.id), title: b!.title, position: 1, collapsed: true, listType: 'label' } });
+    expect(collapsed.body.data.updateBoardList).toEqual({
+      clientMutationId: null,
+      errors: [],
+      list: { id: gid(b!.id), title: b!.title, position: 1, collapsed: true, listType: 'label' },
+    });
     const both = await gql(UPDATE, fx.guest.token, { input: { listId: gid(b!.id), position: 0, collapsed: false } });
     expect(both.body.data.updateBoardList.list).toMatchObject({ position: 1, collapsed: false });
     const moved = await gql(UPDATE, fx.guest.token, { input: { listId: gid(b!.id), position: 0 } });

@@ -33,8 +33,14 @@ describe('Milestone.report', () => {
     const put = (iid: number, body: Record<string, unknown>) => api.put(`/projects/${project.id}/issues/${iid}`, { token: owner.token, env: PREMIUM, body });
 
     // Day -12 (before the start: counted on the start day): A (weight 2) and B (weight 3) join.
-    const a = (await api.post(`/projects/${project.id}/issues`, { token: owner.token, env: PREMIUM, body: { title: 'A', milestone_id: milestone.id, weight: 2 } })).body;
-    const b = await api.post(`/projects/${project.id}/issues`, { token: owner.token, env: PREMIUM, body: { title: 'B', milestone_id: milestone.id, weight: 3 } });
+    const a = (
+      await api.post(`/projects/${project.id}/issues`, { token: owner.token, env: PREMIUM, body: { title: 'A', milestone_id: milestone.id, weight: 2 } })
+    ).body;
+    const b = await api.post(`/projects/${project.id}/issues`, {
+      token: owner.token,
+      env: PREMIUM,
+      body: { title: 'B', milestone_id: milestone.id, weight: 3 },
+    });
     await shiftEvents([a.id, b.body.id], -12);
     // Day -8: A is closed.
     await put(a.iid, { state_event: 'close' });
@@ -96,15 +102,26 @@ describe('Iteration.report', () => {
     const a = await api.post(`/projects/${project.id}/issues`, { token: owner.token, env: PREMIUM, body: { title: 'A', weight: 4 } });
     const b = await api.post(`/projects/${project.id}/issues`, { token: owner.token, env: PREMIUM, body: { title: 'B' } });
     const at = (offset: number) => sql`now() + make_interval(days => ${offset})`;
-    await db().insert(resourceWeightEvents).values({ issueId: a.body.id, weight: 4, createdAt: at(-7) });
-    await db().update(resourceWeightEvents).set({ createdAt: at(-7) }).where(eq(resourceWeightEvents.issueId, a.body.id));
-    await db().insert(resourceIterationEvents).values([
-      { issueId: a.body.id, iterationId: sprint!.id, action: 'add', createdAt: at(-6) },
-      { issueId: b.body.id, iterationId: sprint!.id, action: 'add', createdAt: at(-5) },
-      { issueId: b.body.id, iterationId: next!.id, action: 'add', createdAt: at(-2) },
-    ]);
-    await db().insert(resourceStateEvents).values({ issueId: a.body.id, state: 'closed', createdAt: at(-4) });
-    const res = await gqlAs(owner.token, `query($path: ID!) { group(fullPath: $path) { iterations(title: "S1") { nodes { ${REPORT} } } } }`, { path: group.full_path });
+    await db()
+      .insert(resourceWeightEvents)
+      .values({ issueId: a.body.id, weight: 4, createdAt: at(-7) });
+    await db()
+      .update(resourceWeightEvents)
+      .set({ createdAt: at(-7) })
+      .where(eq(resourceWeightEvents.issueId, a.body.id));
+    await db()
+      .insert(resourceIterationEvents)
+      .values([
+        { issueId: a.body.id, iterationId: sprint!.id, action: 'add', createdAt: at(-6) },
+        { issueId: b.body.id, iterationId: sprint!.id, action: 'add', createdAt: at(-5) },
+        { issueId: b.body.id, iterationId: next!.id, action: 'add', createdAt: at(-2) },
+      ]);
+    await db()
+      .insert(resourceStateEvents)
+      .values({ issueId: a.body.id, state: 'closed', createdAt: at(-4) });
+    const res = await gqlAs(owner.token, `query($path: ID!) { group(fullPath: $path) { iterations(title: "S1") { nodes { ${REPORT} } } } }`, {
+      path: group.full_path,
+    });
     expect(res.body.data.group.iterations.nodes[0].report).toEqual({
       burnupTimeSeries: [
         { date: day(-6), scopeCount: 1, scopeWeight: 4, completedCount: 0, completedWeight: 0 },

@@ -11,11 +11,15 @@ import { api, testDb } from '../../helpers/app.ts';
 
 const db = () => testDb().db;
 const events = async (issueId: number) => ({
-  state: (await db().select().from(resourceStateEvents).where(eq(resourceStateEvents.issueId, issueId)).orderBy(asc(resourceStateEvents.id))).map((e) => e.state),
-  weight: (await db().select().from(resourceWeightEvents).where(eq(resourceWeightEvents.issueId, issueId)).orderBy(asc(resourceWeightEvents.id))).map((e) => e.weight),
-  milestone: (await db().select().from(resourceMilestoneEvents).where(eq(resourceMilestoneEvents.issueId, issueId)).orderBy(asc(resourceMilestoneEvents.id))).map(
-    (e) => [e.action, e.milestoneId],
+  state: (await db().select().from(resourceStateEvents).where(eq(resourceStateEvents.issueId, issueId)).orderBy(asc(resourceStateEvents.id))).map(
+    (e) => e.state,
   ),
+  weight: (await db().select().from(resourceWeightEvents).where(eq(resourceWeightEvents.issueId, issueId)).orderBy(asc(resourceWeightEvents.id))).map(
+    (e) => e.weight,
+  ),
+  milestone: (
+    await db().select().from(resourceMilestoneEvents).where(eq(resourceMilestoneEvents.issueId, issueId)).orderBy(asc(resourceMilestoneEvents.id))
+  ).map((e) => [e.action, e.milestoneId]),
 });
 
 async function setup() {

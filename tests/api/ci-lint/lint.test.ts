@@ -6,7 +6,8 @@ import { describeAuthorization } from '../../helpers/common-auth.ts';
 import { createProject } from '../../factories/projects.ts';
 import { createUser } from '../../factories/users.ts';
 
-const VALID = 'stages: [build, test]\n.base:\n  image: ruby\nbuild:\n  stage: build\n  script: make\nrspec:\n  extends: .base\n  script: [rspec]\n  needs: [build]\n';
+const VALID =
+  'stages: [build, test]\n.base:\n  image: ruby\nbuild:\n  stage: build\n  script: make\nrspec:\n  extends: .base\n  script: [rspec]\n  needs: [build]\n';
 
 describe('POST /ci/lint', () => {
   let token: string;

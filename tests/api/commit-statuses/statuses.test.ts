@@ -7,7 +7,21 @@ import { createUser } from '../../factories/users.ts';
 import { ciProject, commitFiles } from '../pipelines/support.ts';
 import { ISO, userBasic } from '../triggers/support.ts';
 
-const KEYS = ['id', 'sha', 'ref', 'status', 'name', 'target_url', 'description', 'created_at', 'started_at', 'finished_at', 'allow_failure', 'coverage', 'author'];
+const KEYS = [
+  'id',
+  'sha',
+  'ref',
+  'status',
+  'name',
+  'target_url',
+  'description',
+  'created_at',
+  'started_at',
+  'finished_at',
+  'allow_failure',
+  'coverage',
+  'author',
+];
 
 /** A project whose commit has no pipeline (no .gitlab-ci.yml), its developer and its reporter. */
 async function statusFixture(yaml: string | null = null) {
@@ -19,8 +33,10 @@ async function statusFixture(yaml: string | null = null) {
 }
 
 type Fixture = Awaited<ReturnType<typeof statusFixture>>;
-const post = (fx: Fixture, body: Record<string, unknown>, token = fx.developer.token, sha = fx.sha) => api.post(`/projects/${fx.project.id}/statuses/${sha}`, { token, body });
-const list = (fx: Fixture, query: Record<string, string> = {}, token = fx.developer.token) => api.get(`/projects/${fx.project.id}/repository/commits/${fx.sha}/statuses`, { token, query });
+const post = (fx: Fixture, body: Record<string, unknown>, token = fx.developer.token, sha = fx.sha) =>
+  api.post(`/projects/${fx.project.id}/statuses/${sha}`, { token, body });
+const list = (fx: Fixture, query: Record<string, string> = {}, token = fx.developer.token) =>
+  api.get(`/projects/${fx.project.id}/repository/commits/${fx.sha}/statuses`, { token, query });
 
 async function pipelinesOf(fx: Fixture) {
   const res = await api.get(`/projects/${fx.project.id}/pipelines`, { token: fx.owner.token });
@@ -59,11 +75,26 @@ describe('POST /projects/:id/statuses/:sha', () => {
     const fx = await statusFixture();
     const running = await post(fx, { state: 'running', context: 'ci/lint', target_url: 'https://ci.example.com/1', description: 'linting', coverage: '56.5' });
     expect(running.status).toBe(201);
-    expect(running.body).toMatchObject({ status: 'running', name: 'ci/lint', target_url: 'https://ci.example.com/1', description: 'linting', coverage: 56.5, started_at: ISO, finished_at: null });
+    expect(running.body).toMatchObject({
+      status: 'running',
+      name: 'ci/lint',
+      target_url: 'https://ci.example.com/1',
+      description: 'linting',
+      coverage: 56.5,
+      started_at: ISO,
+      finished_at: null,
+    });
     expect((await pipelinesOf(fx)).map((p) => p.status)).toEqual(['running']);
     const done = await post(fx, { state: 'success', name: 'ci/lint', description: '' });
     expect(done.status).toBe(201);
-    expect(done.body).toMatchObject({ id: running.body.id, status: 'success', description: 'linting', target_url: 'https://ci.example.com/1', started_at: running.body.started_at, finished_at: ISO });
+    expect(done.body).toMatchObject({
+      id: running.body.id,
+      status: 'success',
+      description: 'linting',
+      target_url: 'https://ci.example.com/1',
+      started_at: running.body.started_at,
+      finished_at: ISO,
+    });
     expect((await pipelinesOf(fx)).map((p) => p.status)).toEqual(['success']);
     // Finished: the next post of the name is a new status, and the old one is retried.
     const again = await post(fx, { state: 'failed', name: 'ci/lint' });
@@ -103,7 +134,14 @@ describe('POST /projects/:id/statuses/:sha', () => {
     expect((await list(fx, { ref: 'other' })).body).toEqual([]);
     const page = await list(fx, { per_page: '1', page: '2' });
     expect(page.body.map((s: { name: string }) => s.name)).toEqual(['review']);
-    expect(['x-total', 'x-total-pages', 'x-page', 'x-per-page', 'x-next-page', 'x-prev-page'].map((h) => page.headers.get(h))).toEqual(['2', '2', '2', '1', '', '1']);
+    expect(['x-total', 'x-total-pages', 'x-page', 'x-per-page', 'x-next-page', 'x-prev-page'].map((h) => page.headers.get(h))).toEqual([
+      '2',
+      '2',
+      '2',
+      '1',
+      '',
+      '1',
+    ]);
     // A job's name is not free for a status (GenericCommitStatus#name_uniqueness_across_types).
     const taken = await post(fx, { state: 'success', name: 'build' });
     expect([taken.status, taken.body]).toEqual([400, { message: { name: ['has already been taken'] } }]);
@@ -152,7 +190,9 @@ describe('POST /projects/:id/statuses/:sha', () => {
     const fx = await statusFixture();
     const answers = await Promise.all([post(fx, { state: 'running', name: 'race' }), post(fx, { state: 'running', name: 'race' })]);
     expect(answers.map((r) => r.status).sort()).toEqual([201, 400]);
-    expect(answers.find((r) => r.status === 400)!.body).toEqual({ message: 'Cannot transition status via :run from :running (Reason(s): Status cannot transition via "run")' });
+    expect(answers.find((r) => r.status === 400)!.body).toEqual({
+      message: 'Cannot transition status via :run from :running (Reason(s): Status cannot transition via "run")',
+    });
     expect((await pipelinesOf(fx)).map((p) => p.status)).toEqual(['running']);
     const statuses = await list(fx, { all: 'true' });
     expect(statuses.body.map((s: { name: string; status: string }) => [s.name, s.status])).toEqual([['race', 'running']]);

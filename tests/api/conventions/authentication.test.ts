@@ -25,7 +25,12 @@ describe('token transports', () => {
 
   it('a token that matches nothing is 401 on every transport, public endpoints included', async () => {
     const bad = 'glpat-not-a-token-at-all';
-    const transports: RequestOptions[] = [{ headers: { 'PRIVATE-TOKEN': bad } }, { query: { private_token: bad } }, { headers: { Authorization: `Bearer ${bad}` } }, { query: { access_token: bad } }];
+    const transports: RequestOptions[] = [
+      { headers: { 'PRIVATE-TOKEN': bad } },
+      { query: { private_token: bad } },
+      { headers: { Authorization: `Bearer ${bad}` } },
+      { query: { access_token: bad } },
+    ];
     for (const options of transports) {
       const res = await api.get('/users/1', options);
       expect(res.status).toBe(401);

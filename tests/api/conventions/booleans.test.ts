@@ -12,8 +12,14 @@ describe('boolean parameters are validated alike', () => {
   it('POST /features/:name: force=notbool is 400 `force is invalid`; a boolean force is accepted', async () => {
     const { token } = await createAdmin();
     const name = unique('force_');
-    expect(await api.post(`/features/${name}`, { token, form: { value: 'true', force: 'notbool' } })).toMatchObject({ status: 400, body: { error: 'force is invalid' } });
-    expect(await api.post(`/features/${name}`, { token, body: { value: 'true', force: 'maybe' } })).toMatchObject({ status: 400, body: { error: 'force is invalid' } });
+    expect(await api.post(`/features/${name}`, { token, form: { value: 'true', force: 'notbool' } })).toMatchObject({
+      status: 400,
+      body: { error: 'force is invalid' },
+    });
+    expect(await api.post(`/features/${name}`, { token, body: { value: 'true', force: 'maybe' } })).toMatchObject({
+      status: 400,
+      body: { error: 'force is invalid' },
+    });
     expect((await api.get('/features', { token })).body.map((f: any) => f.name)).not.toContain(name);
     expect(await api.post(`/features/${name}`, { token, form: { value: 'true', force: 'true' } })).toMatchObject({ status: 201, body: { name, state: 'on' } });
   });
@@ -33,7 +39,14 @@ describe('boolean parameters are validated alike', () => {
       const [row] = await testDb().db.select().from(oauthApplications).where(eq(oauthApplications.name, name));
       return { res, row };
     };
-    for (const [value, confidential] of [['1', true], ['yes', true], ['on', true], ['0', false], ['no', false], ['off', false]] as const) {
+    for (const [value, confidential] of [
+      ['1', true],
+      ['yes', true],
+      ['on', true],
+      ['0', false],
+      ['no', false],
+      ['off', false],
+    ] as const) {
       const { res, row } = await create(value);
       expect(res.status, `${value}: ${res.text}`).toBe(201);
       expect(row, value).toMatchObject({ ownerId: user.id, confidential });

@@ -48,7 +48,10 @@ describe('date parameters with a time', () => {
     const { token, project } = await owner();
     const other = await createUser();
     const year = new Date().getUTCFullYear() + 1;
-    const added = await api.post(`/projects/${project.id}/members`, { token, body: { user_id: other.user.id, access_level: 30, expires_at: `${year}-06-01T12:00:00Z` } });
+    const added = await api.post(`/projects/${project.id}/members`, {
+      token,
+      body: { user_id: other.user.id, access_level: 30, expires_at: `${year}-06-01T12:00:00Z` },
+    });
     expect(added.status, added.text).toBe(201);
     expect(added.body.expires_at).toBe(`${year}-06-01`);
   });
@@ -57,7 +60,10 @@ describe('date parameters with a time', () => {
     const { token: admin } = await createAdmin();
     const { user } = await createUser();
     const year = new Date().getUTCFullYear() + 1;
-    const res = await api.post(`/users/${user.id}/personal_access_tokens`, { token: admin, body: { name: 'pat', scopes: ['api'], expires_at: `${year}-06-01T00:00:00.000Z` } });
+    const res = await api.post(`/users/${user.id}/personal_access_tokens`, {
+      token: admin,
+      body: { name: 'pat', scopes: ['api'], expires_at: `${year}-06-01T00:00:00.000Z` },
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body.expires_at).toBe(`${year}-06-01`);
   });

@@ -46,7 +46,7 @@ describe('routing', () => {
 });
 
 describe('request bodies', () => {
-  it('malformed JSON: 400 with Grape\'s InvalidMessageBody message', async () => {
+  it("malformed JSON: 400 with Grape's InvalidMessageBody message", async () => {
     const { token } = await createAdmin();
     const res = await api.post('/users', { token, body: '{"email": "a@b.c", name: }' });
     expect(res.status).toBe(400);
@@ -73,12 +73,17 @@ describe('unexpected errors', () => {
         throw new Error(`connect ECONNREFUSED ${secret}`);
       },
     });
-    const provider: DatabaseProvider = { open: () => ({ db: failing, batch: () => Promise.reject(new Error(secret)), transaction: () => Promise.reject(new Error(secret)) }) };
+    const provider: DatabaseProvider = {
+      open: () => ({ db: failing, batch: () => Promise.reject(new Error(secret)), transaction: () => Promise.reject(new Error(secret)) }),
+    };
     const app = createApp({ database: () => provider });
     const logged: string[] = [];
     vi.spyOn(console, 'error').mockImplementation((line: string) => void logged.push(line));
 
-    const res = await app.fetch(new Request(`${TEST_PUBLIC_URL}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': 'glpat-secret-value', 'X-Request-Id': 'req-500' } }), testEnv);
+    const res = await app.fetch(
+      new Request(`${TEST_PUBLIC_URL}/api/v4/user`, { headers: { 'PRIVATE-TOKEN': 'glpat-secret-value', 'X-Request-Id': 'req-500' } }),
+      testEnv,
+    );
     expect(res.status).toBe(500);
     const text = await res.text();
     expect(JSON.parse(text)).toEqual({ message: '500 Internal Server Error' });

@@ -23,7 +23,8 @@ function parameterNames(): string[] {
       const full = join(dir, entry.name);
       if (entry.isDirectory()) walk(full);
       else if (/(schemas|routes)\.ts$/.test(entry.name)) {
-        for (const m of readFileSync(full, 'utf8').matchAll(/^\s+([a-z][a-z0-9_]*): (?:z\.|str\(|int\(|id\(|bool\(|text\(|oneOf\(|dateTime\(|dateParam\()/gm)) names.add(m[1]!);
+        for (const m of readFileSync(full, 'utf8').matchAll(/^\s+([a-z][a-z0-9_]*): (?:z\.|str\(|int\(|id\(|bool\(|text\(|oneOf\(|dateTime\(|dateParam\()/gm))
+          names.add(m[1]!);
       }
     }
   };
@@ -39,13 +40,53 @@ const hostileText = fc.oneof(
   fc.string({ maxLength: 20 }).map((s) => enc(`${s}\u0000${s}`)),
   fc.constantFrom('%00', 'a%00b', 'master%00', '%C0%AF', '%FF%FE', '%E2%82', 'a%', '%zz', '%4', '%ED%A0%80', '%F4%90%80%80'),
   fc.constantFrom('9'.repeat(40), '1e999', '-99999999999999999999', '2147483648', '-1', '0', '0x10', '1.5', 'NaN', 'Infinity', '-0'),
-  fc.constantFrom(enc('../../etc/passwd'), enc('.git/config'), enc('a/.GIT/b'), enc('\t\n\r'), enc('\u202e'), enc('😀'), enc(' '), '', enc('[') , enc(']]')),
+  fc.constantFrom(enc('../../etc/passwd'), enc('.git/config'), enc('a/.GIT/b'), enc('\t\n\r'), enc('\u202e'), enc('😀'), enc(' '), '', enc('['), enc(']]')),
   fc.integer({ min: 1000, max: 200_000 }).map((n) => 'a'.repeat(n)),
   fc.string({ maxLength: 30 }).map(enc),
 );
 
 /** The names most routes read, drawn as often as all the others together. */
-const COMMON = ['id', 'ref', 'sha', 'path', 'file_path', 'ref_name', 'branch', 'start_branch', 'search', 'title', 'name', 'description', 'labels', 'actions', 'variables', 'state', 'scope', 'order_by', 'sort', 'page', 'per_page', 'body', 'key', 'value', 'content', 'source_branch', 'target_branch', 'from', 'to', 'tag_name', 'username', 'user_id', 'note', 'position', 'not', 'iids', 'created_after', 'due_date', 'token'];
+const COMMON = [
+  'id',
+  'ref',
+  'sha',
+  'path',
+  'file_path',
+  'ref_name',
+  'branch',
+  'start_branch',
+  'search',
+  'title',
+  'name',
+  'description',
+  'labels',
+  'actions',
+  'variables',
+  'state',
+  'scope',
+  'order_by',
+  'sort',
+  'page',
+  'per_page',
+  'body',
+  'key',
+  'value',
+  'content',
+  'source_branch',
+  'target_branch',
+  'from',
+  'to',
+  'tag_name',
+  'username',
+  'user_id',
+  'note',
+  'position',
+  'not',
+  'iids',
+  'created_after',
+  'due_date',
+  'token',
+];
 
 /** `name`, `name[]`, `name[k]`, deep brackets and broken ones. */
 const hostileName = (names: string[]) =>
@@ -68,7 +109,8 @@ const hostileName = (names: string[]) =>
     }
   });
 
-const pairs = (names: string[]) => fc.array(fc.tuple(hostileName(names), hostileText), { minLength: 1, maxLength: 3 }).map((ps) => ps.map(([k, v]) => `${k}=${v}`).join('&'));
+const pairs = (names: string[]) =>
+  fc.array(fc.tuple(hostileName(names), hostileText), { minLength: 1, maxLength: 3 }).map((ps) => ps.map(([k, v]) => `${k}=${v}`).join('&'));
 
 /** A JSON value of the kinds a JSON body can carry where a scalar is expected. */
 const hostileJson: fc.Arbitrary<unknown> = fc.oneof(
@@ -84,11 +126,19 @@ const BODY_KINDS = (names: string[]): Record<string, fc.Arbitrary<Body>> => ({
   none: fc.constant(null),
   form: pairs(names).map((data) => ({ type: 'application/x-www-form-urlencoded', data })),
   json: fc.oneof(
-    fc.dictionary(fc.oneof(fc.constantFrom(...COMMON), fc.constantFrom(...names)), hostileJson, { minKeys: 1, maxKeys: 3 }).map((o) => ({ type: 'application/json', data: JSON.stringify(o) })),
+    fc
+      .dictionary(fc.oneof(fc.constantFrom(...COMMON), fc.constantFrom(...names)), hostileJson, { minKeys: 1, maxKeys: 3 })
+      .map((o) => ({ type: 'application/json', data: JSON.stringify(o) })),
     fc.constantFrom('{', '[1,', '"\\u0000"', '{"a":"\\ud800"}', 'null', '[]', '{"a":1e999}').map((data) => ({ type: 'application/json', data })),
   ),
   multipart: fc
-    .constantFrom('--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nv', 'garbage', '--xyz--', '--xyz\r\nContent-Disposition: form-data; name="a\u0000"\r\n\r\nv\u0000\r\n--xyz--\r\n', '')
+    .constantFrom(
+      '--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\nv',
+      'garbage',
+      '--xyz--',
+      '--xyz\r\nContent-Disposition: form-data; name="a\u0000"\r\n\r\nv\u0000\r\n--xyz--\r\n',
+      '',
+    )
     .map((data) => ({ type: 'multipart/form-data; boundary=xyz', data })),
 });
 
@@ -102,7 +152,10 @@ interface Fixture {
 /** `:name{constraint}` segments filled: the fixture's own ids for `:id` mostly (so input gets past the 404s), else hostile values. */
 const pathValues = (path: string, fx: Fixture, hostile: boolean) => {
   const params = [...path.matchAll(/:(\w+)(\{[^}]*\})?/g)].map((m) => m[1]!);
-  const value = (name: string) => (hostile ? fc.oneof({ weight: 2, arbitrary: fc.constant(realValue(path, name, fx)) }, { weight: 1, arbitrary: hostileText }) : fc.constant(realValue(path, name, fx)));
+  const value = (name: string) =>
+    hostile
+      ? fc.oneof({ weight: 2, arbitrary: fc.constant(realValue(path, name, fx)) }, { weight: 1, arbitrary: hostileText })
+      : fc.constant(realValue(path, name, fx));
   return fc.tuple(...params.map(value)).map((values) => {
     let i = 0;
     return path.replace(/:(\w+)(\{[^}]*\})?/g, () => values[i++] || 'x');
@@ -122,7 +175,9 @@ const ROUTES = (Object.entries(ROUTE_MANIFEST) as [Domain, [string, string, numb
   entries.map(([method, path]) => ({ domain, method: method === 'ALL' ? 'POST' : method, path: domain in API_DOMAINS ? `/api/v4${path}` : path })),
 );
 // Deletions last: what they remove (the project, the group) would leave the routes after them at a 404.
-const ORDERED = [...new Map(ROUTES.map((r) => [`${r.method} ${r.path}`, r])).values()].sort((a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'));
+const ORDERED = [...new Map(ROUTES.map((r) => [`${r.method} ${r.path}`, r])).values()].sort(
+  (a, b) => Number(a.method === 'DELETE') - Number(b.method === 'DELETE'),
+);
 
 describe('hostile input on every route', () => {
   let fx: Fixture;
@@ -143,7 +198,8 @@ describe('hostile input on every route', () => {
       // fixture's own path, so that the body is read). Each route draws from a seed of its own (one seed for all
       // would give every route the same choices).
       const runs: Array<[fc.Arbitrary<Body>, number]> = [[kinds.none!, RUNS_PER_ROUTE]];
-      if (route.method !== 'GET') runs.push(...Object.entries(kinds).flatMap(([name, k]): Array<[fc.Arbitrary<Body>, number]> => (name === 'none' ? [] : [[k, 1]])));
+      if (route.method !== 'GET')
+        runs.push(...Object.entries(kinds).flatMap(([name, k]): Array<[fc.Arbitrary<Body>, number]> => (name === 'none' ? [] : [[k, 1]])));
       for (const [kind, [bodies, numRuns]] of runs.entries()) {
         await fc.assert(
           fc.asyncProperty(pathValues(route.path.replace(/^\/api\/v4/, ''), fx, kind === 0), pairs(names), bodies, async (path, query, b) => {
@@ -152,7 +208,8 @@ describe('hostile input on every route', () => {
             if (b) headers['content-type'] = b.type;
             const res = await appFetch(url, { method: route.method, headers, body: b?.data });
             const text = await res.text();
-            if (res.status >= 500) failures.push(`${res.status} ${route.method} ${url.slice(0, 300)} ${b ? `[${b.type}] ${b.data.slice(0, 200)}` : ''} -> ${text.slice(0, 200)}`);
+            if (res.status >= 500)
+              failures.push(`${res.status} ${route.method} ${url.slice(0, 300)} ${b ? `[${b.type}] ${b.data.slice(0, 200)}` : ''} -> ${text.slice(0, 200)}`);
           }),
           { seed: SEED + index * 8 + kind, numRuns },
         );

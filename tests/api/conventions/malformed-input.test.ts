@@ -7,7 +7,10 @@ import { alertsOf, notify, setup as alertSetup } from '../alerts-notify/support.
 
 async function repoProject() {
   const owner = await createUser();
-  const res = await api.post('/projects', { token: owner.token, body: { name: `nul-${Date.now()}-${Math.random().toString(36).slice(2, 7)}`, initialize_with_readme: true } });
+  const res = await api.post('/projects', {
+    token: owner.token,
+    body: { name: `nul-${Date.now()}-${Math.random().toString(36).slice(2, 7)}`, initialize_with_readme: true },
+  });
   expect(res.status, res.text).toBe(201);
   return { token: owner.token, base: `/projects/${res.body.id}/repository` };
 }
@@ -32,7 +35,11 @@ describe('a NUL byte in a ref, sha or path parameter: 400 `<name> is invalid`', 
   it('in a form body and in a nested name, each named as Grape names it', async () => {
     const { token, base } = await repoProject();
     const form = 'branch=master&commit_message=x&actions%5B%5D%5Baction%5D=create&actions%5B%5D%5Bfile_path%5D=a%00b&actions%5B%5D%5Bcontent%5D=z';
-    const res = await appFetch(`${TEST_PUBLIC_URL}/api/v4${base}/commits`, { method: 'POST', headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/x-www-form-urlencoded' }, body: form });
+    const res = await appFetch(`${TEST_PUBLIC_URL}/api/v4${base}/commits`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': token, 'content-type': 'application/x-www-form-urlencoded' },
+      body: form,
+    });
     expect([res.status, await res.json()]).toEqual([400, { error: 'actions[0][file_path] is invalid' }]);
   });
 });
@@ -57,7 +64,11 @@ describe('a malformed multipart body: 400, never a 500', () => {
     ['garbage', 'garbage'],
   ])('%s', async (_name, data) => {
     const { token } = await createUser();
-    const res = await appFetch(`${TEST_PUBLIC_URL}/api/v4/projects`, { method: 'POST', headers: { 'PRIVATE-TOKEN': token, 'content-type': 'multipart/form-data; boundary=xyz' }, body: data });
+    const res = await appFetch(`${TEST_PUBLIC_URL}/api/v4/projects`, {
+      method: 'POST',
+      headers: { 'PRIVATE-TOKEN': token, 'content-type': 'multipart/form-data; boundary=xyz' },
+      body: data,
+    });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({
       error:

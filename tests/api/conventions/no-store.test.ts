@@ -63,10 +63,13 @@ describe('tokens of CI and alerting are not cacheable (issue 28, item 9)', () =>
     expectNoStore(created);
   });
 
-  it('GET and PUT /projects/:id with runners_token (a maintainer\'s); without it, cacheable as before', async () => {
+  it("GET and PUT /projects/:id with runners_token (a maintainer's); without it, cacheable as before", async () => {
     const owner = await createUser();
     const project = await createProject(owner.token, { visibility: 'public' });
-    for (const res of [await api.get(`/projects/${project.id}`, { token: owner.token }), await api.put(`/projects/${project.id}`, { token: owner.token, body: { description: 'x' } })]) {
+    for (const res of [
+      await api.get(`/projects/${project.id}`, { token: owner.token }),
+      await api.put(`/projects/${project.id}`, { token: owner.token, body: { description: 'x' } }),
+    ]) {
       expect(res.status).toBe(200);
       expect(res.body.runners_token).toBeTruthy();
       expectNoStore(res);
@@ -80,7 +83,7 @@ describe('tokens of CI and alerting are not cacheable (issue 28, item 9)', () =>
     }
   });
 
-  it('runner registration (the runner\'s token) and a job request (the job\'s token)', async () => {
+  it("runner registration (the runner's token) and a job request (the job's token)", async () => {
     const { owner, project } = await ciProject('build:\n  script: [echo hi]\n');
     const registration = (await api.get(`/projects/${project.id}`, { token: owner.token })).body.runners_token as string;
     const registered = await request('POST', '/api/v4/runners', { body: { token: registration, info: { name: 'gitlab-runner' } } });
@@ -93,20 +96,26 @@ describe('tokens of CI and alerting are not cacheable (issue 28, item 9)', () =>
     expectNoStore(job);
   });
 
-  it('GraphQL: an alert integration\'s token (create, reset) is no-store; other answers max-age=0, private, must-revalidate', async () => {
+  it("GraphQL: an alert integration's token (create, reset) is no-store; other answers max-age=0, private, must-revalidate", async () => {
     const owner = await createUser();
     const project = await createProject(owner.token);
-    const created = await gql(`mutation($p: ID!) { httpIntegrationCreate(input: { projectPath: $p, name: "M", active: true }) { errors integration { id token } } }`, {
-      token: owner.token,
-      variables: { p: project.path_with_namespace },
-    });
+    const created = await gql(
+      `mutation($p: ID!) { httpIntegrationCreate(input: { projectPath: $p, name: "M", active: true }) { errors integration { id token } } }`,
+      {
+        token: owner.token,
+        variables: { p: project.path_with_namespace },
+      },
+    );
     const integration = created.body.data.httpIntegrationCreate.integration;
     expect(integration.token).toMatch(/^[0-9a-f]{32}$/);
     expectNoStore(created);
-    const reset = await gql(`mutation($id: AlertManagementHttpIntegrationID!) { httpIntegrationResetToken(input: { id: $id }) { errors integration { token } } }`, {
-      token: owner.token,
-      variables: { id: integration.id },
-    });
+    const reset = await gql(
+      `mutation($id: AlertManagementHttpIntegrationID!) { httpIntegrationResetToken(input: { id: $id }) { errors integration { token } } }`,
+      {
+        token: owner.token,
+        variables: { id: integration.id },
+      },
+    );
     expect(reset.body.data.httpIntegrationResetToken.integration.token).toMatch(/^[0-9a-f]{32}$/);
     expectNoStore(reset);
     const cacheable = [

@@ -46,7 +46,7 @@ async function userWithProjects(n: number) {
 }
 
 describe('offset pagination limit: projects', () => {
-  it('405 with GitLab\'s message when page * per_page exceeds the limit; pages up to it are unchanged', async () => {
+  it("405 with GitLab's message when page * per_page exceeds the limit; pages up to it are unchanged", async () => {
     const { token, tag } = await userWithProjects(12);
     const base = { search: tag, simple: true, order_by: 'id', sort: 'asc' };
 
@@ -77,7 +77,7 @@ describe('offset pagination limit: projects', () => {
     expect(seen).toEqual(ids);
   });
 
-  it('the default limit is GitLab\'s 50,000', async () => {
+  it("the default limit is GitLab's 50,000", async () => {
     const { token, tag } = await userWithProjects(1);
     const over = await api.get('/projects', { token, query: { search: tag, page: 2501 } });
     expect(over.status).toBe(405);

@@ -9,7 +9,7 @@ import { createAdmin, createUser } from '../../factories/users.ts';
 const bioOf = async (id: number) => (await testDb().db.select().from(users).where(eq(users.id, id)))[0]!.bio;
 
 describe('parameters: query, form and JSON alike', () => {
-  it('the same update through each transport, with Grape\'s coercions', async () => {
+  it("the same update through each transport, with Grape's coercions", async () => {
     const { user } = await createUser();
     const { token } = await createAdmin();
     const viaQuery = await api.put(`/users/${user.id}`, { token, query: { bio: 'from query', private_profile: 'true', projects_limit: '7' } });

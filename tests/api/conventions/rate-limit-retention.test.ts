@@ -11,7 +11,9 @@ it('counters older than an hour go, current ones stay', async () => {
   const { db } = testDb();
   const stale = unique('stale');
   const fresh = unique('fresh');
-  await db.execute(sql`INSERT INTO rate_limits (key, count, window_start) VALUES (${stale}, 9, now() - interval '2 hours'), (${fresh}, 3, now() - interval '5 minutes')`);
+  await db.execute(
+    sql`INSERT INTO rate_limits (key, count, window_start) VALUES (${stale}, 9, now() - interval '2 hours'), (${fresh}, 3, now() - interval '5 minutes')`,
+  );
   const dropped = await deleteStaleRateLimits({ ctx: testDb() });
   // Other test files share the database (and run the job) on PostgreSQL: at least ours went.
   expect(dropped).toBeGreaterThanOrEqual(0);

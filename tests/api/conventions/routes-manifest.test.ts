@@ -7,7 +7,7 @@ import { currentManifest } from '../../../functions/routes/manifest-source.ts';
 import { api } from '../../helpers/app.ts';
 
 describe('REST route manifest', () => {
-  it('matches every domain\'s routes (else run `npm run routes:manifest`)', async () => {
+  it("matches every domain's routes (else run `npm run routes:manifest`)", async () => {
     expect(ROUTE_MANIFEST).toEqual(await currentManifest());
   });
 

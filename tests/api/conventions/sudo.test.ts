@@ -27,10 +27,14 @@ describe('sudo', () => {
     }
   });
 
-  it('the user\'s own permissions apply (a regular user cannot create users)', async () => {
+  it("the user's own permissions apply (a regular user cannot create users)", async () => {
     const { user } = await createUser();
     const { token } = await sudoAdmin();
-    const res = await api.post('/users', { token, query: { sudo: user.id }, body: { email: 'x@example.com', name: 'x', username: 'x', password: 'password1' } });
+    const res = await api.post('/users', {
+      token,
+      query: { sudo: user.id },
+      body: { email: 'x@example.com', name: 'x', username: 'x', password: 'password1' },
+    });
     expect(res.status).toBe(403);
     expect(res.body).toEqual({ message: '403 Forbidden' });
   });
@@ -71,7 +75,7 @@ describe('sudo', () => {
     });
   });
 
-  it('an unknown user: 404 User with ID or username \'<x>\' Not Found', async () => {
+  it("an unknown user: 404 User with ID or username '<x>' Not Found", async () => {
     const { token } = await sudoAdmin();
     for (const ref of ['no-such-user-here', '0', '99999999999']) {
       const res = await api.get('/user', { token, query: { sudo: ref } });

@@ -18,7 +18,15 @@ describe('POST /projects/:id/deploy_keys', () => {
       expect(res.body).toEqual({ id: expect.any(Number), title: 'CI', key: k.pub, created_at: expect.stringMatching(ISO), expires_at: null, can_push: false });
       expect(Object.keys(res.body)).toEqual(['id', 'title', 'key', 'created_at', 'expires_at', 'can_push']);
       const [row] = await storedKeys({ md5: k.md5 });
-      expect(row).toMatchObject({ id: res.body.id, type: 'DeployKey', fingerprint: k.md5, fingerprintSha256: k.sha256, public: false, userId: fx.maintainer.user.id, projectIds: [fx.project.id] });
+      expect(row).toMatchObject({
+        id: res.body.id,
+        type: 'DeployKey',
+        fingerprint: k.md5,
+        fingerprintSha256: k.sha256,
+        public: false,
+        userId: fx.maintainer.user.id,
+        projectIds: [fx.project.id],
+      });
     });
   }
 
@@ -40,7 +48,7 @@ describe('POST /projects/:id/deploy_keys', () => {
     expect(res.body.key).toBe(`${type} ${blob} first`);
   });
 
-  it('answers the project\'s own key again (201, unchanged) when the same text is added twice', async () => {
+  it("answers the project's own key again (201, unchanged) when the same text is added twice", async () => {
     const fx = await projectWithRoles();
     const k = generateKey();
     const first = await createDeployKey(fx.project.id, fx.maintainer.token, { key: k.pub, title: 'first', can_push: true });
@@ -52,7 +60,7 @@ describe('POST /projects/:id/deploy_keys', () => {
 });
 
 describe('GET /projects/:id/deploy_keys[/:key_id]', () => {
-  it('lists the project\'s keys in the order they were added, paginated with GitLab\'s headers', async () => {
+  it("lists the project's keys in the order they were added, paginated with GitLab's headers", async () => {
     const fx = await projectWithRoles();
     const a = await createDeployKey(fx.project.id, fx.maintainer.token, { title: 'a' });
     const b = await createDeployKey(fx.project.id, fx.maintainer.token, { title: 'b', can_push: true });
@@ -137,7 +145,10 @@ describe('PUT /projects/:id/deploy_keys/:key_id', () => {
     const fx = await projectWithRoles();
     const other = await projectWithRoles();
     const theirs = await createDeployKey(other.project.id, other.maintainer.token);
-    expect(await updateKey(fx.project.id, theirs.id, { token: fx.maintainer.token, body: { title: 'x' } })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    expect(await updateKey(fx.project.id, theirs.id, { token: fx.maintainer.token, body: { title: 'x' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Not found' },
+    });
   });
 });
 
@@ -150,7 +161,10 @@ describe('DELETE /projects/:id/deploy_keys/:key_id', () => {
     expect(res.status).toBe(204);
     expect(res.text).toBe('');
     expect(await storedKeys({ md5: k.md5 })).toEqual([]);
-    expect(await removeKey(fx.project.id, key.id, { token: fx.maintainer.token })).toMatchObject({ status: 404, body: { message: '404 Deploy Key Not Found' } });
+    expect(await removeKey(fx.project.id, key.id, { token: fx.maintainer.token })).toMatchObject({
+      status: 404,
+      body: { message: '404 Deploy Key Not Found' },
+    });
   });
 
   it('keeps a key another project still uses', async () => {

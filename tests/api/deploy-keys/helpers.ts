@@ -23,7 +23,9 @@ export interface GeneratedKey {
 }
 
 const fingerprint = (file: string, hash: 'md5' | 'sha256') =>
-  execFileSync('ssh-keygen', ['-l', '-E', hash, '-f', file], { encoding: 'utf8' }).split(' ')[1]!.replace(/^(MD5|SHA256):/, '');
+  execFileSync('ssh-keygen', ['-l', '-E', hash, '-f', file], { encoding: 'utf8' })
+    .split(' ')[1]!
+    .replace(/^(MD5|SHA256):/, '');
 
 /** A new key pair of this type, made in a temporary directory that is removed at once. */
 export function generateKey(type: 'ed25519' | 'rsa' | 'ecdsa' = 'ed25519', comment = unique('deploy@')): GeneratedKey {
@@ -31,7 +33,12 @@ export function generateKey(type: 'ed25519' | 'rsa' | 'ecdsa' = 'ed25519', comme
   try {
     const file = join(dir, 'id');
     execFileSync('ssh-keygen', ['-q', '-t', type, ...(type === 'rsa' ? ['-b', '2048'] : []), '-N', '', '-C', comment, '-f', file]);
-    return { pub: readFileSync(`${file}.pub`, 'utf8').trim(), md5: fingerprint(`${file}.pub`, 'md5'), sha256: fingerprint(`${file}.pub`, 'sha256'), privateKey: readFileSync(file, 'utf8') };
+    return {
+      pub: readFileSync(`${file}.pub`, 'utf8').trim(),
+      md5: fingerprint(`${file}.pub`, 'md5'),
+      sha256: fingerprint(`${file}.pub`, 'sha256'),
+      privateKey: readFileSync(file, 'utf8'),
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -71,7 +78,10 @@ export async function storedKeys(where: { md5: string }) {
   const { db } = testDb();
   const rows = await db.select().from(keys).where(eq(keys.fingerprint, where.md5));
   return Promise.all(
-    rows.map(async (k) => ({ ...k, projectIds: (await db.select().from(deployKeysProjects).where(eq(deployKeysProjects.deployKeyId, k.id))).map((l) => l.projectId).sort() })),
+    rows.map(async (k) => ({
+      ...k,
+      projectIds: (await db.select().from(deployKeysProjects).where(eq(deployKeysProjects.deployKeyId, k.id))).map((l) => l.projectId).sort(),
+    })),
   );
 }
 

@@ -32,7 +32,10 @@ describe('POST /projects/:id/deploy_keys/:key_id/enable', () => {
       expect(await linkCount(own.id)).toBe(0);
     }
     const own = await createProject(fx.maintainer.token);
-    expect(await enableKey(own.id, 2_000_000_000, { token: fx.maintainer.token })).toMatchObject({ status: 404, body: { message: '404 Deploy Key Not Found' } });
+    expect(await enableKey(own.id, 2_000_000_000, { token: fx.maintainer.token })).toMatchObject({
+      status: 404,
+      body: { message: '404 Deploy Key Not Found' },
+    });
     expect(await enableKey(own.id, 'x', { token: fx.maintainer.token })).toMatchObject({ status: 400, body: { error: 'key_id is invalid' } });
   });
 
@@ -80,7 +83,7 @@ describe('adding a key that exists elsewhere', () => {
 describe('public deploy keys', () => {
   const makePublic = (id: number) => testDb().db.update(keys).set({ public: true }).where(eq(keys.id, id));
 
-  it('any maintainer may enable one; its title is the administrators\' to change, its push right the project\'s', async () => {
+  it("any maintainer may enable one; its title is the administrators' to change, its push right the project's", async () => {
     const fx = await projectWithRoles();
     const key = await createDeployKey(fx.project.id, fx.maintainer.token, { title: 'shared' });
     await makePublic(key.id);

@@ -6,7 +6,11 @@ import { generateKey } from './helpers.ts';
 
 describe('readPublicKey', () => {
   it('reads type, size and both fingerprints as ssh-keygen prints them', async () => {
-    for (const [type, bits] of [['ed25519', 256], ['rsa', 2048], ['ecdsa', 256]] as const) {
+    for (const [type, bits] of [
+      ['ed25519', 256],
+      ['rsa', 2048],
+      ['ecdsa', 256],
+    ] as const) {
       const k = generateKey(type);
       expect(await readPublicKey(k.pub)).toEqual({ type, bits, fingerprint: k.md5, fingerprintSha256: k.sha256 });
     }
@@ -14,7 +18,8 @@ describe('readPublicKey', () => {
 
   it('is null for what is not one public key', async () => {
     const k = generateKey();
-    for (const text of ['', 'ssh-ed25519', k.privateKey, `${k.pub}\n${k.pub}`, k.pub.replace(/^ssh-ed25519/, 'ssh-rsa')]) expect(await readPublicKey(text)).toBeNull();
+    for (const text of ['', 'ssh-ed25519', k.privateKey, `${k.pub}\n${k.pub}`, k.pub.replace(/^ssh-ed25519/, 'ssh-rsa')])
+      expect(await readPublicKey(text)).toBeNull();
   });
 });
 

@@ -22,12 +22,24 @@ describe('refused keys write nothing', () => {
     ['corrupted base64', { key: `${type} ${blob.slice(0, -8)}!!!!!!!!` }, UNREADABLE],
     ['blob under another type name', { key: `ssh-rsa ${blob}` }, UNREADABLE],
     ['unsupported type', { key: 'ssh-foo AAAAB3NzaC1yc2EAAAADAQAB' }, UNREADABLE],
-    ['security-key type (not in 13.6)', { key: 'sk-ssh-ed25519@openssh.com AAAAGnNrLXNzaC1lZDI1NTE5QG9wZW5zc2guY29t' }, { 'deploy_key.key': ['is invalid', FORBIDDEN_TYPE], 'deploy_key.fingerprint': ['cannot be generated'] }],
+    [
+      'security-key type (not in 13.6)',
+      { key: 'sk-ssh-ed25519@openssh.com AAAAGnNrLXNzaC1lZDI1NTE5QG9wZW5zc2guY29t' },
+      { 'deploy_key.key': ['is invalid', FORBIDDEN_TYPE], 'deploy_key.fingerprint': ['cannot be generated'] },
+    ],
     ['private key pasted', { key: valid.privateKey }, { 'deploy_key.key': ['is invalid', FORBIDDEN_TYPE], 'deploy_key.fingerprint': ['cannot be generated'] }],
-    ['longer than 5000 characters', { key: `ssh-rsa ${'A'.repeat(5000)}` }, { 'deploy_key.key': ['is too long (maximum is 5000 characters)', FORBIDDEN_TYPE], 'deploy_key.fingerprint': ['cannot be generated'] }],
+    [
+      'longer than 5000 characters',
+      { key: `ssh-rsa ${'A'.repeat(5000)}` },
+      { 'deploy_key.key': ['is too long (maximum is 5000 characters)', FORBIDDEN_TYPE], 'deploy_key.fingerprint': ['cannot be generated'] },
+    ],
     ['blank title', { title: ' ' }, { 'deploy_key.title': ["can't be blank"] }],
     ['title over 255 characters', { title: 't'.repeat(256) }, { 'deploy_key.title': ['is too long (maximum is 255 characters)'] }],
-    ['blank title and no key', { title: '', key: 'x' }, { 'deploy_key.title': ["can't be blank"], 'deploy_key.key': ['is invalid', FORBIDDEN_TYPE], 'deploy_key.fingerprint': ['cannot be generated'] }],
+    [
+      'blank title and no key',
+      { title: '', key: 'x' },
+      { 'deploy_key.title': ["can't be blank"], 'deploy_key.key': ['is invalid', FORBIDDEN_TYPE], 'deploy_key.fingerprint': ['cannot be generated'] },
+    ],
   ];
 
   for (const [name, override, errors] of cases) {

@@ -18,7 +18,8 @@ async function setup() {
   return { owner, project, base: `/projects/${project.id}/deployments` };
 }
 
-const deploy = (token: string, base: string, body: Record<string, unknown>) => api.post(base, { token, body: { sha: SHA, ref: 'master', tag: false, status: 'success', ...body } });
+const deploy = (token: string, base: string, body: Record<string, unknown>) =>
+  api.post(base, { token, body: { sha: SHA, ref: 'master', tag: false, status: 'success', ...body } });
 const stored = async (projectId: number) => (await testDb().db.select().from(deploymentsTable)).filter((d) => d.projectId === projectId).length;
 
 describe('POST /projects/:id/deployments', () => {
@@ -34,7 +35,14 @@ describe('POST /projects/:id/deployments', () => {
       sha: SHA,
       created_at: ISO,
       updated_at: ISO,
-      user: { id: owner.user.id, name: owner.user.name, username: owner.user.username, state: 'active', avatar_url: null, web_url: `${TEST_PUBLIC_URL}/${owner.user.username}` },
+      user: {
+        id: owner.user.id,
+        name: owner.user.name,
+        username: owner.user.username,
+        state: 'active',
+        avatar_url: null,
+        web_url: `${TEST_PUBLIC_URL}/${owner.user.username}`,
+      },
       environment: { id: expect.any(Number), name: 'production', slug: 'production', external_url: null },
       deployable: null,
       status: 'success',
@@ -52,7 +60,10 @@ describe('POST /projects/:id/deployments', () => {
     [{ environment: 'x', status: 'created' }, { error: 'status does not have a valid value' }],
     [{ environment: 'x', tag: 'maybe' }, { error: 'tag is invalid' }],
     [{ environment: undefined }, { error: 'environment is missing' }],
-    [{ environment: '/bad' }, { message: { name: ["can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"] } }],
+    [
+      { environment: '/bad' },
+      { message: { name: ["can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"] } },
+    ],
   ])('refuses %j (400) and stores nothing', async (body, expected) => {
     const { owner, project, base } = await setup();
     const res = await deploy(owner.token, base, body);
@@ -126,7 +137,9 @@ describe('PUT /projects/:id/deployments/:deployment_id', () => {
     expect([run.status, run.body]).toEqual([400, { message: { status: ['cannot transition via "run"'] } }]);
     const same = await api.put(`${base}/${d.id}`, { token: owner.token, body: { status: 'success' } });
     expect([same.status, same.body]).toEqual([400, { message: { status: ['cannot transition via "succeed"'] } }]);
-    expect((await api.put(`${base}/${d.id}`, { token: owner.token, body: {} })).body).toEqual({ error: 'status is missing, status does not have a valid value' });
+    expect((await api.put(`${base}/${d.id}`, { token: owner.token, body: {} })).body).toEqual({
+      error: 'status is missing, status does not have a valid value',
+    });
     expect((await api.put(`${base}/999999`, { token: owner.token, body: { status: 'failed' } })).body).toEqual({ message: '404 Not found' });
   });
 
@@ -152,14 +165,20 @@ describe('deployments follow their jobs', () => {
     const [a, b] = [await run(plain), await run(deploying)];
     expect([a.status, b.status]).toEqual([201, 201]);
     expect(queryCount(b) - queryCount(a)).toBeLessThanOrEqual(1);
-    expect((await api.get(`/projects/${deploying.project.id}/deployments`, { token: deploying.owner.token })).body.map((d: { iid: number }) => d.iid)).toEqual([1, 2]);
+    expect((await api.get(`/projects/${deploying.project.id}/deployments`, { token: deploying.owner.token })).body.map((d: { iid: number }) => d.iid)).toEqual([
+      1, 2,
+    ]);
   });
 
   it('a canceled pipeline cancels its deployments; a played manual job runs its deployment', async () => {
-    const yaml = 'stages: [deploy]\nproduction:\n  stage: deploy\n  script: [x]\n  when: manual\n  environment: production\nstaging:\n  stage: deploy\n  script: [x]\n  environment:\n    name: staging\n';
+    const yaml =
+      'stages: [deploy]\nproduction:\n  stage: deploy\n  script: [x]\n  when: manual\n  environment: production\nstaging:\n  stage: deploy\n  script: [x]\n  environment:\n    name: staging\n';
     const { owner, project } = await ciProject(yaml);
     const base = `/projects/${project.id}/deployments`;
-    const statuses = async () => Object.fromEntries((await api.get(base, { token: owner.token })).body.map((d: { environment: { name: string }; status: string }) => [d.environment.name, d.status]));
+    const statuses = async () =>
+      Object.fromEntries(
+        (await api.get(base, { token: owner.token })).body.map((d: { environment: { name: string }; status: string }) => [d.environment.name, d.status]),
+      );
     expect(await statuses()).toEqual({ production: 'created', staging: 'created' });
     const jobs = (await api.get(`/projects/${project.id}/jobs`, { token: owner.token })).body as Array<{ id: number; name: string; pipeline: { id: number } }>;
     const production = jobs.find((j) => j.name === 'production')!;

@@ -14,7 +14,10 @@ import { ciProject } from '../pipelines/support.ts';
 const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
 /** Gitlab::Slug::Environment's suffix, computed here independently of the app. */
-const suffix = (name: string) => BigInt(`0x${createHash('sha256').update(name).digest('hex')}`).toString(36).slice(-6);
+const suffix = (name: string) =>
+  BigInt(`0x${createHash('sha256').update(name).digest('hex')}`)
+    .toString(36)
+    .slice(-6);
 
 async function setup(visibility: 'private' | 'public' = 'private') {
   const owner = await createUser();
@@ -31,7 +34,11 @@ describe('POST /projects/:id/environments', () => {
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual(['id', 'name', 'slug', 'external_url', 'project', 'state']);
     expect(res.body).toMatchObject({ name: 'production', slug: 'production', external_url: 'https://prod.example.com', state: 'available' });
-    expect(res.body.project).toMatchObject({ id: project.id, path_with_namespace: project.path_with_namespace, web_url: `${TEST_PUBLIC_URL}/${project.path_with_namespace}` });
+    expect(res.body.project).toMatchObject({
+      id: project.id,
+      path_with_namespace: project.path_with_namespace,
+      web_url: `${TEST_PUBLIC_URL}/${project.path_with_namespace}`,
+    });
     expect(Object.keys(res.body.project)).toContain('namespace');
   });
 
@@ -54,10 +61,23 @@ describe('POST /projects/:id/environments', () => {
     const cases: Array<[Record<string, unknown>, unknown]> = [
       [{ name: 'x', slug: 'x' }, { error: 'slug is automatically generated and cannot be changed' }],
       [{}, { error: 'name is missing' }],
-      [{ name: '' }, { message: { name: ["can't be blank", "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"] } }],
+      [
+        { name: '' },
+        {
+          message: {
+            name: ["can't be blank", "can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"],
+          },
+        },
+      ],
       [{ name: 'production' }, { message: { name: ['has already been taken'], slug: ['has already been taken'] } }],
-      [{ name: '/review' }, { message: { name: ["can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"] } }],
-      [{ name: 'a*b' }, { message: { name: ["can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"] } }],
+      [
+        { name: '/review' },
+        { message: { name: ["can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"] } },
+      ],
+      [
+        { name: 'a*b' },
+        { message: { name: ["can contain only letters, digits, '-', '_', '/', '$', '{', '}', '.', and spaces, but it cannot start or end with '/'"] } },
+      ],
       [{ name: 'ok', external_url: 'not a url' }, { message: { external_url: ['must be a valid URL'] } }],
     ];
     for (const [body, expected] of cases) {
@@ -83,7 +103,8 @@ describe('GET /projects/:id/environments', () => {
   it('lists by id with name and prefix search, paginated', async () => {
     const { owner, base } = await setup();
     for (const name of ['production', 'review/a', 'review/b', 'staging']) await api.post(base, { token: owner.token, body: { name } });
-    const names = async (query: Record<string, string | number>) => (await api.get(base, { token: owner.token, query })).body.map((e: { name: string }) => e.name);
+    const names = async (query: Record<string, string | number>) =>
+      (await api.get(base, { token: owner.token, query })).body.map((e: { name: string }) => e.name);
     expect(await names({})).toEqual(['production', 'review/a', 'review/b', 'staging']);
     expect(await names({ name: 'review/a' })).toEqual(['review/a']);
     expect(await names({ search: 'rev' })).toEqual(['review/a', 'review/b']);
@@ -113,7 +134,10 @@ describe('one environment, update, delete', () => {
     const { owner, base } = await setup();
     const created = (await api.post(base, { token: owner.token, body: { name: 'production' } })).body;
     const res = await api.get(`${base}/${created.id}`, { token: owner.token });
-    expect([res.status, res.body]).toEqual([200, { id: created.id, name: 'production', slug: 'production', external_url: null, last_deployment: null, state: 'available' }]);
+    expect([res.status, res.body]).toEqual([
+      200,
+      { id: created.id, name: 'production', slug: 'production', external_url: null, last_deployment: null, state: 'available' },
+    ]);
     expect((await api.get(`${base}/999999`, { token: owner.token })).body).toEqual({ message: '404 Not found' });
     expect((await api.get(`${base}/abc`, { token: owner.token })).body).toEqual({ error: 'environment_id is invalid' });
   });
@@ -124,7 +148,9 @@ describe('one environment, update, delete', () => {
     await api.post(base, { token: owner.token, body: { name: 'beta' } });
     const res = await api.put(`${base}/${a.id}`, { token: owner.token, body: { name: 'review/alpha', external_url: 'http://alpha.example' } });
     expect([res.status, res.body.name, res.body.slug, res.body.external_url]).toEqual([200, 'review/alpha', 'alpha', 'http://alpha.example']);
-    expect((await api.put(`${base}/${a.id}`, { token: owner.token, body: { slug: 'x' } })).body).toEqual({ error: 'slug is automatically generated and cannot be changed' });
+    expect((await api.put(`${base}/${a.id}`, { token: owner.token, body: { slug: 'x' } })).body).toEqual({
+      error: 'slug is automatically generated and cannot be changed',
+    });
     const taken = await api.put(`${base}/${a.id}`, { token: owner.token, body: { name: 'beta' } });
     expect([taken.status, taken.body]).toEqual([400, { message: { name: ['has already been taken'] } }]);
     const cleared = await api.put(`${base}/${a.id}`, { token: owner.token, body: { external_url: '' } });
@@ -177,7 +203,12 @@ describe('environments made by pipelines', () => {
     const [d] = deployments.body;
     expect(d).toMatchObject({ iid: 1, ref: 'master', sha, status: 'created', user: { id: owner.user.id }, environment: { id: env.id, name: 'review/x' } });
     expect(d.deployable).toMatchObject({ name: 'deploy_review', status: 'pending', pipeline: { sha } });
-    const jobs = (await api.get(`/projects/${project.id}/jobs`, { token: owner.token })).body as Array<{ id: number; name: string; status: string; pipeline: { id: number } }>;
+    const jobs = (await api.get(`/projects/${project.id}/jobs`, { token: owner.token })).body as Array<{
+      id: number;
+      name: string;
+      status: string;
+      pipeline: { id: number };
+    }>;
     const deploy = jobs.find((j) => j.name === 'deploy_review')!;
     const stopJob = jobs.find((j) => j.name === 'stop_review')!;
     expect(stopJob.status).toBe('manual');

@@ -23,7 +23,12 @@ async function setup(visibility: 'private' | 'public' = 'public') {
 }
 
 const awardRows = async (type: 'Epic' | 'Note', id: number) =>
-  (await testDb().db.select({ n: count() }).from(awardEmoji).where(and(eq(awardEmoji.awardableType, type), eq(awardEmoji.awardableId, id))))[0]!.n;
+  (
+    await testDb()
+      .db.select({ n: count() })
+      .from(awardEmoji)
+      .where(and(eq(awardEmoji.awardableType, type), eq(awardEmoji.awardableId, id)))
+  )[0]!.n;
 
 describe('award emoji on epics', () => {
   it('awards, lists, reads and removes by the epic iid; the epic counts its votes', async () => {
@@ -70,7 +75,11 @@ describe('award emoji on epics', () => {
     const freeList = await api.get(fx.url, { token: fx.owner.token, env: FREE });
     expect([freeList.status, freeList.body]).toEqual([404, { message: '404 Award Emoji Not Found' }]);
     const confidential = await createEpic(fx.owner.token, fx.group.id, { confidential: true });
-    const guest = await api.post(`/groups/${fx.group.id}/epics/${confidential.iid}/award_emoji`, { token: fx.guest.token, body: { name: 'thumbsup' }, env: PREMIUM });
+    const guest = await api.post(`/groups/${fx.group.id}/epics/${confidential.iid}/award_emoji`, {
+      token: fx.guest.token,
+      body: { name: 'thumbsup' },
+      env: PREMIUM,
+    });
     expect([guest.status, guest.body]).toEqual([404, { message: '404 Award Emoji Not Found' }]);
     expect(await awardRows('Epic', fx.epic.id)).toBe(0);
   });

@@ -28,7 +28,15 @@ describe('epic issues', () => {
     expect(added.body).toEqual({
       id: expect.any(Number),
       relative_position: expect.any(Number),
-      epic: { id: epic.id, iid: epic.iid, title: epic.title, description: null, author: expect.objectContaining({ id: owner.user.id }), start_date: null, end_date: null },
+      epic: {
+        id: epic.id,
+        iid: epic.iid,
+        title: epic.title,
+        description: null,
+        author: expect.objectContaining({ id: owner.user.id }),
+        start_date: null,
+        end_date: null,
+      },
       issue: expect.objectContaining({ id: i1.id, iid: i1.iid, project_id: project.id }),
     });
     const l2 = (await api.post(`${base(group.id, epic.iid)}/${i2.id}`, { token: owner.token, env: PREMIUM })).body.id;
@@ -47,7 +55,11 @@ describe('epic issues', () => {
     expect(again.body).toEqual({ message: 'Issue(s) already assigned' });
 
     // move i3 between i1 and i2: move_before_id is the link that ends up before it.
-    const moved = await api.put(`${base(group.id, epic.iid)}/${l3}`, { token: owner.token, env: PREMIUM, body: { move_before_id: added.body.id, move_after_id: l2 } });
+    const moved = await api.put(`${base(group.id, epic.iid)}/${l3}`, {
+      token: owner.token,
+      env: PREMIUM,
+      body: { move_before_id: added.body.id, move_after_id: l2 },
+    });
     expect(moved.status, moved.text).toBe(200);
     expect(moved.body.map((i: { id: number }) => i.id)).toEqual([i1.id, i3.id, i2.id]);
     const badMove = await api.put(`${base(group.id, epic.iid)}/${l3}`, { token: owner.token, env: PREMIUM, body: { move_before_id: 2147483000 } });
@@ -81,7 +93,11 @@ describe('epic issues', () => {
     const cases: Array<[string, number, unknown]> = [
       [`${base(group.id, confidential.iid)}/${stray.id}`, 404, { message: '404 Not found' }],
       [`${base(group.id, confidential.iid)}/2147483000`, 404, { message: '404 Not found' }],
-      [`${base(group.id, confidential.iid)}/${plain.id}`, 422, { message: `#${plain.iid} cannot be added: Cannot set confidential epic for a non-confidential issue` }],
+      [
+        `${base(group.id, confidential.iid)}/${plain.id}`,
+        422,
+        { message: `#${plain.iid} cannot be added: Cannot set confidential epic for a non-confidential issue` },
+      ],
     ];
     for (const [path, status, body] of cases) {
       const res = await api.post(path, { token: owner.token, env: PREMIUM });
@@ -108,7 +124,11 @@ describe('epic issues', () => {
       end_date: '2020-02-01',
       due_date_from_inherited_source: '2020-02-01',
     });
-    const fixed = await api.put(`/groups/${group.id}/epics/${epic.iid}`, { token: owner.token, env: PREMIUM, body: { start_date_is_fixed: true, start_date_fixed: '2019-12-01' } });
+    const fixed = await api.put(`/groups/${group.id}/epics/${epic.iid}`, {
+      token: owner.token,
+      env: PREMIUM,
+      body: { start_date_is_fixed: true, start_date_fixed: '2019-12-01' },
+    });
     expect(fixed.body).toMatchObject({ start_date: '2019-12-01', start_date_fixed: '2019-12-01', start_date_from_milestones: '2020-01-05' });
   });
 

@@ -70,7 +70,10 @@ describe('child epics', () => {
       env: PREMIUM,
       body: { query: `{ group(fullPath: "${group.full_path}") { epic(iid: "${parent.iid}") { hasChildren children { nodes { id } } } } }` },
     });
-    expect(gql.body.data?.group?.epic, gql.text).toEqual({ hasChildren: true, children: { nodes: expect.arrayContaining([{ id: `gid://gitlab/Epic/${a.id}` }, { id: `gid://gitlab/Epic/${c.id}` }]) } });
+    expect(gql.body.data?.group?.epic, gql.text).toEqual({
+      hasChildren: true,
+      children: { nodes: expect.arrayContaining([{ id: `gid://gitlab/Epic/${a.id}` }, { id: `gid://gitlab/Epic/${c.id}` }]) },
+    });
   });
 
   it('GraphQL descendantCounts and descendantWeightSum: the subtree in one statement per page', async () => {
@@ -90,11 +93,19 @@ describe('child epics', () => {
     const res = await request('POST', '/api/graphql', {
       token: owner.token,
       env: PREMIUM,
-      body: { query: `{ group(fullPath: "${group.full_path}") { epics(iids: ["${parent.iid}", "${child.iid}"]) { nodes { iid descendantCounts { openedEpics closedEpics openedIssues closedIssues } descendantWeightSum { openedIssues closedIssues } } } } }` },
+      body: {
+        query: `{ group(fullPath: "${group.full_path}") { epics(iids: ["${parent.iid}", "${child.iid}"]) { nodes { iid descendantCounts { openedEpics closedEpics openedIssues closedIssues } descendantWeightSum { openedIssues closedIssues } } } } }`,
+      },
     });
     const byIid = Object.fromEntries(res.body.data.group.epics.nodes.map((n: { iid: string }) => [n.iid, n]));
-    expect(byIid[String(parent.iid)]).toMatchObject({ descendantCounts: { openedEpics: 1, closedEpics: 1, openedIssues: 2, closedIssues: 1 }, descendantWeightSum: { openedIssues: 5, closedIssues: 2 } });
-    expect(byIid[String(child.iid)]).toMatchObject({ descendantCounts: { openedEpics: 0, closedEpics: 1, openedIssues: 1, closedIssues: 1 }, descendantWeightSum: { openedIssues: 4, closedIssues: 2 } });
+    expect(byIid[String(parent.iid)]).toMatchObject({
+      descendantCounts: { openedEpics: 1, closedEpics: 1, openedIssues: 2, closedIssues: 1 },
+      descendantWeightSum: { openedIssues: 5, closedIssues: 2 },
+    });
+    expect(byIid[String(child.iid)]).toMatchObject({
+      descendantCounts: { openedEpics: 0, closedEpics: 1, openedIssues: 1, closedIssues: 1 },
+      descendantWeightSum: { openedIssues: 4, closedIssues: 2 },
+    });
   });
 
   it('creates a child (LinkedEpic), inheriting confidentiality, in the group or a subgroup', async () => {
@@ -149,7 +160,13 @@ describe('child epics', () => {
       ['an ancestor', grandchild.iid, parent.id, 409, { message: 'This epic cannot be added. It is already an ancestor of the parent epic.' }],
       ['outside the group hierarchy', parent.iid, foreign.id, 404, { message: 'No Epic found for given params' }],
       ['missing', parent.iid, 2147483000, 404, { message: 'No Epic found for given params' }],
-      ['non-confidential under confidential', secret.iid, plain.id, 409, { message: 'A non-confidential epic cannot be assigned to a confidential parent epic' }],
+      [
+        'non-confidential under confidential',
+        secret.iid,
+        plain.id,
+        409,
+        { message: 'A non-confidential epic cannot be assigned to a confidential parent epic' },
+      ],
     ];
     const before = await parents([parent.id, child.id, grandchild.id, foreign.id, plain.id]);
     for (const [name, iid, childId, status, body] of cases) {
@@ -175,11 +192,19 @@ describe('child epics', () => {
     expect(deep.body).toEqual({ message: 'This epic cannot be added. One or more epics would exceed the maximum depth (5) from its most distant ancestor.' });
     const created = await api.post(children(group.id, chain[3]!.iid), { token: owner.token, env: ULTIMATE, body: { title: 'too deep' } });
     expect(created.status).toBe(400);
-    expect(created.body).toEqual({ message: { parent: ['This epic cannot be added. One or more epics would exceed the maximum depth (5) from its most distant ancestor.'] } });
+    expect(created.body).toEqual({
+      message: { parent: ['This epic cannot be added. One or more epics would exceed the maximum depth (5) from its most distant ancestor.'] },
+    });
     // The same rule for POST /groups/:id/epics with parent_id (the model validates every parent), nothing stored.
-    const viaCreate = await api.post(`/groups/${group.id}/epics`, { token: owner.token, env: ULTIMATE, body: { title: 'too deep too', parent_id: chain[3]!.id } });
+    const viaCreate = await api.post(`/groups/${group.id}/epics`, {
+      token: owner.token,
+      env: ULTIMATE,
+      body: { title: 'too deep too', parent_id: chain[3]!.id },
+    });
     expect(viaCreate.status).toBe(400);
-    expect(viaCreate.body).toEqual({ message: { parent: ['This epic cannot be added. One or more epics would exceed the maximum depth (5) from its most distant ancestor.'] } });
+    expect(viaCreate.body).toEqual({
+      message: { parent: ['This epic cannot be added. One or more epics would exceed the maximum depth (5) from its most distant ancestor.'] },
+    });
     expect(await testDb().db.select({ id: epics.id }).from(epics).where(eq(epics.groupId, group.id))).toHaveLength(chain.length + 1);
     // A subtree of two under chain[2] (4 levels deep with its ancestors): refused too.
     const top = await createEpic(owner.token, group.id);
@@ -235,7 +260,12 @@ describe('child epics', () => {
       expect(now[x.id] === null || now[y.id] === null).toBe(true);
     }
     // A longer cycle through rows neither request touches: a > b, c > d; link d under... b > c and d > a at once.
-    const [a, b, c, d] = [await createEpic(owner.token, group.id), await createEpic(owner.token, group.id), await createEpic(owner.token, group.id), await createEpic(owner.token, group.id)];
+    const [a, b, c, d] = [
+      await createEpic(owner.token, group.id),
+      await createEpic(owner.token, group.id),
+      await createEpic(owner.token, group.id),
+      await createEpic(owner.token, group.id),
+    ];
     await api.post(`${children(group.id, a.iid)}/${b.id}`, { token: owner.token, env: ULTIMATE });
     await api.post(`${children(group.id, c.iid)}/${d.id}`, { token: owner.token, env: ULTIMATE });
     const results = await Promise.all([

@@ -20,7 +20,15 @@ describe('POST /groups/:id/epics', () => {
     const res = await api.post(`/groups/${g.id}/epics`, {
       token: owner.token,
       env: PREMIUM,
-      body: { title: 'Roadmap', description: 'd', labels: 'b,a', start_date_is_fixed: true, start_date: '2020-01-01', due_date_is_fixed: true, due_date_fixed: '2020-02-01' },
+      body: {
+        title: 'Roadmap',
+        description: 'd',
+        labels: 'b,a',
+        start_date_is_fixed: true,
+        start_date: '2020-01-01',
+        due_date_is_fixed: true,
+        due_date_fixed: '2020-02-01',
+      },
     });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toEqual({
@@ -177,7 +185,9 @@ describe('DELETE /groups/:id/epics/:epic_iid', () => {
     const res = await api.delete(`/groups/${g.id}/epics/${epic.iid}`, { token: owner.token, env: PREMIUM });
     expect(res.status).toBe(204);
     expect(await testDb().db.select().from(epics).where(eq(epics.id, epic.id))).toEqual([]);
-    expect(await testDb().db.select().from(labelLinks).where(eq(labelLinks.targetId, epic.id))).toEqual(expect.not.arrayContaining([expect.objectContaining({ targetType: 'Epic' })]));
+    expect(await testDb().db.select().from(labelLinks).where(eq(labelLinks.targetId, epic.id))).toEqual(
+      expect.not.arrayContaining([expect.objectContaining({ targetType: 'Epic' })]),
+    );
   });
 });
 

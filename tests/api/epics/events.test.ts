@@ -15,7 +15,10 @@ import { createEpic, PREMIUM } from './support.ts';
 
 type Row = { action: number; author_id: number; project_id: number | null; group_id: number | null; target_type: string | null; target_id: number | null };
 const epicEvents = (epicId: number) =>
-  rows<Row>(testDb().db, sql`SELECT action, author_id, project_id, group_id, target_type, target_id FROM events WHERE target_type = 'Epic' AND target_id = ${epicId} ORDER BY id`);
+  rows<Row>(
+    testDb().db,
+    sql`SELECT action, author_id, project_id, group_id, target_type, target_id FROM events WHERE target_type = 'Epic' AND target_id = ${epicId} ORDER BY id`,
+  );
 
 describe('epic events', () => {
   it('create, close and reopen record the group event in the same transaction; other updates record none', async () => {

@@ -28,7 +28,12 @@ async function setup(visibility: 'private' | 'public' = 'private', epicBody: Rec
 }
 
 const noteRows = async (epicId: number) =>
-  (await testDb().db.select({ n: count() }).from(notes).where(and(eq(notes.noteableType, 'Epic'), eq(notes.noteableId, epicId))))[0]!.n;
+  (
+    await testDb()
+      .db.select({ n: count() })
+      .from(notes)
+      .where(and(eq(notes.noteableType, 'Epic'), eq(notes.noteableId, epicId)))
+  )[0]!.n;
 
 describe('epic notes: create and read', () => {
   it('creates a note on the epic by id (201, Entities::Note, no noteable_iid) and reads it back', async () => {
@@ -64,7 +69,10 @@ describe('epic notes: create and read', () => {
     // The note touched the epic; the group (not a project) records `commented`.
     const [epic] = await testDb().db.select().from(epics).where(eq(epics.id, fx.epic.id));
     expect(epic!.updatedAt.toISOString()).toBe(res.body.created_at);
-    const recorded = await testDb().db.select().from(events).where(and(eq(events.targetType, 'Note'), eq(events.targetId, res.body.id)));
+    const recorded = await testDb()
+      .db.select()
+      .from(events)
+      .where(and(eq(events.targetType, 'Note'), eq(events.targetId, res.body.id)));
     expect(recorded).toEqual([expect.objectContaining({ groupId: fx.group.id, projectId: null, authorId: u.id })]);
   });
 
@@ -198,11 +206,26 @@ describe('epic discussions', () => {
 describe('epic notes: mention to-dos', () => {
   it('gives a to-do to mentioned users who may read the epic, pointing at the epic in its group', async () => {
     const fx = await setup('private');
-    const res = await api.post(fx.url, { token: fx.owner.token, body: { body: `Hey @${fx.reporter.user.username} and @${fx.stranger.user.username}` }, env: PREMIUM });
+    const res = await api.post(fx.url, {
+      token: fx.owner.token,
+      body: { body: `Hey @${fx.reporter.user.username} and @${fx.stranger.user.username}` },
+      env: PREMIUM,
+    });
     expect(res.status).toBe(201);
-    const rows = await testDb().db.select().from(todos).where(and(eq(todos.targetType, 'Epic'), eq(todos.targetId, fx.epic.id)));
+    const rows = await testDb()
+      .db.select()
+      .from(todos)
+      .where(and(eq(todos.targetType, 'Epic'), eq(todos.targetId, fx.epic.id)));
     expect(rows).toEqual([
-      expect.objectContaining({ userId: fx.reporter.user.id, authorId: fx.owner.user.id, groupId: fx.group.id, projectId: null, noteId: res.body.id, action: 2, state: 'pending' }),
+      expect.objectContaining({
+        userId: fx.reporter.user.id,
+        authorId: fx.owner.user.id,
+        groupId: fx.group.id,
+        projectId: null,
+        noteId: res.body.id,
+        action: 2,
+        state: 'pending',
+      }),
     ]);
   });
 });

@@ -20,7 +20,11 @@ async function setup() {
   return { owner, reporter, guest, stranger, group };
 }
 
-const epicTodos = async (epicId: number) => testDb().db.select().from(todos).where(and(eq(todos.targetType, 'Epic'), eq(todos.targetId, epicId)));
+const epicTodos = async (epicId: number) =>
+  testDb()
+    .db.select()
+    .from(todos)
+    .where(and(eq(todos.targetType, 'Epic'), eq(todos.targetId, epicId)));
 
 describe('epic mention to-dos', () => {
   it('gives to-dos to readers mentioned in a new epic, and to newly mentioned ones on update', async () => {
@@ -36,10 +40,12 @@ describe('epic mention to-dos', () => {
     });
     expect(res.status).toBe(200);
     const rows = await epicTodos(epic.id);
-    expect(rows.map((r) => [r.userId, r.action]).sort()).toEqual([
-      [fx.guest.user.id, 7],
-      [fx.reporter.user.id, 2],
-    ].sort());
+    expect(rows.map((r) => [r.userId, r.action]).sort()).toEqual(
+      [
+        [fx.guest.user.id, 7],
+        [fx.reporter.user.id, 2],
+      ].sort(),
+    );
   });
 
   it('gives none on a confidential epic to a mentioned guest', async () => {
@@ -53,7 +59,11 @@ describe('GET /todos with epic to-dos', () => {
   it('lists an epic to-do with the group, the Epic entity and its URL; filters by type; marks it done', async () => {
     const fx = await setup();
     const epic = await createEpic(fx.owner.token, fx.group.id, { title: 'Roadmap' });
-    const note = await api.post(`/groups/${fx.group.id}/epics/${epic.id}/notes`, { token: fx.owner.token, body: { body: `cc @${fx.reporter.user.username}` }, env: PREMIUM });
+    const note = await api.post(`/groups/${fx.group.id}/epics/${epic.id}/notes`, {
+      token: fx.owner.token,
+      body: { body: `cc @${fx.reporter.user.username}` },
+      env: PREMIUM,
+    });
     expect(note.status).toBe(201);
     const res = await api.get('/todos', { token: fx.reporter.token, env: PREMIUM });
     expect(res.status).toBe(200);

@@ -55,7 +55,13 @@ describe('PUT /projects/:id/error_tracking/settings', () => {
     const res = await putSettings(fx.project.id, { token: fx.maintainer.token, form: { active: 'true', integrated: 'false', api_url: url, token: SECRET } });
     expect(res).toMatchObject({
       status: 200,
-      body: { active: true, project_name: 'web-app', tracker_external_url: 'https://errors.example.org:8443/acme-inc/web-app', api_url: url, integrated: false },
+      body: {
+        active: true,
+        project_name: 'web-app',
+        tracker_external_url: 'https://errors.example.org:8443/acme-inc/web-app',
+        api_url: url,
+        integrated: false,
+      },
     });
     expect((await storedRow(fx.project.id))!.organizationName).toBe('acme-inc');
   });
@@ -79,18 +85,30 @@ describe('PUT /projects/:id/error_tracking/settings', () => {
     await configure(fx.project.id, token);
     const other = 'https://sentry.io/api/0/projects/other-org/other-project/';
     const moved = await putSettings(fx.project.id, { token, body: { active: true, integrated: false, api_url: other } });
-    expect(moved).toMatchObject({ status: 200, body: { api_url: other, project_name: 'other-project', tracker_external_url: 'https://sentry.io/other-org/other-project' } });
+    expect(moved).toMatchObject({
+      status: 200,
+      body: { api_url: other, project_name: 'other-project', tracker_external_url: 'https://sentry.io/other-org/other-project' },
+    });
     expect(await decryptStored(fx.project.id)).toBe(SECRET);
 
-    expect(await putSettings(fx.project.id, { token, body: { active: true, integrated: false, token: 'sntrys_rotated' } })).toMatchObject({ status: 200, body: { api_url: other } });
+    expect(await putSettings(fx.project.id, { token, body: { active: true, integrated: false, token: 'sntrys_rotated' } })).toMatchObject({
+      status: 200,
+      body: { api_url: other },
+    });
     expect(await decryptStored(fx.project.id)).toBe('sntrys_rotated');
 
     // Flags only (what @gitbeaker's ErrorTrackingSettings.create sends): the connection stays.
-    expect(await putSettings(fx.project.id, { token, query: { active: 'false', integrated: 'false' } })).toMatchObject({ status: 200, body: { active: false, api_url: other } });
+    expect(await putSettings(fx.project.id, { token, query: { active: 'false', integrated: 'false' } })).toMatchObject({
+      status: 200,
+      body: { active: false, api_url: other },
+    });
     expect(await decryptStored(fx.project.id)).toBe('sntrys_rotated');
 
     // Clearing the token of an enabled Sentry setting is refused; of a disabled one it is allowed.
-    expect(await putSettings(fx.project.id, { token, body: { active: true, integrated: false, token: '' } })).toMatchObject({ status: 400, body: { message: { token: ['is a required field'] } } });
+    expect(await putSettings(fx.project.id, { token, body: { active: true, integrated: false, token: '' } })).toMatchObject({
+      status: 400,
+      body: { message: { token: ['is a required field'] } },
+    });
     expect(await putSettings(fx.project.id, { token, body: { active: false, integrated: false, token: '', api_url: '' } })).toMatchObject({
       status: 200,
       body: { active: false, api_url: null, project_name: null, tracker_external_url: null, integrated: false },
@@ -128,9 +146,18 @@ describe('PUT /projects/:id/error_tracking/settings', () => {
     const token = fx.maintainer.token;
     expect(await putSettings(fx.project.id, { token, body: {} })).toMatchObject({ status: 400, body: { error: 'active is missing, integrated is missing' } });
     expect(await putSettings(fx.project.id, { token, body: { active: true } })).toMatchObject({ status: 400, body: { error: 'integrated is missing' } });
-    expect(await putSettings(fx.project.id, { token, body: { active: true, integrated: 'invalid_string' } })).toMatchObject({ status: 400, body: { error: 'integrated is invalid' } });
-    expect(await putSettings(fx.project.id, { token, form: { active: '', integrated: 'true' } })).toMatchObject({ status: 400, body: { error: 'active is empty' } });
-    expect(await putSettings(fx.project.id, { token, form: { active: 'randomstring', integrated: 'true' } })).toMatchObject({ status: 400, body: { error: 'active is invalid' } });
+    expect(await putSettings(fx.project.id, { token, body: { active: true, integrated: 'invalid_string' } })).toMatchObject({
+      status: 400,
+      body: { error: 'integrated is invalid' },
+    });
+    expect(await putSettings(fx.project.id, { token, form: { active: '', integrated: 'true' } })).toMatchObject({
+      status: 400,
+      body: { error: 'active is empty' },
+    });
+    expect(await putSettings(fx.project.id, { token, form: { active: 'randomstring', integrated: 'true' } })).toMatchObject({
+      status: 400,
+      body: { error: 'active is invalid' },
+    });
   });
 
   describe('api_url validation (400 with the model message)', () => {
@@ -168,7 +195,10 @@ describe('PUT /projects/:id/error_tracking/settings', () => {
       await configure(fx.project.id, fx.maintainer.token);
       const before = await storedRow(fx.project.id);
       for (const api_url of ['http://sentry.example.com/api/0/projects/a/b/', 'https://sentry.example.com/nope', 'garbage']) {
-        const res = await putSettings(fx.project.id, { token: fx.maintainer.token, body: { active: false, integrated: false, api_url, token: 'sntrys_other' } });
+        const res = await putSettings(fx.project.id, {
+          token: fx.maintainer.token,
+          body: { active: false, integrated: false, api_url, token: 'sntrys_other' },
+        });
         expect(res.status).toBe(400);
       }
       expect(await storedRow(fx.project.id)).toEqual(before);
@@ -177,7 +207,10 @@ describe('PUT /projects/:id/error_tracking/settings', () => {
 
     it('a disabled setting still refuses an invalid api_url (stricter than GitLab, which checks it only when enabled)', async () => {
       const fx = await projectWithRoles();
-      const res = await putSettings(fx.project.id, { token: fx.maintainer.token, body: { active: false, integrated: false, api_url: 'https://sentry.example.com/x' } });
+      const res = await putSettings(fx.project.id, {
+        token: fx.maintainer.token,
+        body: { active: false, integrated: false, api_url: 'https://sentry.example.com/x' },
+      });
       expect(res).toMatchObject({ status: 400, body: { message: { api_url: ['is invalid'] } } });
     });
   });
@@ -188,10 +221,17 @@ describe('PUT /projects/:id/error_tracking/settings', () => {
     const body = { active: false, integrated: true, api_url: '', token: '' };
     expect(await putSettings(fx.project.id, { body })).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
     expect(await putSettings(fx.project.id, { token: fx.stranger.token, body })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
-    expect(await putSettings(fx.project.path_with_namespace, { token: fx.stranger.token, body })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
-    for (const who of [fx.reporter, fx.developer]) expect(await putSettings(fx.project.id, { token: who.token, body })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect(await putSettings(fx.project.path_with_namespace, { token: fx.stranger.token, body })).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
+    });
+    for (const who of [fx.reporter, fx.developer])
+      expect(await putSettings(fx.project.id, { token: who.token, body })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
     // Authorization comes before parameters: a developer's invalid request is still 403.
-    expect(await putSettings(fx.project.id, { token: fx.developer.token, body: { active: 'x' } })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect(await putSettings(fx.project.id, { token: fx.developer.token, body: { active: 'x' } })).toMatchObject({
+      status: 403,
+      body: { message: '403 Forbidden' },
+    });
     expect(await decryptStored(fx.project.id)).toBe(SECRET);
     expect((await getSettings(fx.project.id, { token: fx.maintainer.token })).body.active).toBe(true);
   });
@@ -199,7 +239,10 @@ describe('PUT /projects/:id/error_tracking/settings', () => {
   it('costs at most 4 queries, creating and replacing', async () => {
     const fx = await projectWithRoles();
     await api.get('/user', { token: fx.maintainer.token }); // records the token's first use
-    const created = await putSettings(fx.project.id, { token: fx.maintainer.token, body: { active: true, integrated: false, api_url: API_URL, token: SECRET } });
+    const created = await putSettings(fx.project.id, {
+      token: fx.maintainer.token,
+      body: { active: true, integrated: false, api_url: API_URL, token: SECRET },
+    });
     expect(created.status).toBe(200);
     expect(queryCount(created)).toBeLessThanOrEqual(4);
     const replaced = await putSettings(fx.project.id, { token: fx.maintainer.token, body: { active: false, integrated: true } });
@@ -231,12 +274,22 @@ describe('PUT /projects/:id/error_tracking/settings', () => {
       const fx = await projectWithRoles();
       const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
       try {
-        const res = await putWithEnv({ ENCRYPTION_KEY: undefined }, fx.project.id, fx.maintainer.token, { active: true, integrated: false, api_url: API_URL, token: SECRET });
+        const res = await putWithEnv({ ENCRYPTION_KEY: undefined }, fx.project.id, fx.maintainer.token, {
+          active: true,
+          integrated: false,
+          api_url: API_URL,
+          token: SECRET,
+        });
         expect(res).toEqual({ status: 503, body: { message: '503 Service Unavailable - ENCRYPTION_KEY is not configured' } });
         const logged = errors.mock.calls.map((c) => String(c[0])).join('\n');
         expect(logged).toContain('ENCRYPTION_KEY');
         expect(logged).not.toContain(SECRET);
-        const malformed = await putWithEnv({ ENCRYPTION_KEY: 'c2hvcnQ=' }, fx.project.id, fx.maintainer.token, { active: true, integrated: false, api_url: API_URL, token: SECRET });
+        const malformed = await putWithEnv({ ENCRYPTION_KEY: 'c2hvcnQ=' }, fx.project.id, fx.maintainer.token, {
+          active: true,
+          integrated: false,
+          api_url: API_URL,
+          token: SECRET,
+        });
         expect(malformed).toEqual({ status: 503, body: { message: '503 Service Unavailable - ENCRYPTION_KEY is not 32 bytes of base64' } });
       } finally {
         errors.mockRestore();
@@ -262,6 +315,10 @@ describe('PUT /projects/:id/error_tracking/settings', () => {
     expect(await upsertSetting(db, { projectId: fx.project.id, enabled: true, integrated: false })).toBeUndefined();
     expect((await storedRow(fx.project.id))!.enabled).toBe(false);
     expect(await updateSettingFlags(db, fx.project.id, { enabled: true, integrated: true })).toMatchObject({ enabled: true, integrated: true });
-    expect(await upsertSetting(db, { projectId: fx.project.id, enabled: true, integrated: false, encryptedToken: 'c2VhbGVk' })).toMatchObject({ enabled: true, integrated: false, apiUrl: API_URL });
+    expect(await upsertSetting(db, { projectId: fx.project.id, enabled: true, integrated: false, encryptedToken: 'c2VhbGVk' })).toMatchObject({
+      enabled: true,
+      integrated: false,
+      apiUrl: API_URL,
+    });
   });
 });

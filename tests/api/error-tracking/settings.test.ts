@@ -126,16 +126,28 @@ describe('PATCH /projects/:id/error_tracking/settings', () => {
     expect(await patchSettings(fx.project.id, { token, form: { active: '' } })).toMatchObject({ status: 400, body: { error: 'active is empty' } });
     expect(await patchSettings(fx.project.id, { token, query: { active: '' } })).toMatchObject({ status: 400, body: { error: 'active is empty' } });
     expect(await patchSettings(fx.project.id, { token, body: { active: null } })).toMatchObject({ status: 400, body: { error: 'active is empty' } });
-    expect(await patchSettings(fx.project.id, { token, form: { active: 'randomstring' } })).toMatchObject({ status: 400, body: { error: 'active is invalid' } });
-    expect(await patchSettings(fx.project.id, { token, body: { active: 'randomstring' } })).toMatchObject({ status: 400, body: { error: 'active is invalid' } });
-    expect(await patchSettings(fx.project.id, { token, body: { active: true, integrated: 'maybe' } })).toMatchObject({ status: 400, body: { error: 'integrated is invalid' } });
+    expect(await patchSettings(fx.project.id, { token, form: { active: 'randomstring' } })).toMatchObject({
+      status: 400,
+      body: { error: 'active is invalid' },
+    });
+    expect(await patchSettings(fx.project.id, { token, body: { active: 'randomstring' } })).toMatchObject({
+      status: 400,
+      body: { error: 'active is invalid' },
+    });
+    expect(await patchSettings(fx.project.id, { token, body: { active: true, integrated: 'maybe' } })).toMatchObject({
+      status: 400,
+      body: { error: 'integrated is invalid' },
+    });
     // None of them changed anything.
     expect((await getSettings(fx.project.id, { token })).body).toEqual(CONFIGURED);
   });
 
   it('a bad `active` on a project without a setting is still a 400 (parameters before existence)', async () => {
     const fx = await projectWithRoles();
-    expect(await patchSettings(fx.project.id, { token: fx.maintainer.token, form: { active: 'randomstring' } })).toMatchObject({ status: 400, body: { error: 'active is invalid' } });
+    expect(await patchSettings(fx.project.id, { token: fx.maintainer.token, form: { active: 'randomstring' } })).toMatchObject({
+      status: 400,
+      body: { error: 'active is invalid' },
+    });
   });
 
   it('order of checks as in Grape (authorize! runs in a `before` block, ahead of parameter validation): 401, 404, 403, then 400', async () => {

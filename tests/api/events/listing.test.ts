@@ -22,10 +22,21 @@ describe('action_name for every stored action', () => {
     const note = await insertTestNote({ projectId: p.id, issueId: issue.id, authorId: u, body: 'What an awesome day!' });
     const dnote = await insertTestNote({ projectId: p.id, issueId: issue.id, authorId: u, type: 'DiscussionNote' });
     // An event whose merge request is gone is hidden (read_merge_request on a nil target), so the MR exists.
-    const [mr] = await testDb().db.insert(mergeRequests).values({ targetProjectId: p.id, sourceProjectId: p.id, iid: 1, sourceBranch: 'topic', targetBranch: 'main', authorId: u, title: 'An MR' }).returning();
+    const [mr] = await testDb()
+      .db.insert(mergeRequests)
+      .values({ targetProjectId: p.id, sourceProjectId: p.id, iid: 1, sourceBranch: 'topic', targetBranch: 'main', authorId: u, title: 'An MR' })
+      .returning();
     const base = { authorId: u, projectId: p.id };
     const issueT = { targetType: 'Issue', targetId: issue.id };
-    const push = (action: 0 | 1 | 2) => ({ commitCount: 1, action, refType: 0 as const, commitFrom: action === 0 ? null : 'a'.repeat(40), commitTo: action === 1 ? null : 'b'.repeat(40), ref: 'main', commitTitle: 'Add simple search' });
+    const push = (action: 0 | 1 | 2) => ({
+      commitCount: 1,
+      action,
+      refType: 0 as const,
+      commitFrom: action === 0 ? null : 'a'.repeat(40),
+      commitTo: action === 1 ? null : 'b'.repeat(40),
+      ref: 'main',
+      commitTitle: 'Add simple search',
+    });
     const made = [
       await insertTestEvent({ ...base, action: 'created', ...issueT }),
       await insertTestEvent({ ...base, action: 'updated', ...issueT }),
@@ -47,12 +58,34 @@ describe('action_name for every stored action', () => {
     expect(res.status).toBe(200);
     const mine = res.body.filter((e: any) => made.includes(e.id));
     expect(mine.map((e: any) => e.action_name)).toEqual([
-      'opened', 'opened', 'closed', 'opened', 'pushed new', 'deleted', 'pushed to', 'commented on', 'commented on', 'accepted',
-      'joined', 'left', 'destroyed', 'removed due to membership expiration from', 'opened',
+      'opened',
+      'opened',
+      'closed',
+      'opened',
+      'pushed new',
+      'deleted',
+      'pushed to',
+      'commented on',
+      'commented on',
+      'accepted',
+      'joined',
+      'left',
+      'destroyed',
+      'removed due to membership expiration from',
+      'opened',
     ]);
     expect(mine[0]).toMatchObject({ target_type: 'Issue', target_id: issue.id, target_iid: issue.iid, target_title: 'An issue' });
     expect(mine[14]).toMatchObject({ target_type: 'Milestone', target_iid: milestone.iid, target_title: 'v1' });
-    expect(mine[4].push_data).toEqual({ commit_count: 1, action: 'created', ref_type: 'branch', commit_from: null, commit_to: 'b'.repeat(40), ref: 'main', commit_title: 'Add simple search', ref_count: null });
+    expect(mine[4].push_data).toEqual({
+      commit_count: 1,
+      action: 'created',
+      ref_type: 'branch',
+      commit_from: null,
+      commit_to: 'b'.repeat(40),
+      ref: 'main',
+      commit_title: 'Add simple search',
+      ref_count: null,
+    });
     expect(mine[5].push_data.action).toBe('removed');
     expect(mine[6].push_data.action).toBe('pushed');
     expect(mine[0].push_data).toBeUndefined();
@@ -63,7 +96,14 @@ describe('action_name for every stored action', () => {
       type: null,
       body: 'What an awesome day!',
       attachment: null,
-      author: { id: u, name: owner.user.name, username: owner.user.username, state: 'active', avatar_url: null, web_url: `${TEST_PUBLIC_URL}/${owner.user.username}` },
+      author: {
+        id: u,
+        name: owner.user.name,
+        username: owner.user.username,
+        state: 'active',
+        avatar_url: null,
+        web_url: `${TEST_PUBLIC_URL}/${owner.user.username}`,
+      },
       created_at: expect.stringMatching(/Z$/),
       updated_at: expect.stringMatching(/Z$/),
       system: false,
@@ -124,7 +164,8 @@ describe('filters', () => {
     const { owner, p } = await setup();
     const a = await insertTestEvent({ authorId: owner.user.id, projectId: p.id, action: 'joined', createdAt: '2030-01-01T00:00:00Z' });
     const b = await insertTestEvent({ authorId: owner.user.id, projectId: p.id, action: 'left', createdAt: new Date(Date.now() - 86_400_000).toISOString() });
-    const get = async (query: Record<string, string> = {}) => (await api.get(`/projects/${p.id}/events`, { token: owner.token, query })).body.map((e: any) => e.id);
+    const get = async (query: Record<string, string> = {}) =>
+      (await api.get(`/projects/${p.id}/events`, { token: owner.token, query })).body.map((e: any) => e.id);
     const desc = await get();
     expect(desc.slice(0, 2)).toEqual([b, a]);
     expect(await get({ sort: 'desc' })).toEqual(desc);
@@ -206,7 +247,12 @@ describe('pagination', () => {
     expect(res.status).toBe(200);
     expect(res.body).toHaveLength(3);
     expect(Object.fromEntries(['x-page', 'x-per-page', 'x-next-page', 'x-prev-page', 'x-total', 'x-total-pages'].map((h) => [h, res.headers.get(h)]))).toEqual({
-      'x-page': '2', 'x-per-page': '3', 'x-next-page': '3', 'x-prev-page': '1', 'x-total': '7', 'x-total-pages': '3',
+      'x-page': '2',
+      'x-per-page': '3',
+      'x-next-page': '3',
+      'x-prev-page': '1',
+      'x-total': '7',
+      'x-total-pages': '3',
     });
     expect(res.headers.get('link')).toBe(
       [

@@ -8,7 +8,8 @@ import { rows } from '../../../db/queries/lib/raw.ts';
 import { expireMemberships } from '../../../functions/housekeeping/service.ts';
 import { api, TEST_PUBLIC_URL, testDb } from '../../helpers/app.ts';
 
-const eventsOf = (projectId: number) => rows<{ action: number; author_id: number }>(testDb().db, sql`SELECT action, author_id FROM events WHERE project_id = ${projectId} ORDER BY id`);
+const eventsOf = (projectId: number) =>
+  rows<{ action: number; author_id: number }>(testDb().db, sql`SELECT action, author_id FROM events WHERE project_id = ${projectId} ORDER BY id`);
 
 describe('recorded events', () => {
   it('project created: action_name "created", no target, the full entity', async () => {
@@ -84,7 +85,9 @@ describe('recorded events', () => {
     const a = await createUser();
     const p = await createProject(owner.token);
     await addMember(owner.token, 'projects', p.id, a.user.id, 30);
-    await testDb().db.execute(sql`UPDATE members SET expires_at = current_date - 1 WHERE source_type = 'Project' AND source_id = ${p.id} AND user_id = ${a.user.id}`);
+    await testDb().db.execute(
+      sql`UPDATE members SET expires_at = current_date - 1 WHERE source_type = 'Project' AND source_id = ${p.id} AND user_id = ${a.user.id}`,
+    );
     // The cronjob:remove_expired_members job's work.
     expect(await expireMemberships({ ctx: testDb() })).toBeGreaterThanOrEqual(1);
     const res = await api.get(`/users/${a.user.id}/events`, { token: owner.token });

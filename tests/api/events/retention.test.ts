@@ -12,7 +12,13 @@ import { api, testDb } from '../../helpers/app.ts';
 
 const daysAgo = (d: number) => new Date(Date.now() - d * 86_400_000).toISOString();
 const remaining = async (ids: number[]) => {
-  const found = await rows<{ id: unknown }>(testDb().db, sql`SELECT id FROM events WHERE id IN (${sql.join(ids.map((i) => sql`${i}`), sql`, `)})`);
+  const found = await rows<{ id: unknown }>(
+    testDb().db,
+    sql`SELECT id FROM events WHERE id IN (${sql.join(
+      ids.map((i) => sql`${i}`),
+      sql`, `,
+    )})`,
+  );
   return found.map((r) => Number(r.id)).sort((a, b) => a - b);
 };
 

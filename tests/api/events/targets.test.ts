@@ -45,7 +45,15 @@ describe('event visibility by target', () => {
     const p = await createProject(owner.token, { visibility: 'private' });
     await addMember(owner.token, 'projects', p.id, guest.user.id, 10);
     await addMember(owner.token, 'projects', p.id, reporter.user.id, 20);
-    const push = { commitCount: 1, action: 2 as const, refType: 0 as const, commitFrom: 'a'.repeat(40), commitTo: 'b'.repeat(40), ref: 'main', commitTitle: 'Fix' };
+    const push = {
+      commitCount: 1,
+      action: 2 as const,
+      refType: 0 as const,
+      commitFrom: 'a'.repeat(40),
+      commitTo: 'b'.repeat(40),
+      ref: 'main',
+      commitTitle: 'Fix',
+    };
     await insertTestEvent({ authorId: owner.user.id, projectId: p.id, action: 'pushed', push });
     expect((await seen(p.id, reporter.token, { action: 'pushed' })).actions).toEqual([['pushed to', null, null]]);
     expect(await seen(p.id, guest.token, { action: 'pushed' })).toEqual({ actions: [], total: '1' });

@@ -117,7 +117,9 @@ describe('GET /projects/:id/events', () => {
       expect(res.status).toBe(200);
       // Hidden events still count (checked after pagination, as GitLab).
       expect(res.headers.get('x-total')).toBe('9');
-      return ids(res).filter((id: number) => [e1, e2, e3, e4].includes(id)).sort();
+      return ids(res)
+        .filter((id: number) => [e1, e2, e3, e4].includes(id))
+        .sort();
     };
     const all = [e1, e2, e3, e4].sort();
     expect(await seen(owner.token)).toEqual(all);

@@ -9,14 +9,24 @@ const FORBIDDEN = { status: 403, body: { message: '403 Forbidden' } };
 const fixture = async () => ({ allowed: (await createAdmin()).token, nonMember: (await createUser()).token });
 
 describeAuthorization('GET /features', { fixture, call: (_fx, token) => api.get('/features', { token }), success: 200, nonMember: FORBIDDEN });
-describeAuthorization('GET /features/definitions', { fixture, call: (_fx, token) => api.get('/features/definitions', { token }), success: 200, nonMember: FORBIDDEN });
+describeAuthorization('GET /features/definitions', {
+  fixture,
+  call: (_fx, token) => api.get('/features/definitions', { token }),
+  success: 200,
+  nonMember: FORBIDDEN,
+});
 describeAuthorization('POST /features/:name', {
   fixture,
   call: (_fx, token) => api.post(`/features/${unique('auth_')}`, { token, form: { value: 'true' } }),
   success: 201,
   nonMember: FORBIDDEN,
 });
-describeAuthorization('DELETE /features/:name', { fixture, call: (_fx, token) => api.delete(`/features/${unique('auth_')}`, { token }), success: 204, nonMember: FORBIDDEN });
+describeAuthorization('DELETE /features/:name', {
+  fixture,
+  call: (_fx, token) => api.delete(`/features/${unique('auth_')}`, { token }),
+  success: 204,
+  nonMember: FORBIDDEN,
+});
 
 describe('features: who is checked before what', () => {
   it('a non-admin gets 403 even with missing or invalid parameters; anonymous gets 401', async () => {
@@ -30,7 +40,10 @@ describe('features: who is checked before what', () => {
     const readApi = await createToken(user, ['read_api']);
     expect((await api.get('/features', { token: readApi })).status).toBe(200);
     expect((await api.get('/features/definitions', { token: readApi })).status).toBe(200);
-    for (const res of [await api.post(`/features/${unique('ro_')}`, { token: readApi, form: { value: 'true' } }), await api.delete(`/features/${unique('ro_')}`, { token: readApi })]) {
+    for (const res of [
+      await api.post(`/features/${unique('ro_')}`, { token: readApi, form: { value: 'true' } }),
+      await api.delete(`/features/${unique('ro_')}`, { token: readApi }),
+    ]) {
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ error: 'insufficient_scope', scope: 'api read_api' });
     }

@@ -19,7 +19,6 @@ const set = async (name: string, form: Record<string, string>) => {
 };
 const flag = () => unique('eval_');
 
-
 describe('isFeatureEnabled', () => {
   it('boolean: on for everyone, with or without an actor; off after disabling', async () => {
     const name = flag();

@@ -26,7 +26,14 @@ describe('state table (spec "States and transitions")', () => {
     expect(await listed(name)).toBeUndefined();
     const res = await set(name, { value: '30' });
     expect(res.status, res.text).toBe(201);
-    const expected = { name, state: 'conditional', gates: [{ key: 'boolean', value: false }, { key: 'percentage_of_time', value: 30 }] };
+    const expected = {
+      name,
+      state: 'conditional',
+      gates: [
+        { key: 'boolean', value: false },
+        { key: 'percentage_of_time', value: 30 },
+      ],
+    };
     expect(res.body).toEqual(expected);
     expect(await listed(name)).toEqual(expected);
   });
@@ -79,14 +86,28 @@ describe('example responses (reference §1.6)', () => {
     const name = flag();
     const res = await set(name, { value: 'true', feature_group: 'admins' });
     expect(res.status).toBe(201);
-    expect(res.body).toEqual({ name, state: 'conditional', gates: [{ key: 'boolean', value: false }, { key: 'groups', value: ['admins'] }] });
+    expect(res.body).toEqual({
+      name,
+      state: 'conditional',
+      gates: [
+        { key: 'boolean', value: false },
+        { key: 'groups', value: ['admins'] },
+      ],
+    });
   });
 
   it('value=true&user=<username> -> boolean false + actors User:<id> (username without regard to case)', async () => {
     const name = flag();
     const res = await set(name, { value: 'true', user: user.username.toUpperCase() });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toEqual({ name, state: 'conditional', gates: [{ key: 'boolean', value: false }, { key: 'actors', value: [`User:${user.id}`] }] });
+    expect(res.body).toEqual({
+      name,
+      state: 'conditional',
+      gates: [
+        { key: 'boolean', value: false },
+        { key: 'actors', value: [`User:${user.id}`] },
+      ],
+    });
   });
 
   it('value=true&user=..&feature_group=admins -> boolean false, groups, actors (in that order)', async () => {
@@ -105,7 +126,14 @@ describe('example responses (reference §1.6)', () => {
 
   it('value=50 -> conditional, percentage_of_time 50', async () => {
     const name = flag();
-    expect((await set(name, { value: '50' })).body).toEqual({ name, state: 'conditional', gates: [{ key: 'boolean', value: false }, { key: 'percentage_of_time', value: 50 }] });
+    expect((await set(name, { value: '50' })).body).toEqual({
+      name,
+      state: 'conditional',
+      gates: [
+        { key: 'boolean', value: false },
+        { key: 'percentage_of_time', value: 50 },
+      ],
+    });
   });
 
   it('value=50&key=percentage_of_actors -> percentage_of_actors 50', async () => {
@@ -113,7 +141,10 @@ describe('example responses (reference §1.6)', () => {
     expect((await set(name, { value: '50', key: 'percentage_of_actors' })).body).toEqual({
       name,
       state: 'conditional',
-      gates: [{ key: 'boolean', value: false }, { key: 'percentage_of_actors', value: 50 }],
+      gates: [
+        { key: 'boolean', value: false },
+        { key: 'percentage_of_actors', value: 50 },
+      ],
     });
   });
 
@@ -136,7 +167,14 @@ describe('example responses (reference §1.6)', () => {
   it('existing 50% + value=30 -> percentage_of_time 30', async () => {
     const name = flag();
     await set(name, { value: '50' });
-    expect((await set(name, { value: '30' })).body).toEqual({ name, state: 'conditional', gates: [{ key: 'boolean', value: false }, { key: 'percentage_of_time', value: 30 }] });
+    expect((await set(name, { value: '30' })).body).toEqual({
+      name,
+      state: 'conditional',
+      gates: [
+        { key: 'boolean', value: false },
+        { key: 'percentage_of_time', value: 30 },
+      ],
+    });
   });
 });
 
@@ -217,9 +255,16 @@ describe('Flipper semantics', () => {
     const a = flag();
     expect((await set(a, { value: '20' }, 'query')).body.gates).toContainEqual({ key: 'percentage_of_time', value: 20 });
     const b = flag();
-    expect((await api.post(`/features/${b}`, { token: admin, body: { value: 20, key: 'percentage_of_actors' } })).body.gates).toContainEqual({ key: 'percentage_of_actors', value: 20 });
+    expect((await api.post(`/features/${b}`, { token: admin, body: { value: 20, key: 'percentage_of_actors' } })).body.gates).toContainEqual({
+      key: 'percentage_of_actors',
+      value: 20,
+    });
     const c = flag();
-    expect((await api.post(`/features/${c}`, { token: admin, body: { value: true } })).body).toEqual({ name: c, state: 'on', gates: [{ key: 'boolean', value: true }] });
+    expect((await api.post(`/features/${c}`, { token: admin, body: { value: true } })).body).toEqual({
+      name: c,
+      state: 'on',
+      gates: [{ key: 'boolean', value: true }],
+    });
     expect((await api.post(`/features/${c}`, { token: admin, body: { value: false } })).body).toEqual(off(c));
   });
 
@@ -255,28 +300,72 @@ describe('400s: clear errors, and nothing changes', () => {
   const cases: [string, () => Record<string, string>, () => unknown][] = [
     ['missing value', () => ({}), () => ({ error: 'value is missing' })],
     ['key with user', () => ({ value: 'true', key: 'percentage_of_actors', user: user.username }), () => ({ error: 'key, user are mutually exclusive' })],
-    ['key with feature_group and project', () => ({ value: 'true', key: 'percentage_of_time', feature_group: 'admins', project: 'a/b' }), () => ({ error: 'key, feature_group are mutually exclusive, key, project are mutually exclusive' })],
-    ['missing value and key with group', () => ({ key: 'percentage_of_time', group: 'g' }), () => ({ error: 'value is missing, key, group are mutually exclusive' })],
+    [
+      'key with feature_group and project',
+      () => ({ value: 'true', key: 'percentage_of_time', feature_group: 'admins', project: 'a/b' }),
+      () => ({ error: 'key, feature_group are mutually exclusive, key, project are mutually exclusive' }),
+    ],
+    [
+      'missing value and key with group',
+      () => ({ key: 'percentage_of_time', group: 'g' }),
+      () => ({ error: 'value is missing, key, group are mutually exclusive' }),
+    ],
     ['garbage value', () => ({ value: 'wibble' }), () => ({ message: `400 Bad request - Cannot set '${name}' to "wibble"` })],
-    ['garbage value with an unknown key', () => ({ value: 'wibble', key: 'unknown' }), () => ({ message: `400 Bad request - Cannot set '${name}' ("unknown") to "wibble"` })],
-    ['a percentage with an unknown key', () => ({ value: '50', key: 'unknown' }), () => ({ message: `400 Bad request - Cannot set '${name}' ("unknown") to "50"` })],
-    ['not a percentage (percentage_of_actors)', () => ({ value: 'wibble', key: 'percentage_of_actors' }), () => ({ message: '400 Bad request - Not a percentage' })],
+    [
+      'garbage value with an unknown key',
+      () => ({ value: 'wibble', key: 'unknown' }),
+      () => ({ message: `400 Bad request - Cannot set '${name}' ("unknown") to "wibble"` }),
+    ],
+    [
+      'a percentage with an unknown key',
+      () => ({ value: '50', key: 'unknown' }),
+      () => ({ message: `400 Bad request - Cannot set '${name}' ("unknown") to "50"` }),
+    ],
+    [
+      'not a percentage (percentage_of_actors)',
+      () => ({ value: 'wibble', key: 'percentage_of_actors' }),
+      () => ({ message: '400 Bad request - Not a percentage' }),
+    ],
     ['not a percentage (percentage_of_time)', () => ({ value: 'abc', key: 'percentage_of_time' }), () => ({ message: '400 Bad request - Not a percentage' })],
     ['a fraction is not a percentage here', () => ({ value: '50.5' }), () => ({ message: `400 Bad request - Cannot set '${name}' to "50.5"` })],
     ['a fraction with percentage_of_actors', () => ({ value: '0.01', key: 'percentage_of_actors' }), () => ({ message: '400 Bad request - Not a percentage' })],
     ['a negative number', () => ({ value: '-5' }), () => ({ message: `400 Bad request - Cannot set '${name}' to "-5"` })],
-    ['percentage over 100', () => ({ value: '101' }), () => ({ message: '400 Bad request - value must be a positive number less than or equal to 100, but was 101' })],
-    ['percentage of actors over 100', () => ({ value: '250', key: 'percentage_of_actors' }), () => ({ message: '400 Bad request - value must be a positive number less than or equal to 100, but was 250' })],
-    ['a percentage with an actor', () => ({ value: '50', user: user.username }), () => ({ message: `400 Bad request - Cannot set '${name}' to "50" for User:${user.id}` })],
-    ['garbage with a feature group', () => ({ value: 'maybe', feature_group: 'admins' }), () => ({ message: `400 Bad request - Cannot set '${name}' to "maybe" for admins` })],
-    ['an unknown user', () => ({ value: 'true', user: `${user.username},inexistent-entry` }), () => ({ message: '400 Bad request - inexistent-entry is not found!' })],
+    [
+      'percentage over 100',
+      () => ({ value: '101' }),
+      () => ({ message: '400 Bad request - value must be a positive number less than or equal to 100, but was 101' }),
+    ],
+    [
+      'percentage of actors over 100',
+      () => ({ value: '250', key: 'percentage_of_actors' }),
+      () => ({ message: '400 Bad request - value must be a positive number less than or equal to 100, but was 250' }),
+    ],
+    [
+      'a percentage with an actor',
+      () => ({ value: '50', user: user.username }),
+      () => ({ message: `400 Bad request - Cannot set '${name}' to "50" for User:${user.id}` }),
+    ],
+    [
+      'garbage with a feature group',
+      () => ({ value: 'maybe', feature_group: 'admins' }),
+      () => ({ message: `400 Bad request - Cannot set '${name}' to "maybe" for admins` }),
+    ],
+    [
+      'an unknown user',
+      () => ({ value: 'true', user: `${user.username},inexistent-entry` }),
+      () => ({ message: '400 Bad request - inexistent-entry is not found!' }),
+    ],
     ['an unknown group', () => ({ value: 'true', group: 'no-such-group/sub' }), () => ({ message: '400 Bad request - no-such-group/sub is not found!' })],
     ['an unknown project', () => ({ value: 'false', project: 'nobody/nothing' }), () => ({ message: '400 Bad request - nobody/nothing is not found!' })],
     ['an unknown feature group', () => ({ value: 'true', feature_group: 'perf_team' }), () => ({ message: '400 Bad request - perf_team is not found!' })],
     ['a NUL byte in a user', () => ({ value: 'true', user: 'a\u0000b' }), () => ({ error: 'user is invalid' })],
     ['a NUL byte in a group', () => ({ value: 'true', group: '\u0000' }), () => ({ error: 'group is invalid' })],
     ['a NUL byte in a project', () => ({ value: 'true', project: 'a/\u0000b' }), () => ({ error: 'project is invalid' })],
-    ['an actor list over 255 characters', () => ({ value: 'true', user: 'u'.repeat(100_000) }), () => ({ message: { user: ['is too long (maximum is 255 characters)'] } })],
+    [
+      'an actor list over 255 characters',
+      () => ({ value: 'true', user: 'u'.repeat(100_000) }),
+      () => ({ message: { user: ['is too long (maximum is 255 characters)'] } }),
+    ],
     ['a value over 255 characters', () => ({ value: '1'.repeat(400) }), () => ({ message: { value: ['is too long (maximum is 255 characters)'] } })],
     ['garbage with an empty actor list', () => ({ value: 'garbage', user: ',' }), () => ({ message: `400 Bad request - Cannot set '${name}' to "garbage"` })],
   ];
@@ -297,7 +386,14 @@ describe('400s: clear errors, and nothing changes', () => {
 
   it('leading zeros are numbers: 0100 enables, 00 disables, 050 is 50', async () => {
     const f = flag();
-    expect((await set(f, { value: '050' })).body).toEqual({ name: f, state: 'conditional', gates: [{ key: 'boolean', value: false }, { key: 'percentage_of_time', value: 50 }] });
+    expect((await set(f, { value: '050' })).body).toEqual({
+      name: f,
+      state: 'conditional',
+      gates: [
+        { key: 'boolean', value: false },
+        { key: 'percentage_of_time', value: 50 },
+      ],
+    });
     expect((await set(f, { value: '0100' })).body).toEqual({ name: f, state: 'on', gates: [{ key: 'boolean', value: true }] });
     expect((await set(f, { value: '00' })).body).toEqual(off(f));
   });
@@ -310,7 +406,9 @@ describe('400s: clear errors, and nothing changes', () => {
   it('out of range on a fully-enabled flag is the range error', async () => {
     const on = flag();
     await set(on, { value: 'true' });
-    expect((await set(on, { value: '101' })).body).toEqual({ message: '400 Bad request - value must be a positive number less than or equal to 100, but was 101' });
+    expect((await set(on, { value: '101' })).body).toEqual({
+      message: '400 Bad request - value must be a positive number less than or equal to 100, but was 101',
+    });
   });
 
   it('DELETE of a name no flag can have: 204, nothing queried beyond auth', async () => {
@@ -336,10 +434,14 @@ describe('400s: clear errors, and nothing changes', () => {
     for (const bad of ['Upper_case', 'with.dot', 'sp%20ace', 'x'.repeat(256)]) {
       const res = await set(bad, { value: 'true' });
       expect(res.status, bad).toBe(400);
-      expect(res.body.message).toMatch(/^400 Bad request - (Provide a name for the feature flag that is \[a-z0-9_-\]|Feature flag name is too long \(maximum is 255 characters\))$/);
+      expect(res.body.message).toMatch(
+        /^400 Bad request - (Provide a name for the feature flag that is \[a-z0-9_-\]|Feature flag name is too long \(maximum is 255 characters\))$/,
+      );
     }
     expect((await set('with.dot', { value: 'true' })).body).toEqual({ message: '400 Bad request - Provide a name for the feature flag that is [a-z0-9_-]' });
-    expect((await set('x'.repeat(256), { value: 'true' })).body).toEqual({ message: '400 Bad request - Feature flag name is too long (maximum is 255 characters)' });
+    expect((await set('x'.repeat(256), { value: 'true' })).body).toEqual({
+      message: '400 Bad request - Feature flag name is too long (maximum is 255 characters)',
+    });
     const names = ((await api.get('/features', { token: admin })).body as any[]).map((f) => f.name);
     expect(names).not.toContain('Upper_case');
     expect((await set(`ok-${flag()}`, { value: 'true' })).status).toBe(201);

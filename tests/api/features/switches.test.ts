@@ -42,7 +42,10 @@ describe('oauth_password_grant', () => {
     expect(await isFeatureEnabled(createRequestContextForTest(), 'oauth_password_grant')).toBe(false);
     const refused = await tokenPost(form, { 'cf-connecting-ip': randomIp() });
     expect(refused.status).toBe(400);
-    expect(refused.body).toEqual({ error: 'unsupported_grant_type', error_description: 'The authorization grant type is not supported by the authorization server.' });
+    expect(refused.body).toEqual({
+      error: 'unsupported_grant_type',
+      error_description: 'The authorization grant type is not supported by the authorization server.',
+    });
     expect(refused.headers.get('cache-control')).toBe('no-store');
     expect((await discovery()).grant_types_supported).toEqual(['authorization_code', 'implicit', 'refresh_token']);
 
@@ -71,7 +74,9 @@ describe('oauth_implicit_grant', () => {
     await setFlag('oauth_implicit_grant', 'false');
     const res = await browser.get(path);
     expect(res.status).toBe(302);
-    expect(res.headers.get('location')).toBe(`${CALLBACK}?error=unsupported_response_type&error_description=The+authorization+server+does+not+support+this+response+type.&state=st`);
+    expect(res.headers.get('location')).toBe(
+      `${CALLBACK}?error=unsupported_response_type&error_description=The+authorization+server+does+not+support+this+response+type.&state=st`,
+    );
     const doc = await discovery();
     expect(doc.response_types_supported).toEqual(['code']);
     expect(doc.grant_types_supported).toEqual(['authorization_code', 'password', 'refresh_token']);

@@ -85,10 +85,14 @@ describe('POST /groups', () => {
     const { token } = await createUser();
     const path = await api.post('/groups', { token, body: { name: 'ok', path: '-bad' } });
     expect(path.status).toBe(400);
-    expect(path.body).toEqual({ message: { path: ["can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'."] } });
+    expect(path.body).toEqual({
+      message: { path: ["can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'."] },
+    });
     const name = await api.post('/groups', { token, body: { name: '*stars*', path: unique('g') } });
     expect(name.status).toBe(400);
-    expect(name.body).toEqual({ message: { name: ["can contain only letters, digits, emojis, '_', '.', dash, space, parenthesis. It must start with letter, digit, emoji or '_'."] } });
+    expect(name.body).toEqual({
+      message: { name: ["can contain only letters, digits, emojis, '_', '.', dash, space, parenthesis. It must start with letter, digit, emoji or '_'."] },
+    });
     const long = await api.post('/groups', { token, body: { name: 'a'.repeat(256), path: unique('g') } });
     expect(long.status).toBe(400);
     expect(long.body).toEqual({ message: { name: ['is too long (maximum is 255 characters)'] } });
@@ -127,7 +131,10 @@ describe('POST /groups', () => {
     const results = await Promise.all(Array.from({ length: 4 }, (_, i) => api.post('/groups', { token, body: { name: `race ${i}`, path } })));
     expect(results.map((r) => r.status).sort()).toEqual([201, 400, 400, 400]);
     expect(await groupRows(path)).toHaveLength(1);
-    const owners = await testDb().db.select().from(members).where(and(eq(members.sourceType, 'Namespace'), eq(members.sourceId, results.find((r) => r.status === 201)!.body.id)));
+    const owners = await testDb()
+      .db.select()
+      .from(members)
+      .where(and(eq(members.sourceType, 'Namespace'), eq(members.sourceId, results.find((r) => r.status === 201)!.body.id)));
     expect(owners).toHaveLength(1);
   });
 

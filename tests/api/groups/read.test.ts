@@ -19,7 +19,10 @@ describe('GET /groups/:id', () => {
     expect(byId.status).toBe(200);
     expect(byId.body).toMatchObject({ id: child.id, full_path: child.full_path, parent_id: parent.id, shared_projects: [], shared_with_groups: [] });
     expect(byId.body.projects.map((p: any) => p.id)).toEqual([newer.id, older.id]);
-    expect(byId.body.projects[0]).toMatchObject({ path_with_namespace: newer.path_with_namespace, namespace: { id: child.id, kind: 'group', full_path: child.full_path } });
+    expect(byId.body.projects[0]).toMatchObject({
+      path_with_namespace: newer.path_with_namespace,
+      namespace: { id: child.id, kind: 'group', full_path: child.full_path },
+    });
 
     const byPath = await api.get(`/groups/${encodeURIComponent(child.full_path)}`, { token });
     expect(byPath.status).toBe(200);
@@ -44,7 +47,12 @@ describe('GET /groups/:id', () => {
     const { token } = await createUser();
     const { token: stranger } = await createUser();
     const hidden = await createGroup(token, { visibility: 'private' });
-    for (const [ref, who] of [['999999999', token], [String(hidden.id), stranger], [encodeURIComponent(hidden.full_path), stranger], ['0', token]] as const) {
+    for (const [ref, who] of [
+      ['999999999', token],
+      [String(hidden.id), stranger],
+      [encodeURIComponent(hidden.full_path), stranger],
+      ['0', token],
+    ] as const) {
       const res = await api.get(`/groups/${ref}`, { token: who });
       expect(res.status, ref).toBe(404);
       expect(res.body).toEqual(NOT_FOUND);

@@ -22,7 +22,15 @@ describe('PUT /groups/:id', () => {
     const { allowed: token, group } = await ownedGroup();
     const res = await api.put(`/groups/${group.id}`, { token, body: { name: 'Renamed', description: 'New', visibility: 'internal' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: group.id, name: 'Renamed', full_name: 'Renamed', description: 'New', visibility: 'internal', path: group.path, projects: [] });
+    expect(res.body).toMatchObject({
+      id: group.id,
+      name: 'Renamed',
+      full_name: 'Renamed',
+      description: 'New',
+      visibility: 'internal',
+      path: group.path,
+      projects: [],
+    });
   });
 
   it('a new path rewrites the full paths of subgroups and the paths of their projects, atomically', async () => {
@@ -66,7 +74,10 @@ describe('PUT /groups/:id', () => {
     expect(down.status).toBe(400);
     expect(down.body).toEqual({
       message: {
-        visibility_level: ['private is not allowed since this group contains projects with higher visibility.', 'private is not allowed since there are sub-groups with higher visibility.'],
+        visibility_level: [
+          'private is not allowed since this group contains projects with higher visibility.',
+          'private is not allowed since there are sub-groups with higher visibility.',
+        ],
       },
     });
     const up = await api.put(`/groups/${child.id}`, { token, body: { visibility: 'public' } });
@@ -115,7 +126,10 @@ describe('DELETE /groups/:id', () => {
     expect(listed.body).toEqual([]);
     const projectList = await api.get('/projects', { query: { search: p2.name } });
     expect(projectList.body).toEqual([]);
-    const rows = await testDb().db.select().from(projects).where(inArray(projects.id, [p1.id, p2.id]));
+    const rows = await testDb()
+      .db.select()
+      .from(projects)
+      .where(inArray(projects.id, [p1.id, p2.id]));
     expect(rows.every((r) => r.deletedAt !== null)).toBe(true);
     expect((await api.delete(`/groups/${group.id}`, { token })).status).toBe(404);
   });
@@ -155,6 +169,8 @@ describe('GET /groups/:id/projects', () => {
   it('404 for a group the caller cannot see; 400 for bad filters', async () => {
     const { allowed: token, group, nonMember } = await ownedGroup();
     expect((await api.get(`/groups/${group.id}/projects`, { token: nonMember })).body).toEqual({ message: '404 Group Not Found' });
-    expect((await api.get(`/groups/${group.id}/projects`, { token, query: { visibility: 'secret' } })).body).toEqual({ error: 'visibility does not have a valid value' });
+    expect((await api.get(`/groups/${group.id}/projects`, { token, query: { visibility: 'secret' } })).body).toEqual({
+      error: 'visibility does not have a valid value',
+    });
   });
 });

@@ -35,7 +35,14 @@ describe('POST /projects/:id/issues', () => {
     const fx = await setup();
     const res = await api.post(`/projects/${fx.project.id}/issues`, {
       token: fx.owner.token,
-      body: { title: 'First', description: '- [x] one\n- [ ] two', labels: 'bug, ux,bug', assignee_ids: [fx.reporter.user.id, 999999999, fx.stranger.user.id], due_date: '2030-01-02', milestone_id: 999999 },
+      body: {
+        title: 'First',
+        description: '- [x] one\n- [ ] two',
+        labels: 'bug, ux,bug',
+        assignee_ids: [fx.reporter.user.id, 999999999, fx.stranger.user.id],
+        due_date: '2030-01-02',
+        milestone_id: 999999,
+      },
     });
     expect(res.status, res.text).toBe(201);
     const base = `${TEST_PUBLIC_URL}/api/v4/projects/${fx.project.id}`;
@@ -115,11 +122,19 @@ describe('GET /projects/:id/issues/:issue_iid', () => {
     const res = await api.get(`/projects/${fx.project.id}/issues/${issue.iid}`, { token: fx.guest.token });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ id: issue.id, iid: issue.iid, subscribed: false });
-    expect((await api.get(`/projects/${encodeURIComponent(fx.project.path_with_namespace)}/issues/${issue.iid}`, { token: fx.owner.token })).body.subscribed).toBe(true);
+    expect(
+      (await api.get(`/projects/${encodeURIComponent(fx.project.path_with_namespace)}/issues/${issue.iid}`, { token: fx.owner.token })).body.subscribed,
+    ).toBe(true);
     expect(await api.get(`/projects/${fx.project.id}/issues/999`, { token: fx.owner.token })).toMatchObject({ status: 404, body: NOT_FOUND });
     expect(await api.get(`/projects/${fx.project.id}/issues/99999999999`, { token: fx.owner.token })).toMatchObject({ status: 404, body: NOT_FOUND });
-    expect(await api.get(`/projects/${fx.project.id}/issues/abc`, { token: fx.owner.token })).toMatchObject({ status: 400, body: { error: 'issue_iid is invalid' } });
-    expect(await api.get(`/projects/${fx.project.id}/issues/${issue.iid}`, { token: fx.stranger.token })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+    expect(await api.get(`/projects/${fx.project.id}/issues/abc`, { token: fx.owner.token })).toMatchObject({
+      status: 400,
+      body: { error: 'issue_iid is invalid' },
+    });
+    expect(await api.get(`/projects/${fx.project.id}/issues/${issue.iid}`, { token: fx.stranger.token })).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
+    });
   });
 
   it('confidential issues: reporters, the author and assignees see them; guests and others get 404', async () => {
@@ -150,9 +165,19 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
     const fx = await setup();
     const issue = await createIssue(fx.owner.token, fx.project.id, { labels: 'a,b' });
     const url = `/projects/${fx.project.id}/issues/${issue.iid}`;
-    let res = await api.put(url, { token: fx.reporter.token, body: { title: 'New', description: 'D', add_labels: 'c', remove_labels: 'a', assignee_ids: [fx.guest.user.id], discussion_locked: true } });
+    let res = await api.put(url, {
+      token: fx.reporter.token,
+      body: { title: 'New', description: 'D', add_labels: 'c', remove_labels: 'a', assignee_ids: [fx.guest.user.id], discussion_locked: true },
+    });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ title: 'New', description: 'D', labels: ['b', 'c'], assignees: [{ id: fx.guest.user.id }], discussion_locked: true, subscribed: false });
+    expect(res.body).toMatchObject({
+      title: 'New',
+      description: 'D',
+      labels: ['b', 'c'],
+      assignees: [{ id: fx.guest.user.id }],
+      discussion_locked: true,
+      subscribed: false,
+    });
     res = await api.put(url, { token: fx.reporter.token, form: { labels: 'z', assignee_ids: '' } });
     expect(res.body).toMatchObject({ labels: ['z'], assignees: [], assignee: null });
 
@@ -192,13 +217,21 @@ describe('PUT /projects/:id/issues/:issue_iid', () => {
           'assignee_id, assignee_ids, confidential, created_at, description, discussion_locked, due_date, labels, add_labels, remove_labels, milestone_id, state_event, title are missing, at least one parameter must be provided',
       },
     });
-    expect(await api.put(url, { token: fx.owner.token, body: { state_event: 'shut' } })).toMatchObject({ status: 400, body: { error: 'state_event does not have a valid value' } });
+    expect(await api.put(url, { token: fx.owner.token, body: { state_event: 'shut' } })).toMatchObject({
+      status: 400,
+      body: { error: 'state_event does not have a valid value' },
+    });
     expect(await api.put(url, { token: fx.guest.token, body: { state_event: 'close' } })).toMatchObject({ status: 403, body: FORBIDDEN });
-    expect(await api.put(`/projects/${fx.project.id}/issues/77`, { token: fx.owner.token, body: { title: 'x' } })).toMatchObject({ status: 404, body: NOT_FOUND });
+    expect(await api.put(`/projects/${fx.project.id}/issues/77`, { token: fx.owner.token, body: { title: 'x' } })).toMatchObject({
+      status: 404,
+      body: NOT_FOUND,
+    });
     expect((await issueEvents(issue.id)).map((e) => e.action)).toEqual([1]);
     // The author may edit their own issue even as a guest.
     const own = await createIssue(fx.guest.token, fx.project.id);
-    expect((await api.put(`/projects/${fx.project.id}/issues/${own.iid}`, { token: fx.guest.token, body: { state_event: 'close' } })).body.state).toBe('closed');
+    expect((await api.put(`/projects/${fx.project.id}/issues/${own.iid}`, { token: fx.guest.token, body: { state_event: 'close' } })).body.state).toBe(
+      'closed',
+    );
   });
 });
 

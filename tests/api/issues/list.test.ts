@@ -24,16 +24,16 @@ async function setup(visibility: 'private' | 'public' = 'private') {
 describe('GET /projects/:id/issues filters', () => {
   it('state, labels (AND, None, Any), milestone, assignee, author, search, iids, confidential, dates, order', async () => {
     const fx = await setup();
-    const [milestone] = await testDb()
-      .db.insert(milestones)
-      .values({ iid: 1, projectId: fx.project.id, title: 'v1' })
-      .returning();
+    const [milestone] = await testDb().db.insert(milestones).values({ iid: 1, projectId: fx.project.id, title: 'v1' }).returning();
     const p = fx.project.id;
     const a = await createIssue(fx.owner.token, p, { title: 'alpha 100%', labels: 'bug,ux', assignee_ids: [fx.reporter.user.id], milestone_id: milestone!.id });
     const b = await createIssue(fx.owner.token, p, { title: 'beta', description: 'has needle_x inside', labels: 'bug' });
     const c = await createIssue(fx.reporter.token, p, { title: 'gamma', confidential: true });
     await api.put(`/projects/${p}/issues/${b.iid}`, { token: fx.owner.token, body: { state_event: 'close' } });
-    await testDb().db.update(issues).set({ createdAt: new Date('2020-01-01T00:00:00Z') }).where(eq(issues.id, a.id));
+    await testDb()
+      .db.update(issues)
+      .set({ createdAt: new Date('2020-01-01T00:00:00Z') })
+      .where(eq(issues.id, a.id));
 
     const list = async (query: Record<string, string | string[]>, token = fx.owner.token) => {
       const res = await api.get(`/projects/${p}/issues`, { token, query });
@@ -72,12 +72,34 @@ describe('GET /projects/:id/issues filters', () => {
 
     const detailed = await api.get(`/projects/${p}/issues`, { token: fx.owner.token, query: { with_labels_details: 'true', 'iids[]': [String(a.iid)] } });
     expect(detailed.body[0].labels).toEqual([
-      { id: expect.any(Number), name: 'bug', color: expect.stringMatching(/^#/), description: null, description_html: '', text_color: expect.stringMatching(/^#/) },
-      { id: expect.any(Number), name: 'ux', color: expect.stringMatching(/^#/), description: null, description_html: '', text_color: expect.stringMatching(/^#/) },
+      {
+        id: expect.any(Number),
+        name: 'bug',
+        color: expect.stringMatching(/^#/),
+        description: null,
+        description_html: '',
+        text_color: expect.stringMatching(/^#/),
+      },
+      {
+        id: expect.any(Number),
+        name: 'ux',
+        color: expect.stringMatching(/^#/),
+        description: null,
+        description_html: '',
+        text_color: expect.stringMatching(/^#/),
+      },
     ]);
-    expect(detailed.body[0].milestone).toMatchObject({ id: milestone!.id, iid: 1, project_id: p, title: 'v1', state: 'active', web_url: expect.stringContaining(`/${fx.project.path_with_namespace}/-/milestones/1`) });
+    expect(detailed.body[0].milestone).toMatchObject({
+      id: milestone!.id,
+      iid: 1,
+      project_id: p,
+      title: 'v1',
+      state: 'active',
+      web_url: expect.stringContaining(`/${fx.project.path_with_namespace}/-/milestones/1`),
+    });
 
-    const ordered = async (query: Record<string, string>) => (await api.get(`/projects/${p}/issues`, { token: fx.owner.token, query })).body.map((i: { iid: number }) => i.iid);
+    const ordered = async (query: Record<string, string>) =>
+      (await api.get(`/projects/${p}/issues`, { token: fx.owner.token, query })).body.map((i: { iid: number }) => i.iid);
     expect(await ordered({})).toEqual([c.iid, b.iid, a.iid]);
     expect(await ordered({ sort: 'asc' })).toEqual([a.iid, b.iid, c.iid]);
     expect(await ordered({ order_by: 'updated_at' })).toEqual([b.iid, c.iid, a.iid]);
@@ -167,8 +189,14 @@ describe('confidential issues in lists', () => {
   it('private projects are invisible to outsiders: 404 on the project list', async () => {
     const fx = await setup();
     await createIssue(fx.owner.token, fx.project.id);
-    expect(await api.get(`/projects/${fx.project.id}/issues`, { token: fx.stranger.token })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
-    expect(await api.get(`/groups/${fx.group.id}/issues`, { token: fx.stranger.token })).toMatchObject({ status: 404, body: { message: '404 Group Not Found' } });
+    expect(await api.get(`/projects/${fx.project.id}/issues`, { token: fx.stranger.token })).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
+    });
+    expect(await api.get(`/groups/${fx.group.id}/issues`, { token: fx.stranger.token })).toMatchObject({
+      status: 404,
+      body: { message: '404 Group Not Found' },
+    });
   });
 });
 
@@ -188,7 +216,11 @@ describe('GET /groups/:id/issues and GET /issues', () => {
     // Archived projects are left out of group and instance lists unless non_archived=false.
     await testDb().db.update(projects).set({ archived: true }).where(eq(projects.id, subProject.id));
     expect(titles(await api.get(`/groups/${fx.group.id}/issues`, { token: fx.owner.token }))).toEqual([`${tag} by reporter`, `${tag} top`]);
-    expect(titles(await api.get(`/groups/${fx.group.id}/issues`, { token: fx.owner.token, query: { non_archived: 'false' } }))).toEqual([`${tag} by reporter`, `${tag} sub`, `${tag} top`]);
+    expect(titles(await api.get(`/groups/${fx.group.id}/issues`, { token: fx.owner.token, query: { non_archived: 'false' } }))).toEqual([
+      `${tag} by reporter`,
+      `${tag} sub`,
+      `${tag} top`,
+    ]);
     expect(titles(await api.get(`/projects/${subProject.id}/issues`, { token: fx.owner.token }))).toEqual([`${tag} sub`]);
     await testDb().db.update(projects).set({ archived: false }).where(eq(projects.id, subProject.id));
 
@@ -216,7 +248,11 @@ describe('query budget', () => {
     const [milestone] = await testDb().db.insert(milestones).values({ iid: 1, projectId: fx.project.id, title: 'm' }).returning();
     await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
-        createIssue(fx.owner.token, fx.project.id, { labels: `l${i % 3},common`, assignee_ids: [fx.reporter.user.id, fx.guest.user.id], milestone_id: milestone!.id }),
+        createIssue(fx.owner.token, fx.project.id, {
+          labels: `l${i % 3},common`,
+          assignee_ids: [fx.reporter.user.id, fx.guest.user.id],
+          milestone_id: milestone!.id,
+        }),
       ),
     );
     for (const [path, query] of [

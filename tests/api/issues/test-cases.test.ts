@@ -11,7 +11,10 @@ async function createTestCase(token: string, projectPath: string, title: string)
   const res = await request('POST', '/api/graphql', {
     token,
     env: { INSTANCE_TIER: 'ultimate' },
-    body: { query: `mutation($input: CreateTestCaseInput!) { createTestCase(input: $input) { errors testCase { iid } } }`, variables: { input: { projectPath, title } } },
+    body: {
+      query: `mutation($input: CreateTestCaseInput!) { createTestCase(input: $input) { errors testCase { iid } } }`,
+      variables: { input: { projectPath, title } },
+    },
   });
   expect(res.body.data.createTestCase.errors).toEqual([]);
   return Number(res.body.data.createTestCase.testCase.iid);

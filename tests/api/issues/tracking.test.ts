@@ -58,21 +58,38 @@ describe('time tracking', () => {
     expect(res).toMatchObject({ status: 200, body: { time_estimate: 0, human_time_estimate: null } });
     const logs = await testDb().db.select({ t: timelogs.timeSpent }).from(timelogs).where(eq(timelogs.issueId, fx.issue.id)).orderBy(timelogs.id);
     expect(logs.map((l) => l.t)).toEqual([28_800, -3_600, -25_200]);
-    expect((await api.get(fx.url, { token: fx.owner.token })).body.time_stats).toEqual({ time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null });
+    expect((await api.get(fx.url, { token: fx.owner.token })).body.time_stats).toEqual({
+      time_estimate: 0,
+      total_time_spent: 0,
+      human_time_estimate: null,
+      human_total_time_spent: null,
+    });
   });
 
   it('bad durations 400; guests 403; outsiders 404; anonymous 401', async () => {
     const fx = await setup();
-    expect(await api.post(`${fx.url}/time_estimate`, { token: fx.owner.token, body: {} })).toMatchObject({ status: 400, body: { error: 'duration is missing' } });
+    expect(await api.post(`${fx.url}/time_estimate`, { token: fx.owner.token, body: {} })).toMatchObject({
+      status: 400,
+      body: { error: 'duration is missing' },
+    });
     expect(await api.post(`${fx.url}/time_estimate`, { token: fx.owner.token, body: { duration: 'soon' } })).toMatchObject({
       status: 400,
       body: { message: { time_estimate: ['has an invalid format'] } },
     });
-    expect(await api.post(`${fx.url}/add_spent_time`, { token: fx.owner.token, body: { duration: '1h\u0000' } })).toMatchObject({ status: 400, body: { error: 'duration is invalid' } });
-    expect(await api.post(`${fx.url}/time_estimate`, { token: fx.guest.token, body: { duration: '1h' } })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect(await api.post(`${fx.url}/add_spent_time`, { token: fx.owner.token, body: { duration: '1h\u0000' } })).toMatchObject({
+      status: 400,
+      body: { error: 'duration is invalid' },
+    });
+    expect(await api.post(`${fx.url}/time_estimate`, { token: fx.guest.token, body: { duration: '1h' } })).toMatchObject({
+      status: 403,
+      body: { message: '403 Forbidden' },
+    });
     expect(await api.post(`${fx.url}/time_estimate`, { token: fx.stranger.token, body: { duration: '1h' } })).toMatchObject({ status: 404 });
     expect(await api.post(`${fx.url}/time_estimate`, { body: { duration: '1h' } })).toMatchObject({ status: 401 });
-    expect(await api.get(`/projects/${fx.project.id}/issues/404/time_stats`, { token: fx.owner.token })).toMatchObject({ status: 404, body: { message: '404 Issue Not Found' } });
+    expect(await api.get(`/projects/${fx.project.id}/issues/404/time_stats`, { token: fx.owner.token })).toMatchObject({
+      status: 404,
+      body: { message: '404 Issue Not Found' },
+    });
   });
 });
 
@@ -112,7 +129,10 @@ describe('POST .../todo', () => {
     });
     expect(res.body.target).not.toHaveProperty('subscribed');
     expect((await api.post(`${fx.url}/todo`, { token: fx.guest.token })).status).toBe(304);
-    const rows = await testDb().db.select().from(todos).where(and(eq(todos.targetType, 'Issue'), eq(todos.targetId, fx.issue.id)));
+    const rows = await testDb()
+      .db.select()
+      .from(todos)
+      .where(and(eq(todos.targetType, 'Issue'), eq(todos.targetId, fx.issue.id)));
     expect(rows).toHaveLength(1);
     expect((await api.post(`${fx.url}/todo`, { token: fx.stranger.token })).status).toBe(404);
   });
@@ -163,7 +183,10 @@ describe('mention to-dos', () => {
 
   it('a confidential issue gives no to-do to a mentioned guest', async () => {
     const fx = await setup();
-    const issue = await createIssue(fx.owner.token, fx.project.id, { confidential: true, description: `@${fx.guest.user.username} @${fx.reporter.user.username}` });
+    const issue = await createIssue(fx.owner.token, fx.project.id, {
+      confidential: true,
+      description: `@${fx.guest.user.username} @${fx.reporter.user.username}`,
+    });
     expect(await mentionTodos(issue.id)).toEqual([{ userId: fx.reporter.user.id, action: 7 }]);
   });
 });

@@ -17,7 +17,9 @@ let started = 0;
 function budget(name: string, res: TestResponse, maxRoundTrips = 3, status = 201) {
   expect(res.status, res.text).toBe(status);
   const t = dbTiming(res);
-  figures.push(`${name}: ${t.roundTrips} round trips, ${t.queries} queries, ${t.ws ? 'ws' : 'no ws'}, db ${t.ms} ms, ${(performance.now() - started).toFixed(1)} ms in all`);
+  figures.push(
+    `${name}: ${t.roundTrips} round trips, ${t.queries} queries, ${t.ws ? 'ws' : 'no ws'}, db ${t.ms} ms, ${(performance.now() - started).toFixed(1)} ms in all`,
+  );
   expect.soft(t.ws, name).toBe(false);
   expect.soft(t.roundTrips, name).toBeLessThanOrEqual(maxRoundTrips);
 }
@@ -41,7 +43,10 @@ describe(`write budget (${inject('database').kind})`, () => {
     const iid = issue.body.iid as number;
     const notes = `/projects/${project.id}/issues/${iid}/notes`;
     budget('POST /projects/:id/issues/:iid/notes', await api.post(notes, { token: owner.token, body: { body: 'no mentions' } }));
-    budget('POST /projects/:id/issues/:iid/award_emoji', await api.post(`/projects/${project.id}/issues/${iid}/award_emoji`, { token: owner.token, body: { name: 'thumbsup' } }));
+    budget(
+      'POST /projects/:id/issues/:iid/award_emoji',
+      await api.post(`/projects/${project.id}/issues/${iid}/award_emoji`, { token: owner.token, body: { name: 'thumbsup' } }),
+    );
     budget('POST /projects/:id/labels', await api.post(`/projects/${project.id}/labels`, { token: owner.token, body: { name: 'budget', color: '#FF0000' } }));
 
     // Who gets a mention to-do is the policy's decision in lib/policy.ts, taken on the candidates read with the project
@@ -57,7 +62,10 @@ describe(`write budget (${inject('database').kind})`, () => {
       body: { title: 'Secret', description: `cc @${dev.user.username}`, assignee_ids: [dev.user.id], confidential: true },
     });
     budget('POST /projects/:id/issues (confidential, assignee, mention)', secret, 4);
-    budget('POST /projects/:id/issues/:iid/notes (with a mention)', await api.post(notes, { token: owner.token, body: { body: `ping @${dev.user.username}` } }));
+    budget(
+      'POST /projects/:id/issues/:iid/notes (with a mention)',
+      await api.post(notes, { token: owner.token, body: { body: `ping @${dev.user.username}` } }),
+    );
     console.log(`write budget (${inject('database').kind}):\n  ${figures.join('\n  ')}`);
   });
 });

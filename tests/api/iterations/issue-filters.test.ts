@@ -21,8 +21,14 @@ async function fixture() {
   const inA = await createIssue(owner.token, project.id, { title: 'in A' });
   const inB = await createIssue(owner.token, project.id, { title: 'in B' });
   const none = await createIssue(owner.token, project.id, { title: 'no iteration' });
-  await testDb().db.update(issues).set({ sprintId: idOf(sprintA.id) }).where(eq(issues.id, inA.id));
-  await testDb().db.update(issues).set({ sprintId: idOf(sprintB.id) }).where(eq(issues.id, inB.id));
+  await testDb()
+    .db.update(issues)
+    .set({ sprintId: idOf(sprintA.id) })
+    .where(eq(issues.id, inA.id));
+  await testDb()
+    .db.update(issues)
+    .set({ sprintId: idOf(sprintB.id) })
+    .where(eq(issues.id, inB.id));
   return { owner, group, project, sprintA: { gid: sprintA.id, id: idOf(sprintA.id) }, sprintB: { gid: sprintB.id, id: idOf(sprintB.id) } };
 }
 
@@ -59,7 +65,11 @@ describe('REST issue lists: iteration_id and iteration_title', () => {
 
   it('rejects both parameters together and a bad id with 400', async () => {
     const f = await fixture();
-    const both = await api.get(`/projects/${f.project.id}/issues`, { token: f.owner.token, env: PREMIUM, query: { iteration_id: f.sprintA.id, iteration_title: 'Sprint A' } });
+    const both = await api.get(`/projects/${f.project.id}/issues`, {
+      token: f.owner.token,
+      env: PREMIUM,
+      query: { iteration_id: f.sprintA.id, iteration_title: 'Sprint A' },
+    });
     expect({ status: both.status, body: both.body }).toEqual({ status: 400, body: { error: 'iteration_id, iteration_title are mutually exclusive' } });
     const bad = await api.get(`/projects/${f.project.id}/issues`, { token: f.owner.token, env: PREMIUM, query: { iteration_id: 'soon' } });
     expect(bad.status).toBe(400);

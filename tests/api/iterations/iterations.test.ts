@@ -13,10 +13,12 @@ async function tree(visibility: 'private' | 'public' = 'private') {
   const project = await createProject(owner.token, { namespaceId: sub.id, visibility });
   await createIteration(owner.token, group.full_path, { title: 'Root later', description: 'Later', startDate: day(20), dueDate: day(25) });
   await createIteration(owner.token, sub.full_path, { title: 'Sub soon', startDate: day(1), dueDate: day(5) });
-  await testDb().db.insert(iterations).values([
-    { groupId: sub.id, iid: 2, title: 'Sub now', startDate: day(-2), dueDate: day(0) },
-    { groupId: sub.id, iid: 3, title: 'Sub past', startDate: day(-10), dueDate: day(-5) },
-  ]);
+  await testDb()
+    .db.insert(iterations)
+    .values([
+      { groupId: sub.id, iid: 2, title: 'Sub now', startDate: day(-2), dueDate: day(0) },
+      { groupId: sub.id, iid: 3, title: 'Sub past', startDate: day(-10), dueDate: day(-5) },
+    ]);
   return { owner, group, sub, project };
 }
 
@@ -33,7 +35,19 @@ describe('GET /groups/:id/iterations and /projects/:id/iterations', () => {
     expect(res.headers.get('x-next-page')).toBe('2');
     const page2 = await api.get(`/groups/${sub.id}/iterations`, { token: owner.token, env: PREMIUM, query: { per_page: 3, page: 2 } });
     const [root] = page2.body;
-    expect(Object.keys(root)).toEqual(['id', 'iid', 'group_id', 'title', 'description', 'state', 'created_at', 'updated_at', 'start_date', 'due_date', 'web_url']);
+    expect(Object.keys(root)).toEqual([
+      'id',
+      'iid',
+      'group_id',
+      'title',
+      'description',
+      'state',
+      'created_at',
+      'updated_at',
+      'start_date',
+      'due_date',
+      'web_url',
+    ]);
     expect(root).toMatchObject({
       iid: 1,
       group_id: group.id,
@@ -78,9 +92,15 @@ describe('GET /groups/:id/iterations and /projects/:id/iterations', () => {
     const stranger = await createUser();
     expect(await api.get(`/groups/${sub.id}/iterations`, { token: owner.token })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
     expect(await api.get(`/projects/${project.id}/iterations`, { token: owner.token })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
-    expect(await api.get(`/groups/${sub.id}/iterations`, { token: stranger.token, env: PREMIUM })).toMatchObject({ status: 404, body: { message: '404 Group Not Found' } });
+    expect(await api.get(`/groups/${sub.id}/iterations`, { token: stranger.token, env: PREMIUM })).toMatchObject({
+      status: 404,
+      body: { message: '404 Group Not Found' },
+    });
     expect(await api.get(`/projects/${project.id}/iterations`, { env: PREMIUM })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
-    expect(await api.get(`/groups/999999999/iterations`, { token: owner.token, env: PREMIUM })).toMatchObject({ status: 404, body: { message: '404 Group Not Found' } });
+    expect(await api.get(`/groups/999999999/iterations`, { token: owner.token, env: PREMIUM })).toMatchObject({
+      status: 404,
+      body: { message: '404 Group Not Found' },
+    });
     const open = await tree('public');
     const anonymous = await api.get(`/groups/${open.sub.id}/iterations`, { env: PREMIUM });
     expect(anonymous.status).toBe(200);

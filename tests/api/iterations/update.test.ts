@@ -32,7 +32,9 @@ const row = async (id: number) => (await testDb().db.select().from(iterations).w
 describe('updateIteration', () => {
   it('updates the attributes given (developers), by global or plain id, through the group or a subgroup', async () => {
     const f = await fixture();
-    const res = await gqlAs(f.developer.token, UPDATE, { input: { groupPath: f.group.full_path, id: f.first.id, title: 'Renamed', description: null, clientMutationId: 'm1' } });
+    const res = await gqlAs(f.developer.token, UPDATE, {
+      input: { groupPath: f.group.full_path, id: f.first.id, title: 'Renamed', description: null, clientMutationId: 'm1' },
+    });
     expect(res.body).toEqual({
       data: {
         updateIteration: {
@@ -50,7 +52,10 @@ describe('updateIteration', () => {
 
   it('keeps dates that do not change out of the date rules (a past iteration can be renamed; its own dates do not overlap)', async () => {
     const f = await fixture();
-    await testDb().db.update(iterations).set({ startDate: day(-9), dueDate: day(-5) }).where(eq(iterations.id, f.firstId));
+    await testDb()
+      .db.update(iterations)
+      .set({ startDate: day(-9), dueDate: day(-5) })
+      .where(eq(iterations.id, f.firstId));
     const res = await gqlAs(f.owner.token, UPDATE, { input: { groupPath: f.group.full_path, id: f.first.id, title: 'Past', startDate: day(-9) } });
     expect(res.body.data.updateIteration).toMatchObject({ errors: [], iteration: { title: 'Past', state: 'closed' } });
   });

@@ -46,7 +46,10 @@ describe('PUT /projects/:id/labels', () => {
       [
         {},
         400,
-        { error: 'new_name, color, description, priority are missing, at least one parameter must be provided, label_id, name are missing, exactly one parameter must be provided' },
+        {
+          error:
+            'new_name, color, description, priority are missing, at least one parameter must be provided, label_id, name are missing, exactly one parameter must be provided',
+        },
       ],
       [{ label_id: 'bug', color: 'red' }, 400, { error: 'label_id is invalid' }],
       [{ name: 'no such label', color: 'red' }, 404, { message: '404 Label Not Found' }],
@@ -64,7 +67,10 @@ describe('PUT /projects/:id/labels', () => {
     const guest = await createUser();
     await addMember(owner.token, 'projects', p.id, guest.user.id, 10);
     expect(await api.put(`/projects/${p.id}/labels`, { body: { name: label.name, color: 'red' } })).toMatchObject({ status: 401 });
-    expect(await api.put(`/projects/${p.id}/labels`, { token: guest.token, body: { name: label.name, color: 'red' } })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect(await api.put(`/projects/${p.id}/labels`, { token: guest.token, body: { name: label.name, color: 'red' } })).toMatchObject({
+      status: 403,
+      body: { message: '403 Forbidden' },
+    });
   });
 });
 
@@ -74,7 +80,9 @@ describe('DELETE /projects/:id/labels', () => {
     const base = `/projects/${p.id}/labels`;
     const one = await createLabel(owner.token, 'projects', p.id);
     const two = await createLabel(owner.token, 'projects', p.id);
-    expect((await api.delete(base, { token: owner.token, body: {} })).body).toEqual({ error: 'label_id, name are missing, exactly one parameter must be provided' });
+    expect((await api.delete(base, { token: owner.token, body: {} })).body).toEqual({
+      error: 'label_id, name are missing, exactly one parameter must be provided',
+    });
     expect((await api.delete(base, { token: owner.token, body: { name: one.name } })).status).toBe(204);
     expect((await api.delete(base, { token: owner.token, form: { label_id: String(two.id) } })).status).toBe(204);
     expect((await api.get(base, { token: owner.token, query: { include_ancestor_groups: 'false' } })).body).toEqual([]);

@@ -98,7 +98,11 @@ describe('project labels', () => {
   it('reads a group label through the project; changing it through the project is 404', async () => {
     const { owner, root, project } = await tree();
     const label = await createLabel(owner.token, 'groups', root.id, { name: 'shared' });
-    expect((await api.get(`/projects/${project.id}/labels/shared`, { token: owner.token })).body).toMatchObject({ id: label.id, is_project_label: false, priority: null });
+    expect((await api.get(`/projects/${project.id}/labels/shared`, { token: owner.token })).body).toMatchObject({
+      id: label.id,
+      is_project_label: false,
+      priority: null,
+    });
     expect((await api.get(`/projects/${project.id}/labels/shared`, { token: owner.token, query: { include_ancestor_groups: false } })).status).toBe(404);
     expect((await api.put(`/projects/${project.id}/labels/${label.id}`, { token: owner.token, body: { color: '#000' } })).status).toBe(404);
     expect((await api.delete(`/projects/${project.id}/labels/shared`, { token: owner.token })).status).toBe(404);
@@ -150,7 +154,9 @@ describe('project labels', () => {
       expect(res.body).toEqual(expected);
     }
     expect((await api.get(`/projects/${project.id}/labels/one`, { token: owner.token })).body.color).toBe('#428BCA');
-    expect((await api.put(`/projects/${project.id}/labels/missing`, { token: owner.token, body: { color: '#fff' } })).body).toEqual({ message: '404 Label Not Found' });
+    expect((await api.put(`/projects/${project.id}/labels/missing`, { token: owner.token, body: { color: '#fff' } })).body).toEqual({
+      message: '404 Label Not Found',
+    });
   });
 
   it('query budgets: create 3, update 4, delete 4 (auth included)', async () => {
@@ -171,7 +177,9 @@ describe('project labels', () => {
 describe('concurrency', () => {
   it('parallel creates of one title: one 201, the others 409, one row', async () => {
     const { owner, project } = await tree();
-    const results = await Promise.all([1, 2, 3, 4].map(() => api.post(`/projects/${project.id}/labels`, { token: owner.token, body: { name: 'race', color: '#fff' } })));
+    const results = await Promise.all(
+      [1, 2, 3, 4].map(() => api.post(`/projects/${project.id}/labels`, { token: owner.token, body: { name: 'race', color: '#fff' } })),
+    );
     expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409, 409]);
     expect(results.filter((r) => r.status === 409).map((r) => r.body)).toEqual(Array(3).fill({ message: 'Label already exists' }));
     expect((await labelRows({ projectId: project.id })).length).toBe(1);
@@ -194,10 +202,12 @@ describe('with_counts', () => {
         { projectId: project.id, iid: 3, title: 'secret', state: 'opened', confidential: true },
       ])
       .returning();
-    await db.insert(labelLinks).values([
-      ...made.map((i) => ({ labelId: own.id, targetType: 'Issue' as const, targetId: i.id })),
-      { labelId: shared.id, targetType: 'Issue' as const, targetId: made[1]!.id },
-    ]);
+    await db
+      .insert(labelLinks)
+      .values([
+        ...made.map((i) => ({ labelId: own.id, targetType: 'Issue' as const, targetId: i.id })),
+        { labelId: shared.id, targetType: 'Issue' as const, targetId: made[1]!.id },
+      ]);
     // A token's first use also records its last use; budgets are for the steady state.
     await api.get('/version', { token: guest.token });
     const counts = async (token: string) => {
@@ -234,7 +244,9 @@ describe('group labels', () => {
       subscribed: false,
     });
     expect((await api.get(`/groups/${sub.id}/labels`, { token: owner.token })).body.map((l: any) => l.name)).toEqual(['root-label', 'sub-label']);
-    expect((await api.get(`/groups/${sub.id}/labels`, { token: owner.token, query: { include_ancestor_groups: 'false' } })).body.map((l: any) => l.name)).toEqual(['sub-label']);
+    expect(
+      (await api.get(`/groups/${sub.id}/labels`, { token: owner.token, query: { include_ancestor_groups: 'false' } })).body.map((l: any) => l.name),
+    ).toEqual(['sub-label']);
     expect((await api.get(`/groups/${sub.id}/labels/${rootLabel.id}`, { token: owner.token })).body.name).toBe('root-label');
     expect((await api.post(`/groups/${sub.id}/labels`, { token: owner.token, body: { name: 'root-label', color: '#fff' } })).status).toBe(409);
     const updated = await api.put(`/groups/${sub.id}/labels/sub-label`, { token: owner.token, body: { new_name: 'renamed', description: null } });
@@ -278,7 +290,9 @@ describe('roles', () => {
     await addMember(owner.token, 'projects', project.id, guest.user.id, 10);
     expect((await api.post(`/projects/${project.id}/labels`, { token: reporter.token, body: { name: 'r', color: '#fff' } })).status).toBe(201);
     expect((await api.get(`/projects/${project.id}/labels`, { token: guest.token })).status).toBe(200);
-    expect((await api.post(`/projects/${project.id}/labels`, { token: guest.token, body: { name: 'g', color: '#fff' } })).body).toEqual({ message: '403 Forbidden' });
+    expect((await api.post(`/projects/${project.id}/labels`, { token: guest.token, body: { name: 'g', color: '#fff' } })).body).toEqual({
+      message: '403 Forbidden',
+    });
     expect((await api.put(`/projects/${project.id}/labels/r`, { token: guest.token, body: { color: '#000' } })).status).toBe(403);
     expect((await api.delete(`/projects/${project.id}/labels/r`, { token: guest.token })).status).toBe(403);
   });

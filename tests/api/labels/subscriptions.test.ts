@@ -24,7 +24,10 @@ async function setup() {
 }
 
 const rowsOf = async (labelId: number) =>
-  testDb().db.select().from(subscriptions).where(and(eq(subscriptions.subscribableType, 'Label'), eq(subscriptions.subscribableId, labelId)));
+  testDb()
+    .db.select()
+    .from(subscriptions)
+    .where(and(eq(subscriptions.subscribableType, 'Label'), eq(subscriptions.subscribableId, labelId)));
 
 describe('project label subscriptions', () => {
   it('subscribe by id, 304 again; unsubscribe by title, 304 again; list and get show it', async () => {
@@ -68,7 +71,10 @@ describe('project label subscriptions', () => {
     const fx = await setup();
     const base = `/projects/${fx.project.id}/labels`;
     expect(await api.post(`${base}/nope/subscribe`, { token: fx.owner.token })).toMatchObject({ status: 404, body: { message: '404 Label Not Found' } });
-    expect(await api.post(`${base}/${fx.label.id}/subscribe`, { token: fx.stranger.token })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+    expect(await api.post(`${base}/${fx.label.id}/subscribe`, { token: fx.stranger.token })).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
+    });
     expect((await api.post(`${base}/${fx.label.id}/subscribe`)).status).toBe(401);
     expect(await rowsOf(fx.label.id)).toEqual([]);
   });

@@ -36,12 +36,13 @@ for (const kind of ['groups', 'projects'] as MemberSource[]) {
     });
 
     // The members API wants a signed-in user even on public sources; any signed-in user may read them.
-    if (title === reads[0]![0]) describeAuthorization(`${title} (public source)`, {
-      fixture: () => source(kind, 'public'),
-      call: (fx, token) => api.get(url(fx), { token }),
-      success: 200,
-      anonymous: UNAUTHORIZED,
-      nonMember: { status: 200 },
-    });
+    if (title === reads[0]![0])
+      describeAuthorization(`${title} (public source)`, {
+        fixture: () => source(kind, 'public'),
+        call: (fx, token) => api.get(url(fx), { token }),
+        success: 200,
+        anonymous: UNAUTHORIZED,
+        nonMember: { status: 200 },
+      });
   }
 }

@@ -17,7 +17,12 @@ async function source(kind: MemberSource) {
   const id = kind === 'groups' ? group.id : (await createProject(owner.token, { namespaceId: group.id })).id;
   await addMember(owner.token, kind, id, developer.user.id, 30);
   const type = kind === 'groups' ? ('Namespace' as const) : ('Project' as const);
-  const rows = () => testDb().db.select().from(members).where(and(eq(members.sourceType, type), eq(members.sourceId, id))).orderBy(members.id);
+  const rows = () =>
+    testDb()
+      .db.select()
+      .from(members)
+      .where(and(eq(members.sourceType, type), eq(members.sourceId, id)))
+      .orderBy(members.id);
   return { owner, developer, id, rows };
 }
 

@@ -11,7 +11,11 @@ const FORBIDDEN = { message: '403 Forbidden' };
 const tomorrow = () => new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 
 const rowsOf = (type: 'Project' | 'Namespace', id: number) =>
-  testDb().db.select().from(members).where(and(eq(members.sourceType, type), eq(members.sourceId, id))).orderBy(members.id);
+  testDb()
+    .db.select()
+    .from(members)
+    .where(and(eq(members.sourceType, type), eq(members.sourceId, id)))
+    .orderBy(members.id);
 
 /** A source with an admin (group owner / project maintainer in a group), a developer and an outsider, public or not. */
 async function source(kind: MemberSource, visibility: 'private' | 'public' = 'private') {
@@ -34,7 +38,10 @@ for (const kind of ['groups', 'projects'] as MemberSource[]) {
     it('201 with the Member entity', async () => {
       const fx = await source(kind);
       const expires = tomorrow();
-      const res = await api.post(`/${kind}/${fx.id}/members`, { token: fx.admin.token, form: { user_id: String(fx.target.user.id), access_level: '30', expires_at: expires } });
+      const res = await api.post(`/${kind}/${fx.id}/members`, {
+        token: fx.admin.token,
+        form: { user_id: String(fx.target.user.id), access_level: '30', expires_at: expires },
+      });
       expect(res.status).toBe(201);
       expect(res.body).toMatchObject({ id: fx.target.user.id, username: fx.target.user.username, state: 'active', access_level: 30, expires_at: expires });
       expect((await api.get(`/${kind}/${fx.id}/members/${fx.target.user.id}`, { token: fx.developer.token })).body.access_level).toBe(30);
@@ -95,10 +102,16 @@ for (const kind of ['groups', 'projects'] as MemberSource[]) {
     it('changes the level and the expiry; null clears the expiry', async () => {
       const fx = await source(kind);
       const expires = tomorrow();
-      const res = await api.put(`/${kind}/${fx.id}/members/${fx.developer.user.id}`, { token: fx.admin.token, body: { access_level: 20, expires_at: expires } });
+      const res = await api.put(`/${kind}/${fx.id}/members/${fx.developer.user.id}`, {
+        token: fx.admin.token,
+        body: { access_level: 20, expires_at: expires },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ id: fx.developer.user.id, access_level: 20, expires_at: expires });
-      const cleared = await api.put(`/${kind}/${fx.id}/members/${fx.developer.user.id}`, { token: fx.admin.token, body: { access_level: 10, expires_at: null } });
+      const cleared = await api.put(`/${kind}/${fx.id}/members/${fx.developer.user.id}`, {
+        token: fx.admin.token,
+        body: { access_level: 10, expires_at: null },
+      });
       expect(cleared.body).toMatchObject({ access_level: 10, expires_at: null });
     });
 
@@ -226,6 +239,8 @@ describe('membership rules', () => {
     const open = await source('groups', 'public');
     expect((await api.delete(`/groups/${open.id}/members/${open.developer.user.id}`, { token: open.stranger.token })).body).toEqual(FORBIDDEN);
     const closed = await source('groups');
-    expect((await api.delete(`/groups/${closed.id}/members/${closed.developer.user.id}`, { token: closed.stranger.token })).body).toEqual({ message: '404 Group Not Found' });
+    expect((await api.delete(`/groups/${closed.id}/members/${closed.developer.user.id}`, { token: closed.stranger.token })).body).toEqual({
+      message: '404 Group Not Found',
+    });
   });
 });

@@ -17,19 +17,66 @@ const mrEvents = (id: number) =>
     .where(and(eq(events.targetType, 'MergeRequest'), eq(events.targetId, id)))
     .orderBy(events.id);
 
-const mrCount = async (projectId: number) => (await testDb().db.select({ id: mergeRequests.id }).from(mergeRequests).where(eq(mergeRequests.targetProjectId, projectId))).length;
+const mrCount = async (projectId: number) =>
+  (await testDb().db.select({ id: mergeRequests.id }).from(mergeRequests).where(eq(mergeRequests.targetProjectId, projectId))).length;
 
 const BASIC_KEYS = [
-  'id', 'iid', 'project_id', 'title', 'description', 'state', 'created_at', 'updated_at', 'merged_by', 'merged_at', 'closed_by', 'closed_at',
-  'target_branch', 'source_branch', 'user_notes_count', 'upvotes', 'downvotes', 'author', 'assignees', 'assignee', 'reviewers',
-  'source_project_id', 'target_project_id', 'labels', 'work_in_progress', 'milestone', 'merge_when_pipeline_succeeds', 'merge_status',
+  'id',
+  'iid',
+  'project_id',
+  'title',
+  'description',
+  'state',
+  'created_at',
+  'updated_at',
+  'merged_by',
+  'merged_at',
+  'closed_by',
+  'closed_at',
+  'target_branch',
+  'source_branch',
+  'user_notes_count',
+  'upvotes',
+  'downvotes',
+  'author',
+  'assignees',
+  'assignee',
+  'reviewers',
+  'source_project_id',
+  'target_project_id',
+  'labels',
+  'work_in_progress',
+  'milestone',
+  'merge_when_pipeline_succeeds',
+  'merge_status',
   // GitLab 15.6's detailed_merge_status: additive, read unconditionally by current clients (mergeability.ts).
-  'detailed_merge_status', 'sha', 'merge_commit_sha', 'discussion_locked', 'should_remove_source_branch', 'force_remove_source_branch',
-  'reference', 'references', 'web_url', 'time_stats', 'squash', 'task_completion_status', 'has_conflicts', 'blocking_discussions_resolved',
+  'detailed_merge_status',
+  'sha',
+  'merge_commit_sha',
+  'discussion_locked',
+  'should_remove_source_branch',
+  'force_remove_source_branch',
+  'reference',
+  'references',
+  'web_url',
+  'time_stats',
+  'squash',
+  'task_completion_status',
+  'has_conflicts',
+  'blocking_discussions_resolved',
 ];
 const SINGLE_KEYS = [
-  ...BASIC_KEYS, 'subscribed', 'changes_count', 'latest_build_started_at', 'latest_build_finished_at', 'first_deployed_to_production_at',
-  'pipeline', 'head_pipeline', 'diff_refs', 'merge_error', 'user',
+  ...BASIC_KEYS,
+  'subscribed',
+  'changes_count',
+  'latest_build_started_at',
+  'latest_build_finished_at',
+  'first_deployed_to_production_at',
+  'pipeline',
+  'head_pipeline',
+  'diff_refs',
+  'merge_error',
+  'user',
 ];
 
 describe('POST /projects/:id/merge_requests', () => {
@@ -99,10 +146,22 @@ describe('POST /projects/:id/merge_requests', () => {
     const versions = await api.get(`${mrs(fx)}/1/versions`, { token: fx.owner.token });
     expect(versions.status).toBe(200);
     expect(versions.body).toEqual([
-      { id: expect.any(Number), head_commit_sha: fx.change.id, base_commit_sha: master, start_commit_sha: master, created_at: expect.any(String), merge_request_id: body.id, state: 'collected', real_size: '1' },
+      {
+        id: expect.any(Number),
+        head_commit_sha: fx.change.id,
+        base_commit_sha: master,
+        start_commit_sha: master,
+        created_at: expect.any(String),
+        merge_request_id: body.id,
+        state: 'collected',
+        real_size: '1',
+      },
     ]);
     // The assignee got an "assigned" to-do (action 1), in the same batch.
-    const assigned = await testDb().db.select({ userId: todos.userId, action: todos.action }).from(todos).where(and(eq(todos.targetType, 'MergeRequest'), eq(todos.targetId, body.id)));
+    const assigned = await testDb()
+      .db.select({ userId: todos.userId, action: todos.action })
+      .from(todos)
+      .where(and(eq(todos.targetType, 'MergeRequest'), eq(todos.targetId, body.id)));
     expect(assigned).toEqual([{ userId: fx.developer.user.id, action: 1 }]);
   });
 
@@ -118,13 +177,28 @@ describe('POST /projects/:id/merge_requests', () => {
     ['no source branch', { target_branch: 'master', title: 't' }, 400, { error: 'source_branch is missing' }],
     ['no target branch', { source_branch: 'topic', title: 't' }, 400, { error: 'target_branch is missing' }],
     ['blank title', { source_branch: 'topic', target_branch: 'master', title: '  ' }, 400, { message: { title: ["can't be blank"] } }],
-    ['same branch', { source_branch: 'master', target_branch: 'master', title: 't' }, 422, { message: ["You can't use same project/branch for source and target"] }],
+    [
+      'same branch',
+      { source_branch: 'master', target_branch: 'master', title: 't' },
+      422,
+      { message: ["You can't use same project/branch for source and target"] },
+    ],
     ['missing source branch', { source_branch: 'nope', target_branch: 'master', title: 't' }, 422, { message: ['Source branch "nope" does not exist'] }],
     ['missing target branch', { source_branch: 'topic', target_branch: 'nope', title: 't' }, 422, { message: ['Target branch "nope" does not exist'] }],
-    ['target project not of the fork network', { source_branch: 'topic', target_branch: 'master', title: 't', target_project_id: 999999 }, 422, { message: ['Source project is not a fork of the target project'] }],
-    ['assignee ids not integers', { source_branch: 'topic', target_branch: 'master', title: 't', assignee_ids: ['x'] }, 400, { error: 'assignee_ids[0] is invalid' }],
+    [
+      'target project not of the fork network',
+      { source_branch: 'topic', target_branch: 'master', title: 't', target_project_id: 999999 },
+      422,
+      { message: ['Source project is not a fork of the target project'] },
+    ],
+    [
+      'assignee ids not integers',
+      { source_branch: 'topic', target_branch: 'master', title: 't', assignee_ids: ['x'] },
+      400,
+      { error: 'assignee_ids[0] is invalid' },
+    ],
   ];
-  it.each(BAD)('refuses %s with GitLab\'s answer and stores nothing', async (_name, body, status, expected) => {
+  it.each(BAD)("refuses %s with GitLab's answer and stores nothing", async (_name, body, status, expected) => {
     const fx = await mrProject();
     const res = await api.post(mrs(fx), { token: fx.owner.token, body });
     expect([res.status, res.body]).toEqual([status, expected]);
@@ -133,11 +207,14 @@ describe('POST /projects/:id/merge_requests', () => {
 
   it('409 for a second open MR of the same source branch, also when two creates race (exactly one stored)', async () => {
     const fx = await mrProject();
-    const results = await Promise.all([1, 2, 3].map(() => api.post(mrs(fx), { token: fx.owner.token, body: { source_branch: 'topic', target_branch: 'master', title: 'race' } })));
+    const results = await Promise.all(
+      [1, 2, 3].map(() => api.post(mrs(fx), { token: fx.owner.token, body: { source_branch: 'topic', target_branch: 'master', title: 'race' } })),
+    );
     const created = results.filter((r) => r.status === 201);
     expect(created).toHaveLength(1);
     const iid = (created[0]!.body as { iid: number }).iid;
-    for (const r of results.filter((r) => r.status !== 201)) expect([r.status, r.body]).toEqual([409, { message: [`Another open merge request already exists for this source branch: !${iid}`] }]);
+    for (const r of results.filter((r) => r.status !== 201))
+      expect([r.status, r.body]).toEqual([409, { message: [`Another open merge request already exists for this source branch: !${iid}`] }]);
     expect(await mrCount(fx.project.id)).toBe(1);
     // Once closed, a new MR of the branch may be opened.
     expect((await api.put(`${mrs(fx)}/${iid}`, { token: fx.owner.token, body: { state_event: 'close' } })).status).toBe(200);
@@ -159,7 +236,15 @@ describe('POST /projects/:id/merge_requests', () => {
       body: { source_branch: 'feature', target_branch: 'master', title: 'From the fork', target_project_id: fx.project.id, allow_collaboration: true },
     });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toMatchObject({ project_id: fx.project.id, source_project_id: forkProject.id, target_project_id: fx.project.id, sha: change.id, allow_collaboration: true, allow_maintainer_to_push: true, user: { can_merge: false } });
+    expect(res.body).toMatchObject({
+      project_id: fx.project.id,
+      source_project_id: forkProject.id,
+      target_project_id: fx.project.id,
+      sha: change.id,
+      allow_collaboration: true,
+      allow_maintainer_to_push: true,
+      user: { can_merge: false },
+    });
     const list = await api.get(mrs(fx), { token: fx.owner.token });
     expect((list.body as Array<{ title: string }>).map((m) => m.title)).toEqual(['From the fork']);
   });
@@ -184,7 +269,9 @@ describe('GET /projects/:id/merge_requests/:merge_request_iid', () => {
   it('a push to the source branch makes a new version; the old one keeps its SHAs and renders its own diff', async () => {
     const fx = await mrProject();
     const mr = await openMergeRequest(fx);
-    const second = await commit(fx, 'topic', 'Edit line 9', [{ action: 'update', file_path: 'list.txt', content: lines(20).replace('line 3\n', 'line three\n').replace('line 9\n', 'line nine\n') }]);
+    const second = await commit(fx, 'topic', 'Edit line 9', [
+      { action: 'update', file_path: 'list.txt', content: lines(20).replace('line 3\n', 'line three\n').replace('line 9\n', 'line nine\n') },
+    ]);
     // Readers racing to refresh it record the new version once.
     const reads = await Promise.all([1, 2, 3, 4].map(() => api.get(`${mrs(fx)}/${mr.iid}`, { token: fx.owner.token })));
     for (const res of reads) expect((res.body as { sha: string }).sha).toBe(second.id);
@@ -214,7 +301,12 @@ describe('GET /projects/:id/merge_requests/:merge_request_iid', () => {
   it('changes of 50 files cost at most 6 queries (one MR and its diff)', async () => {
     const fx = await mrProject();
     await branch(fx, 'wide');
-    await commit(fx, 'wide', 'Fifty files', Array.from({ length: 50 }, (_, i) => ({ action: 'create', file_path: `dir${i % 5}/f${i}.txt`, content: `file ${i}\n` })));
+    await commit(
+      fx,
+      'wide',
+      'Fifty files',
+      Array.from({ length: 50 }, (_, i) => ({ action: 'create', file_path: `dir${i % 5}/f${i}.txt`, content: `file ${i}\n` })),
+    );
     const mr = await openMergeRequest(fx, { source_branch: 'wide' });
     const res = await api.get(`${mrs(fx)}/${mr.iid}/changes`, { token: fx.owner.token });
     expect((res.body as { changes: unknown[] }).changes).toHaveLength(50);
@@ -252,20 +344,45 @@ describe('PUT /projects/:id/merge_requests/:merge_request_iid', () => {
     const reopened = await api.put(`${mrs(fx)}/${mr.iid}`, { token: fx.developer.token, body: { state_event: 'reopen' } });
     expect(reopened.body).toMatchObject({ state: 'opened', closed_by: null, closed_at: null });
     expect((await mrEvents(mr.id)).map((e) => e.action)).toEqual([1, 3, 4]);
-    const system = await testDb().db.select({ body: notes.body }).from(notes).where(and(eq(notes.noteableType, 'MergeRequest'), eq(notes.noteableId, mr.id), eq(notes.system, true))).orderBy(notes.id);
+    const system = await testDb()
+      .db.select({ body: notes.body })
+      .from(notes)
+      .where(and(eq(notes.noteableType, 'MergeRequest'), eq(notes.noteableId, mr.id), eq(notes.system, true)))
+      .orderBy(notes.id);
     expect(system.map((n) => n.body)).toEqual(['closed', 'reopened']);
   });
 
-  it('every editable field; 400 when none is given; a reporter may not edit another\'s MR (403)', async () => {
+  it("every editable field; 400 when none is given; a reporter may not edit another's MR (403)", async () => {
     const fx = await mrProject();
     const mr = await openMergeRequest(fx);
     await branch(fx, 'other');
     const res = await api.put(`${mrs(fx)}/${mr.iid}`, {
       token: fx.owner.token,
-      body: { title: 'Draft: renamed', description: 'new', target_branch: 'other', labels: 'a,b', assignee_id: fx.developer.user.id, reviewer_ids: [fx.reporter.user.id], discussion_locked: true, squash: true, remove_source_branch: true },
+      body: {
+        title: 'Draft: renamed',
+        description: 'new',
+        target_branch: 'other',
+        labels: 'a,b',
+        assignee_id: fx.developer.user.id,
+        reviewer_ids: [fx.reporter.user.id],
+        discussion_locked: true,
+        squash: true,
+        remove_source_branch: true,
+      },
     });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toMatchObject({ title: 'Draft: renamed', work_in_progress: true, description: 'new', target_branch: 'other', labels: ['a', 'b'], assignees: [{ id: fx.developer.user.id }], reviewers: [{ id: fx.reporter.user.id }], discussion_locked: true, squash: true, force_remove_source_branch: true });
+    expect(res.body).toMatchObject({
+      title: 'Draft: renamed',
+      work_in_progress: true,
+      description: 'new',
+      target_branch: 'other',
+      labels: ['a', 'b'],
+      assignees: [{ id: fx.developer.user.id }],
+      reviewers: [{ id: fx.reporter.user.id }],
+      discussion_locked: true,
+      squash: true,
+      force_remove_source_branch: true,
+    });
     const none = await api.put(`${mrs(fx)}/${mr.iid}`, { token: fx.owner.token, body: {} });
     expect(none.status).toBe(400);
     expect((none.body as { error: string }).error).toMatch(/are missing, at least one parameter must be provided$/);

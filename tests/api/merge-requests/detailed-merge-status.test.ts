@@ -14,7 +14,8 @@ const single = async (fx: Fx, iid: number) => {
   expect(res.status, res.text).toBe(200);
   return res.body as { merge_status: string; detailed_merge_status: string } & Record<string, unknown>;
 };
-const listed = async (fx: Fx) => ((await api.get(mrs(fx), { token: fx.owner.token })).body as Array<{ merge_status: string; detailed_merge_status: string }>)[0]!;
+const listed = async (fx: Fx) =>
+  ((await api.get(mrs(fx), { token: fx.owner.token })).body as Array<{ merge_status: string; detailed_merge_status: string }>)[0]!;
 const setProject = async (fx: Fx, body: Record<string, unknown>) => {
   const res = await api.put(`/projects/${fx.project.id}`, { token: fx.owner.token, body });
   expect(res.status, res.text).toBe(200);

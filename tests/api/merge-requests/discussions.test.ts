@@ -16,7 +16,18 @@ import { basic, commit, ISO, lines, mrProject, mrs, openMergeRequest, tip } from
 
 const NOTE_KEYS = ['id', 'type', 'body', 'attachment', 'author', 'created_at', 'updated_at', 'system', 'noteable_id', 'noteable_type'];
 const RESOLVABLE_KEYS = [...NOTE_KEYS, 'resolvable', 'resolved', 'resolved_by', 'resolved_at', 'confidential', 'noteable_iid', 'commands_changes'];
-const DIFF_NOTE_KEYS = [...NOTE_KEYS, 'commit_id', 'position', 'resolvable', 'resolved', 'resolved_by', 'resolved_at', 'confidential', 'noteable_iid', 'commands_changes'];
+const DIFF_NOTE_KEYS = [
+  ...NOTE_KEYS,
+  'commit_id',
+  'position',
+  'resolvable',
+  'resolved',
+  'resolved_by',
+  'resolved_at',
+  'confidential',
+  'noteable_iid',
+  'commands_changes',
+];
 const PLAIN_KEYS = [...NOTE_KEYS, 'resolvable', 'confidential', 'noteable_iid', 'commands_changes'];
 
 const LINE_CODE_ERROR = { message: '400 Bad request - Note {:line_code=>["can\'t be blank", "must be a valid line code"]}' };
@@ -32,7 +43,12 @@ async function setup() {
 }
 
 const mrNoteCount = async (mrId: number) =>
-  (await testDb().db.select({ n: count() }).from(notes).where(and(eq(notes.noteableType, 'MergeRequest'), eq(notes.noteableId, mrId))))[0]!.n;
+  (
+    await testDb()
+      .db.select({ n: count() })
+      .from(notes)
+      .where(and(eq(notes.noteableType, 'MergeRequest'), eq(notes.noteableId, mrId)))
+  )[0]!.n;
 
 const storedNote = async (id: number) => (await testDb().db.select().from(notes).where(eq(notes.id, id)))[0]!;
 
@@ -115,7 +131,14 @@ describe('merge request discussions: start, list, read, reply', () => {
     const reply = await api.post(`${fx.url}/${started.body.id}/notes`, { token: fx.developer.token, body: { body: 'Because.' } });
     expect(reply.status, reply.text).toBe(201);
     expect(Object.keys(reply.body)).toEqual(RESOLVABLE_KEYS);
-    expect(reply.body).toEqual({ ...first, id: expect.any(Number), body: 'Because.', author: basic(fx.developer.user), created_at: expect.stringMatching(ISO), updated_at: expect.stringMatching(ISO) });
+    expect(reply.body).toEqual({
+      ...first,
+      id: expect.any(Number),
+      body: 'Because.',
+      author: basic(fx.developer.user),
+      created_at: expect.stringMatching(ISO),
+      updated_at: expect.stringMatching(ISO),
+    });
 
     // The discussion's notes alone.
     const notesOf = await api.get(`${fx.url}/${started.body.id}/notes`, { token: fx.owner.token });
@@ -200,7 +223,10 @@ describe('merge request diff notes (POST .../discussions with position)', () => 
       ['context', 2, 2, `${pathHash}_2_2`],
     ];
     for (const [label, oldLine, newLine, lineCode] of cases) {
-      const res = await api.post(fx.url, { token: fx.developer.token, body: { body: `On the ${label} line`, position: textPosition(refs, { old_line: oldLine, new_line: newLine }) } });
+      const res = await api.post(fx.url, {
+        token: fx.developer.token,
+        body: { body: `On the ${label} line`, position: textPosition(refs, { old_line: oldLine, new_line: newLine }) },
+      });
       expect(res.status, `${label}: ${res.text}`).toBe(201);
       expect(res.body.individual_note).toBe(false);
       const note = res.body.notes[0];
@@ -263,12 +289,18 @@ describe('merge request diff notes (POST .../discussions with position)', () => 
     expect(outside.status).toBe(400);
     expect(outside.body).toEqual(LINE_CODE_ERROR);
     // Another file of no diff.
-    const otherFile = await api.post(fx.url, { token: fx.developer.token, body: { body: 'Nope', position: { ...textPosition(refs, { new_line: 1 }), old_path: 'README.md', new_path: 'README.md' } } });
+    const otherFile = await api.post(fx.url, {
+      token: fx.developer.token,
+      body: { body: 'Nope', position: { ...textPosition(refs, { new_line: 1 }), old_path: 'README.md', new_path: 'README.md' } },
+    });
     expect(otherFile.status).toBe(400);
     expect(otherFile.body).toEqual(LINE_CODE_ERROR);
     // SHAs that name no version of the MR.
     const fake = 'f'.repeat(40);
-    const noVersion = await api.post(fx.url, { token: fx.developer.token, body: { body: 'Nope', position: textPosition({ base_sha: fake, start_sha: fake, head_sha: fake }, { new_line: 3 }) } });
+    const noVersion = await api.post(fx.url, {
+      token: fx.developer.token,
+      body: { body: 'Nope', position: textPosition({ base_sha: fake, start_sha: fake, head_sha: fake }, { new_line: 3 }) },
+    });
     expect(noVersion.status).toBe(400);
     expect(noVersion.body).toEqual(LINE_CODE_ERROR);
     // A blank body and a bad line: the model names both.
@@ -313,7 +345,9 @@ describe('merge request diff notes (POST .../discussions with position)', () => 
     const oldRefs = fx.mr.diff_refs;
     const before = await api.post(fx.url, { token: fx.developer.token, body: { body: 'Old version', position: textPosition(oldRefs, { new_line: 3 }) } });
     expect(before.status).toBe(201);
-    await commit(fx, 'topic', 'Edit line 10', [{ action: 'update', file_path: 'list.txt', content: lines(20).replace('line 3\n', 'line three\n').replace('line 10\n', 'line ten\n') }]);
+    await commit(fx, 'topic', 'Edit line 10', [
+      { action: 'update', file_path: 'list.txt', content: lines(20).replace('line 3\n', 'line three\n').replace('line 10\n', 'line ten\n') },
+    ]);
     const mr = await api.get(`${mrs(fx)}/${fx.mr.iid}`, { token: fx.owner.token });
     const newRefs = mr.body.diff_refs as DiffRefs;
     expect(newRefs.head_sha).not.toBe(oldRefs.head_sha);
@@ -343,7 +377,10 @@ describe('resolving merge request discussions', () => {
     const mrUrl = `${mrs(fx)}/${fx.mr.iid}`;
     expect((await api.get(mrUrl, { token: fx.owner.token })).body.blocking_discussions_resolved).toBe(true);
 
-    const started = await api.post(fx.url, { token: fx.reporter.token, body: { body: 'Please fix', position: textPosition(fx.mr.diff_refs, { new_line: 3 }) } });
+    const started = await api.post(fx.url, {
+      token: fx.reporter.token,
+      body: { body: 'Please fix', position: textPosition(fx.mr.diff_refs, { new_line: 3 }) },
+    });
     expect(started.status).toBe(201);
     const reply = await api.post(`${fx.url}/${started.body.id}/notes`, { token: fx.developer.token, body: { body: 'Will do' } });
     expect(reply.status).toBe(201);
@@ -437,7 +474,10 @@ describe('issue and project snippet discussions', () => {
   it('snippet discussions: an individual note cannot be replied to', async () => {
     const owner = await createUser();
     const project = await api.post('/projects', { token: owner.token, body: { name: `disc-${Date.now()}-${Math.random().toString(36).slice(2, 7)}` } });
-    const snippet = await api.post(`/projects/${project.body.id}/snippets`, { token: owner.token, body: { title: 's', file_name: 'a.txt', content: 'x', visibility: 'private' } });
+    const snippet = await api.post(`/projects/${project.body.id}/snippets`, {
+      token: owner.token,
+      body: { title: 's', file_name: 'a.txt', content: 'x', visibility: 'private' },
+    });
     expect(snippet.status, snippet.text).toBe(201);
     const base = `/projects/${project.body.id}/snippets/${snippet.body.id}`;
     const started = await api.post(`${base}/discussions`, { token: owner.token, body: { body: 'thread' } });

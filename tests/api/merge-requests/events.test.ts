@@ -10,7 +10,15 @@ import { createUser } from '../../factories/users.ts';
 import { api, testDb } from '../../helpers/app.ts';
 import { mrProject, mrs, openMergeRequest } from './support.ts';
 
-type Ev = { id: number; action_name: string; target_type: string | null; target_id: number | null; target_iid: number | null; target_title: string | null; note?: { noteable_type: string; body: string } };
+type Ev = {
+  id: number;
+  action_name: string;
+  target_type: string | null;
+  target_id: number | null;
+  target_iid: number | null;
+  target_title: string | null;
+  note?: { noteable_type: string; body: string };
+};
 
 async function setup() {
   const fx = await mrProject('mrevents');
@@ -26,7 +34,13 @@ async function setup() {
   const merged = await api.put(`${url}/merge`, { token: fx.owner.token });
   expect(merged.status, merged.text).toBe(200);
   // A comment on the MR, with its event as the notes domain records it (EventCreateService#leave_note).
-  const note = await insertNote(testDb().db, { noteableType: 'MergeRequest', noteableId: mr.id, projectId: fx.project.id, authorId: fx.owner.user.id, body: 'Ship it' });
+  const note = await insertNote(testDb().db, {
+    noteableType: 'MergeRequest',
+    noteableId: mr.id,
+    projectId: fx.project.id,
+    authorId: fx.owner.user.id,
+    body: 'Ship it',
+  });
   await insertTestEvent({ action: 'commented', authorId: fx.owner.user.id, projectId: fx.project.id, targetType: 'Note', targetId: note.id });
   return { ...fx, guest, stranger, mr, url, note };
 }
@@ -47,7 +61,11 @@ describe('merge request events', () => {
       ['opened', 'MergeRequest', fx.mr.id, fx.mr.iid, 'Edit the list'],
     ]);
     expect(events[0]!.note).toMatchObject({ body: 'Ship it', noteable_type: 'MergeRequest', noteable_id: fx.mr.id });
-    expect(res.body.find((e: Ev) => e.action_name === 'accepted')).toMatchObject({ project_id: fx.project.id, author_id: fx.owner.user.id, author_username: fx.owner.user.username });
+    expect(res.body.find((e: Ev) => e.action_name === 'accepted')).toMatchObject({
+      project_id: fx.project.id,
+      author_id: fx.owner.user.id,
+      author_username: fx.owner.user.username,
+    });
   });
 
   it('target_type=merge_request and action=merged filter', async () => {

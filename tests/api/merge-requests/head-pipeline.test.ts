@@ -18,7 +18,10 @@ describe('GET /projects/:id/merge_requests/:iid pipelines', () => {
   it('shows the head pipeline (Entities::Pipeline), and `pipeline` once it has run', async () => {
     const { owner, project } = await ciProject('build:\n  script: [echo ok]\n');
     const head = await commitFiles(owner.token, project.id, { 'feature.txt': 'x' }, 'feature', 'Add feature');
-    const created = await api.post(`/projects/${project.id}/merge_requests`, { token: owner.token, body: { source_branch: 'feature', target_branch: 'master', title: 'Feature' } });
+    const created = await api.post(`/projects/${project.id}/merge_requests`, {
+      token: owner.token,
+      body: { source_branch: 'feature', target_branch: 'master', title: 'Feature' },
+    });
     expect(created.status).toBe(201);
     const pipelines = (await api.get(`/projects/${project.id}/pipelines`, { token: owner.token, query: { ref: 'feature' } })).body;
     expect(pipelines).toHaveLength(1);
@@ -50,14 +53,25 @@ describe('GET /projects/:id/merge_requests/:iid pipelines', () => {
     await runUntilIdle(fetch, await registerRunner(fetch, (await api.get(`/projects/${project.id}`, { token: owner.token })).body.runners_token), { workDir });
     const done = (await api.get(url, { token: owner.token })).body;
     expect(done.head_pipeline).toMatchObject({ id, status: 'success', started_at: ISO, finished_at: ISO });
-    expect(done.pipeline).toEqual({ id, sha: head.id, ref: 'feature', status: 'success', created_at: ISO, updated_at: ISO, web_url: `${TEST_PUBLIC_URL}/${project.path_with_namespace}/-/pipelines/${id}` });
+    expect(done.pipeline).toEqual({
+      id,
+      sha: head.id,
+      ref: 'feature',
+      status: 'success',
+      created_at: ISO,
+      updated_at: ISO,
+      web_url: `${TEST_PUBLIC_URL}/${project.path_with_namespace}/-/pipelines/${id}`,
+    });
     expect([done.latest_build_started_at, done.latest_build_finished_at]).toEqual([done.head_pipeline.started_at, done.head_pipeline.finished_at]);
   });
 
   it('is null without a pipeline at the head', async () => {
     const { owner, project } = await ciProject(null);
     await commitFiles(owner.token, project.id, { 'feature.txt': 'x' }, 'feature', 'Add feature');
-    const created = await api.post(`/projects/${project.id}/merge_requests`, { token: owner.token, body: { source_branch: 'feature', target_branch: 'master', title: 'Feature' } });
+    const created = await api.post(`/projects/${project.id}/merge_requests`, {
+      token: owner.token,
+      body: { source_branch: 'feature', target_branch: 'master', title: 'Feature' },
+    });
     expect([created.body.pipeline, created.body.head_pipeline]).toEqual([null, null]);
   });
 });

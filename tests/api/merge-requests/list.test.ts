@@ -16,7 +16,13 @@ async function setup() {
     await commit(fx, b, `On ${b}`, [{ action: 'create', file_path: `${b}.txt`, content: `${b}\n` }]);
   }
   const a = await openMergeRequest(fx, { title: 'Add the topic', description: 'alpha text', labels: 'bug,ux', assignee_ids: [fx.developer.user.id] });
-  const b = await openMergeRequest(fx, { source_branch: 'second', target_branch: 'topic', title: 'Draft: second thoughts', labels: 'bug', reviewer_ids: [fx.reporter.user.id] });
+  const b = await openMergeRequest(fx, {
+    source_branch: 'second',
+    target_branch: 'topic',
+    title: 'Draft: second thoughts',
+    labels: 'bug',
+    reviewer_ids: [fx.reporter.user.id],
+  });
   const c = await openMergeRequest(fx, { source_branch: 'third', title: 'Third', description: 'beta' }, fx.developer.token);
   await api.put(`${mrs(fx)}/${c.iid}`, { token: fx.owner.token, body: { state_event: 'close' } });
   return { ...fx, a, b, c };
@@ -29,7 +35,7 @@ const iids = async (fx: Fx, query: Record<string, unknown>, path = mrs(fx), toke
 };
 
 describe('GET /projects/:id/merge_requests', () => {
-  it("filters as MergeRequestsFinder: state, labels (AND, None, Any), not[], wip, iids, search/in, branches, people", async () => {
+  it('filters as MergeRequestsFinder: state, labels (AND, None, Any), not[], wip, iids, search/in, branches, people', async () => {
     const fx = await setup();
     const cases: Array<[Record<string, unknown>, number[]]> = [
       [{}, [3, 2, 1]],
@@ -73,7 +79,17 @@ describe('GET /projects/:id/merge_requests', () => {
     expect(res.headers.get('link')).toContain('rel="next"');
     expect(Object.keys((res.body as object[])[0]!)).not.toContain('subscribed');
     const simple = await api.get(mrs(fx), { token: fx.owner.token, query: { view: 'simple', per_page: 1 } });
-    expect(Object.keys((simple.body as object[])[0]!)).toEqual(['id', 'iid', 'project_id', 'title', 'description', 'state', 'created_at', 'updated_at', 'web_url']);
+    expect(Object.keys((simple.body as object[])[0]!)).toEqual([
+      'id',
+      'iid',
+      'project_id',
+      'title',
+      'description',
+      'state',
+      'created_at',
+      'updated_at',
+      'web_url',
+    ]);
     const detailed = await api.get(mrs(fx), { token: fx.owner.token, query: { with_labels_details: true, 'iids[]': 1 } });
     expect((detailed.body as Array<{ labels: unknown[] }>)[0]!.labels).toEqual([
       expect.objectContaining({ name: 'bug', color: expect.any(String) }),

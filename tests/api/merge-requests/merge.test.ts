@@ -13,14 +13,27 @@ import { branch, commit, file, lines, mrProject, mrs, openMergeRequest, repo, ti
 type Fx = Awaited<ReturnType<typeof mrProject>>;
 
 const merge = (fx: Fx, iid: number, body: Record<string, unknown> = {}, token = fx.owner.token) => api.put(`${mrs(fx)}/${iid}/merge`, { token, body });
-const pushes = async (fx: Fx) => ((await api.get(`/projects/${fx.project.id}/events`, { token: fx.owner.token, query: { action: 'pushed' } })).body as unknown[]).length;
-const commitOf = async (fx: Fx, sha: string) => (await api.get(`${repo(fx)}/commits/${sha}`, { token: fx.owner.token })).body as { parent_ids: string[]; message: string; author_name: string };
+const pushes = async (fx: Fx) =>
+  ((await api.get(`/projects/${fx.project.id}/events`, { token: fx.owner.token, query: { action: 'pushed' } })).body as unknown[]).length;
+const commitOf = async (fx: Fx, sha: string) =>
+  (await api.get(`${repo(fx)}/commits/${sha}`, { token: fx.owner.token })).body as { parent_ids: string[]; message: string; author_name: string };
 const mrEventActions = async (id: number) =>
-  (await testDb().db.select({ action: events.action }).from(events).where(and(eq(events.targetType, 'MergeRequest'), eq(events.targetId, id))).orderBy(events.id)).map((e) => e.action);
+  (
+    await testDb()
+      .db.select({ action: events.action })
+      .from(events)
+      .where(and(eq(events.targetType, 'MergeRequest'), eq(events.targetId, id)))
+      .orderBy(events.id)
+  ).map((e) => e.action);
 
 /** The request changed nothing: the branches, the push events and the MR's state are as before. */
 async function nothingWritten(fx: Fx, iid: number, request: () => Promise<unknown>) {
-  const state = async () => [await tip(fx), await tip(fx, 'topic'), await pushes(fx), ((await api.get(`${mrs(fx)}/${iid}`, { token: fx.owner.token })).body as { state: string }).state];
+  const state = async () => [
+    await tip(fx),
+    await tip(fx, 'topic'),
+    await pushes(fx),
+    ((await api.get(`${mrs(fx)}/${iid}`, { token: fx.owner.token })).body as { state: string }).state,
+  ];
   const before = await state();
   await request();
   expect(await state()).toEqual(before);
@@ -29,7 +42,9 @@ async function nothingWritten(fx: Fx, iid: number, request: () => Promise<unknow
 describe('PUT /projects/:id/merge_requests/:iid/merge', () => {
   it("200: a merge commit with GitLab's message on the target, the MR merged, merged event, system note, push event", async () => {
     const fx = await mrProject();
-    await commit(fx, 'master', 'Master edits line 18', [{ action: 'update', file_path: 'list.txt', content: lines(20).replace('line 18\n', 'line eighteen\n') }]);
+    await commit(fx, 'master', 'Master edits line 18', [
+      { action: 'update', file_path: 'list.txt', content: lines(20).replace('line 18\n', 'line eighteen\n') },
+    ]);
     const master = await tip(fx);
     const mr = await openMergeRequest(fx, { title: 'Edit the list' });
     const before = await pushes(fx);
@@ -44,7 +59,10 @@ describe('PUT /projects/:id/merge_requests/:iid/merge', () => {
     expect(await file(fx, 'list.txt')).toBe(lines(20).replace('line 3\n', 'line three\n').replace('line 18\n', 'line eighteen\n'));
     expect(await pushes(fx)).toBe(before + 1);
     expect(await mrEventActions(mr.id)).toEqual([1, 7]);
-    const system = await testDb().db.select({ body: notes.body }).from(notes).where(and(eq(notes.noteableType, 'MergeRequest'), eq(notes.noteableId, mr.id), eq(notes.system, true)));
+    const system = await testDb()
+      .db.select({ body: notes.body })
+      .from(notes)
+      .where(and(eq(notes.noteableType, 'MergeRequest'), eq(notes.noteableId, mr.id), eq(notes.system, true)));
     expect(system).toEqual([{ body: 'merged' }]);
     // Merging again: the MR is no longer open.
     expect(await merge(fx, mr.iid).then((r) => [r.status, r.body])).toEqual([405, { message: '405 Method Not Allowed' }]);
@@ -68,12 +86,18 @@ describe('PUT /projects/:id/merge_requests/:iid/merge', () => {
     expect(((await api.get(issueUrl, { token: fx.owner.token })).body as { merge_requests_count: number }).merge_requests_count).toBe(1);
     const res = await merge(fx, mr.iid);
     expect(res.status, res.text).toBe(200);
-    const closed = (await api.get(`/projects/${fx.project.id}/issues/${issue.iid}`, { token: fx.owner.token })).body as { state: string; closed_by: { id: number } };
+    const closed = (await api.get(`/projects/${fx.project.id}/issues/${issue.iid}`, { token: fx.owner.token })).body as {
+      state: string;
+      closed_by: { id: number };
+    };
     expect(closed).toMatchObject({ state: 'closed', closed_by: { id: fx.owner.user.id } });
     expect(((await api.get(`/projects/${fx.project.id}/issues/${other.iid}`, { token: fx.owner.token })).body as { state: string }).state).toBe('opened');
     const c = await commitOf(fx, (res.body as { merge_commit_sha: string }).merge_commit_sha);
     expect(c.message).toContain(`\n\nCloses #${issue.iid}\n\n`);
-    const system = await testDb().db.select({ body: notes.body }).from(notes).where(and(eq(notes.noteableType, 'Issue'), eq(notes.noteableId, issue.id), eq(notes.system, true)));
+    const system = await testDb()
+      .db.select({ body: notes.body })
+      .from(notes)
+      .where(and(eq(notes.noteableType, 'Issue'), eq(notes.noteableId, issue.id), eq(notes.system, true)));
     expect(system).toEqual([{ body: `closed via merge request ${fx.project.path_with_namespace}!${mr.iid}` }]);
   });
 
@@ -93,22 +117,31 @@ describe('PUT /projects/:id/merge_requests/:iid/merge', () => {
     const got = (await api.get(`${mrs(fx)}/${mr.iid}`, { token: fx.owner.token })).body as { merge_status: string; has_conflicts: boolean };
     expect(got).toMatchObject({ merge_status: 'cannot_be_merged', has_conflicts: true });
     // merge_requests.rb: not_allowed! unless mergeable_state?, which a checked conflict fails (MergeRequest#broken?).
-    await nothingWritten(fx, mr.iid, async () => expect(await merge(fx, mr.iid).then((r) => [r.status, r.body])).toEqual([405, { message: '405 Method Not Allowed' }]));
+    await nothingWritten(fx, mr.iid, async () =>
+      expect(await merge(fx, mr.iid).then((r) => [r.status, r.body])).toEqual([405, { message: '405 Method Not Allowed' }]),
+    );
 
     // The target moved into a conflict in the store alone, as between a push and its update_merge_requests job: the
     // MR is `unchecked`, passes the mergeable state, and the merge's own check (mergeable?) finds the conflict.
     const fx1 = await mrProject();
     const mr1 = await openMergeRequest(fx1);
     await branch(fx1, 'side');
-    const side = await commit(fx1, 'side', 'Side edits line 3', [{ action: 'update', file_path: 'list.txt', content: lines(20).replace('line 3\n', 'line THREE\n') }]);
+    const side = await commit(fx1, 'side', 'Side edits line 3', [
+      { action: 'update', file_path: 'list.txt', content: lines(20).replace('line 3\n', 'line THREE\n') },
+    ]);
     const master = await tip(fx1);
     await testDb().db.execute(updateRefQuery(testDb().db, { projectId: fx1.project.id, name: 'refs/heads/master', old: master, new: side.id }).getSQL());
     expect(((await api.get(`${mrs(fx1)}/${mr1.iid}`, { token: fx1.owner.token })).body as { merge_status: string }).merge_status).toBe('unchecked');
-    await nothingWritten(fx1, mr1.iid, async () => expect(await merge(fx1, mr1.iid).then((r) => [r.status, r.body])).toEqual([406, { message: 'Branch cannot be merged' }]));
+    await nothingWritten(fx1, mr1.iid, async () =>
+      expect(await merge(fx1, mr1.iid).then((r) => [r.status, r.body])).toEqual([406, { message: 'Branch cannot be merged' }]),
+    );
     const fx2 = await mrProject();
     const mr2 = await openMergeRequest(fx2);
     await nothingWritten(fx2, mr2.iid, async () =>
-      expect(await merge(fx2, mr2.iid, { sha: 'a'.repeat(40) }).then((r) => [r.status, r.body])).toEqual([409, { message: `SHA does not match HEAD of source branch: ${fx2.change.id}` }]),
+      expect(await merge(fx2, mr2.iid, { sha: 'a'.repeat(40) }).then((r) => [r.status, r.body])).toEqual([
+        409,
+        { message: `SHA does not match HEAD of source branch: ${fx2.change.id}` },
+      ]),
     );
     expect((await merge(fx2, mr2.iid, { sha: fx2.change.id })).status).toBe(200);
   });
@@ -116,11 +149,15 @@ describe('PUT /projects/:id/merge_requests/:iid/merge', () => {
   it('405 for a draft, a closed MR and merge_when_pipeline_succeeds without a pipeline; 401 for who may not merge into the branch', async () => {
     const fx = await mrProject();
     const mr = await openMergeRequest(fx, { title: 'Draft: not yet' });
-    await nothingWritten(fx, mr.iid, async () => expect(await merge(fx, mr.iid).then((r) => [r.status, r.body])).toEqual([405, { message: '405 Method Not Allowed' }]));
+    await nothingWritten(fx, mr.iid, async () =>
+      expect(await merge(fx, mr.iid).then((r) => [r.status, r.body])).toEqual([405, { message: '405 Method Not Allowed' }]),
+    );
     await api.put(`${mrs(fx)}/${mr.iid}`, { token: fx.owner.token, body: { title: 'Ready' } });
     await nothingWritten(fx, mr.iid, async () => expect((await merge(fx, mr.iid, { merge_when_pipeline_succeeds: true })).status).toBe(405));
     // master is the protected default branch: developers may not merge into it (GitLab's unauthorized!).
-    await nothingWritten(fx, mr.iid, async () => expect(await merge(fx, mr.iid, {}, fx.developer.token).then((r) => [r.status, r.body])).toEqual([401, { message: '401 Unauthorized' }]));
+    await nothingWritten(fx, mr.iid, async () =>
+      expect(await merge(fx, mr.iid, {}, fx.developer.token).then((r) => [r.status, r.body])).toEqual([401, { message: '401 Unauthorized' }]),
+    );
     await api.put(`${mrs(fx)}/${mr.iid}`, { token: fx.owner.token, body: { state_event: 'close' } });
     expect((await merge(fx, mr.iid)).status).toBe(405);
   });
@@ -137,7 +174,7 @@ describe('PUT /projects/:id/merge_requests/:iid/merge', () => {
     expect((await merge(fx, mr.iid)).status).toBe(405);
   });
 
-  it("merge_method ff: fast-forwards (no merge commit); 406 once the target moved on; squash makes one commit", async () => {
+  it('merge_method ff: fast-forwards (no merge commit); 406 once the target moved on; squash makes one commit', async () => {
     const fx = await mrProject();
     expect((await api.put(`/projects/${fx.project.id}`, { token: fx.owner.token, body: { merge_method: 'ff' } })).body).toMatchObject({ merge_method: 'ff' });
     const mr = await openMergeRequest(fx);
@@ -195,13 +232,19 @@ describe('GET .../merge_ref, POST .../cancel_merge_when_pipeline_succeeds', () =
       expect(res.body).toEqual({ commit_id: expect.stringMatching(/^[0-9a-f]{40}$/) });
     });
     await commit(fx, 'master', 'Clash', [{ action: 'update', file_path: 'list.txt', content: lines(20).replace('line 3\n', 'line III\n') }]);
-    expect(await api.get(`${mrs(fx)}/${mr.iid}/merge_ref`, { token: fx.owner.token }).then((r) => [r.status, r.body])).toEqual([400, { message: 'Merge request is not mergeable' }]);
+    expect(await api.get(`${mrs(fx)}/${mr.iid}/merge_ref`, { token: fx.owner.token }).then((r) => [r.status, r.body])).toEqual([
+      400,
+      { message: 'Merge request is not mergeable' },
+    ]);
   });
 
-  it("cancel: 406 when no automatic merge is set", async () => {
+  it('cancel: 406 when no automatic merge is set', async () => {
     const fx = await mrProject();
     const mr = await openMergeRequest(fx);
-    expect(await api.post(`${mrs(fx)}/${mr.iid}/cancel_merge_when_pipeline_succeeds`, { token: fx.owner.token }).then((r) => [r.status, r.body])).toEqual([406, { message: "Can't cancel the automatic merge" }]);
+    expect(await api.post(`${mrs(fx)}/${mr.iid}/cancel_merge_when_pipeline_succeeds`, { token: fx.owner.token }).then((r) => [r.status, r.body])).toEqual([
+      406,
+      { message: "Can't cancel the automatic merge" },
+    ]);
   });
 });
 

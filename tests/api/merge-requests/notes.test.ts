@@ -12,8 +12,20 @@ import { describeAuthorization } from '../../helpers/common-auth.ts';
 import { basic, ISO, mrProject, mrs, openMergeRequest } from './support.ts';
 
 const NOTE_KEYS = [
-  'id', 'type', 'body', 'attachment', 'author', 'created_at', 'updated_at', 'system', 'noteable_id', 'noteable_type', 'resolvable',
-  'confidential', 'noteable_iid', 'commands_changes',
+  'id',
+  'type',
+  'body',
+  'attachment',
+  'author',
+  'created_at',
+  'updated_at',
+  'system',
+  'noteable_id',
+  'noteable_type',
+  'resolvable',
+  'confidential',
+  'noteable_iid',
+  'commands_changes',
 ];
 
 async function setup() {
@@ -81,9 +93,15 @@ describe('merge request notes', () => {
 
   it('gives a to-do to a mentioned member who may read the MR, not to a stranger', async () => {
     const fx = await setup();
-    const res = await api.post(fx.url, { token: fx.owner.token, body: { body: `@${fx.developer.user.username} and @${fx.stranger.user.username} please look` } });
+    const res = await api.post(fx.url, {
+      token: fx.owner.token,
+      body: { body: `@${fx.developer.user.username} and @${fx.stranger.user.username} please look` },
+    });
     expect(res.status, res.text).toBe(201);
-    const rows = await testDb().db.select().from(todos).where(and(eq(todos.targetType, 'MergeRequest'), eq(todos.targetId, fx.mr.id)));
+    const rows = await testDb()
+      .db.select()
+      .from(todos)
+      .where(and(eq(todos.targetType, 'MergeRequest'), eq(todos.targetId, fx.mr.id)));
     expect(rows.map((t) => [t.userId, t.noteId])).toEqual([[fx.developer.user.id, res.body.id]]);
   });
 

@@ -72,7 +72,9 @@ describe('GET /projects/:id/issues/:issue_iid/related_merge_requests', () => {
     expect(res.status).toBe(200);
     expect(res.body).toEqual([]);
     expect((await api.get(`${fx.url}/closed_by`, { token: fx.guest.token })).body).toEqual([]);
-    expect((await api.get(`/projects/${fx.project.id}/issues/999/related_merge_requests`, { token: fx.owner.token })).body).toEqual({ message: '404 Issue Not Found' });
+    expect((await api.get(`/projects/${fx.project.id}/issues/999/related_merge_requests`, { token: fx.owner.token })).body).toEqual({
+      message: '404 Issue Not Found',
+    });
   });
 });
 
@@ -149,7 +151,10 @@ describe('GET .../milestones/:milestone_id/merge_requests', () => {
   it("a group milestone's MRs across the group's projects", async () => {
     const owner = await createUser();
     const group = await createGroup(owner.token);
-    const created = await api.post('/projects', { token: owner.token, body: { name: `p-${Date.now()}`, namespace_id: group.id, initialize_with_readme: true } });
+    const created = await api.post('/projects', {
+      token: owner.token,
+      body: { name: `p-${Date.now()}`, namespace_id: group.id, initialize_with_readme: true },
+    });
     expect(created.status, created.text).toBe(201);
     const fx = { owner, project: created.body as { id: number; path_with_namespace: string } };
     await topic(fx, 'topic');

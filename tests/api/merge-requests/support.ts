@@ -35,7 +35,9 @@ export async function mrProject(prefix = 'mr') {
   const fx = await projectWithTeam(prefix);
   await commit(fx, 'master', 'Add the list', [{ action: 'create', file_path: 'list.txt', content: lines(20) }]);
   await branch(fx, 'topic');
-  const change = await commit(fx, 'topic', 'Edit line 3', [{ action: 'update', file_path: 'list.txt', content: lines(20).replace('line 3\n', 'line three\n') }]);
+  const change = await commit(fx, 'topic', 'Edit line 3', [
+    { action: 'update', file_path: 'list.txt', content: lines(20).replace('line 3\n', 'line three\n') },
+  ]);
   return { ...fx, change };
 }
 

@@ -21,9 +21,13 @@ async function setup(body: Record<string, unknown> = {}) {
 }
 
 const timelogsOf = async (mrId: number) =>
-  (await testDb().db.select({ t: timelogs.timeSpent, issueId: timelogs.issueId }).from(timelogs).where(eq(timelogs.mergeRequestId, mrId)).orderBy(timelogs.id));
+  await testDb().db.select({ t: timelogs.timeSpent, issueId: timelogs.issueId }).from(timelogs).where(eq(timelogs.mergeRequestId, mrId)).orderBy(timelogs.id);
 const todosOf = async (mrId: number) =>
-  testDb().db.select().from(todos).where(and(eq(todos.targetType, 'MergeRequest'), eq(todos.targetId, mrId))).orderBy(todos.id);
+  testDb()
+    .db.select()
+    .from(todos)
+    .where(and(eq(todos.targetType, 'MergeRequest'), eq(todos.targetId, mrId)))
+    .orderBy(todos.id);
 
 describe('merge request time tracking', () => {
   it('estimate, reset, add/subtract spent time, reset spent time, time_stats', async () => {
@@ -59,7 +63,10 @@ describe('merge request time tracking', () => {
 
   it('bad durations 400; reporters 403 (admin_merge_request is developers and above); guests 403 to read; nothing written', async () => {
     const fx = await setup();
-    expect(await api.post(`${fx.url}/time_estimate`, { token: fx.owner.token, body: {} })).toMatchObject({ status: 400, body: { error: 'duration is missing' } });
+    expect(await api.post(`${fx.url}/time_estimate`, { token: fx.owner.token, body: {} })).toMatchObject({
+      status: 400,
+      body: { error: 'duration is missing' },
+    });
     const bad = await api.post(`${fx.url}/time_estimate`, { token: fx.owner.token, body: { duration: 'soon' } });
     expect(bad.status).toBe(400);
     expect(bad.body).toEqual({ message: { time_estimate: ['has an invalid format'] } });
@@ -70,13 +77,19 @@ describe('merge request time tracking', () => {
       expect(res.status).toBe(403);
       expect(res.body).toEqual({ message: '403 Forbidden' });
     }
-    for (const action of ['reset_time_estimate', 'reset_spent_time']) expect((await api.post(`${fx.url}/${action}`, { token: fx.reporter.token })).status).toBe(403);
+    for (const action of ['reset_time_estimate', 'reset_spent_time'])
+      expect((await api.post(`${fx.url}/${action}`, { token: fx.reporter.token })).status).toBe(403);
     // A guest of a private project may not read its merge requests (download_code).
     expect((await api.get(`${fx.url}/time_stats`, { token: fx.guest.token })).status).toBe(403);
     expect((await api.get(`${fx.url}/time_stats`, { token: fx.stranger.token })).body).toEqual({ message: '404 Project Not Found' });
     expect((await api.get(`${mrs(fx)}/999/time_stats`, { token: fx.owner.token })).body).toEqual({ message: '404 Not found' });
     expect(await timelogsOf(fx.mr.id)).toEqual([]);
-    expect((await api.get(`${fx.url}/time_stats`, { token: fx.owner.token })).body).toEqual({ time_estimate: 0, total_time_spent: 0, human_time_estimate: null, human_total_time_spent: null });
+    expect((await api.get(`${fx.url}/time_stats`, { token: fx.owner.token })).body).toEqual({
+      time_estimate: 0,
+      total_time_spent: 0,
+      human_time_estimate: null,
+      human_total_time_spent: null,
+    });
   });
 });
 
@@ -118,7 +131,10 @@ describe('merge request subscriptions', () => {
     }
     expect((await api.post(`${fx.url}/subscribe`, { token: fx.stranger.token })).status).toBe(404);
     expect((await api.post(`${fx.url}/subscribe`)).status).toBe(401);
-    const rows = await testDb().db.select().from(subscriptions).where(and(eq(subscriptions.subscribableType, 'MergeRequest'), eq(subscriptions.subscribableId, fx.mr.id)));
+    const rows = await testDb()
+      .db.select()
+      .from(subscriptions)
+      .where(and(eq(subscriptions.subscribableType, 'MergeRequest'), eq(subscriptions.subscribableId, fx.mr.id)));
     expect(rows).toEqual([]);
   });
 });
@@ -144,7 +160,15 @@ describe('POST .../merge_requests/:iid/todo', () => {
       author: { id: fx.reporter.user.id },
       action_name: 'marked',
       target_type: 'MergeRequest',
-      target: { id: fx.mr.id, iid: fx.mr.iid, title: 'Edit the list', source_branch: 'topic', diff_refs: fx.mr.diff_refs, subscribed: false, user: { can_merge: false } },
+      target: {
+        id: fx.mr.id,
+        iid: fx.mr.iid,
+        title: 'Edit the list',
+        source_branch: 'topic',
+        diff_refs: fx.mr.diff_refs,
+        subscribed: false,
+        user: { can_merge: false },
+      },
       target_url: `https://gitlab.example.test/${fx.project.path_with_namespace}/-/merge_requests/${fx.mr.iid}`,
       body: 'Edit the list',
       state: 'pending',
@@ -156,7 +180,9 @@ describe('POST .../merge_requests/:iid/todo', () => {
     const list = await api.get('/todos', { token: fx.reporter.token });
     expect(list.status).toBe(200);
     expect(list.body).toEqual([{ ...res.body }]);
-    expect((await api.get('/todos', { token: fx.reporter.token, query: { type: 'MergeRequest' } })).body.map((t: { id: number }) => t.id)).toEqual([res.body.id]);
+    expect((await api.get('/todos', { token: fx.reporter.token, query: { type: 'MergeRequest' } })).body.map((t: { id: number }) => t.id)).toEqual([
+      res.body.id,
+    ]);
     expect((await api.get('/todos', { token: fx.reporter.token, query: { type: 'Issue' } })).body).toEqual([]);
   });
 
@@ -245,7 +271,12 @@ describe('to-dos from merge request create and update', () => {
     );
     const list = await api.get('/todos', { token: fx.developer.token });
     expect(list.body).toEqual([
-      expect.objectContaining({ action_name: 'directly_addressed', target_type: 'MergeRequest', target: expect.objectContaining({ id: mrId }), author: expect.objectContaining({ id: fx.owner.user.id }) }),
+      expect.objectContaining({
+        action_name: 'directly_addressed',
+        target_type: 'MergeRequest',
+        target: expect.objectContaining({ id: mrId }),
+        author: expect.objectContaining({ id: fx.owner.user.id }),
+      }),
     ]);
 
     const third = await createUser();

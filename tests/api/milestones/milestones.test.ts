@@ -41,7 +41,10 @@ describe('project milestones', () => {
   it('creates (event "created"), reads by global id, updates, closes and reopens (events), deletes (event "destroyed")', async () => {
     const { owner, project } = await tree();
     const base = `/projects/${project.id}/milestones`;
-    const created = await api.post(base, { token: owner.token, body: { title: ' v1.0 ', description: 'First', start_date: '2020-01-01', due_date: '2020-02-01' } });
+    const created = await api.post(base, {
+      token: owner.token,
+      body: { title: ' v1.0 ', description: 'First', start_date: '2020-01-01', due_date: '2020-02-01' },
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.any(Number),
@@ -117,7 +120,7 @@ describe('project milestones', () => {
     expect((await list({ 'iids[]': ['x'] })).status).toBe(400);
   });
 
-  it('include_parent_milestones adds the ancestor groups\' milestones', async () => {
+  it("include_parent_milestones adds the ancestor groups' milestones", async () => {
     const { owner, root, sub, project } = await tree();
     const g = await createMilestone(owner.token, 'groups', root.id, { title: 'root-ms' });
     const s = await createMilestone(owner.token, 'groups', sub.id, { title: 'sub-ms' });
@@ -128,7 +131,7 @@ describe('project milestones', () => {
     expect(res.body[2]).not.toHaveProperty('project_id');
   });
 
-  it('bad inputs: 400 with GitLab\'s bodies, nothing written, no event', async () => {
+  it("bad inputs: 400 with GitLab's bodies, nothing written, no event", async () => {
     const { owner, sub, project } = await tree();
     await createMilestone(owner.token, 'projects', project.id, { title: 'taken' });
     await createMilestone(owner.token, 'groups', sub.id, { title: 'group-taken' });
@@ -144,8 +147,14 @@ describe('project milestones', () => {
       [{ title: 'group-taken' }, { message: 'Failed to create milestone {:title=>["already being used for another group or project milestone."]}' }],
       [{ title: 'ok', due_date: '2020-13-01' }, { error: 'due_date is invalid' }],
       [{ title: 'ok', start_date: 'tomorrow' }, { error: 'start_date is invalid' }],
-      [{ title: 'ok', start_date: '2020-02-01', due_date: '2020-01-01' }, { message: 'Failed to create milestone {:due_date=>["must be greater than start date"]}' }],
-      [{ title: 'ok', start_date: '2020-02-01', due_date: '2020-02-01' }, { message: 'Failed to create milestone {:due_date=>["must be greater than start date"]}' }],
+      [
+        { title: 'ok', start_date: '2020-02-01', due_date: '2020-01-01' },
+        { message: 'Failed to create milestone {:due_date=>["must be greater than start date"]}' },
+      ],
+      [
+        { title: 'ok', start_date: '2020-02-01', due_date: '2020-02-01' },
+        { message: 'Failed to create milestone {:due_date=>["must be greater than start date"]}' },
+      ],
     ];
     for (const [body, expected] of cases) {
       const res = await api.post(`/projects/${project.id}/milestones`, { token: owner.token, body });
@@ -166,7 +175,12 @@ describe('project milestones', () => {
     const put = (id: number | string, body: Record<string, unknown>) => api.put(`/projects/${project.id}/milestones/${id}`, { token: owner.token, body });
     const cases: Array<[number | string, Record<string, unknown>, number, unknown]> = [
       [m.id, {}, 400, { error: 'title, description, start_date, due_date, state_event are missing, at least one parameter must be provided' }],
-      [m.id, { title: 'two', state_event: 'close' }, 400, { message: 'Failed to update milestone {:title=>["already being used for another group or project milestone."]}' }],
+      [
+        m.id,
+        { title: 'two', state_event: 'close' },
+        400,
+        { message: 'Failed to update milestone {:title=>["already being used for another group or project milestone."]}' },
+      ],
       [m.id, { due_date: '2020-01-01', state_event: 'close' }, 400, { message: 'Failed to update milestone {:due_date=>["must be greater than start date"]}' }],
       [m.id, { state_event: 'reopen' }, 400, { error: 'state_event does not have a valid value' }],
       [999999999, { title: 'x' }, 404, { message: '404 Not found' }],
@@ -236,7 +250,14 @@ describe('group milestones', () => {
     const base = `/groups/${sub.id}/milestones`;
     const created = await api.post(base, { token: owner.token, body: { title: 'g1', due_date: tomorrow() } });
     expect(created.status).toBe(201);
-    expect(created.body).toMatchObject({ iid: 1, group_id: sub.id, title: 'g1', state: 'active', expired: false, web_url: `${TEST_PUBLIC_URL}/groups/${sub.full_path}/-/milestones/1` });
+    expect(created.body).toMatchObject({
+      iid: 1,
+      group_id: sub.id,
+      title: 'g1',
+      state: 'active',
+      expired: false,
+      web_url: `${TEST_PUBLIC_URL}/groups/${sub.full_path}/-/milestones/1`,
+    });
     expect(created.body).not.toHaveProperty('project_id');
     const id = created.body.id;
     expect((await api.get(`${base}/${id}`, { token: owner.token })).body.id).toBe(id);
@@ -249,13 +270,16 @@ describe('group milestones', () => {
     expect((await api.get(`${base}/${pm.id}`, { token: owner.token })).status).toBe(404);
     expect((await api.delete(`${base}/${id}`, { token: owner.token })).status).toBe(204);
     expect(await rowsOf({ groupId: sub.id })).toEqual([]);
-    const groupEvents = await testDb().db.select().from(events).where(and(eq(events.targetType, 'Milestone'), eq(events.targetId, id)));
+    const groupEvents = await testDb()
+      .db.select()
+      .from(events)
+      .where(and(eq(events.targetType, 'Milestone'), eq(events.targetId, id)));
     expect(groupEvents).toEqual([]);
   });
 });
 
 describe('group milestone listings', () => {
-  it('include_parent_milestones adds the ancestors\' milestones; title and state filters apply', async () => {
+  it("include_parent_milestones adds the ancestors' milestones; title and state filters apply", async () => {
     const { owner, root, sub } = await tree();
     const r = await createMilestone(owner.token, 'groups', root.id, { title: 'root-ms' });
     const s = await createMilestone(owner.token, 'groups', sub.id, { title: 'sub-ms' });

@@ -27,7 +27,12 @@ async function setup(visibility: 'public' | 'private' = 'public') {
 }
 
 const noteRows = async (issueId: number) =>
-  (await testDb().db.select({ n: count() }).from(notes).where(and(eq(notes.noteableType, 'Issue'), eq(notes.noteableId, issueId))))[0]!.n;
+  (
+    await testDb()
+      .db.select({ n: count() })
+      .from(notes)
+      .where(and(eq(notes.noteableType, 'Issue'), eq(notes.noteableId, issueId)))
+  )[0]!.n;
 const eventRows = async (projectId: number) => (await testDb().db.select({ n: count() }).from(events).where(eq(events.projectId, projectId)))[0]!.n;
 
 describe('issue notes: create and read', () => {
@@ -139,7 +144,10 @@ describe('issue notes: who may do what', () => {
   it('a private project or confidential issue is 404 for those who cannot read it', async () => {
     const fx = await setup('private');
     expect(await api.get(fx.url, { token: fx.stranger.token })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
-    expect(await api.post(fx.url, { token: fx.stranger.token, body: { body: 'x' } })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+    expect(await api.post(fx.url, { token: fx.stranger.token, body: { body: 'x' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
+    });
     const secret = await createIssue(fx.owner.token, fx.project.id, { confidential: true });
     const url = `/projects/${fx.project.id}/issues/${secret.iid}/notes`;
     expect(await api.get(url, { token: fx.guest.token })).toMatchObject({ status: 404, body: { message: '404 Issue Not Found' } });
@@ -194,7 +202,10 @@ describe('issue notes: who may do what', () => {
     const other = await createIssue(fx.owner.token, fx.project.id);
     const note = await api.post(`/projects/${fx.project.id}/issues/${other.iid}/notes`, { token: fx.owner.token, body: { body: 'elsewhere' } });
     expect(await api.get(`${fx.url}/${note.body.id}`, { token: fx.owner.token })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
-    expect(await api.get(`/projects/${fx.project.id}/issues/999999/notes`, { token: fx.owner.token })).toMatchObject({ status: 404, body: { message: '404 Issue Not Found' } });
+    expect(await api.get(`/projects/${fx.project.id}/issues/999999/notes`, { token: fx.owner.token })).toMatchObject({
+      status: 404,
+      body: { message: '404 Issue Not Found' },
+    });
   });
 
   it('locked discussions take comments from members only; archived projects from nobody', async () => {
@@ -218,13 +229,19 @@ describe('issue notes: who may do what', () => {
     const fx = await setup('private');
     const res = await api.post(fx.url, { token: fx.owner.token, body: { body: `@${fx.guest.user.username} please look, cc @${fx.stranger.user.username}` } });
     expect(res.status).toBe(201);
-    const rows = await testDb().db.select().from(todos).where(and(eq(todos.targetType, 'Issue'), eq(todos.targetId, fx.issue.id)));
+    const rows = await testDb()
+      .db.select()
+      .from(todos)
+      .where(and(eq(todos.targetType, 'Issue'), eq(todos.targetId, fx.issue.id)));
     expect(rows.map((t) => ({ userId: t.userId, action: t.action, noteId: t.noteId, authorId: t.authorId }))).toEqual([
       { userId: fx.guest.user.id, action: 7, noteId: res.body.id, authorId: fx.owner.user.id },
     ]);
     // Editing adds to-dos for new mentions only.
     await api.put(`${fx.url}/${res.body.id}`, { token: fx.owner.token, body: { body: `@${fx.guest.user.username} and @${fx.reporter.user.username}` } });
-    const after = await testDb().db.select().from(todos).where(and(eq(todos.targetType, 'Issue'), eq(todos.targetId, fx.issue.id)));
+    const after = await testDb()
+      .db.select()
+      .from(todos)
+      .where(and(eq(todos.targetType, 'Issue'), eq(todos.targetId, fx.issue.id)));
     expect(after.map((t) => t.userId).sort()).toEqual([fx.guest.user.id, fx.reporter.user.id].sort());
   });
 });
@@ -233,7 +250,12 @@ describe('issue notes: bad input writes nothing', () => {
   const cases: Array<[string, (url: string) => [string, Record<string, unknown> | undefined], number, unknown]> = [
     ['no body', (u) => [u, {}], 400, { error: 'body is missing' }],
     ['blank body', (u) => [u, { body: '  ' }], 400, { message: `400 Bad request - Note {:note=>["can't be blank"]}` }],
-    ['1 MB body', (u) => [u, { body: 'x'.repeat(1_000_001) }], 400, { message: '400 Bad request - Note {:note=>["is too long (maximum is 1000000 characters)"]}' }],
+    [
+      '1 MB body',
+      (u) => [u, { body: 'x'.repeat(1_000_001) }],
+      400,
+      { message: '400 Bad request - Note {:note=>["is too long (maximum is 1000000 characters)"]}' },
+    ],
     ['NUL in body', (u) => [u, { body: 'a\u0000b' }], 400, { error: 'body is invalid' }],
     ['non-boolean confidential', (u) => [u, { body: 'x', confidential: 'maybe' }], 400, { error: 'confidential is invalid' }],
     ['malformed created_at', (u) => [u, { body: 'x', created_at: 'yesterday' }], 400, { error: 'created_at is invalid' }],

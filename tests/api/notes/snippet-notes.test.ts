@@ -23,7 +23,14 @@ describe('snippet notes', () => {
     const fx = await setup();
     const created = await api.post(fx.url, { token: fx.guest.token, body: { body: `Nice, @${fx.owner.user.username}` } });
     expect(created.status, created.text).toBe(201);
-    expect(created.body).toMatchObject({ type: null, system: false, noteable_id: fx.snippet.id, noteable_type: 'Snippet', noteable_iid: null, confidential: false });
+    expect(created.body).toMatchObject({
+      type: null,
+      system: false,
+      noteable_id: fx.snippet.id,
+      noteable_type: 'Snippet',
+      noteable_iid: null,
+      confidential: false,
+    });
     const list = await api.get(fx.url, { token: fx.owner.token });
     expect(list.status).toBe(200);
     expect(list.body).toEqual([created.body]);
@@ -44,10 +51,19 @@ describe('snippet notes', () => {
   it("a private snippet's notes are 404 Snippet Not Found to non-members; anonymous callers 401", async () => {
     const fx = await setup('private');
     expect(await api.get(fx.url, { token: fx.stranger.token })).toMatchObject({ status: 404, body: { message: '404 Snippet Not Found' } });
-    expect(await api.post(fx.url, { token: fx.stranger.token, body: { body: 'x' } })).toMatchObject({ status: 404, body: { message: '404 Snippet Not Found' } });
+    expect(await api.post(fx.url, { token: fx.stranger.token, body: { body: 'x' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Snippet Not Found' },
+    });
     expect(await api.get(fx.url)).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
-    expect(await api.get(`/projects/${fx.project.id}/snippets/99999999/notes`, { token: fx.owner.token })).toMatchObject({ status: 404, body: { message: '404 Snippet Not Found' } });
-    expect(await api.get(`/projects/${fx.project.id}/snippets/abc/notes`, { token: fx.owner.token })).toMatchObject({ status: 400, body: { error: 'noteable_id is invalid' } });
+    expect(await api.get(`/projects/${fx.project.id}/snippets/99999999/notes`, { token: fx.owner.token })).toMatchObject({
+      status: 404,
+      body: { message: '404 Snippet Not Found' },
+    });
+    expect(await api.get(`/projects/${fx.project.id}/snippets/abc/notes`, { token: fx.owner.token })).toMatchObject({
+      status: 400,
+      body: { error: 'noteable_id is invalid' },
+    });
     const pub = await setup('public');
     expect((await api.post(pub.url, { token: pub.stranger.token, body: { body: 'hello' } })).status).toBe(201);
   });
@@ -56,7 +72,10 @@ describe('snippet notes', () => {
     const fx = await setup('public');
     expect((await api.post(fx.url, { token: fx.guest.token, body: { body: 'bye' } })).status).toBe(201);
     expect((await api.delete(`/projects/${fx.project.id}/snippets/${fx.snippet.id}`, { token: fx.owner.token })).status).toBe(204);
-    const left = await testDb().db.select({ n: count() }).from(notes).where(and(eq(notes.noteableType, 'Snippet'), eq(notes.noteableId, fx.snippet.id)));
+    const left = await testDb()
+      .db.select({ n: count() })
+      .from(notes)
+      .where(and(eq(notes.noteableType, 'Snippet'), eq(notes.noteableId, fx.snippet.id)));
     expect(left[0]!.n).toBe(0);
   });
 });

@@ -25,9 +25,21 @@ type Fx = Awaited<ReturnType<typeof fixture>>;
 
 const endpoints: Array<{ title: string; path: (fx: Fx) => string; hidden?: unknown }> = [
   { title: '/notification_settings', path: () => '/notification_settings' },
-  { title: '/groups/:id/notification_settings', path: (fx) => `/groups/${fx.group.id}/notification_settings`, hidden: { status: 404, body: { message: '404 Group Not Found' } } },
-  { title: '/groups/:id/notification_settings (path)', path: (fx) => `/groups/${encodeURIComponent(fx.group.full_path)}/notification_settings`, hidden: { status: 404, body: { message: '404 Group Not Found' } } },
-  { title: '/projects/:id/notification_settings', path: (fx) => `/projects/${fx.project.id}/notification_settings`, hidden: { status: 404, body: { message: '404 Project Not Found' } } },
+  {
+    title: '/groups/:id/notification_settings',
+    path: (fx) => `/groups/${fx.group.id}/notification_settings`,
+    hidden: { status: 404, body: { message: '404 Group Not Found' } },
+  },
+  {
+    title: '/groups/:id/notification_settings (path)',
+    path: (fx) => `/groups/${encodeURIComponent(fx.group.full_path)}/notification_settings`,
+    hidden: { status: 404, body: { message: '404 Group Not Found' } },
+  },
+  {
+    title: '/projects/:id/notification_settings',
+    path: (fx) => `/projects/${fx.project.id}/notification_settings`,
+    hidden: { status: 404, body: { message: '404 Project Not Found' } },
+  },
   {
     title: '/projects/:id/notification_settings (path)',
     path: (fx) => `/projects/${encodeURIComponent(fx.project.path_with_namespace)}/notification_settings`,

@@ -14,7 +14,9 @@ describe('concurrent PUTs of one setting', () => {
   it('10 parallel PUTs of the same project setting: all 200, exactly one row, a valid level', async () => {
     const { user, token } = await createUser();
     const project = await createProject(token);
-    const results = await Promise.all(LEVELS.map((level) => api.put(`/projects/${project.id}/notification_settings`, { token, query: { level, new_note: 'true' } })));
+    const results = await Promise.all(
+      LEVELS.map((level) => api.put(`/projects/${project.id}/notification_settings`, { token, query: { level, new_note: 'true' } })),
+    );
     for (const r of results) expect(r.status, r.text).toBe(200);
     const rows = await testDb()
       .db.select()
@@ -35,7 +37,10 @@ describe('concurrent PUTs of one setting', () => {
     ]);
     for (const r of results) expect(r.status, r.text).toBe(200);
     const db = testDb().db;
-    const groupRows = await db.select().from(notificationSettings).where(and(eq(notificationSettings.userId, user.id), eq(notificationSettings.namespaceId, group.id)));
+    const groupRows = await db
+      .select()
+      .from(notificationSettings)
+      .where(and(eq(notificationSettings.userId, user.id), eq(notificationSettings.namespaceId, group.id)));
     const globalRows = await db
       .select()
       .from(notificationSettings)

@@ -7,7 +7,9 @@ import { api, queryCount, testDb } from '../../helpers/app.ts';
 
 async function addEmail(userId: number, verified: boolean) {
   const email = `${unique('second')}@example.org`;
-  await testDb().db.insert(emails).values({ userId, email, confirmedAt: verified ? new Date() : null });
+  await testDb()
+    .db.insert(emails)
+    .values({ userId, email, confirmedAt: verified ? new Date() : null });
   return email;
 }
 
@@ -146,10 +148,22 @@ describe('PUT /notification_settings', () => {
 
   it('invalid level: 400 with the model enum message; blank level: presence error; non-boolean event: Grape 400', async () => {
     const { user, token } = await createUser();
-    expect(await api.put('/notification_settings', { token, query: { level: 'invalid' } })).toMatchObject({ status: 400, body: { message: "'invalid' is not a valid level" } });
-    expect(await api.put('/notification_settings', { token, body: { level: 3 } })).toMatchObject({ status: 400, body: { message: "'3' is not a valid level" } });
-    expect(await api.put('/notification_settings', { token, query: { level: '' } })).toMatchObject({ status: 400, body: { message: { level: ["can't be blank"] } } });
-    expect(await api.put('/notification_settings', { token, query: { new_note: 'maybe' } })).toMatchObject({ status: 400, body: { error: 'new_note is invalid' } });
+    expect(await api.put('/notification_settings', { token, query: { level: 'invalid' } })).toMatchObject({
+      status: 400,
+      body: { message: "'invalid' is not a valid level" },
+    });
+    expect(await api.put('/notification_settings', { token, body: { level: 3 } })).toMatchObject({
+      status: 400,
+      body: { message: "'3' is not a valid level" },
+    });
+    expect(await api.put('/notification_settings', { token, query: { level: '' } })).toMatchObject({
+      status: 400,
+      body: { message: { level: ["can't be blank"] } },
+    });
+    expect(await api.put('/notification_settings', { token, query: { new_note: 'maybe' } })).toMatchObject({
+      status: 400,
+      body: { error: 'new_note is invalid' },
+    });
     expect(await api.put('/notification_settings', { token, body: { level: 'custom', new_note: 'maybe', moved_project: [] } })).toMatchObject({
       status: 400,
       body: { error: 'new_note is invalid, moved_project is invalid' },

@@ -33,7 +33,13 @@ async function sources() {
   const owner = await createUser();
   const group = await createGroup(owner.token);
   const project = await createProject(owner.token, { namespaceId: group.id });
-  return { owner, group, project, id: (kind: Kind) => (kind === 'groups' ? group.id : project.id), path: (kind: Kind) => (kind === 'groups' ? group.full_path : project.path_with_namespace) };
+  return {
+    owner,
+    group,
+    project,
+    id: (kind: Kind) => (kind === 'groups' ? group.id : project.id),
+    path: (kind: Kind) => (kind === 'groups' ? group.full_path : project.path_with_namespace),
+  };
 }
 
 const rowsFor = (userId: number, kind: Kind, id: number) =>
@@ -103,9 +109,18 @@ for (const kind of ['groups', 'projects'] as Kind[]) {
 
     it('invalid level 400 (model enum message); new_note=maybe 400 (Grape); notification_email is not a parameter here', async () => {
       const s = await sources();
-      expect(await api.put(url(s.id(kind)), { token: s.owner.token, query: { level: 'invalid' } })).toMatchObject({ status: 400, body: { message: "'invalid' is not a valid level" } });
-      expect(await api.put(url(s.id(kind)), { token: s.owner.token, query: { level: 'custom', new_note: 'maybe' } })).toMatchObject({ status: 400, body: { error: 'new_note is invalid' } });
-      expect(await api.put(url(s.id(kind)), { token: s.owner.token, body: { level: null } })).toMatchObject({ status: 400, body: { message: { level: ["can't be blank"] } } });
+      expect(await api.put(url(s.id(kind)), { token: s.owner.token, query: { level: 'invalid' } })).toMatchObject({
+        status: 400,
+        body: { message: "'invalid' is not a valid level" },
+      });
+      expect(await api.put(url(s.id(kind)), { token: s.owner.token, query: { level: 'custom', new_note: 'maybe' } })).toMatchObject({
+        status: 400,
+        body: { error: 'new_note is invalid' },
+      });
+      expect(await api.put(url(s.id(kind)), { token: s.owner.token, body: { level: null } })).toMatchObject({
+        status: 400,
+        body: { message: { level: ["can't be blank"] } },
+      });
       expect(await rowsFor(s.owner.user.id, kind, s.id(kind))).toHaveLength(0);
       const res = await api.put(url(s.id(kind)), { token: s.owner.token, query: { level: 'watch', notification_email: 'x@example.com' } });
       expect(res).toMatchObject({ status: 200, body: { level: 'watch' } });
@@ -146,7 +161,10 @@ for (const kind of ['groups', 'projects'] as Kind[]) {
     it('new_epic: validated and ignored on the free tier; shown and stored on premium and ultimate', async () => {
       const s = await sources();
       const token = s.owner.token;
-      expect(await api.put(url(s.id(kind)), { token, query: { level: 'custom', new_epic: 'maybe' } })).toMatchObject({ status: 400, body: { error: 'new_epic is invalid' } });
+      expect(await api.put(url(s.id(kind)), { token, query: { level: 'custom', new_epic: 'maybe' } })).toMatchObject({
+        status: 400,
+        body: { error: 'new_epic is invalid' },
+      });
       const free = await api.put(url(s.id(kind)), { token, query: { level: 'custom', new_epic: 'true' } });
       expect(free.status).toBe(200);
       expect(Object.keys(free.body.events)).toEqual(EVENT_KEYS);
@@ -158,7 +176,10 @@ for (const kind of ['groups', 'projects'] as Kind[]) {
         expect(Object.keys(shown.body.events)).toEqual([...EVENT_KEYS, 'new_epic']);
         // Never set: false; the premium pass sets it to true, the ultimate pass back to false.
         expect(shown.body.events.new_epic).toBe(tier === 'ultimate');
-        expect(await api.put(url(s.id(kind)), { token, env, query: { new_epic: 'maybe' } })).toMatchObject({ status: 400, body: { error: 'new_epic is invalid' } });
+        expect(await api.put(url(s.id(kind)), { token, env, query: { new_epic: 'maybe' } })).toMatchObject({
+          status: 400,
+          body: { error: 'new_epic is invalid' },
+        });
         const set = await api.put(url(s.id(kind)), { token, env, body: { new_epic: tier === 'premium' } });
         expect(set.body.events.new_epic).toBe(tier === 'premium');
       }

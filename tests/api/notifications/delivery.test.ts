@@ -55,7 +55,10 @@ describe('notification delivery', () => {
     const [row] = await deliveredEvents(about('Issue', issue.id));
     expect(row).toMatchObject({ action: 'new_issue', recipients: [] });
     expect(row!.deliveredAt).toBeInstanceOf(Date);
-    await testDb().db.update(notifications).set({ deliveredAt: sql`now() - interval '8 days'` }).where(eq(notifications.id, row!.id));
+    await testDb()
+      .db.update(notifications)
+      .set({ deliveredAt: sql`now() - interval '8 days'` })
+      .where(eq(notifications.id, row!.id));
     const result = await deliverNotifications({ ctx: testDb() });
     expect(result.purged).toBeGreaterThanOrEqual(1);
     expect(await testDb().db.$count(notifications, eq(notifications.id, row!.id))).toBe(0);

@@ -21,12 +21,23 @@ async function createEpicAs(token: string, groupId: number, body: Record<string,
   return res.body as { id: number; iid: number };
 }
 
-const outbox = (epicId: number) => testDb().db.select().from(notifications).where(and(eq(notifications.targetType, 'Epic'), eq(notifications.targetId, epicId)));
+const outbox = (epicId: number) =>
+  testDb()
+    .db.select()
+    .from(notifications)
+    .where(and(eq(notifications.targetType, 'Epic'), eq(notifications.targetId, epicId)));
 
 describe('epic notifications', () => {
   it('new_epic: the outbox row, then watchers, custom new_epic, the mentioned; not the author nor other levels', async () => {
     const owner = await createUser();
-    const [watcher, custom, customOff, participating, mentioned, stranger] = [await createUser(), await createUser(), await createUser(), await createUser(), await createUser(), await createUser()];
+    const [watcher, custom, customOff, participating, mentioned, stranger] = [
+      await createUser(),
+      await createUser(),
+      await createUser(),
+      await createUser(),
+      await createUser(),
+      await createUser(),
+    ];
     const group = await createGroup(owner.token);
     for (const u of [watcher, custom, customOff, participating, mentioned]) await addMember(owner.token, 'groups', group.id, u.user.id, 20);
     await level(owner, `/groups/${group.id}/notification_settings`, { level: 'watch' });
@@ -49,7 +60,13 @@ describe('epic notifications', () => {
 
   it('a confidential epic reaches reporters and up only; the setting chain runs subgroup -> group -> global', async () => {
     const owner = await createUser();
-    const [guest, reporter, parentWatcher, overridden, globalWatcher] = [await createUser(), await createUser(), await createUser(), await createUser(), await createUser()];
+    const [guest, reporter, parentWatcher, overridden, globalWatcher] = [
+      await createUser(),
+      await createUser(),
+      await createUser(),
+      await createUser(),
+      await createUser(),
+    ];
     const parent = await createGroup(owner.token);
     const group = await createGroup(owner.token, { parentId: parent.id });
     await addMember(owner.token, 'groups', group.id, guest.user.id, 10);
@@ -83,7 +100,11 @@ describe('epic notifications', () => {
     await addMember(owner.token, 'groups', group.id, watcher.user.id, 20);
     await level(watcher, `/groups/${group.id}/notification_settings`, { level: 'watch' });
     const parentEpic = await createEpicAs(owner.token, group.id, { title: 'Parent' });
-    const child = await api.post(`/groups/${group.id}/epics/${parentEpic.iid}/epics`, { token: owner.token, body: { title: 'Child' }, env: { INSTANCE_TIER: 'ultimate' } });
+    const child = await api.post(`/groups/${group.id}/epics/${parentEpic.iid}/epics`, {
+      token: owner.token,
+      body: { title: 'Child' },
+      env: { INSTANCE_TIER: 'ultimate' },
+    });
     expect(child.status, child.text).toBe(201);
     expect(await told(child.body.id, { owner, watcher }, 'Epic')).toEqual([['watcher', 'new_epic', null]]);
     const gone = await createEpicAs(owner.token, group.id, { title: 'Gone' });

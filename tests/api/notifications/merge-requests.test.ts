@@ -18,8 +18,18 @@ describe('merge request notifications', () => {
   it('new_merge_request: watchers, custom with the event, assignees (assigned), the mentioned (mentioned), label subscribers; never the author', async () => {
     const fx = await mrProject('mrnotify');
     const p = `/projects/${fx.project.id}/notification_settings`;
-    const [watcher, custom, customOff, mentionLevel, disabled, guest, assignee] = (await Promise.all(Array.from({ length: 7 }, () => createUser()))) as User[] as [User, User, User, User, User, User, User];
-    for (const [u, access] of [[watcher, 30], [custom, 30], [customOff, 30], [mentionLevel, 30], [disabled, 30], [guest, 10], [assignee, 30]] as const) {
+    const [watcher, custom, customOff, mentionLevel, disabled, guest, assignee] = (await Promise.all(
+      Array.from({ length: 7 }, () => createUser()),
+    )) as User[] as [User, User, User, User, User, User, User];
+    for (const [u, access] of [
+      [watcher, 30],
+      [custom, 30],
+      [customOff, 30],
+      [mentionLevel, 30],
+      [disabled, 30],
+      [guest, 10],
+      [assignee, 30],
+    ] as const) {
       await addMember(fx.owner.token, 'projects', fx.project.id, u.user.id, access);
     }
     await level(watcher, p, { level: 'watch' });
@@ -115,7 +125,10 @@ describe('merge request notifications', () => {
     const middle = await createGroup(owner.token, { parentId: root.id });
     const leaf = await createGroup(owner.token, { parentId: middle.id });
     await addMember(owner.token, 'groups', root.id, actor.user.id, 40);
-    const created = await api.post('/projects', { token: actor.token, body: { name: `chain-${Date.now()}`, namespace_id: leaf.id, initialize_with_readme: true } });
+    const created = await api.post('/projects', {
+      token: actor.token,
+      body: { name: `chain-${Date.now()}`, namespace_id: leaf.id, initialize_with_readme: true },
+    });
     expect(created.status, created.text).toBe(201);
     const fx = { project: created.body as { id: number; path_with_namespace: string }, owner: actor };
     await branch(fx, 'topic');

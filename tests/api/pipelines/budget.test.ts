@@ -7,7 +7,10 @@ import { ciProject } from './support.ts';
 function yaml(jobsPerStage: number): string {
   const stages = ['s1', 's2', 's3', 's4', 's5'];
   const jobs = stages.flatMap((stage, i) =>
-    Array.from({ length: jobsPerStage }, (_, n) => `${stage}-job-${n}:\n  stage: ${stage}\n  script: [echo ${n}]\n${i > 0 && n === 0 ? `  needs: [${stages[i - 1]}-job-0]\n` : ''}`),
+    Array.from(
+      { length: jobsPerStage },
+      (_, n) => `${stage}-job-${n}:\n  stage: ${stage}\n  script: [echo ${n}]\n${i > 0 && n === 0 ? `  needs: [${stages[i - 1]}-job-0]\n` : ''}`,
+    ),
   );
   return `stages: [${stages.join(', ')}]\n${jobs.join('')}`;
 }

@@ -19,7 +19,9 @@ async function pipelines(token: string, projectId: number) {
     list.map(async (p) => ({
       ref: p.ref,
       sha: p.sha,
-      jobs: ((await api.get(`/projects/${projectId}/pipelines/${p.id}/jobs`, { token })).body as Array<{ name: string; ref: string }>).map((j) => `${j.name}@${j.ref}`),
+      jobs: ((await api.get(`/projects/${projectId}/pipelines/${p.id}/jobs`, { token })).body as Array<{ name: string; ref: string }>).map(
+        (j) => `${j.name}@${j.ref}`,
+      ),
     })),
   );
 }
@@ -28,7 +30,10 @@ describe('merge request pipelines', () => {
   it('opening the merge request and pushing to its branch make merge_request_event pipelines', async () => {
     const { owner, project } = await ciProject(MR_AND_BRANCH);
     const first = await commitFiles(owner.token, project.id, { 'a.txt': 'a' }, 'feature', 'A');
-    const mr = await api.post(`/projects/${project.id}/merge_requests`, { token: owner.token, body: { source_branch: 'feature', target_branch: 'master', title: 'Feature' } });
+    const mr = await api.post(`/projects/${project.id}/merge_requests`, {
+      token: owner.token,
+      body: { source_branch: 'feature', target_branch: 'master', title: 'Feature' },
+    });
     expect(mr.status).toBe(201);
     const second = await commitFiles(owner.token, project.id, { 'b.txt': 'b' }, 'feature', 'B', null);
     const ref = `refs/merge-requests/${mr.body.iid}/head`;
@@ -43,7 +48,14 @@ describe('merge request pipelines', () => {
   it('a configuration without jobs for merge requests makes none', async () => {
     const { owner, project } = await ciProject('build:\n  script: [x]\n');
     await commitFiles(owner.token, project.id, { 'a.txt': 'a' }, 'feature', 'A');
-    expect((await api.post(`/projects/${project.id}/merge_requests`, { token: owner.token, body: { source_branch: 'feature', target_branch: 'master', title: 'F' } })).status).toBe(201);
+    expect(
+      (
+        await api.post(`/projects/${project.id}/merge_requests`, {
+          token: owner.token,
+          body: { source_branch: 'feature', target_branch: 'master', title: 'F' },
+        })
+      ).status,
+    ).toBe(201);
     expect((await pipelines(owner.token, project.id)).map((p) => p.ref)).toEqual(['master', 'feature']);
   });
 });

@@ -22,7 +22,15 @@ describe('push pipelines', () => {
     expect(list.status).toBe(200);
     expect(list.headers.get('x-total')).toBe('1');
     const [p] = list.body;
-    expect(p).toEqual({ id: expect.any(Number), sha, ref: 'master', status: 'pending', created_at: ISO, updated_at: ISO, web_url: `${TEST_PUBLIC_URL}/${project.path_with_namespace}/-/pipelines/${p.id}` });
+    expect(p).toEqual({
+      id: expect.any(Number),
+      sha,
+      ref: 'master',
+      status: 'pending',
+      created_at: ISO,
+      updated_at: ISO,
+      web_url: `${TEST_PUBLIC_URL}/${project.path_with_namespace}/-/pipelines/${p.id}`,
+    });
     // build runs first; rspec needs only build; lint waits for the build stage; deploy is manual after test.
     expect(await jobsOf(owner.token, project.id, p.id)).toEqual({ build: 'pending', lint: 'created', rspec: 'created', deploy: 'created' });
   });
@@ -47,10 +55,34 @@ describe('POST /projects/:id/pipeline', () => {
     const { owner, project, sha } = await ciProject();
     const res = await api.post(`/projects/${project.id}/pipeline`, {
       token: owner.token,
-      body: { ref: 'master', variables: [{ key: 'A', value: '1' }, { key: 'F', value: 'file text', variable_type: 'file' }] },
+      body: {
+        ref: 'master',
+        variables: [
+          { key: 'A', value: '1' },
+          { key: 'F', value: 'file text', variable_type: 'file' },
+        ],
+      },
     });
     expect(res.status).toBe(201);
-    expect(Object.keys(res.body)).toEqual(['id', 'sha', 'ref', 'status', 'created_at', 'updated_at', 'web_url', 'before_sha', 'tag', 'yaml_errors', 'user', 'started_at', 'finished_at', 'committed_at', 'duration', 'coverage', 'detailed_status']);
+    expect(Object.keys(res.body)).toEqual([
+      'id',
+      'sha',
+      'ref',
+      'status',
+      'created_at',
+      'updated_at',
+      'web_url',
+      'before_sha',
+      'tag',
+      'yaml_errors',
+      'user',
+      'started_at',
+      'finished_at',
+      'committed_at',
+      'duration',
+      'coverage',
+      'detailed_status',
+    ]);
     expect(res.body).toMatchObject({
       sha,
       ref: 'master',
@@ -72,27 +104,41 @@ describe('POST /projects/:id/pipeline', () => {
       },
     });
     const vars = await api.get(`/projects/${project.id}/pipelines/${res.body.id}/variables`, { token: owner.token });
-    expect([vars.status, vars.body]).toEqual([200, [{ variable_type: 'env_var', key: 'A', value: '1' }, { variable_type: 'file', key: 'F', value: 'file text' }]]);
+    expect([vars.status, vars.body]).toEqual([
+      200,
+      [
+        { variable_type: 'env_var', key: 'A', value: '1' },
+        { variable_type: 'file', key: 'F', value: 'file text' },
+      ],
+    ]);
   });
 
   it('reads variables from a form body as the Ruby gem sends them (variables[][key]=..&variables[][value]=..)', async () => {
     const { owner, project } = await ciProject();
     // HTTParty's HashConversions: an Array of Hashes becomes `variables[][key]` names, percent-encoded.
-    const form = 'ref=master&variables%5B%5D%5Bkey%5D=K&variables%5B%5D%5Bvalue%5D=V&variables%5B%5D%5Bkey%5D=F&variables%5B%5D%5Bvalue%5D=file+text&variables%5B%5D%5Bvariable_type%5D=file';
+    const form =
+      'ref=master&variables%5B%5D%5Bkey%5D=K&variables%5B%5D%5Bvalue%5D=V&variables%5B%5D%5Bkey%5D=F&variables%5B%5D%5Bvalue%5D=file+text&variables%5B%5D%5Bvariable_type%5D=file';
     const res = await postForm(`/projects/${project.id}/pipeline`, owner.token, form);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const vars = await api.get(`/projects/${project.id}/pipelines/${res.body.id}/variables`, { token: owner.token });
-    expect([vars.status, vars.body]).toEqual([200, [{ variable_type: 'env_var', key: 'K', value: 'V' }, { variable_type: 'file', key: 'F', value: 'file text' }]]);
+    expect([vars.status, vars.body]).toEqual([
+      200,
+      [
+        { variable_type: 'env_var', key: 'K', value: 'V' },
+        { variable_type: 'file', key: 'F', value: 'file text' },
+      ],
+    ]);
   });
 
-  it.each([
-    ['an unknown ref', { ref: 'nope' }, { base: ['Reference not found'] }],
-  ])('refuses %s with base errors and stores nothing', async (_n, body, message) => {
-    const { owner, project } = await ciProject();
-    const res = await api.post(`/projects/${project.id}/pipeline`, { token: owner.token, body });
-    expect([res.status, res.body]).toEqual([400, { message }]);
-    expect((await api.get(`/projects/${project.id}/pipelines`, { token: owner.token })).headers.get('x-total')).toBe('1');
-  });
+  it.each([['an unknown ref', { ref: 'nope' }, { base: ['Reference not found'] }]])(
+    'refuses %s with base errors and stores nothing',
+    async (_n, body, message) => {
+      const { owner, project } = await ciProject();
+      const res = await api.post(`/projects/${project.id}/pipeline`, { token: owner.token, body });
+      expect([res.status, res.body]).toEqual([400, { message }]);
+      expect((await api.get(`/projects/${project.id}/pipelines`, { token: owner.token })).headers.get('x-total')).toBe('1');
+    },
+  );
 
   it('refuses a ref without .gitlab-ci.yml', async () => {
     const { owner, project } = await ciProject(null);
@@ -103,7 +149,10 @@ describe('POST /projects/:id/pipeline', () => {
   it('does not keep a pipeline for an invalid file (save_on_errors: false)', async () => {
     const { owner, project } = await ciProject('rspec:\n  script: x\n  when: later\n');
     const res = await api.post(`/projects/${project.id}/pipeline`, { token: owner.token, body: { ref: 'master' } });
-    expect([res.status, res.body]).toEqual([400, { message: { base: ['jobs:rspec when should be one of: on_success, on_failure, always, manual or delayed'] } }]);
+    expect([res.status, res.body]).toEqual([
+      400,
+      { message: { base: ['jobs:rspec when should be one of: on_success, on_failure, always, manual or delayed'] } },
+    ]);
     expect((await api.get(`/projects/${project.id}/pipelines`, { token: owner.token })).headers.get('x-total')).toBe('1');
   });
 
@@ -130,7 +179,9 @@ describe('POST /projects/:id/pipeline', () => {
     expect((await api.post(`/projects/${project.id}/pipeline`, { token: reporter.token, body: { ref: 'master' } })).status).toBe(403);
     expect((await api.post(`/projects/${project.id}/pipeline`, { body: { ref: 'master' } })).status).toBe(401);
     const stranger = await createUser();
-    expect((await api.post(`/projects/${project.id}/pipeline`, { token: stranger.token, body: { ref: 'master' } })).body).toEqual({ message: '404 Project Not Found' });
+    expect((await api.post(`/projects/${project.id}/pipeline`, { token: stranger.token, body: { ref: 'master' } })).body).toEqual({
+      message: '404 Project Not Found',
+    });
   });
 });
 
@@ -139,7 +190,8 @@ describe('listing filters', () => {
     const { owner, project, sha } = await ciProject();
     await commitFiles(owner.token, project.id, { 'other.txt': 'x' }, 'feature', 'on a branch');
     const second = (await api.post(`/projects/${project.id}/pipeline`, { token: owner.token, body: { ref: 'master' } })).body;
-    const ids = async (query: Record<string, string>) => (await api.get(`/projects/${project.id}/pipelines`, { token: owner.token, query })).body.map((p: { id: number }) => p.id);
+    const ids = async (query: Record<string, string>) =>
+      (await api.get(`/projects/${project.id}/pipelines`, { token: owner.token, query })).body.map((p: { id: number }) => p.id);
     const all = await ids({});
     expect(all).toHaveLength(3);
     expect(all[0]).toBe(second.id);

@@ -38,14 +38,19 @@ describe('POST /projects/:id/pipeline on a protected ref', () => {
 
   it('lets a developer run on a protected branch developers may merge to', async () => {
     const fx = await fixture();
-    const rule = await api.post(`/projects/${fx.project.id}/protected_branches`, { token: fx.owner.token, body: { name: 'feature', push_access_level: 40, merge_access_level: 30 } });
+    const rule = await api.post(`/projects/${fx.project.id}/protected_branches`, {
+      token: fx.owner.token,
+      body: { name: 'feature', push_access_level: 40, merge_access_level: 30 },
+    });
     expect(rule.status).toBe(201);
     expect((await runPipeline(fx.developer.token, fx.project.id, 'feature')).status).toBe(201);
   });
 
   it('refuses a protected tag the developer may not create', async () => {
     const fx = await fixture();
-    expect((await api.post(`/projects/${fx.project.id}/repository/tags`, { token: fx.owner.token, body: { tag_name: 'v1.0', ref: 'master' } })).status).toBe(201);
+    expect((await api.post(`/projects/${fx.project.id}/repository/tags`, { token: fx.owner.token, body: { tag_name: 'v1.0', ref: 'master' } })).status).toBe(
+      201,
+    );
     expect((await api.post(`/projects/${fx.project.id}/protected_tags`, { token: fx.owner.token, body: { name: 'v*' } })).status).toBe(201);
     const dev = await runPipeline(fx.developer.token, fx.project.id, 'v1.0');
     expect([dev.status, dev.body]).toEqual([400, refused('v1.0')]);
@@ -60,7 +65,7 @@ describe('POST /projects/:id/pipeline on a protected ref', () => {
 });
 
 describe('a trigger on a protected ref', () => {
-  it("is refused once its owner is demoted to developer, checked when it fires", async () => {
+  it('is refused once its owner is demoted to developer, checked when it fires', async () => {
     const fx = await fixture();
     const created = await api.post(`/projects/${fx.project.id}/triggers`, { token: fx.maintainer.token, body: { description: 'deploy' } });
     expect(created.status).toBe(201);
@@ -103,7 +108,10 @@ describe('protected ref wildcards', () => {
     const name = 'a'.repeat(120);
     const created = await api.post(`/projects/${fx.project.id}/repository/branches`, { token: fx.developer.token, body: { branch: name, ref: 'master' } });
     expect([created.status, created.body.protected]).toEqual([201, false]);
-    const matching = await api.post(`/projects/${fx.project.id}/repository/branches`, { token: fx.developer.token, body: { branch: `${name}b`, ref: 'master' } });
+    const matching = await api.post(`/projects/${fx.project.id}/repository/branches`, {
+      token: fx.developer.token,
+      body: { branch: `${name}b`, ref: 'master' },
+    });
     expect([matching.status, matching.body]).toEqual([400, { message: 'You are not allowed to create protected branches on this project.' }]);
     expect(performance.now() - started).toBeLessThan(10_000);
   });

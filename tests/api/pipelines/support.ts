@@ -27,10 +27,22 @@ deploy:
 `;
 
 /** A commit of new files on `branch`; a new branch other than master starts from master (`from`: null for an existing one). */
-export async function commitFiles(token: string, projectId: number, files: Record<string, string>, branch = 'master', message = 'CI', from: string | null = 'master') {
+export async function commitFiles(
+  token: string,
+  projectId: number,
+  files: Record<string, string>,
+  branch = 'master',
+  message = 'CI',
+  from: string | null = 'master',
+) {
   const res = await api.post(`/projects/${projectId}/repository/commits`, {
     token,
-    body: { branch, ...(branch === 'master' || from === null ? {} : { start_branch: from }), commit_message: message, actions: Object.entries(files).map(([file_path, content]) => ({ action: 'create', file_path, content })) },
+    body: {
+      branch,
+      ...(branch === 'master' || from === null ? {} : { start_branch: from }),
+      commit_message: message,
+      actions: Object.entries(files).map(([file_path, content]) => ({ action: 'create', file_path, content })),
+    },
   });
   if (res.status !== 201) throw new Error(`commit failed: ${res.status} ${res.text}`);
   return res.body as { id: string };
@@ -40,6 +52,7 @@ export async function commitFiles(token: string, projectId: number, files: Recor
 export async function ciProject(yaml: string | null = CI_YAML, options: ProjectOptions = {}) {
   const owner = await createUser();
   const project = await createProject(owner.token, options);
-  const commit = yaml === null ? await commitFiles(owner.token, project.id, { 'README.md': 'hi' }) : await commitFiles(owner.token, project.id, { '.gitlab-ci.yml': yaml });
+  const commit =
+    yaml === null ? await commitFiles(owner.token, project.id, { 'README.md': 'hi' }) : await commitFiles(owner.token, project.id, { '.gitlab-ci.yml': yaml });
   return { owner, project, sha: commit.id };
 }

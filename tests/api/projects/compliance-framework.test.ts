@@ -13,7 +13,8 @@ const put = (id: number, token: string, body: Record<string, unknown>, tier: Tie
   request('PUT', `/api/v4/projects/${id}`, { token, body, env: { INSTANCE_TIER: tier } });
 const get = (id: number, token: string) => request('GET', `/api/v4/projects/${id}`, { token, env: { INSTANCE_TIER: 'premium' } });
 const FRAMEWORKS = `query($path: ID!) { project(fullPath: $path) { complianceFrameworks { nodes { name } } } }`;
-const gql = (token: string, path: string) => request('POST', '/api/graphql', { token, body: { query: FRAMEWORKS, variables: { path } }, env: { INSTANCE_TIER: 'premium' } });
+const gql = (token: string, path: string) =>
+  request('POST', '/api/graphql', { token, body: { query: FRAMEWORKS, variables: { path } }, env: { INSTANCE_TIER: 'premium' } });
 
 describe('compliance_framework_setting', () => {
   it('an owner sets, changes and removes the framework; REST and GraphQL show it', async () => {
@@ -25,7 +26,11 @@ describe('compliance_framework_setting', () => {
     expect(set.body.compliance_frameworks).toEqual(['sox']);
     expect((await gql(owner.token, project.path_with_namespace)).body.data.project.complianceFrameworks).toEqual({ nodes: [{ name: 'SOX' }] });
     // Rack's nested form names too.
-    const form = await request('PUT', `/api/v4/projects/${project.id}`, { token: owner.token, form: { 'compliance_framework_setting[framework]': 'pci_dss' }, env: { INSTANCE_TIER: 'premium' } });
+    const form = await request('PUT', `/api/v4/projects/${project.id}`, {
+      token: owner.token,
+      form: { 'compliance_framework_setting[framework]': 'pci_dss' },
+      env: { INSTANCE_TIER: 'premium' },
+    });
     expect(form.body.compliance_frameworks).toEqual(['pci_dss']);
     expect((await gql(owner.token, project.path_with_namespace)).body.data.project.complianceFrameworks.nodes).toEqual([{ name: 'PCI_DSS' }]);
     const removed = await put(project.id, owner.token, { compliance_framework_setting: { framework: '' } });
@@ -47,10 +52,12 @@ describe('compliance_framework_setting', () => {
     expect(free.body.compliance_frameworks).toEqual([]);
     expect((await put(project.id, groupOwner.token, { compliance_framework_setting: { framework: 'hipaa' } })).body.compliance_frameworks).toEqual(['hipaa']);
     const admin = await createAdmin();
-    expect((await put(project.id, admin.token, { compliance_framework_setting: { framework: 'soc_2' } }, 'ultimate')).body.compliance_frameworks).toEqual(['soc_2']);
+    expect((await put(project.id, admin.token, { compliance_framework_setting: { framework: 'soc_2' } }, 'ultimate')).body.compliance_frameworks).toEqual([
+      'soc_2',
+    ]);
   });
 
-  it('an unknown framework is Grape\'s 400 and changes nothing', async () => {
+  it("an unknown framework is Grape's 400 and changes nothing", async () => {
     const owner = await createUser();
     const project = await createProject(owner.token, { name: 'Same Name' });
     const res = await put(project.id, owner.token, { name: 'Other', compliance_framework_setting: { framework: 'iso27001' } });

@@ -44,7 +44,10 @@ describe('PUT /projects/:id container_expiration_policy_attributes', () => {
     expect(next).toBeGreaterThanOrEqual(before + 7 * DAY - 1000);
     expect(next).toBeLessThanOrEqual(Date.now() + 7 * DAY + 1000);
     // Rack's nested names from a form; a second change keeps the first's other values.
-    const form = await api.put(`/projects/${project.id}`, { token: owner.token, form: { 'container_expiration_policy_attributes[enabled]': 'false', 'container_expiration_policy_attributes[older_than]': '14d' } });
+    const form = await api.put(`/projects/${project.id}`, {
+      token: owner.token,
+      form: { 'container_expiration_policy_attributes[enabled]': 'false', 'container_expiration_policy_attributes[older_than]': '14d' },
+    });
     expect(form.status).toBe(200);
     expect(form.body.container_expiration_policy).toMatchObject({ cadence: '7d', enabled: false, keep_n: 25, older_than: '14d' });
     expect((await api.get(`/projects/${project.id}`, { token: owner.token })).body.container_expiration_policy).toEqual(form.body.container_expiration_policy);
@@ -74,12 +77,15 @@ describe('PUT /projects/:id container_expiration_policy_attributes', () => {
   it('a disabled policy does not check its patterns (GitLab validates them only while enabled)', async () => {
     const owner = await createUser();
     const project = await createProject(owner.token);
-    const res = await api.put(`/projects/${project.id}`, { token: owner.token, body: { container_expiration_policy_attributes: { enabled: false, name_regex: '(' } } });
+    const res = await api.put(`/projects/${project.id}`, {
+      token: owner.token,
+      body: { container_expiration_policy_attributes: { enabled: false, name_regex: '(' } },
+    });
     expect(res.status).toBe(200);
     expect(res.body.container_expiration_policy).toMatchObject({ enabled: false, name_regex: '(' });
   });
 
-  it('parameter types are Grape\'s errors; developers may not change the project', async () => {
+  it("parameter types are Grape's errors; developers may not change the project", async () => {
     const owner = await createUser();
     const project = await createProject(owner.token);
     const bad = await api.put(`/projects/${project.id}`, { token: owner.token, body: { container_expiration_policy_attributes: { keep_n: 'ten' } } });
@@ -87,6 +93,8 @@ describe('PUT /projects/:id container_expiration_policy_attributes', () => {
     expect(bad.body).toEqual({ error: 'container_expiration_policy_attributes[keep_n] is invalid' });
     const dev = await createUser();
     await addMember(owner.token, 'projects', project.id, dev.user.id, 30);
-    expect((await api.put(`/projects/${project.id}`, { token: dev.token, body: { container_expiration_policy_attributes: { cadence: '7d' } } })).status).toBe(403);
+    expect((await api.put(`/projects/${project.id}`, { token: dev.token, body: { container_expiration_policy_attributes: { cadence: '7d' } } })).status).toBe(
+      403,
+    );
   });
 });

@@ -69,7 +69,9 @@ describe('POST /projects', () => {
     const { token } = await createUser();
     const path = await api.post('/projects', { token, body: { path: '-bad' } });
     expect(path.status).toBe(400);
-    expect(path.body).toEqual({ message: { path: ["can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'"] } });
+    expect(path.body).toEqual({
+      message: { path: ["can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'"] },
+    });
     const long = await api.post('/projects', { token, body: { name: 'a'.repeat(256) } });
     expect(long.status).toBe(400);
     expect(long.body).toEqual({ message: { name: ['is too long (maximum is 255 characters)'] } });
@@ -104,7 +106,7 @@ describe('POST /projects', () => {
     for (const r of results.filter((x) => x.status === 400)) expect(r.body).toEqual({ message: { path: ['has already been taken'] } });
   });
 
-  it("400 namespace is not valid for a namespace the caller cannot create in, or one that does not exist", async () => {
+  it('400 namespace is not valid for a namespace the caller cannot create in, or one that does not exist', async () => {
     const { token } = await createUser();
     const { user: other } = await createUser();
     for (const namespace_id of [other.username, '99999999999', 'no/such/group']) {

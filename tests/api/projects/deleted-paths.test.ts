@@ -11,11 +11,21 @@ import { createAdmin, createUser, unique } from '../../factories/users.ts';
 import { api, testDb } from '../../helpers/app.ts';
 
 const db = () => testDb().db;
-const projectRows = (fullPath: string) => db().select().from(projects).where(sql`lower(${projects.pathWithNamespace}) = lower(${fullPath})`);
+const projectRows = (fullPath: string) =>
+  db()
+    .select()
+    .from(projects)
+    .where(sql`lower(${projects.pathWithNamespace}) = lower(${fullPath})`);
 const liveProjects = (fullPath: string) =>
-  db().select({ id: projects.id }).from(projects).where(and(sql`lower(${projects.pathWithNamespace}) = lower(${fullPath})`, isNull(projects.deletedAt)));
+  db()
+    .select({ id: projects.id })
+    .from(projects)
+    .where(and(sql`lower(${projects.pathWithNamespace}) = lower(${fullPath})`, isNull(projects.deletedAt)));
 const liveGroups = (fullPath: string) =>
-  db().select({ id: namespaces.id }).from(namespaces).where(and(sql`lower(${namespaces.fullPath}) = lower(${fullPath})`, isNull(namespaces.deletedAt)));
+  db()
+    .select({ id: namespaces.id })
+    .from(namespaces)
+    .where(and(sql`lower(${namespaces.fullPath}) = lower(${fullPath})`, isNull(namespaces.deletedAt)));
 const projectRow = async (id: number) => (await db().select().from(projects).where(eq(projects.id, id)))[0]!;
 const groupRow = async (id: number) => (await db().select().from(namespaces).where(eq(namespaces.id, id)))[0]!;
 
@@ -34,7 +44,10 @@ describe('a deleted path is free at once', () => {
     // A rename (PUT path) to a deleted project's path works too.
     const other = await createProject(token);
     expect((await api.delete(`/projects/${again.body.id}`, { token })).status).toBe(202);
-    expect(await api.put(`/projects/${other.id}`, { token, body: { path: old.path } })).toMatchObject({ status: 200, body: { path_with_namespace: old.path_with_namespace } });
+    expect(await api.put(`/projects/${other.id}`, { token, body: { path: old.path } })).toMatchObject({
+      status: 200,
+      body: { path_with_namespace: old.path_with_namespace },
+    });
   });
 
   it('group: the group, its subgroups and their projects are created again at the same paths right after the 202', async () => {
@@ -51,7 +64,10 @@ describe('a deleted path is free at once', () => {
     const sub2 = await api.post('/groups', { token, body: { name: 'sub', path: 'sub', parent_id: top2.body.id } });
     expect(sub2.status, sub2.text).toBe(201);
     expect(sub2.body.full_path).toBe(sub.full_path);
-    for (const [ns, old] of [[top2.body.id, inTop], [sub2.body.id, inSub]] as const) {
+    for (const [ns, old] of [
+      [top2.body.id, inTop],
+      [sub2.body.id, inSub],
+    ] as const) {
       const res = await api.post('/projects', { token, body: { name: old.name, path: old.path, namespace_id: ns } });
       expect(res.status, res.text).toBe(201);
       expect(res.body.path_with_namespace).toBe(old.path_with_namespace);
@@ -111,7 +127,10 @@ describe('a delete racing a create of the same path', () => {
     await Promise.all(
       Array.from({ length: 10 }, async () => {
         const old = await createProject(token);
-        const [deleted, created] = await Promise.all([api.delete(`/projects/${old.id}`, { token }), api.post('/projects', { token, body: { name: old.name, path: old.path } })]);
+        const [deleted, created] = await Promise.all([
+          api.delete(`/projects/${old.id}`, { token }),
+          api.post('/projects', { token, body: { name: old.name, path: old.path } }),
+        ]);
         expect(deleted.status).toBe(202);
         // The create ran before the rename (taken) or after it (free).
         expect([201, 400], created.text).toContain(created.status);

@@ -158,9 +158,18 @@ describe('GET /projects', () => {
 
   it('bad parameters', async () => {
     expect(await api.get('/projects', { query: { per_page: 0 } })).toMatchObject({ status: 400, body: { error: 'per_page does not have a valid value' } });
-    expect(await api.get('/projects', { query: { visibility: 'secret' } })).toMatchObject({ status: 400, body: { error: 'visibility does not have a valid value' } });
-    expect(await api.get('/projects', { query: { order_by: 'stars' } })).toMatchObject({ status: 400, body: { error: 'order_by does not have a valid value' } });
-    expect(await api.get('/projects', { query: { min_access_level: 35 } })).toMatchObject({ status: 400, body: { error: 'min_access_level does not have a valid value' } });
+    expect(await api.get('/projects', { query: { visibility: 'secret' } })).toMatchObject({
+      status: 400,
+      body: { error: 'visibility does not have a valid value' },
+    });
+    expect(await api.get('/projects', { query: { order_by: 'stars' } })).toMatchObject({
+      status: 400,
+      body: { error: 'order_by does not have a valid value' },
+    });
+    expect(await api.get('/projects', { query: { min_access_level: 35 } })).toMatchObject({
+      status: 400,
+      body: { error: 'min_access_level does not have a valid value' },
+    });
     expect(await api.get('/projects', { query: { owned: 'maybe' } })).toMatchObject({ status: 400, body: { error: 'owned is invalid' } });
     const clamped = await api.get('/projects', { query: { per_page: 1000 } });
     expect(clamped.status).toBe(200);

@@ -13,7 +13,14 @@ describe('PUT /projects/:id', () => {
     const path = unique('renamed');
     const res = await api.put(`/projects/${p.id}`, { token, body: { name: 'New name', path, description: 'd', visibility: 'public' } });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: p.id, name: 'New name', path, path_with_namespace: `${user.username}/${path}`, description: 'd', visibility: 'public' });
+    expect(res.body).toMatchObject({
+      id: p.id,
+      name: 'New name',
+      path,
+      path_with_namespace: `${user.username}/${path}`,
+      description: 'd',
+      visibility: 'public',
+    });
     expect((await api.get(`/projects/${encodeURIComponent(`${user.username}/${path}`)}`)).status).toBe(200);
   });
 

@@ -51,13 +51,19 @@ describe('archive cache', () => {
       expect(await match.mock.results[1]!.value).toBeInstanceOf(Response);
       expect(put.mock.calls.length).toBe(1);
       expect(second.bytes).toEqual(first.bytes);
-      expect([...second.headers].filter(([k]) => k !== 'x-request-id' && k !== 'server-timing')).toEqual([...first.headers].filter(([k]) => k !== 'x-request-id' && k !== 'server-timing'));
+      expect([...second.headers].filter(([k]) => k !== 'x-request-id' && k !== 'server-timing')).toEqual(
+        [...first.headers].filter(([k]) => k !== 'x-request-id' && k !== 'server-timing'),
+      );
       expect(listArchive(second.bytes, 'tar').entries.filter((e) => e.type === '0')).toHaveLength(40);
       // Another format or path is another archive.
       expect((await get(`/projects/${id}/repository/archive.zip`, newIp(), owner.token)).status).toBe(200);
       const sub = await get(`/projects/${id}/repository/archive.tar.bz2?path=f1.txt`, newIp(), owner.token);
       expect(sub.status).toBe(200);
-      expect(listArchive(sub.bytes, 'tar').entries.filter((e) => e.type === '0').map((e) => e.name)).toEqual([expect.stringMatching(/\/f1\.txt$/)]);
+      expect(
+        listArchive(sub.bytes, 'tar')
+          .entries.filter((e) => e.type === '0')
+          .map((e) => e.name),
+      ).toEqual([expect.stringMatching(/\/f1\.txt$/)]);
       expect(put.mock.calls.length).toBe(3);
     } finally {
       match.mockRestore();

@@ -129,7 +129,15 @@ describe.runIf(hasGit())('repository archives agree with git archive', () => {
     expect(actual.bad).toBeNull();
     expect(actual.comment).toBe(head);
     expect(actual.comment).toBe(expected.comment);
-    const shape = (e: ListedEntry) => ({ name: e.name, type: e.type, size: e.size, sha256: e.sha256, unixMode: (e.attr! >>> 16).toString(8), dosDirectory: Boolean(e.attr! & 0x10), date: e.date });
+    const shape = (e: ListedEntry) => ({
+      name: e.name,
+      type: e.type,
+      size: e.size,
+      sha256: e.sha256,
+      unixMode: (e.attr! >>> 16).toString(8),
+      dosDirectory: Boolean(e.attr! & 0x10),
+      date: e.date,
+    });
     expect(actual.entries.map(shape)).toEqual(expected.entries.map(shape));
     const byName = new Map(actual.entries.map((e) => [e.name, e]));
     expect((byName.get(`${prefix()}/run.sh`)!.attr! >>> 16).toString(8)).toBe('100755');

@@ -30,7 +30,12 @@ beforeAll(async () => {
   publicId = (await createProject(owner.token, { visibility: 'public' })).id;
   await addMember(owner.token, 'projects', id, (await api.get('/user', { token: guest.token })).body.id, 10);
   const repo = await RepoWriter.open(id);
-  const tree = { 'README.md': '# hi\n', 'empty.txt': '', src: { 'main.ts': 'main()\n', lib: { 'util.ts': 'u\n' } }, vendor: { mode: '160000', oid: SUBMODULE } };
+  const tree = {
+    'README.md': '# hi\n',
+    'empty.txt': '',
+    src: { 'main.ts': 'main()\n', lib: { 'util.ts': 'u\n' } },
+    vendor: { mode: '160000', oid: SUBMODULE },
+  };
   c1 = await repo.commit('main', tree, 'Initial\n', TIME);
   await repo.branch('feature/x', c1);
   c2 = await repo.commit('feature/x', { ...tree, 'NEW.md': 'new\n' }, 'Feature\n', TIME + 60);

@@ -104,10 +104,10 @@ describe.runIf(hasGit())('blame agrees with git blame', () => {
     }
   });
 
-  it('the lines are the file\'s, and the groups split where the commit changes', async () => {
+  it("the lines are the file's, and the groups split where the commit changes", async () => {
     const res = await api.get(`/projects/${id}/repository/files/src%2Ffile.txt/blame`, { token, query: { ref: 'main' } });
     const groups = res.body as { commit: { id: string; parent_ids: string[] }; lines: string[] }[];
-    expect(groups.flatMap((g) => g.lines).join('\n') + '\n').toBe(await git(work, 'show', 'main:src/file.txt') + '\n');
+    expect(groups.flatMap((g) => g.lines).join('\n') + '\n').toBe((await git(work, 'show', 'main:src/file.txt')) + '\n');
     for (let i = 1; i < groups.length; i++) expect(groups[i]!.commit.id).not.toBe(groups[i - 1]!.commit.id);
     // The history's interesting lines: from the topic branch, from the merge's resolution, from the first commit.
     const owner = (line: string) => groups.find((g) => g.lines.includes(line))!.commit;
@@ -152,7 +152,12 @@ describe.runIf(hasGit())('blame agrees with git blame', () => {
         await sh('commit', '-q', '-a', '-m', `edit ${tick}`);
       };
       await sh('init', '-q', '-b', 'main');
-      await writeFile(join(dir, 'f.txt'), Array.from({ length: 12 }, fresh).map((l) => `${l}\n`).join(''));
+      await writeFile(
+        join(dir, 'f.txt'),
+        Array.from({ length: 12 }, fresh)
+          .map((l) => `${l}\n`)
+          .join(''),
+      );
       await sh('add', '-A');
       await sh('commit', '-q', '-m', 'start');
       for (let round = 0; round < 6; round++) {

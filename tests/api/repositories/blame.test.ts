@@ -54,7 +54,7 @@ beforeAll(async () => {
 });
 
 describe('GET repository/files/:file_path/blame', () => {
-  it('answers the groups of consecutive lines by commit, with the commit fields in GitLab\'s order', async () => {
+  it("answers the groups of consecutive lines by commit, with the commit fields in GitLab's order", async () => {
     const res = await api.get(blamePath(id, 'poem.txt'), { token: owner.token, query: { ref: 'main' } });
     expect(res.status, res.text).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -71,7 +71,7 @@ describe('GET repository/files/:file_path/blame', () => {
     expect(res.headers.get('x-total')).toBeNull();
   });
 
-  it('sends the file\'s X-Gitlab-* headers, as GET and HEAD of the file do', async () => {
+  it("sends the file's X-Gitlab-* headers, as GET and HEAD of the file do", async () => {
     const res = await api.get(blamePath(id, 'poem.txt'), { token: owner.token, query: { ref: c[2]! } });
     const headers = Object.fromEntries([...res.headers].filter(([k]) => k.startsWith('x-gitlab-')));
     const content = 'zero\none\nTWO\nthree\nfour\n';
@@ -130,14 +130,20 @@ describe('GET repository/files/:file_path/blame', () => {
   });
 
   it('a guest of the private project: 403; a stranger and an anonymous caller: 404 Project Not Found', async () => {
-    expect(await api.get(blamePath(id, 'poem.txt'), { token: guest.token, query: { ref: 'main' } })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect(await api.get(blamePath(id, 'poem.txt'), { token: guest.token, query: { ref: 'main' } })).toMatchObject({
+      status: 403,
+      body: { message: '403 Forbidden' },
+    });
     for (const token of [stranger.token, undefined]) {
-      expect(await api.get(blamePath(id, 'poem.txt'), { token, query: { ref: 'main' } })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+      expect(await api.get(blamePath(id, 'poem.txt'), { token, query: { ref: 'main' } })).toMatchObject({
+        status: 404,
+        body: { message: '404 Project Not Found' },
+      });
     }
     expect((await api.get(blamePath(id, 'poem.txt'), { token: reporter.token, query: { ref: 'main' } })).status).toBe(200);
   });
 
-  it('anyone reads a public project\'s blame, anonymous callers included', async () => {
+  it("anyone reads a public project's blame, anonymous callers included", async () => {
     const res = await api.get(blamePath(publicId, 'README.md'), { query: { ref: 'main' } });
     expect(res.status).toBe(200);
     expect(res.body[0].lines).toEqual(['# hi']);
@@ -162,18 +168,28 @@ describeAuthorization('GET /projects/:id/repository/files/:file_path/blame', {
 });
 
 describe('blame budget (Server-Timing)', () => {
-  it('4 queries with the token\'s, however long the history and deep the path', async () => {
+  it("4 queries with the token's, however long the history and deep the path", async () => {
     const { token } = await createUser();
     const big = (await createProject(token)).id;
     const repo = await RepoWriter.open(big);
     await api.get('/user', { token }); // the token's first use records last_used_at: not part of what is measured
-    const short = await repo.commits('main', 3, (i) => ({ ...nested(6, 'f.txt', `${Array.from({ length: i + 1 }, (_, k) => `line ${k}\n`).join('')}`), 'other.txt': `${i}\n` }), T0);
+    const short = await repo.commits(
+      'main',
+      3,
+      (i) => ({ ...nested(6, 'f.txt', `${Array.from({ length: i + 1 }, (_, k) => `line ${k}\n`).join('')}`), 'other.txt': `${i}\n` }),
+      T0,
+    );
     const path = 'd1/d2/d3/d4/d5/d6/f.txt';
     const first = await api.get(blamePath(big, path), { token, query: { ref: 'main' } });
     expect(first.body.map((g: { commit: { id: string } }) => g.commit.id)).toEqual(short);
     expect(queryCount(first)).toBeLessThanOrEqual(4);
     // 120 commits more, touching the file in every other one (a line appended).
-    await repo.commits('main', 120, (i) => ({ ...nested(6, 'f.txt', `${Array.from({ length: 3 + Math.floor(i / 2) }, (_, k) => `line ${k}\n`).join('')}`), 'other.txt': `x${i}\n` }), T0 + 1000);
+    await repo.commits(
+      'main',
+      120,
+      (i) => ({ ...nested(6, 'f.txt', `${Array.from({ length: 3 + Math.floor(i / 2) }, (_, k) => `line ${k}\n`).join('')}`), 'other.txt': `x${i}\n` }),
+      T0 + 1000,
+    );
     const res = await api.get(blamePath(big, path), { token, query: { ref: 'main' } });
     expect(res.status).toBe(200);
     expect(res.body.flatMap((g: { lines: string[] }) => g.lines)).toHaveLength(3 + 59);

@@ -64,10 +64,17 @@ describe.runIf(hasGit())('cherry-pick and revert agree with git', () => {
   });
 
   /** The tree of `ref` as `mode type oid path` lines: git's ls-tree -r, and the API's recursive tree. */
-  const gitTree = async (ref: string) => (await git(work, 'ls-tree', '-r', ref)).split('\n').map((l) => l.replace('\t', ' ')).sort();
+  const gitTree = async (ref: string) =>
+    (await git(work, 'ls-tree', '-r', ref))
+      .split('\n')
+      .map((l) => l.replace('\t', ' '))
+      .sort();
   const apiTree = async (ref: string) => {
     const res = await api.get(`/projects/${id}/repository/tree`, { token, query: { ref, recursive: 'true', per_page: '100' } });
-    return (res.body as { id: string; mode: string; type: string; path: string }[]).filter((e) => e.type !== 'tree').map((e) => `${e.mode} ${e.type} ${e.id} ${e.path}`).sort();
+    return (res.body as { id: string; mode: string; type: string; path: string }[])
+      .filter((e) => e.type !== 'tree')
+      .map((e) => `${e.mode} ${e.type} ${e.id} ${e.path}`)
+      .sort();
   };
   /** Runs git's operation on a scratch branch from `onto`; the tree it leaves, or 'conflict'. */
   const gitResult = async (onto: string, args: string[]) => {

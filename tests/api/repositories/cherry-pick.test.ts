@@ -35,9 +35,12 @@ const file = async (fx: Fx, path: string, ref = 'master') => {
   const res = await api.get(`${repo(fx)}/files/${encodeURIComponent(path)}/raw`, { token: fx.owner.token, query: { ref } });
   return res.status === 200 ? res.text : undefined;
 };
-const tip = async (fx: Fx, branch = 'master') => ((await api.get(`${repo(fx)}/branches/${branch}`, { token: fx.owner.token })).body as { commit: { id: string } }).commit.id;
-const pushes = async (fx: Fx) => ((await api.get(`/projects/${fx.project.id}/events`, { token: fx.owner.token, query: { action: 'pushed' } })).body as unknown[]).length;
-const pick = (fx: Fx, sha: string, body: Record<string, unknown>, token = fx.owner.token) => api.post(`${repo(fx)}/commits/${sha}/cherry_pick`, { token, body });
+const tip = async (fx: Fx, branch = 'master') =>
+  ((await api.get(`${repo(fx)}/branches/${branch}`, { token: fx.owner.token })).body as { commit: { id: string } }).commit.id;
+const pushes = async (fx: Fx) =>
+  ((await api.get(`/projects/${fx.project.id}/events`, { token: fx.owner.token, query: { action: 'pushed' } })).body as unknown[]).length;
+const pick = (fx: Fx, sha: string, body: Record<string, unknown>, token = fx.owner.token) =>
+  api.post(`${repo(fx)}/commits/${sha}/cherry_pick`, { token, body });
 const revert = (fx: Fx, sha: string, body: Record<string, unknown>, token = fx.owner.token) => api.post(`${repo(fx)}/commits/${sha}/revert`, { token, body });
 
 /** The request changed nothing: the branch's tip and the push events are as before. */
@@ -50,7 +53,13 @@ async function nothingWritten(fx: Fx, request: () => Promise<unknown>) {
 describe('POST /projects/:id/repository/commits/:sha/cherry_pick', () => {
   it("201 with Entities::Commit: the change on the branch, the picked commit's author, GitLab's message", async () => {
     const fx = await setup();
-    const source = await commit(fx, 'topic', 'Edit line 3\n\nBecause.', [{ action: 'update', file_path: 'list.txt', content: lines(20).replace('line 3\n', 'line three\n') }], fx.developer.token);
+    const source = await commit(
+      fx,
+      'topic',
+      'Edit line 3\n\nBecause.',
+      [{ action: 'update', file_path: 'list.txt', content: lines(20).replace('line 3\n', 'line three\n') }],
+      fx.developer.token,
+    );
     // master moves on meanwhile, elsewhere in the same file: the lines merge.
     await commit(fx, 'master', 'Edit line 18', [{ action: 'update', file_path: 'list.txt', content: lines(20).replace('line 18\n', 'line eighteen\n') }]);
     const parent = await tip(fx);
@@ -76,7 +85,21 @@ describe('POST /projects/:id/repository/commits/:sha/cherry_pick', () => {
       committed_date: expect.any(String),
       web_url: `${TEST_PUBLIC_URL}/${fx.project.path_with_namespace}/-/commit/${id}`,
     });
-    expect(Object.keys(res.body)).toEqual(['id', 'short_id', 'created_at', 'parent_ids', 'title', 'message', 'author_name', 'author_email', 'authored_date', 'committer_name', 'committer_email', 'committed_date', 'web_url']);
+    expect(Object.keys(res.body)).toEqual([
+      'id',
+      'short_id',
+      'created_at',
+      'parent_ids',
+      'title',
+      'message',
+      'author_name',
+      'author_email',
+      'authored_date',
+      'committer_name',
+      'committer_email',
+      'committed_date',
+      'web_url',
+    ]);
     expect(await file(fx, 'list.txt')).toBe(lines(20).replace('line 3\n', 'line three\n').replace('line 18\n', 'line eighteen\n'));
     expect(await tip(fx)).toBe(id);
     // The commit reads back as the API answered it, and one push event was recorded for master.
@@ -84,7 +107,15 @@ describe('POST /projects/:id/repository/commits/:sha/cherry_pick', () => {
     expect(stored.body).toMatchObject({ id, message, author_email: dev.email, committer_email: owner.email, parent_ids: [parent] });
     const [pushed] = (await api.get(`/projects/${fx.project.id}/events`, { token: fx.owner.token, query: { action: 'pushed' } })).body as any[];
     expect(await pushes(fx)).toBe(events + 1);
-    expect(pushed.push_data).toMatchObject({ commit_count: 1, action: 'pushed', ref_type: 'branch', ref: 'master', commit_from: parent, commit_to: id, commit_title: 'Edit line 3' });
+    expect(pushed.push_data).toMatchObject({
+      commit_count: 1,
+      action: 'pushed',
+      ref_type: 'branch',
+      ref: 'master',
+      commit_from: parent,
+      commit_to: id,
+      commit_title: 'Edit line 3',
+    });
   });
 
   it('adds, deletes, renames (as delete + add) and mode changes come across; untouched files stay', async () => {
@@ -99,8 +130,17 @@ describe('POST /projects/:id/repository/commits/:sha/cherry_pick', () => {
     await commit(fx, 'master', 'Elsewhere', [{ action: 'create', file_path: 'other.txt', content: 'o\n' }]);
     const res = await pick(fx, source.id, { branch: 'master' });
     expect(res.status, res.text).toBe(201);
-    const entries = (await api.get(`${repo(fx)}/tree`, { token: fx.owner.token, query: { recursive: true } })).body as { path: string; mode: string; type: string }[];
-    expect(entries.filter((e) => e.type === 'blob').map((e) => `${e.mode} ${e.path}`).sort()).toEqual(['100644 dir/new.txt', '100644 moved.txt', '100644 other.txt', '100755 run.sh']);
+    const entries = (await api.get(`${repo(fx)}/tree`, { token: fx.owner.token, query: { recursive: true } })).body as {
+      path: string;
+      mode: string;
+      type: string;
+    }[];
+    expect(
+      entries
+        .filter((e) => e.type === 'blob')
+        .map((e) => `${e.mode} ${e.path}`)
+        .sort(),
+    ).toEqual(['100644 dir/new.txt', '100644 moved.txt', '100644 other.txt', '100755 run.sh']);
   });
 
   it('a branch or tag name picks its commit (`sha` is any revision)', async () => {
@@ -182,7 +222,9 @@ describe('POST /projects/:id/repository/commits/:sha/revert', () => {
       { action: 'update', file_path: 'list.txt', content: lines(20).replace('line 7\n', 'line seven\n') },
       { action: 'create', file_path: 'added.txt', content: 'a\n' },
     ]);
-    await commit(fx, 'master', 'Later edit', [{ action: 'update', file_path: 'list.txt', content: lines(20).replace('line 7\n', 'line seven\n').replace('line 1\n', 'line one\n') }]);
+    await commit(fx, 'master', 'Later edit', [
+      { action: 'update', file_path: 'list.txt', content: lines(20).replace('line 7\n', 'line seven\n').replace('line 1\n', 'line one\n') },
+    ]);
     const parent = await tip(fx);
     const res = await revert(fx, edit.id, { branch: 'master' }, fx.owner.token);
     expect(res.status, res.text).toBe(201);

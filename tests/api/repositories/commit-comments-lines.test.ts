@@ -51,7 +51,7 @@ describe('placing and reading back', () => {
     expect(await commentLineCode(diffs, 'other.md', 2, 'new')).toBeNull();
   });
 
-  it("reads path, line (none for removed lines) and line_type back from the code", async () => {
+  it('reads path, line (none for removed lines) and line_type back from the code', async () => {
     expect(await commentPosition(diffs, `${sha1('README.md')}_3_2`)).toEqual({ path: 'README.md', line: 2, line_type: 'new' });
     expect(await commentPosition(diffs, `${sha1('README.md')}_2_2`)).toEqual({ path: 'README.md', line: null, line_type: 'old' });
     expect(await commentPosition(diffs, `${sha1('gone.md')}_1_1`)).toEqual({ path: null, line: null, line_type: null });

@@ -57,7 +57,14 @@ describe('POST commits/:sha/comments', () => {
   it('a comment on the whole commit: Entities::CommitNote with null path, line and line_type', async () => {
     const res = await api.post(comments(privateId, child), { token: reporter.token, body: { note: 'Looks good' } });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toEqual({ note: 'Looks good', path: null, line: null, line_type: null, author: userBasic(reporter.user), created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) });
+    expect(res.body).toEqual({
+      note: 'Looks good',
+      path: null,
+      line: null,
+      line_type: null,
+      author: userBasic(reporter.user),
+      created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/),
+    });
     expect(Object.keys(res.body)).toEqual(['note', 'path', 'line', 'line_type', 'author', 'created_at']);
   });
 
@@ -81,7 +88,11 @@ describe('POST commits/:sha/comments', () => {
       expect(res.body, JSON.stringify(place)).toMatchObject({ path: null, line: null, line_type: null });
     }
     // Stored as GitLab stores them: the commit's full id, no noteable id, the line code of `+2` (old 3, new 2).
-    const [stored] = await testDb().db.select().from(notes).where(and(eq(notes.projectId, publicId), eq(notes.commitId, child), eq(notes.type, 'LegacyDiffNote'))).limit(1);
+    const [stored] = await testDb()
+      .db.select()
+      .from(notes)
+      .where(and(eq(notes.projectId, publicId), eq(notes.commitId, child), eq(notes.type, 'LegacyDiffNote')))
+      .limit(1);
     expect(stored).toMatchObject({ noteableType: 'Commit', noteableId: null, lineCode: `${sha1('README.md')}_3_2`, body: 'here' });
   });
 
@@ -93,11 +104,17 @@ describe('POST commits/:sha/comments', () => {
   it('the sha may be a branch, a short id or an escaped name; an unknown one is 404 Commit Not Found', async () => {
     const res = await api.post(comments(privateId, 'main'), { token: owner.token, body: { note: 'on main' } });
     expect(res.status).toBe(201);
-    const [stored] = await testDb().db.select().from(notes).where(and(eq(notes.projectId, privateId), eq(notes.body, 'on main')));
+    const [stored] = await testDb()
+      .db.select()
+      .from(notes)
+      .where(and(eq(notes.projectId, privateId), eq(notes.body, 'on main')));
     expect(stored!.commitId).toBe(child);
     expect((await api.post(comments(privateId, root.slice(0, 8)), { token: owner.token, body: { note: 'short' } })).status).toBe(201);
     for (const sha of ['unknown', 'f'.repeat(40), 'no%2Fsuch']) {
-      expect(await api.post(comments(privateId, sha), { token: owner.token, body: { note: 'x' } }), sha).toMatchObject({ status: 404, body: { message: '404 Commit Not Found' } });
+      expect(await api.post(comments(privateId, sha), { token: owner.token, body: { note: 'x' } }), sha).toMatchObject({
+        status: 404,
+        body: { message: '404 Commit Not Found' },
+      });
       expect(await api.get(comments(privateId, sha), { token: owner.token }), sha).toMatchObject({ status: 404, body: { message: '404 Commit Not Found' } });
     }
   });
@@ -120,7 +137,10 @@ describe('POST commits/:sha/comments', () => {
   });
 
   it('line and line_type are not looked at without a path (Grape `given :path`)', async () => {
-    for (const body of [{ note: 'x', line: 'two', line_type: 'zzz' }, { note: 'x', path: '', line: 2, line_type: 'new' }]) {
+    for (const body of [
+      { note: 'x', line: 'two', line_type: 'zzz' },
+      { note: 'x', path: '', line: 2, line_type: 'new' },
+    ]) {
       const res = await api.post(comments(privateId, child), { token: owner.token, body });
       expect(res.status, res.text).toBe(201);
       expect(res.body).toMatchObject({ path: null, line: null, line_type: null });
@@ -133,7 +153,11 @@ describe('GET commits/:sha/comments', () => {
     const p = (await createProject(owner.token, { visibility: 'public' })).id;
     const [, sha] = await writeHistory(p);
     const made = [];
-    for (const body of [{ note: 'a' }, { note: 'b', path: 'README.md', line: 2, line_type: 'new' }, { note: 'c', path: 'README.md', line: 2, line_type: 'old' }]) {
+    for (const body of [
+      { note: 'a' },
+      { note: 'b', path: 'README.md', line: 2, line_type: 'new' },
+      { note: 'c', path: 'README.md', line: 2, line_type: 'old' },
+    ]) {
       const res = await api.post(comments(p, sha), { token: owner.token, body });
       expect(res.status).toBe(201);
       made.push(res.body);
@@ -205,7 +229,10 @@ describe('who may comment (download_code, checked before the parameters)', () =>
     const token = await createToken(reporter.user, ['read_api']);
     expect((await api.get(comments(privateId, child), { token })).status).toBe(200);
     expect(await api.post(comments(privateId, child), { token, body: { note: 'x' } })).toMatchObject({ status: 403, body: { error: 'insufficient_scope' } });
-    expect(await api.get(comments(privateId, child), { token: 'glpat-not-a-real-token' })).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
+    expect(await api.get(comments(privateId, child), { token: 'glpat-not-a-real-token' })).toMatchObject({
+      status: 401,
+      body: { message: '401 Unauthorized' },
+    });
   });
 });
 
@@ -218,14 +245,27 @@ describe('the `commented` event', () => {
     const plain = await api.post(comments(p, sha), { token: reporter.token, body: { note: 'plain' } });
     const placed = await api.post(comments(p, sha), { token: reporter.token, body: { note: 'placed', path: 'README.md', line: 4, line_type: 'new' } });
     expect([plain.status, placed.status]).toEqual([201, 201]);
-    const ids = (await testDb().db.select({ id: notes.id, body: notes.body }).from(notes).where(and(eq(notes.projectId, p), eq(notes.commitId, sha)))).sort((a, b) => a.id - b.id);
+    const ids = (
+      await testDb()
+        .db.select({ id: notes.id, body: notes.body })
+        .from(notes)
+        .where(and(eq(notes.projectId, p), eq(notes.commitId, sha)))
+    ).sort((a, b) => a.id - b.id);
     expect(ids.map((n) => n.body)).toEqual(['plain', 'placed']);
 
     const listing = await api.get(`/projects/${p}/events`, { token: reporter.token, query: { action: 'commented', sort: 'asc' } });
     expect(listing.status).toBe(200);
     expect(listing.body).toHaveLength(2);
     const [first, second] = listing.body;
-    expect(first).toMatchObject({ project_id: p, action_name: 'commented on', target_id: ids[0]!.id, target_iid: ids[0]!.id, target_type: 'Note', author_id: reporter.user.id, target_title: null });
+    expect(first).toMatchObject({
+      project_id: p,
+      action_name: 'commented on',
+      target_id: ids[0]!.id,
+      target_iid: ids[0]!.id,
+      target_type: 'Note',
+      author_id: reporter.user.id,
+      target_title: null,
+    });
     expect(first.note).toEqual({
       id: ids[0]!.id,
       type: null,
@@ -242,7 +282,11 @@ describe('the `commented` event', () => {
       noteable_iid: null,
       commands_changes: {},
     });
-    expect(second).toMatchObject({ target_type: 'LegacyDiffNote', target_id: ids[1]!.id, note: { type: 'LegacyDiffNote', body: 'placed', noteable_type: 'Commit', noteable_id: null } });
+    expect(second).toMatchObject({
+      target_type: 'LegacyDiffNote',
+      target_id: ids[1]!.id,
+      note: { type: 'LegacyDiffNote', body: 'placed', noteable_type: 'Commit', noteable_id: null },
+    });
 
     // The author's own and their profile's listings show them too (newest first: these two lead).
     const own = await api.get('/events', { token: reporter.token, query: { action: 'commented' } });
@@ -281,18 +325,30 @@ describe('alongside the other notes', () => {
     const note = await api.post(`/projects/${p}/issues/${issue.body.iid}/notes`, { token: owner.token, body: { body: 'on the issue' } });
     expect(note.status).toBe(201);
     expect((await api.post(comments(p, sha), { token: owner.token, body: { note: 'on the commit' } })).status).toBe(201);
-    const [commitNote] = await testDb().db.select({ id: notes.id }).from(notes).where(and(eq(notes.projectId, p), eq(notes.commitId, sha)));
+    const [commitNote] = await testDb()
+      .db.select({ id: notes.id })
+      .from(notes)
+      .where(and(eq(notes.projectId, p), eq(notes.commitId, sha)));
     const issueNotes = await api.get(`/projects/${p}/issues/${issue.body.iid}/notes`, { token: owner.token });
     expect(issueNotes.body.map((n: any) => n.body)).toEqual(['on the issue']);
-    expect(await api.get(`/projects/${p}/issues/${issue.body.iid}/notes/${commitNote!.id}`, { token: owner.token })).toMatchObject({ status: 404, body: { message: '404 Not found' } });
+    expect(await api.get(`/projects/${p}/issues/${issue.body.iid}/notes/${commitNote!.id}`, { token: owner.token })).toMatchObject({
+      status: 404,
+      body: { message: '404 Not found' },
+    });
     expect((await api.get(comments(p, sha))).body.map((c: any) => c.note)).toEqual(['on the commit']);
   });
 
-  it("deleting the project removes its commit comments with its other notes", async () => {
+  it('deleting the project removes its commit comments with its other notes', async () => {
     const p = (await createProject(owner.token)).id;
     const [, sha] = await writeHistory(p);
     expect((await api.post(comments(p, sha), { token: owner.token, body: { note: 'bye' } })).status).toBe(201);
-    const left = async () => (await testDb().db.select({ n: count() }).from(notes).where(and(eq(notes.commitId, sha), eq(notes.projectId, p))))[0]!.n;
+    const left = async () =>
+      (
+        await testDb()
+          .db.select({ n: count() })
+          .from(notes)
+          .where(and(eq(notes.commitId, sha), eq(notes.projectId, p)))
+      )[0]!.n;
     expect(await left()).toBe(1);
     expect((await api.delete(`/projects/${p}`, { token: owner.token })).status).toBe(202);
     expect(await api.get(comments(p, sha), { token: owner.token })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });

@@ -85,7 +85,7 @@ describe('GET repository/commits/:sha/refs', () => {
     expect(names((await refsOf(c.C!.slice(0, 10))).body)).toEqual(['branch:main', 'tag:v2']);
   });
 
-  it('pages with GitLab\'s headers', async () => {
+  it("pages with GitLab's headers", async () => {
     const res = await refsOf(c.A!, { per_page: 3, page: 2 });
     expect(names(res.body)).toEqual(['branch:old', 'tag:v1', 'tag:v2']);
     expect(res.headers.get('x-total')).toBe('7');
@@ -118,7 +118,7 @@ describe('GET repository/commits/:sha/refs', () => {
     expect(res.headers.get('x-total')).toBe('0');
   });
 
-  it('costs 3 queries with the token\'s, however long the history', async () => {
+  it("costs 3 queries with the token's, however long the history", async () => {
     await refsOf(c.A!);
     expect(queryCount(await refsOf(c.A!))).toBeLessThanOrEqual(3);
     const { token } = await createUser();

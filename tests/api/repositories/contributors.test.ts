@@ -28,9 +28,18 @@ async function commitAs(branch: string, name: string, email: string, text: strin
   const tree = await b.tree({ 'file.txt': text });
   clock += 60;
   const who = { name, email, time: clock, tz: '+0000' };
-  const body = encodeCommit({ tree, parents: parents ?? (tip ? [tip] : []), author: who, committer: who, headers: [], message: new TextEncoder().encode(`${text}\n`) });
+  const body = encodeCommit({
+    tree,
+    parents: parents ?? (tip ? [tip] : []),
+    author: who,
+    committer: who,
+    headers: [],
+    message: new TextEncoder().encode(`${text}\n`),
+  });
   const oid = await hashObject('commit', body);
-  await applyWrite(testDb(), repo.poolId, await prepareWrite([...b.take(), { type: 'commit', body }]), [{ projectId: project, name: `refs/heads/${branch}`, old: tip ?? null, new: oid }]);
+  await applyWrite(testDb(), repo.poolId, await prepareWrite([...b.take(), { type: 'commit', body }]), [
+    { projectId: project, name: `refs/heads/${branch}`, old: tip ?? null, new: oid },
+  ]);
   return oid;
 }
 
@@ -47,7 +56,7 @@ beforeAll(async () => {
   await commitAs('main', 'bob', 'bob@example.com', 'b1');
   await commitAs('main', 'Ada L.', 'ada@example.com', 'a2');
   await commitAs('main', '  ', 'carol@example.com', 'c2'); // Carol's newest has a blank name: the next one is taken
-  const side = await commitAs('topic', 'Topic Only', 'topic@example.com', 't1', [await findRef(testDb().db, id, 'refs/heads/main') as string]);
+  const side = await commitAs('topic', 'Topic Only', 'topic@example.com', 't1', [(await findRef(testDb().db, id, 'refs/heads/main')) as string]);
   const main = (await findRef(testDb().db, id, 'refs/heads/main'))!;
   await commitAs('main', 'Dan Merger', 'dan@example.com', 'merged', [main, side]); // a merge: not counted
   await commitAs('main', 'BOB', 'BOB@example.com', 'b2'); // another email (case counts): another contributor
@@ -55,7 +64,7 @@ beforeAll(async () => {
 });
 
 describe('GET repository/contributors', () => {
-  it('groups the default branch\'s non-merge commits by email; commits asc by default, ties newest first', async () => {
+  it("groups the default branch's non-merge commits by email; commits asc by default, ties newest first", async () => {
     const res = await get();
     expect(res.status, res.text).toBe(200);
     // The merge's second parent (topic's commit) is on the default branch's history: its author counts.
@@ -89,7 +98,7 @@ describe('GET repository/contributors', () => {
     expect(res.body[0]).toEqual(entry('Ada Lovelace', 'ada@example.com', 3));
   });
 
-  it('pages with GitLab\'s headers', async () => {
+  it("pages with GitLab's headers", async () => {
     const res = await get({ per_page: 2, page: 2 });
     expect(res.body.map((c: { email: string }) => c.email)).toEqual(['bob@example.com', 'carol@example.com']);
     expect(res.headers.get('x-total')).toBe('5');
@@ -122,7 +131,7 @@ describe('GET repository/contributors', () => {
     expect(res.headers.get('x-total')).toBe('0');
   });
 
-  it('counts the 2,000 newest non-merge commits only (Repository#contributors\' limit)', async () => {
+  it("counts the 2,000 newest non-merge commits only (Repository#contributors' limit)", async () => {
     const big = (await createProject(owner.token)).id;
     await commitAs('main', 'Old Timer', 'old@example.com', 'o1', undefined, big);
     await commitAs('main', 'Ada Lovelace', 'ada@example.com', 'a1', undefined, big);
@@ -131,7 +140,7 @@ describe('GET repository/contributors', () => {
     expect(res.body).toEqual([entry('Ada Lovelace', 'ada@example.com', 2000)]);
   });
 
-  it('costs 3 queries with the token\'s', async () => {
+  it("costs 3 queries with the token's", async () => {
     await get();
     expect(queryCount(await get())).toBeLessThanOrEqual(3);
   });

@@ -8,7 +8,8 @@ import { api, queryCount } from '../../helpers/app.ts';
 import { RepoWriter, type TreeSpec } from './read-support.ts';
 
 const SUBMODULE = 'a'.repeat(40);
-const many = (n: number, text: (i: number) => string): TreeSpec => Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${String(i).padStart(2, '0')}.txt`, text(i)]));
+const many = (n: number, text: (i: number) => string): TreeSpec =>
+  Object.fromEntries(Array.from({ length: n }, (_, i) => [`f${String(i).padStart(2, '0')}.txt`, text(i)]));
 
 let token: string;
 let id: number;
@@ -22,8 +23,18 @@ beforeAll(async () => {
   id = (await createProject(token)).id;
   const repo = await RepoWriter.open(id);
   root = await repo.commit('main', { 'a.txt': 'a\n', dir: { 'x.txt': 'x\n' }, sub: { mode: '160000', oid: SUBMODULE } }, 'Root\n', 1_600_000_000);
-  wide = await repo.commit('main', { 'a.txt': 'a\n', dir: { 'x.txt': 'x\n', ...many(60, (i) => `${i}\n`) }, sub: { mode: '160000', oid: 'b'.repeat(40) } }, 'Wide\n', 1_600_000_100);
-  narrow = await repo.commit('main', { 'a.txt': 'a\nb\n', dir: { 'x.txt': 'x\n', ...many(60, (i) => `${i}\n`) }, sub: { mode: '160000', oid: 'b'.repeat(40) } }, 'Narrow\n', 1_600_000_200);
+  wide = await repo.commit(
+    'main',
+    { 'a.txt': 'a\n', dir: { 'x.txt': 'x\n', ...many(60, (i) => `${i}\n`) }, sub: { mode: '160000', oid: 'b'.repeat(40) } },
+    'Wide\n',
+    1_600_000_100,
+  );
+  narrow = await repo.commit(
+    'main',
+    { 'a.txt': 'a\nb\n', dir: { 'x.txt': 'x\n', ...many(60, (i) => `${i}\n`) }, sub: { mode: '160000', oid: 'b'.repeat(40) } },
+    'Narrow\n',
+    1_600_000_200,
+  );
   swap = await repo.commit('main', { 'a.txt': { 'inner.txt': 'in\n' }, dir: 'now a file\n' }, 'Swap\n', 1_600_000_300);
   await repo.commits('main', 30, (i) => ({ 'log.txt': `${i}\n` }), 1_600_001_000);
   await api.get('/user', { token }); // the token's first use records last_used_at: not measured
@@ -36,9 +47,36 @@ describe('GET repository/commits/:sha/diff', () => {
     const res = await get(`/commits/${root}/diff`);
     expect(res.status, res.text).toBe(200);
     expect(res.body).toEqual([
-      { old_path: 'a.txt', new_path: 'a.txt', a_mode: '0', b_mode: '100644', new_file: true, renamed_file: false, deleted_file: false, diff: '@@ -0,0 +1 @@\n+a\n' },
-      { old_path: 'dir/x.txt', new_path: 'dir/x.txt', a_mode: '0', b_mode: '100644', new_file: true, renamed_file: false, deleted_file: false, diff: '@@ -0,0 +1 @@\n+x\n' },
-      { old_path: 'sub', new_path: 'sub', a_mode: '0', b_mode: '160000', new_file: true, renamed_file: false, deleted_file: false, diff: `@@ -0,0 +1 @@\n+Subproject commit ${SUBMODULE}\n` },
+      {
+        old_path: 'a.txt',
+        new_path: 'a.txt',
+        a_mode: '0',
+        b_mode: '100644',
+        new_file: true,
+        renamed_file: false,
+        deleted_file: false,
+        diff: '@@ -0,0 +1 @@\n+a\n',
+      },
+      {
+        old_path: 'dir/x.txt',
+        new_path: 'dir/x.txt',
+        a_mode: '0',
+        b_mode: '100644',
+        new_file: true,
+        renamed_file: false,
+        deleted_file: false,
+        diff: '@@ -0,0 +1 @@\n+x\n',
+      },
+      {
+        old_path: 'sub',
+        new_path: 'sub',
+        a_mode: '0',
+        b_mode: '160000',
+        new_file: true,
+        renamed_file: false,
+        deleted_file: false,
+        diff: `@@ -0,0 +1 @@\n+Subproject commit ${SUBMODULE}\n`,
+      },
     ]);
   });
 
@@ -52,8 +90,17 @@ describe('GET repository/commits/:sha/diff', () => {
 
   it('a directory replaced by a file and a file by a directory', async () => {
     const res = await get(`/commits/${swap}/diff`, { per_page: '100' });
-    const summary = res.body.map((e: { old_path: string; new_path: string; new_file: boolean; deleted_file: boolean }) => `${e.new_file ? 'A' : e.deleted_file ? 'D' : 'M'} ${e.new_path}`);
-    expect(summary).toEqual(['D a.txt', 'A a.txt/inner.txt', 'A dir', ...Array.from({ length: 60 }, (_, i) => `D dir/f${String(i).padStart(2, '0')}.txt`), 'D dir/x.txt', 'D sub']);
+    const summary = res.body.map(
+      (e: { old_path: string; new_path: string; new_file: boolean; deleted_file: boolean }) => `${e.new_file ? 'A' : e.deleted_file ? 'D' : 'M'} ${e.new_path}`,
+    );
+    expect(summary).toEqual([
+      'D a.txt',
+      'A a.txt/inner.txt',
+      'A dir',
+      ...Array.from({ length: 60 }, (_, i) => `D dir/f${String(i).padStart(2, '0')}.txt`),
+      'D dir/x.txt',
+      'D sub',
+    ]);
   });
 
   it('404 for a commit that is not there', async () => {
@@ -104,19 +151,31 @@ describe('GET repository/compare from_project_id', () => {
     });
     expect(created.status, created.text).toBe(201);
     // The source moves on: `main` read in the source is not the fork's `main`.
-    const moved = await api.post(`/projects/${id}/repository/commits`, { token, body: { branch: 'main', commit_message: 'In the source', actions: [{ action: 'create', file_path: 'src.txt', content: 's\n' }] } });
+    const moved = await api.post(`/projects/${id}/repository/commits`, {
+      token,
+      body: { branch: 'main', commit_message: 'In the source', actions: [{ action: 'create', file_path: 'src.txt', content: 's\n' }] },
+    });
     expect(moved.status, moved.text).toBe(201);
     const res = await api.get(`/projects/${fork.id}/repository/compare`, { token, query: { from: 'main', to: 'feature', from_project_id: String(id) } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.commits.map((c: { title: string }) => c.title)).toEqual(['In the fork']);
     expect(res.body.diffs.map((d: { new_path: string }) => d.new_path)).toEqual(['fork.txt']);
-    const straight = await api.get(`/projects/${fork.id}/repository/compare`, { token, query: { from: 'main', to: 'feature', from_project_id: String(id), straight: 'true' } });
-    expect(straight.body.diffs.map((d: { new_path: string; deleted_file: boolean }) => [d.new_path, d.deleted_file])).toEqual([['fork.txt', false], ['src.txt', true]]);
+    const straight = await api.get(`/projects/${fork.id}/repository/compare`, {
+      token,
+      query: { from: 'main', to: 'feature', from_project_id: String(id), straight: 'true' },
+    });
+    expect(straight.body.diffs.map((d: { new_path: string; deleted_file: boolean }) => [d.new_path, d.deleted_file])).toEqual([
+      ['fork.txt', false],
+      ['src.txt', true],
+    ]);
     // The other way round: the source compares from its fork.
     const back = await api.get(`/projects/${id}/repository/compare`, { token, query: { from: 'feature', to: 'main', from_project_id: String(fork.id) } });
     expect(back.body.commits.map((c: { title: string }) => c.title)).toEqual(['In the source']);
     const other = await createProject(token);
-    const refused = await api.get(`/projects/${fork.id}/repository/compare`, { token, query: { from: 'main', to: 'feature', from_project_id: String(other.id) } });
+    const refused = await api.get(`/projects/${fork.id}/repository/compare`, {
+      token,
+      query: { from: 'main', to: 'feature', from_project_id: String(other.id) },
+    });
     expect([refused.status, refused.body]).toEqual([400, { message: `Target project id:${other.id} is not a fork of project id:${fork.id}` }]);
     const bad = await api.get(`/projects/${fork.id}/repository/compare`, { token, query: { from: 'main', to: 'feature', from_project_id: 'x' } });
     expect([bad.status, bad.body]).toEqual([400, { error: 'from_project_id is invalid' }]);
@@ -128,16 +187,26 @@ describe('POST repository/commits stats and access', () => {
     const owner = await createUser();
     const project = await api.post('/projects', { token: owner.token, body: { name: `diff-${Date.now()}`, initialize_with_readme: true } });
     const url = `/projects/${project.body.id}/repository/commits`;
-    const made = await api.post(url, { token: owner.token, body: { branch: 'master', commit_message: 'Two', actions: [{ action: 'create', file_path: 'two.txt', content: 'one\ntwo\n' }] } });
+    const made = await api.post(url, {
+      token: owner.token,
+      body: { branch: 'master', commit_message: 'Two', actions: [{ action: 'create', file_path: 'two.txt', content: 'one\ntwo\n' }] },
+    });
     expect(made.status, made.text).toBe(201);
     expect(made.body.stats).toEqual({ additions: 2, deletions: 0, total: 2 });
-    const quiet = await api.post(url, { token: owner.token, body: { branch: 'master', commit_message: 'Q', stats: false, actions: [{ action: 'delete', file_path: 'two.txt' }] } });
+    const quiet = await api.post(url, {
+      token: owner.token,
+      body: { branch: 'master', commit_message: 'Q', stats: false, actions: [{ action: 'delete', file_path: 'two.txt' }] },
+    });
     expect(quiet.body).not.toHaveProperty('stats');
   });
 
   it('a private project: 404 to strangers on every diff read', async () => {
     const stranger = await createUser();
-    for (const [path, query] of [[`/commits/${root}/diff`, {}], ['/compare', { from: root, to: 'main' }], ['/merge_base', { 'refs[]': 'main' }]] as const) {
+    for (const [path, query] of [
+      [`/commits/${root}/diff`, {}],
+      ['/compare', { from: root, to: 'main' }],
+      ['/merge_base', { 'refs[]': 'main' }],
+    ] as const) {
       const res = await get(path, query, stranger.token);
       expect([res.status, res.body]).toEqual([404, { message: '404 Project Not Found' }]);
     }

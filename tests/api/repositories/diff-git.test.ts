@@ -86,7 +86,12 @@ describe.runIf(hasGit())('diffs agree with git', () => {
   });
 
   it('the rendered texts, as GitLab shows them', async () => {
-    const edit = (await get(`/commits/${await git(work, 'rev-parse', 'main~2')}/diff`)).body as { new_path: string; diff: string; new_file: boolean; deleted_file: boolean }[];
+    const edit = (await get(`/commits/${await git(work, 'rev-parse', 'main~2')}/diff`)).body as {
+      new_path: string;
+      diff: string;
+      new_file: boolean;
+      deleted_file: boolean;
+    }[];
     const by = (p: string) => edit.find((e) => e.new_path === p)!;
     expect(by('logo.bin').diff).toBe('Binary files a/logo.bin and b/logo.bin differ\n');
     expect(by('notes.txt').diff).toBe('@@ -1,2 +1,3 @@\n first\n-second\n\\ No newline at end of file\n+second\n+third\n\\ No newline at end of file\n');
@@ -96,7 +101,14 @@ describe.runIf(hasGit())('diffs agree with git', () => {
     expect(by('added.txt')).toMatchObject({ new_file: true, diff: '@@ -0,0 +1 @@\n+new\n' });
     const moves = (await get(`/commits/${await git(work, 'rev-parse', 'main~1')}/diff`)).body as Record<string, unknown>[];
     expect(moves.find((e) => e.new_path === 'src/moved.txt')).toEqual({
-      old_path: 'moved.txt', new_path: 'src/moved.txt', a_mode: '100644', b_mode: '100644', new_file: false, renamed_file: true, deleted_file: false, diff: '',
+      old_path: 'moved.txt',
+      new_path: 'src/moved.txt',
+      a_mode: '100644',
+      b_mode: '100644',
+      new_file: false,
+      renamed_file: true,
+      deleted_file: false,
+      diff: '',
     });
     expect(moves.find((e) => e.new_path === 'script.sh')).toMatchObject({ a_mode: '100644', b_mode: '100755', diff: '' });
     expect(moves.find((e) => e.new_path === 'renamed.txt')).toMatchObject({ old_path: 'similar.txt', renamed_file: true });

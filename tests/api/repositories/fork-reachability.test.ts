@@ -65,7 +65,11 @@ const reads = (projectId: number, c: { sha: string; blob: string; path: string }
 
 /** An id of the same shape that exists nowhere: what every read of a foreign id must answer, byte for byte. */
 const NOWHERE = { sha: 'deadbeef'.repeat(5), blob: 'feedface'.repeat(5) };
-const nowhere = (c: { sha: string; blob: string; path: string }) => ({ ...c, sha: NOWHERE.sha.slice(0, 4) === c.sha.slice(0, 4) ? 'c0ffee00'.repeat(5) : NOWHERE.sha, blob: NOWHERE.blob });
+const nowhere = (c: { sha: string; blob: string; path: string }) => ({
+  ...c,
+  sha: NOWHERE.sha.slice(0, 4) === c.sha.slice(0, 4) ? 'c0ffee00'.repeat(5) : NOWHERE.sha,
+  blob: NOWHERE.blob,
+});
 
 const shape = (r: TestResponse, ids: { sha: string; blob: string }) => ({
   status: r.status,
@@ -186,13 +190,18 @@ describe('abbreviated ids', () => {
       if (!twin.startsWith(prefix)) b.take();
     }
     const poolId = (await findRepository(testDb().db, forked.id))!.poolId;
-    await applyWrite(testDb(), poolId, await prepareWrite([...treeObjects, ...b.take()]), [{ projectId: forked.id, name: 'refs/heads/collide', old: null, new: twin }]);
+    await applyWrite(testDb(), poolId, await prepareWrite([...treeObjects, ...b.take()]), [
+      { projectId: forked.id, name: 'refs/heads/collide', old: null, new: twin },
+    ]);
 
     const seen = await api.get(`/projects/${source.id}/repository/commits/${prefix}`);
     expect(seen.status, seen.text).toBe(200);
     expect(seen.body.id).toBe(mine.sha);
     // Through the fork, which reaches both, the prefix is ambiguous: no commit, as git answers.
-    expect(await api.get(`/projects/${forked.id}/repository/commits/${prefix}`, { token: alice.token })).toMatchObject({ status: 404, body: { message: '404 Commit Not Found' } });
+    expect(await api.get(`/projects/${forked.id}/repository/commits/${prefix}`, { token: alice.token })).toMatchObject({
+      status: 404,
+      body: { message: '404 Commit Not Found' },
+    });
     expect((await api.get(`/projects/${forked.id}/repository/commits/${twin.slice(0, 6)}`, { token: alice.token })).body.id).toBe(twin);
   });
 });
@@ -206,7 +215,12 @@ describe('concurrent writes', () => {
       Array.from({ length: 8 }, (_, i) =>
         api.post(`/projects/${project.id}/repository/commits`, {
           token: owner.token,
-          body: { branch: `b${i}`, start_branch: 'main', commit_message: `Same files ${i}`, actions: Object.entries(files).map(([file_path, content]) => ({ action: 'create', file_path, content })) },
+          body: {
+            branch: `b${i}`,
+            start_branch: 'main',
+            commit_message: `Same files ${i}`,
+            actions: Object.entries(files).map(([file_path, content]) => ({ action: 'create', file_path, content })),
+          },
         }),
       ),
     );

@@ -14,8 +14,10 @@ const list = async (fx: Fx) => (await api.get(url(fx), { token: fx.owner.token }
 const level = (n: number, d: string | null) => [{ access_level: n, access_level_description: d }];
 const MAINTAINERS = level(40, 'Maintainers');
 const DEVELOPERS = level(30, 'Developers + Maintainers');
-const branch = (fx: Fx, name: string, token = fx.developer.token) => api.get(`/projects/${fx.project.id}/repository/branches/${encodeURIComponent(name)}`, { token });
-const newBranch = (fx: Fx, name: string) => api.post(`/projects/${fx.project.id}/repository/branches`, { token: fx.owner.token, body: { branch: name, ref: 'master' } });
+const branch = (fx: Fx, name: string, token = fx.developer.token) =>
+  api.get(`/projects/${fx.project.id}/repository/branches/${encodeURIComponent(name)}`, { token });
+const newBranch = (fx: Fx, name: string) =>
+  api.post(`/projects/${fx.project.id}/repository/branches`, { token: fx.owner.token, body: { branch: name, ref: 'master' } });
 const commit = (fx: Fx, token: string, branchName: string) =>
   api.post(`/projects/${fx.project.id}/repository/commits`, {
     token,
@@ -27,7 +29,9 @@ describe('the default branch', () => {
     const fx = await setup();
     const res = await api.get(url(fx), { token: fx.maintainer.token });
     expect(res.status, res.text).toBe(200);
-    expect(res.body).toEqual([{ id: expect.any(Number), name: 'master', push_access_levels: MAINTAINERS, merge_access_levels: MAINTAINERS, code_owner_approval_required: false }]);
+    expect(res.body).toEqual([
+      { id: expect.any(Number), name: 'master', push_access_levels: MAINTAINERS, merge_access_levels: MAINTAINERS, code_owner_approval_required: false },
+    ]);
     expect((await branch(fx, 'master')).body).toMatchObject({ protected: true, developers_can_push: false, developers_can_merge: false, can_push: false });
     expect((await commit(fx, fx.developer.token, 'master')).status).toBe(403);
     expect((await commit(fx, fx.maintainer.token, 'master')).status).toBe(201);
@@ -42,7 +46,10 @@ describe('the default branch', () => {
 
   it('a fork protects its own default branch', async () => {
     const fx = await setup();
-    const fork = await api.post(`/projects/${fx.project.id}/fork`, { token: fx.developer.token, body: { path: `fork-${Date.now()}`, name: `fork-${Date.now()}` } });
+    const fork = await api.post(`/projects/${fx.project.id}/fork`, {
+      token: fx.developer.token,
+      body: { path: `fork-${Date.now()}`, name: `fork-${Date.now()}` },
+    });
     expect(fork.status, fork.text).toBe(201);
     const forkId = (fork.body as { id: number }).id;
     const res = await api.get(`/projects/${forkId}/protected_branches`, { token: fx.developer.token });
@@ -57,7 +64,13 @@ describe('POST /projects/:id/protected_branches', () => {
     expect((await newBranch(fx, 'feature')).status).toBe(201);
     const res = await api.post(url(fx), { token: fx.maintainer.token, body: { name: 'release/*' } });
     expect(res.status, res.text).toBe(201);
-    expect(res.body).toEqual({ id: expect.any(Number), name: 'release/*', push_access_levels: MAINTAINERS, merge_access_levels: MAINTAINERS, code_owner_approval_required: false });
+    expect(res.body).toEqual({
+      id: expect.any(Number),
+      name: 'release/*',
+      push_access_levels: MAINTAINERS,
+      merge_access_levels: MAINTAINERS,
+      code_owner_approval_required: false,
+    });
     expect((await branch(fx, 'release/1')).body).toMatchObject({ protected: true, can_push: false });
     expect((await branch(fx, 'feature')).body).toMatchObject({ protected: false, can_push: true });
     expect((await commit(fx, fx.developer.token, 'release/1')).status).toBe(403);
@@ -67,12 +80,20 @@ describe('POST /projects/:id/protected_branches', () => {
       message: 'You can only delete protected branches using the web interface.',
     });
     // A new branch under the pattern is created only by who may merge into it (maintainers here).
-    const created = await api.post(`/projects/${fx.project.id}/repository/branches`, { token: fx.developer.token, body: { branch: 'release/2', ref: 'master' } });
+    const created = await api.post(`/projects/${fx.project.id}/repository/branches`, {
+      token: fx.developer.token,
+      body: { branch: 'release/2', ref: 'master' },
+    });
     expect(created.status).toBe(400);
     expect(created.body).toEqual({ message: 'You are not allowed to create protected branches on this project.' });
-    expect((await api.post(`/projects/${fx.project.id}/repository/branches`, { token: fx.maintainer.token, body: { branch: 'release/2', ref: 'master' } })).status).toBe(201);
+    expect(
+      (await api.post(`/projects/${fx.project.id}/repository/branches`, { token: fx.maintainer.token, body: { branch: 'release/2', ref: 'master' } })).status,
+    ).toBe(201);
     // The files API refuses with its own words.
-    const file = await api.post(`/projects/${fx.project.id}/repository/files/x.txt`, { token: fx.developer.token, body: { branch: 'release/1', content: 'x', commit_message: 'm' } });
+    const file = await api.post(`/projects/${fx.project.id}/repository/files/x.txt`, {
+      token: fx.developer.token,
+      body: { branch: 'release/1', content: 'x', commit_message: 'm' },
+    });
     expect(file.status).toBe(400);
     expect(file.body).toEqual({ message: 'You are not allowed to push into this branch' });
   });
@@ -146,7 +167,10 @@ const authFixture = async () => {
   const stranger = await createUser();
   return { ...fx, allowed: fx.maintainer.token, nonMember: stranger.token, insufficientRole: fx.developer.token };
 };
-const forbiddenFor = { nonMember: { status: 404, body: { message: '404 Project Not Found' } }, insufficientRole: { status: 403, body: { message: '403 Forbidden' } } };
+const forbiddenFor = {
+  nonMember: { status: 404, body: { message: '404 Project Not Found' } },
+  insufficientRole: { status: 403, body: { message: '403 Forbidden' } },
+};
 
 describeAuthorization('GET /projects/:id/protected_branches', {
   fixture: authFixture,
@@ -162,4 +186,9 @@ describeAuthorization('POST /projects/:id/protected_branches', {
   success: 201,
   ...forbiddenFor,
 });
-describeAuthorization('DELETE /projects/:id/protected_branches/:name', { fixture: authFixture, call: (fx, token) => api.delete(url(fx, '/master'), { token }), success: 204, ...forbiddenFor });
+describeAuthorization('DELETE /projects/:id/protected_branches/:name', {
+  fixture: authFixture,
+  call: (fx, token) => api.delete(url(fx, '/master'), { token }),
+  success: 204,
+  ...forbiddenFor,
+});

@@ -15,11 +15,14 @@ const tagsUrl = (fx: Fx, rest = '') => `/projects/${fx.project.id}/repository/ta
 const list = async (fx: Fx) => (await api.get(url(fx), { token: fx.owner.token, query: { per_page: 100 } })).body as { name: string }[];
 const protect = (fx: Fx, body: Record<string, unknown>) => api.post(url(fx), { token: fx.maintainer.token, body });
 const createTag = (fx: Fx, token: string, name: string) => api.post(tagsUrl(fx), { token, body: { tag_name: name, ref: 'master' } });
-const tagNames = async (fx: Fx) => ((await api.get(tagsUrl(fx), { token: fx.owner.token, query: { per_page: 100 } })).body as { name: string }[]).map((t) => t.name).sort();
+const tagNames = async (fx: Fx) =>
+  ((await api.get(tagsUrl(fx), { token: fx.owner.token, query: { per_page: 100 } })).body as { name: string }[]).map((t) => t.name).sort();
 const tagPushes = async (fx: Fx) =>
-  ((await api.get(`/projects/${fx.project.id}/events`, { token: fx.owner.token, query: { action: 'pushed', per_page: 100 } })).body as { push_data: { ref_type: string } }[]).filter(
-    (e) => e.push_data.ref_type === 'tag',
-  ).length;
+  (
+    (await api.get(`/projects/${fx.project.id}/events`, { token: fx.owner.token, query: { action: 'pushed', per_page: 100 } })).body as {
+      push_data: { ref_type: string };
+    }[]
+  ).filter((e) => e.push_data.ref_type === 'tag').length;
 const levels = (n: number, d: string) => [{ access_level: n, access_level_description: d }];
 const MAINTAINERS = levels(40, 'Maintainers');
 const CREATE_REFUSED = { message: 'You are not allowed to create this tag as it is protected.' };
@@ -31,7 +34,10 @@ describe('POST /projects/:id/protected_tags', () => {
     const res = await protect(fx, { name: 'v*' });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toEqual({ name: 'v*', create_access_levels: MAINTAINERS });
-    expect((await protect(fx, { name: 'dev-*', create_access_level: 30 })).body).toEqual({ name: 'dev-*', create_access_levels: levels(30, 'Developers + Maintainers') });
+    expect((await protect(fx, { name: 'dev-*', create_access_level: 30 })).body).toEqual({
+      name: 'dev-*',
+      create_access_levels: levels(30, 'Developers + Maintainers'),
+    });
     // Form-encoded, as clients send it; the level arrives as text.
     const frozen = await api.post(url(fx), { token: fx.maintainer.token, form: { name: 'frozen', create_access_level: '0' } });
     expect(frozen.status, frozen.text).toBe(201);
@@ -152,7 +158,8 @@ describe('the rule on repository tags', () => {
   it('a middle wildcard and an exact name; regex characters in a pattern are literal', async () => {
     const fx = await setup();
     for (const name of ['rel-*-rc', 'exact', 'a.b*']) expect((await protect(fx, { name })).status).toBe(201);
-    for (const name of ['rel-1-rc', 'rel--rc', 'rel-1/2-rc', 'exact', 'a.b', 'a.b.c']) expect((await createTag(fx, fx.developer.token, name)).body, name).toEqual(CREATE_REFUSED);
+    for (const name of ['rel-1-rc', 'rel--rc', 'rel-1/2-rc', 'exact', 'a.b', 'a.b.c'])
+      expect((await createTag(fx, fx.developer.token, name)).body, name).toEqual(CREATE_REFUSED);
     for (const name of ['rel-1-rc2', 'exact2', 'axb', 'xa.b']) expect((await createTag(fx, fx.developer.token, name)).status, name).toBe(201);
   });
 
@@ -168,7 +175,10 @@ describe('the rule on repository tags', () => {
     expect(created.status, created.text).toBe(201);
     expect(created.body).toMatchObject({ name: 'v1', protected: true });
     expect((await createTag(fx, fx.developer.token, 'x1')).body).toMatchObject({ name: 'x1', protected: false });
-    const listed = (await api.get(tagsUrl(fx), { token: fx.reporter.token, query: { order_by: 'name', sort: 'asc' } })).body as { name: string; protected: boolean }[];
+    const listed = (await api.get(tagsUrl(fx), { token: fx.reporter.token, query: { order_by: 'name', sort: 'asc' } })).body as {
+      name: string;
+      protected: boolean;
+    }[];
     expect(listed.map((t) => [t.name, t.protected])).toEqual([
       ['v1', true],
       ['x1', false],
@@ -177,7 +187,9 @@ describe('the rule on repository tags', () => {
 
     // The existing-name and target checks come before the protection, as Gitaly answers them before the hook.
     expect((await createTag(fx, fx.developer.token, 'v1')).body).toEqual({ message: 'Tag v1 already exists' });
-    expect((await api.post(tagsUrl(fx), { token: fx.developer.token, body: { tag_name: 'v2', ref: 'nope' } })).body).toEqual({ message: 'Target nope is invalid' });
+    expect((await api.post(tagsUrl(fx), { token: fx.developer.token, body: { tag_name: 'v2', ref: 'nope' } })).body).toEqual({
+      message: 'Target nope is invalid',
+    });
 
     const pushes = await tagPushes(fx);
     const admin = await createAdmin();
@@ -220,11 +232,20 @@ const authFixture = async () => {
   const stranger = await createUser();
   return { ...fx, allowed: fx.maintainer.token, nonMember: stranger.token, insufficientRole: fx.developer.token };
 };
-const forbiddenFor = { nonMember: { status: 404, body: { message: '404 Project Not Found' } }, insufficientRole: { status: 403, body: { message: '403 Forbidden' } } };
+const forbiddenFor = {
+  nonMember: { status: 404, body: { message: '404 Project Not Found' } },
+  insufficientRole: { status: 403, body: { message: '403 Forbidden' } },
+};
 // find_project! before authorize_admin_project: a private project is not found for an anonymous read.
 const anonymousRead = { anonymous: { status: 404, body: { message: '404 Project Not Found' } } };
 
-describeAuthorization('GET /projects/:id/protected_tags', { fixture: authFixture, call: (fx, token) => api.get(url(fx), { token }), success: 200, ...anonymousRead, ...forbiddenFor });
+describeAuthorization('GET /projects/:id/protected_tags', {
+  fixture: authFixture,
+  call: (fx, token) => api.get(url(fx), { token }),
+  success: 200,
+  ...anonymousRead,
+  ...forbiddenFor,
+});
 describeAuthorization('GET /projects/:id/protected_tags/:name', {
   fixture: authFixture,
   call: (fx, token) => api.get(url(fx, '/v*'), { token }),
@@ -238,7 +259,12 @@ describeAuthorization('POST /projects/:id/protected_tags', {
   success: 201,
   ...forbiddenFor,
 });
-describeAuthorization('DELETE /projects/:id/protected_tags/:name', { fixture: authFixture, call: (fx, token) => api.delete(url(fx, '/v*'), { token }), success: 204, ...forbiddenFor });
+describeAuthorization('DELETE /projects/:id/protected_tags/:name', {
+  fixture: authFixture,
+  call: (fx, token) => api.delete(url(fx, '/v*'), { token }),
+  success: 204,
+  ...forbiddenFor,
+});
 
 describe('authorization: refusals write nothing', () => {
   it('a developer and a reporter neither protect nor unprotect', async () => {

@@ -75,11 +75,17 @@ describe('repository reads: visibility', () => {
     expect((await api.get(`/projects/${privateId}/repository/files/README.md`, { token, query: { ref: 'main' } })).status).toBe(200);
     expect((await api.get(`/projects/${privateId}/repository/files/README.md/raw`, { token })).text).toBe('# hi\n');
     expect(await api.get(`/projects/${privateId}/repository/tree`, { token })).toMatchObject({ status: 403, body: { error: 'insufficient_scope' } });
-    expect(await api.delete(`/projects/${privateId}/repository/files/README.md`, { token, body: { branch: 'main', commit_message: 'x' } })).toMatchObject({ status: 403, body: { error: 'insufficient_scope' } });
+    expect(await api.delete(`/projects/${privateId}/repository/files/README.md`, { token, body: { branch: 'main', commit_message: 'x' } })).toMatchObject({
+      status: 403,
+      body: { error: 'insufficient_scope' },
+    });
   });
 
   it('an unknown project: 404 Project Not Found', async () => {
-    expect(await api.get('/projects/999999999/repository/tree', { token: owner.token })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+    expect(await api.get('/projects/999999999/repository/tree', { token: owner.token })).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
+    });
   });
 });
 

@@ -23,7 +23,14 @@ beforeAll(async () => {
   const base = { 'README.md': '# hello\n', src: { 'main.ts': 'main()\n' }, 'a.b.c.txt': 'dots\n', ...nested(10, 'deep.txt', 'deep v1\n') };
   c.push(await repo.commit('main', { ...base, docs: { 'guide.md': 'guide\n' } }, 'Initial commit\n', 1_600_000_000));
   c.push(await repo.commit('main', { ...base, ...nested(10, 'deep.txt', 'deep v2\n'), docs: { 'guide.md': 'guide\n' } }, 'Edit deep\n', 1_600_000_100));
-  c.push(await repo.commit('main', { ...base, ...nested(10, 'deep.txt', 'deep v2\n'), docs: { 'guide.md': 'guide\n', 'ünï cödé.md': 'ü\n' } }, 'Unicode\n', 1_600_000_200));
+  c.push(
+    await repo.commit(
+      'main',
+      { ...base, ...nested(10, 'deep.txt', 'deep v2\n'), docs: { 'guide.md': 'guide\n', 'ünï cödé.md': 'ü\n' } },
+      'Unicode\n',
+      1_600_000_200,
+    ),
+  );
   await repo.tag('v1.0', c[0]!, 'Release\n');
 });
 
@@ -47,8 +54,15 @@ describe('GET /projects/:id/repository/files/:file_path', () => {
   });
 
   it('reads at a tag, a commit id and an abbreviated one; unicode and dotted names', async () => {
-    expect((await api.get(`/projects/${id}/repository/files/${enc(DEEP)}`, { token, query: { ref: 'v1.0' } })).body).toMatchObject({ content: b64('deep v1\n'), commit_id: c[0], last_commit_id: c[0], ref: 'v1.0' });
-    expect((await api.get(`/projects/${id}/repository/files/${enc(DEEP)}`, { token, query: { ref: c[1]!.slice(0, 10) } })).body).toMatchObject({ commit_id: c[1] });
+    expect((await api.get(`/projects/${id}/repository/files/${enc(DEEP)}`, { token, query: { ref: 'v1.0' } })).body).toMatchObject({
+      content: b64('deep v1\n'),
+      commit_id: c[0],
+      last_commit_id: c[0],
+      ref: 'v1.0',
+    });
+    expect((await api.get(`/projects/${id}/repository/files/${enc(DEEP)}`, { token, query: { ref: c[1]!.slice(0, 10) } })).body).toMatchObject({
+      commit_id: c[1],
+    });
     const uni = await api.get(`/projects/${id}/repository/files/${enc(UNICODE)}`, { token, query: { ref: 'main' } });
     expect(uni.body).toMatchObject({ file_name: 'ünï cödé.md', file_path: UNICODE, content: b64('ü\n'), last_commit_id: c[2] });
     const dots = await api.get(`/projects/${id}/repository/files/a.b.c.txt`, { token, query: { ref: 'main' } });
@@ -128,9 +142,14 @@ describe('GET /projects/:id/repository/tree', () => {
   });
 
   it('404 Tree Not Found for an unknown ref; a path that is no directory lists nothing', async () => {
-    expect(await api.get(`/projects/${id}/repository/tree`, { token, query: { ref: 'nope' } })).toMatchObject({ status: 404, body: { message: '404 Tree Not Found' } });
+    expect(await api.get(`/projects/${id}/repository/tree`, { token, query: { ref: 'nope' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Tree Not Found' },
+    });
     expect(await api.get(`/projects/${id}/repository/tree`, { token, query: { path: 'nope' } })).toMatchObject({ status: 200, body: [] });
-    expect((await api.get(`/projects/${id}/repository/tree`, { token, query: { per_page: 0 } })).body).toEqual({ error: 'per_page does not have a valid value' });
+    expect((await api.get(`/projects/${id}/repository/tree`, { token, query: { per_page: 0 } })).body).toEqual({
+      error: 'per_page does not have a valid value',
+    });
   });
 
   it('an empty repository: 404 Tree Not Found', async () => {

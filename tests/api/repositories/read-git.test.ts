@@ -104,7 +104,8 @@ describe.runIf(hasGit())('repository reads agree with git', () => {
   });
 
   it('all=true walks every ref (git log --all); order=topo is git --topo-order, also with all, first_parent and path', async () => {
-    const ids = async (query: Record<string, string>) => ((await get('/commits', { per_page: '100', ...query })).body as { id: string }[]).map((c) => c.id).join('\n');
+    const ids = async (query: Record<string, string>) =>
+      ((await get('/commits', { per_page: '100', ...query })).body as { id: string }[]).map((c) => c.id).join('\n');
     expect(await ids({ all: 'true', ref_name: 'nope' })).toBe(await git(work, 'log', '--all', '--format=%H'));
     const topo = await git(work, 'log', '--topo-order', '--format=%H', 'main');
     expect(topo).not.toBe(await git(work, 'log', '--format=%H', 'main'));

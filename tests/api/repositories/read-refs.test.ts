@@ -70,7 +70,11 @@ describe('branches', () => {
 
   it('one branch by URL-encoded name; 404 Branch Not Found', async () => {
     const res = await api.get(url(`/branches/${encodeURIComponent('feature/x')}`), { token: owner.token });
-    expect(res.body).toMatchObject({ name: 'feature/x', commit: { id: feature, parent_ids: [main[0]] }, web_url: `${TEST_PUBLIC_URL}/${project.path_with_namespace}/-/tree/feature/x` });
+    expect(res.body).toMatchObject({
+      name: 'feature/x',
+      commit: { id: feature, parent_ids: [main[0]] },
+      web_url: `${TEST_PUBLIC_URL}/${project.path_with_namespace}/-/tree/feature/x`,
+    });
     expect(await api.get(url('/branches/nope'), { token: owner.token })).toMatchObject({ status: 404, body: { message: '404 Branch Not Found' } });
   });
 });
@@ -84,7 +88,10 @@ describe('tags', () => {
       { name: 'v1.0', message: 'Release one\n', target: annotated, commit: expect.objectContaining({ id: main[0] }), release: null, protected: false },
     ]);
     expect(res.headers.get('x-total')).toBe('2');
-    expect((await api.get(url('/tags'), { token: owner.token, query: { order_by: 'name', sort: 'asc' } })).body.map((t: any) => t.name)).toEqual(['v1.0', 'v2.0']);
+    expect((await api.get(url('/tags'), { token: owner.token, query: { order_by: 'name', sort: 'asc' } })).body.map((t: any) => t.name)).toEqual([
+      'v1.0',
+      'v2.0',
+    ]);
     expect((await api.get(url('/tags'), { token: owner.token, query: { search: '1.' } })).body.map((t: any) => t.name)).toEqual(['v1.0']);
   });
 });
@@ -150,7 +157,15 @@ describe('commits', () => {
 
   it('one commit by id, abbreviated id, branch or tag; 404 Commit Not Found', async () => {
     const res = await api.get(url(`/commits/${main[0]}`), { token: owner.token });
-    expect(res.body).toMatchObject({ id: main[0], title: 'First', message: 'First\n\nBody\n', parent_ids: [], status: null, project_id: project.id, last_pipeline: null });
+    expect(res.body).toMatchObject({
+      id: main[0],
+      title: 'First',
+      message: 'First\n\nBody\n',
+      parent_ids: [],
+      status: null,
+      project_id: project.id,
+      last_pipeline: null,
+    });
     expect((await api.get(url(`/commits/${main[1]!.slice(0, 7)}`), { token: owner.token })).body.id).toBe(main[1]);
     expect((await api.get(url('/commits/main'), { token: owner.token })).body.id).toBe(main[2]);
     expect((await api.get(url(`/commits/${encodeURIComponent('feature/x')}`), { token: owner.token })).body.id).toBe(feature);

@@ -64,7 +64,14 @@ export class RepoWriter {
       await this.moveRef(`refs/tags/${name}`, commit, []);
       return commit;
     }
-    const body = encodeTag({ object: commit, type: 'commit', tag: name, tagger: { name: 'T', email: 't@example.com', time: 1_700_000_000, tz: '+0000' }, headers: [], message: new TextEncoder().encode(message) });
+    const body = encodeTag({
+      object: commit,
+      type: 'commit',
+      tag: name,
+      tagger: { name: 'T', email: 't@example.com', time: 1_700_000_000, tz: '+0000' },
+      headers: [],
+      message: new TextEncoder().encode(message),
+    });
     const oid = await hashObject('tag', body);
     await this.moveRef(`refs/tags/${name}`, oid, [{ type: 'tag', body }]);
     return oid;

@@ -14,7 +14,12 @@ type Fx = Awaited<ReturnType<typeof setup>>;
 const tagsUrl = (fx: Fx) => `/projects/${fx.project.id}/repository/tags`;
 const names = async (fx: Fx) => ((await api.get(tagsUrl(fx), { token: fx.owner.token })).body as { name: string }[]).map((t) => t.name).sort();
 const head = async (fx: Fx) => ((await api.get(`/projects/${fx.project.id}/repository/commits`, { token: fx.owner.token })).body as { id: string }[])[0]!.id;
-const pushes = async (fx: Fx) => ((await api.get(`/projects/${fx.project.id}/events`, { token: fx.owner.token, query: { action: 'pushed' } })).body as { push_data: Record<string, unknown> }[]).map((e) => e.push_data);
+const pushes = async (fx: Fx) =>
+  (
+    (await api.get(`/projects/${fx.project.id}/events`, { token: fx.owner.token, query: { action: 'pushed' } })).body as {
+      push_data: Record<string, unknown>;
+    }[]
+  ).map((e) => e.push_data);
 
 describe('POST /projects/:id/repository/tags', () => {
   it('a lightweight tag: 201, target is the commit, message "", a created tag push event', async () => {
@@ -30,14 +35,23 @@ describe('POST /projects/:id/repository/tags', () => {
       release: null,
       protected: false,
     });
-    expect((await pushes(fx))[0]).toEqual({ commit_count: 1, action: 'created', ref_type: 'tag', commit_from: null, commit_to: sha, ref: 'v1.0', commit_title: 'Initial commit', ref_count: null });
+    expect((await pushes(fx))[0]).toEqual({
+      commit_count: 1,
+      action: 'created',
+      ref_type: 'tag',
+      commit_from: null,
+      commit_to: sha,
+      ref: 'v1.0',
+      commit_title: 'Initial commit',
+      ref_count: null,
+    });
     // The single read answers the same entity.
     const one = await api.get(`${tagsUrl(fx)}/v1.0`, { token: fx.reporter.token });
     expect(one.status, one.text).toBe(200);
     expect(one.body).toEqual(res.body);
   });
 
-  it('with a message: an annotated tag object, tagger the caller, listed, and stored as git\'s tag object', async () => {
+  it("with a message: an annotated tag object, tagger the caller, listed, and stored as git's tag object", async () => {
     const fx = await setup();
     const sha = await head(fx);
     const res = await api.post(tagsUrl(fx), { token: fx.developer.token, body: { tag_name: 'release/2', ref: sha, message: '  Release two \n' } });
@@ -59,7 +73,9 @@ describe('POST /projects/:id/repository/tags', () => {
     const body = toBytes(stored!.data);
     expect(await hashObject('tag', body)).toBe(tag.target);
     const text = new TextDecoder().decode(body);
-    expect(text).toMatch(new RegExp(`^object ${sha}\ntype commit\ntag release/2\ntagger ${fx.developer.user.name} <${fx.developer.user.email}> \\d+ \\+0000\n\nRelease two$`));
+    expect(text).toMatch(
+      new RegExp(`^object ${sha}\ntype commit\ntag release/2\ntagger ${fx.developer.user.name} <${fx.developer.user.email}> \\d+ \\+0000\n\nRelease two$`),
+    );
   });
 
   const refusals: [string, Record<string, unknown>, number, unknown][] = [
@@ -142,4 +158,3 @@ describeAuthorization('DELETE /projects/:id/repository/tags/:tag_name', {
   nonMember: { status: 404, body: { message: '404 Project Not Found' } },
   insufficientRole: { status: 403, body: { message: '403 Forbidden' } },
 });
-

@@ -10,8 +10,14 @@ const setup = (initialize = true) => projectWithTeam('br', { initialize });
 type Fx = Awaited<ReturnType<typeof setup>>;
 const branchesUrl = (fx: Fx) => `/projects/${fx.project.id}/repository/branches`;
 const names = async (fx: Fx) => ((await api.get(branchesUrl(fx), { token: fx.owner.token })).body as { name: string }[]).map((b) => b.name);
-const head = async (fx: Fx, ref = 'master') => ((await api.get(`/projects/${fx.project.id}/repository/commits`, { token: fx.owner.token, query: { ref_name: ref } })).body as { id: string }[])[0]!.id;
-const pushes = async (fx: Fx) => ((await api.get(`/projects/${fx.project.id}/events`, { token: fx.owner.token, query: { action: 'pushed' } })).body as { push_data: Record<string, unknown> }[]).map((e) => e.push_data);
+const head = async (fx: Fx, ref = 'master') =>
+  ((await api.get(`/projects/${fx.project.id}/repository/commits`, { token: fx.owner.token, query: { ref_name: ref } })).body as { id: string }[])[0]!.id;
+const pushes = async (fx: Fx) =>
+  (
+    (await api.get(`/projects/${fx.project.id}/events`, { token: fx.owner.token, query: { action: 'pushed' } })).body as {
+      push_data: Record<string, unknown>;
+    }[]
+  ).map((e) => e.push_data);
 
 describe('POST /projects/:id/repository/branches', () => {
   it('201 with the Branch entity; a created push event without commits', async () => {
@@ -29,7 +35,16 @@ describe('POST /projects/:id/repository/branches', () => {
       web_url: `${TEST_PUBLIC_URL}/${fx.project.path_with_namespace}/-/tree/feature/one`,
     });
     expect(await names(fx)).toEqual(['feature/one', 'master']);
-    expect((await pushes(fx))[0]).toEqual({ commit_count: 0, action: 'created', ref_type: 'branch', commit_from: null, commit_to: sha, ref: 'feature/one', commit_title: null, ref_count: null });
+    expect((await pushes(fx))[0]).toEqual({
+      commit_count: 0,
+      action: 'created',
+      ref_type: 'branch',
+      commit_from: null,
+      commit_to: sha,
+      ref: 'feature/one',
+      commit_title: null,
+      ref_count: null,
+    });
     // By commit id too.
     expect((await api.post(branchesUrl(fx), { token: fx.developer.token, body: { branch: 'by-sha', ref: sha.slice(0, 10) } })).status).toBe(201);
   });
@@ -78,7 +93,16 @@ describe('DELETE /projects/:id/repository/branches/:branch', () => {
     const res = await api.delete(`${branchesUrl(fx)}/${encodeURIComponent('feature/x')}`, { token: fx.developer.token });
     expect(res.status, res.text).toBe(204);
     expect(await names(fx)).toEqual(['master']);
-    expect((await pushes(fx))[0]).toEqual({ commit_count: 0, action: 'removed', ref_type: 'branch', commit_from: sha, commit_to: null, ref: 'feature/x', commit_title: null, ref_count: null });
+    expect((await pushes(fx))[0]).toEqual({
+      commit_count: 0,
+      action: 'removed',
+      ref_type: 'branch',
+      commit_from: sha,
+      commit_to: null,
+      ref: 'feature/x',
+      commit_title: null,
+      ref_count: null,
+    });
   });
 
   it('404 for a missing branch; the default branch cannot be deleted', async () => {
@@ -99,9 +123,15 @@ describe('DELETE /projects/:id/repository/merged_branches', () => {
     const commits = `/projects/${fx.project.id}/repository/commits`;
     await api.post(branchesUrl(fx), { token: fx.owner.token, body: { branch: 'old', ref: 'master' } });
     await api.post(branchesUrl(fx), { token: fx.owner.token, body: { branch: 'same', ref: 'master' } });
-    const ahead = await api.post(commits, { token: fx.owner.token, body: { branch: 'ahead', start_branch: 'master', commit_message: 'a', actions: [{ action: 'create', file_path: 'a', content: 'a' }] } });
+    const ahead = await api.post(commits, {
+      token: fx.owner.token,
+      body: { branch: 'ahead', start_branch: 'master', commit_message: 'a', actions: [{ action: 'create', file_path: 'a', content: 'a' }] },
+    });
     expect(ahead.status).toBe(201);
-    const moved = await api.post(commits, { token: fx.owner.token, body: { branch: 'master', commit_message: 'm', actions: [{ action: 'create', file_path: 'm', content: 'm' }] } });
+    const moved = await api.post(commits, {
+      token: fx.owner.token,
+      body: { branch: 'master', commit_message: 'm', actions: [{ action: 'create', file_path: 'm', content: 'm' }] },
+    });
     expect(moved.status).toBe(201);
     // `same` now also lags master: merged. `ahead` has a commit master lacks.
     const res = await api.delete(`/projects/${fx.project.id}/repository/merged_branches`, { token: fx.developer.token });

@@ -20,7 +20,10 @@ const file = async (fx: Fx, path: string, ref = 'master') => {
 };
 const tree = async (fx: Fx, ref = 'master') => {
   const res = await api.get(`/projects/${fx.project.id}/repository/tree`, { token: fx.owner.token, query: { ref, recursive: true, per_page: 100 } });
-  return (res.body as { path: string; type: string; mode: string }[]).filter((e) => e.type === 'blob').map((e) => `${e.mode} ${e.path}`).sort();
+  return (res.body as { path: string; type: string; mode: string }[])
+    .filter((e) => e.type === 'blob')
+    .map((e) => `${e.mode} ${e.path}`)
+    .sort();
 };
 const history = async (fx: Fx, ref = 'master') => {
   const res = await api.get(commitsUrl(fx), { token: fx.owner.token, query: { ref_name: ref, per_page: 100 } });
@@ -146,14 +149,27 @@ describe('POST /projects/:id/repository/commits', () => {
   it("start_project: a fork commits onto a branch started from its source's branch; any other project is 403, an unreadable one 404", async () => {
     const fx = await setup();
     const forkName = `fork-${Math.random().toString(36).slice(2, 8)}`;
-    const forked = await api.post(`/projects/${fx.project.id}/fork`, { token: fx.owner.token, body: { name: forkName, path: forkName, namespace_path: (fx.owner.user as { username: string }).username } });
+    const forked = await api.post(`/projects/${fx.project.id}/fork`, {
+      token: fx.owner.token,
+      body: { name: forkName, path: forkName, namespace_path: (fx.owner.user as { username: string }).username },
+    });
     expect(forked.status, forked.text).toBe(201);
     const fork = forked.body as { id: number };
     // The source moves on after the fork: the fork does not have this commit.
-    const later = await commit(fx, fx.owner.token, { branch: 'master', commit_message: 'Later', actions: [{ action: 'create', file_path: 'later.txt', content: 'l' }] });
+    const later = await commit(fx, fx.owner.token, {
+      branch: 'master',
+      commit_message: 'Later',
+      actions: [{ action: 'create', file_path: 'later.txt', content: 'l' }],
+    });
     const res = await api.post(`/projects/${fork.id}/repository/commits`, {
       token: fx.owner.token,
-      body: { branch: 'from-source', start_branch: 'master', start_project: fx.project.id, commit_message: 'On top of the source', actions: [{ action: 'create', file_path: 'fork.txt', content: 'f' }] },
+      body: {
+        branch: 'from-source',
+        start_branch: 'master',
+        start_project: fx.project.id,
+        commit_message: 'On top of the source',
+        actions: [{ action: 'create', file_path: 'fork.txt', content: 'f' }],
+      },
     });
     expect(res.status, res.text).toBe(201);
     expect((res.body as { parent_ids: string[] }).parent_ids).toEqual([(later.body as { id: string }).id]);
@@ -162,7 +178,13 @@ describe('POST /projects/:id/repository/commits', () => {
     // By path too; the source itself is no fork of the fork.
     const byPath = await api.post(`/projects/${fork.id}/repository/commits`, {
       token: fx.owner.token,
-      body: { branch: 'by-path', start_branch: 'master', start_project: fx.project.path_with_namespace, commit_message: 'm', actions: [{ action: 'create', file_path: 'p.txt', content: 'p' }] },
+      body: {
+        branch: 'by-path',
+        start_branch: 'master',
+        start_project: fx.project.path_with_namespace,
+        commit_message: 'm',
+        actions: [{ action: 'create', file_path: 'p.txt', content: 'p' }],
+      },
     });
     expect(byPath.status, byPath.text).toBe(201);
     const other = await api.post('/projects', { token: fx.owner.token, body: { name: `other-${Date.now()}` } });
@@ -193,27 +215,80 @@ describe('POST /projects/:id/repository/commits', () => {
 
   describe('refusals: 400 with GitLab 13.6 messages and nothing stored', () => {
     const cases: [string, Record<string, unknown>, unknown][] = [
-      ['create over an existing file', { actions: [{ action: 'create', file_path: 'README.md', content: 'x' }] }, { message: 'A file with this name already exists' }],
+      [
+        'create over an existing file',
+        { actions: [{ action: 'create', file_path: 'README.md', content: 'x' }] },
+        { message: 'A file with this name already exists' },
+      ],
       ['update of a missing file', { actions: [{ action: 'update', file_path: 'nope.md', content: 'x' }] }, { message: "A file with this name doesn't exist" }],
       ['delete of a missing file', { actions: [{ action: 'delete', file_path: 'nope.md' }] }, { message: "A file with this name doesn't exist" }],
-      ['move from a missing file', { actions: [{ action: 'move', file_path: 'b.md', previous_path: 'nope.md' }] }, { message: "A file with this name doesn't exist" }],
-      ['chmod of a missing file', { actions: [{ action: 'chmod', file_path: 'nope', execute_filemode: true }] }, { message: "A file with this name doesn't exist" }],
+      [
+        'move from a missing file',
+        { actions: [{ action: 'move', file_path: 'b.md', previous_path: 'nope.md' }] },
+        { message: "A file with this name doesn't exist" },
+      ],
+      [
+        'chmod of a missing file',
+        { actions: [{ action: 'chmod', file_path: 'nope', execute_filemode: true }] },
+        { message: "A file with this name doesn't exist" },
+      ],
       ['a path with ..', { actions: [{ action: 'create', file_path: '../etc/passwd', content: 'x' }] }, { message: 'Path cannot include directory traversal' }],
-      ['a later action failing undoes the earlier ones', { actions: [{ action: 'create', file_path: 'ok.md', content: 'x' }, { action: 'delete', file_path: 'nope.md' }] }, { message: "A file with this name doesn't exist" }],
-      ['a stale last_commit_id', { actions: [{ action: 'update', file_path: 'README.md', content: 'x', last_commit_id: '0'.repeat(40) }] }, { message: 'The file has changed since you started editing it: README.md' }],
-      ['a missing start branch', { branch: 'new', start_branch: 'nope', actions: [{ action: 'create', file_path: 'n.md', content: 'x' }] }, { message: 'You can only create or edit files when you are on a branch' }],
-      ['a missing branch without start', { branch: 'nope', actions: [{ action: 'create', file_path: 'n.md', content: 'x' }] }, { message: 'You can only create or edit files when you are on a branch' }],
-      ['an invalid new branch name', { branch: 'bad..name', start_branch: 'master', actions: [{ action: 'create', file_path: 'n.md', content: 'x' }] }, { message: "Something went wrong when we tried to create 'bad..name' for you: Branch name is invalid" }],
+      [
+        'a later action failing undoes the earlier ones',
+        {
+          actions: [
+            { action: 'create', file_path: 'ok.md', content: 'x' },
+            { action: 'delete', file_path: 'nope.md' },
+          ],
+        },
+        { message: "A file with this name doesn't exist" },
+      ],
+      [
+        'a stale last_commit_id',
+        { actions: [{ action: 'update', file_path: 'README.md', content: 'x', last_commit_id: '0'.repeat(40) }] },
+        { message: 'The file has changed since you started editing it: README.md' },
+      ],
+      [
+        'a missing start branch',
+        { branch: 'new', start_branch: 'nope', actions: [{ action: 'create', file_path: 'n.md', content: 'x' }] },
+        { message: 'You can only create or edit files when you are on a branch' },
+      ],
+      [
+        'a missing branch without start',
+        { branch: 'nope', actions: [{ action: 'create', file_path: 'n.md', content: 'x' }] },
+        { message: 'You can only create or edit files when you are on a branch' },
+      ],
+      [
+        'an invalid new branch name',
+        { branch: 'bad..name', start_branch: 'master', actions: [{ action: 'create', file_path: 'n.md', content: 'x' }] },
+        { message: "Something went wrong when we tried to create 'bad..name' for you: Branch name is invalid" },
+      ],
       ['an unknown action', { actions: [{ action: 'explode', file_path: 'n.md' }] }, { error: 'actions[0][action] does not have a valid value' }],
-      ['both start_branch and start_sha', { start_branch: 'master', start_sha: 'abc', actions: [] }, { error: 'start_branch, start_sha are mutually exclusive' }],
-      ['a file over MAX_FILE_SIZE', { actions: [{ action: 'create', file_path: 'big.bin', content: 'x'.repeat(2048) }] }, { message: 'File big.bin is too large (0 MB): the maximum file size is 0 MB' }],
-      ['too many actions', { actions: Array.from({ length: 1001 }, (_, i) => ({ action: 'delete', file_path: `f${i}` })) }, { message: 'Too many actions: a commit may have at most 1000 actions (1001 given)' }],
+      [
+        'both start_branch and start_sha',
+        { start_branch: 'master', start_sha: 'abc', actions: [] },
+        { error: 'start_branch, start_sha are mutually exclusive' },
+      ],
+      [
+        'a file over MAX_FILE_SIZE',
+        { actions: [{ action: 'create', file_path: 'big.bin', content: 'x'.repeat(2048) }] },
+        { message: 'File big.bin is too large (0 MB): the maximum file size is 0 MB' },
+      ],
+      [
+        'too many actions',
+        { actions: Array.from({ length: 1001 }, (_, i) => ({ action: 'delete', file_path: `f${i}` })) },
+        { message: 'Too many actions: a commit may have at most 1000 actions (1001 given)' },
+      ],
     ];
     it.each(cases)('%s', async (_title, body, expected) => {
       const fx = await setup();
       const before = await history(fx);
       const eventsBefore = (await api.get(`/projects/${fx.project.id}/events`, { token: fx.owner.token })).body as unknown[];
-      const res = await api.post(commitsUrl(fx), { token: fx.owner.token, body: { branch: 'master', commit_message: 'm', ...body }, env: { MAX_FILE_SIZE: '1024' } });
+      const res = await api.post(commitsUrl(fx), {
+        token: fx.owner.token,
+        body: { branch: 'master', commit_message: 'm', ...body },
+        env: { MAX_FILE_SIZE: '1024' },
+      });
       expect(res.status, res.text).toBe(400);
       expect(res.body).toEqual(expected);
       expect(await history(fx)).toEqual(before);
@@ -249,7 +324,15 @@ describe('POST /projects/:id/repository/commits', () => {
     });
     expect(pushed).toMatchObject({
       action_name: 'pushed to',
-      push_data: { commit_count: 1, action: 'pushed', ref_type: 'branch', commit_from: (res.body as { id: string }).id, commit_to: (second.body as { id: string }).id, ref: 'topic', commit_title: 'Second' },
+      push_data: {
+        commit_count: 1,
+        action: 'pushed',
+        ref_type: 'branch',
+        commit_from: (res.body as { id: string }).id,
+        commit_to: (second.body as { id: string }).id,
+        ref: 'topic',
+        commit_title: 'Second',
+      },
     });
   });
 
@@ -272,7 +355,11 @@ describeAuthorization('POST /projects/:id/repository/commits', {
     const stranger = await createUser();
     return { ...fx, allowed: fx.owner.token, nonMember: stranger.token, insufficientRole: fx.reporter.token };
   },
-  call: (fx, token) => api.post(commitsUrl(fx), { token, body: { branch: 'master', commit_message: 'm', actions: [{ action: 'create', file_path: `${Math.random()}.txt`, content: 'x' }] } }),
+  call: (fx, token) =>
+    api.post(commitsUrl(fx), {
+      token,
+      body: { branch: 'master', commit_message: 'm', actions: [{ action: 'create', file_path: `${Math.random()}.txt`, content: 'x' }] },
+    }),
   success: 201,
   nonMember: { status: 404, body: { message: '404 Project Not Found' } },
   insufficientRole: { status: 403, body: FORBIDDEN_PUSH },

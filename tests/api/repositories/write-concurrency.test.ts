@@ -28,7 +28,11 @@ describe('parallel POST /repository/commits on one branch', () => {
       expect(l.status, l.text).toBe(400);
       expect(l.body).toEqual({ message: 'Could not update branch master. Please refresh and try again.' });
     }
-    const log = (await api.get(`/projects/${id}/repository/commits`, { token: owner.token, query: { per_page: 100 } })).body as { id: string; parent_ids: string[]; title: string }[];
+    const log = (await api.get(`/projects/${id}/repository/commits`, { token: owner.token, query: { per_page: 100 } })).body as {
+      id: string;
+      parent_ids: string[];
+      title: string;
+    }[];
     // Linear: each commit's only parent is the next one down; the history is the winners plus the initial commit.
     log.forEach((c, i) => expect(c.parent_ids).toEqual(i + 1 < log.length ? [log[i + 1]!.id] : []));
     expect(new Set(log.slice(0, -1).map((c) => c.id))).toEqual(new Set(winners.map((w) => w.id)));

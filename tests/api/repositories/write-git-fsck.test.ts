@@ -17,10 +17,14 @@ const bytesOf = (v: unknown) => (v instanceof Uint8Array ? v : new Uint8Array(Bu
 /** The project's pool and refs, as a bare git directory. */
 async function exportRepository(projectId: number): Promise<string> {
   const db = testDb().db;
-  const objects = (await db.execute(sql`SELECT o.oid, o.type, o.data FROM git_objects o JOIN repositories r ON r.pool_id = o.pool_id WHERE r.project_id = ${projectId}`)) as unknown as {
+  const objects = (await db.execute(
+    sql`SELECT o.oid, o.type, o.data FROM git_objects o JOIN repositories r ON r.pool_id = o.pool_id WHERE r.project_id = ${projectId}`,
+  )) as unknown as {
     rows: { oid: unknown; type: number; data: unknown }[];
   };
-  const refs = (await db.execute(sql`SELECT name, encode(oid, 'hex') AS oid FROM git_refs WHERE project_id = ${projectId}`)) as unknown as { rows: { name: string; oid: string }[] };
+  const refs = (await db.execute(sql`SELECT name, encode(oid, 'hex') AS oid FROM git_refs WHERE project_id = ${projectId}`)) as unknown as {
+    rows: { name: string; oid: string }[];
+  };
   const dir = await mkdtemp(join(tmpdir(), 'export-'));
   await git(dir, 'init', '--bare', '--quiet');
   const list: GitObject[] = objects.rows.map((r) => ({ oid: hexOf(r.oid), type: TYPES[Number(r.type) as 1 | 2 | 3 | 4], body: bytesOf(r.data) }));
@@ -76,8 +80,18 @@ describe.skipIf(!hasGit())('the written repository, read by git', () => {
         const [mode, , oid] = meta!.split(' ');
         return `${mode} ${oid} ${path}`;
       });
-      const tree = (await api.get(`/projects/${id}/repository/tree`, { token, query: { recursive: true, per_page: 100 } })).body as { id: string; type: string; path: string; mode: string }[];
-      expect(lsTree.sort()).toEqual(tree.filter((e) => e.type === 'blob').map((e) => `${e.mode} ${e.id} ${e.path}`).sort());
+      const tree = (await api.get(`/projects/${id}/repository/tree`, { token, query: { recursive: true, per_page: 100 } })).body as {
+        id: string;
+        type: string;
+        path: string;
+        mode: string;
+      }[];
+      expect(lsTree.sort()).toEqual(
+        tree
+          .filter((e) => e.type === 'blob')
+          .map((e) => `${e.mode} ${e.id} ${e.path}`)
+          .sort(),
+      );
       expect(lsTree.some((l) => l.startsWith('100755') && l.endsWith('bin/tool'))).toBe(true);
     } finally {
       await rm(dir, { recursive: true, force: true });

@@ -15,8 +15,10 @@ import { projectWithTeam } from './team-support.ts';
 
 type Fx = Awaited<ReturnType<typeof projectWithTeam>>;
 const repo = (fx: Fx) => `/projects/${fx.project.id}/repository`;
-const tip = async (fx: Fx, branch = 'master') => ((await api.get(`${repo(fx)}/branches/${branch}`, { token: fx.owner.token })).body as { commit: { id: string } }).commit.id;
-const pushes = async (fx: Fx) => ((await api.get(`/projects/${fx.project.id}/events`, { token: fx.owner.token, query: { action: 'pushed' } })).body as unknown[]).length;
+const tip = async (fx: Fx, branch = 'master') =>
+  ((await api.get(`${repo(fx)}/branches/${branch}`, { token: fx.owner.token })).body as { commit: { id: string } }).commit.id;
+const pushes = async (fx: Fx) =>
+  ((await api.get(`/projects/${fx.project.id}/events`, { token: fx.owner.token, query: { action: 'pushed' } })).body as unknown[]).length;
 
 /** `request` answers `status` (400 unless told) with `body`, and the branch and the push events are as before. */
 async function refused(fx: Fx, request: () => Promise<{ status: number; body: unknown; text: string }>, body: unknown, status = 400) {
@@ -49,7 +51,9 @@ describe('paths git refuses', () => {
   ];
   it.each(spellings)('commits API: create %j is 400 invalid path', async (path) => {
     const fx = await projectWithTeam('paths');
-    await refused(fx, () => commit(fx, [{ action: 'create', file_path: path, content: '[core]\n\tfsmonitor = touch pwned\n' }]), { message: `invalid path: '${path}'` });
+    await refused(fx, () => commit(fx, [{ action: 'create', file_path: path, content: '[core]\n\tfsmonitor = touch pwned\n' }]), {
+      message: `invalid path: '${path}'`,
+    });
   });
 
   it('commits API: leading and doubled slashes are dropped before the check, as Gitaly cleans them', async () => {
@@ -60,14 +64,27 @@ describe('paths git refuses', () => {
   it('commits API: a move into .git, an update and a chmod of one are refused; a later action undoes the earlier ones', async () => {
     const fx = await projectWithTeam('paths');
     await refused(fx, () => commit(fx, [{ action: 'move', previous_path: 'README.md', file_path: '.git/config' }]), { message: "invalid path: '.git/config'" });
-    await refused(fx, () => commit(fx, [{ action: 'create', file_path: 'ok.txt', content: 'x' }, { action: 'update', file_path: '.GIT/HEAD', content: 'x' }]), { message: "invalid path: '.GIT/HEAD'" });
-    await refused(fx, () => commit(fx, [{ action: 'chmod', file_path: 'git~1/hooks/pre-commit', execute_filemode: true }]), { message: "invalid path: 'git~1/hooks/pre-commit'" });
+    await refused(
+      fx,
+      () =>
+        commit(fx, [
+          { action: 'create', file_path: 'ok.txt', content: 'x' },
+          { action: 'update', file_path: '.GIT/HEAD', content: 'x' },
+        ]),
+      { message: "invalid path: '.GIT/HEAD'" },
+    );
+    await refused(fx, () => commit(fx, [{ action: 'chmod', file_path: 'git~1/hooks/pre-commit', execute_filemode: true }]), {
+      message: "invalid path: 'git~1/hooks/pre-commit'",
+    });
   });
 
   it('commits API: names that only look like .git are accepted', async () => {
     const fx = await projectWithTeam('paths');
     const paths = ['.gitignore', '.gitmodules', '.github/workflows/ci.yml', 'a.git/x', '.gitx', 'git~2', 'back\\slash'];
-    const res = await commit(fx, paths.map((file_path) => ({ action: 'create', file_path, content: 'x' })));
+    const res = await commit(
+      fx,
+      paths.map((file_path) => ({ action: 'create', file_path, content: 'x' })),
+    );
     expect(res.status, res.text).toBe(201);
   });
 
@@ -75,7 +92,9 @@ describe('paths git refuses', () => {
     const fx = await projectWithTeam('paths');
     const url = (path: string) => `${repo(fx)}/files/${encodeURIComponent(path)}`;
     const body = { branch: 'master', content: '#!/bin/sh\ntouch pwned\n', commit_message: 'hook' };
-    await refused(fx, () => api.post(url('.git/hooks/post-checkout'), { token: fx.owner.token, body }), { message: "invalid path: '.git/hooks/post-checkout'" });
+    await refused(fx, () => api.post(url('.git/hooks/post-checkout'), { token: fx.owner.token, body }), {
+      message: "invalid path: '.git/hooks/post-checkout'",
+    });
     await refused(fx, () => api.post(url('sub/.GIT/config'), { token: fx.owner.token, body }), { message: "invalid path: 'sub/.GIT/config'" });
     await refused(fx, () => api.put(url('.git/config'), { token: fx.owner.token, body }), { message: "invalid path: '.git/config'" });
   });
@@ -90,12 +109,22 @@ describe('paths git refuses', () => {
     });
     // master moves on, so the merge is a real three-way merge (not a fast-forward of the stored commit).
     expect((await commit(fx, [{ action: 'create', file_path: 'other.txt', content: 'x' }])).status).toBe(201);
-    const mr = await api.post(`/projects/${fx.project.id}/merge_requests`, { token: fx.owner.token, body: { source_branch: 'evil', target_branch: 'master', title: 'evil' } });
+    const mr = await api.post(`/projects/${fx.project.id}/merge_requests`, {
+      token: fx.owner.token,
+      body: { source_branch: 'evil', target_branch: 'master', title: 'evil' },
+    });
     expect(mr.status, mr.text).toBe(201);
     const iid = (mr.body as { iid: number }).iid;
     // The MR's check already found it cannot merge (merge_status cannot_be_merged): 13.6's mergeable_state? fails, 405.
-    expect((await api.get(`/projects/${fx.project.id}/merge_requests/${iid}`, { token: fx.owner.token })).body).toMatchObject({ merge_status: 'cannot_be_merged' });
-    await refused(fx, () => api.put(`/projects/${fx.project.id}/merge_requests/${iid}/merge`, { token: fx.owner.token }), { message: '405 Method Not Allowed' }, 405);
+    expect((await api.get(`/projects/${fx.project.id}/merge_requests/${iid}`, { token: fx.owner.token })).body).toMatchObject({
+      merge_status: 'cannot_be_merged',
+    });
+    await refused(
+      fx,
+      () => api.put(`/projects/${fx.project.id}/merge_requests/${iid}/merge`, { token: fx.owner.token }),
+      { message: '405 Method Not Allowed' },
+      405,
+    );
   });
 });
 
@@ -114,7 +143,14 @@ async function storeEvilBranch(fx: Fx): Promise<string> {
     { mode: '40000', name: encoder.encode('.git'), oid: await hashObject('tree', gitDir) },
   ]);
   const who = { name: 'Mallory', email: 'm@example.com', time: 1_600_000_000, tz: '+0000' };
-  const evil = encodeCommit({ tree: await hashObject('tree', root), parents: [master], author: who, committer: who, headers: [], message: encoder.encode('evil\n') });
+  const evil = encodeCommit({
+    tree: await hashObject('tree', root),
+    parents: [master],
+    author: who,
+    committer: who,
+    headers: [],
+    message: encoder.encode('evil\n'),
+  });
   const write = await prepareWrite([
     { type: 'blob', body: config },
     { type: 'tree', body: gitDir },
@@ -151,7 +187,11 @@ describe('caps on one commit', () => {
 
   it('5,000 directories within the caps are one commit, readable back', async () => {
     const fx = await projectWithTeam('caps');
-    const actions = Array.from({ length: 25 }, (_, c) => ({ action: 'create', file_path: `${`${String.fromCharCode(97 + c)}/`.repeat(200)}f`, content: `${c}` }));
+    const actions = Array.from({ length: 25 }, (_, c) => ({
+      action: 'create',
+      file_path: `${`${String.fromCharCode(97 + c)}/`.repeat(200)}f`,
+      content: `${c}`,
+    }));
     const res = await commit(fx, actions);
     expect(res.status, res.text).toBe(201);
     const raw = await api.get(`${repo(fx)}/files/${encodeURIComponent(actions[24]!.file_path)}/raw`, { token: fx.owner.token, query: { ref: 'master' } });

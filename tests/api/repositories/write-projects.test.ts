@@ -34,14 +34,32 @@ describe('a project and its repository', () => {
     const res = await api.post('/projects', { token, body: { name, description: 'About it', initialize_with_readme: true } });
     expect(res.status, res.text).toBe(201);
     const p = res.body as { id: number; path_with_namespace: string };
-    expect(res.body).toMatchObject({ default_branch: 'master', empty_repo: false, readme_url: `${TEST_PUBLIC_URL}/${p.path_with_namespace}/-/blob/master/README.md` });
+    expect(res.body).toMatchObject({
+      default_branch: 'master',
+      empty_repo: false,
+      readme_url: `${TEST_PUBLIC_URL}/${p.path_with_namespace}/-/blob/master/README.md`,
+    });
     const file = await api.get(`/projects/${p.id}/repository/files/README.md`, { token, query: { ref: 'master' } });
     expect(Buffer.from((file.body as { content: string }).content, 'base64').toString()).toBe(`# ${name}\n\nAbout it`);
     const [commit] = (await api.get(`/projects/${p.id}/repository/commits`, { token })).body as Record<string, unknown>[];
-    expect(commit).toMatchObject({ title: 'Initial commit', parent_ids: [], author_name: (user as { name: string }).name, author_email: (user as { email: string }).email });
+    expect(commit).toMatchObject({
+      title: 'Initial commit',
+      parent_ids: [],
+      author_name: (user as { name: string }).name,
+      author_email: (user as { email: string }).email,
+    });
     const events = (await api.get(`/projects/${p.id}/events`, { token })).body as { action_name: string; push_data?: unknown }[];
     expect(events.map((e) => e.action_name)).toEqual(['pushed new', 'created']);
-    expect(events[0]!.push_data).toEqual({ commit_count: 1, action: 'created', ref_type: 'branch', commit_from: null, commit_to: commit!.id, ref: 'master', commit_title: 'Initial commit', ref_count: null });
+    expect(events[0]!.push_data).toEqual({
+      commit_count: 1,
+      action: 'created',
+      ref_type: 'branch',
+      commit_from: null,
+      commit_to: commit!.id,
+      ref: 'master',
+      commit_title: 'Initial commit',
+      ref_count: null,
+    });
     // Listings carry the same facts.
     const listed = (await api.get('/projects', { token, query: { owned: true } })).body as { id: number; empty_repo: boolean; default_branch: string }[];
     expect(listed.find((x) => x.id === p.id)).toMatchObject({ empty_repo: false, default_branch: 'master' });
@@ -52,7 +70,10 @@ describe('a project and its repository', () => {
     const res = await api.post('/projects', { token, body: { name: uniqueName('main'), initialize_with_readme: true, default_branch: 'main' } });
     expect(res.status, res.text).toBe(201);
     expect(res.body).toMatchObject({ default_branch: 'main', empty_repo: false });
-    const branches = (await api.get(`/projects/${(res.body as { id: number }).id}/repository/branches`, { token })).body as { name: string; default: boolean }[];
+    const branches = (await api.get(`/projects/${(res.body as { id: number }).id}/repository/branches`, { token })).body as {
+      name: string;
+      default: boolean;
+    }[];
     expect(branches.map((b) => [b.name, b.default])).toEqual([['main', true]]);
   });
 
@@ -66,13 +87,17 @@ describe('a project and its repository', () => {
     expect(put.body).toMatchObject({ default_branch: 'next' });
     // master is no longer the default but keeps the protection its first push gave it (GitLab's ProtectedBranch row
     // outlives the default branch setting): deleted only once unprotected. next is the default: never deleted.
-    expect((await api.delete(`/projects/${id}/repository/branches/master`, { token })).body).toEqual({ message: 'You can only delete protected branches using the web interface.' });
+    expect((await api.delete(`/projects/${id}/repository/branches/master`, { token })).body).toEqual({
+      message: 'You can only delete protected branches using the web interface.',
+    });
     expect((await api.delete(`/projects/${id}/protected_branches/master`, { token })).status).toBe(204);
     expect((await api.delete(`/projects/${id}/repository/branches/master`, { token })).status).toBe(204);
-    expect((await api.delete(`/projects/${id}/repository/branches/next`, { token })).body).toEqual({ message: 'The default branch of a project cannot be deleted.' });
+    expect((await api.delete(`/projects/${id}/repository/branches/next`, { token })).body).toEqual({
+      message: 'The default branch of a project cannot be deleted.',
+    });
   });
 
-  it('PUT default_branch naming a missing branch: 400 with Project#change_head\'s base error, nothing saved', async () => {
+  it("PUT default_branch naming a missing branch: 400 with Project#change_head's base error, nothing saved", async () => {
     const { token } = await createUser();
     const res = await api.post('/projects', { token, body: { name: uniqueName('nohead'), initialize_with_readme: true, description: 'before' } });
     const id = (res.body as { id: number }).id;
@@ -126,8 +151,13 @@ describe('a project and its repository', () => {
     const sourceBranches = (await api.get(`/projects/${large.source}/repository/branches`, { token })).body as { name: string; commit: { id: string } }[];
     expect(branches.map((b) => [b.name, b.commit.id])).toEqual(sourceBranches.map((b) => [b.name, b.commit.id]));
     // The fork moves on its own; the source does not see it.
-    const c = await api.post(`/projects/${large.fork.id}/repository/commits`, { token, body: { branch: 'other', commit_message: 'in fork', actions: [{ action: 'create', file_path: 'fork.txt', content: 'f' }] } });
+    const c = await api.post(`/projects/${large.fork.id}/repository/commits`, {
+      token,
+      body: { branch: 'other', commit_message: 'in fork', actions: [{ action: 'create', file_path: 'fork.txt', content: 'f' }] },
+    });
     expect(c.status, c.text).toBe(201);
-    expect(((await api.get(`/projects/${large.source}/repository/commits`, { token, query: { ref_name: 'other' } })).body as { title: string }[])[0]!.title).toBe('many');
+    expect(
+      ((await api.get(`/projects/${large.source}/repository/commits`, { token, query: { ref_name: 'other' } })).body as { title: string }[])[0]!.title,
+    ).toBe('many');
   });
 });

@@ -40,14 +40,24 @@ describe('job artifacts by ref', () => {
     const { owner, project, sha, job } = await builtProject();
     const base = `/projects/${project.id}/jobs/artifacts/master`;
     const zip = await api.get(`${base}/download`, { token: owner.token, query: { job: 'build' } });
-    expect([zip.status, zip.headers.get('content-type'), zip.headers.get('content-disposition')]).toEqual([200, 'application/octet-stream', 'attachment; filename="artifacts.zip"; filename*=UTF-8\'\'artifacts.zip']);
-    const bytes = async (path: string) => new Uint8Array(await (await appFetch(`${TEST_PUBLIC_URL}/api/v4${path}`, { headers: { 'private-token': owner.token } })).arrayBuffer());
+    expect([zip.status, zip.headers.get('content-type'), zip.headers.get('content-disposition')]).toEqual([
+      200,
+      'application/octet-stream',
+      'attachment; filename="artifacts.zip"; filename*=UTF-8\'\'artifacts.zip',
+    ]);
+    const bytes = async (path: string) =>
+      new Uint8Array(await (await appFetch(`${TEST_PUBLIC_URL}/api/v4${path}`, { headers: { 'private-token': owner.token } })).arrayBuffer());
     const archive = await bytes(`${base}/download?job=build`);
     expect(archive).toEqual(await bytes(`/projects/${project.id}/jobs/${job.id}/artifacts`));
     expect(Object.keys(unzipSync(archive))).toContain('out/result.txt');
 
     const raw = await api.get(`${base}/raw/out/result.txt`, { token: owner.token, query: { job: 'build' } });
-    expect([raw.status, raw.headers.get('content-type'), raw.headers.get('content-disposition'), raw.text]).toEqual([200, 'application/octet-stream', 'attachment; filename="result.txt"', `built ${sha.slice(0, 8)}\n`]);
+    expect([raw.status, raw.headers.get('content-type'), raw.headers.get('content-disposition'), raw.text]).toEqual([
+      200,
+      'application/octet-stream',
+      'attachment; filename="result.txt"',
+      `built ${sha.slice(0, 8)}\n`,
+    ]);
     const json = await api.get(`${base}/raw/out/sub/data.json`, { token: owner.token, query: { job: 'build' } });
     expect([json.status, json.headers.get('content-type'), json.text]).toEqual([200, 'application/json', '{"a":1}\n']);
 

@@ -83,7 +83,12 @@ function multipartStream(parts: Array<Uint8Array | (() => AsyncGenerator<Uint8Ar
 }
 
 const upload = (jobId: number, token: string, body: BodyInit, contentType = `multipart/form-data; boundary=${BOUNDARY}`, query = '') =>
-  appFetch(`${TEST_PUBLIC_URL}/api/v4/jobs/${jobId}/artifacts${query}`, { method: 'POST', headers: { 'JOB-TOKEN': token, 'Content-Type': contentType }, body, duplex: 'half' } as RequestInit);
+  appFetch(`${TEST_PUBLIC_URL}/api/v4/jobs/${jobId}/artifacts${query}`, {
+    method: 'POST',
+    headers: { 'JOB-TOKEN': token, 'Content-Type': contentType },
+    body,
+    duplex: 'half',
+  } as RequestInit);
 
 async function sha256Of(res: Response, onPiece: (bytes: number) => void = () => undefined) {
   const hash = createHash('sha256');
@@ -190,7 +195,11 @@ describe('artifact uploads: framing, tokens and what is kept', () => {
     const { job } = await runningJob();
     const files = await storedFiles();
     const post = (body: string, headers: Record<string, string> = {}, query = '') =>
-      appFetch(`${TEST_PUBLIC_URL}/api/v4/jobs/${job.id}/artifacts${query}`, { method: 'POST', headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers }, body });
+      appFetch(`${TEST_PUBLIC_URL}/api/v4/jobs/${job.id}/artifacts${query}`, {
+        method: 'POST',
+        headers: { 'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`, ...headers },
+        body,
+      });
     const wrong = await post(`${head('token')}nope\r\n${filePart('zip bytes')}${end}`);
     expect([wrong.status, await wrong.json()]).toEqual([403, { message: '403 Forbidden' }]);
     expect(await storedFiles()).toBe(files);
@@ -222,7 +231,15 @@ describe('artifact uploads: framing, tokens and what is kept', () => {
     });
     expect([declared.status, await declared.json()]).toEqual([413, { message: 'file size has reached maximum size limit' }]);
 
-    expect((await appFetch(`${TEST_PUBLIC_URL}/api/v4/jobs/${job.id}`, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ token: job.token, state: 'success' }) })).status).toBe(200);
+    expect(
+      (
+        await appFetch(`${TEST_PUBLIC_URL}/api/v4/jobs/${job.id}`, {
+          method: 'PUT',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ token: job.token, state: 'success' }),
+        })
+      ).status,
+    ).toBe(200);
     expect((await api.post(`/projects/${project.id}/jobs/${job.id}/erase`, { token: owner.token })).status).toBe(201);
     expect(await storedFiles()).toBe(files);
     expect((await api.get(`/projects/${project.id}/jobs/${job.id}/artifacts`, { token: owner.token })).status).toBe(404);

@@ -17,7 +17,10 @@ async function mergeRequestOnBranch(yaml: string | null) {
   const ctx = await ciProject(yaml);
   const { owner, project } = ctx;
   await commitFiles(owner.token, project.id, { 'feature.txt': 'x' }, 'feature', 'Add feature');
-  const mr = await api.post(`/projects/${project.id}/merge_requests`, { token: owner.token, body: { source_branch: 'feature', target_branch: 'master', title: 'Feature' } });
+  const mr = await api.post(`/projects/${project.id}/merge_requests`, {
+    token: owner.token,
+    body: { source_branch: 'feature', target_branch: 'master', title: 'Feature' },
+  });
   expect(mr.status).toBe(201);
   const token = (await api.get(`/projects/${project.id}`, { token: owner.token })).body.runners_token as string;
   return { ...ctx, iid: mr.body.iid as number, runnerToken: token };
@@ -26,12 +29,20 @@ async function mergeRequestOnBranch(yaml: string | null) {
 describe('merge_when_pipeline_succeeds', () => {
   it('waits for a running pipeline and merges when it succeeds', async () => {
     const { owner, project, iid, runnerToken } = await mergeRequestOnBranch('build:\n  script: [echo ok]\n');
-    const res = await api.put(`/projects/${project.id}/merge_requests/${iid}/merge`, { token: owner.token, body: { merge_when_pipeline_succeeds: true, should_remove_source_branch: true } });
+    const res = await api.put(`/projects/${project.id}/merge_requests/${iid}/merge`, {
+      token: owner.token,
+      body: { merge_when_pipeline_succeeds: true, should_remove_source_branch: true },
+    });
     expect([res.status, res.body.state, res.body.merge_when_pipeline_succeeds]).toEqual([200, 'opened', true]);
-    const notes = (await api.get(`/projects/${project.id}/merge_requests/${iid}/notes`, { token: owner.token })).body as Array<{ body: string; system: boolean }>;
+    const notes = (await api.get(`/projects/${project.id}/merge_requests/${iid}/notes`, { token: owner.token })).body as Array<{
+      body: string;
+      system: boolean;
+    }>;
     expect(notes.some((n) => n.system && /^enabled an automatic merge when the pipeline for [0-9a-f]{40} succeeds$/.test(n.body))).toBe(true);
     // Asking again changes nothing.
-    expect((await api.put(`/projects/${project.id}/merge_requests/${iid}/merge`, { token: owner.token, body: { merge_when_pipeline_succeeds: true } })).status).toBe(200);
+    expect(
+      (await api.put(`/projects/${project.id}/merge_requests/${iid}/merge`, { token: owner.token, body: { merge_when_pipeline_succeeds: true } })).status,
+    ).toBe(200);
     const runner = await registerRunner(fetch, runnerToken);
     // The master pipeline (the first push) and the feature pipeline both run.
     await runUntilIdle(fetch, runner, { workDir });
@@ -56,7 +67,10 @@ describe('merge_when_pipeline_succeeds', () => {
 
   it('without a pipeline it is 405; a successful head pipeline merges at once', async () => {
     const none = await mergeRequestOnBranch(null);
-    const refused = await api.put(`/projects/${none.project.id}/merge_requests/${none.iid}/merge`, { token: none.owner.token, body: { merge_when_pipeline_succeeds: true } });
+    const refused = await api.put(`/projects/${none.project.id}/merge_requests/${none.iid}/merge`, {
+      token: none.owner.token,
+      body: { merge_when_pipeline_succeeds: true },
+    });
     expect([refused.status, refused.body]).toEqual([405, { message: '405 Method Not Allowed' }]);
 
     const { owner, project, iid, runnerToken } = await mergeRequestOnBranch('build:\n  script: [echo ok]\n');

@@ -69,7 +69,11 @@ describe('a runner runs pipelines', () => {
     expect(trace.text).toContain(`built ${sha.slice(0, 8)}`);
     expect(trace.text).toBe(results.get('test')!.trace);
     const job = (await api.get(`/projects/${project.id}/jobs/${jobs.build!.id}`, { token: owner.token })).body;
-    expect(job).toMatchObject({ status: 'success', artifacts_file: { filename: 'artifacts.zip', size: expect.any(Number) }, runner: { id: runner.id, description: 'test runner', active: true, is_shared: false } });
+    expect(job).toMatchObject({
+      status: 'success',
+      artifacts_file: { filename: 'artifacts.zip', size: expect.any(Number) },
+      runner: { id: runner.id, description: 'test runner', active: true, is_shared: false },
+    });
     const zip = await api.get(`/projects/${project.id}/jobs/${jobs.build!.id}/artifacts`, { token: owner.token });
     expect([zip.status, zip.headers.get('content-disposition')]).toEqual([200, 'attachment; filename="artifacts.zip"; filename*=UTF-8\'\'artifacts.zip']);
   });
@@ -85,15 +89,29 @@ describe('a runner runs pipelines', () => {
   });
 
   it('the job payload carries git coordinates, variables and steps as gitlab-runner expects', async () => {
-    const { project, runner, sha } = await projectWithRunner(TWO_STAGES.replace('stage: build\n', 'stage: build\n  before_script: [echo before]\n  after_script: [echo after]\n  image: alpine:3\n'));
+    const { project, runner, sha } = await projectWithRunner(
+      TWO_STAGES.replace('stage: build\n', 'stage: build\n  before_script: [echo before]\n  after_script: [echo after]\n  image: alpine:3\n'),
+    );
     const job = (await requestJob(fetch, runner)) as JobPayload;
     expect(job).toMatchObject({
       job_info: { name: 'build', stage: 'build', project_id: project.id, project_name: project.name },
-      git_info: { ref: 'master', sha, ref_type: 'branch', depth: 50, repo_url: `https://gitlab-ci-token:${job.token}@gitlab.example.test/${project.path_with_namespace}.git` },
+      git_info: {
+        ref: 'master',
+        sha,
+        ref_type: 'branch',
+        depth: 50,
+        repo_url: `https://gitlab-ci-token:${job.token}@gitlab.example.test/${project.path_with_namespace}.git`,
+      },
       runner_info: { timeout: 3600, runner_session_url: null },
       image: { name: 'alpine:3', entrypoint: null, ports: [] },
       steps: [
-        { name: 'script', script: ['echo before', 'mkdir -p out', `echo "built $CI_COMMIT_SHORT_SHA" > out/result.txt`, 'echo compiling'], timeout: 3600, when: 'on_success', allow_failure: false },
+        {
+          name: 'script',
+          script: ['echo before', 'mkdir -p out', `echo "built $CI_COMMIT_SHORT_SHA" > out/result.txt`, 'echo compiling'],
+          timeout: 3600,
+          when: 'on_success',
+          allow_failure: false,
+        },
         { name: 'after_script', script: ['echo after'], timeout: 3600, when: 'always', allow_failure: true },
       ],
       artifacts: [{ name: null, untracked: null, paths: ['out/'], when: 'on_success', expire_in: null, artifact_type: 'archive', artifact_format: 'zip' }],
@@ -158,7 +176,11 @@ describe('concurrency', () => {
     const { runner } = await projectWithRunner(TWO_STAGES);
     const job = (await requestJob(fetch, runner))!;
     const patch = (body: string) =>
-      appFetch(`${TEST_PUBLIC_URL}/api/v4/jobs/${job.id}/trace`, { method: 'PATCH', headers: { 'JOB-TOKEN': job.token, 'Content-Range': `0-${body.length - 1}`, 'Content-Type': 'text/plain' }, body });
+      appFetch(`${TEST_PUBLIC_URL}/api/v4/jobs/${job.id}/trace`, {
+        method: 'PATCH',
+        headers: { 'JOB-TOKEN': job.token, 'Content-Range': `0-${body.length - 1}`, 'Content-Type': 'text/plain' },
+        body,
+      });
     const answers = await Promise.all([patch('first'), patch('second!')]);
     expect(answers.map((a) => a.status).sort()).toEqual([202, 416]);
     const won = answers.find((a) => a.status === 202)!.headers.get('range');
@@ -171,7 +193,11 @@ describe('job updates, traces and artifacts', () => {
     const { runner } = await projectWithRunner(TWO_STAGES);
     const job = (await requestJob(fetch, runner))!;
     const patch = (range: string | undefined, body: string, token = job.token) =>
-      appFetch(`${TEST_PUBLIC_URL}/api/v4/jobs/${job.id}/trace`, { method: 'PATCH', headers: { 'JOB-TOKEN': token, ...(range ? { 'Content-Range': range } : {}), 'Content-Type': 'text/plain' }, body });
+      appFetch(`${TEST_PUBLIC_URL}/api/v4/jobs/${job.id}/trace`, {
+        method: 'PATCH',
+        headers: { 'JOB-TOKEN': token, ...(range ? { 'Content-Range': range } : {}), 'Content-Type': 'text/plain' },
+        body,
+      });
     const first = await patch('0-4', 'hello');
     expect([first.status, first.headers.get('range'), first.headers.get('job-status')]).toEqual([202, '0-5', 'running']);
     const gap = await patch('7-9', 'abc');
@@ -181,7 +207,11 @@ describe('job updates, traces and artifacts', () => {
     const noRange = await patch(undefined, 'x');
     expect([noRange.status, await noRange.json()]).toEqual([400, { message: '400 Missing header Content-Range' }]);
     expect((await patch('8-8', 'x', 'wrong')).status).toBe(403);
-    const missing = await appFetch(`${TEST_PUBLIC_URL}/api/v4/jobs/999999999/trace`, { method: 'PATCH', headers: { 'JOB-TOKEN': job.token, 'Content-Range': '0-0' }, body: 'x' });
+    const missing = await appFetch(`${TEST_PUBLIC_URL}/api/v4/jobs/999999999/trace`, {
+      method: 'PATCH',
+      headers: { 'JOB-TOKEN': job.token, 'Content-Range': '0-0' },
+      body: 'x',
+    });
     expect(missing.status).toBe(404);
   });
 

@@ -121,7 +121,8 @@ describeAuthorization('POST /projects/:id/snippets', {
     const fx = await projectFixture('private');
     return { ...fx, allowed: fx.reporter.token, insufficientRole: fx.guest.token };
   },
-  call: (fx, token) => api.post(`/projects/${fx.project.id}/snippets`, { token, body: { title: unique('s'), visibility: 'private', file_name: 'a', content: 'b' } }),
+  call: (fx, token) =>
+    api.post(`/projects/${fx.project.id}/snippets`, { token, body: { title: unique('s'), visibility: 'private', file_name: 'a', content: 'b' } }),
   success: 201,
   nonMember: PROJECT_NOT_FOUND,
   insufficientRole: FORBIDDEN,

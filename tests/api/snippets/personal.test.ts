@@ -18,7 +18,11 @@ const userBasic = (u: { id: number; username: string; name: string }) => ({
 });
 
 const filesOf = (snippetId: number) =>
-  testDb().db.select({ path: snippetFiles.path, content: snippetFiles.content, position: snippetFiles.position }).from(snippetFiles).where(eq(snippetFiles.snippetId, snippetId)).orderBy(snippetFiles.position);
+  testDb()
+    .db.select({ path: snippetFiles.path, content: snippetFiles.content, position: snippetFiles.position })
+    .from(snippetFiles)
+    .where(eq(snippetFiles.snippetId, snippetId))
+    .orderBy(snippetFiles.position);
 
 describe('personal snippets', () => {
   it('creates with file_name + content (private by default), reads it back with the Snippet entity, no expires_at, no event', async () => {
@@ -41,7 +45,20 @@ describe('personal snippets', () => {
       file_name: 'hello.rb',
       files: [{ path: 'hello.rb', raw_url: `${web}/raw/master/hello.rb` }],
     });
-    expect(Object.keys(res.body)).toEqual(['id', 'title', 'description', 'visibility', 'author', 'updated_at', 'created_at', 'project_id', 'web_url', 'raw_url', 'file_name', 'files']);
+    expect(Object.keys(res.body)).toEqual([
+      'id',
+      'title',
+      'description',
+      'visibility',
+      'author',
+      'updated_at',
+      'created_at',
+      'project_id',
+      'web_url',
+      'raw_url',
+      'file_name',
+      'files',
+    ]);
     expect(res.body).not.toHaveProperty('expires_at');
     // The token, the snippet, its files (a first use of the token also records it).
     expect(queryCount(res)).toBeLessThanOrEqual(4 + TX);
@@ -62,7 +79,14 @@ describe('personal snippets', () => {
     const { token } = await createUser();
     const res = await api.post('/snippets', {
       token,
-      body: { title: 'multi', visibility: 'public', files: [{ file_path: 'b.md', content: '# B' }, { file_path: 'dir/a b.txt', content: 'A' }] },
+      body: {
+        title: 'multi',
+        visibility: 'public',
+        files: [
+          { file_path: 'b.md', content: '# B' },
+          { file_path: 'dir/a b.txt', content: 'A' },
+        ],
+      },
     });
     expect(res.status, res.text).toBe(201);
     const web = `${TEST_PUBLIC_URL}/-/snippets/${res.body.id}`;
@@ -89,7 +113,12 @@ describe('personal snippets', () => {
 
   it('raw: the first file as text/plain', async () => {
     const { token } = await createUser();
-    const s = await createSnippet(token, { files: [{ file_path: 'one.py', content: 'print(1)\n' }, { file_path: 'two.py', content: 'print(2)\n' }] });
+    const s = await createSnippet(token, {
+      files: [
+        { file_path: 'one.py', content: 'print(1)\n' },
+        { file_path: 'two.py', content: 'print(2)\n' },
+      ],
+    });
     const raw = await api.get(`/snippets/${s.id}/raw`, { token });
     expect(raw.status).toBe(200);
     expect(raw.headers.get('content-type')).toBe('text/plain; charset=utf-8');
@@ -105,7 +134,7 @@ describe('personal snippets', () => {
     expect((await api.get(`/snippets/${s.id + 100000}/raw`, { token })).body).toEqual({ message: '404 Snippet Not Found' });
   });
 
-  it('GET /snippets lists the caller\'s own personal snippets, newest first, paginated; 401 anonymous', async () => {
+  it("GET /snippets lists the caller's own personal snippets, newest first, paginated; 401 anonymous", async () => {
     const me = await createUser();
     const other = await createUser();
     const a = await createSnippet(me.token, { visibility: 'private' });
@@ -136,7 +165,14 @@ describe('personal snippets', () => {
     const me = await createUser();
     await createSnippet(me.token, { files: [{ file_path: 'a', content: 'a' }] });
     const one = await api.get('/snippets', { token: me.token });
-    for (let i = 0; i < 5; i++) await createSnippet(me.token, { files: [{ file_path: 'a', content: 'a' }, { file_path: 'b', content: 'b' }, { file_path: 'c', content: 'c' }] });
+    for (let i = 0; i < 5; i++)
+      await createSnippet(me.token, {
+        files: [
+          { file_path: 'a', content: 'a' },
+          { file_path: 'b', content: 'b' },
+          { file_path: 'c', content: 'c' },
+        ],
+      });
     const six = await api.get('/snippets', { token: me.token });
     expect(six.body).toHaveLength(6);
     expect(six.body[0].files).toHaveLength(3);
@@ -181,7 +217,13 @@ describe('personal snippets', () => {
       anonymous: { private: 404, internal: 404, public: 200 },
       admin: { private: 200, internal: 200, public: 200 },
     };
-    const tokens: Record<string, string | undefined> = { author: author.token, other: other.token, external: external.token, anonymous: undefined, admin: admin.token };
+    const tokens: Record<string, string | undefined> = {
+      author: author.token,
+      other: other.token,
+      external: external.token,
+      anonymous: undefined,
+      admin: admin.token,
+    };
     for (const [who, byVisibility] of Object.entries(expected)) {
       for (const [visibility, status] of Object.entries(byVisibility)) {
         const s = snippet[visibility as keyof typeof snippet];
@@ -201,10 +243,20 @@ describe('personal snippets', () => {
     const admin = await createAdmin();
     const s = await createSnippet(author.token, { visibility: 'internal', files: [{ file_path: 'a.txt', content: 'A' }] });
 
-    const updated = await api.put(`/snippets/${s.id}`, { token: author.token, body: { title: 'new title', description: null, visibility: 'public', file_name: 'b.txt', content: 'B' } });
+    const updated = await api.put(`/snippets/${s.id}`, {
+      token: author.token,
+      body: { title: 'new title', description: null, visibility: 'public', file_name: 'b.txt', content: 'B' },
+    });
     expect(updated.status, updated.text).toBe(200);
     const web = `${TEST_PUBLIC_URL}/-/snippets/${s.id}`;
-    expect(updated.body).toMatchObject({ id: s.id, title: 'new title', description: null, visibility: 'public', file_name: 'b.txt', files: [{ path: 'b.txt', raw_url: `${web}/raw/master/b.txt` }] });
+    expect(updated.body).toMatchObject({
+      id: s.id,
+      title: 'new title',
+      description: null,
+      visibility: 'public',
+      file_name: 'b.txt',
+      files: [{ path: 'b.txt', raw_url: `${web}/raw/master/b.txt` }],
+    });
     expect(updated.body).not.toHaveProperty('expires_at');
     expect(await filesOf(s.id)).toEqual([{ path: 'b.txt', content: 'B', position: 0 }]);
     expect((await api.get(`/snippets/${s.id}`, { token: author.token })).body).toEqual(updated.body);
@@ -224,7 +276,10 @@ describe('personal snippets', () => {
     expect(byAdmin.body.author.id).toBe(author.user.id);
 
     const hidden = await createSnippet(author.token, { visibility: 'private' });
-    expect(await api.put(`/snippets/${hidden.id}`, { token: other.token, body: { title: 'x' } })).toMatchObject({ status: 404, body: { message: '404 Snippet Not Found' } });
+    expect(await api.put(`/snippets/${hidden.id}`, { token: other.token, body: { title: 'x' } })).toMatchObject({
+      status: 404,
+      body: { message: '404 Snippet Not Found' },
+    });
     expect(await api.put(`/snippets/${hidden.id}`, { body: { title: 'x' } })).toMatchObject({ status: 401, body: { message: '401 Unauthorized' } });
     const [row] = await testDb().db.select().from(snippets).where(eq(snippets.id, hidden.id));
     expect(row!.title).toBe(hidden.title);
@@ -232,7 +287,12 @@ describe('personal snippets', () => {
 
   it('updates files with actions: create, update, move, delete (in one transaction)', async () => {
     const { token } = await createUser();
-    const s = await createSnippet(token, { files: [{ file_path: 'a.txt', content: 'A' }, { file_path: 'b.txt', content: 'B' }] });
+    const s = await createSnippet(token, {
+      files: [
+        { file_path: 'a.txt', content: 'A' },
+        { file_path: 'b.txt', content: 'B' },
+      ],
+    });
     const res = await api.put(`/snippets/${s.id}`, {
       token,
       body: {
@@ -261,7 +321,13 @@ describe('personal snippets', () => {
     // A clash fails the whole change: nothing is written.
     const clash = await api.put(`/snippets/${s.id}`, {
       token,
-      body: { title: 'changed', files: [{ action: 'update', file_path: 'c.txt', content: 'changed' }, { action: 'create', file_path: 'd.txt', content: 'again' }] },
+      body: {
+        title: 'changed',
+        files: [
+          { action: 'update', file_path: 'c.txt', content: 'changed' },
+          { action: 'create', file_path: 'd.txt', content: 'again' },
+        ],
+      },
     });
     expect(clash).toMatchObject({ status: 400, body: { message: { error: 'Repository Error updating the snippet - A file with this name already exists' } } });
     expect(await api.put(`/snippets/${s.id}`, { token, body: { files: [{ action: 'update', file_path: 'zzz', content: 'x' }] } })).toMatchObject({
@@ -287,7 +353,10 @@ describe('personal snippets', () => {
     const { token } = await createUser();
     const s = await createSnippet(token);
     // destroy_conditionally!: a snippet changed after If-Unmodified-Since is kept (412).
-    const stale = await api.delete(`/snippets/${s.id}`, { token, headers: { 'If-Unmodified-Since': new Date(Date.parse(s.updated_at) - 60_000).toUTCString() } });
+    const stale = await api.delete(`/snippets/${s.id}`, {
+      token,
+      headers: { 'If-Unmodified-Since': new Date(Date.parse(s.updated_at) - 60_000).toUTCString() },
+    });
     expect(stale).toMatchObject({ status: 412, body: { message: '412 Precondition Failed' } });
     const res = await api.delete(`/snippets/${s.id}`, { token, headers: { 'If-Unmodified-Since': new Date(Date.now() + 60_000).toUTCString() } });
     expect(res.status).toBe(204);
@@ -297,7 +366,7 @@ describe('personal snippets', () => {
     expect(await api.delete(`/snippets/${s.id}`, { token })).toMatchObject({ status: 404, body: { message: '404 Snippet Not Found' } });
   });
 
-  it('ids: not a number is Grape\'s 400, an id no row can have is 404; project snippets are not personal ones', async () => {
+  it("ids: not a number is Grape's 400, an id no row can have is 404; project snippets are not personal ones", async () => {
     const { token } = await createUser();
     expect(await api.get('/snippets/abc', { token })).toMatchObject({ status: 400, body: { error: 'id is invalid' } });
     expect(await api.get('/snippets/99999999999', { token })).toMatchObject({ status: 404, body: { message: '404 Snippet Not Found' } });

@@ -14,7 +14,10 @@ describe('project snippets', () => {
     const owner = await createUser();
     const project = await createProject(owner.token, { visibility: 'private' });
     const base = `/projects/${project.id}/snippets`;
-    const created = await api.post(base, { token: owner.token, body: { title: 'Project snippet', description: 'd', visibility: 'internal', file_name: 'x.sh', content: 'echo x' } });
+    const created = await api.post(base, {
+      token: owner.token,
+      body: { title: 'Project snippet', description: 'd', visibility: 'internal', file_name: 'x.sh', content: 'echo x' },
+    });
     expect(created.status, created.text).toBe(201);
     const id = created.body.id;
     const web = `${TEST_PUBLIC_URL}/${project.path_with_namespace}/-/snippets/${id}`;
@@ -93,13 +96,19 @@ describe('project snippets', () => {
     expect(page.headers.get('x-prev-page')).toBe('1');
     expect(page.headers.get('x-total-pages')).toBe('3');
 
-    for (let i = 0; i < 4; i++) await createProjectSnippet(owner.token, project.id, { files: [{ file_path: 'a', content: 'a' }, { file_path: 'b', content: 'b' }] });
+    for (let i = 0; i < 4; i++)
+      await createProjectSnippet(owner.token, project.id, {
+        files: [
+          { file_path: 'a', content: 'a' },
+          { file_path: 'b', content: 'b' },
+        ],
+      });
     const more = await list(owner.token);
     expect(more.body).toHaveLength(7);
     expect(queryCount(more)).toBeLessThanOrEqual(queryCount(mine));
   });
 
-  it('visibility: a private project hides its snippets from non-members (404 Project Not Found); members see private snippets; the snippet\'s own visibility applies', async () => {
+  it("visibility: a private project hides its snippets from non-members (404 Project Not Found); members see private snippets; the snippet's own visibility applies", async () => {
     const owner = await createUser();
     const guest = await createUser();
     const stranger = await createUser();
@@ -116,7 +125,10 @@ describe('project snippets', () => {
     expect(await api.get(path)).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
     expect((await api.get(path, { token: guest.token })).status).toBe(200);
     expect((await api.get(path, { token: admin.token })).status).toBe(200);
-    expect(await api.get(`/projects/${privateProject.id}/snippets`, { token: stranger.token })).toMatchObject({ status: 404, body: { message: '404 Project Not Found' } });
+    expect(await api.get(`/projects/${privateProject.id}/snippets`, { token: stranger.token })).toMatchObject({
+      status: 404,
+      body: { message: '404 Project Not Found' },
+    });
 
     const priv = await createProjectSnippet(owner.token, publicProject.id, { visibility: 'private' });
     const internal = await createProjectSnippet(owner.token, publicProject.id, { visibility: 'internal' });
@@ -152,7 +164,10 @@ describe('project snippets', () => {
 
     // Members see private snippets; only the author and maintainers+ change them.
     expect((await api.get(`${base}/${id}`, { token: guest.token })).status).toBe(200);
-    expect(await api.put(`${base}/${id}`, { token: developer.token, body: { title: 'dev' } })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
+    expect(await api.put(`${base}/${id}`, { token: developer.token, body: { title: 'dev' } })).toMatchObject({
+      status: 403,
+      body: { message: '403 Forbidden' },
+    });
     expect(await api.delete(`${base}/${id}`, { token: guest.token })).toMatchObject({ status: 403, body: { message: '403 Forbidden' } });
     expect((await api.put(`${base}/${id}`, { token: reporter.token, body: { title: 'author' } })).status).toBe(200);
     expect((await api.put(`${base}/${id}`, { token: maintainer.token, body: { title: 'maintainer' } })).body.title).toBe('maintainer');

@@ -9,7 +9,10 @@ import { createUser } from '../../factories/users.ts';
 import { api, testDb } from '../../helpers/app.ts';
 
 const countOf = async (authorId: number) => {
-  const [row] = await testDb().db.select({ n: sql<number>`count(*)`.mapWith(Number) }).from(snippets).where(eq(snippets.authorId, authorId));
+  const [row] = await testDb()
+    .db.select({ n: sql<number>`count(*)`.mapWith(Number) })
+    .from(snippets)
+    .where(eq(snippets.authorId, authorId));
   return row!.n;
 };
 
@@ -26,14 +29,38 @@ describe('snippet parameters', () => {
     ['both content and files', { title: 't', ...file, files: [{ file_path: 'b', content: 'y' }] }, { error: 'files, content are mutually exclusive' }],
     ['invalid visibility', { title: 't', ...file, visibility: 'secret' }, { error: 'visibility does not have a valid value' }],
     ['files without content', { title: 't', files: [{ file_path: 'b' }] }, { error: 'files[0][content] is missing' }],
-    ['files with an empty path and empty content', { title: 't', files: [{ file_path: 'ok', content: 'y' }, { file_path: '', content: '' }] }, { error: 'files[1][file_path] is empty, files[1][content] is empty' }],
-    ['files with a traversing path', { title: 't', files: [{ file_path: '../etc/passwd', content: 'y' }] }, { error: 'files[0][file_path] should be a valid file path' }],
+    [
+      'files with an empty path and empty content',
+      {
+        title: 't',
+        files: [
+          { file_path: 'ok', content: 'y' },
+          { file_path: '', content: '' },
+        ],
+      },
+      { error: 'files[1][file_path] is empty, files[1][content] is empty' },
+    ],
+    [
+      'files with a traversing path',
+      { title: 't', files: [{ file_path: '../etc/passwd', content: 'y' }] },
+      { error: 'files[0][file_path] should be a valid file path' },
+    ],
     ['files not an array', { title: 't', files: 'a.rb' }, { error: 'files is invalid' }],
     ['title too long', { title: 'x'.repeat(256), ...file }, { message: { error: 'Title is too long (maximum is 255 characters)' } }],
-    ['file name too long', { title: 't', file_name: `${'x'.repeat(256)}`, content: 'x' }, { message: { error: 'File name is too long (maximum is 255 characters)' } }],
+    [
+      'file name too long',
+      { title: 't', file_name: `${'x'.repeat(256)}`, content: 'x' },
+      { message: { error: 'File name is too long (maximum is 255 characters)' } },
+    ],
     [
       'duplicate file paths',
-      { title: 't', files: [{ file_path: 'same.rb', content: 'a' }, { file_path: 'same.rb', content: 'b' }] },
+      {
+        title: 't',
+        files: [
+          { file_path: 'same.rb', content: 'a' },
+          { file_path: 'same.rb', content: 'b' },
+        ],
+      },
       { message: { error: 'Repository Error creating the snippet - A file with this name already exists' } },
     ],
   ];
@@ -71,7 +98,10 @@ describe('snippet parameters', () => {
     const { token } = await createUser();
     const s = await createSnippet(token, { files: [{ file_path: 'a.txt', content: 'A' }] });
     const put = (body: unknown) => api.put(`/snippets/${s.id}`, { token, body });
-    expect(await put({})).toMatchObject({ status: 400, body: { error: 'content, description, files, file_name, title, visibility are missing, at least one parameter must be provided' } });
+    expect(await put({})).toMatchObject({
+      status: 400,
+      body: { error: 'content, description, files, file_name, title, visibility are missing, at least one parameter must be provided' },
+    });
     expect(await put({ title: '' })).toMatchObject({ status: 400, body: { error: 'title is empty' } });
     expect(await put({ content: '' })).toMatchObject({ status: 400, body: { error: 'content is empty' } });
     expect(await put({ content: 'x', files: [{ action: 'update', file_path: 'a.txt', content: 'y' }] })).toMatchObject({
@@ -82,9 +112,9 @@ describe('snippet parameters', () => {
     expect(await put({ title: 'y'.repeat(256) })).toMatchObject({ status: 400, body: { message: { error: 'Title is too long (maximum is 255 characters)' } } });
     const [row] = await testDb().db.select().from(snippets).where(eq(snippets.id, s.id));
     expect(row).toMatchObject({ title: s.title, visibilityLevel: 0 });
-    expect(await testDb().db.select({ path: snippetFiles.path, content: snippetFiles.content }).from(snippetFiles).where(eq(snippetFiles.snippetId, s.id))).toEqual([
-      { path: 'a.txt', content: 'A' },
-    ]);
+    expect(
+      await testDb().db.select({ path: snippetFiles.path, content: snippetFiles.content }).from(snippetFiles).where(eq(snippetFiles.snippetId, s.id)),
+    ).toEqual([{ path: 'a.txt', content: 'A' }]);
   });
 
   it('anonymous writes are 401 before the parameters are looked at', async () => {

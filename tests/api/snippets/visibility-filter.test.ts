@@ -58,7 +58,10 @@ it('visibleSnippetsFilter keeps exactly the snippets GET shows, for every kind o
       .where(and(inArray(snippets.id, ids), visibleSnippetsFilter(actor)));
     const shown: number[] = [];
     for (const { snippet, path } of all) if ((await api.get(path, { token })).status === 200) shown.push(snippet.id);
-    expect(kept.map((r) => r.id).sort((a, b) => a - b), name).toEqual(shown.sort((a, b) => a - b));
+    expect(
+      kept.map((r) => r.id).sort((a, b) => a - b),
+      name,
+    ).toEqual(shown.sort((a, b) => a - b));
     counts[name] = shown.length;
   }
   // Personal private/internal/public, then 3 projects x 3 snippets: anonymous sees the two public-in-public ones.

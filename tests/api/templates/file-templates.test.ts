@@ -45,7 +45,10 @@ describe('lists', () => {
     expect(res.headers.get('x-next-page')).toBe('3');
     expect(res.headers.get('x-prev-page')).toBe('1');
     expect(res.headers.get('link')).toContain('/api/v4/templates/gitignores?per_page=4&page=3>; rel="next"');
-    expect(await api.get('/templates/dockerfiles', { query: { per_page: '0' } })).toMatchObject({ status: 400, body: { error: 'per_page does not have a valid value' } });
+    expect(await api.get('/templates/dockerfiles', { query: { per_page: '0' } })).toMatchObject({
+      status: 400,
+      body: { error: 'per_page does not have a valid value' },
+    });
   });
 });
 
@@ -77,14 +80,20 @@ describe('one template', () => {
   });
 
   it('names outside [\\w.-] and unknown types match no route', async () => {
-    for (const path of ['/templates/gitignores/C++', '/templates/gitlab_ci_ymls/Security%2FSAST', '/templates/issues', '/templates/issues/Bug', '/templates/Gitignores/Node']) {
+    for (const path of [
+      '/templates/gitignores/C++',
+      '/templates/gitlab_ci_ymls/Security%2FSAST',
+      '/templates/issues',
+      '/templates/issues/Bug',
+      '/templates/Gitignores/Node',
+    ]) {
       expect(await api.get(path)).toMatchObject(NOT_FOUND_ROUTE);
     }
   });
 });
 
 describe('the CI templates', () => {
-  it('are YAML mappings that start with GitLab\'s template notice', () => {
+  it("are YAML mappings that start with GitLab's template notice", () => {
     for (const [name, content] of Object.entries(GITLAB_CI_YMLS)) {
       expect(content, name).toMatch(/^# This file is a template, and might need editing before it works on your project\.\n/);
       const doc = parse(content);
@@ -92,7 +101,7 @@ describe('the CI templates', () => {
     }
   });
 
-  it('SAST and DAST define GitLab\'s `sast` and `dast` jobs with their reports', () => {
+  it("SAST and DAST define GitLab's `sast` and `dast` jobs with their reports", () => {
     const sast = parse(GITLAB_CI_YMLS['Security/SAST']!);
     expect(sast.sast).toMatchObject({ stage: 'test', artifacts: { reports: { sast: 'gl-sast-report.json' } } });
     const dast = parse(GITLAB_CI_YMLS.DAST!);

@@ -6,7 +6,21 @@ import { api } from '../../helpers/app.ts';
 import { describeAuthorization } from '../../helpers/common-auth.ts';
 import { createUser } from '../../factories/users.ts';
 
-const KEYS = ['agpl-3.0', 'apache-2.0', 'bsd-2-clause', 'bsd-3-clause', 'bsl-1.0', 'cc0-1.0', 'epl-2.0', 'gpl-2.0', 'gpl-3.0', 'lgpl-2.1', 'mit', 'mpl-2.0', 'unlicense'];
+const KEYS = [
+  'agpl-3.0',
+  'apache-2.0',
+  'bsd-2-clause',
+  'bsd-3-clause',
+  'bsl-1.0',
+  'cc0-1.0',
+  'epl-2.0',
+  'gpl-2.0',
+  'gpl-3.0',
+  'lgpl-2.1',
+  'mit',
+  'mpl-2.0',
+  'unlicense',
+];
 const POPULAR = ['apache-2.0', 'gpl-3.0', 'mit'];
 const year = () => String(new Date().getUTCFullYear());
 const NOT_FOUND_ROUTE = { status: 404, body: { error: '404 Not Found' } };
@@ -41,12 +55,28 @@ describe('GET /templates/licenses', () => {
     expect(res.body.map((l: { key: string }) => l.key)).toEqual(KEYS);
     expect(res.body.find((l: { key: string }) => l.key === 'mit')).toEqual({ ...MIT_META, content: mitWith('Copyright (c) [year] [fullname]') });
     for (const l of res.body) {
-      expect(Object.keys(l)).toEqual(['key', 'name', 'nickname', 'html_url', 'source_url', 'popular', 'description', 'conditions', 'permissions', 'limitations', 'content']);
+      expect(Object.keys(l)).toEqual([
+        'key',
+        'name',
+        'nickname',
+        'html_url',
+        'source_url',
+        'popular',
+        'description',
+        'conditions',
+        'permissions',
+        'limitations',
+        'content',
+      ]);
       expect(l.html_url).toBe(`http://choosealicense.com/licenses/${l.key}/`);
       expect(l.popular).toBe(POPULAR.includes(l.key));
       expect(l.content.length).toBeGreaterThan(500);
     }
-    expect(res.body.find((l: { key: string }) => l.key === 'gpl-3.0')).toMatchObject({ name: 'GNU General Public License v3.0', nickname: 'GNU GPLv3', source_url: 'https://spdx.org/licenses/GPL-3.0.html' });
+    expect(res.body.find((l: { key: string }) => l.key === 'gpl-3.0')).toMatchObject({
+      name: 'GNU General Public License v3.0',
+      nickname: 'GNU GPLv3',
+      source_url: 'https://spdx.org/licenses/GPL-3.0.html',
+    });
     expect(res.headers.get('x-total')).toBe('13');
     expect(res.headers.get('x-page')).toBe('1');
     expect(res.headers.get('x-per-page')).toBe('20');
@@ -111,7 +141,7 @@ describe('GET /templates/licenses/:name', () => {
     expect(res.body.content).not.toMatch(/[<[](year|yyyy|fullname|name of author|name of copyright owner)[>\]]/i);
   });
 
-  it('without fullname uses the signed-in user\'s name; anonymous leaves the placeholder', async () => {
+  it("without fullname uses the signed-in user's name; anonymous leaves the placeholder", async () => {
     const { user, token } = await createUser();
     const signedIn = await api.get('/templates/licenses/mit', { token });
     expect(signedIn.body.content).toBe(mitWith(`Copyright (c) ${year()} ${user.name}`));

@@ -25,7 +25,7 @@ async function setup() {
 const summary = (list: Array<{ action_name: string; body: string }>) => list.map((t) => [t.action_name, t.body]);
 
 describe('GET /todos', () => {
-  it('the caller\'s pending to-dos, newest first, each the full Todo entity', async () => {
+  it("the caller's pending to-dos, newest first, each the full Todo entity", async () => {
     const fx = await setup();
     const list = await listTodos(fx.alice.token);
     expect(summary(list)).toEqual([
@@ -107,7 +107,7 @@ describe('GET /todos', () => {
     expect(await bodies({})).not.toContain('marked by alice');
   });
 
-  it('invalid filter values: Grape\'s 400', async () => {
+  it("invalid filter values: Grape's 400", async () => {
     const fx = await setup();
     const bad = (query: Record<string, string>) => api.get('/todos', { token: fx.alice.token, query });
     expect(await bad({ action: 'approved' })).toMatchObject({ status: 400, body: { error: 'action does not have a valid value' } });
@@ -131,7 +131,7 @@ describe('GET /todos', () => {
     expect(await listTodos(fx.alice.token)).toHaveLength(4);
   });
 
-  it('a confidential issue\'s to-do is hidden from a user who cannot read it, kept for one who can', async () => {
+  it("a confidential issue's to-do is hidden from a user who cannot read it, kept for one who can", async () => {
     const owner = await createUser();
     const guest = await createUser();
     const reporter = await createUser();
@@ -148,17 +148,32 @@ describe('GET /todos', () => {
     expect((await listTodos(reporter.token)).map((t) => t.target.confidential)).toEqual([true]);
   });
 
-  it('a to-do that came from a note shows the note\'s body and points at it', async () => {
+  it("a to-do that came from a note shows the note's body and points at it", async () => {
     const fx = await setup();
     // No notes endpoint yet: the note and its mention to-do are written as the notes domain would write them.
     const db = testDb().db;
     const [note] = await db
       .insert(notes)
-      .values({ noteableType: 'Issue', noteableId: fx.issues.marked.id, projectId: fx.project.id, authorId: fx.owner.user.id, body: `@${fx.alice.user.username} ping`, discussionId: 'a'.repeat(40) })
+      .values({
+        noteableType: 'Issue',
+        noteableId: fx.issues.marked.id,
+        projectId: fx.project.id,
+        authorId: fx.owner.user.id,
+        body: `@${fx.alice.user.username} ping`,
+        discussionId: 'a'.repeat(40),
+      })
       .returning();
     const [row] = await db
       .insert(todos)
-      .values({ userId: fx.alice.user.id, authorId: fx.owner.user.id, projectId: fx.project.id, targetType: 'Issue', targetId: fx.issues.marked.id, action: 7, noteId: note!.id })
+      .values({
+        userId: fx.alice.user.id,
+        authorId: fx.owner.user.id,
+        projectId: fx.project.id,
+        targetType: 'Issue',
+        targetId: fx.issues.marked.id,
+        action: 7,
+        noteId: note!.id,
+      })
       .returning();
     const [first] = await listTodos(fx.alice.token);
     expect(first).toMatchObject({
@@ -208,7 +223,13 @@ describe('GET /todos', () => {
     }
     await listTodos(me.token); // the token's first use is recorded once; measure the steady state
     const counts: number[] = [];
-    const queries: Array<Record<string, string | number>> = [{ per_page: 2 }, { per_page: 100 }, { per_page: 5, page: 2 }, { per_page: 5, page: 9 }, { action: 'assigned', per_page: 100 }];
+    const queries: Array<Record<string, string | number>> = [
+      { per_page: 2 },
+      { per_page: 100 },
+      { per_page: 5, page: 2 },
+      { per_page: 5, page: 9 },
+      { action: 'assigned', per_page: 100 },
+    ];
     for (const query of queries) {
       const res = await api.get('/todos', { token: me.token, query });
       expect(res.status, res.text).toBe(200);

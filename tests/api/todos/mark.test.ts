@@ -67,7 +67,7 @@ describe('POST /todos/:id/mark_as_done', () => {
 });
 
 describe('POST /todos/mark_as_done', () => {
-  it('204 without a body; every pending to-do of the caller is done, nobody else\'s', async () => {
+  it("204 without a body; every pending to-do of the caller is done, nobody else's", async () => {
     const fx = await setup();
     expect(await listTodos(fx.alice.token)).toHaveLength(2);
     const res = await api.post('/todos/mark_as_done', { token: fx.alice.token });
@@ -101,7 +101,10 @@ describe('token scopes', () => {
       expect(res.status).toBe(403);
       expect(res.body).toMatchObject({ error: 'insufficient_scope', scope: 'api read_api' });
     }
-    const pending = await testDb().db.select({ state: todos.state }).from(todos).where(inArray(todos.userId, [fx.alice.user.id]));
+    const pending = await testDb()
+      .db.select({ state: todos.state })
+      .from(todos)
+      .where(inArray(todos.userId, [fx.alice.user.id]));
     expect(pending.map((r) => r.state)).toEqual(['pending', 'pending']);
     const readUser = await createToken(fx.alice.user, ['read_user']);
     expect(await api.get('/todos', { token: readUser })).toMatchObject({ status: 403, body: { error: 'insufficient_scope' } });

@@ -22,7 +22,10 @@ describe('POST /users/:id/personal_access_tokens', () => {
     const { user } = await createUser();
     const { token: admin } = await createAdmin();
     const expiresAt = inThreeDays();
-    const res = await api.post(`/users/${user.id}/personal_access_tokens`, { token: admin, body: { name: 'new pat', scopes: ['api', 'read_user'], expires_at: expiresAt } });
+    const res = await api.post(`/users/${user.id}/personal_access_tokens`, {
+      token: admin,
+      body: { name: 'new pat', scopes: ['api', 'read_user'], expires_at: expiresAt },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
       id: expect.any(Number),
@@ -43,8 +46,8 @@ describe('POST /users/:id/personal_access_tokens', () => {
     expect(JSON.stringify(row)).not.toContain(plaintext);
     expect(JSON.stringify(row)).not.toContain(plaintext.slice(6));
     // No column of any token row holds the value.
-    const [{ n }] = (await testDb().db
-      .select({ n: sql<number>`count(*)::int` })
+    const [{ n }] = (await testDb()
+      .db.select({ n: sql<number>`count(*)::int` })
       .from(personalAccessTokens)
       .where(sql`position(${plaintext.slice(6)} in ${personalAccessTokens}::text) > 0`)) as [{ n: number }];
     expect(Number(n)).toBe(0);
@@ -127,7 +130,10 @@ describe('POST /users/:id/personal_access_tokens', () => {
       expect(res.status, ref).toBe(404);
       expect(res.body).toEqual({ message: '404 User Not Found' });
     }
-    const [{ n }] = (await testDb().db.select({ n: sql<number>`count(*)::int` }).from(personalAccessTokens).where(eq(personalAccessTokens.userId, user.id))) as [{ n: number }];
+    const [{ n }] = (await testDb()
+      .db.select({ n: sql<number>`count(*)::int` })
+      .from(personalAccessTokens)
+      .where(eq(personalAccessTokens.userId, user.id))) as [{ n: number }];
     expect(Number(n)).toBe(1);
   });
 });

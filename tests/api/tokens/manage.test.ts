@@ -44,7 +44,7 @@ describeAuthorization('GET /personal_access_tokens/:id', {
 });
 
 describe('GET /personal_access_tokens', () => {
-  it('lists the caller\'s own tokens, oldest first, with pagination headers', async () => {
+  it("lists the caller's own tokens, oldest first, with pagination headers", async () => {
     const { user, token, ids } = await userWithTokens();
     const res = await api.get('/personal_access_tokens', { token });
     expect(res.status).toBe(200);
@@ -63,7 +63,7 @@ describe('GET /personal_access_tokens', () => {
     expect((await api.get('/personal_access_tokens', { token, query: { user_id: user.id } })).body).toHaveLength(3);
   });
 
-  it('administrators see every token, or one user\'s with user_id', async () => {
+  it("administrators see every token, or one user's with user_id", async () => {
     const owner = await userWithTokens();
     const { token: admin } = await createAdmin();
     const mine = await api.get('/personal_access_tokens', { token: admin, query: { user_id: owner.user.id } });
@@ -82,7 +82,7 @@ describe('GET /personal_access_tokens', () => {
     }
   });
 
-  it('an administrator\'s user_id outside the id range is a parameter error, not a database error', async () => {
+  it("an administrator's user_id outside the id range is a parameter error, not a database error", async () => {
     const { token: admin } = await createAdmin();
     for (const user_id of ['99999999999', '0', '-5']) {
       const res = await api.get('/personal_access_tokens', { token: admin, query: { user_id } });
@@ -136,7 +136,7 @@ describe('DELETE /personal_access_tokens/:id', () => {
     expect(after.headers.get('www-authenticate')).toMatch(/^Bearer realm="The API", error="invalid_token"/);
   });
 
-  it('administrators revoke anyone\'s token; the listing shows it revoked', async () => {
+  it("administrators revoke anyone's token; the listing shows it revoked", async () => {
     const { ids, token } = await userWithTokens();
     const { token: admin } = await createAdmin();
     expect((await api.delete(`/personal_access_tokens/${ids[1]}`, { token: admin })).status).toBe(204);
@@ -144,7 +144,7 @@ describe('DELETE /personal_access_tokens/:id', () => {
     expect(list.body[1]).toMatchObject({ id: ids[1], revoked: true, active: false });
   });
 
-  it('404 Not found (RecordNotFound) for a missing token; 400 for someone else\'s', async () => {
+  it("404 Not found (RecordNotFound) for a missing token; 400 for someone else's", async () => {
     const { ids } = await userWithTokens();
     const { token } = await createUser();
     const missing = await api.delete('/personal_access_tokens/2147483647', { token });

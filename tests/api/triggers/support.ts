@@ -9,7 +9,14 @@ import { ciProject } from '../pipelines/support.ts';
 
 export const ISO = expect.stringMatching(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
 
-export const userBasic = (u: UserRow) => ({ id: u.id, name: u.name, username: u.username, state: 'active', avatar_url: null, web_url: `${TEST_PUBLIC_URL}/${u.username}` });
+export const userBasic = (u: UserRow) => ({
+  id: u.id,
+  name: u.name,
+  username: u.username,
+  state: 'active',
+  avatar_url: null,
+  web_url: `${TEST_PUBLIC_URL}/${u.username}`,
+});
 
 /** A CI project (owner), another maintainer, a developer, a reporter and a stranger. */
 export async function triggerFixture(yaml?: string | null) {

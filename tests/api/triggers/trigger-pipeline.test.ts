@@ -4,7 +4,25 @@ import { describe, expect, it } from 'vitest';
 import { api } from '../../helpers/app.ts';
 import { countPipelines, createTrigger, ISO, triggerFixture, userBasic } from './support.ts';
 
-const PIPELINE_KEYS = ['id', 'sha', 'ref', 'status', 'created_at', 'updated_at', 'web_url', 'before_sha', 'tag', 'yaml_errors', 'user', 'started_at', 'finished_at', 'committed_at', 'duration', 'coverage', 'detailed_status'];
+const PIPELINE_KEYS = [
+  'id',
+  'sha',
+  'ref',
+  'status',
+  'created_at',
+  'updated_at',
+  'web_url',
+  'before_sha',
+  'tag',
+  'yaml_errors',
+  'user',
+  'started_at',
+  'finished_at',
+  'committed_at',
+  'duration',
+  'coverage',
+  'detailed_status',
+];
 
 async function variablesOf(token: string, projectId: number, pipelineId: number) {
   const res = await api.get(`/projects/${projectId}/pipelines/${pipelineId}/variables`, { token });
@@ -16,14 +34,20 @@ describe('a trigger call', () => {
   it('creates a trigger pipeline as the owner, with the variables and TRIGGER_PAYLOAD (form)', async () => {
     const fx = await triggerFixture();
     const t = await createTrigger(fx.maintainer.token, fx.project.id);
-    const res = await api.post(`/projects/${fx.project.id}/trigger/pipeline`, { form: { token: t.token, ref: 'master', 'variables[DEPLOY]': 'yes', 'variables[TARGET]': '<prod>' } });
+    const res = await api.post(`/projects/${fx.project.id}/trigger/pipeline`, {
+      form: { token: t.token, ref: 'master', 'variables[DEPLOY]': 'yes', 'variables[TARGET]': '<prod>' },
+    });
     expect(res.status).toBe(201);
     expect(Object.keys(res.body)).toEqual(PIPELINE_KEYS);
     expect(res.body).toMatchObject({ sha: fx.sha, ref: 'master', status: 'pending', tag: false, yaml_errors: null, user: userBasic(fx.maintainer.user) });
     expect(await variablesOf(fx.owner.token, fx.project.id, res.body.id)).toEqual([
       { variable_type: 'env_var', key: 'DEPLOY', value: 'yes' },
       { variable_type: 'env_var', key: 'TARGET', value: '<prod>' },
-      { variable_type: 'file', key: 'TRIGGER_PAYLOAD', value: `{"ref":"master","variables":{"DEPLOY":"yes","TARGET":"\\u003cprod\\u003e"},"id":"${fx.project.id}"}` },
+      {
+        variable_type: 'file',
+        key: 'TRIGGER_PAYLOAD',
+        value: `{"ref":"master","variables":{"DEPLOY":"yes","TARGET":"\\u003cprod\\u003e"},"id":"${fx.project.id}"}`,
+      },
     ]);
     const trigger = await api.get(`/projects/${fx.project.id}/triggers/${t.id}`, { token: fx.maintainer.token });
     expect(trigger.body.last_used).toEqual(ISO);
@@ -59,10 +83,22 @@ describe('a trigger call', () => {
 });
 
 describe('refused trigger calls store nothing', () => {
-  const cases: Array<[string, (fx: Awaited<ReturnType<typeof triggerFixture>>, token: string, otherToken: string) => Promise<{ status: number; body: unknown }>, number, unknown]> = [
-    ['missing ref and token', (fx) => api.post(`/projects/${fx.project.id}/trigger/pipeline`, { body: {} }), 400, { error: 'ref is missing, token is missing' }],
+  const cases: Array<
+    [string, (fx: Awaited<ReturnType<typeof triggerFixture>>, token: string, otherToken: string) => Promise<{ status: number; body: unknown }>, number, unknown]
+  > = [
+    [
+      'missing ref and token',
+      (fx) => api.post(`/projects/${fx.project.id}/trigger/pipeline`, { body: {} }),
+      400,
+      { error: 'ref is missing, token is missing' },
+    ],
     ['a blank ref', (fx, token) => api.post(`/projects/${fx.project.id}/trigger/pipeline`, { body: { ref: ' ', token } }), 400, { error: 'ref is empty' }],
-    ['variables that are not a Hash', (fx, token) => api.post(`/projects/${fx.project.id}/trigger/pipeline`, { body: { ref: 'master', token, variables: 'x' } }), 400, { error: 'variables is invalid' }],
+    [
+      'variables that are not a Hash',
+      (fx, token) => api.post(`/projects/${fx.project.id}/trigger/pipeline`, { body: { ref: 'master', token, variables: 'x' } }),
+      400,
+      { error: 'variables is invalid' },
+    ],
     [
       'variables that are not strings',
       (fx, token) => api.post(`/projects/${fx.project.id}/trigger/pipeline`, { body: { ref: 'master', token, variables: { A: 1 } } }),
@@ -81,10 +117,30 @@ describe('refused trigger calls store nothing', () => {
       403,
       { message: '403 Forbidden' },
     ],
-    ['an unknown token', (fx) => api.post(`/projects/${fx.project.id}/trigger/pipeline`, { body: { ref: 'master', token: 'f'.repeat(30) } }), 404, { message: '404 Not Found' }],
-    ["another project's token", (fx, _token, other) => api.post(`/projects/${fx.project.id}/trigger/pipeline`, { body: { ref: 'master', token: other } }), 404, { message: '404 Not Found' }],
-    ['an unknown project', (_fx, token) => api.post('/projects/999999999/trigger/pipeline', { body: { ref: 'master', token } }), 404, { message: '404 Not Found' }],
-    ['an unknown ref', (fx, token) => api.post(`/projects/${fx.project.id}/trigger/pipeline`, { body: { ref: 'nope', token } }), 400, { message: { base: ['Reference not found'] } }],
+    [
+      'an unknown token',
+      (fx) => api.post(`/projects/${fx.project.id}/trigger/pipeline`, { body: { ref: 'master', token: 'f'.repeat(30) } }),
+      404,
+      { message: '404 Not Found' },
+    ],
+    [
+      "another project's token",
+      (fx, _token, other) => api.post(`/projects/${fx.project.id}/trigger/pipeline`, { body: { ref: 'master', token: other } }),
+      404,
+      { message: '404 Not Found' },
+    ],
+    [
+      'an unknown project',
+      (_fx, token) => api.post('/projects/999999999/trigger/pipeline', { body: { ref: 'master', token } }),
+      404,
+      { message: '404 Not Found' },
+    ],
+    [
+      'an unknown ref',
+      (fx, token) => api.post(`/projects/${fx.project.id}/trigger/pipeline`, { body: { ref: 'nope', token } }),
+      400,
+      { message: { base: ['Reference not found'] } },
+    ],
     [
       'a variable named TRIGGER_PAYLOAD',
       (fx, token) => api.post(`/projects/${fx.project.id}/trigger/pipeline`, { body: { ref: 'master', token, variables: { TRIGGER_PAYLOAD: 'x' } } }),

@@ -55,7 +55,14 @@ describe('GET /projects/:id/triggers', () => {
     ]);
     const page = await api.get(`/projects/${fx.project.id}/triggers`, { token: fx.owner.token, query: { per_page: 1, page: 2 } });
     expect(page.body.map((t: { id: number }) => t.id)).toEqual([b.id]);
-    expect(['x-total', 'x-total-pages', 'x-page', 'x-per-page', 'x-next-page', 'x-prev-page'].map((h) => page.headers.get(h))).toEqual(['2', '2', '2', '1', '', '1']);
+    expect(['x-total', 'x-total-pages', 'x-page', 'x-per-page', 'x-next-page', 'x-prev-page'].map((h) => page.headers.get(h))).toEqual([
+      '2',
+      '2',
+      '2',
+      '1',
+      '',
+      '1',
+    ]);
   });
 });
 
@@ -78,7 +85,10 @@ describe('PUT /projects/:id/triggers/:trigger_id', () => {
     const fx = await triggerFixture();
     const t = await createTrigger(fx.maintainer.token, fx.project.id, 'old');
     const res = await api.put(`/projects/${fx.project.id}/triggers/${t.id}`, { token: fx.maintainer.token, body: { description: 'new' } });
-    expect([res.status, res.body]).toEqual([200, { id: t.id, token: t.token.slice(0, 4), description: 'new', created_at: ISO, updated_at: ISO, last_used: null, owner: userBasic(fx.maintainer.user) }]);
+    expect([res.status, res.body]).toEqual([
+      200,
+      { id: t.id, token: t.token.slice(0, 4), description: 'new', created_at: ISO, updated_at: ISO, last_used: null, owner: userBasic(fx.maintainer.user) },
+    ]);
     const unchanged = await api.put(`/projects/${fx.project.id}/triggers/${t.id}`, { token: fx.maintainer.token, body: {} });
     expect([unchanged.status, unchanged.body]).toEqual([200, res.body]);
   });
@@ -108,22 +118,32 @@ describe('DELETE /projects/:id/triggers/:trigger_id', () => {
   it('answers 412 when the trigger changed after If-Unmodified-Since', async () => {
     const fx = await triggerFixture();
     const t = await createTrigger(fx.owner.token, fx.project.id);
-    const res = await api.delete(`/projects/${fx.project.id}/triggers/${t.id}`, { token: fx.owner.token, headers: { 'If-Unmodified-Since': 'Mon, 01 Jan 2018 00:00:00 GMT' } });
+    const res = await api.delete(`/projects/${fx.project.id}/triggers/${t.id}`, {
+      token: fx.owner.token,
+      headers: { 'If-Unmodified-Since': 'Mon, 01 Jan 2018 00:00:00 GMT' },
+    });
     expect(res.status).toBe(412);
     expect(await countTriggers(fx.owner.token, fx.project.id)).toBe(1);
   });
 });
 
 describe('authorization', () => {
-  const calls = (projectId: number, triggerId: number) => [
-    ['GET', `/projects/${projectId}/triggers`, undefined],
-    ['GET', `/projects/${projectId}/triggers/${triggerId}`, undefined],
-    ['POST', `/projects/${projectId}/triggers`, { description: 'x' }],
-    ['PUT', `/projects/${projectId}/triggers/${triggerId}`, { description: 'x' }],
-    ['DELETE', `/projects/${projectId}/triggers/${triggerId}`, undefined],
-  ] as const;
+  const calls = (projectId: number, triggerId: number) =>
+    [
+      ['GET', `/projects/${projectId}/triggers`, undefined],
+      ['GET', `/projects/${projectId}/triggers/${triggerId}`, undefined],
+      ['POST', `/projects/${projectId}/triggers`, { description: 'x' }],
+      ['PUT', `/projects/${projectId}/triggers/${triggerId}`, { description: 'x' }],
+      ['DELETE', `/projects/${projectId}/triggers/${triggerId}`, undefined],
+    ] as const;
   const send = (method: string, path: string, token: string | undefined, body: unknown) =>
-    method === 'GET' ? api.get(path, { token }) : method === 'POST' ? api.post(path, { token, body }) : method === 'PUT' ? api.put(path, { token, body }) : api.delete(path, { token });
+    method === 'GET'
+      ? api.get(path, { token })
+      : method === 'POST'
+        ? api.post(path, { token, body })
+        : method === 'PUT'
+          ? api.put(path, { token, body })
+          : api.delete(path, { token });
 
   it('anonymous 401, stranger 404, developer and reporter 403; nothing changes', async () => {
     const fx = await triggerFixture();

@@ -45,7 +45,7 @@ const fetchAvatar = (url: string, options: RequestOptions = {}) => {
   return request('GET', url.slice(TEST_PUBLIC_URL.length), options);
 };
 describe('user avatars', () => {
-  it('PUT /users/:id stores the upload and serves it at GitLab\'s URL, byte for byte, with safe headers', async () => {
+  it("PUT /users/:id stores the upload and serves it at GitLab's URL, byte for byte, with safe headers", async () => {
     const { token } = await createAdmin();
     const { user } = await createUser();
     const res = await api.put(`/users/${user.id}`, { token, multipart: multipart({ avatar: file(PNG, 'me.png'), bio: 'with a face' }) });
@@ -91,7 +91,13 @@ describe('user avatars', () => {
     const username = unique('face');
     const res = await api.post('/users', {
       token,
-      multipart: multipart({ email: `${username}@example.com`, name: 'Face', username, password: 'secret-password', avatar: file(JPEG, 'photo.JPG', 'image/jpeg') }),
+      multipart: multipart({
+        email: `${username}@example.com`,
+        name: 'Face',
+        username,
+        password: 'secret-password',
+        avatar: file(JPEG, 'photo.JPG', 'image/jpeg'),
+      }),
     });
     expect(res.status).toBe(201);
     const url = `${TEST_PUBLIC_URL}/uploads/-/system/user/avatar/${res.body.id}/photo.JPG`;
@@ -101,7 +107,7 @@ describe('user avatars', () => {
     expect(served.headers.get('content-type')).toBe('image/jpeg');
   });
 
-  it('accepts every format of 13.6\'s list and serves each with its own type', async () => {
+  it("accepts every format of 13.6's list and serves each with its own type", async () => {
     const { token } = await createAdmin();
     const cases: Array<[Uint8Array<ArrayBuffer>, string, string]> = [
       [PNG, 'a.png', 'image/png'],
@@ -121,7 +127,7 @@ describe('user avatars', () => {
     }
   });
 
-  it('200 KB is the limit: exactly 200 KiB is taken, one byte more is 400 with GitLab\'s message', async () => {
+  it("200 KB is the limit: exactly 200 KiB is taken, one byte more is 400 with GitLab's message", async () => {
     const { token } = await createAdmin();
     const { user } = await createUser();
     const ok = await api.put(`/users/${user.id}`, { token, multipart: multipart({ avatar: file(pngOfSize(MAX), 'big.png') }) });
@@ -133,7 +139,7 @@ describe('user avatars', () => {
     expect(tooBig.body).toEqual({ message: { avatar: [SIZE] } });
   });
 
-  it('images only, by content: SVG, a spoofed extension, an unknown extension are 400 with GitLab\'s message', async () => {
+  it("images only, by content: SVG, a spoofed extension, an unknown extension are 400 with GitLab's message", async () => {
     const { token } = await createAdmin();
     const { user } = await createUser();
     const refused = [
@@ -214,24 +220,31 @@ describe('user avatars', () => {
     expect(served.headers.get('content-disposition')).toBe(`inline; filename="my__face____.png"; filename*=UTF-8''my__face__%C3%A9_.png`);
   });
 
-  it('only administrators set a user\'s avatar: the permission check comes before the upload is looked at', async () => {
+  it("only administrators set a user's avatar: the permission check comes before the upload is looked at", async () => {
     const { user, token } = await createUser();
     const res = await api.put(`/users/${user.id}`, { token, multipart: multipart({ avatar: file(ascii('not an image'), 'x.txt') }) });
     expect(res.status).toBe(403);
   });
 
   it('unknown owners, kinds and file names are 404', async () => {
-    for (const path of ['/uploads/-/system/user/avatar/2147483647/a.png', '/uploads/-/system/user/avatar/99999999999/a.png', '/uploads/-/system/note/avatar/1/a.png']) {
+    for (const path of [
+      '/uploads/-/system/user/avatar/2147483647/a.png',
+      '/uploads/-/system/user/avatar/99999999999/a.png',
+      '/uploads/-/system/note/avatar/1/a.png',
+    ]) {
       expect((await request('GET', path)).status, path).toBe(404);
     }
   });
 });
 
 describe('group avatars', () => {
-  it('POST /groups and PUT /groups/:id take an avatar; REST and GraphQL show it; a public group\'s is public', async () => {
+  it("POST /groups and PUT /groups/:id take an avatar; REST and GraphQL show it; a public group's is public", async () => {
     const owner = await createUser();
     const path = unique('faces');
-    const created = await api.post('/groups', { token: owner.token, multipart: multipart({ name: path, path, visibility: 'public', avatar: file(PNG, 'group.png') }) });
+    const created = await api.post('/groups', {
+      token: owner.token,
+      multipart: multipart({ name: path, path, visibility: 'public', avatar: file(PNG, 'group.png') }),
+    });
     expect(created.status).toBe(201);
     const url = `${TEST_PUBLIC_URL}/uploads/-/system/group/avatar/${created.body.id}/group.png`;
     expect(created.body.avatar_url).toBe(url);
@@ -242,11 +255,13 @@ describe('group avatars', () => {
     const newUrl = `${TEST_PUBLIC_URL}/uploads/-/system/group/avatar/${created.body.id}/new.gif`;
     expect(updated.body.avatar_url).toBe(newUrl);
     expect((await api.get(`/groups/${created.body.id}`)).body.avatar_url).toBe(newUrl);
-    expect((await gql('query($p: ID!) { group(fullPath: $p) { avatarUrl } }', { variables: { p: path } })).body).toEqual({ data: { group: { avatarUrl: newUrl } } });
+    expect((await gql('query($p: ID!) { group(fullPath: $p) { avatarUrl } }', { variables: { p: path } })).body).toEqual({
+      data: { group: { avatarUrl: newUrl } },
+    });
     expect((await fetchBinary(newUrl)).bytes).toEqual(GIF);
   });
 
-  it('a private group\'s avatar is for those who may read the group (404 for everyone else)', async () => {
+  it("a private group's avatar is for those who may read the group (404 for everyone else)", async () => {
     const owner = await createUser();
     const member = await createUser();
     const group = await createGroup(owner.token, { visibility: 'private' });
@@ -269,7 +284,10 @@ describe('group avatars', () => {
     expect(res.status).toBe(400);
     expect(res.body).toEqual({ message: { avatar: [SIZE] } });
     const path = unique('svg');
-    const created = await api.post('/groups', { token: owner.token, multipart: multipart({ name: path, path, avatar: file(ascii('<svg/>'), 'a.svg', 'image/svg+xml') }) });
+    const created = await api.post('/groups', {
+      token: owner.token,
+      multipart: multipart({ name: path, path, avatar: file(ascii('<svg/>'), 'a.svg', 'image/svg+xml') }),
+    });
     expect(created.status).toBe(400);
     expect(created.body).toEqual({ message: { avatar: [FORMAT] } });
     expect((await api.get(`/groups/${path}`, { token: owner.token })).status).toBe(404);
@@ -287,7 +305,10 @@ describe('project avatars', () => {
     expect((await fetchBinary(url)).bytes).toEqual(PNG);
     expect((await api.get('/projects', { query: { search: name } })).body[0].avatar_url).toBe(url);
 
-    const updated = await api.put(`/projects/${created.body.id}`, { token: owner.token, multipart: multipart({ description: 'd', avatar: file(ICO, 'favicon.ico') }) });
+    const updated = await api.put(`/projects/${created.body.id}`, {
+      token: owner.token,
+      multipart: multipart({ description: 'd', avatar: file(ICO, 'favicon.ico') }),
+    });
     expect(updated.status).toBe(200);
     const newUrl = `${TEST_PUBLIC_URL}/uploads/-/system/project/avatar/${created.body.id}/favicon.ico`;
     expect(updated.body).toMatchObject({ description: 'd', avatar_url: newUrl });
@@ -298,7 +319,7 @@ describe('project avatars', () => {
     expect(served.headers.get('content-type')).toBe('image/vnd.microsoft.icon');
   });
 
-  it('a private project\'s avatar is for its members (a token works as a session does); others get 404', async () => {
+  it("a private project's avatar is for its members (a token works as a session does); others get 404", async () => {
     const owner = await createUser();
     const project = await createProject(owner.token, { visibility: 'private' });
     const res = await api.put(`/projects/${project.id}`, { token: owner.token, multipart: multipart({ avatar: file(GIF, 'p.gif') }) });
@@ -308,10 +329,13 @@ describe('project avatars', () => {
     expect((await fetchBinary(res.body.avatar_url, owner.token)).bytes).toEqual(GIF);
   });
 
-  it('a fork starts with its source\'s avatar, under its own path (Projects::ForkService)', async () => {
+  it("a fork starts with its source's avatar, under its own path (Projects::ForkService)", async () => {
     const owner = await createUser();
     const forker = await createUser();
-    const source = await api.post('/projects', { token: owner.token, multipart: multipart({ name: unique('src'), visibility: 'public', avatar: file(GIF, 'src.gif') }) });
+    const source = await api.post('/projects', {
+      token: owner.token,
+      multipart: multipart({ name: unique('src'), visibility: 'public', avatar: file(GIF, 'src.gif') }),
+    });
     const fork = await api.post(`/projects/${source.body.id}/fork`, { token: forker.token });
     expect(fork.status).toBe(201);
     const url = `${TEST_PUBLIC_URL}/uploads/-/system/project/avatar/${fork.body.id}/src.gif`;
@@ -326,7 +350,10 @@ describe('project avatars', () => {
     const owner = await createUser();
     const project = await createProject(owner.token, { visibility: 'public' });
     const first = await api.put(`/projects/${project.id}`, { token: owner.token, multipart: multipart({ avatar: file(PNG, 'one.png') }) });
-    const refused = await api.put(`/projects/${project.id}`, { token: owner.token, multipart: multipart({ name: 'renamed', avatar: file(ascii('GIF88a-ish'), 'two.gif') }) });
+    const refused = await api.put(`/projects/${project.id}`, {
+      token: owner.token,
+      multipart: multipart({ name: 'renamed', avatar: file(ascii('GIF88a-ish'), 'two.gif') }),
+    });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ message: { avatar: [FORMAT] } });
     const after = (await api.get(`/projects/${project.id}`)).body;

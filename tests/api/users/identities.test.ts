@@ -32,7 +32,7 @@ describe('POST /users with an identity', () => {
     expect((await api.post('/users', { token, body: newUser({ provider: 'github', extern_uid: uid }) })).status).toBe(201);
   });
 
-  it('provider and extern_uid go together (Grape all_or_none_of); a blank provider is the model\'s error', async () => {
+  it("provider and extern_uid go together (Grape all_or_none_of); a blank provider is the model's error", async () => {
     const { token } = await createAdmin();
     for (const extra of [{ provider: 'github' }, { extern_uid: '1' }]) {
       const res = await api.post('/users', { token, body: newUser(extra) });
@@ -96,7 +96,7 @@ describe('PUT /users/:id with an identity', () => {
     expect(seen.body).not.toHaveProperty('identities');
   });
 
-  it('on paid tiers the identity carries EE\'s saml_provider_id (null: no group SAML here)', async () => {
+  it("on paid tiers the identity carries EE's saml_provider_id (null: no group SAML here)", async () => {
     const { token } = await createAdmin();
     const { user } = await createUser();
     const res = await api.put(`/users/${user.id}`, { token, body: { provider: 'github', extern_uid: unique('x') }, env: { INSTANCE_TIER: 'premium' } });
@@ -159,7 +159,7 @@ describe('DELETE /users/:id/identities/:provider', () => {
     expect(nobody.body).toEqual({ message: '404 User Not Found' });
   });
 
-  it('If-Unmodified-Since before the identity\'s last change is 412 (destroy_conditionally!)', async () => {
+  it("If-Unmodified-Since before the identity's last change is 412 (destroy_conditionally!)", async () => {
     const { token } = await createAdmin();
     const { user } = await createUser();
     await api.put(`/users/${user.id}`, { token, body: { provider: 'github', extern_uid: unique('c') } });
@@ -176,6 +176,8 @@ describe('DELETE /users/:id/identities/:provider', () => {
     await api.put(`/users/${a.user.id}`, { token, body: { provider: 'github', extern_uid: uid } });
     expect((await api.put(`/users/${b.user.id}`, { token, body: { provider: 'github', extern_uid: uid } })).status).toBe(400);
     await api.delete(`/users/${a.user.id}/identities/github`, { token });
-    expect((await api.put(`/users/${b.user.id}`, { token, body: { provider: 'github', extern_uid: uid } })).body.identities).toEqual([{ provider: 'github', extern_uid: uid }]);
+    expect((await api.put(`/users/${b.user.id}`, { token, body: { provider: 'github', extern_uid: uid } })).body.identities).toEqual([
+      { provider: 'github', extern_uid: uid },
+    ]);
   });
 });

@@ -70,10 +70,12 @@ describe('GET /users/:id', () => {
   it('highest_role ignores expired memberships', async () => {
     const { user } = await createUser();
     const { token } = await createAdmin();
-    await testDb().db.insert(members).values([
-      { sourceType: 'Namespace', sourceId: 1, userId: user.id, accessLevel: 20 },
-      { sourceType: 'Project', sourceId: 1, userId: user.id, accessLevel: 40, expiresAt: '2000-01-01' },
-    ]);
+    await testDb()
+      .db.insert(members)
+      .values([
+        { sourceType: 'Namespace', sourceId: 1, userId: user.id, accessLevel: 20 },
+        { sourceType: 'Project', sourceId: 1, userId: user.id, accessLevel: 40, expiresAt: '2000-01-01' },
+      ]);
     expect((await api.get(`/users/${user.id}`, { token })).body.highest_role).toBe(20);
   });
 

@@ -29,15 +29,26 @@ describe('PUT /users/:id', () => {
   it('updates attributes and answers UserWithAdmin', async () => {
     const { user } = await createUser();
     const { token } = await createAdmin();
-    const res = await api.put(`/users/${user.id}`, { token, body: { bio: 'new bio', organization: 'GitLab', job_title: 'Engineer', admin: true, private_profile: true } });
+    const res = await api.put(`/users/${user.id}`, {
+      token,
+      body: { bio: 'new bio', organization: 'GitLab', job_title: 'Engineer', admin: true, private_profile: true },
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: user.id, bio: 'new bio', organization: 'GitLab', job_title: 'Engineer', work_information: 'Engineer at GitLab', is_admin: true, private_profile: true });
+    expect(res.body).toMatchObject({
+      id: user.id,
+      bio: 'new bio',
+      organization: 'GitLab',
+      job_title: 'Engineer',
+      work_information: 'Engineer at GitLab',
+      is_admin: true,
+      private_profile: true,
+    });
     // Absent attributes are left alone; an empty bio is stored as such.
     const again = await api.put(`/users/${user.id}`, { token, body: { bio: '' } });
     expect(again.body).toMatchObject({ bio: '', organization: 'GitLab', private_profile: true });
   });
 
-  it('renames the user and their personal namespace; keeping one\'s own username is fine', async () => {
+  it("renames the user and their personal namespace; keeping one's own username is fine", async () => {
     const { user } = await createUser();
     const { token } = await createAdmin();
     expect((await api.put(`/users/${user.id}`, { token, body: { username: user.username } })).status).toBe(200);
@@ -78,7 +89,7 @@ describe('PUT /users/:id', () => {
     expect((await api.put(`/users/${user.id}`, { token, body: { projects_limit: 'lots' } })).body).toEqual({ error: 'projects_limit is invalid' });
   });
 
-  it('public_email must be one of the user\'s own verified emails', async () => {
+  it("public_email must be one of the user's own verified emails", async () => {
     const { user } = await createUser();
     const { token } = await createAdmin();
     const bad = await api.put(`/users/${user.id}`, { token, body: { public_email: 'someone@else.example' } });
@@ -133,7 +144,10 @@ describe('DELETE /users/:id', () => {
     const { token } = await createAdmin();
     const path = unique('grp');
     const [group] = await db().insert(namespaces).values({ kind: 'group', name: path, path, fullPath: path }).returning();
-    await db().update(namespaces).set({ traversalIds: [group!.id] }).where(eq(namespaces.id, group!.id));
+    await db()
+      .update(namespaces)
+      .set({ traversalIds: [group!.id] })
+      .where(eq(namespaces.id, group!.id));
     await db().insert(members).values({ sourceType: 'Namespace', sourceId: group!.id, userId: user.id, accessLevel: 50 });
     const res = await api.delete(`/users/${user.id}`, { token });
     expect(res.status).toBe(409);
@@ -222,14 +236,17 @@ describe('DELETE /users/:id', () => {
     const { token } = await createAdmin();
     const path = unique('grp');
     const [group] = await db().insert(namespaces).values({ kind: 'group', name: path, path, fullPath: path }).returning();
-    await db().update(namespaces).set({ traversalIds: [group!.id] }).where(eq(namespaces.id, group!.id));
+    await db()
+      .update(namespaces)
+      .set({ traversalIds: [group!.id] })
+      .where(eq(namespaces.id, group!.id));
     await db().insert(members).values({ sourceType: 'Namespace', sourceId: group!.id, userId: c.id, accessLevel: 50, expiresAt: '2000-01-01' });
     expect((await api.delete(`/users/${c.id}`, { token })).status).toBe(204);
     const [row] = await db().select().from(namespaces).where(eq(namespaces.id, group!.id));
     expect(row!.deletedAt).toBeNull();
   });
 
-  it("the projects the user starred lose their star (star_count follows the stars)", async () => {
+  it('the projects the user starred lose their star (star_count follows the stars)', async () => {
     const { user: fan, token: fanToken } = await createUser();
     const { token: otherFan } = await createUser();
     const { token: ownerToken } = await createUser();

@@ -85,8 +85,16 @@ describe('valid configurations', () => {
   });
 
   it('needs and dependencies of earlier stages', async () => {
-    const c = await parse('build:\n  stage: build\n  script: x\ntest:\n  script: y\n  needs: [build, {job: build, artifacts: false}]\n  dependencies: [build]\n');
-    expect(job(c, 'test')).toMatchObject({ needs: [{ name: 'build', artifacts: true }, { name: 'build', artifacts: false }], dependencies: ['build'] });
+    const c = await parse(
+      'build:\n  stage: build\n  script: x\ntest:\n  script: y\n  needs: [build, {job: build, artifacts: false}]\n  dependencies: [build]\n',
+    );
+    expect(job(c, 'test')).toMatchObject({
+      needs: [
+        { name: 'build', artifacts: true },
+        { name: 'build', artifacts: false },
+      ],
+      dependencies: ['build'],
+    });
   });
 
   it('include: template merges the template under the file (the file wins)', async () => {

@@ -104,7 +104,11 @@ class PipelineSim {
   }
 
   fire(event: JobEvent, names: readonly string[]): void {
-    for (const name of names) expect(this.jobs.some((job) => job.name === name), `job ${name}`).toBe(true);
+    for (const name of names)
+      expect(
+        this.jobs.some((job) => job.name === name),
+        `job ${name}`,
+      ).toBe(true);
     this.jobs = this.jobs.map((job) => (names.includes(job.name) ? { ...job, status: EVENT_STATUS[event] } : job));
   }
 
@@ -265,16 +269,24 @@ const CASES: Case[] = [
       'build:pending test:created release_test:created review:created staging:created production:created',
     ),
     transitions: [
-      on('success', 'build', snap(
-        'running',
-        'build:success test:pending review:created deploy:created',
-        'build:success test:pending release_test:manual review:created staging:created production:created',
-      )),
-      on('success', 'test', snap(
-        'running',
-        'build:success test:success review:created deploy:created',
-        'build:success test:success release_test:manual review:created staging:created production:created',
-      )),
+      on(
+        'success',
+        'build',
+        snap(
+          'running',
+          'build:success test:pending review:created deploy:created',
+          'build:success test:pending release_test:manual review:created staging:created production:created',
+        ),
+      ),
+      on(
+        'success',
+        'test',
+        snap(
+          'running',
+          'build:success test:success review:created deploy:created',
+          'build:success test:success release_test:manual review:created staging:created production:created',
+        ),
+      ),
     ],
   },
   {
@@ -287,7 +299,11 @@ const CASES: Case[] = [
     },
     init: snap('pending', 'build:pending test:created deploy:created', 'build_1:pending build_2:pending test:created deploy:created'),
     transitions: [
-      on('success', 'build_1 build_2', snap('running', 'build:success test:skipped deploy:pending', 'build_1:success build_2:success test:skipped deploy:pending')),
+      on(
+        'success',
+        'build_1 build_2',
+        snap('running', 'build:success test:skipped deploy:pending', 'build_1:success build_2:success test:skipped deploy:pending'),
+      ),
       on('success', 'deploy', snap('success', 'build:success test:skipped deploy:success', 'build_1:success build_2:success test:skipped deploy:success')),
     ],
   },
@@ -371,7 +387,9 @@ const CASES: Case[] = [
       deploy: { stage: 'deploy' },
     },
     init: snap('pending', 'build:pending test:created deploy:created', 'build:pending test1:created test2:created deploy:created'),
-    transitions: [on('cancel', 'build', snap('canceled', 'build:canceled test:skipped deploy:skipped', 'build:canceled test1:skipped test2:skipped deploy:skipped'))],
+    transitions: [
+      on('cancel', 'build', snap('canceled', 'build:canceled test:skipped deploy:skipped', 'build:canceled test1:skipped test2:skipped deploy:skipped')),
+    ],
   },
   {
     name: 'stage_build_cancels_with_allow_failure_test1_and_test2_have_when',
@@ -382,7 +400,9 @@ const CASES: Case[] = [
       deploy: { stage: 'deploy' },
     },
     init: snap('pending', 'build:pending test:created deploy:created', 'build:pending test1:created test2:created deploy:created'),
-    transitions: [on('cancel', 'build', snap('pending', 'build:success test:pending deploy:created', 'build:canceled test1:pending test2:skipped deploy:created'))],
+    transitions: [
+      on('cancel', 'build', snap('pending', 'build:success test:pending deploy:created', 'build:canceled test1:pending test2:skipped deploy:created')),
+    ],
   },
   {
     name: 'stage_build_fails',
@@ -428,16 +448,24 @@ const CASES: Case[] = [
       'build:pending test:created release_test:created review:created staging:created production:created',
     ),
     transitions: [
-      on('success', 'build', snap(
-        'running',
-        'build:success test:pending review:created deploy:created',
-        'build:success test:pending release_test:manual review:created staging:created production:created',
-      )),
-      on('success', 'test', snap(
-        'running',
-        'build:success test:success review:pending deploy:created',
-        'build:success test:success release_test:manual review:pending staging:created production:created',
-      )),
+      on(
+        'success',
+        'build',
+        snap(
+          'running',
+          'build:success test:pending review:created deploy:created',
+          'build:success test:pending release_test:manual review:created staging:created production:created',
+        ),
+      ),
+      on(
+        'success',
+        'test',
+        snap(
+          'running',
+          'build:success test:success review:pending deploy:created',
+          'build:success test:success release_test:manual review:pending staging:created production:created',
+        ),
+      ),
     ],
   },
   {
@@ -528,7 +556,13 @@ const ADAPTED_CASES: Case[] = [
       deploy: { stage: 'deploy', needs: ['build_1', 'test'] },
     },
     init: snap('pending', 'build:pending test:created deploy:created', 'build_1:pending build_2:pending test:created deploy:created'),
-    transitions: [on('success', 'build_1 build_2', snap('running', 'build:success test:skipped deploy:pending', 'build_1:success build_2:success test:skipped deploy:pending'))],
+    transitions: [
+      on(
+        'success',
+        'build_1 build_2',
+        snap('running', 'build:success test:skipped deploy:pending', 'build_1:success build_2:success test:skipped deploy:pending'),
+      ),
+    ],
   },
   {
     // 13.8's skip_dag_manual_and_delayed_jobs skips it; 13.6 still accepts a skipped need for manual jobs.
@@ -627,7 +661,11 @@ const ADAPTED_CASES: Case[] = [
     },
     init: snap('pending', 'build:pending test:created post_test:created deploy:created', 'build:pending test:created post_test:created deploy:created'),
     transitions: [
-      on('success', 'build', snap('running', 'build:success test:skipped post_test:created deploy:created', 'build:success test:manual post_test:created deploy:created')),
+      on(
+        'success',
+        'build',
+        snap('running', 'build:success test:skipped post_test:created deploy:created', 'build:success test:manual post_test:created deploy:created'),
+      ),
     ],
   },
   {
@@ -645,21 +683,33 @@ const ADAPTED_CASES: Case[] = [
       'first_job:pending second_job:created third_job:created fourth_job:created',
     ),
     transitions: [
-      on('success', 'first_job', snap(
-        'running',
-        'first:success second:skipped third:created fourth:created',
-        'first_job:success second_job:manual third_job:created fourth_job:created',
-      )),
-      on('play', 'second_job', snap(
-        'running',
-        'first:success second:running third:created fourth:created',
-        'first_job:success second_job:pending third_job:created fourth_job:created',
-      )),
-      on('success', 'second_job', snap(
-        'running',
-        'first:success second:success third:pending fourth:created',
-        'first_job:success second_job:success third_job:pending fourth_job:created',
-      )),
+      on(
+        'success',
+        'first_job',
+        snap(
+          'running',
+          'first:success second:skipped third:created fourth:created',
+          'first_job:success second_job:manual third_job:created fourth_job:created',
+        ),
+      ),
+      on(
+        'play',
+        'second_job',
+        snap(
+          'running',
+          'first:success second:running third:created fourth:created',
+          'first_job:success second_job:pending third_job:created fourth_job:created',
+        ),
+      ),
+      on(
+        'success',
+        'second_job',
+        snap(
+          'running',
+          'first:success second:success third:pending fourth:created',
+          'first_job:success second_job:success third_job:pending fourth_job:created',
+        ),
+      ),
     ],
   },
   {
@@ -697,31 +747,51 @@ const ADAPTED_CASES: Case[] = [
       'build:pending test:created release_test1:created release_test2:created review:created staging:created production:created after_deploy:created handle_failure:created',
     ),
     transitions: [
-      on('success', 'build', snap(
-        'running',
-        'build:success test:pending review:created deploy:created post_deploy:created',
-        'build:success test:pending release_test1:manual release_test2:manual review:created staging:created production:created after_deploy:created handle_failure:created',
-      )),
-      on('success', 'test', snap(
-        'running',
-        'build:success test:success review:created deploy:created post_deploy:created',
-        'build:success test:success release_test1:manual release_test2:manual review:created staging:created production:created after_deploy:created handle_failure:created',
-      )),
-      on('play', 'release_test1', snap(
-        'running',
-        'build:success test:running review:created deploy:created post_deploy:created',
-        'build:success test:success release_test1:pending release_test2:manual review:created staging:created production:created after_deploy:created handle_failure:created',
-      )),
-      on('success', 'release_test1', snap(
-        'running',
-        'build:success test:success review:created deploy:pending post_deploy:created',
-        'build:success test:success release_test1:success release_test2:manual review:created staging:pending production:created after_deploy:created handle_failure:created',
-      )),
-      on('success', 'staging', snap(
-        'running',
-        'build:success test:success review:created deploy:running post_deploy:created',
-        'build:success test:success release_test1:success release_test2:manual review:created staging:success production:created after_deploy:created handle_failure:created',
-      )),
+      on(
+        'success',
+        'build',
+        snap(
+          'running',
+          'build:success test:pending review:created deploy:created post_deploy:created',
+          'build:success test:pending release_test1:manual release_test2:manual review:created staging:created production:created after_deploy:created handle_failure:created',
+        ),
+      ),
+      on(
+        'success',
+        'test',
+        snap(
+          'running',
+          'build:success test:success review:created deploy:created post_deploy:created',
+          'build:success test:success release_test1:manual release_test2:manual review:created staging:created production:created after_deploy:created handle_failure:created',
+        ),
+      ),
+      on(
+        'play',
+        'release_test1',
+        snap(
+          'running',
+          'build:success test:running review:created deploy:created post_deploy:created',
+          'build:success test:success release_test1:pending release_test2:manual review:created staging:created production:created after_deploy:created handle_failure:created',
+        ),
+      ),
+      on(
+        'success',
+        'release_test1',
+        snap(
+          'running',
+          'build:success test:success review:created deploy:pending post_deploy:created',
+          'build:success test:success release_test1:success release_test2:manual review:created staging:pending production:created after_deploy:created handle_failure:created',
+        ),
+      ),
+      on(
+        'success',
+        'staging',
+        snap(
+          'running',
+          'build:success test:success review:created deploy:running post_deploy:created',
+          'build:success test:success release_test1:success release_test2:manual review:created staging:success production:created after_deploy:created handle_failure:created',
+        ),
+      ),
     ],
   },
 ];

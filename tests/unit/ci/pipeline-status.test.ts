@@ -217,7 +217,12 @@ describe('detailedStatus', () => {
   });
 
   it('words a blocked or delayed pipeline for the pipeline', () => {
-    expect(detailedStatus('manual', { subject: 'pipeline' })).toMatchObject({ text: 'blocked', label: 'waiting for manual action', group: 'manual', icon: 'status_manual' });
+    expect(detailedStatus('manual', { subject: 'pipeline' })).toMatchObject({
+      text: 'blocked',
+      label: 'waiting for manual action',
+      group: 'manual',
+      icon: 'status_manual',
+    });
     expect(detailedStatus('scheduled', { subject: 'pipeline' })).toMatchObject({ text: 'delayed', label: 'waiting for delayed job', group: 'scheduled' });
     expect(detailedStatus('manual', { subject: 'stage' }).label).toBe('manual action');
   });

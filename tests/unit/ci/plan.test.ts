@@ -14,7 +14,13 @@ async function parse(text: string): Promise<CiConfig> {
 const BRANCH: PlanContext = { ref: 'main', tag: false, source: 'push', defaultBranch: 'main' };
 const FEATURE: PlanContext = { ...BRANCH, ref: 'feature/x' };
 const TAG: PlanContext = { ref: 'v1.0', tag: true, source: 'push', defaultBranch: 'main' };
-const MR: PlanContext = { ref: 'feature/x', tag: false, source: 'merge_request_event', defaultBranch: 'main', mergeRequest: { IID: '3', TARGET_BRANCH_NAME: 'main' } };
+const MR: PlanContext = {
+  ref: 'feature/x',
+  tag: false,
+  source: 'merge_request_event',
+  defaultBranch: 'main',
+  mergeRequest: { IID: '3', TARGET_BRANCH_NAME: 'main' },
+};
 const SCHEDULE: PlanContext = { ...BRANCH, source: 'schedule' };
 const WEB: PlanContext = { ...BRANCH, source: 'web' };
 
@@ -140,7 +146,13 @@ describe('the needs DAG', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(arbJob, { minLength: 1, maxLength: 6 }), async (jobs) => {
         const text = jobs
-          .map((j, i) => `j${i}:\n  stage: ${j.stage}\n  script: x\n  needs: [${j.needs.filter((n) => n < jobs.length).map((n) => `j${n}`).join(', ')}]\n`)
+          .map(
+            (j, i) =>
+              `j${i}:\n  stage: ${j.stage}\n  script: x\n  needs: [${j.needs
+                .filter((n) => n < jobs.length)
+                .map((n) => `j${n}`)
+                .join(', ')}]\n`,
+          )
           .join('');
         const r = await parseCiConfig(text, { templates: noTemplates });
         if (!r.ok) {

@@ -185,7 +185,19 @@ describe('REST input', () => {
 
   it('reads a JSON image position, dropping the text fields', () => {
     const r = parse({
-      position: { base_sha: 'b', start_sha: 's', head_sha: 'h', position_type: 'image', new_path: 'i.png', old_path: 'i.png', old_line: 4, width: 100, height: '50', x: 1, y: 2 },
+      position: {
+        base_sha: 'b',
+        start_sha: 's',
+        head_sha: 'h',
+        position_type: 'image',
+        new_path: 'i.png',
+        old_path: 'i.png',
+        old_line: 4,
+        width: 100,
+        height: '50',
+        x: 1,
+        y: 2,
+      },
     });
     expect('ok' in r && r.ok && toStoredPosition(r.ok)).toEqual({
       base_sha: 'b',
@@ -203,9 +215,18 @@ describe('REST input', () => {
 
   it.each([
     [{ 'position[start_sha]': 's', 'position[head_sha]': 'h', 'position[position_type]': 'text' }, 'position[base_sha] is missing'],
-    [{ 'position[base_sha]': 'b', 'position[start_sha]': 's', 'position[head_sha]': 'h' }, 'position[position_type] is missing, position[position_type] does not have a valid value'],
-    [{ 'position[base_sha]': 'b', 'position[start_sha]': 's', 'position[head_sha]': 'h', 'position[position_type]': 'file' }, 'position[position_type] does not have a valid value'],
-    [{ 'position[base_sha]': 'b', 'position[start_sha]': 's', 'position[head_sha]': 'h', 'position[position_type]': 'text', 'position[new_line]': 'x' }, 'position[new_line] is invalid'],
+    [
+      { 'position[base_sha]': 'b', 'position[start_sha]': 's', 'position[head_sha]': 'h' },
+      'position[position_type] is missing, position[position_type] does not have a valid value',
+    ],
+    [
+      { 'position[base_sha]': 'b', 'position[start_sha]': 's', 'position[head_sha]': 'h', 'position[position_type]': 'file' },
+      'position[position_type] does not have a valid value',
+    ],
+    [
+      { 'position[base_sha]': 'b', 'position[start_sha]': 's', 'position[head_sha]': 'h', 'position[position_type]': 'text', 'position[new_line]': 'x' },
+      'position[new_line] is invalid',
+    ],
     [{ position: 'text' }, 'position is invalid'],
   ])('refuses %j', (input, error) => {
     expect(parse(input)).toEqual({ body: { error } });
@@ -216,9 +237,30 @@ describe('output', () => {
   const stored = textAt('a.txt', 'b.txt', null, 5);
 
   it('writes Entities::Note#position in the formatters key order', () => {
-    expect(Object.keys(positionJson(stored))).toEqual(['base_sha', 'start_sha', 'head_sha', 'old_path', 'new_path', 'position_type', 'old_line', 'new_line', 'line_range']);
+    expect(Object.keys(positionJson(stored))).toEqual([
+      'base_sha',
+      'start_sha',
+      'head_sha',
+      'old_path',
+      'new_path',
+      'position_type',
+      'old_line',
+      'new_line',
+      'line_range',
+    ]);
     const image = imageAt('i.png', { width: 1, height: 2, x: 3, y: 4 });
-    expect(Object.keys(positionJson(image))).toEqual(['base_sha', 'start_sha', 'head_sha', 'old_path', 'new_path', 'position_type', 'width', 'height', 'x', 'y']);
+    expect(Object.keys(positionJson(image))).toEqual([
+      'base_sha',
+      'start_sha',
+      'head_sha',
+      'old_path',
+      'new_path',
+      'position_type',
+      'width',
+      'height',
+      'x',
+      'y',
+    ]);
     // jsonb hands keys back sorted by length: the output order is rebuilt.
     const range = { end: { new_line: '3', line_code: 'c_1_3' }, start: { type: 'new', line_code: 'c_1_2' } };
     expect(JSON.stringify(positionJson({ ...stored, line_range: range }).line_range)).toBe(

@@ -43,7 +43,10 @@ describe('buildRecipients', () => {
   it('watchers are not told of excluded events; a custom level is', () => {
     const cs = [candidate({ level: 'watch', sources: ['member'] }), candidate({ level: 'custom', sources: ['member'], eventEnabled: true })];
     expect(told('push_to_merge_request', cs)).toEqual([[1, null]]);
-    expect(told('merge_merge_request', cs)).toEqual([[0, null], [1, null]]);
+    expect(told('merge_merge_request', cs)).toEqual([
+      [0, null],
+      [1, null],
+    ]);
   });
 
   it('an explicit unsubscribe beats all but a mention; the actor, blocked users and non-readers are never told', () => {
@@ -54,9 +57,12 @@ describe('buildRecipients', () => {
       candidate({ level: 'watch', sources: ['member'], accessLevel: 10 }),
     ];
     const actor = candidate({ level: 'watch', sources: ['participant'] });
-    expect(buildRecipients([...cs, actor], { action: 'new_issue', actorId: actor.user.id, mayRead: (c) => c.accessLevel >= 20 }).map((d) => [cs.indexOf(cs.find((c) => c.user.id === d.user.id)!), d.reason])).toEqual([
-      [1, 'mentioned'],
-    ]);
+    expect(
+      buildRecipients([...cs, actor], { action: 'new_issue', actorId: actor.user.id, mayRead: (c) => c.accessLevel >= 20 }).map((d) => [
+        cs.indexOf(cs.find((c) => c.user.id === d.user.id)!),
+        d.reason,
+      ]),
+    ).toEqual([[1, 'mentioned']]);
   });
 
   it('one message per user, with the reason of highest priority', () => {
@@ -64,6 +70,9 @@ describe('buildRecipients', () => {
     expect(told('new_merge_request', cs)).toEqual([[0, 'assigned']]);
     // A reassignment tells a mention-level previous assignee (as a mention) and names the new one "assigned".
     const reassign = [candidate({ level: 'mention', sources: ['previous_assignee'] }), candidate({ level: 'mention', sources: ['assignee', 'participant'] })];
-    expect(told('reassign_issue', reassign)).toEqual([[1, 'assigned'], [0, null]]);
+    expect(told('reassign_issue', reassign)).toEqual([
+      [1, 'assigned'],
+      [0, null],
+    ]);
   });
 });
