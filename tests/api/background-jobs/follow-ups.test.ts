@@ -3,7 +3,7 @@
 // `pipeline_processing:pipeline_success` job, a notifying change's mail by the `mailers` job it wakes. Shown from outside: the causing request costs the same queries whether
 // or not there is follow-up work (Server-Timing counts the request's own database handle; the prompt run has its
 // own), and the follow-up has happened by the next request.
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { describe, expect, it, vi } from 'vitest';
 import { backgroundJobs, notifications } from '../../../db/schema/index.ts';
 import { addMember } from '../../factories/groups.ts';
@@ -85,7 +85,10 @@ describe('follow-up work runs on the queue', () => {
     const created = await api.post(`/projects/${project.id}/issues`, { token: owner.token, body: { title: 'Tell them', assignee_ids: [assignee.user.id] } });
     expect(created.status).toBe(201);
     // No run of the scheduled work in between: by the next request the outbox row is delivered and the mail went out.
-    const [event] = await testDb().db.select().from(notifications).where(eq(notifications.targetId, created.body.id));
+    const [event] = await testDb()
+      .db.select()
+      .from(notifications)
+      .where(and(eq(notifications.targetType, 'Issue'), eq(notifications.targetId, created.body.id)));
     expect(event).toMatchObject({ targetType: 'Issue', action: 'new_issue', recipients: [{ user_id: assignee.user.id, reason: 'assigned' }] });
     expect(event!.deliveredAt).toBeInstanceOf(Date);
     const lines = mailed.mock.calls.map(([line]) => JSON.parse(String(line))).filter((l) => l.msg === 'notification email' && l.user_id === assignee.user.id);
