@@ -1,17 +1,8 @@
-// An epic's labels: its label links read back (labels/writes.ts replaces them), and the group labels (of its group or ancestors) that
-// create and update resolve by title or id.
-import { and, eq, inArray, isNull } from 'drizzle-orm';
+// An epic's labels: the group labels (of its group or ancestors) that create and update resolve by title or id; its
+// label links are labels/writes.ts's.
+import { and, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { labelLinks, labels } from '../../schema/index.ts';
-
-/** Label ids of the epic. */
-export async function epicLabelIds(db: Db, epicId: number): Promise<number[]> {
-  const rows = await db
-    .select({ id: labelLinks.labelId })
-    .from(labelLinks)
-    .where(and(eq(labelLinks.targetType, 'Epic'), eq(labelLinks.targetId, epicId)));
-  return rows.map((r) => r.id);
-}
+import { labels } from '../../schema/index.ts';
 
 /** Group labels of the group or its ancestors by title (GitLab resolves epic labels there), one per title. */
 export async function findGroupLabelsByTitles(db: Db, groupIds: readonly number[], titles: readonly string[]) {
