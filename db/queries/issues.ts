@@ -3,9 +3,7 @@
 import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
-  activeMembershipSql,
   mergeRequestProjectsFilter,
-  projectReadersSql,
   readsMergeRequestsSql,
   readableIssueNotesSql,
   visibleIssuesFilter,
@@ -19,8 +17,6 @@ import {
   issues,
   labelLinks,
   labels,
-  members,
-  mergeRequestAssignees,
   mergeRequests,
   mergeRequestsClosingIssues,
   iterations,
@@ -29,11 +25,15 @@ import {
   notes,
   projects,
   subscriptions,
-  timelogs,
   todos,
   users,
 } from '../schema/index.ts';
 import { deleteAwardsOf } from './award-emoji.ts';
+import type { assignableUsersQuery } from './issuables/assignees.ts';
+import { insertTimelogStatement } from './issuables/timelogs.ts';
+import { deleteLabelLinksOf, replaceLabelLinks } from './labels/writes.ts';
+import { deleteSubscriptionsOf } from './notifications/subscriptions.ts';
+import { deleteTodosOf, mentionTodosStatement, newAssignmentTodosStatement } from './todos/issuables.ts';
 import { deleteNotesOf } from './notes.ts';
 import { liveProjectByRef, type ProjectLookup } from './projects.ts';
 import { containsPattern } from './lib/search.ts';
@@ -308,28 +308,9 @@ export function newIssueLinkStatements(
     statements.push(
       db.execute(sql`INSERT INTO ${issueAssignees} (issue_id, user_id) SELECT ${issue.id}, a.id FROM (${assignees}) a ORDER BY a.id ON CONFLICT DO NOTHING`),
     );
-    statements.push(
-      db.execute(
-        sql`INSERT INTO ${todos} (user_id, author_id, project_id, target_type, target_id, action)
-          SELECT ia.user_id, ${authorId}, ${issue.projectId}, 'Issue', ia.issue_id, ${TODO_ASSIGNED} FROM ${issueAssignees} ia WHERE ia.issue_id = ${issue.id} ORDER BY ia.user_id`,
-      ),
-    );
+    statements.push(newAssignmentTodosStatement(db, { ...issue, type: 'Issue' }, authorId));
   }
-  if (mentions.length) {
-    statements.push(
-      db.insert(todos).values(
-        mentions.map((m) => ({
-          userId: m.userId,
-          authorId,
-          projectId: issue.projectId,
-          targetType: 'Issue' as const,
-          targetId: issue.id as unknown as number,
-          action: m.direct ? TODO_DIRECTLY_ADDRESSED : TODO_MENTIONED,
-          noteId: (noteId ?? null) as unknown as number | null,
-        })),
-      ),
-    );
-  }
+  if (mentions.length) statements.push(mentionTodosStatement(db, { ...issue, type: 'Issue' }, authorId, mentions, noteId));
   return statements;
 }
 
@@ -374,14 +355,7 @@ export async function issueLabelIds(tx: Db, issueId: number): Promise<number[]> 
 }
 
 /** Replaces the issue's labels (`fresh`: a new issue, nothing to remove). */
-export async function setLabelLinks(tx: Db, issueId: number, labelIds: readonly number[], fresh = false) {
-  if (!fresh) await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'Issue'), eq(labelLinks.targetId, issueId)));
-  if (labelIds.length)
-    await tx
-      .insert(labelLinks)
-      .values([...new Set(labelIds)].map((labelId) => ({ labelId, targetType: 'Issue' as const, targetId: issueId })))
-      .onConflictDoNothing();
-}
+export const setLabelLinks = (tx: Db, issueId: number, labelIds: readonly number[], fresh = false) => replaceLabelLinks(tx, 'Issue', issueId, labelIds, fresh);
 
 /** Ids of labels of the project (or its ancestor groups) with these titles. */
 export async function findLabelIdsByTitle(db: Db, projectId: number, groupIds: readonly number[], titles: readonly string[]): Promise<number[]> {
@@ -398,231 +372,25 @@ export async function findLabelIdsByTitle(db: Db, projectId: number, groupIds: r
   return rows.map((r) => r.id);
 }
 
-/**
- * Of `userIds`, those who may be assigned: active users who can read the project (members of it or its groups, or
- * anyone not external on an internal/public project). Unknown ids are dropped, as GitLab does.
- */
-export async function assignableUserIds(
-  db: Db,
-  project: { id: number; visibilityLevel: number; traversalIds: number[] },
-  userIds: readonly number[],
-): Promise<number[]> {
-  const ids = [...new Set(userIds)].filter((id) => id >= 1 && id <= 2_147_483_647);
-  if (!ids.length) return [];
-  return (await assignableUsersQuery(db, project, ids)).map((r) => r.id);
-}
-
-/** assignableUserIds as a statement (ordered by id), for a batch or to insert from (newIssueLinkStatements). */
-export function assignableUsersQuery(db: Db, project: { id: number; visibilityLevel: number; traversalIds: number[] }, userIds: readonly number[]) {
-  const ids = [...new Set(userIds)].filter((id) => id >= 1 && id <= 2_147_483_647);
-  const groupIds = project.traversalIds.map(Number);
-  const source = or(
-    and(eq(members.sourceType, 'Project'), eq(members.sourceId, project.id)),
-    groupIds.length ? and(eq(members.sourceType, 'Namespace'), inArray(members.sourceId, groupIds)) : undefined,
-  );
-  const memberIds = db
-    .select({ id: members.userId })
-    .from(members)
-    .where(and(inArray(members.userId, ids), source, activeMembershipSql));
-  return db
-    .select({ id: users.id })
-    .from(users)
-    .where(and(inArray(users.id, ids), eq(users.state, 'active'), projectReadersSql(project.visibilityLevel, memberIds)))
-    .orderBy(users.id);
-}
-
-/** findIssueMilestone as SQL for the issue a batch inserts: the milestone's id, or NULL when it is not one of these. */
-export const issueMilestoneIdSql = (milestoneId: number, projectId: number, groupIds: readonly number[]) =>
-  sql<number | null>`(SELECT ${milestones.id} FROM ${milestones} WHERE ${and(
-    eq(milestones.id, milestoneId),
-    groupIds.length ? or(eq(milestones.projectId, projectId), inArray(milestones.groupId, [...groupIds])) : eq(milestones.projectId, projectId),
-  )})`;
-
-/** A milestone of the project or of one of its ancestor groups (GitLab ignores any other). */
-export async function findIssueMilestone(db: Db, milestoneId: number, projectId: number, groupIds: readonly number[]) {
-  const [row] = await db
-    .select({ id: milestones.id })
-    .from(milestones)
-    .where(
-      and(
-        eq(milestones.id, milestoneId),
-        groupIds.length ? or(eq(milestones.projectId, projectId), inArray(milestones.groupId, [...groupIds])) : eq(milestones.projectId, projectId),
-      ),
-    );
-  return row;
-}
-
 /** Removes the issue and what points at it polymorphically (labels, notes, awards, to-dos, subscriptions). */
 export async function deleteIssue(tx: Db, id: number) {
-  await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'Issue'), eq(labelLinks.targetId, id)));
+  await deleteLabelLinksOf(tx, 'Issue', id);
   await deleteNotesOf(tx, { type: 'Issue', id });
   await deleteAwardsOf(tx, 'Issue', id);
-  await tx.delete(todos).where(and(eq(todos.targetType, 'Issue'), eq(todos.targetId, id)));
-  await tx.delete(subscriptions).where(and(eq(subscriptions.subscribableType, 'Issue'), eq(subscriptions.subscribableId, id)));
+  await deleteTodosOf(tx, 'Issue', id);
+  await deleteSubscriptionsOf(tx, 'Issue', id);
   await tx.delete(issues).where(eq(issues.id, id));
 }
 
-// ---- Time tracking, subscriptions, to-dos ----
+// ---- Time tracking ----
 
 /** Adds a timelog and moves the issue's total with it (the caller holds the issue's row lock). */
 export async function addTimelog(tx: Db, issueId: number, userId: number, seconds: number) {
-  await tx.insert(timelogs).values({ issueId, userId, timeSpent: seconds });
+  await insertTimelogStatement(tx, { issueId }, userId, seconds);
   await tx
     .update(issues)
     .set({ totalTimeSpent: sql`${issues.totalTimeSpent} + ${seconds}`, updatedAt: new Date() })
     .where(eq(issues.id, issueId));
-}
-
-/** Records the user's explicit (un)subscription from the issue (or, `type`, the merge request). */
-export async function setSubscription(tx: Db, issueId: number, projectId: number, userId: number, subscribed: boolean, type: TodoTargetType = 'Issue') {
-  await tx
-    .insert(subscriptions)
-    .values({ subscribableType: type, subscribableId: issueId, projectId, userId, subscribed })
-    .onConflictDoUpdate({
-      target: [subscriptions.subscribableType, subscriptions.subscribableId, subscriptions.userId],
-      set: { subscribed, updatedAt: new Date() },
-    });
-}
-
-/**
- * Active users with these (lower-cased) usernames, each with their effective membership level on the project
- * (direct or through its groups): what the policy needs to decide whether they may read an issue. Two statements.
- */
-export async function usersWithProjectLevels(db: Db, project: { id: number; traversalIds: number[] }, usernames: readonly string[]) {
-  if (!usernames.length) return [];
-  return usersWithProjectLevelsQuery(db, project, usernames);
-}
-
-/**
- * usersWithProjectLevels for the live project named by `ref` (id or path), as a statement for the batch that reads
- * the project itself (no rows when there is no such project); usernames must not be empty.
- */
-export function usersWithProjectLevelsByRefQuery(db: Db, ref: ProjectLookup, usernames: readonly string[]) {
-  const level = sql<number>`COALESCE((SELECT max(m.access_level) FROM ${members} m WHERE m.user_id = ${users.id}
-    AND ((m.source_type = 'Project' AND m.source_id = ${projects.id})
-      OR (${namespaces.kind} = 'group' AND m.source_type = 'Namespace' AND m.source_id = ANY(${namespaces.traversalIds})))
-    AND (m.expires_at IS NULL OR m.expires_at > current_date)), 0)`.mapWith(Number);
-  return db
-    .select({ user: users, accessLevel: level })
-    .from(users)
-    .innerJoin(projects, sql`true`)
-    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
-    .where(and(liveProjectByRef(ref), inArray(sql`lower(${users.username})`, [...usernames].slice(0, 100)), eq(users.state, 'active')));
-}
-
-/** usersWithProjectLevels as a statement for a batch (usernames must not be empty). */
-export function usersWithProjectLevelsQuery(db: Db, project: { id: number; traversalIds: number[] }, usernames: readonly string[]) {
-  const groupIds = project.traversalIds.map(Number);
-  // One statement: each active user with the highest active membership level on the project or its groups (0: none).
-  const level = sql<number>`COALESCE((SELECT max(m.access_level) FROM ${members} m WHERE m.user_id = "users"."id"
-    AND ((m.source_type = 'Project' AND m.source_id = ${project.id})${
-      groupIds.length
-        ? sql` OR (m.source_type = 'Namespace' AND m.source_id IN (${sql.join(
-            groupIds.map((id) => sql`${id}`),
-            sql`, `,
-          )}))`
-        : sql``
-    })
-    AND (m.expires_at IS NULL OR m.expires_at > current_date)), 0)`.mapWith(Number);
-  return db
-    .select({ user: users, accessLevel: level })
-    .from(users)
-    .where(and(inArray(sql`lower(${users.username})`, [...usernames].slice(0, 100)), eq(users.state, 'active')));
-}
-
-export const TODO_MENTIONED = 2;
-export const TODO_DIRECTLY_ADDRESSED = 7;
-
-/** What a to-do points at: an issue (the default) or a merge request. */
-export type TodoTargetType = 'Issue' | 'MergeRequest';
-export interface TodoTarget {
-  id: number;
-  projectId: number;
-  type?: TodoTargetType | undefined;
-}
-
-/** Mention to-dos (one per user; `directly addressed` wins over `mentioned`). */
-export async function insertMentionTodos(
-  tx: Db,
-  issue: TodoTarget,
-  authorId: number,
-  mentions: ReadonlyArray<{ userId: number; direct: boolean }>,
-  noteId?: number,
-) {
-  if (!mentions.length) return;
-  await mentionTodosStatement(tx, issue, authorId, mentions, noteId);
-}
-
-/**
- * The mention to-dos as one statement, for a batch (the target's id may be SQL: the `currval` of the row the batch
- * inserted); `mentions` must not be empty.
- */
-export function mentionTodosStatement(
-  db: Db,
-  target: { id: number | SQL<number>; projectId: number; type?: TodoTargetType | undefined },
-  authorId: number,
-  mentions: ReadonlyArray<{ userId: number; direct: boolean }>,
-  noteId?: number | SQL<number>,
-) {
-  return db.insert(todos).values(
-    mentions.map((m) => ({
-      userId: m.userId,
-      authorId,
-      projectId: target.projectId,
-      targetType: target.type ?? 'Issue',
-      targetId: target.id as number,
-      action: m.direct ? TODO_DIRECTLY_ADDRESSED : TODO_MENTIONED,
-      noteId: (noteId ?? null) as number | null,
-    })),
-  );
-}
-
-export const TODO_ASSIGNED = 1;
-export const TODO_MARKED = 4;
-
-/**
- * "Assigned" to-dos for `userIds` on the issue (GitLab's TodoService#create_assignment_todo), skipping users who
- * already have a pending one for it.
- */
-export async function insertAssignmentTodos(
-  tx: Db,
-  issue: { id: number; projectId: number; type?: 'Issue' | 'MergeRequest' },
-  authorId: number,
-  userIds: readonly number[],
-) {
-  if (!userIds.length) return;
-  const targetType = issue.type ?? 'Issue';
-  const pending = await tx
-    .select({ userId: todos.userId })
-    .from(todos)
-    .where(
-      and(
-        inArray(todos.userId, [...userIds]),
-        eq(todos.targetType, targetType),
-        eq(todos.targetId, issue.id),
-        eq(todos.action, TODO_ASSIGNED),
-        eq(todos.state, 'pending'),
-      ),
-    );
-  const skip = new Set(pending.map((r) => r.userId));
-  const values = userIds
-    .filter((id) => !skip.has(id))
-    .map((userId) => ({ userId, authorId, projectId: issue.projectId, targetType, targetId: issue.id, action: TODO_ASSIGNED }));
-  if (values.length) await tx.insert(todos).values(values);
-}
-
-/** A pending "marked" to-do of the user on the issue (or, `type`, the merge request). */
-export async function findPendingMarkedTodo(tx: Db, issueId: number, userId: number, type: TodoTargetType = 'Issue') {
-  const [row] = await tx
-    .select()
-    .from(todos)
-    .where(and(eq(todos.userId, userId), eq(todos.targetType, type), eq(todos.targetId, issueId), eq(todos.action, TODO_MARKED), eq(todos.state, 'pending')));
-  return row;
-}
-
-export async function insertTodo(tx: Db, values: typeof todos.$inferInsert) {
-  const [row] = await tx.insert(todos).values(values).returning();
-  return row!;
 }
 
 // ---- GraphQL pages (keyset by id) ----
@@ -722,69 +490,6 @@ export async function countUserDiscussionsOfIssues(db: Db, actor: Viewer, issueI
       ),
     )
     .groupBy(notes.noteableId);
-}
-
-/**
- * Who takes part in each issue, in one statement: its author, its assignees (by id), then the authors of its user
- * (non-system) notes in order, each row with the user and, for a note's author, the note's facts the policy reads
- * (the caller keeps the notes the actor may read and the users it may see, and drops repeats).
- */
-export async function findParticipantsOfIssues(db: Db, issueIds: readonly number[], type: TodoTargetType = 'Issue') {
-  if (!issueIds.length) return [];
-  const ids = [...new Set(issueIds)];
-  // The same three parts for a merge request (`type`): its author, its assignees, the authors of its user notes.
-  const t =
-    type === 'Issue'
-      ? { table: issues, id: issues.id, authorId: issues.authorId }
-      : { table: mergeRequests, id: mergeRequests.id, authorId: mergeRequests.authorId };
-  const a =
-    type === 'Issue'
-      ? { table: issueAssignees, parentId: issueAssignees.issueId, userId: issueAssignees.userId }
-      : { table: mergeRequestAssignees, parentId: mergeRequestAssignees.mergeRequestId, userId: mergeRequestAssignees.userId };
-  const authors = db
-    .select({
-      issueId: sql<number>`${t.id}`.as('issue_id'),
-      userId: sql<number>`${t.authorId}`.as('user_id'),
-      ord: sql<number>`0`.as('ord'),
-      pos: sql<number>`0`.as('pos'),
-      noteAuthorId: sql<number | null>`NULL::int`.as('note_author_id'),
-      confidential: sql<boolean | null>`NULL::boolean`.as('confidential'),
-    })
-    .from(t.table)
-    .where(inArray(t.id, ids));
-  const assignees = db
-    .select({
-      issueId: sql<number>`${a.parentId}`.as('issue_id'),
-      userId: sql<number>`${a.userId}`.as('user_id'),
-      ord: sql<number>`1`.as('ord'),
-      pos: sql<number>`${a.userId}`.as('pos'),
-      noteAuthorId: sql<number | null>`NULL::int`.as('note_author_id'),
-      confidential: sql<boolean | null>`NULL::boolean`.as('confidential'),
-    })
-    .from(a.table)
-    .where(inArray(a.parentId, ids));
-  const commenters = db
-    .select({
-      issueId: sql<number>`${notes.noteableId}`.as('issue_id'),
-      userId: sql<number>`${notes.authorId}`.as('user_id'),
-      ord: sql<number>`2`.as('ord'),
-      pos: sql<number>`${notes.id}`.as('pos'),
-      noteAuthorId: sql<number | null>`${notes.authorId}`.as('note_author_id'),
-      confidential: sql<boolean | null>`${notes.confidential}`.as('confidential'),
-    })
-    .from(notes)
-    .where(and(eq(notes.noteableType, type), inArray(notes.noteableId, ids), eq(notes.system, false)));
-  const p = authors.unionAll(assignees).unionAll(commenters).as('p');
-  const found = await db
-    .select({ issueId: p.issueId, user: users, noteAuthorId: p.noteAuthorId, confidential: p.confidential })
-    .from(p)
-    .innerJoin(users, eq(users.id, p.userId))
-    .orderBy(p.issueId, p.ord, p.pos);
-  return found.map(({ noteAuthorId, confidential, ...r }) => ({
-    ...r,
-    issueId: Number(r.issueId),
-    note: noteAuthorId === null ? null : { authorId: Number(noteAuthorId), confidential: confidential === true },
-  }));
 }
 
 // ---- Merge requests that name an issue ----

@@ -22,14 +22,17 @@ import {
   notes,
   projects,
   subscriptions,
-  timelogs,
   todos,
   users,
   type MergeRequestDiffRow,
   type MergeRequestState,
   type MergeStatus,
 } from '../schema/index.ts';
-import { TODO_ASSIGNED, type LabelJson, type UserJson } from './issues.ts';
+import { type LabelJson, type UserJson } from './issues.ts';
+import { insertTimelogStatement } from './issuables/timelogs.ts';
+import { deleteLabelLinksOf, replaceLabelLinks } from './labels/writes.ts';
+import { deleteSubscriptionsOf } from './notifications/subscriptions.ts';
+import { deleteTodosOf, newAssignmentTodosStatement } from './todos/issuables.ts';
 import { deleteAwardsOf } from './award-emoji.ts';
 import { deleteNotesOf, insertNote } from './notes.ts';
 import { liveProjectByRef, type ProjectLookup } from './projects.ts';
@@ -373,10 +376,7 @@ export function linkUsersStatement(db: Db, table: 'assignees' | 'reviewers', mer
 export function assignmentStatements(db: Db, mergeRequestId: SQL<number>, projectId: number, authorId: number, assignable: { getSQL(): SQL }) {
   return [
     linkUsersStatement(db, 'assignees', mergeRequestId, assignable.getSQL()),
-    db.execute(
-      sql`INSERT INTO ${todos} (user_id, author_id, project_id, target_type, target_id, action)
-        SELECT a.user_id, ${authorId}, ${projectId}, 'MergeRequest', a.merge_request_id, ${TODO_ASSIGNED} FROM ${mergeRequestAssignees} a WHERE a.merge_request_id = ${mergeRequestId} ORDER BY a.user_id`,
-    ),
+    newAssignmentTodosStatement(db, { type: 'MergeRequest', id: mergeRequestId, projectId }, authorId),
   ];
 }
 
@@ -420,14 +420,8 @@ export async function mergeRequestLabelIds(tx: Db, mergeRequestId: number): Prom
   return rows.map((r) => r.id);
 }
 
-export async function setMergeRequestLabels(tx: Db, mergeRequestId: number, labelIds: readonly number[]) {
-  await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'MergeRequest'), eq(labelLinks.targetId, mergeRequestId)));
-  if (labelIds.length)
-    await tx
-      .insert(labelLinks)
-      .values([...new Set(labelIds)].map((labelId) => ({ labelId, targetType: 'MergeRequest' as const, targetId: mergeRequestId })))
-      .onConflictDoNothing();
-}
+export const setMergeRequestLabels = (tx: Db, mergeRequestId: number, labelIds: readonly number[]) =>
+  replaceLabelLinks(tx, 'MergeRequest', mergeRequestId, labelIds);
 
 /** A system note on the MR (SystemNoteService), its own discussion. */
 export async function insertMergeRequestSystemNote(tx: Db, mr: { id: number; targetProjectId: number }, authorId: number, body: string, action: string) {
@@ -436,17 +430,17 @@ export async function insertMergeRequestSystemNote(tx: Db, mr: { id: number; tar
 
 /** Removes the MR and what points at it polymorphically (labels, notes, awards, to-dos, subscriptions). */
 export async function deleteMergeRequest(tx: Db, id: number) {
-  await tx.delete(labelLinks).where(and(eq(labelLinks.targetType, 'MergeRequest'), eq(labelLinks.targetId, id)));
+  await deleteLabelLinksOf(tx, 'MergeRequest', id);
   await deleteNotesOf(tx, { type: 'MergeRequest', id });
   await deleteAwardsOf(tx, 'MergeRequest', id);
-  await tx.delete(todos).where(and(eq(todos.targetType, 'MergeRequest'), eq(todos.targetId, id)));
-  await tx.delete(subscriptions).where(and(eq(subscriptions.subscribableType, 'MergeRequest'), eq(subscriptions.subscribableId, id)));
+  await deleteTodosOf(tx, 'MergeRequest', id);
+  await deleteSubscriptionsOf(tx, 'MergeRequest', id);
   await tx.delete(mergeRequests).where(eq(mergeRequests.id, id));
 }
 
 /** Adds a timelog and moves the MR's total with it (the caller holds the MR's row lock). */
 export async function addMergeRequestTimelog(tx: Db, mergeRequestId: number, userId: number, seconds: number) {
-  await tx.insert(timelogs).values({ mergeRequestId, userId, timeSpent: seconds });
+  await insertTimelogStatement(tx, { mergeRequestId }, userId, seconds);
   await tx
     .update(mergeRequests)
     .set({ totalTimeSpent: sql`${mergeRequests.totalTimeSpent} + ${seconds}`, updatedAt: new Date() })

@@ -5,7 +5,7 @@ import type { ListView } from '../../db/queries/boards/lists.ts';
 import type { GroupView } from '../../db/queries/groups.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { LIST_TYPES, type BoardRow, type LabelRow, type ListType, type MilestoneRow, type UserRow } from '../../db/schema/index.ts';
-import { labelList } from '../issues/schemas.ts';
+import { labelList } from '../issuables/schemas.ts';
 import { groupWebUrl } from '../groups/schemas.ts';
 import { toLabelBasic } from '../labels/schemas.ts';
 import type { Config } from '../lib/context.ts';

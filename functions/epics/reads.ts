@@ -14,7 +14,7 @@ import type { EpicIssueModel, EpicModel } from './models.ts';
 import { epicFacts, subscribedToEpics } from './service.ts';
 import { issuesOfEpics } from './epic-issues.ts';
 import { epicWebPath } from './schemas.ts';
-import { visibleParticipants } from '../issues/reads.ts';
+import { visibleParticipants } from '../issuables/participants.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 
 /** GraphQL's cap on an epic list read at once (connections page it in memory). */

@@ -8,7 +8,7 @@ import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { bool, dateParam, dateTime, id, oneOf, pathId, schema, str } from '../lib/validate.ts';
 import { toUserBasic } from '../users/schemas.ts';
-import { description, labelList, title } from '../issues/schemas.ts';
+import { description, labelList, title } from '../issuables/schemas.ts';
 
 /** `:epic_iid`: an integer (else 400 `epic_iid is invalid`); one no row can have is null. */
 export const EpicPath = () => ({ epic_iid: pathId() });

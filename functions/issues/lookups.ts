@@ -2,22 +2,12 @@
 // .dependency-cruiser.cjs: a domain imports only its own queries). A leaf: it imports only db/queries, so importing it
 // closes no cycle. Prefer the domain's reads.ts or service verbs where those fit.
 export {
-  TODO_ASSIGNED,
-  TODO_DIRECTLY_ADDRESSED,
-  TODO_MARKED,
-  TODO_MENTIONED,
-  assignableUserIds,
-  assignableUsersQuery,
   countIssues,
-  findIssueMilestone,
   findIssueViewById,
   findIssueViewsByIds,
   findLabelIdsByTitle,
-  findParticipantsOfIssues,
-  issueMilestoneIdSql,
   issueViewByProjectRefQuery,
   listIssueViews,
-  usersWithProjectLevels,
 } from '../../db/queries/issues.ts';
 export { timeboxReportEvents } from '../../db/queries/issues/resource-events.ts';
 export { issuePositions, maxRelativePosition } from '../../db/queries/issues/positions.ts';

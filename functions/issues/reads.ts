@@ -7,8 +7,9 @@ import { byParent } from '../../db/queries/lib/window.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import type { KeysetPage } from '../lib/pagination.ts';
-import { can, type NoteableFacts } from '../lib/policy.ts';
 import { issueFilter, type IssueFinderParams } from './filter.ts';
+import { findParticipants } from '../issuables/lookups.ts';
+import { visibleParticipants } from '../issuables/participants.ts';
 import { issueFacts } from './service.ts';
 
 /** An issue already found readable, with its project (what the policy's facts come from). */
@@ -48,30 +49,8 @@ export async function userDiscussionCounts(ctx: RequestContext, issueIds: readon
  */
 export async function participantsOfIssues(ctx: RequestContext, found: readonly IssueWithProject[]): Promise<UserRow[][]> {
   const ids = found.map((i) => i.view.issue.id);
-  const byIssue = byParent(ids, await q.findParticipantsOfIssues(ctx.db, ids), (r) => r.issueId);
+  const byIssue = byParent(ids, await findParticipants(ctx.db, ids), (r) => r.issueId);
   return found.map(({ project, view }, i) => visibleParticipants(ctx, byIssue[i]!, issueFacts(project, view)));
-}
-
-/**
- * Of the participant rows of one issuable (findParticipantsOfIssues, for an issue or a merge request; findParticipantsOfEpics), in order: each
- * user once, a note's author only when the actor may read that note, and only users the actor may see.
- */
-export function visibleParticipants(
-  ctx: RequestContext,
-  rows: ReadonlyArray<{ user: UserRow; note: { authorId: number; confidential: boolean } | null }>,
-  noteable: NoteableFacts,
-): UserRow[] {
-  const seen = new Set<number>();
-  const users: UserRow[] = [];
-  for (const r of rows) {
-    if (seen.has(r.user.id)) continue;
-    if (r.note && !can(ctx.actor, 'note:read', { kind: 'note', noteable, authorId: r.note.authorId, system: false, confidential: r.note.confidential }))
-      continue;
-    if (!can(ctx.actor, 'user:read', { kind: 'user', id: r.user.id, state: r.user.state, privateProfile: r.user.privateProfile })) continue;
-    seen.add(r.user.id);
-    users.push(r.user);
-  }
-  return users;
 }
 
 /** The current user's to-dos on each issue, oldest first, with their bodies (none when anonymous). */

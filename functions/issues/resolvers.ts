@@ -17,7 +17,7 @@ import { can } from '../lib/policy.ts';
 import { discussionsOf, notesOf } from '../notes/resolvers.ts';
 import { issueNoteable } from '../notes/service.ts';
 import { TODO_ACTION_NAMES } from '../todos/schemas.ts';
-import { humanDuration, taskStatus } from './schemas.ts';
+import { humanDuration, taskStatus } from '../issuables/schemas.ts';
 import type { IssueFinderParams } from './filter.ts';
 import { findIssueById, issueFacts } from './service.ts';
 import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';

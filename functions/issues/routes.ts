@@ -6,7 +6,8 @@ import * as z from 'zod/mini';
 import { params, path, schema } from '../lib/validate.ts';
 import { requireUser } from '../lib/auth.ts';
 import { toTodo } from '../todos/schemas.ts';
-import { CreateIssueInput, DurationInput, IssuePath, ListIssuesInput, toIssue, toTimeStats, UpdateIssueInput } from './schemas.ts';
+import { CreateIssueInput, IssuePath, ListIssuesInput, toIssue, UpdateIssueInput } from './schemas.ts';
+import { DurationInput, toTimeStats } from '../issuables/schemas.ts';
 import * as issues from './service.ts';
 import * as tracking from './tracking.ts';
 import * as related from './related-merge-requests.ts';
@@ -114,7 +115,7 @@ for (const [action, subscribed] of [
   issueRoutes.post(`${single}/${action}`, path(SingleIssuePath), async (c) => {
     const { ctx } = c.var;
     const { id, issue_iid } = c.req.valid('param');
-    const view = await tracking.setSubscribed({ ctx, input: { project: id, iid: issue_iid, subscribed } });
+    const { view } = await tracking.setSubscribed({ ctx, input: { project: id, iid: issue_iid, subscribed } });
     return c.json(toIssue(view, ctx.config, { subscribed: view.subscribed }), 201);
   });
 }

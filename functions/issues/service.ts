@@ -1,7 +1,6 @@
 // Issue verbs (GitLab's lib/api/issues.rb with Issues::{Create,Update,Close,Reopen}Service): policy first, one
 // batch (create) or transaction (update: it locks the issue) per write, the event recorded in it (opened -> created,
 // closed, reopened).
-import type { Db } from '../../db/client.ts';
 import { currentIidSql, nextIidStatement } from '../../db/queries/lib/internal-ids.ts';
 import * as q from '../../db/queries/issues.ts';
 import { findIterationViewsByIds } from '../iterations/lookups.ts';
@@ -17,6 +16,9 @@ import { requireUser, readerActor } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { fullMessages, invalidMessage, notFound, paramErrors, validationFailed } from '../lib/errors.ts';
 import { toSentence } from '../lib/format.ts';
+import { assignableUsersSql, groupIdsOf, milestoneIdSql, resolveAssignees, resolveMilestone, wantedAssignees } from '../issuables/attributes.ts';
+import { usersWithProjectLevels, usersWithProjectLevelsByRefQuery } from '../issuables/lookups.ts';
+import { insertAssignmentTodos } from '../todos/statements.ts';
 import { issuableErrors, stripTitle } from '../issuables/validation.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, can, iterationsAvailable, requirementsAvailable, weightsAvailable, type IssueFacts } from '../lib/policy.ts';
@@ -24,7 +26,7 @@ import { COUNT_LIMIT } from '../lib/pagination.ts';
 import type { Output } from '../lib/validate.ts';
 import { findProject, projectFacts, readableProject } from '../projects/service.ts';
 import { issueFilter } from './filter.ts';
-import { createMentionTodos, freshMentions, mentionReaders } from './mention-todos.ts';
+import { createMentionTodos, freshMentions, mentionReaders } from '../issuables/mention-todos.ts';
 import { issueStateStatements } from './state.ts';
 import { UPDATE_FIELDS, type CreateIssueInput, type ListIssuesParams, type UpdateIssueInput } from './schemas.ts';
 
@@ -42,16 +44,13 @@ export const issueFacts = (project: ProjectView, v: q.IssueView): IssueFacts => 
   discussionLocked: v.issue.discussionLocked === true,
 });
 
-/** The project's ancestor groups (labels and milestones of these apply to its issues). */
-const groupIdsOf = (project: ProjectView) => (project.namespace.kind === 'group' ? project.namespace.traversalIds : []);
-
 /** The readable issue (404 `Issue Not Found` when missing or hidden), with its project. */
 export async function findIssue(ctx: RequestContext, ref: IssueRef, options: { subscribed?: boolean; mentions?: readonly string[] } = {}) {
   const subscriberId = options.subscribed ? ctx.actor.user?.id : null;
   let project: ProjectView;
   let view: q.IssueView | undefined;
   /** The users named in `options.mentions`, with their levels on the project (usersWithProjectLevels). */
-  let mentioned: Awaited<ReturnType<typeof q.usersWithProjectLevels>> = [];
+  let mentioned: Awaited<ReturnType<typeof usersWithProjectLevels>> = [];
   if (ref.project && ref.iid !== null) {
     // The project and the issue (and who a text about to be written mentions) in one round trip; the project's rule
     // (404/403) is still applied first.
@@ -61,7 +60,7 @@ export async function findIssue(ctx: RequestContext, ref: IssueRef, options: { s
     const [projectRows, issueRows, mentionRows] = await ctx.batch((db) => [
       projectViewQuery(db, ctx.actor, projectRef),
       q.issueViewByProjectRefQuery(db, ctx.actor, projectRef, iid, subscriberId),
-      ...(names.length ? [q.usersWithProjectLevelsByRefQuery(db, projectRef, names)] : []),
+      ...(names.length ? [usersWithProjectLevelsByRefQuery(db, projectRef, names)] : []),
     ]);
     project = readableProject(ctx, projectRows[0] ? toProjectView(projectRows[0]) : undefined);
     view = issueRows[0];
@@ -94,21 +93,6 @@ async function reload(ctx: RequestContext, id: number) {
 
 const canSetCreatedAt = (ctx: RequestContext, project: ProjectView) => can(ctx.actor, 'project:set_issue_created_at', projectFacts(project));
 
-type AssigneeInput = { assignee_ids?: number[] | undefined; assignee_id?: number | undefined };
-const wantedAssignees = (input: AssigneeInput) =>
-  input.assignee_ids ?? (input.assignee_id !== undefined ? (input.assignee_id ? [input.assignee_id] : []) : undefined);
-const assignableScope = (project: ProjectView) => ({
-  id: project.project.id,
-  visibilityLevel: project.project.visibilityLevel,
-  traversalIds: groupIdsOf(project),
-});
-
-async function resolveAssignees(tx: Db, project: ProjectView, input: AssigneeInput) {
-  const wanted = wantedAssignees(input);
-  if (wanted === undefined) return undefined;
-  return q.assignableUserIds(tx, assignableScope(project), wanted);
-}
-
 /** The policy's read rule for the issue as another user at `accessLevel` on its project would meet it (to-dos, notifications). */
 export const issueReader = (project: ProjectView, issue: IssueRow, assigneeIds: readonly number[]) => (user: UserRow, accessLevel: number) =>
   can(readerActor(user), 'issue:read', {
@@ -118,12 +102,6 @@ export const issueReader = (project: ProjectView, issue: IssueRow, assigneeIds: 
     assigneeIds,
     confidential: issue.confidential,
   });
-
-async function resolveMilestone(tx: Db, project: ProjectView, milestoneId: number | undefined) {
-  if (milestoneId === undefined) return undefined;
-  if (milestoneId === 0) return null;
-  return (await q.findIssueMilestone(tx, milestoneId, project.project.id, groupIdsOf(project)))?.id ?? null;
-}
 
 /**
  * A test case (GitLab 13.6 QualityManagement::TestCases::CreateService): an issue of type `test_case` with the labels
@@ -145,12 +123,12 @@ export async function createIssue({
   // Who is mentioned is read with the project, in one round trip (the project's rule still decides first).
   const fresh = freshMentions([title, description]);
   let project: ProjectView;
-  let candidates: Awaited<ReturnType<typeof q.usersWithProjectLevels>> = [];
+  let candidates: Awaited<ReturnType<typeof usersWithProjectLevels>> = [];
   if (input.project && fresh.names.length) {
     const ref = input.project;
     const [projectRows, candidateRows] = await ctx.batch((db) => [
       projectViewQuery(db, ctx.actor, ref),
-      q.usersWithProjectLevelsByRefQuery(db, ref, fresh.names),
+      usersWithProjectLevelsByRefQuery(db, ref, fresh.names),
     ]);
     project = readableProject(ctx, projectRows[0] ? toProjectView(projectRows[0]) : undefined);
     candidates = candidateRows;
@@ -180,13 +158,13 @@ export async function createIssue({
   // issue, whose assignable assignees are then read first (one more round trip).
   const confidential = p.confidential ?? false;
   const wanted = admin ? wantedAssignees(p) : undefined;
-  const assignable = wanted === undefined ? null : q.assignableUsersQuery(ctx.db, assignableScope(project), wanted);
+  const assignable = wanted === undefined ? null : assignableUsersSql(ctx.db, project, wanted);
   let mentions: ReturnType<typeof mentionReaders> = [];
   if (candidates.length) {
     const assigned = confidential && assignable && wanted?.length ? (await assignable).map((a) => a.id) : [];
     mentions = mentionReaders(fresh, candidates, issueReader(project, { authorId: user.id, confidential } as IssueRow, assigned));
   }
-  const milestoneId = admin && p.milestone_id ? q.issueMilestoneIdSql(p.milestone_id, projectId, groupIdsOf(project)) : null;
+  const milestoneId = admin ? milestoneIdSql(project, p.milestone_id) : null;
   const issueId = q.lastIssueIdSql();
   const results = await ctx.batch((db) => [
     nextIidStatement(db, 'issues', { projectId }),
@@ -254,7 +232,7 @@ export async function updateIssue({ ctx, input }: Verb<IssueRef & { params: Outp
       const assignees = await resolveAssignees(tx, project, p);
       if (assignees !== undefined) {
         const { added, previous } = await q.setAssignees(tx, issue.id, assignees);
-        await q.insertAssignmentTodos(tx, issue, user.id, added);
+        await insertAssignmentTodos(tx, issue, user.id, added);
         if (added.length || previous.some((id) => !assignees.includes(id))) await notification('reassign_issue', previous);
       }
       if (p.labels !== undefined || p.add_labels !== undefined || p.remove_labels !== undefined) {

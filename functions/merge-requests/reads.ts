@@ -2,14 +2,14 @@
 // each verb takes many parents, applies THE list filter (filter.ts, the REST list's) and the policy, and costs one
 // statement whatever the number of parents (diff statistics and repository facts: one per distinct project).
 // loaders.ts wraps them in DataLoaders.
-import { findParticipantsOfIssues } from '../issues/lookups.ts';
+import { findParticipants } from '../issuables/lookups.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { findLabel } from '../labels/lookups.ts';
 import { changedPaths, findRepositoriesOfProjects } from '../repositories/lookups.ts';
 import { byParent } from '../../db/queries/lib/window.ts';
 import type { UserRow } from '../../db/schema/index.ts';
-import { visibleParticipants } from '../issues/reads.ts';
+import { visibleParticipants } from '../issuables/participants.ts';
 import type { RequestContext } from '../lib/context.ts';
 import type { KeysetPage } from '../lib/pagination.ts';
 import { can } from '../lib/policy.ts';
@@ -107,7 +107,7 @@ export async function currentUserTodosOfMergeRequests(ctx: RequestContext, ids: 
 /** Participable for each MR: the author, the assignees and the authors of the notes the actor may read (one statement). */
 export async function participantsOfMergeRequests(ctx: RequestContext, found: readonly MergeRequestWithProject[]): Promise<UserRow[][]> {
   const ids = found.map((m) => m.view.mr.id);
-  const byMr = byParent(ids, await findParticipantsOfIssues(ctx.db, ids, 'MergeRequest'), (r) => r.issueId);
+  const byMr = byParent(ids, await findParticipants(ctx.db, ids, 'MergeRequest'), (r) => r.issueId);
   return found.map(({ project, view }, i) => visibleParticipants(ctx, byMr[i]!, mergeRequestFacts(project, view)));
 }
 

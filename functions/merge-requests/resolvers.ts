@@ -12,7 +12,7 @@ import { toGlobalId, iidOf } from '../graphql/ids.ts';
 import type { MilestoneModel } from '../milestones/models.ts';
 import type { TodoModel } from '../todos/models.ts';
 import type { MergeRequestConnectionModel, MergeRequestModel } from './models.ts';
-import { taskStatus } from '../issues/schemas.ts';
+import { taskStatus } from '../issuables/schemas.ts';
 import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
 import { can } from '../lib/policy.ts';
 import { discussionsOf, notesOf } from '../notes/resolvers.ts';

@@ -3,7 +3,7 @@
 import { isDraftTitle, type DiffVersionJson, type MergeRequestView } from '../../db/queries/merge-requests.ts';
 import { blockingDiscussionsResolved, detailedMergeStatus, mergeStatusOf } from './mergeability.ts';
 import type { MergeRequestDiffRow } from '../../db/schema/index.ts';
-import { description, idList, labelList, noneAny, optionalRef, taskStatus, title, toTimeStats, DESCRIPTION_MAX } from '../issues/schemas.ts';
+import { DESCRIPTION_MAX, description, idList, issuableFields, labelList, noneAny, taskStatus, title, toTimeStats } from '../issuables/schemas.ts';
 import { toLabelBasic } from '../labels/schemas.ts';
 import type { Config } from '../lib/context.ts';
 import { iso, renderPlainLine, renderPlainText } from '../lib/format.ts';
@@ -21,12 +21,8 @@ export const MergeRequestPath = () => ({ merge_request_iid: pathId() });
 const BRANCH_MAX = 255;
 
 const mrFields = () => ({
-  description: z.optional(z.nullable(description())),
-  assignee_id: z.optional(optionalRef()),
-  assignee_ids: z.optional(idList()),
+  ...issuableFields(),
   reviewer_ids: z.optional(idList()),
-  milestone_id: z.optional(optionalRef()),
-  labels: z.optional(labelList()),
   remove_source_branch: z.optional(bool()),
   allow_collaboration: z.optional(bool()),
   allow_maintainer_to_push: z.optional(bool()),

@@ -4,15 +4,10 @@
 // may not read 403 (the project was readable).
 import type { Db } from '../../db/client.ts';
 import { currentIidSql, nextIidStatement } from '../../db/queries/lib/internal-ids.ts';
-import {
-  assignableUserIds,
-  assignableUsersQuery,
-  findIssueMilestone,
-  findLabelIdsByTitle,
-  issueMilestoneIdSql,
-  usersWithProjectLevels,
-} from '../issues/lookups.ts';
-import { insertAssignmentTodos, mentionTodosStatement } from '../issues/statements.ts';
+import { findLabelIdsByTitle } from '../issues/lookups.ts';
+import { assignableUserIds, usersWithProjectLevels } from '../issuables/lookups.ts';
+import { assignableScope, assignableUsersSql, groupIdsOf, milestoneIdSql, resolveMilestone, wantedAssignees } from '../issuables/attributes.ts';
+import { insertAssignmentTodos, mentionTodosStatement } from '../todos/statements.ts';
 import { findOrCreateLabelLinkStatements, findOrCreateProjectLabels } from '../labels/statements.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
@@ -21,7 +16,7 @@ import { findRef, findRepository } from '../repositories/lookups.ts';
 import { setMergeRequestRefQuery } from '../repositories/statements.ts';
 import { eventStatement, recordEvent } from '../events/record.ts';
 import { findGroup } from '../groups/service.ts';
-import { createMentionTodos, freshMentions, mentionReaders } from '../issues/mention-todos.ts';
+import { createMentionTodos, freshMentions, mentionReaders } from '../issuables/mention-todos.ts';
 import { requireUser, readerActor } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { conflict, isUniqueViolation, notFound, paramErrors, recordNotFound, unprocessable, validationFailed } from '../lib/errors.ts';
@@ -54,14 +49,6 @@ export const mergeRequestFacts = (project: ProjectView, v: q.MergeRequestView): 
 /** The policy's read rule for `facts` as another user at an access level would meet it (to-dos, notifications). */
 export const readsMergeRequestAs = (facts: MergeRequestFacts) => (reader: UserRow, accessLevel: number) =>
   can(readerActor(reader), 'merge_request:read', { ...facts, project: { ...facts.project, accessLevel } });
-
-/** The project's ancestor groups (labels and milestones of these apply to its MRs). */
-const groupIdsOf = (project: ProjectView) => (project.namespace.kind === 'group' ? project.namespace.traversalIds : []);
-const assignableScope = (project: ProjectView) => ({
-  id: project.project.id,
-  visibilityLevel: project.project.visibilityLevel,
-  traversalIds: groupIdsOf(project),
-});
 
 /**
  * The readable MR with its (target) project, as the last refresh recorded it (refresh.ts: reads never write). 404
@@ -101,10 +88,6 @@ async function reload(ctx: RequestContext, id: number) {
   if (!view) throw recordNotFound();
   return view;
 }
-
-type UserInput = { assignee_ids?: number[] | undefined; assignee_id?: number | undefined };
-const wantedAssignees = (input: UserInput) =>
-  input.assignee_ids ?? (input.assignee_id !== undefined ? (input.assignee_id ? [input.assignee_id] : []) : undefined);
 
 /** validate_branches' and validate_fork's refusals, as the API answers them (handle_merge_request_errors!). */
 const sameBranch = () => unprocessable(["You can't use same project/branch for source and target"], 'list');
@@ -164,7 +147,7 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
   });
   const assignees = admin ? wantedAssignees(p) : undefined;
   const mrId = q.lastMergeRequestIdSql();
-  const milestoneId = admin && p.milestone_id ? issueMilestoneIdSql(p.milestone_id, targetId, groupIdsOf(target)) : null;
+  const milestoneId = admin ? milestoneIdSql(target, p.milestone_id) : null;
   const fork = source.project.id !== targetId;
   // TodoService#new_merge_request: users mentioned in the title or description who may read the MR get a to-do;
   // who they are is read before the batch, which inserts the to-dos.
@@ -191,10 +174,8 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
         forceRemoveSourceBranch: p.remove_source_branch ?? false,
         allowCollaboration: fork && (p.allow_collaboration ?? p.allow_maintainer_to_push ?? false),
       }),
-      ...(assignees?.length ? q.assignmentStatements(db, mrId, targetId, user.id, assignableUsersQuery(db, assignableScope(target), assignees)) : []),
-      ...(admin && p.reviewer_ids?.length
-        ? [q.linkUsersStatement(db, 'reviewers', mrId, assignableUsersQuery(db, assignableScope(target), p.reviewer_ids).getSQL())]
-        : []),
+      ...(assignees?.length ? q.assignmentStatements(db, mrId, targetId, user.id, assignableUsersSql(db, target, assignees)) : []),
+      ...(admin && p.reviewer_ids?.length ? [q.linkUsersStatement(db, 'reviewers', mrId, assignableUsersSql(db, target, p.reviewer_ids).getSQL())] : []),
       ...(admin && p.labels?.length ? findOrCreateLabelLinkStatements(db, targetId, p.labels, { type: 'MergeRequest', id: mrId }) : []),
       q.insertDiffVersionStatement(db, mrId, version),
       setMergeRequestRefQuery(db, targetId, currentIidSql('merge_requests', { projectId: targetId }), sourceHead!),
@@ -229,12 +210,6 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
     }
     throw error;
   }
-}
-
-async function resolveMilestone(tx: Db, project: ProjectView, milestoneId: number | undefined) {
-  if (milestoneId === undefined) return undefined;
-  if (milestoneId === 0) return null;
-  return (await findIssueMilestone(tx, milestoneId, project.project.id, groupIdsOf(project)))?.id ?? null;
 }
 
 export async function updateMergeRequest({ ctx, input }: Verb<MergeRequestRef & { params: UpdateMergeRequestParams }>) {

@@ -8,7 +8,7 @@ import { requireUser } from '../lib/auth.ts';
 import { paginateArray, paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path, schema } from '../lib/validate.ts';
-import { DurationInput, toTimeStats } from '../issues/schemas.ts';
+import { DurationInput, toTimeStats } from '../issuables/schemas.ts';
 import { toTodo } from '../todos/schemas.ts';
 import { toUserBasic } from '../users/schemas.ts';
 import { canMerge } from './merge.ts';

@@ -1,6 +1,7 @@
 // Notes::CreateService: the one write of a comment for REST and GraphQL (notes, discussions, commit comments).
 import { sql } from 'drizzle-orm';
-import { mentionTodosStatement, newIssueLinkStatements } from '../issues/statements.ts';
+import { newIssueLinkStatements } from '../issues/statements.ts';
+import { mentionTodosStatement } from '../todos/statements.ts';
 import { insertAlertTodosStatement } from '../todos/statements.ts';
 import * as q from '../../db/queries/notes.ts';
 import { eventStatement } from '../events/record.ts';

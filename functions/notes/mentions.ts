@@ -1,8 +1,8 @@
 // Whom a note (or an edit of one) newly mentions and who may read it: the recipients of its mention to-dos, for
 // create.ts and update.ts.
 import type { UserRow } from '../../db/schema/index.ts';
-import { TODO_DIRECTLY_ADDRESSED, TODO_MENTIONED } from '../issues/lookups.ts';
-import { freshMentions, mentionReaders, mentionTodoUsers } from '../issues/mention-todos.ts';
+import { TODO_DIRECTLY_ADDRESSED, TODO_MENTIONED } from '../todos/statements.ts';
+import { freshMentions, mentionReaders, mentionTodoUsers } from '../issuables/mention-todos.ts';
 import { readerActor } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { can, type NoteableFacts, type NoteFacts } from '../lib/policy.ts';

@@ -11,7 +11,7 @@ import { alertNoteableFacts, findAlertById } from '../alerts/service.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { resolveRevision } from '../repositories/lookups.ts';
 import { findSnippetProjectId } from '../snippets/lookups.ts';
-import { freshMentions } from '../issues/mention-todos.ts';
+import { freshMentions } from '../issuables/mention-todos.ts';
 import { findIssue, findIssueById, issueFacts } from '../issues/service.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { isDomainError, notFound, recordNotFound } from '../lib/errors.ts';

@@ -2,7 +2,7 @@
 // transaction.
 import { insertAlertTodosStatement } from '../todos/statements.ts';
 import * as q from '../../db/queries/notes.ts';
-import { createMentionTodos } from '../issues/mention-todos.ts';
+import { createMentionTodos } from '../issuables/mention-todos.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { assertCan, can } from '../lib/policy.ts';

@@ -10,7 +10,7 @@
 // messages rather than sending them twice.
 import { sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.ts';
-import { usersWithProjectLevels } from '../issues/lookups.ts';
+import { usersWithProjectLevels } from '../issuables/lookups.ts';
 import {
   claimNotifications,
   deleteDeliveredBefore,
@@ -19,7 +19,7 @@ import {
   type CandidateSource,
 } from '../../db/queries/notifications.ts';
 import type { EmailEvent, NotificationRow } from '../../db/schema/index.ts';
-import { freshMentions } from '../issues/mention-todos.ts';
+import { freshMentions } from '../issuables/mention-todos.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { log } from '../lib/log.ts';
 import { buildRecipients, type Delivery } from './recipients.ts';

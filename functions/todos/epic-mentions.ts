@@ -2,10 +2,11 @@
 // notes on it): users newly mentioned who may read the epic (and the note) get one to-do each, pointing at the epic
 // in its group. The candidates' levels are their memberships on the epic's group and its ancestors.
 import type { Db } from '../../db/client.ts';
-import { TODO_DIRECTLY_ADDRESSED, TODO_MENTIONED, usersWithProjectLevels } from '../issues/lookups.ts';
+import { TODO_DIRECTLY_ADDRESSED, TODO_MENTIONED } from '../../db/queries/todos/issuables.ts';
+import { usersWithProjectLevels } from '../issuables/lookups.ts';
 import { epicTodosStatement } from '../../db/queries/todos.ts';
 import type { UserRow } from '../../db/schema/index.ts';
-import { freshMentions, mentionReaders } from '../issues/mention-todos.ts';
+import { freshMentions, mentionReaders } from '../issuables/mention-todos.ts';
 import type { SQL } from 'drizzle-orm';
 
 export interface EpicMentionSource {

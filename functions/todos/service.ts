@@ -1,9 +1,9 @@
 // To-do verbs (GitLab's lib/api/todos.rb with TodosFinder and TodoService). Every to-do belongs to its user: the
 // caller only ever reads or changes their own, and only those whose target they may still read (the policy's
 // issue, merge request and epic visibility filters, in the same statement that loads the page).
-import { TODO_MARKED, findIssueViewsByIds } from '../issues/lookups.ts';
+import { findIssueViewsByIds } from '../issues/lookups.ts';
+import { TODO_MARKED, insertTodo } from '../../db/queries/todos/issuables.ts';
 import { findMergeRequestViewsByIds } from '../merge-requests/lookups.ts';
-import { insertTodo } from '../issues/statements.ts';
 import { findIssueById } from '../issues/service.ts';
 import { findMergeRequestById } from '../merge-requests/service.ts';
 import { findEpicViewsByIds } from '../epics/lookups.ts';

@@ -66,6 +66,8 @@ const OWNER_OVERRIDES: Record<string, string> = {
   identities: 'users',
   // db/schema/issues.ts: the iid counters of every parent are shared infrastructure (db/queries/lib/internal-ids.ts)
   internal_ids: 'lib',
+  // db/schema/issues.ts: time tracking's log, for issues and merge requests alike
+  timelogs: 'issuables',
   // db/schema/namespaces.ts
   namespaces: 'groups',
   // db/schema/oauth.ts: the applications are their own domain; sessions and rate limits are lib's
@@ -102,15 +104,12 @@ const ALLOWED: Record<string, readonly string[]> = {
   'db/queries/groups.ts': ['members', 'projects'],
   // purging deleted projects and groups and expired memberships (members, projects, groups to offer them)
   'db/queries/housekeeping.ts': ['members', 'namespaces', 'projects'],
-  // an issue's side rows (label links, to-dos, subscriptions) written with it (their owners to offer the statements)
-  'db/queries/issues.ts': ['label_links', 'subscriptions', 'todos'],
   // a label's subscriptions removed in its delete statement
   'db/queries/labels/writes.ts': ['subscriptions'],
   // authentication marks the use of the token it authenticated with
   'db/queries/lib/auth.ts': ['oauth_access_tokens', 'personal_access_tokens'],
-  // a merge request's side rows (label links, to-dos, subscriptions, time logs, closing issues) written with it (their
-  // owners to offer the statements)
-  'db/queries/merge-requests.ts': ['label_links', 'merge_requests_closing_issues', 'subscriptions', 'timelogs', 'todos'],
+  // the closing issues a merge request caches, replaced with its version (the issues domain to offer the statement)
+  'db/queries/merge-requests.ts': ['merge_requests_closing_issues'],
   // the milestone's iid allocated in its insert statement
   'db/queries/milestones.ts': ['internal_ids'],
   // the global notification email is a column of users, set in the setting's statement

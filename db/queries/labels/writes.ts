@@ -53,11 +53,24 @@ export async function deleteLabel(db: Db, id: number): Promise<boolean> {
   return deleted.length > 0;
 }
 
-/** Replaces the epic's label links with `labelIds`. */
-export async function setEpicLabels(tx: Db, epicId: number, labelIds: readonly number[]): Promise<void> {
-  await deleteLabelLinksOf(tx, 'Epic', epicId);
-  if (labelIds.length) await tx.insert(labelLinks).values(labelIds.map((labelId) => ({ labelId, targetType: 'Epic' as const, targetId: epicId })));
+/** Replaces the label links of an issue, a merge request or an epic with `labelIds` (`fresh`: a new target, none to remove). */
+export async function replaceLabelLinks(
+  tx: Db,
+  targetType: (typeof labelLinks.$inferSelect)['targetType'],
+  targetId: number,
+  labelIds: readonly number[],
+  fresh = false,
+): Promise<void> {
+  if (!fresh) await deleteLabelLinksOf(tx, targetType, targetId);
+  if (labelIds.length)
+    await tx
+      .insert(labelLinks)
+      .values([...new Set(labelIds)].map((labelId) => ({ labelId, targetType, targetId })))
+      .onConflictDoNothing();
 }
+
+/** Replaces the epic's label links with `labelIds`. */
+export const setEpicLabels = (tx: Db, epicId: number, labelIds: readonly number[]) => replaceLabelLinks(tx, 'Epic', epicId, labelIds);
 
 /** The label links of a target being deleted or relabelled (target_id is polymorphic: no foreign key removes them). */
 export async function deleteLabelLinksOf(tx: Db, targetType: (typeof labelLinks.$inferSelect)['targetType'], targetId: number): Promise<void> {

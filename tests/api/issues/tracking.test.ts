@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { timelogs, todos } from '../../../db/schema/index.ts';
-import { parseDuration } from '../../../functions/issues/duration.ts';
+import { parseDuration } from '../../../functions/issuables/duration.ts';
 import { addMember } from '../../factories/groups.ts';
 import { createIssue } from '../../factories/issues.ts';
 import { createProject } from '../../factories/projects.ts';

@@ -2,7 +2,8 @@
 // descriptions and by notes: users newly mentioned, who may read what mentions them, get one to-do each (`directly
 // addressed` at the start of a line).
 import type { Db } from '../../db/client.ts';
-import { insertMentionTodos, usersWithProjectLevels, type TodoTarget } from '../../db/queries/issues.ts';
+import { insertMentionTodos, type TodoTarget } from '../todos/statements.ts';
+import { usersWithProjectLevels } from './lookups.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import { mentionedUsernames } from './mentions.ts';
