@@ -36,7 +36,7 @@ const COMPATIBILITY_DATE = /compatibility_date\s*=\s*"([^"]+)"/.exec(readFileSyn
 
 /**
  * The cold-start ceiling `npm run build` enforces: CPU of a fresh isolate's first request that reaches the database
- * (the rest-db probe) above the hello Worker's, in ms. Set from the measurement (2026-11-24, 2 vCPU Xeon, idle machine,
+ * (the rest-db probe) above the hello Worker's, in ms until 2026-11-28 (a ratio since, below). Set from the measurement (2026-11-24, 2 vCPU Xeon, idle machine,
  * median of 9): +98 ms before schemas were built lazily, +81..87 ms after, +97..100 ms with the repository domain
  * (1.21 MiB raw bundle: the git codec, storage, REST, GraphQL and diffs with the `diff` library add about 10 ms, most
  * of it evaluating modules every isolate loads; loading that domain on first use is the next step). About 30 ms of
@@ -53,13 +53,19 @@ const COMPATIBILITY_DATE = /compatibility_date\s*=\s*"([^"]+)"/.exec(readFileSyn
  * (workerd compiles every uploaded module at isolate start, README "Performance"): the lever is fewer code bytes.
  */
 /*
- * Raised to 275 on 2026-11-28: this session's 2 vCPU Xeon measures every commit far above the earlier machines. The
- * commit stop 38 landed with (1e95e28, under 150 in its own CI) measures +200.8 here; the session's start (0469118)
- * +234.6, 2a443df +232.3, and the final tree +220..244 in three builds (hello itself 23 ms, 18 on the earlier machine).
- * So about +20..35 ms came with issue 30's first half (domain-owned GraphQL loaders and models, the prompt queues);
- * finding which module is evaluated at start is the next session's, read from the Node import as above.
+ * Raised to 275 on 2026-11-28: that session's 2 vCPU Xeon measured every commit far above the earlier machines (stop
+ * 38's landed commit 1e95e28, under 150 in its own CI, at +200.8; the tree at +220..244; hello 23 ms).
+ *
+ * Since 2026-11-28 (second session) the ceiling is a RATIO, not milliseconds: the next machine (2 vCPU EPYC) measured
+ * the same trees at +302..320 ms (hello 29..33 ms) and the build failed on a change that added no code at start. The
+ * same-run comparison settled it: stop 38's bundle and the current one, interleaved three times with 5 samples each,
+ * +324..342 and +337..345 ms (rest probe), the same set of 216 modules evaluated by the first request (read from the
+ * Node import with esbuild's lazy wrappers instrumented) and 11 KiB more bundle. No regression: the machine moved.
+ * A fresh isolate's first request is compile and evaluate work, and so is most of hello's process start, so their
+ * ratio moves far less between machines: about 8..10x on the earlier ones, 10.3..10.9x on this one. The ceiling is
+ * 13x hello's CPU: about 20% over today's figure, which catches a parser or a table evaluated at every start.
  */
-export const STARTUP_BUDGET_MS = 275;
+export const STARTUP_BUDGET_RATIO = 13;
 /** The goal: <= 40 ms CPU above hello on the first request. */
 export const STARTUP_GOAL_MS = 40;
 
@@ -103,7 +109,8 @@ export interface StartupFigures {
   hello: Sample;
   /** Per probe: the medians for the Worker, and the differences to hello. */
   worker: Record<string, Sample & { status: number; aboveHelloCpuMs: number; ratioCpu: number; aboveHelloWallMs: number }>;
-  budgetMs: number;
+  /** The ceiling: rest-db's CPU over hello's. */
+  budgetRatio: number;
   method: string;
 }
 
@@ -285,7 +292,7 @@ export async function measureStartup(options: { runs?: number; bundle?: string; 
       bundle: { file: bundle, rawBytes: raw.length, gzipBytes: gzipSync(raw, { level: 9 }).length },
       hello: h,
       worker: {},
-      budgetMs: STARTUP_BUDGET_MS,
+      budgetRatio: STARTUP_BUDGET_RATIO,
       method: `workerd ${COMPATIBILITY_DATE}, fresh process per sample, CPU = sum of /proc/<pid>/task/*/schedstat, median of ${runs}, ${cpus().length} CPUs (${cpus()[0]?.model ?? '?'})`,
     };
     for (const probe of probes) {
@@ -324,7 +331,7 @@ export function printFigures(f: StartupFigures): void {
       `${label} ${ms(w.startupCpuMs)} ${ms(w.cpuMs)} ${ms(w.wallMs)} ${`+${w.aboveHelloCpuMs.toFixed(1)} ms`.padStart(10)} ${`${w.ratioCpu.toFixed(1)}x`.padStart(6)} ${`+${w.aboveHelloWallMs.toFixed(1)} ms`.padStart(10)}`,
     );
   }
-  console.log(`first database request (rest-db) above hello: ceiling ${f.budgetMs} ms CPU (enforced by npm run build), goal ${STARTUP_GOAL_MS} ms`);
+  console.log(`first database request (rest-db): ceiling ${f.budgetRatio}x hello's CPU (enforced by npm run build), goal ${STARTUP_GOAL_MS} ms above hello`);
 }
 
 /** For `npm run bench`: measures and prints. */
@@ -340,9 +347,11 @@ export async function checkStartupBudget(bundle: string, runs = 5): Promise<bool
   for (let attempt = 1; ; attempt++) {
     const figures = await measureStartup({ bundle, runs, probes: PROBES.filter((p) => p.name === 'rest-db') });
     printFigures(figures);
-    const above = figures.worker['rest-db']!.aboveHelloCpuMs;
-    if (above <= STARTUP_BUDGET_MS) return true;
-    console.error(`startup: the first database request costs ${above.toFixed(1)} ms CPU above hello, over the ${STARTUP_BUDGET_MS} ms ceiling`);
+    const { ratioCpu, aboveHelloCpuMs } = figures.worker['rest-db']!;
+    if (ratioCpu <= STARTUP_BUDGET_RATIO) return true;
+    console.error(
+      `startup: the first database request costs ${ratioCpu.toFixed(1)}x hello's CPU (+${aboveHelloCpuMs.toFixed(1)} ms), over the ${STARTUP_BUDGET_RATIO}x ceiling`,
+    );
     if (attempt === 2) return false;
   }
 }
