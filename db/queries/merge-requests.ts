@@ -1,32 +1,27 @@
 // Merge request reads and writes. A read is one statement: the MR with its project path, author, closer, merger,
 // milestone, labels, assignees, reviewers, counters and its latest diff version (json subqueries), so a page of MRs
 // costs one query whatever its size.
-import { and, asc, desc, eq, gte, inArray, isNull, lte, ne, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, lte, ne, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
-import { AccessLevel, isAdmin, mergeRequestProjectsFilter, projectAccessLevelSql, visibleIssuesFilter, type Viewer } from './lib/access.ts';
+import { AccessLevel, isAdmin, mergeRequestProjectsFilter, projectAccessLevelSql, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
 import {
   awardEmoji,
   ciPipelines,
   gitRefs,
-  issues,
   labelLinks,
   labels,
   mergeRequestAssignees,
   mergeRequestDiffs,
   mergeRequestReviewers,
   mergeRequests,
-  mergeRequestsClosingIssues,
   milestones,
   namespaces,
   notes,
   projects,
   subscriptions,
-  todos,
   users,
-  type MergeRequestDiffRow,
   type MergeRequestState,
-  type MergeStatus,
 } from '../schema/index.ts';
 import { type LabelJson, type UserJson } from './issues.ts';
 import { insertTimelogStatement } from './issuables/timelogs.ts';
@@ -37,7 +32,6 @@ import { deleteAwardsOf } from './award-emoji.ts';
 import { deleteNotesOf, insertNote } from './notes.ts';
 import { liveProjectByRef, type ProjectLookup } from './projects.ts';
 import { containsPattern } from './lib/search.ts';
-import { byParent, keysetSql, rowNumber, type KeysetPage, type PageSql } from './lib/window.ts';
 
 const author = alias(users, 'mr_author');
 const closer = alias(users, 'mr_closer');
@@ -153,7 +147,7 @@ function columns(actor: Viewer, subscriberId?: number | null) {
 
 const noTotal = sql<number | null>`NULL`.mapWith((v) => (v == null ? null : Number(v)));
 
-function baseQuery(db: Db, actor: Viewer, subscriberId?: number | null, total: SQL<number | null> = noTotal) {
+export function baseQuery(db: Db, actor: Viewer, subscriberId?: number | null, total: SQL<number | null> = noTotal) {
   return db
     .select({ ...columns(actor, subscriberId), total })
     .from(mergeRequests)
@@ -299,7 +293,7 @@ function conditionsSql(c: MergeRequestConditions): SQL[] {
   return out;
 }
 
-function listWhere(actor: Viewer, f: MergeRequestListFilter): SQL | undefined {
+export function listWhere(actor: Viewer, f: MergeRequestListFilter): SQL | undefined {
   const conditions: (SQL | undefined)[] = [mergeRequestProjectsFilter(actor)];
   if (f.projectId !== undefined) conditions.push(eq(mergeRequests.targetProjectId, f.projectId));
   if (f.groupId !== undefined) conditions.push(sql`${f.groupId} = ANY(${namespaces.traversalIds})`);
@@ -463,263 +457,4 @@ export async function findOpenMergeRequestIid(db: Db, targetProjectId: number, s
     )
     .limit(1);
   return row?.iid;
-}
-
-// ---- Diff versions ----
-
-export type NewDiffVersion = Omit<typeof mergeRequestDiffs.$inferInsert, 'id' | 'createdAt' | 'mergeRequestId'>;
-
-export const insertDiffVersionStatement = (db: Db, mergeRequestId: SQL<number> | number, v: NewDiffVersion) =>
-  db.insert(mergeRequestDiffs).values({ ...v, mergeRequestId: mergeRequestId as number });
-
-/**
- * A refresh's version, as statements for one batch: the MR row is locked first, so two readers refreshing at once
- * are serialized, and the version is inserted only when the latest one was not taken at these tips (the second
- * reader, which waited, then sees the first one's version and inserts nothing).
- */
-export function refreshVersionStatements(db: Db, mergeRequestId: number, v: NewDiffVersion, mergeStatus: MergeStatus) {
-  return [
-    db.select({ id: mergeRequests.id }).from(mergeRequests).where(eq(mergeRequests.id, mergeRequestId)).for('update'),
-    db.execute(
-      sql`INSERT INTO ${mergeRequestDiffs} (merge_request_id, base_commit_sha, start_commit_sha, head_commit_sha, state, commits_count, files_count)
-        SELECT ${mergeRequestId}, ${v.baseCommitSha ?? null}, ${v.startCommitSha}, ${v.headCommitSha}, ${v.state}, ${v.commitsCount}, ${v.filesCount}
-        WHERE NOT EXISTS (SELECT 1 FROM (SELECT d.start_commit_sha, d.head_commit_sha FROM ${mergeRequestDiffs} d WHERE d.merge_request_id = ${mergeRequestId} ORDER BY d.id DESC LIMIT 1) latest
-          WHERE latest.start_commit_sha = ${v.startCommitSha} AND latest.head_commit_sha = ${v.headCommitSha})`,
-    ),
-    updateMergeRequestStatement(db, mergeRequestId, { mergeStatus }),
-  ] as const;
-}
-
-/** Rewrites the MR's cached closing issues (merge_requests_closing_issues), as statements for the writing batch. */
-export function cacheClosingIssuesStatements(db: Db, mergeRequestId: SQL<number> | number, issueIds: readonly number[]) {
-  const id = mergeRequestId as number;
-  return [
-    db.delete(mergeRequestsClosingIssues).where(eq(mergeRequestsClosingIssues.mergeRequestId, id)),
-    ...(issueIds.length
-      ? [
-          db
-            .insert(mergeRequestsClosingIssues)
-            .values([...new Set(issueIds)].map((issueId) => ({ mergeRequestId: id, issueId })))
-            .onConflictDoNothing(),
-        ]
-      : []),
-  ];
-}
-
-/**
- * The cached closing issues of many MRs that the actor may read (MergeRequest#visible_closing_issues_for over
- * cached_closes_issues), as project path and iid, in the order the issues were created: one statement.
- */
-export function readableClosingIssuesOf(db: Db, actor: Viewer, mergeRequestIds: readonly number[]) {
-  return db
-    .select({ mergeRequestId: mergeRequestsClosingIssues.mergeRequestId, projectPath: projects.pathWithNamespace, iid: issues.iid })
-    .from(mergeRequestsClosingIssues)
-    .innerJoin(issues, eq(issues.id, mergeRequestsClosingIssues.issueId))
-    .innerJoin(projects, eq(projects.id, issues.projectId))
-    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
-    .where(and(inArray(mergeRequestsClosingIssues.mergeRequestId, [...new Set(mergeRequestIds)]), visibleIssuesFilter(actor)))
-    .orderBy(asc(issues.id));
-}
-
-/** The MRs of the project whose cached closing issues hold the issue (GET .../issues/:iid/closed_by), newest first. */
-export async function closingMergeRequestIds(db: Db, issueId: number, projectId: number): Promise<number[]> {
-  const rows = await db
-    .select({ id: mergeRequests.id })
-    .from(mergeRequestsClosingIssues)
-    .innerJoin(mergeRequests, eq(mergeRequests.id, mergeRequestsClosingIssues.mergeRequestId))
-    .where(and(eq(mergeRequestsClosingIssues.issueId, issueId), eq(mergeRequests.targetProjectId, projectId)))
-    .orderBy(desc(mergeRequests.id));
-  return rows.map((r) => r.id);
-}
-
-/** The MR's versions, newest first (GitLab's merge_request_diffs.viewable.order_id_desc). */
-export async function listDiffVersions(db: Db, mergeRequestId: number): Promise<MergeRequestDiffRow[]> {
-  return db.select().from(mergeRequestDiffs).where(eq(mergeRequestDiffs.mergeRequestId, mergeRequestId)).orderBy(desc(mergeRequestDiffs.id));
-}
-
-export async function findDiffVersion(db: Db, mergeRequestId: number, id: number): Promise<MergeRequestDiffRow | undefined> {
-  const [row] = await db
-    .select()
-    .from(mergeRequestDiffs)
-    .where(and(eq(mergeRequestDiffs.mergeRequestId, mergeRequestId), eq(mergeRequestDiffs.id, id)));
-  return row;
-}
-
-/** Whether one of the MR's versions was taken between these SHAs (a diff note's position must name one). */
-export async function findDiffVersionBySha(db: Db, mergeRequestId: number, shas: { base: string | null; start: string; head: string }) {
-  const [row] = await db
-    .select()
-    .from(mergeRequestDiffs)
-    .where(
-      and(
-        eq(mergeRequestDiffs.mergeRequestId, mergeRequestId),
-        eq(mergeRequestDiffs.startCommitSha, shas.start),
-        eq(mergeRequestDiffs.headCommitSha, shas.head),
-        shas.base === null ? undefined : or(eq(mergeRequestDiffs.baseCommitSha, shas.base), isNull(mergeRequestDiffs.baseCommitSha)),
-      ),
-    )
-    .orderBy(desc(mergeRequestDiffs.id))
-    .limit(1);
-  return row;
-}
-
-/**
- * The ids of the open MRs a push to `branch` of the project may have changed: those whose source branch it is, and
- * those targeting it in the project (RefreshService's reload_merge_requests).
- */
-export async function openMergeRequestIdsOfBranch(db: Db, projectId: number, branch: string): Promise<number[]> {
-  const found = await db
-    .select({ id: mergeRequests.id })
-    .from(mergeRequests)
-    .where(
-      and(
-        inArray(mergeRequests.state, ['opened', 'locked']),
-        or(
-          and(eq(mergeRequests.sourceProjectId, projectId), eq(mergeRequests.sourceBranch, branch)),
-          and(eq(mergeRequests.targetProjectId, projectId), eq(mergeRequests.targetBranch, branch)),
-        ),
-      ),
-    );
-  return found.map((r) => r.id);
-}
-
-// ---- GraphQL: pages and counts under many parents, associations of many MRs (one statement each) ----
-
-/**
- * What a page of MRs hangs under (GraphQL's Project/Group/User connections): target projects, groups (their own
- * projects, or with `namespaceTree` those of their subgroups too), authors or assignees, by id.
- */
-export type MergeRequestParentKind = 'project' | 'namespace' | 'namespaceTree' | 'author' | 'assignee';
-
-/** The MR row in scope belongs to the parent `p.pid`. */
-function parentCondition(kind: MergeRequestParentKind): SQL {
-  switch (kind) {
-    case 'project':
-      return sql`${mergeRequests.targetProjectId} = p.pid`;
-    case 'namespace':
-      return sql`${projects.namespaceId} = p.pid`;
-    case 'namespaceTree':
-      return sql`p.pid = ANY(${namespaces.traversalIds})`;
-    case 'author':
-      return sql`${mergeRequests.authorId} = p.pid`;
-    case 'assignee':
-      return sql`EXISTS (SELECT 1 FROM ${mergeRequestAssignees} pa WHERE pa.merge_request_id = ${mergeRequests.id} AND pa.user_id = p.pid)`;
-  }
-}
-
-const parentsSql = (ids: readonly number[]) =>
-  sql`(VALUES ${sql.join(
-    [...new Set(ids)].map((id) => sql`(${id}::int)`),
-    sql`, `,
-  )}) AS p(pid)`;
-
-/** The keyset order of an MR page: by id (created_*), or by updated_at then id (updated_*). */
-export type MergeRequestPageOrder = 'id' | 'updated_at';
-
-/**
- * A keyset page's condition and ORDER BY. Cursors name an MR by id only; ordered by updated_at, the cursor row's
- * (updated_at, id) is read back in the statement itself, so the cursor stays the shared codec's `{ id }`.
- */
-function mergeRequestKeyset(by: MergeRequestPageOrder, page: KeysetPage): PageSql {
-  if (by === 'id') return keysetSql(mergeRequests.id, page);
-  const at = (id: number) => sql`(SELECT c.updated_at, c.id FROM ${mergeRequests} c WHERE c.id = ${id})`;
-  const key = sql`(${mergeRequests.updatedAt}, ${mergeRequests.id})`;
-  const [after, before] = page.order === 'asc' ? ['>', '<'] : ['<', '>'];
-  const ascending = (page.order === 'asc') !== page.reverse;
-  return {
-    where: and(
-      page.afterId !== undefined ? sql`${key} ${sql.raw(after)} ${at(page.afterId)}` : undefined,
-      page.beforeId !== undefined ? sql`${key} ${sql.raw(before)} ${at(page.beforeId)}` : undefined,
-    ),
-    orderBy: ascending ? sql`${mergeRequests.updatedAt} ASC, ${mergeRequests.id} ASC` : sql`${mergeRequests.updatedAt} DESC, ${mergeRequests.id} DESC`,
-    limit: page.limit,
-  };
-}
-
-/**
- * A keyset page of MRs under each parent, in one statement: the list filter (listWhere, the REST list's), each row
- * numbered within its parent in the page's order. The rows are full views (baseQuery) with the actor's
- * subscription; one MR under two parents (two assignees asked for) comes once for each.
- */
-export async function listMergeRequestViewsPages(
-  db: Db,
-  actor: Viewer,
-  f: MergeRequestListFilter,
-  kind: MergeRequestParentKind,
-  parentIds: readonly number[],
-  by: MergeRequestPageOrder,
-  keyset: KeysetPage,
-  subscriberId?: number | null,
-): Promise<MergeRequestView[][]> {
-  if (!parentIds.length) return [];
-  const page = mergeRequestKeyset(by, keyset);
-  const w = db
-    .select({ wid: sql<number>`${mergeRequests.id}`.as('wid'), pid: sql<number>`p.pid`.as('pid'), rn: rowNumber(sql`p.pid`, page.orderBy) })
-    .from(mergeRequests)
-    .innerJoin(projects, eq(projects.id, mergeRequests.targetProjectId))
-    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
-    .innerJoin(parentsSql(parentIds), parentCondition(kind))
-    .where(and(listWhere(actor, f), page.where))
-    .as('w');
-  // The parent's id rides in baseQuery's one free column (`total`), and is taken out of the rows below.
-  const rows = await baseQuery(db, actor, subscriberId, sql<number | null>`${w.pid}`.mapWith(Number))
-    .innerJoin(w, eq(w.wid, mergeRequests.id))
-    .where(sql`${w.rn} <= ${page.limit}`)
-    .orderBy(w.pid, w.rn);
-  return byParent(parentIds, rows, (r) => r.total!).map((list) => list.map((r) => ({ ...r, total: null })));
-}
-
-/**
- * The number of matching MRs under each parent and GitLab's total time to merge of them (the sum of merged_at -
- * created_at in seconds over the merged ones, null when none), in one grouped statement.
- */
-export async function countMergeRequestsOfParents(
-  db: Db,
-  actor: Viewer,
-  f: MergeRequestListFilter,
-  kind: MergeRequestParentKind,
-  parentIds: readonly number[],
-) {
-  if (!parentIds.length) return [];
-  const rows = await db
-    .select({
-      pid: sql<number>`p.pid`.mapWith(Number),
-      n: sql<number>`count(*)`.mapWith(Number),
-      timeToMerge: sql<
-        number | null
-      >`sum(EXTRACT(EPOCH FROM (${mergeRequests.mergedAt} - ${mergeRequests.createdAt}))) FILTER (WHERE ${mergeRequests.mergedAt} > ${mergeRequests.createdAt})`.mapWith(
-        (v) => (v == null ? null : Number(v)),
-      ),
-    })
-    .from(mergeRequests)
-    .innerJoin(projects, eq(projects.id, mergeRequests.targetProjectId))
-    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
-    .innerJoin(parentsSql(parentIds), parentCondition(kind))
-    .where(listWhere(actor, f))
-    .groupBy(sql`p.pid`);
-  const byId = new Map(rows.map((r) => [r.pid, r]));
-  return parentIds.map((id) => ({ count: byId.get(id)?.n ?? 0, totalTimeToMerge: byId.get(id)?.timeToMerge ?? null }));
-}
-
-/** The labels of each MR (by MR id), ordered by title, in one statement. */
-export async function findLabelsOfMergeRequests(db: Db, mergeRequestIds: readonly number[]) {
-  if (!mergeRequestIds.length) return [];
-  return db
-    .select({ mergeRequestId: labelLinks.targetId, label: labels })
-    .from(labelLinks)
-    .innerJoin(labels, eq(labels.id, labelLinks.labelId))
-    .where(and(eq(labelLinks.targetType, 'MergeRequest'), inArray(labelLinks.targetId, [...new Set(mergeRequestIds)])))
-    .orderBy(asc(labels.title), asc(labels.id));
-}
-
-/** The user's to-dos on these MRs (oldest first), each with its body: the note it came from, else the MR's title. */
-export async function findUserTodosOfMergeRequests(db: Db, userId: number, mergeRequestIds: readonly number[]) {
-  if (!mergeRequestIds.length) return [];
-  return db
-    .select({ todo: todos, body: sql<string>`COALESCE(${notes.body}, ${mergeRequests.title})` })
-    .from(todos)
-    .innerJoin(mergeRequests, eq(mergeRequests.id, todos.targetId))
-    .leftJoin(notes, eq(notes.id, todos.noteId))
-    .where(and(eq(todos.userId, userId), eq(todos.targetType, 'MergeRequest'), inArray(todos.targetId, [...new Set(mergeRequestIds)])))
-    .orderBy(asc(todos.id));
 }

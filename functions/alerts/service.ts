@@ -11,7 +11,7 @@ import { usersWithProjectLevels } from '../issuables/lookups.ts';
 import { TODO_ASSIGNED, TODO_MARKED } from '../todos/statements.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { ALERT_STATUS_RESOLVED, ALERT_STATUSES, type AlertStatus, type UserRow } from '../../db/schema/index.ts';
-import { createIssue } from '../issues/service.ts';
+import { createIssue } from '../issues/create.ts';
 import { requireUser, readerActor } from '../lib/auth.ts';
 import { toSentence } from '../lib/format.ts';
 import type { RequestContext } from '../lib/context.ts';

@@ -9,6 +9,8 @@ import { toTodo } from '../todos/schemas.ts';
 import { CreateIssueInput, IssuePath, ListIssuesInput, toIssue, UpdateIssueInput } from './schemas.ts';
 import { DurationInput, toTimeStats } from '../issuables/schemas.ts';
 import * as issues from './service.ts';
+import { createIssue } from './create.ts';
+import { updateIssue } from './update.ts';
 import * as tracking from './tracking.ts';
 import * as related from './related-merge-requests.ts';
 import { participantsOfIssues } from './reads.ts';
@@ -49,7 +51,7 @@ issueRoutes.get('/groups/:id/issues', path(GroupPath), params(ListIssuesInput), 
 
 issueRoutes.post('/projects/:id/issues', path(ProjectPath), params(CreateIssueInput), async (c) => {
   const { ctx } = c.var;
-  const { view } = await issues.createIssue({ ctx, input: { project: c.req.valid('param').id, params: c.req.valid('query') } });
+  const { view } = await createIssue({ ctx, input: { project: c.req.valid('param').id, params: c.req.valid('query') } });
   return c.json(toIssue(view, ctx.config, { subscribed: view.subscribed }), 201);
 });
 
@@ -63,7 +65,7 @@ issueRoutes.get('/projects/:id/issues/:issue_iid', path(SingleIssuePath), async 
 issueRoutes.put('/projects/:id/issues/:issue_iid', path(SingleIssuePath), params(UpdateIssueInput), async (c) => {
   const { ctx } = c.var;
   const { id, issue_iid } = c.req.valid('param');
-  const view = await issues.updateIssue({ ctx, input: { project: id, iid: issue_iid, params: c.req.valid('query') } });
+  const view = await updateIssue({ ctx, input: { project: id, iid: issue_iid, params: c.req.valid('query') } });
   return c.json(toIssue(view, ctx.config, { subscribed: view.subscribed }));
 });
 

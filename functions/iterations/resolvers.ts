@@ -11,7 +11,7 @@ import { parseGlobalId, toGlobalId, iidOf } from '../graphql/ids.ts';
 import type { IterationModel } from './models.ts';
 import { iso, renderPlainText } from '../lib/format.ts';
 import { iterationsAvailable, weightsAvailable } from '../lib/policy.ts';
-import { setIssueIteration } from '../issues/service.ts';
+import { setIssueIteration } from '../issues/update.ts';
 import { iterationWebPath } from './schemas.ts';
 import { createIteration, findIteration, listIterations, timeboxReport, updateIteration, type IterationParentRef } from './service.ts';
 import type { IterationAttributes } from './validation.ts';

@@ -1,5 +1,6 @@
 // What hangs off one merge request and is read from the repository: its commits, its changes (the diff of a
 // version), its versions, and the participants. Each costs a fixed number of statements whatever the size of the MR.
+import { findDiffVersion, listDiffVersions } from '../../db/queries/merge-requests/versions.ts';
 import { changedPaths, commitsBetween } from '../repositories/lookups.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import type { MergeRequestDiffRow } from '../../db/schema/index.ts';
@@ -53,13 +54,13 @@ export async function mergeRequestChanges({ ctx, input }: Verb<MergeRequestRef>)
 /** GET .../merge_requests/:iid/versions: newest first. */
 export async function mergeRequestVersions({ ctx, input }: Verb<MergeRequestRef>) {
   const { view } = await findMergeRequest(ctx, input);
-  return q.listDiffVersions(ctx.db, view.mr.id);
+  return listDiffVersions(ctx.db, view.mr.id);
 }
 
 /** GET .../merge_requests/:iid/versions/:version_id: the version with its commits and diffs (404 `Not found`). */
 export async function mergeRequestVersion({ ctx, input }: Verb<MergeRequestRef & { versionId: number | null }>) {
   const { view } = await findMergeRequest(ctx, input);
-  const version: MergeRequestDiffRow | undefined = input.versionId === null ? undefined : await q.findDiffVersion(ctx.db, view.mr.id, input.versionId);
+  const version: MergeRequestDiffRow | undefined = input.versionId === null ? undefined : await findDiffVersion(ctx.db, view.mr.id, input.versionId);
   if (!version) throw recordNotFound();
   const projectId = view.mr.targetProjectId;
   const [commits, diffs] = await Promise.all([versionCommits(ctx, projectId, version), versionDiffs(ctx, projectId, version)]);

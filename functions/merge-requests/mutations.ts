@@ -18,7 +18,9 @@ import { isDraft as isDraftTitle, labelTitlesByIds, wiplessTitle } from './reads
 import type { PositionParams } from './position-schemas.ts';
 import { fromGraphqlImagePosition, fromGraphqlTextPosition, type StoredPosition } from './positions.ts';
 import type { CreateMergeRequestParams, UpdateMergeRequestParams } from './schemas.ts';
-import { createMergeRequest, findMergeRequest, mergeRequestFacts, updateMergeRequest } from './service.ts';
+import { createMergeRequest } from './create.ts';
+import { findMergeRequest, mergeRequestFacts } from './service.ts';
+import { updateMergeRequest } from './update.ts';
 import { setMergeRequestSubscribed } from './tracking.ts';
 
 interface TargetInput {

@@ -2,6 +2,14 @@
 // each verb takes many parents, applies THE list filter (filter.ts, the REST list's) and the policy, and costs one
 // statement whatever the number of parents (diff statistics and repository facts: one per distinct project).
 // loaders.ts wraps them in DataLoaders.
+import { readableClosingIssuesOf } from '../../db/queries/merge-requests/versions.ts';
+import type { MergeRequestPageOrder, MergeRequestParentKind } from '../../db/queries/merge-requests/pages.ts';
+import {
+  countMergeRequestsOfParents,
+  findLabelsOfMergeRequests,
+  findUserTodosOfMergeRequests,
+  listMergeRequestViewsPages,
+} from '../../db/queries/merge-requests/pages.ts';
 import { findParticipants } from '../issuables/lookups.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
@@ -28,8 +36,7 @@ export interface MergeRequestWithProject {
   view: q.MergeRequestView;
 }
 
-export type MergeRequestParentKind = q.MergeRequestParentKind;
-export type MergeRequestPageOrder = q.MergeRequestPageOrder;
+export type { MergeRequestPageOrder, MergeRequestParentKind } from '../../db/queries/merge-requests/pages.ts';
 
 /** What a page of MRs is asked with: the finder's (REST) parameters, a project to keep to, the keyset order. */
 export interface MergeRequestPageArgs {
@@ -71,7 +78,7 @@ export async function mergeRequestPages(
 ) {
   const filter = pageFilter(ctx, kind, args);
   if (!filter) return parentIds.map(() => []);
-  return q.listMergeRequestViewsPages(ctx.db, ctx.actor, filter, kind, parentIds, args.by, page, ctx.actor.user?.id);
+  return listMergeRequestViewsPages(ctx.db, ctx.actor, filter, kind, parentIds, args.by, page, ctx.actor.user?.id);
 }
 
 /** MergeRequestConnection's count and totalTimeToMerge of each parent: one grouped statement. */
@@ -83,24 +90,24 @@ export async function mergeRequestCounts(
 ) {
   const filter = pageFilter(ctx, kind, args);
   if (!filter) return parentIds.map(() => ({ count: 0, totalTimeToMerge: null }));
-  return q.countMergeRequestsOfParents(ctx.db, ctx.actor, filter, kind, parentIds);
+  return countMergeRequestsOfParents(ctx.db, ctx.actor, filter, kind, parentIds);
 }
 
 /** The labels of each MR, by title. */
 export async function labelsOfMergeRequests(ctx: RequestContext, ids: readonly number[]) {
-  return byParent(ids, await q.findLabelsOfMergeRequests(ctx.db, ids), (r) => r.mergeRequestId).map((rows) => rows.map((r) => r.label));
+  return byParent(ids, await findLabelsOfMergeRequests(ctx.db, ids), (r) => r.mergeRequestId).map((rows) => rows.map((r) => r.label));
 }
 
 /** The cached closing issues of each MR the actor may read (defaultMergeCommitMessage), as project path and iid. */
 export async function closingIssuesOfMergeRequests(ctx: RequestContext, ids: readonly number[]) {
-  return byParent(ids, await q.readableClosingIssuesOf(ctx.db, ctx.actor, ids), (r) => r.mergeRequestId).map((rows) =>
+  return byParent(ids, await readableClosingIssuesOf(ctx.db, ctx.actor, ids), (r) => r.mergeRequestId).map((rows) =>
     rows.map((r) => ({ projectPath: r.projectPath, iid: r.iid })),
   );
 }
 
 /** The current user's to-dos on each MR, oldest first, with their bodies (none when anonymous). */
 export async function currentUserTodosOfMergeRequests(ctx: RequestContext, ids: readonly number[]) {
-  const rows = ctx.actor.user ? await q.findUserTodosOfMergeRequests(ctx.db, ctx.actor.user.id, ids) : [];
+  const rows = ctx.actor.user ? await findUserTodosOfMergeRequests(ctx.db, ctx.actor.user.id, ids) : [];
   return byParent(ids, rows, (r) => r.todo.targetId);
 }
 

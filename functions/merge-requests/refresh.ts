@@ -4,6 +4,7 @@
 // enqueues this (UpdateMergeRequestsWorker, from functions/repositories/store/ref-write.ts), run right after the push's
 // response; the verbs that change an MR's branches (a new target, a reopen) and merging call it themselves. Reads
 // never do: REST and GraphQL show what the last refresh recorded.
+import { cacheClosingIssuesStatements, openMergeRequestIdsOfBranch, refreshVersionStatements } from '../../db/queries/merge-requests/versions.ts';
 import * as q from '../../db/queries/merge-requests.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { projectViewQuery, toProjectView } from '../projects/lookups.ts';
@@ -49,8 +50,8 @@ export async function refreshMergeRequest(
   const { mergeStatus, ...version } = await takeVersion(ctx.db, m.targetProjectId, tips);
   const closing = project ? await closingIssueIds(ctx, project, { ...m, version }) : undefined;
   await ctx.batch((db) => [
-    ...q.refreshVersionStatements(db, m.id, version, mergeStatus),
-    ...(closing ? q.cacheClosingIssuesStatements(db, m.id, closing) : []),
+    ...refreshVersionStatements(db, m.id, version, mergeStatus),
+    ...(closing ? cacheClosingIssuesStatements(db, m.id, closing) : []),
     setMergeRequestRefQuery(db, m.targetProjectId, m.iid, tips.sourceHead),
   ]);
   return (await q.findMergeRequestViewById(ctx.db, ctx.actor, m.id, subscriberId)) ?? view;
@@ -73,7 +74,7 @@ export async function updateMergeRequestsAfterPush(job: JobContext, push: Branch
   if (!push.ref.startsWith('refs/heads/')) return { refreshed: 0 };
   const [user] = await findUsersByIds(job.ctx.db, [push.userId]);
   const ctx = jobContext(job.ctx, job.config, user ? userActor(user) : anonymous, `update_merge_requests:${push.projectId}:${push.ref}`);
-  const ids = await q.openMergeRequestIdsOfBranch(ctx.db, push.projectId, push.ref.slice('refs/heads/'.length));
+  const ids = await openMergeRequestIdsOfBranch(ctx.db, push.projectId, push.ref.slice('refs/heads/'.length));
   const views = await q.findMergeRequestViewsByIds(ctx.db, ctx.actor, ids);
   // The target projects as the pusher reads them, each read once (one for most pushes; a fork's branch may feed several).
   const projects = new Map<number, ProjectView | undefined>();

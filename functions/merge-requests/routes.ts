@@ -24,6 +24,9 @@ import {
   type ListMergeRequestsParams,
 } from './schemas.ts';
 import * as mrs from './service.ts';
+import type { IssuableListSource } from '../issuables/list.ts';
+import { createMergeRequest } from './create.ts';
+import { updateMergeRequest } from './update.ts';
 import { mergeRequestHeadPipeline } from './pipelines.ts';
 import { cancelMergeWhenPipelineSucceeds, canMerge, mergeMergeRequest, mergeRefMergeRequest, mergeRequestClosesIssues, rebaseMergeRequest } from './merge.ts';
 import { toIssue } from '../issues/schemas.ts';
@@ -39,7 +42,7 @@ const VersionPath = schema(() => z.object({ id: projectRef(), ...MergeRequestPat
 const listEntity = (input: ListMergeRequestsParams, config: Config) => (v: MergeRequestView) =>
   input.view === 'simple' ? toMergeRequestSimple(v, config) : toMergeRequestBasic(v, config, { labelDetails: input.with_labels_details === true });
 
-async function list(c: Context<AppEnv>, source: mrs.MergeRequestListSource, input: ListMergeRequestsParams) {
+async function list(c: Context<AppEnv>, source: IssuableListSource, input: ListMergeRequestsParams) {
   const { ctx } = c.var;
   const found = await mrs.listMergeRequests({ ctx, input: { source, params: input } });
   const rows = await paginate(c, pageRequest(input), found.fetch, found.count);
@@ -70,7 +73,7 @@ async function single(
 
 mergeRequestRoutes.post('/projects/:id/merge_requests', path(ProjectPath), params(CreateMergeRequestInput), async (c) => {
   const { ctx } = c.var;
-  const view = await mrs.createMergeRequest({ ctx, input: { project: c.req.valid('param').id, params: c.req.valid('query') } });
+  const view = await createMergeRequest({ ctx, input: { project: c.req.valid('param').id, params: c.req.valid('query') } });
   const found = await mrs.findMergeRequest(ctx, { project: { id: view.mr.targetProjectId }, iid: view.mr.iid }, { subscribed: true });
   return c.json(await single(c, found), 201);
 });
@@ -89,7 +92,7 @@ mergeRequestRoutes.get(base, path(SingleMergeRequestPath), params(GetMergeReques
 mergeRequestRoutes.put(base, path(SingleMergeRequestPath), params(UpdateMergeRequestInput), async (c) => {
   const { ctx } = c.var;
   const { id, merge_request_iid } = c.req.valid('param');
-  await mrs.updateMergeRequest({ ctx, input: { project: id, iid: merge_request_iid, params: c.req.valid('query') } });
+  await updateMergeRequest({ ctx, input: { project: id, iid: merge_request_iid, params: c.req.valid('query') } });
   return c.json(await single(c, await mrs.findMergeRequest(ctx, { project: id, iid: merge_request_iid }, { subscribed: true })));
 });
 

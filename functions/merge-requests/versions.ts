@@ -3,9 +3,10 @@
 // GitLab runs after a push; here the update_merge_requests job every push enqueues, refresh.ts). A version is three
 // SHAs: git objects are immutable, so any version renders again, and diff notes keep pointing at the lines they were
 // written on.
+import { type NewDiffVersion } from '../../db/queries/merge-requests/versions.ts';
 import type { Db } from '../../db/client.ts';
 import { changedPaths } from '../repositories/lookups.ts';
-import type { NewDiffVersion } from '../../db/queries/merge-requests.ts';
+
 import type { MergeStatus } from '../../db/schema/index.ts';
 import { mergeability } from './merge-engine.ts';
 

@@ -2,7 +2,7 @@
 // QualityManagement::TestCases::CreateService): an issue of type `test_case`, Ultimate only, written by the issues
 // service's create verb (one batch: iid, row, labels, event, notification, resource events, mention to-dos).
 import type { RequestContext } from '../lib/context.ts';
-import { createIssue } from '../issues/service.ts';
+import { createIssue } from '../issues/create.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 

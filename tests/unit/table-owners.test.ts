@@ -109,7 +109,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   // authentication marks the use of the token it authenticated with
   'db/queries/lib/auth.ts': ['oauth_access_tokens', 'personal_access_tokens'],
   // the closing issues a merge request caches, replaced with its version (the issues domain to offer the statement)
-  'db/queries/merge-requests.ts': ['merge_requests_closing_issues'],
+  'db/queries/merge-requests/versions.ts': ['merge_requests_closing_issues'],
   // the milestone's iid allocated in its insert statement
   'db/queries/milestones.ts': ['internal_ids'],
   // the global notification email is a column of users, set in the setting's statement
