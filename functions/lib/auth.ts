@@ -27,7 +27,7 @@ export const userActor = (user: UserRow): Actor => ({ user, scopes: ['api'], via
 export const readerActor = (user: UserRow): Actor => ({ user, scopes: [], via: null });
 
 /** Where a token was found. (A browser session is the fallback when no token is present.) */
-interface Credential {
+export interface Credential {
   value: string;
   /** `PRIVATE-TOKEN`/`private_token` can only be personal tokens; Bearer/`access_token` may be OAuth tokens too. */
   kinds: ReadonlyArray<'personal_access_token' | 'oauth_token'>;
@@ -182,6 +182,19 @@ async function applySudo(ctx: RequestContext, actor: Actor, ref: string): Promis
 }
 
 /**
+ * The actor of a token of one of `kinds` (tried in order), or null when it is none of them; revoked and expired ones
+ * throw GitLab's invalid_token answers. Also the password of git's HTTP Basic (functions/repositories/transport).
+ */
+export async function tokenActor(ctx: RequestContext, token: string, kinds: Credential['kinds']): Promise<Actor | null> {
+  const digest = await sha256Hex(token);
+  for (const kind of kinds) {
+    const found = await resolvers[kind](ctx, digest);
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
  * Resolves the caller of the REST or the GraphQL API. A credential that matches nothing is a 401 even on public
  * endpoints, as in GitLab.
  */
@@ -189,12 +202,7 @@ export async function resolveActor(c: Context<AppEnv>, ctx: RequestContext, api:
   const credential = findCredential(c);
   let actor = anonymous;
   if (credential) {
-    const digest = await sha256Hex(credential.value);
-    let found: Actor | null = null;
-    for (const kind of credential.kinds) {
-      found = (await resolvers[kind]?.(ctx, digest)) ?? null;
-      if (found) break;
-    }
+    const found = await tokenActor(ctx, credential.value, credential.kinds);
     if (!found?.user) throw unauthorized();
     assertActive(found.user);
     actor = found;

@@ -4,7 +4,7 @@ import type { Database, Db, DbStats } from '../../db/client.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 
 /** How the caller authenticated. Sessions and OAuth tokens resolve to the same shape (see lib/auth.ts). */
-export type AuthVia = 'personal_access_token' | 'oauth_token' | 'session';
+export type AuthVia = 'personal_access_token' | 'oauth_token' | 'session' | 'job_token' | 'password';
 
 export interface Actor {
   user: UserRow | null;

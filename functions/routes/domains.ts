@@ -57,6 +57,7 @@ export const APP_DOMAINS = {
   alertNotify: (): Routes => import('../alert-integrations/routes.ts').then((m) => m.alertNotifyRoutes),
   explorer: (): Routes => import('../web/explorer/routes.ts').then((m) => m.explorerRoutes),
   oauth: (): Routes => import('../oauth/routes.ts').then((m) => m.oauthRoutes),
+  gitHttp: (): Routes => import('../repositories/transport/routes.ts').then((m) => m.gitHttpRoutes),
   web: (): Routes => import('../web/routes.ts').then((m) => m.webRoutes),
 };
 

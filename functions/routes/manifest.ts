@@ -519,6 +519,11 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["POST","/oauth/introspect",2],
     ["GET","/.well-known/oauth-authorization-server",1],
   ],
+  gitHttp: [
+    ["GET","/:repo{.+\\.git}/info/refs",1],
+    ["POST","/:repo{.+\\.git}/git-upload-pack",1],
+    ["GET","/:repo{.+}/info/refs",1],
+  ],
   web: [
     ["ALL","/users/sign_in",3],
     ["ALL","/users/sign_out",3],

@@ -3,7 +3,7 @@
 // (sudo, and the users domain's own lookups). The token domains (tokens, oauth) add their own reads and writes.
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { oauthAccessTokens, oauthApplications, personalAccessTokens, users, type UserRow } from '../../schema/index.ts';
+import { ciBuilds, oauthAccessTokens, oauthApplications, personalAccessTokens, users, type UserRow } from '../../schema/index.ts';
 
 /** The access token with this digest, its user and application uid, in one round trip. */
 export async function findOAuthTokenByDigest(db: Db, digest: string) {
@@ -58,6 +58,17 @@ export async function findUserByRef(db: Db, ref: string | number): Promise<UserR
     .select()
     .from(users)
     .where(byId ? eq(users.id, Number(ref)) : sql`lower(${users.username}) = lower(${ref})`)
+    .limit(1);
+  return row;
+}
+
+/** The user of the running CI job whose token has this digest (git's `gitlab-ci-token` login), with the job's project. */
+export async function findRunningJobByTokenDigest(db: Db, digest: string) {
+  const [row] = await db
+    .select({ user: users, projectId: ciBuilds.projectId })
+    .from(ciBuilds)
+    .innerJoin(users, eq(users.id, ciBuilds.userId))
+    .where(and(eq(ciBuilds.tokenDigest, digest), eq(ciBuilds.status, 'running')))
     .limit(1);
   return row;
 }

@@ -1,0 +1,155 @@
+// What git's transport reads (functions/repositories/transport/): the refs a repository advertises, and the objects
+// a fetch must send, computed in one statement from the commit graph and the trees' entries. Every object a client
+// names (wants, haves) counts only if the project may read it (readableObjectSql): through a fork network's shared
+// pool, another project's objects are as absent as ids that do not exist.
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { gitCommits, gitObjects, gitRefs, gitTreeEntries, repositories } from '../../schema/index.ts';
+import { rows } from '../lib/raw.ts';
+import { isTreeModeSql } from './objects.ts';
+import { oidParam, toBytes } from './refs.ts';
+import { readableObjectSql } from './sql.ts';
+
+/** Refs GitLab hides from the transport (transfer.hideRefs): never advertised, never pushed to. */
+export const HIDDEN_REF_PREFIXES = ['refs/tmp/', 'refs/keep-around/', 'refs/remotes/'] as const;
+
+export interface AdvertisedRef {
+  name: string;
+  oid: string;
+  /** The object's type (4: an annotated tag, whose body is given to peel it). */
+  type: number;
+  tagBody: Uint8Array | null;
+}
+
+/** The project's refs in byte order (git's C locale), hidden ones left out, each with its object's type. */
+export async function advertisedRefs(db: Db, projectId: number): Promise<AdvertisedRef[]> {
+  const hidden = sql.join(
+    HIDDEN_REF_PREFIXES.map((p) => sql`left(r.name, ${p.length}) <> ${p}`),
+    sql` AND `,
+  );
+  const found = await rows<{ name: string; oid: string; type: number; tag_body: unknown }>(
+    db,
+    sql`SELECT r.name, encode(r.oid, 'hex') AS oid, o.type, CASE WHEN o.type = 4 THEN o.data END AS tag_body
+      FROM ${gitRefs} r JOIN ${repositories} repo ON repo.project_id = r.project_id
+      JOIN ${gitObjects} o ON o.pool_id = repo.pool_id AND o.oid = r.oid
+      WHERE r.project_id = ${projectId} AND ${hidden}
+      ORDER BY r.name COLLATE "C"`,
+  );
+  return found.map((r) => ({ name: r.name, oid: r.oid, type: Number(r.type), tagBody: r.tag_body === null ? null : toBytes(r.tag_body) }));
+}
+
+/** Of `oids`, those the project may read, with their types. */
+export async function readableTypes(db: Db, projectId: number, oids: readonly string[]): Promise<Map<string, number>> {
+  if (!oids.length) return new Map();
+  const found = await rows<{ oid: string; type: number }>(
+    db,
+    sql`SELECT encode(o.oid, 'hex') AS oid, o.type FROM ${repositories} r
+      JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid IN (${sql.join(oids.map(oidParam), sql`, `)})
+      WHERE r.project_id = ${projectId} AND ${readableObjectSql(projectId, sql`o.oid`)}`,
+  );
+  return new Map(found.map((r) => [r.oid, Number(r.type)]));
+}
+
+export interface PackRequest {
+  /** Commits wanted (tags already peeled by the caller): they and their history, down to what the client has. */
+  commits: readonly string[];
+  /** Trees and blobs wanted by id (partial clone's lazy fetches): sent whatever the filter says. */
+  objects: readonly string[];
+  /** Commits the client has (readable ones only count). */
+  haves: readonly string[];
+  /** `deepen <n>`: at most n commits deep from each want (1: the wanted commits alone). */
+  depth?: number | undefined;
+  /** The client's shallow commits: their parents are not on the client. */
+  shallow?: readonly string[] | undefined;
+  /** `filter blob:none` (0) or `blob:limit=<n>`: blobs larger than this are left out. */
+  blobLimit?: number | undefined;
+}
+
+export interface PackObject {
+  oid: string;
+  type: number;
+}
+
+export interface PackPlan {
+  objects: PackObject[];
+  /** With a depth: the commits sent whose parents are not (git's shallow-info). */
+  shallow: string[];
+}
+
+const oidList = (oids: readonly string[]) => (oids.length ? sql.join(oids.map(oidParam), sql`, `) : sql`NULL::bytea`);
+
+/**
+ * The objects a fetch sends, in one statement: the commits reachable from the wants that the client does not have
+ * (not reachable from its readable haves; with a depth, at most that many deep), their trees and blobs except those
+ * of the commits the history stops at (git's boundary: the client has those trees), the trees and blobs wanted by
+ * id. Commits first, then trees, then blobs.
+ */
+export async function planPack(db: Db, projectId: number, r: PackRequest): Promise<PackPlan> {
+  const depth = r.depth ?? 0;
+  const shallowClient = r.shallow ?? [];
+  const blobs = r.blobLimit === undefined ? sql`true` : sql`o.size <= ${r.blobLimit}::int`;
+  const found = await rows<{ oid: string; type: number; boundary: boolean }>(
+    db,
+    sql`WITH RECURSIVE
+      repo AS (SELECT pool_id FROM ${repositories} WHERE project_id = ${projectId}),
+      have_c(oid) AS (
+        SELECT c.oid FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
+        WHERE c.oid IN (${oidList(r.haves)}) AND ${readableObjectSql(projectId, sql`c.oid`)}
+        UNION
+        SELECT p.oid FROM have_c h JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = h.oid
+        CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
+        WHERE c.oid NOT IN (${oidList(shallowClient)})
+      ),
+      new_c(oid, depth) AS (
+        SELECT c.oid, 1 FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
+        WHERE c.oid IN (${oidList(r.commits)}) AND c.oid NOT IN (SELECT oid FROM have_c)
+        UNION
+        SELECT p.oid, CASE WHEN ${depth}::int > 0 THEN n.depth + 1 ELSE 1 END FROM new_c n JOIN repo ON true
+        JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = n.oid
+        CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
+        WHERE (${depth}::int = 0 OR n.depth < ${depth}::int) AND p.oid NOT IN (SELECT oid FROM have_c)
+      ),
+      sent_c AS (SELECT oid, min(depth) AS depth FROM new_c GROUP BY oid),
+      boundary AS (
+        SELECT DISTINCT p.oid FROM sent_c n JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = n.oid
+        CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid) WHERE p.oid IN (SELECT oid FROM have_c)
+      ),
+      old_t(oid) AS (
+        SELECT c.tree_oid FROM boundary b JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = b.oid
+        UNION
+        SELECT e.oid FROM old_t t JOIN repo ON true JOIN ${gitTreeEntries} e ON e.pool_id = repo.pool_id AND e.tree_oid = t.oid
+        WHERE ${isTreeModeSql(sql`e.mode`)}
+      ),
+      old_b AS (
+        SELECT e.oid FROM old_t t JOIN repo ON true JOIN ${gitTreeEntries} e ON e.pool_id = repo.pool_id AND e.tree_oid = t.oid
+        WHERE NOT ${isTreeModeSql(sql`e.mode`)}
+      ),
+      new_t(oid) AS (
+        SELECT c.tree_oid FROM sent_c n JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = n.oid
+        WHERE c.tree_oid NOT IN (SELECT oid FROM old_t)
+        UNION
+        SELECT e.oid FROM new_t t JOIN repo ON true JOIN ${gitTreeEntries} e ON e.pool_id = repo.pool_id AND e.tree_oid = t.oid
+        WHERE ${isTreeModeSql(sql`e.mode`)} AND e.oid NOT IN (SELECT oid FROM old_t)
+      ),
+      new_b AS (
+        SELECT DISTINCT e.oid FROM new_t t JOIN repo ON true JOIN ${gitTreeEntries} e ON e.pool_id = repo.pool_id AND e.tree_oid = t.oid
+        JOIN ${gitObjects} o ON o.pool_id = repo.pool_id AND o.oid = e.oid AND o.type = 3
+        WHERE NOT ${isTreeModeSql(sql`e.mode`)} AND e.oid NOT IN (SELECT oid FROM old_b) AND ${blobs}
+      ),
+      wanted AS (
+        SELECT o.oid, o.type FROM repo JOIN ${gitObjects} o ON o.pool_id = repo.pool_id
+        WHERE o.oid IN (${oidList(r.objects)}) AND ${readableObjectSql(projectId, sql`o.oid`)}
+      ),
+      plan(oid, type, boundary) AS (
+        SELECT n.oid, 1, ${depth}::int > 0 AND n.depth >= ${depth}::int FROM sent_c n
+        UNION ALL SELECT oid, 2, false FROM new_t
+        UNION ALL SELECT oid, 3, false FROM new_b
+        UNION ALL SELECT oid, type, false FROM wanted
+      )
+    SELECT encode(oid, 'hex') AS oid, min(type) AS type, bool_or(boundary) AS boundary FROM plan GROUP BY oid ORDER BY min(type)`,
+  );
+  return {
+    objects: found.map((f) => ({ oid: f.oid, type: Number(f.type) })),
+    shallow: found.filter((f) => f.boundary === true).map((f) => f.oid),
+  };
+}

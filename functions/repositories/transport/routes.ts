@@ -1,0 +1,140 @@
+// Git's smart HTTP endpoints at a project's `http_url_to_repo` (GitLab 13.6's Repositories::GitHttpController behind
+// workhorse): `GET <path>.git/info/refs?service=git-upload-pack` and `POST <path>.git/git-upload-pack`. Every check
+// that can fail happens on info/refs, where git shows the answer's text (`remote: ...`); a POST's body on failure is
+// discarded by git. Answers as GitLab's: no or wrong credentials 401 with the Basic challenge (also for a project that
+// does not exist or is private, so existence is not revealed), a signed-in user who may not read the project 404,
+// one who may read it but not its code 403.
+import { Hono, type Context } from 'hono';
+import { findRepository } from '../../../db/queries/repositories/refs.ts';
+import type { AppEnv, Actor } from '../../lib/context.ts';
+import { can } from '../../lib/policy.ts';
+import { clientIp } from '../../lib/rate-limit.ts';
+import { findProjectView } from '../../projects/lookups.ts';
+import { projectFacts } from '../../projects/service.ts';
+import { credentialAllows, gitActor, GitUnauthorized } from './auth.ts';
+import { pkt, ProtocolError } from './pkt-line.ts';
+import { advertiseUploadPack, advertiseV2, uploadPackV0, uploadPackV2, type GitRepository } from './upload-pack.ts';
+
+export const gitHttpRoutes = new Hono<AppEnv>();
+
+/** The largest upload-pack request read (wants and haves of a big negotiation are far below it). */
+const MAX_REQUEST_BYTES = 16 * 1024 * 1024;
+
+const NOT_FOUND = 'The project you were looking for could not be found.';
+
+/** A failed check, answered as GitLab's controller renders it: plain text, and the Basic challenge on a 401. */
+class GitRefusal extends Error {
+  constructor(
+    readonly status: 401 | 403 | 404 | 415,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function refuse(c: Context<AppEnv>, error: unknown) {
+  if (error instanceof GitUnauthorized) return refuse(c, new GitRefusal(401, 'HTTP Basic: Access denied'));
+  if (!(error instanceof GitRefusal)) throw error;
+  if (error.status === 401) c.header('WWW-Authenticate', 'Basic realm="GitLab"');
+  return c.text(`${error.message}\n`, error.status);
+}
+
+const noCache = { 'Cache-Control': 'no-cache' } as const;
+
+/** The project at `path` the actor may download code of, and its repository. */
+async function downloadable(c: Context<AppEnv>, path: string): Promise<GitRepository> {
+  const ctx = c.var.ctx;
+  const actor: Actor = await gitActor(ctx, c.req.header('authorization'), clientIp(c));
+  ctx.actor = actor;
+  const view = await findProjectView(ctx.db, actor, { path });
+  if (!view || !can(actor, 'project:read', projectFacts(view))) {
+    if (!actor.user) throw new GitRefusal(401, 'HTTP Basic: Access denied');
+    throw new GitRefusal(404, NOT_FOUND);
+  }
+  if (!can(actor, 'project:download_code', projectFacts(view))) {
+    if (!actor.user) throw new GitRefusal(401, 'HTTP Basic: Access denied');
+    throw new GitRefusal(403, 'You are not allowed to download code from this project.');
+  }
+  if (actor.user && !credentialAllows(actor, 'download')) throw new GitRefusal(403, 'You are not allowed to download code.');
+  const repository = await findRepository(ctx.db, view.project.id);
+  return { projectId: view.project.id, defaultBranch: repository?.defaultBranch ?? null };
+}
+
+const protocolV2 = (c: Context<AppEnv>) => /(^|:)version=2(:|$)/.test(c.req.header('git-protocol') ?? '');
+
+/** An async generator of pkt-lines as a response body; a protocol error becomes git's `ERR` line. */
+function streamOf(lines: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await lines.next();
+        if (next.done) controller.close();
+        else controller.enqueue(next.value);
+      } catch (error) {
+        if (error instanceof ProtocolError) {
+          controller.enqueue(pkt(`ERR ${error.message}\n`));
+          controller.close();
+        } else controller.error(error);
+      }
+    },
+    async cancel() {
+      await lines.return(undefined);
+    },
+  });
+}
+
+/** The request body, un-gzipped when git compressed it (it does above 1 KiB), refused above MAX_REQUEST_BYTES. */
+async function requestBody(c: Context<AppEnv>): Promise<Uint8Array> {
+  let body = c.req.raw.body;
+  if (!body) return new Uint8Array();
+  if ((c.req.header('content-encoding') ?? '').toLowerCase() === 'gzip') body = body.pipeThrough(new DecompressionStream('gzip'));
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  for await (const part of body as unknown as AsyncIterable<Uint8Array>) {
+    size += part.length;
+    if (size > MAX_REQUEST_BYTES) throw new GitRefusal(403, 'The request is too large.');
+    parts.push(part);
+  }
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const p of parts) out.set(p, (at += p.length) - p.length);
+  return out;
+}
+
+gitHttpRoutes.get('/:repo{.+\\.git}/info/refs', async (c) => {
+  const service = c.req.query('service');
+  try {
+    if (service !== 'git-upload-pack') {
+      // Pushing is not served yet; the dumb protocol (no service) is not served by GitLab either.
+      if (service === 'git-receive-pack') throw new GitRefusal(403, 'Pushing over HTTP is not allowed.');
+      throw new GitRefusal(403, "The command you're trying to execute is not allowed.");
+    }
+    const repo = await downloadable(c, c.req.param('repo').slice(0, -'.git'.length));
+    const lines = protocolV2(c) ? advertiseV2() : await advertiseUploadPack(c.var.ctx.db, repo);
+    return c.body(new Blob(lines as Uint8Array<ArrayBuffer>[]).stream(), 200, { 'Content-Type': 'application/x-git-upload-pack-advertisement', ...noCache });
+  } catch (error) {
+    return refuse(c, error);
+  }
+});
+
+gitHttpRoutes.post('/:repo{.+\\.git}/git-upload-pack', async (c) => {
+  try {
+    const type = c.req.header('content-type') ?? '';
+    if (type !== 'application/x-git-upload-pack-request') {
+      throw new GitRefusal(415, `Expected POST with Content-Type 'application/x-git-upload-pack-request', but received '${type}' instead.`);
+    }
+    const repo = await downloadable(c, c.req.param('repo').slice(0, -'.git'.length));
+    const body = await requestBody(c);
+    const db = c.var.ctx.db;
+    const lines = protocolV2(c) ? uploadPackV2(db, repo, body) : uploadPackV0(db, repo, body);
+    return c.body(streamOf(lines), 200, { 'Content-Type': 'application/x-git-upload-pack-result', ...noCache });
+  } catch (error) {
+    return refuse(c, error);
+  }
+});
+
+// Without `.git`, GitLab redirects info/refs (only) to the `.git` form, keeping the query.
+gitHttpRoutes.get('/:repo{.+}/info/refs', (c) => {
+  const url = new URL(c.req.url);
+  return c.redirect(`${c.var.ctx.config.publicUrl}/${c.req.param('repo')}.git/info/refs${url.search}`, 301);
+});

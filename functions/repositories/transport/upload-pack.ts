@@ -1,0 +1,345 @@
+// git-upload-pack over HTTP (gitprotocol-http, gitprotocol-v2, gitprotocol-pack): the ref advertisement, protocol
+// v2's ls-refs and fetch, and the v0/v1 exchange clients that do not speak v2 still use. Stateless: each POST carries
+// the whole request and gets one response. A fetch's objects are planned in one statement (planPack) and the pack is
+// streamed in side-band-64k packets as it is written (pack.ts). GitLab's Gitaly allows any readable object id in a
+// want (uploadpack.allowAnySHA1InWant); here "readable" is the project's own reachable set (readableObjectSql), so an
+// object of another project of the pool is refused as git refuses an id it does not have.
+import type { Db } from '../../../db/client.ts';
+import { advertisedRefs, planPack, readableTypes, type PackPlan } from '../../../db/queries/repositories/transport.ts';
+import { readObjects } from '../../../db/queries/repositories/reads.ts';
+import { decodeTag } from '../git/tag.ts';
+import { writePack } from './pack.ts';
+import { DELIM, FLUSH, pkt, PktReader, ProtocolError, sideband } from './pkt-line.ts';
+
+export const AGENT = 'agent=git/2.29.0-edge-gitlab';
+const TAG = 4;
+const COMMIT = 1;
+
+export interface GitRepository {
+  projectId: number;
+  /** The default branch's short name: HEAD's target. */
+  defaultBranch: string | null;
+}
+
+interface Ref {
+  name: string;
+  oid: string;
+  /** An annotated tag's target. */
+  peeled?: string;
+}
+
+/** The advertised refs, tags peeled, and HEAD's target when it exists. */
+async function refsOf(db: Db, repo: GitRepository): Promise<{ refs: Ref[]; head: Ref | null }> {
+  const refs = (await advertisedRefs(db, repo.projectId)).map((r): Ref => {
+    if (r.type !== TAG || !r.tagBody) return { name: r.name, oid: r.oid };
+    return { name: r.name, oid: r.oid, peeled: decodeTag(r.tagBody).object };
+  });
+  const headName = repo.defaultBranch ? `refs/heads/${repo.defaultBranch}` : null;
+  const target = refs.find((r) => r.name === headName);
+  return { refs, head: target ? { name: 'HEAD', oid: target.oid } : null };
+}
+
+const V0_CAPABILITIES = [
+  'multi_ack',
+  'thin-pack',
+  'side-band',
+  'side-band-64k',
+  'ofs-delta',
+  'shallow',
+  'no-progress',
+  'include-tag',
+  'multi_ack_detailed',
+  'allow-tip-sha1-in-want',
+  'allow-reachable-sha1-in-want',
+  'no-done',
+  'filter',
+  'object-format=sha1',
+];
+
+/** `GET info/refs?service=git-upload-pack` in protocol v0: the service line, then every ref, capabilities on the first. */
+export async function advertiseUploadPack(db: Db, repo: GitRepository): Promise<Uint8Array[]> {
+  const { refs, head } = await refsOf(db, repo);
+  const caps = [...V0_CAPABILITIES, ...(head && repo.defaultBranch ? [`symref=HEAD:refs/heads/${repo.defaultBranch}`] : []), AGENT].join(' ');
+  const lines = [pkt('# service=git-upload-pack\n'), FLUSH];
+  const all: Ref[] = head ? [head, ...refs] : refs;
+  // git 2.29 (GitLab 13.6's) advertises nothing, not even capabilities, for an empty repository.
+  all.forEach((r, i) => {
+    lines.push(pkt(i === 0 ? `${r.oid} ${r.name}\0${caps}\n` : `${r.oid} ${r.name}\n`));
+    if (r.peeled) lines.push(pkt(`${r.peeled} ${r.name}^{}\n`));
+  });
+  lines.push(FLUSH);
+  return lines;
+}
+
+/** `GET info/refs?service=git-upload-pack` with `Git-Protocol: version=2`: the capability advertisement. */
+export function advertiseV2(): Uint8Array[] {
+  return [
+    pkt('# service=git-upload-pack\n'),
+    FLUSH,
+    pkt('version 2\n'),
+    pkt(`${AGENT}\n`),
+    pkt('ls-refs=unborn\n'),
+    pkt('fetch=shallow filter\n'),
+    pkt('server-option\n'),
+    pkt('object-format=sha1\n'),
+    FLUSH,
+  ];
+}
+
+/** The fetch arguments both protocol versions share. */
+interface FetchArgs {
+  wants: string[];
+  haves: string[];
+  done: boolean;
+  depth?: number;
+  shallow: string[];
+  blobLimit?: number;
+  sideband: boolean;
+  progress: boolean;
+  includeTag: boolean;
+}
+
+const OID = /^[0-9a-f]{40}$/;
+
+function oidArg(value: string | undefined, what: string): string {
+  if (!value || !OID.test(value)) throw new ProtocolError(`protocol error: expected ${what}, got '${value ?? ''}'`);
+  return value;
+}
+
+/** `filter <spec>`: blob:none and blob:limit=<n>[kmg]; any other is refused as git refuses what it does not allow. */
+function blobLimitOf(spec: string): number {
+  if (spec === 'blob:none') return 0;
+  const limit = /^blob:limit=(\d+)([kmg]?)$/.exec(spec);
+  if (!limit) throw new ProtocolError(`filter '${spec.split(':')[0]}' not supported`);
+  const unit = { '': 1, k: 1024, m: 1024 ** 2, g: 1024 ** 3 }[limit[2] as '' | 'k' | 'm' | 'g'];
+  return Math.min(Number(limit[1]) * unit, 2_147_483_647);
+}
+
+/** Parses one fetch argument line into `args`; false when the line is not a fetch argument. */
+function fetchArgument(line: string, args: FetchArgs): boolean {
+  const [word, value] = splitOnce(line);
+  switch (word) {
+    case 'want':
+      args.wants.push(oidArg(value, 'want'));
+      return true;
+    case 'have':
+      args.haves.push(oidArg(value, 'have'));
+      return true;
+    case 'shallow':
+      args.shallow.push(oidArg(value, 'shallow'));
+      return true;
+    case 'deepen': {
+      const depth = Number(value);
+      if (!Number.isInteger(depth) || depth <= 0) throw new ProtocolError(`protocol error: invalid depth '${value ?? ''}'`);
+      args.depth = Math.min(depth, 2_147_483_647);
+      return true;
+    }
+    case 'deepen-since':
+    case 'deepen-not':
+      throw new ProtocolError(`${word} is not supported`);
+    case 'deepen-relative':
+      return true;
+    case 'filter':
+      args.blobLimit = blobLimitOf(value ?? '');
+      return true;
+    case 'done':
+      args.done = true;
+      return true;
+    case 'no-progress':
+      args.progress = false;
+      return true;
+    case 'include-tag':
+      args.includeTag = true;
+      return true;
+    case 'thin-pack':
+    case 'ofs-delta':
+    case 'sideband-all':
+    case 'wait-for-done':
+      return true;
+    default:
+      return false;
+  }
+}
+
+const splitOnce = (line: string): [string, string | undefined] => {
+  const at = line.indexOf(' ');
+  return at < 0 ? [line, undefined] : [line.slice(0, at), line.slice(at + 1)];
+};
+
+/** What the wants name, split for planPack: commits (tags peeled, the tags themselves sent too) and other objects. */
+async function resolveWants(db: Db, repo: GitRepository, wants: readonly string[]) {
+  const types = await readableTypes(db, repo.projectId, wants);
+  const missing = wants.find((w) => !types.has(w));
+  if (missing) throw new ProtocolError(`upload-pack: not our ref ${missing}`);
+  const commits: string[] = [];
+  const objects: string[] = [];
+  let tags = wants.filter((w) => types.get(w) === TAG);
+  for (const w of wants) if (types.get(w) === COMMIT) commits.push(w);
+  for (const w of wants) if (types.get(w) !== COMMIT && types.get(w) !== TAG) objects.push(w);
+  // Tags (and tags of tags) are sent as objects and peeled to what they point at.
+  for (let round = 0; tags.length && round < 10; round++) {
+    objects.push(...tags);
+    const bodies = await readObjects(db, repo.projectId, tags);
+    tags = [];
+    for (const body of bodies) {
+      const tag = decodeTag(body.data);
+      if (tag.type === 'commit') commits.push(tag.object);
+      else if (tag.type === 'tag') tags.push(tag.object);
+      else objects.push(tag.object);
+    }
+  }
+  return { commits, objects };
+}
+
+/** include-tag: the annotated tags whose targets the pack carries, added to the plan. */
+async function withIncludedTags(db: Db, repo: GitRepository, plan: PackPlan): Promise<PackPlan> {
+  const sent = new Set(plan.objects.map((o) => o.oid));
+  const { refs } = await refsOf(db, repo);
+  const extra = refs.filter((r) => r.peeled && sent.has(r.peeled) && !sent.has(r.oid)).map((r) => ({ oid: r.oid, type: TAG }));
+  return extra.length ? { ...plan, objects: [...plan.objects, ...extra] } : plan;
+}
+
+/** The plan for the arguments: what to send, and which commits it cuts history at (shallow). */
+async function plan(db: Db, repo: GitRepository, args: FetchArgs): Promise<PackPlan> {
+  const { commits, objects } = await resolveWants(db, repo, args.wants);
+  const planned = await planPack(db, repo.projectId, {
+    commits,
+    objects,
+    haves: args.haves,
+    depth: args.depth,
+    shallow: args.shallow,
+    blobLimit: args.blobLimit,
+  });
+  return args.includeTag ? withIncludedTags(db, repo, planned) : planned;
+}
+
+/** The haves the project may read (the commits a negotiation may call common). */
+async function commonHaves(db: Db, repo: GitRepository, haves: readonly string[]): Promise<string[]> {
+  const types = await readableTypes(db, repo.projectId, haves);
+  return haves.filter((h) => types.has(h));
+}
+
+/** The pack on band 1 (progress would be band 2), each piece as side-band-64k packets. */
+async function* packPackets(db: Db, repo: GitRepository, planned: PackPlan, sidebandOn: boolean): AsyncGenerator<Uint8Array> {
+  for await (const piece of writePack(db, repo.projectId, planned.objects)) {
+    if (sidebandOn) yield* sideband(1, piece);
+    else yield piece;
+  }
+}
+
+/** Protocol v2: one command (ls-refs or fetch) per request. */
+export async function* uploadPackV2(db: Db, repo: GitRepository, body: Uint8Array): AsyncGenerator<Uint8Array> {
+  const reader = new PktReader(body);
+  let command: string | null = null;
+  for (let p = reader.next(); p && p.kind === 'data'; p = reader.next()) {
+    const line = new TextDecoder().decode(p.data).replace(/\n$/, '');
+    if (line.startsWith('command=')) command = line.slice('command='.length);
+  }
+  // A request that is only a flush: no more commands (git sends it at the end of a session).
+  if (command === null) return;
+  const args: string[] = [];
+  for (let line = reader.line(); line !== null; line = reader.line()) args.push(line);
+
+  if (command === 'ls-refs') {
+    const peel = args.includes('peel');
+    const symrefs = args.includes('symrefs');
+    const unborn = args.includes('unborn');
+    const prefixes = args.filter((a) => a.startsWith('ref-prefix ')).map((a) => a.slice('ref-prefix '.length));
+    const matches = (name: string) => !prefixes.length || prefixes.some((p) => name.startsWith(p));
+    const { refs, head } = await refsOf(db, repo);
+    const headTarget = repo.defaultBranch ? `refs/heads/${repo.defaultBranch}` : null;
+    if (matches('HEAD')) {
+      if (head) yield pkt(`${head.oid} HEAD${symrefs && headTarget ? ` symref-target:${headTarget}` : ''}\n`);
+      else if (unborn && symrefs && headTarget) yield pkt(`unborn HEAD symref-target:${headTarget}\n`);
+    }
+    for (const r of refs) if (matches(r.name)) yield pkt(`${r.oid} ${r.name}${peel && r.peeled ? ` peeled:${r.peeled}` : ''}\n`);
+    yield FLUSH;
+    return;
+  }
+  if (command !== 'fetch') throw new ProtocolError(`invalid command '${command}'`);
+
+  const fetch: FetchArgs = { wants: [], haves: [], done: false, shallow: [], sideband: true, progress: true, includeTag: false };
+  for (const a of args) if (!fetchArgument(a, fetch)) throw new ProtocolError(`unexpected line: '${a}'`);
+  if (!fetch.wants.length) throw new ProtocolError('expected wants');
+
+  if (fetch.haves.length && !fetch.done) {
+    // Negotiation: the common haves, and `ready` once there are any (any common commit lets the pack be cut there;
+    // a server may say ready as early as it likes).
+    const common = await commonHaves(db, repo, fetch.haves);
+    yield pkt('acknowledgments\n');
+    if (!common.length) {
+      yield pkt('NAK\n');
+      yield FLUSH;
+      return;
+    }
+    for (const c of common) yield pkt(`ACK ${c}\n`);
+    yield pkt('ready\n');
+    yield DELIM;
+  }
+  const planned = await plan(db, repo, fetch);
+  if (fetch.depth !== undefined || fetch.shallow.length) {
+    yield pkt('shallow-info\n');
+    for (const s of planned.shallow) yield pkt(`shallow ${s}\n`);
+    yield DELIM;
+  }
+  yield pkt('packfile\n');
+  yield* packPackets(db, repo, planned, true);
+  yield FLUSH;
+}
+
+/** Protocol v0/v1 over stateless HTTP: wants (capabilities on the first), shallow/deepen, a flush, haves, done. */
+export async function* uploadPackV0(db: Db, repo: GitRepository, body: Uint8Array): AsyncGenerator<Uint8Array> {
+  const reader = new PktReader(body);
+  const fetch: FetchArgs = { wants: [], haves: [], done: false, shallow: [], sideband: false, progress: true, includeTag: false };
+  let caps: string[] = [];
+  for (let line = reader.line(); line !== null; line = reader.line()) {
+    if (line.startsWith('want ') && !fetch.wants.length) {
+      const [want, ...rest] = line.slice(5).split(' ');
+      caps = rest;
+      fetch.wants.push(oidArg(want, 'want'));
+      continue;
+    }
+    if (!fetchArgument(line, fetch)) throw new ProtocolError(`protocol error: unexpected '${line}'`);
+  }
+  // The haves, then `done` or a flush (stateless: "tell me what you know").
+  let ended = false;
+  for (let p = reader.next(); p; p = reader.next()) {
+    if (p.kind !== 'data') {
+      ended = true;
+      break;
+    }
+    const line = new TextDecoder().decode(p.data).replace(/\n$/, '');
+    if (!fetchArgument(line, fetch)) throw new ProtocolError(`protocol error: unexpected '${line}'`);
+  }
+  void ended;
+  if (!fetch.wants.length) return;
+  for (const cap of caps) {
+    if (cap === 'no-progress') fetch.progress = false;
+    if (cap === 'include-tag') fetch.includeTag = true;
+    if (cap.startsWith('filter')) continue;
+  }
+  const sidebandOn = caps.includes('side-band-64k') || caps.includes('side-band');
+  const multiAck = caps.includes('multi_ack_detailed');
+  const noDone = caps.includes('no-done');
+
+  const planned = await plan(db, repo, fetch);
+  if (fetch.depth !== undefined || fetch.shallow.length) {
+    for (const s of planned.shallow) yield pkt(`shallow ${s}\n`);
+    yield FLUSH;
+  }
+  const common = fetch.haves.length ? await commonHaves(db, repo, fetch.haves) : [];
+  const last = common.at(-1);
+  if (!fetch.done) {
+    // A round of negotiation (the request ended with a flush).
+    if (multiAck) for (const c of common) yield pkt(`ACK ${c} common\n`);
+    if (last && multiAck) yield pkt(`ACK ${last} ready\n`);
+    yield pkt('NAK\n');
+    // no-done: the client takes `ready` as done and reads the pack from this response.
+    if (!(last && multiAck && noDone)) return;
+    yield pkt(`ACK ${last}\n`);
+  } else {
+    yield pkt(last ? `ACK ${last}\n` : 'NAK\n');
+  }
+  yield* packPackets(db, repo, planned, sidebandOn);
+  if (sidebandOn) yield FLUSH;
+}
