@@ -6,7 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashPassword } from '../../functions/lib/crypto.ts';
-import { api, serveTestApp } from '../helpers/app.ts';
+import { api, appFetch, serveTestApp } from '../helpers/app.ts';
+import { registerRunner, requestJob } from '../helpers/ci-runner.ts';
+import { ciProject } from '../api/pipelines/support.ts';
 import { git, hasGit, runGit } from '../helpers/git-dir.ts';
 import { addMember } from '../factories/groups.ts';
 import { createProject } from '../factories/projects.ts';
@@ -186,6 +188,29 @@ describe.skipIf(!hasGit())('git over HTTP: who may fetch (GitLab 13.6 answers)',
     expect(await answer(await infoRefs(project.path_with_namespace, ['x', readUser]))).toEqual([403, null, 'You are not allowed to download code.\n']);
     // A personal access token is not an OAuth token: with the oauth2 login it matches nothing.
     expect(await answer(await infoRefs(project.path_with_namespace, ['oauth2', reporter.token]))).toEqual(CHALLENGE);
+  });
+
+  it('a running job clones with its token (login gitlab-ci-token), as a runner does; once the job ends the token is refused', async () => {
+    const ci = await ciProject('build:\n  script: [echo hi]\n');
+    const runnersToken = (await api.get(`/projects/${ci.project.id}`, { token: ci.owner.token })).body.runners_token as string;
+    const runner = await registerRunner(appFetch, runnersToken);
+    const job = await requestJob(appFetch, runner);
+    expect(job).not.toBeNull();
+    const path = ci.project.path_with_namespace as string;
+    expect((await infoRefs(path, ['gitlab-ci-token', job!.token])).status).toBe(200);
+    // The project's http_url_to_repo with the job's credentials, as gitlab-runner clones.
+    const work = await mkdtemp(join(tmpdir(), 'git-http-job-'));
+    await runGit(work, ['clone', '-q', `${server.url.replace('://', `://gitlab-ci-token:${job!.token}@`)}/${path}.git`, 'c'], {
+      env: { GIT_TERMINAL_PROMPT: '0' },
+    });
+    expect(await git(join(work, 'c'), 'rev-parse', 'HEAD')).toBe(ci.sha);
+    const done = await appFetch(`${server.url}/api/v4/jobs/${job!.id}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ token: job!.token, state: 'success' }),
+    });
+    expect(done.status).toBe(200);
+    expect(await answer(await infoRefs(path, ['gitlab-ci-token', job!.token]))).toEqual(CHALLENGE);
   });
 
   it("the user's password clones; a wrong one is 401 like any wrong credential", async () => {
