@@ -195,7 +195,11 @@ export async function startNeonHttpShim({ host = '127.0.0.1', port = 0, maxConne
       },
     );
   });
-  server.keepAliveTimeout = 5_000;
+  // The client (undici under the Neon driver) closes its idle sockets after 4 s; a server that closed them first (at
+  // 5 s) raced a request sent on a socket it was closing, and under load that request failed with "other side closed"
+  // (seen once in a test:pg run). Idle sockets are therefore left for the client to close.
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
