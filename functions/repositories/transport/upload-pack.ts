@@ -94,7 +94,6 @@ interface FetchArgs {
   depth?: number;
   shallow: string[];
   blobLimit?: number;
-  sideband: boolean;
   progress: boolean;
   includeTag: boolean;
 }
@@ -258,7 +257,7 @@ export async function* uploadPackV2(db: Db, repo: GitRepository, body: Uint8Arra
   }
   if (command !== 'fetch') throw new ProtocolError(`invalid command '${command}'`);
 
-  const fetch: FetchArgs = { wants: [], haves: [], done: false, shallow: [], sideband: true, progress: true, includeTag: false };
+  const fetch: FetchArgs = { wants: [], haves: [], done: false, shallow: [], progress: true, includeTag: false };
   for (const a of args) if (!fetchArgument(a, fetch)) throw new ProtocolError(`unexpected line: '${a}'`);
   if (!fetch.wants.length) throw new ProtocolError('expected wants');
 
@@ -290,7 +289,7 @@ export async function* uploadPackV2(db: Db, repo: GitRepository, body: Uint8Arra
 /** Protocol v0/v1 over stateless HTTP: wants (capabilities on the first), shallow/deepen, a flush, haves, done. */
 export async function* uploadPackV0(db: Db, repo: GitRepository, body: Uint8Array): AsyncGenerator<Uint8Array> {
   const reader = new PktReader(body);
-  const fetch: FetchArgs = { wants: [], haves: [], done: false, shallow: [], sideband: false, progress: true, includeTag: false };
+  const fetch: FetchArgs = { wants: [], haves: [], done: false, shallow: [], progress: true, includeTag: false };
   let caps: string[] = [];
   for (let line = reader.line(); line !== null; line = reader.line()) {
     if (line.startsWith('want ') && !fetch.wants.length) {
@@ -302,29 +301,22 @@ export async function* uploadPackV0(db: Db, repo: GitRepository, body: Uint8Arra
     if (!fetchArgument(line, fetch)) throw new ProtocolError(`protocol error: unexpected '${line}'`);
   }
   // The haves, then `done` or a flush (stateless: "tell me what you know").
-  let ended = false;
-  for (let p = reader.next(); p; p = reader.next()) {
-    if (p.kind !== 'data') {
-      ended = true;
-      break;
-    }
+  for (let p = reader.next(); p && p.kind === 'data'; p = reader.next()) {
     const line = new TextDecoder().decode(p.data).replace(/\n$/, '');
     if (!fetchArgument(line, fetch)) throw new ProtocolError(`protocol error: unexpected '${line}'`);
   }
-  void ended;
   if (!fetch.wants.length) return;
-  for (const cap of caps) {
-    if (cap === 'no-progress') fetch.progress = false;
-    if (cap === 'include-tag') fetch.includeTag = true;
-    if (cap.startsWith('filter')) continue;
-  }
+  if (caps.includes('no-progress')) fetch.progress = false;
+  if (caps.includes('include-tag')) fetch.includeTag = true;
   const sidebandOn = caps.includes('side-band-64k') || caps.includes('side-band');
   const multiAck = caps.includes('multi_ack_detailed');
   const noDone = caps.includes('no-done');
 
-  const planned = await plan(db, repo, fetch);
+  // Planned once a round needs it: for the shallow lines it starts with, or for the pack it ends with.
+  let planned: PackPlan | undefined;
+  const planOnce = async () => (planned ??= await plan(db, repo, fetch));
   if (fetch.depth !== undefined || fetch.shallow.length) {
-    for (const s of planned.shallow) yield pkt(`shallow ${s}\n`);
+    for (const s of (await planOnce()).shallow) yield pkt(`shallow ${s}\n`);
     yield FLUSH;
   }
   const common = fetch.haves.length ? await commonHaves(db, repo, fetch.haves) : [];
@@ -340,6 +332,6 @@ export async function* uploadPackV0(db: Db, repo: GitRepository, body: Uint8Arra
   } else {
     yield pkt(last ? `ACK ${last}\n` : 'NAK\n');
   }
-  yield* packPackets(db, repo, planned, sidebandOn);
+  yield* packPackets(db, repo, await planOnce(), sidebandOn);
   if (sidebandOn) yield FLUSH;
 }
