@@ -20,6 +20,11 @@ export const EnvSchema = schema(() =>
     /** The largest file (bytes) a commit, the files API or a push may write; default 10 MB (10485760). */
     MAX_FILE_SIZE: z.optional(z.union([z.string().check(z.regex(/^\d+$/)), z.int().check(z.minimum(0))])),
     /**
+     * The largest push (bytes of pack) `git push` may send, GitLab's receive_max_input_size; default 100 MB
+     * (104857600), Cloudflare's smallest request body limit.
+     */
+    MAX_PUSH_SIZE: z.optional(z.union([z.string().check(z.regex(/^\d+$/)), z.int().check(z.minimum(0))])),
+    /**
      * Secret: 32 random bytes, base64, the AES-GCM key for secrets the service must read back (error-tracking auth
      * tokens). `npm start` generates and keeps one under `.data/`.
      */
@@ -43,6 +48,7 @@ export function parseConfig(env: Env): Config & Output<typeof EnvSchema> {
     instanceTier: parsed.INSTANCE_TIER,
     encryptionKey: parsed.ENCRYPTION_KEY,
     maxFileSize: parsed.MAX_FILE_SIZE === undefined ? undefined : Number(parsed.MAX_FILE_SIZE),
+    maxPushSize: parsed.MAX_PUSH_SIZE === undefined ? undefined : Number(parsed.MAX_PUSH_SIZE),
     offsetPaginationLimit: parsed.OFFSET_PAGINATION_LIMIT === undefined ? DEFAULT_OFFSET_PAGINATION_LIMIT : Number(parsed.OFFSET_PAGINATION_LIMIT),
   };
 }

@@ -23,6 +23,9 @@ function stringArg(args: Record<string, unknown>, name: string): string {
 }
 
 /** PostReceive's changes: each a project id, a full ref name and the two SHAs. */
+/** PostReceive's push_options: `{ ci: { skip: true } }` from `git push -o ci.skip`. */
+const ciSkipArg = (args: Record<string, unknown>) => (args.push_options as { ci?: { skip?: unknown } } | undefined)?.ci?.skip === true;
+
 function changesArg(args: Record<string, unknown>): PushChange[] {
   const value = args.changes;
   const valid = (c: unknown): c is PushChange => {
@@ -50,7 +53,9 @@ export const WORKERS: Record<QueueName, Perform> = {
   'cronjob:object_pool_cleanup': async (job) => ({ unusedPools: await deleteUnusedObjectPools(job) }),
   mailers: async (job) => ({ ...(await deliverNotifications(job)) }),
   'pipeline_processing:pipeline_success': async (job, args) => ({ ...(await mergeWaitingForPipeline(job, idArg(args, 'pipeline_id'))) }),
-  post_receive: async (job, args) => ({ ...(await createPipelinesAfterPush(job, { userId: idArg(args, 'user_id'), changes: changesArg(args) })) }),
+  post_receive: async (job, args) => ({
+    ...(await createPipelinesAfterPush(job, { userId: idArg(args, 'user_id'), changes: changesArg(args), ciSkip: ciSkipArg(args) })),
+  }),
   update_merge_requests: async (job, args) => ({
     ...(await updateMergeRequestsAfterPush(job, { projectId: idArg(args, 'project_id'), userId: idArg(args, 'user_id'), ref: stringArg(args, 'ref') })),
   }),

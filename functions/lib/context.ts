@@ -27,6 +27,8 @@ export interface Config {
   offsetPaginationLimit: number;
   /** MAX_FILE_SIZE: the largest file (bytes) a commit may write; unset: functions/repositories/writes/commit-limits.ts's default. */
   maxFileSize?: number | undefined;
+  /** MAX_PUSH_SIZE: the largest pack (bytes) a git push may send; unset: functions/repositories/transport/routes.ts's default. */
+  maxPushSize?: number | undefined;
 }
 
 export interface RequestContext {

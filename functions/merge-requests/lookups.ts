@@ -3,3 +3,4 @@
 // closes no cycle. Prefer the domain's reads.ts or service verbs where those fit.
 export { countMergeRequests, findMergeRequestViewById, findMergeRequestViewsByIds, listMergeRequestViews } from '../../db/queries/merge-requests.ts';
 export { closingMergeRequestIds, findDiffVersionBySha } from '../../db/queries/merge-requests/versions.ts';
+export { openMergeRequestLinks } from '../../db/queries/merge-requests/links.ts';

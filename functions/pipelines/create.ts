@@ -45,6 +45,8 @@ export interface PipelineRequest {
   saveOnErrors?: boolean;
   /** The project's repository (its protection rules), when the caller has read it already. */
   repository?: RepositoryInfo;
+  /** Chain::Skip (`ci.skip`, `[ci skip]`): a valid configuration gives a pipeline saved skipped, without jobs. */
+  skip?: boolean;
 }
 
 export type PipelineOutcome = { ok: true; pipeline: PipelineRow } | { ok: false; errors: string[] };
@@ -202,6 +204,8 @@ export async function createPipeline(ctx: Pick<RequestContext, 'db' | 'batch'>, 
       jobs: [],
     });
   }
+  if (req.skip)
+    return insert(ctx, { ...base, status: 'skipped', yamlErrors: null, failureReason: null, startedAt: null, finishedAt: null, stages: [], jobs: [] });
   const variables = Object.fromEntries((req.variables ?? []).map((v) => [v.key, v.value]));
   const rules = [...(parsed.config.workflow?.rules ?? []), ...parsed.config.jobs.flatMap((j) => j.rules ?? [])];
   const files = await worktreePaths(

@@ -6,7 +6,7 @@
 import { openMergeRequestsFrom } from '../../db/queries/pipelines/merge-requests.ts';
 import { findPipelineProject } from '../../db/queries/pipelines.ts';
 import { createMergeRequestPipelines } from './merge-request.ts';
-import { rootBlobsAt } from '../repositories/lookups.ts';
+import { commitsByOids, rootBlobsAt } from '../repositories/lookups.ts';
 import { findUsersByIds } from '../users/lookups.ts';
 import type { JobContext } from '../housekeeping/service.ts';
 import { userActor } from '../lib/auth.ts';
@@ -50,7 +50,10 @@ async function mergeRequestPipelinesFor(ctx: RequestContext, pushed: readonly Pu
   }
 }
 
-export async function createPushPipelines(ctx: RequestContext, refs: readonly PushedRef[]): Promise<void> {
+/** Chain::Skip's SKIP_PATTERN: a commit message asking for no pipeline. */
+const SKIP_PATTERN = /\[(ci[ _-]skip|skip[ _-]ci)\]/i;
+
+export async function createPushPipelines(ctx: RequestContext, refs: readonly PushedRef[], options: { ciSkip?: boolean } = {}): Promise<void> {
   const pushed = refs.filter((r) => r.new !== null && (r.name.startsWith('refs/heads/') || r.name.startsWith('refs/tags/')));
   if (!pushed.length) return;
   try {
@@ -63,6 +66,16 @@ export async function createPushPipelines(ctx: RequestContext, refs: readonly Pu
     if (!configs.length) return;
     const project = await findPipelineProject(ctx.db, configs[0]!.projectId);
     if (!project) return;
+    // Chain::Skip: the `ci.skip` push option or `[ci skip]` in the commit's message keeps the pipeline, skipped.
+    const messages = new Map(
+      (
+        await commitsByOids(
+          ctx.db,
+          project.id,
+          configs.map((c) => c.commitOid),
+        )
+      ).map((c) => [c.oid, c.message]),
+    );
     // The parser and planner (yaml, re2js) load only when a pushed commit has a configuration: every push path
     // (commits, branches, merges) imports this module, and cold starts pay for what module graphs evaluate.
     const { createPipeline } = await import('./create.ts');
@@ -79,6 +92,7 @@ export async function createPushPipelines(ctx: RequestContext, refs: readonly Pu
         source: 'push',
         userId: ctx.actor.user?.id ?? null,
         repositoryConfig: utf8.decode(config.data),
+        skip: options.ciSkip === true || SKIP_PATTERN.test(messages.get(ref.new!) ?? ''),
       });
     }
     await mergeRequestPipelinesFor(ctx, pushed);
@@ -98,7 +112,10 @@ export interface PushChange {
 const BLANK_SHA = '0'.repeat(40);
 
 /** PostReceive: the push's pipelines, as the pusher (a pusher deleted since has none made, as GitLab's worker skips). */
-export async function createPipelinesAfterPush(job: JobContext, push: { userId: number; changes: readonly PushChange[] }): Promise<{ refs: number }> {
+export async function createPipelinesAfterPush(
+  job: JobContext,
+  push: { userId: number; changes: readonly PushChange[]; ciSkip?: boolean },
+): Promise<{ refs: number }> {
   if (!job.config) throw new Error('post_receive needs the instance configuration');
   const [user] = await findUsersByIds(job.ctx.db, [push.userId]);
   if (!user) return { refs: 0 };
@@ -106,6 +123,7 @@ export async function createPipelinesAfterPush(job: JobContext, push: { userId: 
   await createPushPipelines(
     ctx,
     push.changes.map((c) => ({ projectId: c.project_id, name: c.ref, old: c.before === BLANK_SHA ? null : c.before, new: c.after })),
+    { ciSkip: push.ciSkip === true },
   );
   return { refs: push.changes.length };
 }

@@ -522,6 +522,7 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
   gitHttp: [
     ["GET","/:repo{.+\\.git}/info/refs",1],
     ["POST","/:repo{.+\\.git}/git-upload-pack",1],
+    ["POST","/:repo{.+\\.git}/git-receive-pack",1],
     ["GET","/:repo{.+}/info/refs",1],
   ],
   web: [

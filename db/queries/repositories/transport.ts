@@ -153,3 +153,27 @@ export async function planPack(db: Db, projectId: number, r: PackRequest): Promi
     shallow: found.filter((f) => f.boundary === true).map((f) => f.oid),
   };
 }
+
+/**
+ * Whether `ancestor` is in the history of any of `tips` (all stored commits the project may read): a walk down
+ * the parents that stops below the ancestor's generation, where it cannot be. One statement.
+ */
+export async function isAncestorOfAny(db: Db, projectId: number, ancestor: string, tips: readonly string[]): Promise<boolean> {
+  if (!tips.length) return false;
+  const [found] = await rows<{ found: boolean }>(
+    db,
+    sql`WITH RECURSIVE
+      repo AS (SELECT pool_id FROM ${repositories} WHERE project_id = ${projectId}),
+      target AS (SELECT c.generation FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = ${oidParam(ancestor)}),
+      walk(oid) AS (
+        SELECT c.oid FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
+        WHERE c.oid IN (${oidList(tips)}) AND ${readableObjectSql(projectId, sql`c.oid`)}
+        UNION
+        SELECT p.oid FROM walk w JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = w.oid
+        CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
+        WHERE c.generation > (SELECT generation FROM target)
+      )
+    SELECT EXISTS (SELECT 1 FROM walk WHERE oid = ${oidParam(ancestor)}) AS found`,
+  );
+  return found?.found === true;
+}

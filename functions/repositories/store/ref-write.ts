@@ -36,6 +36,8 @@ export interface RefWrite {
    * after the push events, so they commit only if every compare-and-swap succeeded.
    */
   extra?: ((db: Db) => BatchItem<'pg'>[]) | undefined;
+  /** The `ci.skip` push option: the push's pipelines are made skipped (PostReceive's push_options). */
+  ciSkip?: boolean | undefined;
 }
 
 /** Writes objects, refs, HEAD and push events in one batch; throws RefConflictError when a ref had moved. */
@@ -69,7 +71,13 @@ export async function writeRefs(ctx: RequestContext, w: RefWrite): Promise<void>
           ref: u.name,
         }),
       ),
-    ...postReceive(refs).map((changes) => projectJobByIdStatement(db, ctx, 'post_receive', changes[0]!.project_id, { user_id: authorId, changes })),
+    ...postReceive(refs).map((changes) =>
+      projectJobByIdStatement(db, ctx, 'post_receive', changes[0]!.project_id, {
+        user_id: authorId,
+        changes,
+        ...(w.ciSkip && { push_options: { ci: { skip: true } } }),
+      }),
+    ),
   ];
   try {
     await ctx.batch((db) => statements(db) as unknown as readonly [BatchItem<'pg'>]);

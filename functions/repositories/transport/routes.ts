@@ -1,5 +1,6 @@
 // Git's smart HTTP endpoints at a project's `http_url_to_repo` (GitLab 13.6's Repositories::GitHttpController behind
-// workhorse): `GET <path>.git/info/refs?service=git-upload-pack` and `POST <path>.git/git-upload-pack`. Every check
+// workhorse): `GET <path>.git/info/refs?service=git-upload-pack|git-receive-pack`, `POST <path>.git/git-upload-pack`
+// and `POST <path>.git/git-receive-pack`. Every check
 // that can fail happens on info/refs, where git shows the answer's text (`remote: ...`); a POST's body on failure is
 // discarded by git. Answers as GitLab's: no or wrong credentials 401 with the Basic challenge (also for a project that
 // does not exist or is private, so existence is not revealed), a signed-in user who may not read the project 404,
@@ -14,6 +15,11 @@ import { projectFacts } from '../../projects/service.ts';
 import { credentialAllows, gitActor, GitUnauthorized } from './auth.ts';
 import { pkt, ProtocolError } from './pkt-line.ts';
 import { advertiseUploadPack, advertiseV2, uploadPackV0, uploadPackV2, type GitRepository } from './upload-pack.ts';
+import { advertiseReceivePack, receivePack, type ReceiveScope } from './receive-pack.ts';
+import { ByteStream } from './byte-stream.ts';
+import { repositoryInfo } from '../service.ts';
+import { maxFileSize } from '../writes/commit-limits.ts';
+import { projectWebUrl } from '../../projects/schemas.ts';
 
 export const gitHttpRoutes = new Hono<AppEnv>();
 
@@ -41,8 +47,8 @@ function refuse(c: Context<AppEnv>, error: unknown) {
 
 const noCache = { 'Cache-Control': 'no-cache' } as const;
 
-/** The project at `path` the actor may download code of, and its repository. */
-async function downloadable(c: Context<AppEnv>, path: string): Promise<GitRepository> {
+/** The project at `path` the request's actor may read, with the actor; 401 or 404 as GitLab answers otherwise. */
+async function readableProject(c: Context<AppEnv>, path: string) {
   const ctx = c.var.ctx;
   const actor: Actor = await gitActor(ctx, c.req.header('authorization'), clientIp(c));
   ctx.actor = actor;
@@ -51,13 +57,48 @@ async function downloadable(c: Context<AppEnv>, path: string): Promise<GitReposi
     if (!actor.user) throw new GitRefusal(401, 'HTTP Basic: Access denied');
     throw new GitRefusal(404, NOT_FOUND);
   }
-  if (!can(actor, 'project:download_code', projectFacts(view))) {
+  return { actor, view, facts: projectFacts(view) };
+}
+
+/** The project at `path` the actor may download code of, and its repository. */
+async function downloadable(c: Context<AppEnv>, path: string): Promise<GitRepository> {
+  const { actor, view, facts } = await readableProject(c, path);
+  if (!can(actor, 'project:download_code', facts)) {
     if (!actor.user) throw new GitRefusal(401, 'HTTP Basic: Access denied');
     throw new GitRefusal(403, 'You are not allowed to download code from this project.');
   }
   if (actor.user && !credentialAllows(actor, 'download')) throw new GitRefusal(403, 'You are not allowed to download code.');
-  const repository = await findRepository(ctx.db, view.project.id);
+  const repository = await findRepository(c.var.ctx.db, view.project.id);
   return { projectId: view.project.id, defaultBranch: repository?.defaultBranch ?? null };
+}
+
+/** The largest push read when MAX_PUSH_SIZE is not set: Cloudflare's smallest request body limit. */
+const DEFAULT_MAX_PUSH_SIZE = 100 * 1024 * 1024;
+
+/**
+ * The project at `path` the actor may push to (Gitlab::GitAccess#check_push_access!: anonymous never pushes, a
+ * token needs write_repository or api, a job token never pushes), as the receive-pack scope.
+ */
+async function pushable(c: Context<AppEnv>, path: string): Promise<ReceiveScope> {
+  const ctx = c.var.ctx;
+  const { actor, view, facts } = await readableProject(c, path);
+  if (!actor.user) throw new GitRefusal(401, 'HTTP Basic: Access denied');
+  if (!credentialAllows(actor, 'push')) throw new GitRefusal(403, 'You are not allowed to upload code.');
+  if (!can(actor, 'project:push_code', facts)) {
+    throw new GitRefusal(
+      403,
+      facts.archived ? 'You are not allowed to push code to an archived project.' : 'You are not allowed to push code to this project.',
+    );
+  }
+  return {
+    ctx,
+    facts,
+    repository: await repositoryInfo(ctx, view.project.id),
+    fullPath: view.project.pathWithNamespace,
+    webUrl: projectWebUrl(ctx.config, view.project),
+    maxObjectSize: 2 * maxFileSize(ctx),
+    mergeRequestsEnabled: can(actor, 'project:create_merge_request_from', facts),
+  };
 }
 
 const protocolV2 = (c: Context<AppEnv>) => /(^|:)version=2(:|$)/.test(c.req.header('git-protocol') ?? '');
@@ -104,11 +145,13 @@ async function requestBody(c: Context<AppEnv>): Promise<Uint8Array> {
 gitHttpRoutes.get('/:repo{.+\\.git}/info/refs', async (c) => {
   const service = c.req.query('service');
   try {
-    if (service !== 'git-upload-pack') {
-      // Pushing is not served yet; the dumb protocol (no service) is not served by GitLab either.
-      if (service === 'git-receive-pack') throw new GitRefusal(403, 'Pushing over HTTP is not allowed.');
-      throw new GitRefusal(403, "The command you're trying to execute is not allowed.");
+    if (service === 'git-receive-pack') {
+      const scope = await pushable(c, c.req.param('repo').slice(0, -'.git'.length));
+      const lines = await advertiseReceivePack(c.var.ctx.db, scope.repository.projectId);
+      return c.body(new Blob(lines as Uint8Array<ArrayBuffer>[]).stream(), 200, { 'Content-Type': 'application/x-git-receive-pack-advertisement', ...noCache });
     }
+    // The dumb protocol (no service) is not served, as GitLab's.
+    if (service !== 'git-upload-pack') throw new GitRefusal(403, "The command you're trying to execute is not allowed.");
     const repo = await downloadable(c, c.req.param('repo').slice(0, -'.git'.length));
     const lines = protocolV2(c) ? advertiseV2() : await advertiseUploadPack(c.var.ctx.db, repo);
     return c.body(new Blob(lines as Uint8Array<ArrayBuffer>[]).stream(), 200, { 'Content-Type': 'application/x-git-upload-pack-advertisement', ...noCache });
@@ -128,6 +171,29 @@ gitHttpRoutes.post('/:repo{.+\\.git}/git-upload-pack', async (c) => {
     const db = c.var.ctx.db;
     const lines = protocolV2(c) ? uploadPackV2(db, repo, body) : uploadPackV0(db, repo, body);
     return c.body(streamOf(lines), 200, { 'Content-Type': 'application/x-git-upload-pack-result', ...noCache });
+  } catch (error) {
+    return refuse(c, error);
+  }
+});
+
+gitHttpRoutes.post('/:repo{.+\\.git}/git-receive-pack', async (c) => {
+  try {
+    const type = c.req.header('content-type') ?? '';
+    if (type !== 'application/x-git-receive-pack-request') {
+      throw new GitRefusal(415, `Expected POST with Content-Type 'application/x-git-receive-pack-request', but received '${type}' instead.`);
+    }
+    const scope = await pushable(c, c.req.param('repo').slice(0, -'.git'.length));
+    let body = c.req.raw.body;
+    if (body && (c.req.header('content-encoding') ?? '').toLowerCase() === 'gzip') body = body.pipeThrough(new DecompressionStream('gzip'));
+    const limit = c.var.ctx.config.maxPushSize ?? DEFAULT_MAX_PUSH_SIZE;
+    let lines: Uint8Array[];
+    try {
+      lines = await receivePack(scope, ByteStream.of(body, limit), limit);
+    } catch (error) {
+      if (!(error instanceof ProtocolError)) throw error;
+      lines = [pkt(`ERR ${error.message}\n`)];
+    }
+    return c.body(new Blob(lines as Uint8Array<ArrayBuffer>[]).stream(), 200, { 'Content-Type': 'application/x-git-receive-pack-result', ...noCache });
   } catch (error) {
     return refuse(c, error);
   }

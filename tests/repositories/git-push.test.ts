@@ -1,0 +1,385 @@
+// git push over HTTP, driven by the real `git` against a served instance: what it stores (read back through the API
+// and by a fresh clone under `git fsck --strict`), thin packs with deltas against stored objects, force pushes,
+// GitLab's pre-receive refusals with their words, atomic pushes, two racing pushes, corrupt packs that store
+// nothing, push options and the `remote:` lines, and who may push.
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { createHash } from 'node:crypto';
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, serveTestApp } from '../helpers/app.ts';
+import { git, hasGit, runGit } from '../helpers/git-dir.ts';
+import { addMember } from '../factories/groups.ts';
+import { createProject } from '../factories/projects.ts';
+import { createToken, createUser } from '../factories/users.ts';
+
+const REPORTER = 20;
+const DEVELOPER = 30;
+const ZERO = '0'.repeat(40);
+
+type Server = Awaited<ReturnType<typeof serveTestApp>>;
+
+/** `git push --porcelain` and all it printed (the status lines on stdout, `remote:` lines on stderr); never throws. */
+function push(dir: string, args: string[]): Promise<{ ok: boolean; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('git', ['push', '--porcelain', ...args], {
+      cwd: dir,
+      env: { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' },
+    });
+    const out: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => out.push(chunk));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ ok: code === 0, out: Buffer.concat(out).toString() }));
+  });
+}
+
+/** git's `remote:` lines without the padding git adds after each. */
+const remote = (out: string) =>
+  out
+    .split('\n')
+    .filter((l) => l.startsWith('remote:'))
+    .map((l) => l.replace(/\s+$/, ''));
+
+async function newRepo(work: string, name: string): Promise<string> {
+  const dir = join(work, name);
+  await runGit(work, ['init', '-q', '-b', 'master', dir]);
+  return dir;
+}
+
+async function commitFiles(dir: string, message: string, files: Record<string, string | Uint8Array>): Promise<string> {
+  for (const [path, content] of Object.entries(files)) {
+    const parts = path.split('/');
+    await mkdir(join(dir, ...parts.slice(0, -1)), { recursive: true });
+    await writeFile(join(dir, ...parts), content);
+  }
+  await runGit(dir, ['add', '-A']);
+  await runGit(dir, ['commit', '-q', '-m', message]);
+  return git(dir, 'rev-parse', 'HEAD');
+}
+
+describe.skipIf(!hasGit())('git over HTTP: receive-pack', () => {
+  let server: Server;
+  let owner: Awaited<ReturnType<typeof createUser>>;
+  let work: string;
+  const url = (path: string, token: string) => `${server.url.replace('://', `://x:${token}@`)}/${path}.git`;
+
+  beforeAll(async () => {
+    server = await serveTestApp();
+    owner = await createUser();
+    work = await mkdtemp(join(tmpdir(), 'git-push-'));
+  });
+  afterAll(() => server.close());
+
+  it('a push into an empty project makes its default branch; the API reads what git wrote, a clone passes fsck --strict', async () => {
+    const project = await createProject(owner.token);
+    const dir = await newRepo(work, 'first');
+    const binary = new Uint8Array(5 * 1024 * 1024).map((_, i) => (i * 2654435761) >>> 24);
+    const pointer = 'version https://git-lfs.github.com/spec/v1\noid sha256:4d7a214614ab2935c943f9e0ff69d22eadbb8f32b1258daaa5e2ca24d17e2393\nsize 12345\n';
+    await commitFiles(dir, 'first', { 'README.md': '# pushed\n', 'src/a.txt': 'a\n', 'big.bin': binary, 'model.bin': pointer });
+    // A file name that is not UTF-8 (Latin-1 "né.txt"): git stores bytes, and so must the server.
+    await writeFile(Buffer.concat([Buffer.from(`${dir}/`), Buffer.from([0x6e, 0xe9, 0x2e, 0x74, 0x78, 0x74])]), 'latin-1 name\n');
+    await runGit(dir, ['add', '-A']);
+    await runGit(dir, ['commit', '-q', '-m', 'second\n\nwith a body']);
+    const result = await push(dir, [url(project.path_with_namespace, owner.token), 'master']);
+    expect(result.ok).toBe(true);
+    expect(result.out).toContain(`*\trefs/heads/master:refs/heads/master\t[new branch]`);
+
+    const got = await api.get(`/projects/${project.id}`, { token: owner.token });
+    expect(got.body.default_branch).toBe('master');
+    const commits = await api.get(`/projects/${project.id}/repository/commits`, { token: owner.token });
+    expect(commits.body.map((c: { id: string }) => c.id)).toEqual((await git(dir, 'log', '--format=%H')).split('\n'));
+    expect(commits.body[0].message).toBe('second\n\nwith a body\n');
+    const file = await api.get(`/projects/${project.id}/repository/files/src%2Fa.txt/raw?ref=master`, { token: owner.token });
+    expect(file.text).toBe('a\n');
+    const big = await api.get(`/projects/${project.id}/repository/files/big.bin?ref=master`, { token: owner.token });
+    expect(big.body.size).toBe(binary.length);
+    expect(big.body.blob_id).toBe(await git(dir, 'rev-parse', 'HEAD:big.bin'));
+    // An LFS pointer is a file like any other: stored and served as the pointer.
+    const lfs = await api.get(`/projects/${project.id}/repository/files/model.bin/raw?ref=master`, { token: owner.token });
+    expect(lfs.text).toBe(pointer);
+    const tree = await api.get(`/projects/${project.id}/repository/tree?per_page=100`, { token: owner.token });
+    expect(tree.body.map((e: { id: string }) => e.id).sort()).toEqual((await git(dir, 'ls-tree', 'HEAD', '--format=%(objectname)')).split('\n').sort());
+    const events = await api.get(`/projects/${project.id}/events`, { token: owner.token });
+    const pushes = events.body.filter((e: { push_data?: unknown }) => e.push_data);
+    expect(
+      pushes.map((e: { action_name: string; push_data: { ref: string; commit_count: number } }) => [e.action_name, e.push_data.ref, e.push_data.commit_count]),
+    ).toEqual([['pushed new', 'master', 2]]);
+
+    const clone = join(work, 'first-clone');
+    await runGit(work, ['clone', '-q', url(project.path_with_namespace, owner.token), clone]);
+    await runGit(clone, ['fsck', '--strict']);
+    expect(await git(clone, 'rev-parse', 'HEAD')).toBe(await git(dir, 'rev-parse', 'HEAD'));
+    expect([...(await readFile(join(clone, 'big.bin')))].slice(0, 64)).toEqual([...binary.slice(0, 64)]);
+  });
+
+  it('a thin pack with deltas against stored objects is resolved: the API and a clone read the new content', async () => {
+    const project = await createProject(owner.token);
+    const dir = await newRepo(work, 'thin');
+    const lines = Array.from({ length: 3000 }, (_, i) => `line ${i}\n`).join('');
+    await commitFiles(dir, 'base', { 'text.txt': lines });
+    expect((await push(dir, [url(project.path_with_namespace, owner.token), 'master'])).ok).toBe(true);
+    await commitFiles(dir, 'edit', { 'text.txt': lines.replace('line 1500\n', 'LINE 1500\n') });
+    const { stderr } = await runGit(dir, ['push', '-v', url(project.path_with_namespace, owner.token), 'master']);
+    // The pack carries the new blob as a delta against the one stored: far smaller than the file.
+    const sent = Number(/POST git-receive-pack \((\d+) bytes\)/.exec(stderr)?.[1] ?? 'NaN');
+    expect(sent).toBeLessThan(2000);
+    const file = await api.get(`/projects/${project.id}/repository/files/text.txt/raw?ref=master`, { token: owner.token });
+    expect(file.text).toBe(lines.replace('line 1500\n', 'LINE 1500\n'));
+    const compare = await api.get(`/projects/${project.id}/repository/compare?from=master~1&to=master`, { token: owner.token });
+    expect(compare.body.diffs[0].diff).toBe(
+      await git(dir, 'diff', '--format=', 'HEAD~1', 'HEAD', '--', 'text.txt').then((d) => d.slice(d.indexOf('@@')) + '\n'),
+    );
+  });
+
+  it("force pushes: allowed on a branch, refused on the protected default branch with GitLab's words; deletions", async () => {
+    const project = await createProject(owner.token);
+    const dir = await newRepo(work, 'force');
+    const remoteUrl = url(project.path_with_namespace, owner.token);
+    await commitFiles(dir, 'one', { a: '1\n' });
+    await commitFiles(dir, 'two', { a: '2\n' });
+    await runGit(dir, ['branch', 'topic']);
+    expect((await push(dir, [remoteUrl, 'master', 'topic'])).ok).toBe(true);
+    await runGit(dir, ['reset', '-q', '--hard', 'HEAD~1']);
+    const diverged = await commitFiles(dir, 'diverged', { a: 'd\n' });
+
+    const forcedTopic = await push(dir, ['-f', remoteUrl, 'HEAD:topic']);
+    expect(forcedTopic.ok).toBe(true);
+    expect(forcedTopic.out).toMatch(/^\+\tHEAD:refs\/heads\/topic\t[0-9a-f]+\.\.\.[0-9a-f]+ \(forced update\)$/m);
+    expect((await api.get(`/projects/${project.id}/repository/branches/topic`, { token: owner.token })).body.commit.id).toBe(diverged);
+
+    const forcedMaster = await push(dir, ['-f', remoteUrl, 'master']);
+    expect(forcedMaster.ok).toBe(false);
+    expect(remote(forcedMaster.out)).toContain('remote: GitLab: You are not allowed to force push code to a protected branch on this project.');
+    expect(forcedMaster.out).toContain('!\trefs/heads/master:refs/heads/master\t[remote rejected] (pre-receive hook declined)');
+
+    const deleteDefault = await push(dir, [remoteUrl, ':master']);
+    expect(remote(deleteDefault.out)).toContain('remote: GitLab: The default branch of a project cannot be deleted.');
+    const deleteTopic = await push(dir, [remoteUrl, ':topic']);
+    expect(deleteTopic.ok).toBe(true);
+    expect((await api.get(`/projects/${project.id}/repository/branches/topic`, { token: owner.token })).status).toBe(404);
+    const events = await api.get(`/projects/${project.id}/events`, { token: owner.token });
+    const pushes = events.body.filter((e: { push_data?: unknown }) => e.push_data);
+    expect(pushes.map((e: { action_name: string; push_data: { ref: string } }) => `${e.action_name} ${e.push_data.ref}`)).toEqual([
+      'deleted topic',
+      'pushed to topic',
+      'pushed new topic',
+      'pushed new master',
+    ]);
+  });
+
+  it('protected branches and tags as GitLab 13.6: a developer may not push to master nor create a protected tag', async () => {
+    const project = await createProject(owner.token);
+    const dir = await newRepo(work, 'protected');
+    await commitFiles(dir, 'one', { a: '1\n' });
+    expect((await push(dir, [url(project.path_with_namespace, owner.token), 'master'])).ok).toBe(true);
+    const developer = await createUser();
+    await addMember(owner.token, 'projects', project.id, developer.user.id, DEVELOPER);
+    const protect = await api.post(`/projects/${project.id}/protected_tags`, { token: owner.token, body: { name: 'v*' } });
+    expect(protect.status).toBe(201);
+    const asDeveloper = url(project.path_with_namespace, developer.token);
+    await commitFiles(dir, 'two', { a: '2\n' });
+    const refused = await push(dir, [asDeveloper, 'master']);
+    expect(remote(refused.out)).toEqual(['remote: GitLab: You are not allowed to push code to protected branches on this project.']);
+    await runGit(dir, ['tag', 'v1']);
+    const tag = await push(dir, [asDeveloper, 'v1']);
+    expect(remote(tag.out)).toEqual(['remote: GitLab: You are not allowed to create this tag as it is protected.']);
+    // A branch of their own is theirs to push.
+    const own = await push(dir, [asDeveloper, 'master:dev-branch']);
+    expect(own.ok).toBe(true);
+    expect(remote(own.out)).toEqual([
+      'remote:',
+      'remote: To create a merge request for dev-branch, visit:',
+      `remote:   ${server.url}/${project.path_with_namespace}/-/merge_requests/new?merge_request%5Bsource_branch%5D=dev-branch`,
+      'remote:',
+    ]);
+    // A refused push stored no ref.
+    expect((await api.get(`/projects/${project.id}/repository/tags`, { token: owner.token })).body).toEqual([]);
+  });
+
+  it('a developer cannot make the first push of an empty project (its default branch would be protected)', async () => {
+    const project = await createProject(owner.token);
+    const developer = await createUser();
+    await addMember(owner.token, 'projects', project.id, developer.user.id, DEVELOPER);
+    const dir = await newRepo(work, 'empty-dev');
+    await commitFiles(dir, 'one', { a: '1\n' });
+    const refused = await push(dir, [url(project.path_with_namespace, developer.token), 'master']);
+    expect(remote(refused.out)).toEqual([
+      `remote: GitLab: A default branch (e.g. master) does not yet exist for ${project.path_with_namespace}`,
+      'remote: Ask a project Owner or Maintainer to create a default branch:',
+      'remote:',
+      `remote:   ${server.url}/${project.path_with_namespace}/-/project_members`,
+    ]);
+    expect((await api.get(`/projects/${project.id}`, { token: owner.token })).body.default_branch).toBeNull();
+  });
+
+  it('--atomic moves every ref or none; without it, the refs git refuses leave the others moving', async () => {
+    const project = await createProject(owner.token);
+    const dir = await newRepo(work, 'atomic');
+    const remoteUrl = url(project.path_with_namespace, owner.token);
+    await commitFiles(dir, 'one', { a: '1\n' });
+    expect((await push(dir, [remoteUrl, 'master'])).ok).toBe(true);
+    await commitFiles(dir, 'two', { a: '2\n' });
+    // refs/keep-around/ is hidden (GitLab's transfer.hideRefs): git refuses to update it.
+    const atomic = await push(dir, ['--atomic', remoteUrl, 'master', 'master:refs/keep-around/x']);
+    expect(atomic.ok).toBe(false);
+    expect(atomic.out).toContain('!\trefs/heads/master:refs/heads/master\t[remote rejected] (atomic push failure)');
+    expect(atomic.out).toContain('!\trefs/heads/master:refs/keep-around/x\t[remote rejected] (deny updating a hidden ref)');
+    const before = await api.get(`/projects/${project.id}/repository/branches/master`, { token: owner.token });
+    expect(before.body.commit.id).toBe(await git(dir, 'rev-parse', 'HEAD~1'));
+    const plain = await push(dir, [remoteUrl, 'master', 'master:refs/keep-around/x']);
+    expect(plain.out).toContain('!\trefs/heads/master:refs/keep-around/x\t[remote rejected] (deny updating a hidden ref)');
+    const after = await api.get(`/projects/${project.id}/repository/branches/master`, { token: owner.token });
+    expect(after.body.commit.id).toBe(await git(dir, 'rev-parse', 'HEAD'));
+  });
+
+  it('two pushes racing on one branch: one wins, the other is rejected and stores nothing of its own', async () => {
+    const project = await createProject(owner.token);
+    const remoteUrl = url(project.path_with_namespace, owner.token);
+    const base = await newRepo(work, 'race-base');
+    await commitFiles(base, 'base', { a: '0\n' });
+    expect((await push(base, [remoteUrl, 'master'])).ok).toBe(true);
+    const racers = await Promise.all(
+      ['race-a', 'race-b'].map(async (name) => {
+        const dir = join(work, name);
+        await runGit(work, ['clone', '-q', remoteUrl, dir]);
+        const oid = await commitFiles(dir, name, { a: `${name}\n` });
+        return { dir, oid };
+      }),
+    );
+    const results = await Promise.all(racers.map((r) => push(r.dir, [remoteUrl, 'master'])));
+    expect(results.map((r) => r.ok).sort()).toEqual([false, true]);
+    const loser = results.find((r) => !r.ok)!;
+    expect(loser.out).toMatch(/\[rejected\] \(fetch first\)|\[remote rejected\] \(failed to update ref\)/);
+    const winner = racers[results.findIndex((r) => r.ok)]!;
+    expect((await api.get(`/projects/${project.id}/repository/branches/master`, { token: owner.token })).body.commit.id).toBe(winner.oid);
+    const lost = racers.find((r) => r !== winner)!;
+    expect((await api.get(`/projects/${project.id}/repository/commits/${lost.oid}`, { token: owner.token })).status).toBe(404);
+  });
+
+  it('a corrupt or truncated pack is refused (unpacker error) and stores nothing', async () => {
+    const project = await createProject(owner.token);
+    const post = (body: Buffer) =>
+      fetch(`${server.url}/${project.path_with_namespace}.git/git-receive-pack`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-git-receive-pack-request', authorization: `Basic ${Buffer.from(`x:${owner.token}`).toString('base64')}` },
+        body: new Uint8Array(body),
+      });
+    const blob = Buffer.from('hello\n');
+    const blobOid = createHash('sha1')
+      .update(Buffer.concat([Buffer.from(`blob ${blob.length}\0`), blob]))
+      .digest('hex');
+    const tree = Buffer.concat([Buffer.from('100644 a\0'), Buffer.from(blobOid, 'hex')]);
+    const treeOid = createHash('sha1')
+      .update(Buffer.concat([Buffer.from(`tree ${tree.length}\0`), tree]))
+      .digest('hex');
+    const commit = Buffer.from(`tree ${treeOid}\nauthor A <a@b.c> 1700000000 +0000\ncommitter A <a@b.c> 1700000000 +0000\n\nx\n`);
+    const commitOid = createHash('sha1')
+      .update(Buffer.concat([Buffer.from(`commit ${commit.length}\0`), commit]))
+      .digest('hex');
+    const entry = (type: number, data: Buffer) =>
+      Buffer.concat([
+        Buffer.from([(type << 4) | (data.length & 15) | (data.length > 15 ? 0x80 : 0), ...(data.length > 15 ? [data.length >> 4] : [])]),
+        deflateSync(data),
+      ]);
+    const body = Buffer.concat([Buffer.from('PACK'), Buffer.from([0, 0, 0, 2, 0, 0, 0, 3]), entry(3, blob), entry(2, tree), entry(1, commit)]);
+    const pack = Buffer.concat([body, createHash('sha1').update(body).digest()]);
+    const pkt = (s: string) => `${(s.length + 4).toString(16).padStart(4, '0')}${s}`;
+    const request = (p: Buffer) => Buffer.concat([Buffer.from(`${pkt(`${ZERO} ${commitOid} refs/heads/master\0report-status\n`)}0000`), p]);
+    const report = (unpack: string, ref: string) => `${pkt(`unpack ${unpack}\n`)}${pkt(`${ref}\n`)}0000`;
+
+    const corrupt = Buffer.from(pack);
+    corrupt.writeUInt8(corrupt.readUInt8(corrupt.length - 1) ^ 0xff, corrupt.length - 1);
+    expect(await (await post(request(corrupt))).text()).toBe(report('index-pack abnormal exit', 'ng refs/heads/master unpacker error'));
+    expect(await (await post(request(pack.subarray(0, 40)))).text()).toBe(report('index-pack abnormal exit', 'ng refs/heads/master unpacker error'));
+    expect(await (await post(request(Buffer.from('PACX\0\0\0\x02\0\0\0\x01')))).text()).toBe(
+      report('protocol error (pack signature mismatch detected)', 'ng refs/heads/master unpacker error'),
+    );
+    expect((await api.get(`/projects/${project.id}/repository/commits/${commitOid}`, { token: owner.token })).status).toBe(404);
+    // The same pack whole goes through.
+    expect(await (await post(request(pack))).text()).toBe(report('ok', 'ok refs/heads/master'));
+    expect((await api.get(`/projects/${project.id}/repository/commits/${commitOid}`, { token: owner.token })).body.id).toBe(commitOid);
+  });
+
+  it('a tree git fsck refuses (a .git entry) is refused whole', async () => {
+    const project = await createProject(owner.token);
+    const dir = await newRepo(work, 'dotgit');
+    await commitFiles(dir, 'one', { a: '1\n' });
+    const blob = await git(dir, 'rev-parse', 'HEAD:a');
+    const { stdout } = await runGit(dir, ['mktree'], { input: `100644 blob ${blob}\t.GIT\n` });
+    const tree = stdout.toString().trim();
+    const bad = (await runGit(dir, ['commit-tree', tree, '-m', 'bad'])).stdout.toString().trim();
+    const result = await push(dir, [url(project.path_with_namespace, owner.token), `${bad}:refs/heads/master`]);
+    expect(result.ok).toBe(false);
+    expect(result.out).toContain('hasDotgit');
+    expect(result.out).toContain('[remote rejected] (unpacker error)');
+    expect((await api.get(`/projects/${project.id}`, { token: owner.token })).body.default_branch).toBeNull();
+  });
+
+  it('push options: merge_request.create opens the merge request; the next push links to it', async () => {
+    const project = await createProject(owner.token);
+    const dir = await newRepo(work, 'options');
+    const remoteUrl = url(project.path_with_namespace, owner.token);
+    await commitFiles(dir, 'one', { a: '1\n' });
+    expect((await push(dir, [remoteUrl, 'master'])).ok).toBe(true);
+    await runGit(dir, ['checkout', '-q', '-b', 'feature-x']);
+    await commitFiles(dir, 'feature work', { b: '2\n' });
+    const created = await push(dir, [
+      '-o',
+      'merge_request.create',
+      '-o',
+      'merge_request.target=master',
+      '-o',
+      'merge_request.title=From a push',
+      remoteUrl,
+      'feature-x',
+    ]);
+    expect(created.ok).toBe(true);
+    const mrs = await api.get(`/projects/${project.id}/merge_requests`, { token: owner.token });
+    expect(mrs.body.map((m: { title: string; source_branch: string; target_branch: string }) => [m.title, m.source_branch, m.target_branch])).toEqual([
+      ['From a push', 'feature-x', 'master'],
+    ]);
+    const link = `remote:   ${server.url}/${project.path_with_namespace}/-/merge_requests/${mrs.body[0].iid}`;
+    expect(remote(created.out)).toEqual(['remote:', 'remote: View merge request for feature-x:', link, 'remote:']);
+    // Options that need merge_request.create without it: GitLab's warning, framed as its alerts.
+    await runGit(dir, ['checkout', '-q', '-b', 'feature-y']);
+    await commitFiles(dir, 'more', { c: '3\n' });
+    const warned = await push(dir, ['-o', 'merge_request.target=master', remoteUrl, 'feature-y']);
+    expect(remote(warned.out)).toEqual([
+      'remote: ========================================================================',
+      'remote:',
+      'remote:              WARNINGS: Error encountered with push options',
+      "remote:   'merge_request.target=master': A merge_request.create push option is",
+      'remote:         required to create a merge request for branch feature-y',
+      'remote:',
+      'remote: ========================================================================',
+      'remote:',
+      'remote: To create a merge request for feature-y, visit:',
+      `remote:   ${server.url}/${project.path_with_namespace}/-/merge_requests/new?merge_request%5Bsource_branch%5D=feature-y`,
+      'remote:',
+    ]);
+  });
+
+  it('who may push: anonymous 401, a reporter and a read-only token 403 with GitLab words, a developer pushes', async () => {
+    const project = await createProject(owner.token, { visibility: 'public' });
+    const infoRefs = (auth?: [string, string]) =>
+      fetch(`${server.url}/${project.path_with_namespace}.git/info/refs?service=git-receive-pack`, {
+        headers: auth ? { authorization: `Basic ${Buffer.from(auth.join(':')).toString('base64')}` } : {},
+      });
+    const answer = async (res: Response) => [res.status, res.headers.get('www-authenticate'), await res.text()];
+    expect(await answer(await infoRefs())).toEqual([401, 'Basic realm="GitLab"', 'HTTP Basic: Access denied\n']);
+    const reporter = await createUser();
+    await addMember(owner.token, 'projects', project.id, reporter.user.id, REPORTER);
+    expect(await answer(await infoRefs(['x', reporter.token]))).toEqual([403, null, 'You are not allowed to push code to this project.\n']);
+    const readOnly = await createToken(owner.user, ['read_repository']);
+    expect(await answer(await infoRefs(['x', readOnly]))).toEqual([403, null, 'You are not allowed to upload code.\n']);
+    const writer = await createToken(owner.user, ['write_repository']);
+    const ok = await infoRefs(['x', writer]);
+    expect([ok.status, ok.headers.get('content-type')]).toEqual([200, 'application/x-git-receive-pack-advertisement']);
+    expect(await ok.text()).toMatch(
+      /^001f# service=git-receive-pack\n0000[0-9a-f]{4}0{40} capabilities\^\{\}\0report-status report-status-v2 delete-refs side-band-64k quiet atomic ofs-delta push-options object-format=sha1 agent=\S+\n0000$/,
+    );
+  });
+});
