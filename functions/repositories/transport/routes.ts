@@ -12,7 +12,7 @@ import { can } from '../../lib/policy.ts';
 import { clientIp } from '../../lib/rate-limit.ts';
 import { findProjectView } from '../../projects/lookups.ts';
 import { projectFacts } from '../../projects/service.ts';
-import { credentialAllows, gitActor, GitUnauthorized } from './auth.ts';
+import { credentialAllows, gitActor, GitUnauthorized, type GitAccess } from './auth.ts';
 import { pkt, ProtocolError } from './pkt-line.ts';
 import { advertiseUploadPack, advertiseV2, uploadPackV0, uploadPackV2, type GitRepository } from './upload-pack.ts';
 import { advertiseReceivePack, receivePack, type ReceiveScope } from './receive-pack.ts';
@@ -47,11 +47,18 @@ function refuse(c: Context<AppEnv>, error: unknown) {
 
 const noCache = { 'Cache-Control': 'no-cache' } as const;
 
-/** The project at `path` the request's actor may read, with the actor; 401 or 404 as GitLab answers otherwise. */
-async function readableProject(c: Context<AppEnv>, path: string) {
+/**
+ * The project at `path` the request's actor may read for `access`, as Gitlab::GitAccess#check orders it: the
+ * credential's abilities first (a token without a repository scope is refused before any project is looked at,
+ * which tells nothing of one), then the project (401 without credentials, else 404), then the role (403).
+ */
+async function gitProject(c: Context<AppEnv>, path: string, access: GitAccess) {
   const ctx = c.var.ctx;
   const actor: Actor = await gitActor(ctx, c.req.header('authorization'), clientIp(c));
   ctx.actor = actor;
+  if (actor.user && !credentialAllows(actor, access)) {
+    throw new GitRefusal(403, access === 'push' ? 'You are not allowed to upload code.' : 'You are not allowed to download code.');
+  }
   const view = await findProjectView(ctx.db, actor, { path });
   if (!view || !can(actor, 'project:read', projectFacts(view))) {
     if (!actor.user) throw new GitRefusal(401, 'HTTP Basic: Access denied');
@@ -62,12 +69,11 @@ async function readableProject(c: Context<AppEnv>, path: string) {
 
 /** The project at `path` the actor may download code of, and its repository. */
 async function downloadable(c: Context<AppEnv>, path: string): Promise<GitRepository> {
-  const { actor, view, facts } = await readableProject(c, path);
+  const { actor, view, facts } = await gitProject(c, path, 'download');
   if (!can(actor, 'project:download_code', facts)) {
     if (!actor.user) throw new GitRefusal(401, 'HTTP Basic: Access denied');
     throw new GitRefusal(403, 'You are not allowed to download code from this project.');
   }
-  if (actor.user && !credentialAllows(actor, 'download')) throw new GitRefusal(403, 'You are not allowed to download code.');
   const repository = await findRepository(c.var.ctx.db, view.project.id);
   return { projectId: view.project.id, defaultBranch: repository?.defaultBranch ?? null };
 }
@@ -81,9 +87,8 @@ const DEFAULT_MAX_PUSH_SIZE = 100 * 1024 * 1024;
  */
 async function pushable(c: Context<AppEnv>, path: string): Promise<ReceiveScope> {
   const ctx = c.var.ctx;
-  const { actor, view, facts } = await readableProject(c, path);
+  const { actor, view, facts } = await gitProject(c, path, 'push');
   if (!actor.user) throw new GitRefusal(401, 'HTTP Basic: Access denied');
-  if (!credentialAllows(actor, 'push')) throw new GitRefusal(403, 'You are not allowed to upload code.');
   if (!can(actor, 'project:push_code', facts)) {
     throw new GitRefusal(
       403,
