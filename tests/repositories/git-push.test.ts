@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { createHash } from 'node:crypto';
 import { spawn } from 'node:child_process';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, serveTestApp } from '../helpers/app.ts';
 import { git, hasGit, runGit } from '../helpers/git-dir.ts';
 import { addMember } from '../factories/groups.ts';
@@ -358,6 +358,69 @@ describe.skipIf(!hasGit())('git over HTTP: receive-pack', () => {
       'remote:',
       'remote: To create a merge request for feature-y, visit:',
       `remote:   ${server.url}/${project.path_with_namespace}/-/merge_requests/new?merge_request%5Bsource_branch%5D=feature-y`,
+      'remote:',
+    ]);
+  });
+
+  it('a push makes its pipelines as an API commit does; ci.skip and [ci skip] keep them, skipped', async () => {
+    const project = await createProject(owner.token);
+    const dir = await newRepo(work, 'pipelines');
+    const remoteUrl = url(project.path_with_namespace, owner.token);
+    const pipelineOf = (sha: string) =>
+      vi.waitFor(
+        async () => {
+          const res = await api.get(`/projects/${project.id}/pipelines?sha=${sha}`, { token: owner.token });
+          expect(res.body).toHaveLength(1);
+          return res.body[0] as { status: string; ref: string; source: string };
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+    const first = await commitFiles(dir, 'ci', { '.gitlab-ci.yml': 'build:\n  script: [echo hi]\n' });
+    expect((await push(dir, [remoteUrl, 'master'])).ok).toBe(true);
+    expect(await pipelineOf(first)).toMatchObject({ status: 'pending', ref: 'master' });
+    const optioned = await commitFiles(dir, 'two', { a: '2\n' });
+    expect((await push(dir, ['-o', 'ci.skip', remoteUrl, 'master'])).ok).toBe(true);
+    expect(await pipelineOf(optioned)).toMatchObject({ status: 'skipped', ref: 'master' });
+    const messaged = await commitFiles(dir, 'three [ci skip]', { a: '3\n' });
+    expect((await push(dir, [remoteUrl, 'master'])).ok).toBe(true);
+    expect(await pipelineOf(messaged)).toMatchObject({ status: 'skipped' });
+    const jobs = await api.get(`/projects/${project.id}/jobs`, { token: owner.token });
+    expect(jobs.body).toHaveLength(1);
+  });
+
+  it('a fork: cloned, pushed to, and a merge request from it into its source', async () => {
+    const source = await createProject(owner.token, { visibility: 'public' });
+    const dir = await newRepo(work, 'fork-source');
+    await commitFiles(dir, 'base', { a: '1\n' });
+    expect((await push(dir, [url(source.path_with_namespace, owner.token), 'master'])).ok).toBe(true);
+    const contributor = await createUser();
+    const fork = await api.post(`/projects/${source.id}/fork`, { token: contributor.token });
+    expect(fork.status).toBe(201);
+    const clone = join(work, 'fork-clone');
+    await runGit(work, ['clone', '-q', url(fork.body.path_with_namespace, contributor.token), clone]);
+    await runGit(clone, ['checkout', '-q', '-b', 'fix']);
+    const fix = await commitFiles(clone, 'a fix', { a: 'fixed\n' });
+    const pushed = await push(clone, ['origin', 'fix']);
+    expect(pushed.ok).toBe(true);
+    // The fork's push is not readable through the source (the pool is shared, the readable sets are not) until a
+    // merge request publishes it there (refs/merge-requests/<iid>/head, as GitLab's).
+    expect((await api.get(`/projects/${source.id}/repository/commits/${fix}`, { token: owner.token })).status).toBe(404);
+    const mr = await api.post(`/projects/${fork.body.id}/merge_requests`, {
+      token: contributor.token,
+      body: { source_branch: 'fix', target_branch: 'master', target_project_id: source.id, title: 'A fix' },
+    });
+    expect(mr.status).toBe(201);
+    expect(mr.body.sha).toBe(fix);
+    const changes = await api.get(`/projects/${source.id}/merge_requests/${mr.body.iid}/changes`, { token: owner.token });
+    expect(changes.body.changes.map((c: { new_path: string; diff: string }) => [c.new_path, c.diff])).toEqual([['a', '@@ -1 +1 @@\n-1\n+fixed\n']]);
+    expect((await api.get(`/projects/${source.id}/repository/commits/${fix}`, { token: owner.token })).status).toBe(200);
+    // The next push to the fork's branch names the open merge request.
+    await commitFiles(clone, 'more', { b: '2\n' });
+    const again = await push(clone, ['origin', 'fix']);
+    expect(remote(again.out)).toEqual([
+      'remote:',
+      'remote: View merge request for fix:',
+      `remote:   ${server.url}/${source.path_with_namespace}/-/merge_requests/${mr.body.iid}`,
       'remote:',
     ]);
   });
