@@ -1,6 +1,7 @@
 // The workers: what a job of each queue does with its args. Each is idempotent (a job may run again after a runner
 // died holding it, once its lease ran out) and returns a summary the runner logs.
 import { deleteStaleRateLimits, deleteUnusedObjectPools, expireMemberships, expireOldEvents, purgeDeleted, type JobContext } from '../housekeeping/service.ts';
+import { closeIssuesAfterPush } from '../issues/commit-closing.ts';
 import { mergeWaitingForPipeline } from '../merge-requests/auto-merge.ts';
 import { updateMergeRequestsAfterPush } from '../merge-requests/refresh.ts';
 import { deliverNotifications } from '../notifications/deliver.ts';
@@ -53,9 +54,10 @@ export const WORKERS: Record<QueueName, Perform> = {
   'cronjob:object_pool_cleanup': async (job) => ({ unusedPools: await deleteUnusedObjectPools(job) }),
   mailers: async (job) => ({ ...(await deliverNotifications(job)) }),
   'pipeline_processing:pipeline_success': async (job, args) => ({ ...(await mergeWaitingForPipeline(job, idArg(args, 'pipeline_id'))) }),
-  post_receive: async (job, args) => ({
-    ...(await createPipelinesAfterPush(job, { userId: idArg(args, 'user_id'), changes: changesArg(args), ciSkip: ciSkipArg(args) })),
-  }),
+  post_receive: async (job, args) => {
+    const push = { userId: idArg(args, 'user_id'), changes: changesArg(args), ciSkip: ciSkipArg(args) };
+    return { ...(await createPipelinesAfterPush(job, push)), ...(await closeIssuesAfterPush(job, push)) };
+  },
   update_merge_requests: async (job, args) => ({
     ...(await updateMergeRequestsAfterPush(job, { projectId: idArg(args, 'project_id'), userId: idArg(args, 'user_id'), ref: stringArg(args, 'ref') })),
   }),

@@ -30,8 +30,15 @@ export async function closesIssues(ctx: RequestContext, project: ProjectView, mr
   const messages = mr.version
     ? (await commitsBetween(ctx.db, mr.targetProjectId, mr.version.startCommitSha, mr.version.headCommitSha)).commits.map((c) => c.message)
     : [];
-  const texts = [mr.title, mr.description ?? '', ...messages].join('\n');
-  const refs = closingIssueRefs(texts, { baseUrl: ctx.config.publicUrl, projectPath: project.project.pathWithNamespace });
+  return closingIssuesIn(ctx, project, [mr.title, mr.description ?? '', ...messages].join('\n'));
+}
+
+/**
+ * The issues `text` closes with the closing pattern (closing-references.ts), as the actor may read them, each once,
+ * in the order named: an MR's texts, or a commit's message pushed to the default branch (issues/commit-closing.ts).
+ */
+export async function closingIssuesIn(ctx: RequestContext, project: ProjectView, text: string): Promise<ClosingIssue[]> {
+  const refs = closingIssueRefs(text, { baseUrl: ctx.config.publicUrl, projectPath: project.project.pathWithNamespace });
   if (!refs.length) return [];
   const rows = await ctx.batch(
     (db) =>

@@ -388,6 +388,32 @@ describe.skipIf(!hasGit())('git over HTTP: receive-pack', () => {
     expect(jobs.body).toHaveLength(1);
   });
 
+  it('commits pushed to the default branch close the issues they name, as commits through the API do; elsewhere not', async () => {
+    const project = await createProject(owner.token);
+    const issue = async (title: string) => (await api.post(`/projects/${project.id}/issues`, { token: owner.token, body: { title } })).body.iid as number;
+    const [viaPush, viaApi, onBranch] = [await issue('one'), await issue('two'), await issue('three')];
+    const dir = await newRepo(work, 'closing');
+    const remoteUrl = url(project.path_with_namespace, owner.token);
+    await commitFiles(dir, 'base', { a: '1\n' });
+    expect((await push(dir, [remoteUrl, 'master'])).ok).toBe(true);
+    await runGit(dir, ['checkout', '-q', '-b', 'side']);
+    await commitFiles(dir, `Fixes #${onBranch}`, { s: 's\n' });
+    expect((await push(dir, [remoteUrl, 'side'])).ok).toBe(true);
+    await runGit(dir, ['checkout', '-q', 'master']);
+    const closer = await commitFiles(dir, `A fix\n\nCloses #${viaPush}`, { a: '2\n' });
+    expect((await push(dir, [remoteUrl, 'master'])).ok).toBe(true);
+    const commit = await api.post(`/projects/${project.id}/repository/commits`, {
+      token: owner.token,
+      body: { branch: 'master', commit_message: `Resolves #${viaApi}`, actions: [{ action: 'create', file_path: 'b', content: 'b' }] },
+    });
+    expect(commit.status).toBe(201);
+    const states = () =>
+      Promise.all([viaPush, viaApi, onBranch].map(async (iid) => (await api.get(`/projects/${project.id}/issues/${iid}`, { token: owner.token })).body.state));
+    await vi.waitFor(async () => expect(await states()).toEqual(['closed', 'closed', 'opened']), { timeout: 10_000, interval: 50 });
+    const notes = await api.get(`/projects/${project.id}/issues/${viaPush}/notes`, { token: owner.token });
+    expect(notes.body.map((n: { body: string; system: boolean }) => [n.body, n.system])).toEqual([[`closed via commit ${closer}`, true]]);
+  });
+
   it('a fork: cloned, pushed to, and a merge request from it into its source', async () => {
     const source = await createProject(owner.token, { visibility: 'public' });
     const dir = await newRepo(work, 'fork-source');
