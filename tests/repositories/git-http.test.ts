@@ -1,7 +1,7 @@
 // git's smart HTTP transport, driven by the real `git` (clone, fetch, pull, ls-remote, shallow and partial clones,
 // protocol v2 and v0) against a served instance, and GitLab's answers to who may fetch what. Every clone passes
 // `git fsck --strict` and shows what the API shows.
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -92,6 +92,28 @@ describe.skipIf(!hasGit())('git over HTTP: upload-pack', () => {
     // The first commit's blobs were never fetched: the clone knows them only by id until asked.
     const missing = await git(partial, 'rev-list', '--objects', '--all', '--missing=print');
     expect(missing).toMatch(/^\?[0-9a-f]{40}$/m);
+  });
+
+  it('--shallow-since and --shallow-exclude cut history by date and by ref (deepen-since, deepen-not; v2 and v0)', async () => {
+    const dated = await createProject(owner.token);
+    const source = join(work, 'dated');
+    await runGit(work, ['init', '-q', '-b', 'master', source]);
+    for (const year of [2020, 2021, 2022]) {
+      await writeFile(join(source, 'year.txt'), `${year}\n`);
+      await runGit(source, ['add', '-A']);
+      const date = `${year}-01-01T00:00:00Z`;
+      await runGit(source, ['commit', '-q', '-m', `${year}`], { env: { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } });
+      if (year === 2020) await runGit(source, ['tag', 'first']);
+    }
+    const remote = url(dated.path_with_namespace, `x:${owner.token}`);
+    await runGit(source, ['push', '-q', remote, 'master', 'first']);
+    for (const version of ['2', '0']) {
+      const since = await clone(['-c', `protocol.version=${version}`, '--shallow-since=2021-06-01'], remote, `since-v${version}`);
+      expect(await git(since, 'log', '--format=%s')).toBe('2022');
+      expect(await git(since, 'rev-parse', '--is-shallow-repository')).toBe('true');
+      const exclude = await clone(['-c', `protocol.version=${version}`, '--shallow-exclude=first', '--single-branch'], remote, `exclude-v${version}`);
+      expect(await git(exclude, 'log', '--format=%s')).toBe('2022\n2021');
+    }
   });
 
   it('ls-remote lists HEAD, the branches and the tags with their peeled targets, as git itself would', async () => {

@@ -59,6 +59,10 @@ export interface PackRequest {
   haves: readonly string[];
   /** `deepen <n>`: at most n commits deep from each want (1: the wanted commits alone). */
   depth?: number | undefined;
+  /** `deepen-since <seconds>`: only commits committed at or after this time (git's --shallow-since). */
+  since?: number | undefined;
+  /** `deepen-not <ref>`: not the commits these reach (git's --shallow-exclude). */
+  notCommits?: readonly string[] | undefined;
   /** The client's shallow commits: their parents are not on the client. */
   shallow?: readonly string[] | undefined;
   /** `filter blob:none` (0) or `blob:limit=<n>`: blobs larger than this are left out. */
@@ -87,6 +91,10 @@ const oidList = (oids: readonly string[]) => (oids.length ? sql.join(oids.map(oi
 export async function planPack(db: Db, projectId: number, r: PackRequest): Promise<PackPlan> {
   const depth = r.depth ?? 0;
   const shallowClient = r.shallow ?? [];
+  const since = r.since ?? null;
+  const notCommits = r.notCommits ?? [];
+  // deepen-since and deepen-not cut history where a sent commit has a parent neither sent nor on the client.
+  const cutByParents = since !== null || notCommits.length > 0;
   const blobs = r.blobLimit === undefined ? sql`true` : sql`o.size <= ${r.blobLimit}::int`;
   const found = await rows<{ oid: string; type: number; boundary: boolean }>(
     db,
@@ -100,6 +108,13 @@ export async function planPack(db: Db, projectId: number, r: PackRequest): Promi
         CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
         WHERE c.oid NOT IN (${oidList(shallowClient)})
       ),
+      not_c(oid) AS (
+        SELECT c.oid FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
+        WHERE c.oid IN (${oidList(notCommits)}) AND ${readableObjectSql(projectId, sql`c.oid`)}
+        UNION
+        SELECT p.oid FROM not_c n JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = n.oid
+        CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
+      ),
       new_c(oid, depth) AS (
         SELECT c.oid, 1 FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
         WHERE c.oid IN (${oidList(r.commits)}) AND c.oid NOT IN (SELECT oid FROM have_c)
@@ -107,7 +122,10 @@ export async function planPack(db: Db, projectId: number, r: PackRequest): Promi
         SELECT p.oid, CASE WHEN ${depth}::int > 0 THEN n.depth + 1 ELSE 1 END FROM new_c n JOIN repo ON true
         JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = n.oid
         CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
+        JOIN ${gitCommits} pc ON pc.pool_id = repo.pool_id AND pc.oid = p.oid
         WHERE (${depth}::int = 0 OR n.depth < ${depth}::int) AND p.oid NOT IN (SELECT oid FROM have_c)
+          AND p.oid NOT IN (SELECT oid FROM not_c)
+          AND (${since}::bigint IS NULL OR pc.committed_at >= to_timestamp(${since}::bigint))
       ),
       sent_c AS (SELECT oid, min(depth) AS depth FROM new_c GROUP BY oid),
       boundary AS (
@@ -141,7 +159,10 @@ export async function planPack(db: Db, projectId: number, r: PackRequest): Promi
         WHERE o.oid IN (${oidList(r.objects)}) AND ${readableObjectSql(projectId, sql`o.oid`)}
       ),
       plan(oid, type, boundary) AS (
-        SELECT n.oid, 1, ${depth}::int > 0 AND n.depth >= ${depth}::int FROM sent_c n
+        SELECT n.oid, 1, (${depth}::int > 0 AND n.depth >= ${depth}::int) OR (${cutByParents}::boolean AND EXISTS (
+          SELECT 1 FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = n.oid CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
+          WHERE p.oid NOT IN (SELECT oid FROM sent_c) AND p.oid NOT IN (SELECT oid FROM have_c)))
+        FROM sent_c n
         UNION ALL SELECT oid, 2, false FROM new_t
         UNION ALL SELECT oid, 3, false FROM new_b
         UNION ALL SELECT oid, type, false FROM wanted

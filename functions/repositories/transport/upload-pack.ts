@@ -46,6 +46,9 @@ const V0_CAPABILITIES = [
   'side-band-64k',
   'ofs-delta',
   'shallow',
+  'deepen-since',
+  'deepen-not',
+  'deepen-relative',
   'no-progress',
   'include-tag',
   'multi_ack_detailed',
@@ -92,6 +95,10 @@ interface FetchArgs {
   haves: string[];
   done: boolean;
   depth?: number;
+  /** deepen-since: seconds since the epoch. */
+  since?: number;
+  /** deepen-not: ref names. */
+  notRefs?: string[];
   shallow: string[];
   blobLimit?: number;
   progress: boolean;
@@ -133,9 +140,16 @@ function fetchArgument(line: string, args: FetchArgs): boolean {
       args.depth = Math.min(depth, 2_147_483_647);
       return true;
     }
-    case 'deepen-since':
+    case 'deepen-since': {
+      const since = Number(value);
+      if (!value || !/^\d+$/.test(value) || !Number.isSafeInteger(since)) throw new ProtocolError(`protocol error: invalid deepen-since '${value ?? ''}'`);
+      args.since = since;
+      return true;
+    }
     case 'deepen-not':
-      throw new ProtocolError(`${word} is not supported`);
+      if (!value) throw new ProtocolError('protocol error: expected deepen-not <ref>');
+      (args.notRefs ??= []).push(value);
+      return true;
     case 'deepen-relative':
       return true;
     case 'filter':
@@ -159,6 +173,9 @@ function fetchArgument(line: string, args: FetchArgs): boolean {
       return false;
   }
 }
+
+/** Whether the request asks for a shallow history (or comes from a shallow clone): the answer starts with shallow lines. */
+const deepens = (f: FetchArgs) => f.depth !== undefined || f.since !== undefined || f.notRefs !== undefined || f.shallow.length > 0;
 
 const splitOnce = (line: string): [string, string | undefined] => {
   const at = line.indexOf(' ');
@@ -206,10 +223,25 @@ async function plan(db: Db, repo: GitRepository, args: FetchArgs): Promise<PackP
     objects,
     haves: args.haves,
     depth: args.depth,
+    since: args.since,
+    notCommits: args.notRefs?.length ? await deepenNot(db, repo, args.notRefs) : undefined,
     shallow: args.shallow,
     blobLimit: args.blobLimit,
   });
   return args.includeTag ? withIncludedTags(db, repo, planned) : planned;
+}
+
+/**
+ * deepen-not's refs as commits: each must name one of the project's refs (git's expand_ref: the name itself or under
+ * refs/, refs/tags/, refs/heads/), annotated tags peeled.
+ */
+async function deepenNot(db: Db, repo: GitRepository, names: readonly string[]): Promise<string[]> {
+  const { refs } = await refsOf(db, repo);
+  return names.map((name) => {
+    const ref = [name, `refs/${name}`, `refs/tags/${name}`, `refs/heads/${name}`].map((n) => refs.find((r) => r.name === n)).find((r) => r);
+    if (!ref) throw new ProtocolError(`git upload-pack: not a ref ${name}`);
+    return ref.peeled ?? ref.oid;
+  });
 }
 
 /** The haves the project may read (the commits a negotiation may call common). */
@@ -276,7 +308,7 @@ export async function* uploadPackV2(db: Db, repo: GitRepository, body: Uint8Arra
     yield DELIM;
   }
   const planned = await plan(db, repo, fetch);
-  if (fetch.depth !== undefined || fetch.shallow.length) {
+  if (deepens(fetch)) {
     yield pkt('shallow-info\n');
     for (const s of planned.shallow) yield pkt(`shallow ${s}\n`);
     yield DELIM;
@@ -300,7 +332,10 @@ export async function* uploadPackV0(db: Db, repo: GitRepository, body: Uint8Arra
     }
     if (!fetchArgument(line, fetch)) throw new ProtocolError(`protocol error: unexpected '${line}'`);
   }
-  // The haves, then `done` or a flush (stateless: "tell me what you know").
+  // The haves, then `done` or a flush (stateless: "tell me what you know"). A request that ends with the wants
+  // (git's first request of a shallow fetch) asks for the shallow lines alone: git's upload-pack sends them, then
+  // finds no haves section and stops.
+  const wantsOnly = reader.rest().length === 0;
   for (let p = reader.next(); p && p.kind === 'data'; p = reader.next()) {
     const line = new TextDecoder().decode(p.data).replace(/\n$/, '');
     if (!fetchArgument(line, fetch)) throw new ProtocolError(`protocol error: unexpected '${line}'`);
@@ -315,9 +350,10 @@ export async function* uploadPackV0(db: Db, repo: GitRepository, body: Uint8Arra
   // Planned once a round needs it: for the shallow lines it starts with, or for the pack it ends with.
   let planned: PackPlan | undefined;
   const planOnce = async () => (planned ??= await plan(db, repo, fetch));
-  if (fetch.depth !== undefined || fetch.shallow.length) {
+  if (deepens(fetch)) {
     for (const s of (await planOnce()).shallow) yield pkt(`shallow ${s}\n`);
     yield FLUSH;
+    if (wantsOnly) return;
   }
   const common = fetch.haves.length ? await commonHaves(db, repo, fetch.haves) : [];
   const last = common.at(-1);
