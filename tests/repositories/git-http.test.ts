@@ -127,6 +127,8 @@ describe.skipIf(!hasGit())('git over HTTP: upload-pack', () => {
     expect([res.status, res.headers.get('location')]).toEqual([301, `${url(project.path_with_namespace)}/info/refs?service=git-upload-pack`]);
     const dumb = await fetch(`${url(project.path_with_namespace)}/info/refs`);
     expect([dumb.status, await dumb.text()]).toEqual([403, "The command you're trying to execute is not allowed.\n"]);
+    const head = await fetch(`${url(project.path_with_namespace)}/info/refs?service=git-upload-pack`, { method: 'HEAD' });
+    expect([head.status, await head.text()]).toEqual([403, '']);
     const post = await fetch(`${url(project.path_with_namespace)}/git-upload-pack`, { method: 'POST', body: '0000' });
     expect(post.status).toBe(415);
   });

@@ -148,6 +148,8 @@ async function requestBody(c: Context<AppEnv>): Promise<Uint8Array> {
 }
 
 gitHttpRoutes.get('/:repo{.+\\.git}/info/refs', async (c) => {
+  // GitLab's deny_head_requests: a HEAD of info/refs is 403 with an empty body (Hono runs HEAD through GET routes).
+  if (c.req.method === 'HEAD') return c.body(null, 403);
   const service = c.req.query('service');
   try {
     if (service === 'git-receive-pack') {

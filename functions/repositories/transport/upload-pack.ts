@@ -182,6 +182,8 @@ const splitOnce = (line: string): [string, string | undefined] => {
   return at < 0 ? [line, undefined] : [line.slice(0, at), line.slice(at + 1)];
 };
 
+type Wanted = Awaited<ReturnType<typeof resolveWants>>;
+
 /** What the wants name, split for planPack: commits (tags peeled, the tags themselves sent too) and other objects. */
 async function resolveWants(db: Db, repo: GitRepository, wants: readonly string[]) {
   const types = await readableTypes(db, repo.projectId, wants);
@@ -216,8 +218,8 @@ async function withIncludedTags(db: Db, repo: GitRepository, plan: PackPlan): Pr
 }
 
 /** The plan for the arguments: what to send, and which commits it cuts history at (shallow). */
-async function plan(db: Db, repo: GitRepository, args: FetchArgs): Promise<PackPlan> {
-  const { commits, objects } = await resolveWants(db, repo, args.wants);
+async function plan(db: Db, repo: GitRepository, args: FetchArgs, wanted?: Wanted): Promise<PackPlan> {
+  const { commits, objects } = wanted ?? (await resolveWants(db, repo, args.wants));
   const planned = await planPack(db, repo.projectId, {
     commits,
     objects,
@@ -248,6 +250,29 @@ async function deepenNot(db: Db, repo: GitRepository, names: readonly string[]):
 async function commonHaves(db: Db, repo: GitRepository, haves: readonly string[]): Promise<string[]> {
   const types = await readableTypes(db, repo.projectId, haves);
   return haves.filter((h) => types.has(h));
+}
+
+/** How often a keepalive goes out while a pack is planned (git's uploadpack.keepAlive default: 5 seconds). */
+export const KEEPALIVE_MS = 5000;
+
+/**
+ * Waits for `work`, sending git's keepalive (an empty side-band 1 packet) every `interval` meanwhile, so a proxy or
+ * the client does not give up on a response that has sent nothing for a while (a large repository's plan); the
+ * result is put in `out`.
+ */
+export async function* keepalive<T>(work: Promise<T>, out: { value?: T }, interval = KEEPALIVE_MS): AsyncGenerator<Uint8Array> {
+  const done = work.then((value) => ({ value }));
+  for (;;) {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const tick = new Promise<null>((resolve) => (timer = setTimeout(() => resolve(null), interval)));
+    const result = await Promise.race([done, tick]);
+    clearTimeout(timer);
+    if (result) {
+      out.value = result.value;
+      return;
+    }
+    yield pkt(Uint8Array.of(1));
+  }
 }
 
 /** The pack on band 1 (progress would be band 2), each piece as side-band-64k packets. */
@@ -307,14 +332,22 @@ export async function* uploadPackV2(db: Db, repo: GitRepository, body: Uint8Arra
     yield pkt('ready\n');
     yield DELIM;
   }
-  const planned = await plan(db, repo, fetch);
   if (deepens(fetch)) {
+    // The shallow lines come before the pack section, so they wait for the plan.
+    const planned = await plan(db, repo, fetch);
     yield pkt('shallow-info\n');
     for (const s of planned.shallow) yield pkt(`shallow ${s}\n`);
     yield DELIM;
+    yield pkt('packfile\n');
+    yield* packPackets(db, repo, planned, true);
+  } else {
+    // Wants are checked before anything is sent: one the project cannot read is an ERR line, not a broken pack.
+    const wanted = await resolveWants(db, repo, fetch.wants);
+    yield pkt('packfile\n');
+    const planned: { value?: PackPlan } = {};
+    yield* keepalive(plan(db, repo, fetch, wanted), planned);
+    yield* packPackets(db, repo, planned.value!, true);
   }
-  yield pkt('packfile\n');
-  yield* packPackets(db, repo, planned, true);
   yield FLUSH;
 }
 
@@ -349,7 +382,9 @@ export async function* uploadPackV0(db: Db, repo: GitRepository, body: Uint8Arra
 
   // Planned once a round needs it: for the shallow lines it starts with, or for the pack it ends with.
   let planned: PackPlan | undefined;
-  const planOnce = async () => (planned ??= await plan(db, repo, fetch));
+  // Wants are checked before anything is sent, as git's receive_needs does.
+  const wanted = await resolveWants(db, repo, fetch.wants);
+  const planOnce = async () => (planned ??= await plan(db, repo, fetch, wanted));
   if (deepens(fetch)) {
     for (const s of (await planOnce()).shallow) yield pkt(`shallow ${s}\n`);
     yield FLUSH;
@@ -368,6 +403,9 @@ export async function* uploadPackV0(db: Db, repo: GitRepository, body: Uint8Arra
   } else {
     yield pkt(last ? `ACK ${last}\n` : 'NAK\n');
   }
-  yield* packPackets(db, repo, await planOnce(), sidebandOn);
+  const pack: { value?: PackPlan } = {};
+  if (sidebandOn) yield* keepalive(planOnce(), pack);
+  else pack.value = await planOnce();
+  yield* packPackets(db, repo, pack.value!, sidebandOn);
   if (sidebandOn) yield FLUSH;
 }
