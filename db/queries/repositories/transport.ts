@@ -149,10 +149,17 @@ export async function planPack(db: Db, projectId: number, r: PackRequest): Promi
         SELECT e.oid FROM new_t t JOIN repo ON true JOIN ${gitTreeEntries} e ON e.pool_id = repo.pool_id AND e.tree_oid = t.oid
         WHERE ${isTreeModeSql(sql`e.mode`)} AND e.oid NOT IN (SELECT oid FROM old_t)
       ),
-      new_b AS (
+      -- The new trees' blobs, found from the trees' entries by the entries' key and only then, with a blob filter,
+      -- looked up by id: joined the other way round (each blob of the pool against every entry), which a planner
+      -- with stale statistics picks after a large push, the plan is quadratic. A gitlink (160000) names a commit of
+      -- another repository, never sent.
+      new_e AS MATERIALIZED (
         SELECT DISTINCT e.oid FROM new_t t JOIN repo ON true JOIN ${gitTreeEntries} e ON e.pool_id = repo.pool_id AND e.tree_oid = t.oid
-        JOIN ${gitObjects} o ON o.pool_id = repo.pool_id AND o.oid = e.oid AND o.type = 3
-        WHERE NOT ${isTreeModeSql(sql`e.mode`)} AND e.oid NOT IN (SELECT oid FROM old_b) AND ${blobs}
+        WHERE NOT ${isTreeModeSql(sql`e.mode`)} AND ltrim(e.mode, '0') <> '160000' AND e.oid NOT IN (SELECT oid FROM old_b)
+      ),
+      new_b AS (
+        SELECT n.oid FROM new_e n
+        WHERE ${r.blobLimit === undefined ? sql`true` : sql`EXISTS (SELECT 1 FROM repo JOIN ${gitObjects} o ON o.pool_id = repo.pool_id AND o.oid = n.oid WHERE ${blobs})`}
       ),
       wanted AS (
         SELECT o.oid, o.type FROM repo JOIN ${gitObjects} o ON o.pool_id = repo.pool_id
