@@ -154,7 +154,11 @@ export async function planPack(db: Db, projectId: number, r: PackRequest): Promi
       -- with stale statistics picks after a large push, the plan is quadratic. A gitlink (160000) names a commit of
       -- another repository, never sent.
       new_e AS MATERIALIZED (
-        SELECT DISTINCT e.oid FROM new_t t JOIN repo ON true JOIN ${gitTreeEntries} e ON e.pool_id = repo.pool_id AND e.tree_oid = t.oid
+        SELECT DISTINCT e.oid FROM new_t t CROSS JOIN LATERAL (
+          -- OFFSET 0 keeps this a per-tree index lookup: flattened into a join, stale statistics pick a scan of
+          -- every entry of the pool hashed against the new trees (0.5 s for 10 new commits of a 1,000-commit pool).
+          SELECT e.oid, e.mode FROM ${gitTreeEntries} e WHERE e.pool_id = (SELECT pool_id FROM repo) AND e.tree_oid = t.oid OFFSET 0
+        ) e
         WHERE NOT ${isTreeModeSql(sql`e.mode`)} AND ltrim(e.mode, '0') <> '160000' AND e.oid NOT IN (SELECT oid FROM old_b)
       ),
       new_b AS (
