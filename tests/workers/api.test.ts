@@ -183,6 +183,69 @@ describe('Worker (workerd, Neon drivers, PostgreSQL)', () => {
     match.mockRestore();
   });
 
+  it('git push in workerd: a pack with a delta is read (node:zlib), stored, and served to a fetch', async () => {
+    const headers = { 'PRIVATE-TOKEN': token, 'content-type': 'application/json' };
+    const project = (await (
+      await SELF.fetch(`${BASE}/projects`, { method: 'POST', headers, body: JSON.stringify({ name: `workerd-push-${Date.now()}` }) })
+    ).json()) as { id: number; path_with_namespace: string };
+    const utf8 = new TextEncoder();
+    const hex = (b: ArrayBuffer) => [...new Uint8Array(b)].map((x) => x.toString(16).padStart(2, '0')).join('');
+    const concat = (parts: Uint8Array[]): Uint8Array<ArrayBuffer> => {
+      const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+      parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+      return out;
+    };
+    const oid = async (type: string, body: Uint8Array) => hex(await crypto.subtle.digest('SHA-1', concat([utf8.encode(`${type} ${body.length}\0`), body])));
+    const zlib = async (data: Uint8Array) =>
+      new Uint8Array(await new Response(new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('deflate'))).arrayBuffer());
+    const header = (type: number, size: number) => {
+      const bytes = [(type << 4) | (size & 15) | (size > 15 ? 0x80 : 0)];
+      for (let rest = size >> 4; rest > 0; rest >>= 7) bytes.push((rest & 0x7f) | (rest > 0x7f ? 0x80 : 0));
+      return Uint8Array.from(bytes);
+    };
+    const base = utf8.encode('line one\nline two\n');
+    const edited = utf8.encode('line one\nline two\nline three\n');
+    // The edited blob as a delta on the first: copy its 18 bytes, insert "line three\n".
+    const delta = concat([Uint8Array.of(base.length, edited.length, 0x90, base.length), Uint8Array.of(11), utf8.encode('line three\n')]);
+    const [baseOid, editedOid] = [await oid('blob', base), await oid('blob', edited)];
+    const tree = concat([
+      utf8.encode('100644 a.txt\0'),
+      Uint8Array.from(baseOid.match(/../g)!.map((h) => parseInt(h, 16))),
+      utf8.encode('100644 b.txt\0'),
+      Uint8Array.from(editedOid.match(/../g)!.map((h) => parseInt(h, 16))),
+    ]);
+    const treeOid = await oid('tree', tree);
+    const commit = utf8.encode(`tree ${treeOid}\nauthor A <a@example.com> 1700000000 +0000\ncommitter A <a@example.com> 1700000000 +0000\n\nfrom workerd\n`);
+    const commitOid = await oid('commit', commit);
+    const first = concat([header(3, base.length), await zlib(base)]);
+    const second = concat([header(6, delta.length), Uint8Array.of(first.length), await zlib(delta)]);
+    const body = concat([
+      utf8.encode('PACK'),
+      Uint8Array.of(0, 0, 0, 2, 0, 0, 0, 4),
+      first,
+      second,
+      header(2, tree.length),
+      await zlib(tree),
+      header(1, commit.length),
+      await zlib(commit),
+    ]);
+    const pack = concat([body, new Uint8Array(await crypto.subtle.digest('SHA-1', body))]);
+    const command = `${'0'.repeat(40)} ${commitOid} refs/heads/master\0report-status\n`;
+    const request = concat([utf8.encode(`${(command.length + 4).toString(16).padStart(4, '0')}${command}0000`), pack]);
+    const auth = `Basic ${btoa(`${user.username}:${token}`)}`;
+    const url = `https://gitlab.example.test/${project.path_with_namespace}.git`;
+    const res = await SELF.fetch(`${url}/git-receive-pack`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/x-git-receive-pack-request' },
+      body: request,
+    });
+    expect([res.status, await res.text()]).toEqual([200, '000eunpack ok\n0019ok refs/heads/master\n0000']);
+    const file = await SELF.fetch(`${BASE}/projects/${project.id}/repository/files/b.txt/raw?ref=master`, { headers });
+    expect(await file.text()).toBe('line one\nline two\nline three\n');
+    const refs = await SELF.fetch(`${url}/info/refs?service=git-upload-pack`, { headers: { authorization: auth } });
+    expect(await refs.text()).toContain(`${commitOid} refs/heads/master\n`);
+  });
+
   it('500 with a logged reason when DATABASE_URL is missing', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const res = await worker.fetch(new Request(`${BASE}/version`), { ...env, DATABASE_URL: undefined }, createExecutionContext());
