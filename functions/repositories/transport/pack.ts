@@ -1,11 +1,14 @@
 // A packfile written as it streams (gitformat-pack): `PACK`, version 2, the object count, then each object as its
 // type-and-size header and the zlib stream of its body (no deltas: every entry stands alone, which any client
 // accepts), and the SHA-1 of all of it. Bodies are read from the store a batch at a time and compressed with the
-// platform's CompressionStream, so a clone holds one batch in memory, never the repository.
+// platform's zlib (node:zlib, native in workerd as in Node), so a clone holds one batch in memory, never the
+// repository. Not CompressionStream: a stream per object cost three times the CPU of the whole clone otherwise
+// (npm run bench:git, 1,000 commits: 12.2 s of CPU with it, 3.9 s with deflateSync).
 import type { Db } from '../../../db/client.ts';
 import { readObjects } from '../../../db/queries/repositories/reads.ts';
 import type { PackObject } from '../../../db/queries/repositories/transport.ts';
 import { Sha1 } from '../git/sha1.ts';
+import { deflateSync } from 'node:zlib';
 
 /** Objects read and compressed together. */
 const BATCH = 256;
@@ -22,12 +25,6 @@ export function entryHeader(type: number, size: number): Uint8Array {
   }
   bytes.push(byte);
   return Uint8Array.from(bytes);
-}
-
-/** zlib (RFC 1950) of `data`, as git's pack entries and loose objects use. */
-export async function deflate(data: Uint8Array): Promise<Uint8Array> {
-  const stream = new Blob([data as Uint8Array<ArrayBuffer>]).stream().pipeThrough(new CompressionStream('deflate'));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
 }
 
 /** The pack of `objects` (all readable through the project), in pieces; the last piece is the trailer. */
@@ -51,18 +48,16 @@ export async function* writePack(db: Db, projectId: number, objects: readonly Pa
         )
       ).map((o) => [o.oid, o]),
     );
-    const entries = await Promise.all(
-      batch.map(async ({ oid }) => {
-        const object = read.get(oid);
-        if (!object) throw new Error(`object ${oid} is missing from the store`);
-        const head = entryHeader(object.type, object.data.length);
-        const body = await deflate(object.data);
-        const entry = new Uint8Array(head.length + body.length);
-        entry.set(head);
-        entry.set(body, head.length);
-        return entry;
-      }),
-    );
+    const entries = batch.map(({ oid }) => {
+      const object = read.get(oid);
+      if (!object) throw new Error(`object ${oid} is missing from the store`);
+      const head = entryHeader(object.type, object.data.length);
+      const body = deflateSync(object.data);
+      const entry = new Uint8Array(head.length + body.length);
+      entry.set(head);
+      entry.set(body, head.length);
+      return entry;
+    });
     const size = entries.reduce((n, e) => n + e.length, 0);
     const piece = new Uint8Array(size);
     let offset = 0;
