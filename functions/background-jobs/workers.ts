@@ -24,8 +24,15 @@ function stringArg(args: Record<string, unknown>, name: string): string {
 }
 
 /** PostReceive's changes: each a project id, a full ref name and the two SHAs. */
-/** PostReceive's push_options: `{ ci: { skip: true } }` from `git push -o ci.skip`. */
-const ciSkipArg = (args: Record<string, unknown>) => (args.push_options as { ci?: { skip?: unknown } } | undefined)?.ci?.skip === true;
+/** PostReceive's push_options for CI: `{ ci: { skip: true, variable: { "KEY=value": 1 } } }` (git push -o ci.skip, ci.variable=...). */
+function ciArg(args: Record<string, unknown>): { ciSkip: boolean; variables: { key: string; value: string }[] } {
+  const ci = (args.push_options as { ci?: { skip?: unknown; variable?: unknown } } | undefined)?.ci;
+  const variable = ci?.variable && typeof ci.variable === 'object' ? Object.keys(ci.variable) : [];
+  return {
+    ciSkip: ci?.skip === true,
+    variables: variable.filter((v) => v.indexOf('=') > 0).map((v) => ({ key: v.slice(0, v.indexOf('=')), value: v.slice(v.indexOf('=') + 1) })),
+  };
+}
 
 function changesArg(args: Record<string, unknown>): PushChange[] {
   const value = args.changes;
@@ -55,7 +62,7 @@ export const WORKERS: Record<QueueName, Perform> = {
   mailers: async (job) => ({ ...(await deliverNotifications(job)) }),
   'pipeline_processing:pipeline_success': async (job, args) => ({ ...(await mergeWaitingForPipeline(job, idArg(args, 'pipeline_id'))) }),
   post_receive: async (job, args) => {
-    const push = { userId: idArg(args, 'user_id'), changes: changesArg(args), ciSkip: ciSkipArg(args) };
+    const push = { userId: idArg(args, 'user_id'), changes: changesArg(args), ...ciArg(args) };
     return { ...(await createPipelinesAfterPush(job, push)), ...(await closeIssuesAfterPush(job, push)) };
   },
   update_merge_requests: async (job, args) => ({

@@ -53,7 +53,13 @@ async function mergeRequestPipelinesFor(ctx: RequestContext, pushed: readonly Pu
 /** Chain::Skip's SKIP_PATTERN: a commit message asking for no pipeline. */
 const SKIP_PATTERN = /\[(ci[ _-]skip|skip[ _-]ci)\]/i;
 
-export async function createPushPipelines(ctx: RequestContext, refs: readonly PushedRef[], options: { ciSkip?: boolean } = {}): Promise<void> {
+/** The push's options for its pipelines: `ci.skip`, `ci.variable` (pipeline variables). */
+export interface CiPushOptions {
+  ciSkip?: boolean;
+  variables?: readonly { key: string; value: string }[];
+}
+
+export async function createPushPipelines(ctx: RequestContext, refs: readonly PushedRef[], options: CiPushOptions = {}): Promise<void> {
   const pushed = refs.filter((r) => r.new !== null && (r.name.startsWith('refs/heads/') || r.name.startsWith('refs/tags/')));
   if (!pushed.length) return;
   try {
@@ -93,6 +99,7 @@ export async function createPushPipelines(ctx: RequestContext, refs: readonly Pu
         userId: ctx.actor.user?.id ?? null,
         repositoryConfig: utf8.decode(config.data),
         skip: options.ciSkip === true || SKIP_PATTERN.test(messages.get(ref.new!) ?? ''),
+        ...(options.variables?.length && { variables: options.variables.map((v) => ({ ...v, variableType: 'env_var' as const })) }),
       });
     }
     await mergeRequestPipelinesFor(ctx, pushed);
@@ -114,7 +121,7 @@ const BLANK_SHA = '0'.repeat(40);
 /** PostReceive: the push's pipelines, as the pusher (a pusher deleted since has none made, as GitLab's worker skips). */
 export async function createPipelinesAfterPush(
   job: JobContext,
-  push: { userId: number; changes: readonly PushChange[]; ciSkip?: boolean },
+  push: { userId: number; changes: readonly PushChange[] } & CiPushOptions,
 ): Promise<{ refs: number }> {
   if (!job.config) throw new Error('post_receive needs the instance configuration');
   const [user] = await findUsersByIds(job.ctx.db, [push.userId]);
@@ -123,7 +130,7 @@ export async function createPipelinesAfterPush(
   await createPushPipelines(
     ctx,
     push.changes.map((c) => ({ projectId: c.project_id, name: c.ref, old: c.before === BLANK_SHA ? null : c.before, new: c.after })),
-    { ciSkip: push.ciSkip === true },
+    { ciSkip: push.ciSkip === true, variables: push.variables ?? [] },
   );
   return { refs: push.changes.length };
 }

@@ -362,7 +362,7 @@ describe.skipIf(!hasGit())('git over HTTP: receive-pack', () => {
     ]);
   });
 
-  it('a push makes its pipelines as an API commit does; ci.skip and [ci skip] keep them, skipped', async () => {
+  it('a push makes its pipelines as an API commit does; ci.variable sets their variables; ci.skip and [ci skip] keep them, skipped', async () => {
     const project = await createProject(owner.token);
     const dir = await newRepo(work, 'pipelines');
     const remoteUrl = url(project.path_with_namespace, owner.token);
@@ -381,11 +381,26 @@ describe.skipIf(!hasGit())('git over HTTP: receive-pack', () => {
     const optioned = await commitFiles(dir, 'two', { a: '2\n' });
     expect((await push(dir, ['-o', 'ci.skip', remoteUrl, 'master'])).ok).toBe(true);
     expect(await pipelineOf(optioned)).toMatchObject({ status: 'skipped', ref: 'master' });
+    const withVariable = await commitFiles(dir, 'variables', { a: 'v\n' });
+    expect((await push(dir, ['-o', 'ci.variable=DEPLOY=yes', '-o', 'ci.variable=TARGET=staging=1', remoteUrl, 'master'])).ok).toBe(true);
+    const variablePipeline = await vi.waitFor(
+      async () => {
+        const res = await api.get(`/projects/${project.id}/pipelines?sha=${withVariable}`, { token: owner.token });
+        expect(res.body).toHaveLength(1);
+        return res.body[0] as { id: number };
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    const variables = await api.get(`/projects/${project.id}/pipelines/${variablePipeline.id}/variables`, { token: owner.token });
+    expect(variables.body.map((v: { key: string; value: string }) => [v.key, v.value]).sort()).toEqual([
+      ['DEPLOY', 'yes'],
+      ['TARGET', 'staging=1'],
+    ]);
     const messaged = await commitFiles(dir, 'three [ci skip]', { a: '3\n' });
     expect((await push(dir, [remoteUrl, 'master'])).ok).toBe(true);
     expect(await pipelineOf(messaged)).toMatchObject({ status: 'skipped' });
     const jobs = await api.get(`/projects/${project.id}/jobs`, { token: owner.token });
-    expect(jobs.body).toHaveLength(1);
+    expect(jobs.body).toHaveLength(2);
   });
 
   it('commits pushed to the default branch close the issues they name, as commits through the API do; elsewhere not', async () => {

@@ -48,6 +48,10 @@ describe('push options', () => {
     expect(
       parsePushOptions([
         'ci.skip',
+        'ci.variable=A=1',
+        'ci.variable=A=1',
+        'ci.variable=B=x=y',
+        'ci.variable=bad',
         'mr.create',
         'merge_request.target=main',
         'merge_request.title= First ',
@@ -59,9 +63,17 @@ describe('push options', () => {
       ]),
     ).toEqual({
       ciSkip: true,
+      ciVariables: [
+        { key: 'A', value: '1' },
+        { key: 'B', value: 'x=y' },
+      ],
       mergeRequest: { create: true, target: 'main', title: 'Second', labels: ['a', 'b'] },
       given: [
         'ci.skip',
+        'ci.variable=A=1',
+        'ci.variable=A=1',
+        'ci.variable=B=x=y',
+        'ci.variable=bad',
         'mr.create',
         'merge_request.target=main',
         'merge_request.title= First ',

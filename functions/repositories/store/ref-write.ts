@@ -36,8 +36,8 @@ export interface RefWrite {
    * after the push events, so they commit only if every compare-and-swap succeeded.
    */
   extra?: ((db: Db) => BatchItem<'pg'>[]) | undefined;
-  /** The `ci.skip` push option: the push's pipelines are made skipped (PostReceive's push_options). */
-  ciSkip?: boolean | undefined;
+  /** The push's `ci.skip` and `ci.variable` options, for its pipelines (PostReceive's push_options). */
+  ci?: { skip: boolean; variables: readonly { key: string; value: string }[] } | undefined;
 }
 
 /** Writes objects, refs, HEAD and push events in one batch; throws RefConflictError when a ref had moved. */
@@ -75,7 +75,7 @@ export async function writeRefs(ctx: RequestContext, w: RefWrite): Promise<void>
       projectJobByIdStatement(db, ctx, 'post_receive', changes[0]!.project_id, {
         user_id: authorId,
         changes,
-        ...(w.ciSkip && { push_options: { ci: { skip: true } } }),
+        ...(w.ci && (w.ci.skip || w.ci.variables.length) && { push_options: { ci: pushOptionsCi(w.ci) } }),
       }),
     ),
   ];
@@ -85,6 +85,14 @@ export async function writeRefs(ctx: RequestContext, w: RefWrite): Promise<void>
     if (isRefConflict(error)) throw new RefConflictError(refs.map((u) => u.name));
     throw error;
   }
+}
+
+/** GitLab's push_options hash for `ci`: `{ skip: true, variable: { "KEY=value": 1 } }`. */
+function pushOptionsCi(ci: NonNullable<RefWrite['ci']>) {
+  return {
+    ...(ci.skip && { skip: true }),
+    ...(ci.variables.length && { variable: Object.fromEntries(ci.variables.map((v) => [`${v.key}=${v.value}`, 1])) }),
+  };
 }
 
 /** The branches and tags a push created or moved, one PostReceive job's changes per project. */

@@ -1,4 +1,4 @@
-// What GitLab 13.6 does and says once a push has landed: push options (Gitlab::PushOptions: `ci.skip`, and the
+// What GitLab 13.6 does and says once a push has landed: push options (Gitlab::PushOptions: `ci.skip`, `ci.variable`, the
 // `merge_request.*` ones MergeRequests::PushOptionsHandlerService applies) and the post-receive messages git prints
 // as `remote:` lines (PostReceiveService): alerts first (framed, centred), then for every pushed branch but the
 // default one a link to create its merge request, or to the open one (MergeRequests::GetUrlsService).
@@ -13,6 +13,8 @@ const BRANCH_LIMIT = 10;
 
 export interface PushOptions {
   ciSkip: boolean;
+  /** `ci.variable="<key>=<value>"`, each once: variables of the pipelines the push makes. */
+  ciVariables: { key: string; value: string }[];
   mergeRequest: {
     create: boolean;
     target?: string;
@@ -30,7 +32,7 @@ export interface PushOptions {
  * an empty one meaning true; unknown namespaces and keys are ignored; the last value of a key wins.
  */
 export function parsePushOptions(lines: readonly string[]): PushOptions {
-  const options: PushOptions = { ciSkip: false, mergeRequest: null, given: [...lines] };
+  const options: PushOptions = { ciSkip: false, ciVariables: [], mergeRequest: null, given: [...lines] };
   for (const line of lines) {
     const match = /^([^.]+)\.([^=]+)=?(.*)$/s.exec(line);
     if (!match) continue;
@@ -38,6 +40,12 @@ export function parsePushOptions(lines: readonly string[]): PushOptions {
     const key = match[2]!;
     const value = match[3]!.trim();
     if (namespace === 'ci' && key === 'skip') options.ciSkip = true;
+    if (namespace === 'ci' && key === 'variable') {
+      // A multi-value option (counted per distinct value); the variable is split at its first `=`.
+      const at = value.indexOf('=');
+      const variable = at > 0 ? { key: value.slice(0, at), value: value.slice(at + 1) } : null;
+      if (variable && !options.ciVariables.some((v) => v.key === variable.key && v.value === variable.value)) options.ciVariables.push(variable);
+    }
     if (namespace !== 'merge_request') continue;
     const mr = (options.mergeRequest ??= { create: false, labels: [] });
     if (key === 'create') mr.create = true;

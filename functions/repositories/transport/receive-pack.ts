@@ -260,7 +260,7 @@ async function writeMoves(
     const refs: RefMove[] = pending.map((c) => ({ projectId: repository.projectId, name: c.name, old: c.old, new: c.new, ...commitsOf(received, c) }));
     try {
       const head = firstBranch(scope, pending);
-      await writeRefs(ctx, { poolId, write, refs, head, ciSkip: options.ciSkip });
+      await writeRefs(ctx, { poolId, write, refs, head, ci: { skip: options.ciSkip, variables: options.ciVariables } });
       // The branch this push made the default one is the default for what the push prints.
       if (head) repository.defaultBranch = head.branch;
       return;
