@@ -343,6 +343,13 @@ describe.skipIf(!hasGit())('git over HTTP: receive-pack', () => {
     ]);
     const link = `remote:   ${server.url}/${project.path_with_namespace}/-/merge_requests/${mrs.body[0].iid}`;
     expect(remote(created.out)).toEqual(['remote:', 'remote: View merge request for feature-x:', link, 'remote:']);
+    // Options for a branch with an open merge request update it.
+    await api.post(`/projects/${project.id}/labels`, { token: owner.token, body: { name: 'ready', color: '#00ff00' } });
+    await commitFiles(dir, 'more work', { b: '3\n' });
+    const updated = await push(dir, ['-o', 'merge_request.title=Renamed by a push', '-o', 'merge_request.label=ready', remoteUrl, 'feature-x']);
+    expect(updated.ok).toBe(true);
+    const mr = await api.get(`/projects/${project.id}/merge_requests/${mrs.body[0].iid}`, { token: owner.token });
+    expect([mr.body.title, mr.body.labels]).toEqual(['Renamed by a push', ['ready']]);
     // Options that need merge_request.create without it: GitLab's warning, framed as its alerts.
     await runGit(dir, ['checkout', '-q', '-b', 'feature-y']);
     await commitFiles(dir, 'more', { c: '3\n' });

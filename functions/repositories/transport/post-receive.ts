@@ -1,8 +1,9 @@
 // What GitLab 13.6 does and says once a push has landed: push options (Gitlab::PushOptions: `ci.skip`, `ci.variable`, the
-// `merge_request.*` ones MergeRequests::PushOptionsHandlerService applies) and the post-receive messages git prints
+// `merge_request.*` ones MergeRequests::PushOptionsHandlerService applies, to a new merge request or the open one) and the post-receive messages git prints
 // as `remote:` lines (PostReceiveService): alerts first (framed, centred), then for every pushed branch but the
 // default one a link to create its merge request, or to the open one (MergeRequests::GetUrlsService).
 import { createMergeRequest } from '../../merge-requests/create.ts';
+import { updateMergeRequest } from '../../merge-requests/update.ts';
 import { openMergeRequestLinks } from '../../merge-requests/lookups.ts';
 import { DomainError, fullMessages } from '../../lib/errors.ts';
 import type { ReceiveScope } from './receive-pack.ts';
@@ -22,6 +23,7 @@ export interface PushOptions {
     description?: string;
     removeSourceBranch?: boolean;
     labels: string[];
+    unlabels: string[];
   } | null;
   /** The options as given, for the warning that quotes them. */
   given: string[];
@@ -47,13 +49,14 @@ export function parsePushOptions(lines: readonly string[]): PushOptions {
       if (variable && !options.ciVariables.some((v) => v.key === variable.key && v.value === variable.value)) options.ciVariables.push(variable);
     }
     if (namespace !== 'merge_request') continue;
-    const mr = (options.mergeRequest ??= { create: false, labels: [] });
+    const mr = (options.mergeRequest ??= { create: false, labels: [], unlabels: [] });
     if (key === 'create') mr.create = true;
     else if (key === 'target' && value) mr.target = value;
     else if (key === 'title' && value) mr.title = value;
     else if (key === 'description') mr.description = value;
     else if (key === 'remove_source_branch') mr.removeSourceBranch = true;
     else if (key === 'label' && value) mr.labels.push(value);
+    else if (key === 'unlabel' && value) mr.unlabels.push(value);
   }
   return options;
 }
@@ -115,7 +118,26 @@ async function applyMergeRequestOptions(scope: ReceiveScope, branches: readonly 
   const open = await openMergeRequestLinks(scope.ctx.db, scope.repository.projectId, branches);
   const errors: string[] = [];
   for (const branch of branches) {
-    if (open.some((m) => m.sourceBranch === branch)) continue;
+    const existing = open.filter((m) => m.sourceBranch === branch).at(-1);
+    if (existing) {
+      // An open merge request is updated with the options given (PushOptionsHandlerService#update!).
+      const params = {
+        ...(mr.title !== undefined && { title: mr.title }),
+        ...(mr.description !== undefined && { description: mr.description }),
+        ...(mr.target !== undefined && { target_branch: mr.target }),
+        ...(mr.removeSourceBranch && { remove_source_branch: true }),
+        ...(mr.labels.length && { add_labels: mr.labels }),
+        ...(mr.unlabels.length && { remove_labels: mr.unlabels }),
+      };
+      if (!Object.keys(params).length) continue;
+      try {
+        await updateMergeRequest({ ctx: scope.ctx, input: { project: { path: existing.targetPath }, iid: existing.iid, params } });
+      } catch (error) {
+        if (!(error instanceof DomainError)) throw error;
+        errors.push(describe(error));
+      }
+      continue;
+    }
     if (!mr.create) {
       errors.push(`A merge_request.create push option is required to create a merge request for branch ${branch}`);
       continue;
