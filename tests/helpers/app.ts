@@ -141,11 +141,11 @@ export function queryCount(res: TestResponse): number {
  * Serves the test app over real HTTP on a loopback port (for real API clients). Its PUBLIC_URL is the served
  * address, so the Link headers clients follow lead back to it.
  */
-export async function serveTestApp(options: { explorerAssets?: boolean } = {}): Promise<{ url: string; close(): Promise<void> }> {
+export async function serveTestApp(options: { explorerAssets?: boolean; env?: Partial<Env> } = {}): Promise<{ url: string; close(): Promise<void> }> {
   if (!app) throw new Error('test app not started');
   const { serve } = await import('@hono/node-server');
   const served = app;
-  const env: Env = { ...testEnv };
+  const env: Env = { ...testEnv, ...options.env };
   const appFetch = (req: Request) => served.fetch(req, env);
   const fetch = options.explorerAssets ? (await import('../../functions/web/explorer/node-assets.ts')).withExplorerAssets(appFetch) : appFetch;
   return new Promise((resolve) => {

@@ -6,7 +6,7 @@ import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, serveTestApp } from '../helpers/app.ts';
@@ -471,6 +471,30 @@ describe.skipIf(!hasGit())('git over HTTP: receive-pack', () => {
       `remote:   ${server.url}/${source.path_with_namespace}/-/merge_requests/${mr.body.iid}`,
       'remote:',
     ]);
+  });
+
+  it('size limits: a blob over MAX_FILE_SIZE is refused in GitLab words, a pack over MAX_PUSH_SIZE in git words', async () => {
+    const limited = await serveTestApp({ env: { MAX_FILE_SIZE: '1024', MAX_PUSH_SIZE: '20000' } });
+    try {
+      const project = await createProject(owner.token);
+      const remoteUrl = `${limited.url.replace('://', `://x:${owner.token}@`)}/${project.path_with_namespace}.git`;
+      const dir = await newRepo(work, 'limits');
+      await commitFiles(dir, 'big file', { 'big.txt': 'x'.repeat(2048) });
+      const file = await push(dir, [remoteUrl, 'master']);
+      expect(remote(file.out), file.out).toEqual(['remote: GitLab: File "big.txt" is larger than the allowed size of 0 MB']);
+      expect(file.out).toContain('[remote rejected] (pre-receive hook declined)');
+      await runGit(dir, ['reset', '-q', '--hard', 'HEAD']);
+      const noise = randomBytes(30_000);
+      const small = await newRepo(work, 'limits-pack');
+      await commitFiles(small, 'incompressible', { 'a.txt': 'a\n', 'n1.bin': noise.subarray(0, 900), 'n2.bin': noise.subarray(900, 1800) });
+      for (let i = 0; i < 30; i++) await commitFiles(small, `noise ${i}`, { [`n${i}.bin`]: noise.subarray(i * 1000, i * 1000 + 1000) });
+      const pack = await push(small, [remoteUrl, 'master']);
+      expect(pack.out).toContain('remote: fatal: pack exceeds maximum allowed size (20000)');
+      expect(pack.out).toContain('[remote rejected] (unpacker error)');
+      expect((await api.get(`/projects/${project.id}`, { token: owner.token })).body.default_branch).toBeNull();
+    } finally {
+      await limited.close();
+    }
   });
 
   it('who may push: anonymous 401, a reporter and a read-only token 403 with GitLab words, a developer pushes', async () => {

@@ -2,24 +2,15 @@
 // another (an entry's end is known only once its zlib stream has been inflated). Unread bytes are kept in one
 // growing buffer, compacted as they are consumed, so a reader sees them contiguous without copying chunk lists.
 
-/** The body went past the size the server takes (receive.maxInputSize). */
-export class InputTooLarge extends Error {}
-
 export class ByteStream {
   private buffer = new Uint8Array(64 * 1024);
   private start = 0;
   private end = 0;
   private finished = false;
-  /** Bytes read from the body so far. */
-  private total = 0;
+  constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
 
-  constructor(
-    private readonly reader: ReadableStreamDefaultReader<Uint8Array>,
-    private readonly limit: number,
-  ) {}
-
-  static of(body: ReadableStream<Uint8Array> | null, limit: number): ByteStream {
-    return new ByteStream((body ?? new Blob([]).stream()).getReader(), limit);
+  static of(body: ReadableStream<Uint8Array> | null): ByteStream {
+    return new ByteStream((body ?? new Blob([]).stream()).getReader());
   }
 
   get available(): number {
@@ -39,8 +30,6 @@ export class ByteStream {
       this.finished = true;
       return false;
     }
-    this.total += value.length;
-    if (this.total > this.limit) throw new InputTooLarge(`pack exceeds maximum allowed size (${this.limit})`);
     this.append(value);
     return true;
   }

@@ -42,14 +42,21 @@ export class PackError extends Error {
 
 const abnormal = (detail: string) => new PackError('index-pack abnormal exit', detail);
 
-/** Reads the pack that follows in `input` to its trailer; every entry's data inflated, deltas not yet applied. */
-export async function readPack(input: ByteStream, maxObjectSize: number): Promise<PackEntry[]> {
+/** git's receive.maxInputSize refusal: the pack is larger than the server takes. */
+const tooLarge = (limit: number) => abnormal(`pack exceeds maximum allowed size (${limit})`);
+
+/**
+ * Reads the pack that follows in `input` to its trailer; every entry's data inflated, deltas not yet applied. A pack
+ * over `maxPackSize` bytes, or an entry over `maxObjectSize` inflated, is refused as soon as it shows.
+ */
+export async function readPack(input: ByteStream, maxObjectSize: number, maxPackSize: number): Promise<PackEntry[]> {
   const hash = new Sha1();
   let offset = 0;
   const take = (n: number) => {
     const bytes = input.take(n);
     hash.update(bytes);
     offset += n;
+    if (offset > maxPackSize) throw tooLarge(maxPackSize);
     return bytes;
   };
   const need = async (n: number) => {
@@ -100,7 +107,9 @@ export async function readPack(input: ByteStream, maxObjectSize: number): Promis
       if (back <= 0 || back > start) throw abnormal('delta base offset is out of bound');
       entry.baseOffset = start - back;
     }
-    entry.data = await inflateEntry(input, size, take);
+    entry.data = await inflateEntry(input, size, take, () => {
+      if (offset + input.available > maxPackSize + 20) throw tooLarge(maxPackSize);
+    });
     entries.push(entry);
   }
 
@@ -113,7 +122,7 @@ export async function readPack(input: ByteStream, maxObjectSize: number): Promis
 }
 
 /** One entry's zlib stream, inflated to exactly `size` bytes; the stream's bytes are consumed through `take`. */
-async function inflateEntry(input: ByteStream, size: number, take: (n: number) => Uint8Array): Promise<Uint8Array> {
+async function inflateEntry(input: ByteStream, size: number, take: (n: number) => Uint8Array, checkSize: () => void): Promise<Uint8Array> {
   let wanted = Math.min(Math.ceil(size * 1.01) + 64, 1 << 20);
   for (;;) {
     await input.fill(wanted);
@@ -127,6 +136,7 @@ async function inflateEntry(input: ByteStream, size: number, take: (n: number) =
       if (!/unexpected end of file/.test(message)) throw abnormal(`inflate returned an error: ${message}`);
       // The stream has not fully arrived: read on, at least doubling what is buffered.
       if (input.ended) throw abnormal('early EOF');
+      checkSize();
       wanted = Math.max(wanted, input.available * 2);
       continue;
     }

@@ -14,7 +14,7 @@ import { decodeTree } from '../git/tree.ts';
 import { isValidRefName } from '../writes/ref-names.ts';
 import { writeRefs, type RefMove } from '../store/ref-write.ts';
 import { prepareWrite, RefConflictError } from '../store/store.ts';
-import { InputTooLarge, type ByteStream } from './byte-stream.ts';
+import type { ByteStream } from './byte-stream.ts';
 import { PackError, readPack } from './pack-reader.ts';
 import { FLUSH, pkt, ProtocolError, sideband } from './pkt-line.ts';
 import { postReceiveMessages, type PushOptions, parsePushOptions } from './post-receive.ts';
@@ -49,8 +49,8 @@ export async function advertiseReceivePack(db: Db, projectId: number): Promise<U
 }
 
 export interface ReceiveScope extends PushScope {
-  /** The largest object (inflated) a pack may hold: MAX_FILE_SIZE. */
-  maxObjectSize: number;
+  /** MAX_FILE_SIZE: a larger blob is refused with GitLab's words. */
+  maxFileSize: number;
   /** Whether merge requests may be opened in the project (the MR links and push options need it). */
   mergeRequestsEnabled: boolean;
 }
@@ -139,22 +139,18 @@ export async function receivePack(scope: ReceiveScope, input: ByteStream, limit:
   let objects: ReceivedObject[] = [];
   if (commands.some((c) => c.new !== null)) {
     try {
-      const entries = await readPack(input, scope.maxObjectSize);
+      // An entry is inflated up to twice MAX_FILE_SIZE (a delta may outgrow its result a little; anything larger is
+      // refused before it fills memory); the GitLab check of the file size comes once the objects are known.
+      const entries = await readPack(input, 2 * scope.maxFileSize, limit);
       objects = await unpackObjects(entries, async (oids) => {
         const found = await readObjects(ctx.db, repository.projectId, oids);
         return new Map(found.map((o) => [o.oid, { type: o.type, data: o.data }]));
       });
     } catch (error) {
-      const refusal =
-        error instanceof PackError
-          ? error
-          : error instanceof InputTooLarge
-            ? new PackError('index-pack abnormal exit', `pack exceeds maximum allowed size (${limit})`)
-            : null;
-      if (!refusal) throw error;
+      if (!(error instanceof PackError)) throw error;
       await input.cancel();
       for (const c of commands) fail(c, 'unpacker error');
-      return respond(capabilities, `fatal: ${refusal.detail}\n`, refusal.status, commands);
+      return respond(capabilities, `fatal: ${error.detail}\n`, error.status, commands);
     }
   }
 
@@ -186,7 +182,7 @@ export async function receivePack(scope: ReceiveScope, input: ByteStream, limit:
     const forced = c.old !== null && c.new !== null && c.name.startsWith(HEADS) && !(await fastForward(ctx.db, repository.projectId, received, c.old, c.new));
     changes.push({ name: c.name, old: c.old, new: c.new, forced });
   }
-  const blob = tooLargeBlob(objects, scope.maxObjectSize);
+  const blob = tooLargeBlob(objects, scope.maxFileSize);
   const refusal = blob ?? changes.map((change) => pushRefusal(scope, change)).find((m) => m !== null);
   if (refusal) {
     messages += `GitLab: ${refusal}\n`;

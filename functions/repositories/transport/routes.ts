@@ -101,7 +101,7 @@ async function pushable(c: Context<AppEnv>, path: string): Promise<ReceiveScope>
     repository: await repositoryInfo(ctx, view.project.id),
     fullPath: view.project.pathWithNamespace,
     webUrl: projectWebUrl(ctx.config, view.project),
-    maxObjectSize: 2 * maxFileSize(ctx),
+    maxFileSize: maxFileSize(ctx),
     mergeRequestsEnabled: can(actor, 'project:create_merge_request_from', facts),
   };
 }
@@ -195,7 +195,7 @@ gitHttpRoutes.post('/:repo{.+\\.git}/git-receive-pack', async (c) => {
     const limit = c.var.ctx.config.maxPushSize ?? DEFAULT_MAX_PUSH_SIZE;
     let lines: Uint8Array[];
     try {
-      lines = await receivePack(scope, ByteStream.of(body, limit), limit);
+      lines = await receivePack(scope, ByteStream.of(body), limit);
     } catch (error) {
       if (!(error instanceof ProtocolError)) throw error;
       lines = [pkt(`ERR ${error.message}\n`)];
