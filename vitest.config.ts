@@ -15,6 +15,7 @@ const PGLITE_ONLY = [
   'tests/web/**',
   'tests/contract/**',
   'tests/api/**/authorization.test.ts',
+  'tests/repositories/git-authorization.test.ts',
   'tests/api/**/validation.test.ts',
   'tests/api/**/booleans.test.ts',
   'tests/api/conventions/{date-params,params-cors,paths,errors,no-store,hostile-input,routes-manifest}.test.ts',
