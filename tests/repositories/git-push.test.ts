@@ -235,6 +235,24 @@ describe.skipIf(!hasGit())('git over HTTP: receive-pack', () => {
     expect(after.body.commit.id).toBe(await git(dir, 'rev-parse', 'HEAD'));
   });
 
+  it('a shallow clone (--depth 1) pushes what it builds on top; history the project lacks is refused', async () => {
+    const project = await createProject(owner.token);
+    const remoteUrl = url(project.path_with_namespace, owner.token);
+    const dir = await newRepo(work, 'shallow-source');
+    for (let i = 0; i < 3; i++) await commitFiles(dir, `c${i}`, { a: `${i}\n` });
+    expect((await push(dir, [remoteUrl, 'master'])).ok).toBe(true);
+    const shallow = join(work, 'shallow-clone');
+    await runGit(work, ['clone', '-q', '--depth', '1', remoteUrl, shallow]);
+    const next = await commitFiles(shallow, 'on a shallow clone', { b: 'b\n' });
+    expect((await push(shallow, ['origin', 'master'])).ok).toBe(true);
+    expect((await api.get(`/projects/${project.id}/repository/branches/master`, { token: owner.token })).body.commit.id).toBe(next);
+    // A shallow clone of another repository cannot push its cut history into an empty project.
+    const empty = await createProject(owner.token);
+    const refused = await push(shallow, [url(empty.path_with_namespace, owner.token), 'master']);
+    expect(refused.ok).toBe(false);
+    expect(refused.out).toContain('[remote rejected] (missing necessary objects)');
+  });
+
   it('two pushes racing on one branch: one wins, the other is rejected and stores nothing of its own', async () => {
     const project = await createProject(owner.token);
     const remoteUrl = url(project.path_with_namespace, owner.token);

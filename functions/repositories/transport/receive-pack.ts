@@ -81,10 +81,9 @@ const text = (bytes: Uint8Array) => {
 };
 
 /** The commands (`<old> <new> <ref>`, capabilities after NUL on the first) up to the flush. */
-async function readCommands(input: ByteStream): Promise<{ commands: Command[]; capabilities: Set<string>; shallow: boolean }> {
+async function readCommands(input: ByteStream): Promise<{ commands: Command[]; capabilities: Set<string> }> {
   const commands: Command[] = [];
   let capabilities = new Set<string>();
-  let shallow = false;
   for (let line = await readLine(input); line !== null; line = await readLine(input)) {
     let s = text(line);
     const nul = s.indexOf('\0');
@@ -98,16 +97,16 @@ async function readCommands(input: ByteStream): Promise<{ commands: Command[]; c
         );
       s = s.slice(0, nul);
     }
-    if (s.startsWith('shallow ')) {
-      shallow = true;
-      continue;
-    }
+    // A shallow clone names its shallow commits. Nothing to do with them: a push is refused only when what it
+    // brings is not connected to what the project has (the connectivity check), as git's receive-pack without
+    // receive.shallowUpdate refuses only pushes that would make the repository shallow.
+    if (s.startsWith('shallow ')) continue;
     const match = /^([0-9a-f]{40}) ([0-9a-f]{40}) (.+)$/.exec(s);
     if (!match) throw new ProtocolError(`protocol error: expected old/new/ref, got '${s}'`);
     const [, old, next, name] = match;
     commands.push({ old: old === ZERO ? null : old!, new: next === ZERO ? null : next!, name: name!, error: null });
   }
-  return { commands, capabilities, shallow };
+  return { commands, capabilities };
 }
 
 /** The report-status lines, as one pkt-line stream. */
@@ -127,7 +126,7 @@ function respond(capabilities: Set<string>, messages: string, unpack: string, co
 /** The push, received whole and answered: the response's pkt-lines. */
 export async function receivePack(scope: ReceiveScope, input: ByteStream, limit: number): Promise<Uint8Array[]> {
   const { ctx, repository } = scope;
-  const { commands, capabilities, shallow } = await readCommands(input);
+  const { commands, capabilities } = await readCommands(input);
   if (!commands.length) return [];
   const options: PushOptions = parsePushOptions(capabilities.has('push-options') ? await readOptions(input) : []);
   const atomic = capabilities.has('atomic');
@@ -166,7 +165,6 @@ export async function receivePack(scope: ReceiveScope, input: ByteStream, limit:
 
   // What git's receive-pack refuses itself, before the hooks.
   for (const c of commands) {
-    if (shallow) fail(c, 'shallow update not allowed');
     if (!c.name.startsWith('refs/') || !isValidRefName(c.name)) fail(c, 'funny refname');
     if (HIDDEN_REF_PREFIXES.some((p) => c.name.startsWith(p))) fail(c, c.new === null ? 'deny deleting a hidden ref' : 'deny updating a hidden ref');
     if ((current.get(c.name) ?? null) !== c.old) fail(c, c.new === null ? 'failed to delete' : 'failed to update ref');
