@@ -83,6 +83,21 @@ export interface PackPlan {
 const oidList = (oids: readonly string[]) => (oids.length ? sql.join(oids.map(oidParam), sql`, `) : sql`NULL::bytea`);
 
 /**
+ * `name(oid)`: the commits of `starts` the project may read and their ancestors, a commit's parents followed while
+ * `expand` (over `c`, that commit) holds. Needs the `repo` CTE. `name` is one of these constants, spliced in as an
+ * identifier: it never comes from a request.
+ */
+const ancestryCte = (name: 'have_c' | 'not_c' | 'walk', projectId: number, starts: readonly string[], expand: SQL = sql`true`) =>
+  sql`${sql.raw(name)}(oid) AS (
+        SELECT c.oid FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
+        WHERE c.oid IN (${oidList(starts)}) AND ${readableObjectSql(projectId, sql`c.oid`)}
+        UNION
+        SELECT p.oid FROM ${sql.raw(name)} w JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = w.oid
+        CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
+        WHERE ${expand}
+      )`;
+
+/**
  * The objects a fetch sends, in one statement: the commits reachable from the wants that the client does not have
  * (not reachable from its readable haves; with a depth, at most that many deep), their trees and blobs except those
  * of the commits the history stops at (git's boundary: the client has those trees), the trees and blobs wanted by
@@ -100,21 +115,8 @@ export async function planPack(db: Db, projectId: number, r: PackRequest): Promi
     db,
     sql`WITH RECURSIVE
       repo AS (SELECT pool_id FROM ${repositories} WHERE project_id = ${projectId}),
-      have_c(oid) AS (
-        SELECT c.oid FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
-        WHERE c.oid IN (${oidList(r.haves)}) AND ${readableObjectSql(projectId, sql`c.oid`)}
-        UNION
-        SELECT p.oid FROM have_c h JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = h.oid
-        CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
-        WHERE c.oid NOT IN (${oidList(shallowClient)})
-      ),
-      not_c(oid) AS (
-        SELECT c.oid FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
-        WHERE c.oid IN (${oidList(notCommits)}) AND ${readableObjectSql(projectId, sql`c.oid`)}
-        UNION
-        SELECT p.oid FROM not_c n JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = n.oid
-        CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
-      ),
+      ${ancestryCte('have_c', projectId, r.haves, sql`c.oid NOT IN (${oidList(shallowClient)})`)},
+      ${ancestryCte('not_c', projectId, notCommits)},
       new_c(oid, depth) AS (
         SELECT c.oid, 1 FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
         WHERE c.oid IN (${oidList(r.commits)}) AND c.oid NOT IN (SELECT oid FROM have_c)
@@ -197,14 +199,7 @@ export async function isAncestorOfAny(db: Db, projectId: number, ancestor: strin
     sql`WITH RECURSIVE
       repo AS (SELECT pool_id FROM ${repositories} WHERE project_id = ${projectId}),
       target AS (SELECT c.generation FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = ${oidParam(ancestor)}),
-      walk(oid) AS (
-        SELECT c.oid FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
-        WHERE c.oid IN (${oidList(tips)}) AND ${readableObjectSql(projectId, sql`c.oid`)}
-        UNION
-        SELECT p.oid FROM walk w JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = w.oid
-        CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
-        WHERE c.generation > (SELECT generation FROM target)
-      )
+      ${ancestryCte('walk', projectId, tips, sql`c.generation > (SELECT generation FROM target)`)}
     SELECT EXISTS (SELECT 1 FROM walk WHERE oid = ${oidParam(ancestor)}) AS found`,
   );
   return found?.found === true;

@@ -31,6 +31,8 @@ export interface GitObject {
   type: ObjectType;
   /** The body, without git's `<type> <size>\0` header. */
   body: Uint8Array;
+  /** Its id, when the caller has computed it from this very body (a received pack's objects): not hashed again. */
+  oid?: string;
 }
 
 /**
@@ -53,7 +55,7 @@ export interface PreparedWrite {
  * Throws on an object that does not decode (a malformed tree or commit is never stored).
  */
 export async function prepareWrite(objects: readonly GitObject[]): Promise<PreparedWrite> {
-  const oids = await Promise.all(objects.map((o) => hashObject(o.type, o.body)));
+  const oids = await Promise.all(objects.map((o) => o.oid ?? hashObject(o.type, o.body)));
   const rows = new Map<string, ObjectRow>();
   const treeEntries: TreeEntryRow[] = [];
   const decoded: { oid: string; commit: ReturnType<typeof decodeCommit> }[] = [];

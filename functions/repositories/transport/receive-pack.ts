@@ -19,7 +19,7 @@ import { PackError, readPack } from './pack-reader.ts';
 import { FLUSH, pkt, ProtocolError, sideband } from './pkt-line.ts';
 import { postReceiveMessages, type PushOptions, parsePushOptions } from './post-receive.ts';
 import { pushRefusal, type PushScope, type RefChange } from './push-checks.ts';
-import { completeTips, outsideLinks, unpackObjects, type ReceivedObject } from './unpack.ts';
+import { completeTips, outsideLinks, TYPE_NAMES, unpackObjects, type ReceivedObject } from './unpack.ts';
 import { AGENT } from './upload-pack.ts';
 
 const ZERO = '0'.repeat(40);
@@ -161,7 +161,7 @@ export async function receivePack(scope: ReceiveScope, input: ByteStream, limit:
     readableTypes(ctx.db, repository.projectId, [...new Set([...outsideLinks(objects), ...tips.filter((t) => !received.has(t))])]),
   ]);
   const complete = completeTips(objects, tips, new Set(readable.keys()));
-  const typeOf = (oid: string) => received.get(oid)?.type ?? ({ 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' } as const)[readable.get(oid) as 1 | 2 | 3 | 4];
+  const typeOf = (oid: string) => received.get(oid)?.type ?? TYPE_NAMES[readable.get(oid) ?? 0];
 
   // What git's receive-pack refuses itself, before the hooks.
   for (const c of commands) {

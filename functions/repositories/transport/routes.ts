@@ -129,11 +129,21 @@ function streamOf(lines: AsyncGenerator<Uint8Array>): ReadableStream<Uint8Array>
   });
 }
 
-/** The request body, un-gzipped when git compressed it (it does above 1 KiB), refused above MAX_REQUEST_BYTES. */
-async function requestBody(c: Context<AppEnv>): Promise<Uint8Array> {
-  let body = c.req.raw.body;
+/**
+ * The POST body of `service`: its Content-Type checked (workhorse's 415 otherwise), un-gzipped when git compressed it
+ * (upload-pack requests above 1 KiB). Not read yet: the caller checks who is asking first.
+ */
+function serviceBody(c: Context<AppEnv>, service: 'git-upload-pack' | 'git-receive-pack'): ReadableStream<Uint8Array> | null {
+  const type = c.req.header('content-type') ?? '';
+  const expected = `application/x-${service}-request`;
+  if (type !== expected) throw new GitRefusal(415, `Expected POST with Content-Type '${expected}', but received '${type}' instead.`);
+  const body = c.req.raw.body;
+  return body && (c.req.header('content-encoding') ?? '').toLowerCase() === 'gzip' ? body.pipeThrough(new DecompressionStream('gzip')) : body;
+}
+
+/** An upload-pack request read whole (wants, haves and arguments: small), refused above MAX_REQUEST_BYTES. */
+async function readWhole(body: ReadableStream<Uint8Array> | null): Promise<Uint8Array> {
   if (!body) return new Uint8Array();
-  if ((c.req.header('content-encoding') ?? '').toLowerCase() === 'gzip') body = body.pipeThrough(new DecompressionStream('gzip'));
   const parts: Uint8Array[] = [];
   let size = 0;
   for await (const part of body as unknown as AsyncIterable<Uint8Array>) {
@@ -169,12 +179,9 @@ gitHttpRoutes.get('/:repo{.+\\.git}/info/refs', async (c) => {
 
 gitHttpRoutes.post('/:repo{.+\\.git}/git-upload-pack', async (c) => {
   try {
-    const type = c.req.header('content-type') ?? '';
-    if (type !== 'application/x-git-upload-pack-request') {
-      throw new GitRefusal(415, `Expected POST with Content-Type 'application/x-git-upload-pack-request', but received '${type}' instead.`);
-    }
+    const request = serviceBody(c, 'git-upload-pack');
     const repo = await downloadable(c, c.req.param('repo').slice(0, -'.git'.length));
-    const body = await requestBody(c);
+    const body = await readWhole(request);
     const db = c.var.ctx.db;
     const lines = protocolV2(c) ? uploadPackV2(db, repo, body) : uploadPackV0(db, repo, body);
     return c.body(streamOf(lines), 200, { 'Content-Type': 'application/x-git-upload-pack-result', ...noCache });
@@ -185,13 +192,8 @@ gitHttpRoutes.post('/:repo{.+\\.git}/git-upload-pack', async (c) => {
 
 gitHttpRoutes.post('/:repo{.+\\.git}/git-receive-pack', async (c) => {
   try {
-    const type = c.req.header('content-type') ?? '';
-    if (type !== 'application/x-git-receive-pack-request') {
-      throw new GitRefusal(415, `Expected POST with Content-Type 'application/x-git-receive-pack-request', but received '${type}' instead.`);
-    }
+    const body = serviceBody(c, 'git-receive-pack');
     const scope = await pushable(c, c.req.param('repo').slice(0, -'.git'.length));
-    let body = c.req.raw.body;
-    if (body && (c.req.header('content-encoding') ?? '').toLowerCase() === 'gzip') body = body.pipeThrough(new DecompressionStream('gzip'));
     const limit = c.var.ctx.config.maxPushSize ?? DEFAULT_MAX_PUSH_SIZE;
     let lines: Uint8Array[];
     try {

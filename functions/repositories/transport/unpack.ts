@@ -14,10 +14,12 @@ import { checkEntryName } from '../git/verify-path.ts';
 import type { GitObject } from '../store/store.ts';
 import { OBJ_BLOB, OBJ_COMMIT, OBJ_OFS_DELTA, OBJ_REF_DELTA, OBJ_TAG, OBJ_TREE, PackError, type PackEntry } from './pack-reader.ts';
 
-const TYPE_NAMES: Record<number, ObjectType> = { [OBJ_COMMIT]: 'commit', [OBJ_TREE]: 'tree', [OBJ_BLOB]: 'blob', [OBJ_TAG]: 'tag' };
+/** A pack entry's (or a stored object's) type number as git names it. */
+export const TYPE_NAMES: Record<number, ObjectType> = { [OBJ_COMMIT]: 'commit', [OBJ_TREE]: 'tree', [OBJ_BLOB]: 'blob', [OBJ_TAG]: 'tag' };
 const GITLINK = '160000';
 
 export interface ReceivedObject extends GitObject {
+  /** Computed from the body here, so the store does not hash it again. */
   oid: string;
   /** The ids this object points at (a commit's tree and parents, a tree's entries but submodules, a tag's object). */
   links: string[];
