@@ -3,6 +3,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { storedFileChunks, storedFiles } from '../../schema/index.ts';
+import { fromHexText, toHexText } from './hex.ts';
 
 /** A new, unfinished file; its chunks follow. */
 export async function createStoredFile(db: Db): Promise<number> {
@@ -10,26 +11,12 @@ export async function createStoredFile(db: Db): Promise<number> {
   return row!.id;
 }
 
-const HEX = new TextEncoder().encode('0123456789abcdef');
-// Hex digits are ASCII, which UTF-8 decodes as is (the one encoding every runtime's TextDecoder has).
-const ascii = new TextDecoder();
-
-/** Lower-case hex of `bytes`, written as ASCII bytes and decoded once (a per-byte string build costs seconds a MiB). */
-function hex(bytes: Uint8Array): string {
-  const out = new Uint8Array(bytes.length * 2);
-  for (let i = 0; i < bytes.length; i++) {
-    out[i * 2] = HEX[bytes[i]! >> 4]!;
-    out[i * 2 + 1] = HEX[bytes[i]! & 15]!;
-  }
-  return ascii.decode(out);
-}
-
 /**
  * One chunk, sent as hex text and decoded by the database: what neon-http sends for bytea anyway, and about five
  * times faster than PGlite's own serialization of a Uint8Array parameter (~0.5 s a MiB).
  */
 export async function insertChunk(db: Db, fileId: number, seq: number, data: Uint8Array) {
-  await db.insert(storedFileChunks).values({ fileId, seq, data: sql`decode(${hex(data)}, 'hex')` });
+  await db.insert(storedFileChunks).values({ fileId, seq, data: sql`decode(${toHexText(data)}, 'hex')` });
 }
 
 /** The file is complete: its size and digest are known. */
@@ -42,16 +29,6 @@ export async function deleteStoredFile(db: Db, fileId: number) {
   await db.delete(storedFiles).where(eq(storedFiles.id, fileId));
 }
 
-/** The value of each hex digit's char code (lower case, as encode() writes). */
-const NIBBLE = new Uint8Array(128);
-for (let i = 0; i < 16; i++) NIBBLE['0123456789abcdef'.charCodeAt(i)] = i;
-
-function fromHex(text: string): Uint8Array {
-  const out = new Uint8Array(text.length >> 1);
-  for (let i = 0; i < out.length; i++) out[i] = (NIBBLE[text.charCodeAt(i * 2)]! << 4) | NIBBLE[text.charCodeAt(i * 2 + 1)]!;
-  return out;
-}
-
 /**
  * One chunk, answered as hex text: what neon-http answers for bytea anyway, decoded here in one pass (PGlite's and
  * the bytea column's own decoding cost ~0.3 s a MiB).
@@ -61,5 +38,5 @@ export async function readChunk(db: Db, fileId: number, seq: number): Promise<Ui
     .select({ hex: sql<string>`encode(${storedFileChunks.data}, 'hex')` })
     .from(storedFileChunks)
     .where(and(eq(storedFileChunks.fileId, fileId), eq(storedFileChunks.seq, seq)));
-  return row ? fromHex(row.hex) : undefined;
+  return row ? fromHexText(row.hex) : undefined;
 }

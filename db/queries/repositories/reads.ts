@@ -6,6 +6,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { gitCommitPaths, gitCommits, gitObjects, gitRefs, gitTreeEntries, repositories } from '../../schema/index.ts';
 import { rows } from '../lib/raw.ts';
+import { fromHexText } from '../lib/hex.ts';
 import { isTreeModeSql } from './objects.ts';
 import { commitColumns, joinPath, pathSegments, readableObjectSql, revisionCtes, toCommit, walkCte, type CommitInfo, type CommitSqlRow } from './sql.ts';
 import { oidParam, toBytes } from './refs.ts';
@@ -76,13 +77,14 @@ export interface StoredObject {
  */
 export async function readObjects(db: Db, projectId: number, oids: readonly string[]): Promise<StoredObject[]> {
   if (!oids.length) return [];
-  const found = await rows<{ oid: string; type: number; size: number; data: unknown }>(
+  // The bodies as hex text, decoded here: several times faster than the drivers' bytea parsing (lib/hex.ts).
+  const found = await rows<{ oid: string; type: number; size: number; data: string }>(
     db,
-    sql`SELECT encode(o.oid, 'hex') AS oid, o.type, o.size, o.data FROM ${repositories} r
+    sql`SELECT encode(o.oid, 'hex') AS oid, o.type, o.size, encode(o.data, 'hex') AS data FROM ${repositories} r
       JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid IN (${sql.join(oids.map(oidParam), sql`, `)})
       WHERE r.project_id = ${projectId} AND ${readableObjectSql(projectId, sql`o.oid`)}`,
   );
-  return found.map((r) => ({ oid: r.oid, type: Number(r.type), size: Number(r.size), data: toBytes(r.data) }));
+  return found.map((r) => ({ oid: r.oid, type: Number(r.type), size: Number(r.size), data: fromHexText(r.data) }));
 }
 
 /** The blobs among `oids` of at most `maxSize` bytes, with their bodies (LFS pointers are small files). */

@@ -8,6 +8,7 @@ import { gitCommits, gitObjects, gitProjectObjects, gitRefs, gitTreeEntries, obj
 import { protectionRulesSql } from './protected-branches.ts';
 import { tagProtectionRulesSql } from './protected-tags.ts';
 import { rows } from '../lib/raw.ts';
+import { fromHexText } from '../lib/hex.ts';
 
 /** An object id parameter (40 hex digits) as bytea. */
 export const oidParam = (oid: string): SQL => sql`decode(${oid}, 'hex')`;
@@ -16,10 +17,7 @@ export const oidParam = (oid: string): SQL => sql`decode(${oid}, 'hex')`;
 export function toBytes(value: unknown): Uint8Array {
   if (value instanceof Uint8Array) return Uint8Array.from(value);
   if (typeof value !== 'string') throw new Error(`not a bytea value: ${typeof value}`);
-  const hex = value.startsWith('\\x') ? value.slice(2) : value;
-  const bytes = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-  return bytes;
+  return fromHexText(value, value.startsWith('\\x') ? 2 : 0);
 }
 
 /** Creates the repository of a new project with a pool of its own, in one statement; answers `{ pool_id }`. */
