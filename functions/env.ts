@@ -25,6 +25,11 @@ export const EnvSchema = schema(() =>
      */
     MAX_PUSH_SIZE: z.optional(z.union([z.string().check(z.regex(/^\d+$/)), z.int().check(z.minimum(0))])),
     /**
+     * git's gc.auto: objects a project gained since its last repack after which a push starts one (its clones then
+     * stream a stored pack with deltas); default 1000, 0 never repacks.
+     */
+    GIT_GC_AUTO: z.optional(z.union([z.string().check(z.regex(/^\d+$/)), z.int().check(z.minimum(0))])),
+    /**
      * Secret: 32 random bytes, base64, the AES-GCM key for secrets the service must read back (error-tracking auth
      * tokens). `npm start` generates and keeps one under `.data/`.
      */
@@ -49,6 +54,7 @@ export function parseConfig(env: Env): Config & Output<typeof EnvSchema> {
     encryptionKey: parsed.ENCRYPTION_KEY,
     maxFileSize: parsed.MAX_FILE_SIZE === undefined ? undefined : Number(parsed.MAX_FILE_SIZE),
     maxPushSize: parsed.MAX_PUSH_SIZE === undefined ? undefined : Number(parsed.MAX_PUSH_SIZE),
+    gitGcAuto: parsed.GIT_GC_AUTO === undefined ? undefined : Number(parsed.GIT_GC_AUTO),
     offsetPaginationLimit: parsed.OFFSET_PAGINATION_LIMIT === undefined ? DEFAULT_OFFSET_PAGINATION_LIMIT : Number(parsed.OFFSET_PAGINATION_LIMIT),
   };
 }

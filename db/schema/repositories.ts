@@ -1,6 +1,8 @@
-import { index, integer, pgTable, primaryKey, serial, smallint, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, bigserial, index, integer, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { bytea } from './_columns.ts';
 import { projects } from './projects.ts';
+import { storedFiles } from './stored-files.ts';
 
 /**
  * Git repositories in Postgres. Objects are git's own (byte-exact bodies addressed by git's SHA-1) and belong to an
@@ -146,3 +148,41 @@ export const gitCommitPaths = pgTable(
 
 export type RepositoryRow = typeof repositories.$inferSelect;
 export type GitCommitRow = typeof gitCommits.$inferSelect;
+
+/**
+ * A project's repacked objects (git repack; Gitaly's housekeeping): every object reachable from its branches and
+ * tags when it was built (`tips`), as one pack's entries with deltas in the chunked store (`file_id`: the entries
+ * without the pack's header and trailer), and their ids sorted (`oids_file_id`: 20 bytes each). A clone streams it
+ * and adds only what is newer (transport/upload-pack.ts), instead of planning and compressing every object. Built by
+ * the git_garbage_collect job (transport/repack.ts) once enough objects came since the last; one is current (no
+ * `replaced_at`); a replaced one stays readable a while (a clone may be streaming it), then goes with its files
+ * (migration 0018's trigger).
+ */
+export const gitPacks = pgTable(
+  'git_packs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => repositories.projectId, { onDelete: 'cascade' }),
+    /** The refs' targets it was built from (commits and annotated tags), hex. */
+    tips: text('tips').array().notNull(),
+    objectCount: integer('object_count').notNull(),
+    fileId: bigint('file_id', { mode: 'number' })
+      .notNull()
+      .unique()
+      .references(() => storedFiles.id),
+    oidsFileId: bigint('oids_file_id', { mode: 'number' })
+      .notNull()
+      .unique()
+      .references(() => storedFiles.id),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    replacedAt: timestamp('replaced_at', { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex('git_packs_current_idx')
+      .on(t.projectId)
+      .where(sql`replaced_at IS NULL`),
+    index('git_packs_project_id_idx').on(t.projectId),
+  ],
+);

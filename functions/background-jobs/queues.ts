@@ -43,6 +43,10 @@ export const QUEUES = {
   // After a push (PostReceive, which runs Git::BranchPushService/TagPushService and CreatePipelineWorker): the push
   // pipelines of the moved branches and tags, and the merge request pipelines of the open MRs from them.
   post_receive: { workerClass: 'PostReceive', retry: 3, featureCategory: 'source_code_management', prompt: true },
+  // After a push that brought enough new objects (Repositories::HousekeepingService from PostReceive): the project's
+  // repack (functions/repositories/transport/repack.ts). Prompt, as Sidekiq picks it up at once: the next clone
+  // streams the new pack. Retry false, as GitLab's worker.
+  git_garbage_collect: { workerClass: 'GitGarbageCollectWorker', retry: 0, featureCategory: 'gitaly', prompt: true },
 } as const satisfies Record<string, QueueSpec>;
 
 export type QueueName = keyof typeof QUEUES;

@@ -6,6 +6,7 @@ import { mergeWaitingForPipeline } from '../merge-requests/auto-merge.ts';
 import { updateMergeRequestsAfterPush } from '../merge-requests/refresh.ts';
 import { deliverNotifications } from '../notifications/deliver.ts';
 import { createPipelinesAfterPush, type PushChange } from '../pipelines/push.ts';
+import { repackIfDue } from '../repositories/housekeeping.ts';
 import type { QueueName } from './queues.ts';
 
 export type Perform = (job: JobContext, args: Record<string, unknown>) => Promise<Record<string, unknown>>;
@@ -63,8 +64,16 @@ export const WORKERS: Record<QueueName, Perform> = {
   'pipeline_processing:pipeline_success': async (job, args) => ({ ...(await mergeWaitingForPipeline(job, idArg(args, 'pipeline_id'))) }),
   post_receive: async (job, args) => {
     const push = { userId: idArg(args, 'user_id'), changes: changesArg(args), ...ciArg(args) };
-    return { ...(await createPipelinesAfterPush(job, push)), ...(await closeIssuesAfterPush(job, push)) };
+    const pipelines = await createPipelinesAfterPush(job, push);
+    const closed = await closeIssuesAfterPush(job, push);
+    const repacks = await repackIfDue(
+      job,
+      push.changes.map((c) => c.project_id),
+    );
+    return { ...pipelines, ...closed, ...(repacks.length && { repacks }) };
   },
+  // The repack's module (pack writing, deltas) loads with its first job, not with every request's workers.
+  git_garbage_collect: async (job, args) => ({ ...(await (await import('../repositories/transport/repack.ts')).repack(job, idArg(args, 'project_id'))) }),
   update_merge_requests: async (job, args) => ({
     ...(await updateMergeRequestsAfterPush(job, { projectId: idArg(args, 'project_id'), userId: idArg(args, 'user_id'), ref: stringArg(args, 'ref') })),
   }),

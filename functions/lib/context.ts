@@ -29,6 +29,8 @@ export interface Config {
   maxFileSize?: number | undefined;
   /** MAX_PUSH_SIZE: the largest pack (bytes) a git push may send; unset: functions/repositories/transport/routes.ts's default. */
   maxPushSize?: number | undefined;
+  /** GIT_GC_AUTO: objects since the last repack that make a push start one; unset: repositories/housekeeping.ts's default. */
+  gitGcAuto?: number | undefined;
 }
 
 export interface RequestContext {

@@ -1,7 +1,8 @@
 // The transport's pure pieces: git's delta format (patch-delta.c's checks), keepalives while a pack is planned, push
 // option parsing (Gitlab::PushOptions) and the framed alert GitLab prints after a push.
 import { describe, expect, it } from 'vitest';
-import { applyDelta, DeltaError } from '../../functions/repositories/git/delta.ts';
+import { applyDelta, createDelta, DeltaError } from '../../functions/repositories/git/delta.ts';
+import { ofsOffset } from '../../functions/repositories/transport/pack.ts';
 import { keepalive } from '../../functions/repositories/transport/upload-pack.ts';
 import { alert, parsePushOptions } from '../../functions/repositories/transport/post-receive.ts';
 
@@ -22,6 +23,46 @@ describe('applyDelta', () => {
     ['fewer bytes than the result size', Uint8Array.of(13, 5, 2, 0x61, 0x62), 'delta replay has gone wild'],
   ])('refuses %s', (_, delta, message) => {
     expect(() => applyDelta(base, delta)).toThrow(new DeltaError(message));
+  });
+});
+
+describe('createDelta', () => {
+  // A tree-like body: 100 entries of a name and a 20-byte id; a new version changes one id.
+  const tree = (changed: number, id: number) =>
+    Uint8Array.from(
+      Array.from({ length: 100 }, (_, i) => [
+        ...bytes(`100644 file${i}.txt\0`),
+        ...Array.from({ length: 20 }, (_, k) => (i * 31 + k * 7 + (i === changed ? id : 0)) & 0xff),
+      ]).flat(),
+    );
+  it('makes a delta applyDelta turns back into the target: a changed entry is a copy, an insert and a copy', () => {
+    const base = tree(-1, 0);
+    const target = tree(40, 99);
+    const delta = createDelta(base, target)!;
+    expect(applyDelta(base, delta)).toEqual(target);
+    expect(delta.length).toBeLessThan(40);
+  });
+  it('finds moved and repeated blocks, and inserts across its 127-byte limit', () => {
+    const base = bytes('0123456789abcdef'.repeat(8) + 'the quick brown fox jumps over the lazy dog');
+    const target = bytes('the quick brown fox jumps over the lazy dog' + 'x'.repeat(200) + '0123456789abcdef'.repeat(16));
+    expect(text(applyDelta(base, createDelta(base, target)!))).toBe(text(target));
+  });
+  it('gives none when it would not save half the target', () => {
+    expect(createDelta(bytes('a'.repeat(64)), bytes('b'.repeat(64)))).toBeNull();
+    expect(createDelta(bytes('short'), bytes('short'))).toBeNull();
+  });
+});
+
+describe('ofsOffset', () => {
+  // gitformat-pack: each byte but the last has its MSB set, and every continuation adds one before shifting.
+  it.each([
+    [1, [0x01]],
+    [127, [0x7f]],
+    [128, [0x80, 0x00]],
+    [16511, [0xff, 0x7f]],
+    [16512, [0x80, 0x80, 0x00]],
+  ])('encodes %i as git does', (distance, encoded) => {
+    expect([...ofsOffset(distance)]).toEqual(encoded);
   });
 });
 

@@ -5,10 +5,12 @@
 // want (uploadpack.allowAnySHA1InWant); here "readable" is the project's own reachable set (readableObjectSql), so an
 // object of another project of the pool is refused as git refuses an id it does not have.
 import type { Db } from '../../../db/client.ts';
-import { advertisedRefs, planPack, readableTypes, type PackPlan } from '../../../db/queries/repositories/transport.ts';
+import { allInHistoryOf, currentPack, type StoredPack } from '../../../db/queries/repositories/packs.ts';
+import { advertisedRefs, planPack, readableTypes, type PackObject, type PackPlan } from '../../../db/queries/repositories/transport.ts';
+import { readStoredFile } from '../../lib/stored-files.ts';
 import { readObjects } from '../../../db/queries/repositories/reads.ts';
 import { decodeTag } from '../git/tag.ts';
-import { writePack } from './pack.ts';
+import { packHas, writePack } from './pack.ts';
 import { DELIM, FLUSH, pkt, PktReader, ProtocolError, sideband } from './pkt-line.ts';
 
 export const AGENT = 'agent=git/2.29.0-edge-gitlab';
@@ -103,6 +105,8 @@ interface FetchArgs {
   blobLimit?: number;
   progress: boolean;
   includeTag: boolean;
+  /** The client reads OFS_DELTA entries (every git does; the stored pack has them). */
+  ofsDelta: boolean;
 }
 
 const OID = /^[0-9a-f]{40}$/;
@@ -164,8 +168,10 @@ function fetchArgument(line: string, args: FetchArgs): boolean {
     case 'include-tag':
       args.includeTag = true;
       return true;
-    case 'thin-pack':
     case 'ofs-delta':
+      args.ofsDelta = true;
+      return true;
+    case 'thin-pack':
     case 'sideband-all':
     case 'wait-for-done':
       return true;
@@ -185,7 +191,7 @@ const splitOnce = (line: string): [string, string | undefined] => {
 type Wanted = Awaited<ReturnType<typeof resolveWants>>;
 
 /** What the wants name, split for planPack: commits (tags peeled, the tags themselves sent too) and other objects. */
-async function resolveWants(db: Db, repo: GitRepository, wants: readonly string[]) {
+export async function resolveWants(db: Db, repo: GitRepository, wants: readonly string[]) {
   const types = await readableTypes(db, repo.projectId, wants);
   const missing = wants.find((w) => !types.has(w));
   if (missing) throw new ProtocolError(`upload-pack: not our ref ${missing}`);
@@ -217,9 +223,38 @@ async function withIncludedTags(db: Db, repo: GitRepository, plan: PackPlan): Pr
   return extra.length ? { ...plan, objects: [...plan.objects, ...extra] } : plan;
 }
 
+/**
+ * The project's stored pack when this fetch can start with it (repack.ts): a whole history (no haves, no depth, no
+ * filter) asked by a client that reads OFS_DELTA, and everything the pack holds wanted: each of its tips a wanted
+ * object or a commit in the wanted history (a branch deleted or rewritten since the repack would otherwise bring
+ * objects the client did not ask for).
+ */
+async function usableStoredPack(db: Db, repo: GitRepository, args: FetchArgs, wanted: Wanted): Promise<StoredPack | null> {
+  if (args.haves.length || deepens(args) || args.blobLimit !== undefined || !args.ofsDelta) return null;
+  const pack = await currentPack(db, repo.projectId);
+  if (!pack) return null;
+  const named = new Set([...wanted.commits, ...wanted.objects]);
+  const others = pack.tips.filter((t) => !named.has(t));
+  return (await allInHistoryOf(db, repo.projectId, others, wanted.commits)) ? pack : null;
+}
+
+/** What a fetch sends: the stored pack it starts with, if any, then the planned objects. */
+interface FetchPlan extends PackPlan {
+  stored?: StoredPack | undefined;
+}
+
 /** The plan for the arguments: what to send, and which commits it cuts history at (shallow). */
-async function plan(db: Db, repo: GitRepository, args: FetchArgs, wanted?: Wanted): Promise<PackPlan> {
+async function plan(db: Db, repo: GitRepository, args: FetchArgs, wanted?: Wanted): Promise<FetchPlan> {
   const { commits, objects } = wanted ?? (await resolveWants(db, repo, args.wants));
+  const stored = await usableStoredPack(db, repo, args, { commits, objects });
+  if (stored) {
+    // What is newer than the pack: its tips are the haves; what the pack already holds is left out (a revert brings
+    // back an old tree, which the boundary's trees do not show).
+    const newer = await planPack(db, repo.projectId, { commits, objects, haves: stored.tips });
+    const extra = newer.objects.length ? await withoutPacked(db, stored, newer.objects) : [];
+    const planned = { objects: extra, shallow: [], stored };
+    return args.includeTag ? { ...(await withIncludedTags(db, repo, planned)), stored } : planned;
+  }
   const planned = await planPack(db, repo.projectId, {
     commits,
     objects,
@@ -275,9 +310,21 @@ export async function* keepalive<T>(work: Promise<T>, out: { value?: T }, interv
   }
 }
 
+/** `objects` less those the stored pack holds (its sorted ids, read whole: 20 bytes an object). */
+async function withoutPacked(db: Db, stored: StoredPack, objects: PackObject[]): Promise<PackObject[]> {
+  const ids = new Uint8Array(stored.oids.size);
+  let at = 0;
+  const reader = readStoredFile(db, stored.oids).getReader();
+  for (let piece = await reader.read(); !piece.done; piece = await reader.read()) {
+    ids.set(piece.value, at);
+    at += piece.value.length;
+  }
+  return objects.filter((o) => !packHas(ids, o.oid));
+}
+
 /** The pack on band 1 (progress would be band 2), each piece as side-band-64k packets. */
-async function* packPackets(db: Db, repo: GitRepository, planned: PackPlan, sidebandOn: boolean): AsyncGenerator<Uint8Array> {
-  for await (const piece of writePack(db, repo.projectId, planned.objects)) {
+async function* packPackets(db: Db, repo: GitRepository, planned: FetchPlan, sidebandOn: boolean): AsyncGenerator<Uint8Array> {
+  for await (const piece of writePack(db, repo.projectId, planned.objects, planned.stored)) {
     if (sidebandOn) yield* sideband(1, piece);
     else yield piece;
   }
@@ -314,7 +361,7 @@ export async function* uploadPackV2(db: Db, repo: GitRepository, body: Uint8Arra
   }
   if (command !== 'fetch') throw new ProtocolError(`invalid command '${command}'`);
 
-  const fetch: FetchArgs = { wants: [], haves: [], done: false, shallow: [], progress: true, includeTag: false };
+  const fetch: FetchArgs = { wants: [], haves: [], done: false, shallow: [], progress: true, includeTag: false, ofsDelta: false };
   for (const a of args) if (!fetchArgument(a, fetch)) throw new ProtocolError(`unexpected line: '${a}'`);
   if (!fetch.wants.length) throw new ProtocolError('expected wants');
 
@@ -344,7 +391,7 @@ export async function* uploadPackV2(db: Db, repo: GitRepository, body: Uint8Arra
     // Wants are checked before anything is sent: one the project cannot read is an ERR line, not a broken pack.
     const wanted = await resolveWants(db, repo, fetch.wants);
     yield pkt('packfile\n');
-    const planned: { value?: PackPlan } = {};
+    const planned: { value?: FetchPlan } = {};
     yield* keepalive(plan(db, repo, fetch, wanted), planned);
     yield* packPackets(db, repo, planned.value!, true);
   }
@@ -354,7 +401,7 @@ export async function* uploadPackV2(db: Db, repo: GitRepository, body: Uint8Arra
 /** Protocol v0/v1 over stateless HTTP: wants (capabilities on the first), shallow/deepen, a flush, haves, done. */
 export async function* uploadPackV0(db: Db, repo: GitRepository, body: Uint8Array): AsyncGenerator<Uint8Array> {
   const reader = new PktReader(body);
-  const fetch: FetchArgs = { wants: [], haves: [], done: false, shallow: [], progress: true, includeTag: false };
+  const fetch: FetchArgs = { wants: [], haves: [], done: false, shallow: [], progress: true, includeTag: false, ofsDelta: false };
   let caps: string[] = [];
   for (let line = reader.line(); line !== null; line = reader.line()) {
     if (line.startsWith('want ') && !fetch.wants.length) {
@@ -376,12 +423,13 @@ export async function* uploadPackV0(db: Db, repo: GitRepository, body: Uint8Arra
   if (!fetch.wants.length) return;
   if (caps.includes('no-progress')) fetch.progress = false;
   if (caps.includes('include-tag')) fetch.includeTag = true;
+  if (caps.includes('ofs-delta')) fetch.ofsDelta = true;
   const sidebandOn = caps.includes('side-band-64k') || caps.includes('side-band');
   const multiAck = caps.includes('multi_ack_detailed');
   const noDone = caps.includes('no-done');
 
   // Planned once a round needs it: for the shallow lines it starts with, or for the pack it ends with.
-  let planned: PackPlan | undefined;
+  let planned: FetchPlan | undefined;
   // Wants are checked before anything is sent, as git's receive_needs does.
   const wanted = await resolveWants(db, repo, fetch.wants);
   const planOnce = async () => (planned ??= await plan(db, repo, fetch, wanted));
@@ -403,7 +451,7 @@ export async function* uploadPackV0(db: Db, repo: GitRepository, body: Uint8Arra
   } else {
     yield pkt(last ? `ACK ${last}\n` : 'NAK\n');
   }
-  const pack: { value?: PackPlan } = {};
+  const pack: { value?: FetchPlan } = {};
   if (sidebandOn) yield* keepalive(planOnce(), pack);
   else pack.value = await planOnce();
   yield* packPackets(db, repo, pack.value!, sidebandOn);

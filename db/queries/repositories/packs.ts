@@ -1,0 +1,112 @@
+// A project's stored pack (db/schema/repositories.ts git_packs): which is current, the commits a repack writes, and
+// the swap that makes a new one current while the one it replaces stays readable for the clones streaming it.
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
+import type { Db } from '../../client.ts';
+import { gitCommits, gitPacks, gitProjectObjects, repositories, storedFiles } from '../../schema/index.ts';
+import { rows } from '../lib/raw.ts';
+import { oidParam } from './refs.ts';
+import { readableObjectSql } from './sql.ts';
+
+/** How long a replaced pack stays readable: longer than a clone of it streams. */
+const REPLACED_PACK_GRACE = sql`interval '1 hour'`;
+
+export interface StoredPack {
+  id: number;
+  tips: string[];
+  objectCount: number;
+  file: { id: number; size: number };
+  oids: { id: number; size: number };
+}
+
+/** The project's current pack, if one was built. */
+export async function currentPack(db: Db, projectId: number): Promise<StoredPack | null> {
+  const [found] = await rows<{ id: number; tips: string[]; object_count: number; file_id: number; file_size: number; oids_id: number; oids_size: number }>(
+    db,
+    sql`SELECT p.id, p.tips, p.object_count, p.file_id, f.size AS file_size, p.oids_file_id AS oids_id, o.size AS oids_size
+      FROM ${gitPacks} p JOIN ${storedFiles} f ON f.id = p.file_id JOIN ${storedFiles} o ON o.id = p.oids_file_id
+      WHERE p.project_id = ${projectId} AND p.replaced_at IS NULL`,
+  );
+  if (!found) return null;
+  return {
+    id: Number(found.id),
+    tips: found.tips,
+    objectCount: Number(found.object_count),
+    file: { id: Number(found.file_id), size: Number(found.file_size) },
+    oids: { id: Number(found.oids_id), size: Number(found.oids_size) },
+  };
+}
+
+/** How many objects the project may read (git_project_objects): what a repack would write, give or take unreachable ones. */
+export async function readableObjectCount(db: Db, projectId: number): Promise<number> {
+  const [found] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(gitProjectObjects)
+    .where(eq(gitProjectObjects.projectId, projectId));
+  return Number(found?.n ?? 0);
+}
+
+/** The commits reachable from `tips` (readable ones), newest first (by generation), each with its root tree. */
+export async function commitsWithTrees(db: Db, projectId: number, tips: readonly string[]): Promise<Array<{ oid: string; tree: string }>> {
+  if (!tips.length) return [];
+  return rows<{ oid: string; tree: string }>(
+    db,
+    sql`WITH RECURSIVE
+      repo AS (SELECT pool_id FROM ${repositories} WHERE project_id = ${projectId}),
+      walk(oid) AS (
+        SELECT c.oid FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
+        WHERE c.oid IN (${sql.join(tips.map(oidParam), sql`, `)}) AND ${readableObjectSql(projectId, sql`c.oid`)}
+        UNION
+        SELECT p.oid FROM walk w JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = w.oid
+        CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
+      )
+    SELECT encode(c.oid, 'hex') AS oid, encode(c.tree_oid, 'hex') AS tree FROM walk JOIN repo ON true
+      JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = walk.oid
+    ORDER BY c.generation DESC, c.committed_at DESC, c.oid`,
+  );
+}
+
+/**
+ * Whether every one of `targets` is a commit in the history of `from` (readable commits): a walk down the parents
+ * that stops below the oldest target's generation. One statement.
+ */
+export async function allInHistoryOf(db: Db, projectId: number, targets: readonly string[], from: readonly string[]): Promise<boolean> {
+  if (!targets.length) return true;
+  if (!from.length) return false;
+  const list = (oids: readonly string[]) => sql.join(oids.map(oidParam), sql`, `);
+  const [found] = await rows<{ ok: boolean }>(
+    db,
+    sql`WITH RECURSIVE
+      repo AS (SELECT pool_id FROM ${repositories} WHERE project_id = ${projectId}),
+      target AS (SELECT c.oid, c.generation FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid IN (${list(targets)})),
+      walk(oid) AS (
+        SELECT c.oid FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
+        WHERE c.oid IN (${list(from)}) AND ${readableObjectSql(projectId, sql`c.oid`)}
+        UNION
+        SELECT p.oid FROM walk w JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = w.oid
+        CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
+        WHERE c.generation > (SELECT min(generation) FROM target)
+      )
+    SELECT (SELECT count(*) FROM target) = ${targets.length}::int AND NOT EXISTS (SELECT 1 FROM target WHERE oid NOT IN (SELECT oid FROM walk)) AS ok`,
+  );
+  return found?.ok === true;
+}
+
+/**
+ * Makes the new pack current; run in a transaction (`tx`): the project's repository row locked (two repacks take
+ * turns; the later one's pack wins), the current pack marked replaced, the new one inserted, and packs replaced
+ * longer ago than the grace deleted (their files go with them, by trigger).
+ */
+export async function makePackCurrent(
+  tx: Db,
+  pack: { projectId: number; tips: readonly string[]; objectCount: number; fileId: number; oidsFileId: number },
+): Promise<void> {
+  await tx.execute(sql`SELECT 1 FROM ${repositories} WHERE project_id = ${pack.projectId} FOR UPDATE`);
+  await tx
+    .update(gitPacks)
+    .set({ replacedAt: sql`now()` })
+    .where(and(eq(gitPacks.projectId, pack.projectId), isNull(gitPacks.replacedAt)));
+  await tx
+    .insert(gitPacks)
+    .values({ projectId: pack.projectId, tips: [...pack.tips], objectCount: pack.objectCount, fileId: pack.fileId, oidsFileId: pack.oidsFileId });
+  await tx.delete(gitPacks).where(and(eq(gitPacks.projectId, pack.projectId), lt(gitPacks.replacedAt, sql`now() - ${REPLACED_PACK_GRACE}`)));
+}

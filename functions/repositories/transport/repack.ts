@@ -1,0 +1,203 @@
+// git repack for a project (GitLab's housekeeping, GitGarbageCollectWorker): every object reachable from its branches
+// and tags, written once as a pack's entries with deltas into the chunked store, so that a clone streams stored
+// bytes (upload-pack.ts) instead of planning every object and compressing it again. Built after pushes once enough
+// objects came since the last pack (repackIfDue, from the post_receive job), as `git gc --auto` does.
+//
+// The objects are walked the way pack-objects orders them: commits newest first, then tags, then for each run of
+// commits their trees level by level and their blobs, each tree and blob under the path it was first met at. An
+// object is written as an OFS_DELTA against the last one written at the same path when that saves half its size
+// (git/delta.ts createDelta): with history walked newest first, the newest version is whole and older ones are deltas
+// of newer ones, as git prefers; chains stop at git's pack.depth, 50. What is held in memory: the set of ids seen,
+// one batch of bodies, and the last body per path up to a budget.
+import type { Db } from '../../../db/client.ts';
+import { commitsWithTrees, currentPack, makePackCurrent } from '../../../db/queries/repositories/packs.ts';
+import { readObjects } from '../../../db/queries/repositories/reads.ts';
+import { advertisedRefs } from '../../../db/queries/repositories/transport.ts';
+import type { JobContext } from '../../housekeeping/service.ts';
+import { discardStoredFile, writeStoredFile } from '../../lib/stored-files.ts';
+import { createDelta } from '../git/delta.ts';
+import { oidToBytes } from '../git/oid.ts';
+import { decodeTree, entryType } from '../git/tree.ts';
+import { deltaEntry, packEntry } from './pack.ts';
+import { resolveWants } from './upload-pack.ts';
+
+/** git's pack.depth: the longest delta chain. */
+const MAX_DEPTH = 50;
+/** Objects larger than this are written whole (and never kept as a base): a delta search is linear in both sizes. */
+const MAX_DELTA_SIZE = 1024 * 1024;
+/** The bodies kept as bases, at most (the least recently used path goes first). */
+const BASE_BUDGET = 32 * 1024 * 1024;
+/** Commits whose trees and blobs are walked together (one level of trees is one read per batch). */
+const COMMIT_RUN = 100;
+/** Objects read in one statement. */
+const READ_BATCH = 256;
+/** A pack has no size limit of its own: the repository's size is what it is. */
+const NO_LIMIT = Number.MAX_SAFE_INTEGER;
+const COMMIT = 1;
+const TREE = 2;
+const BLOB = 3;
+
+/** Writes entries, remembering offsets and bases per path. */
+class PackBuilder {
+  offset = 0;
+  count = 0;
+  readonly oids: string[] = [];
+  private readonly bases = new Map<string, { offset: number; body: Uint8Array; depth: number }>();
+  private baseBytes = 0;
+
+  entry(oid: string, type: number, body: Uint8Array, path: string | null): Uint8Array {
+    const key = path === null ? null : `${type}:${path}`;
+    const base = key === null ? undefined : this.bases.get(key);
+    let bytes: Uint8Array | undefined;
+    let depth = 0;
+    if (base && base.depth < MAX_DEPTH && body.length <= MAX_DELTA_SIZE) {
+      const delta = createDelta(base.body, body);
+      if (delta) {
+        bytes = deltaEntry(delta, this.offset - base.offset);
+        depth = base.depth + 1;
+      }
+    }
+    bytes ??= packEntry(type, body);
+    if (key !== null && body.length <= MAX_DELTA_SIZE) this.remember(key, { offset: this.offset, body, depth });
+    this.offset += bytes.length;
+    this.count++;
+    this.oids.push(oid);
+    return bytes;
+  }
+
+  private remember(key: string, base: { offset: number; body: Uint8Array; depth: number }) {
+    const old = this.bases.get(key);
+    if (old) {
+      this.baseBytes -= old.body.length;
+      this.bases.delete(key);
+    }
+    this.bases.set(key, base);
+    this.baseBytes += base.body.length;
+    for (const [k, v] of this.bases) {
+      if (this.baseBytes <= BASE_BUDGET) break;
+      this.bases.delete(k);
+      this.baseBytes -= v.body.length;
+    }
+  }
+}
+
+const utf8 = new TextDecoder();
+
+/** The objects of `oids` in that order (all readable through the project), a batch at a time. */
+async function* bodies(db: Db, projectId: number, oids: readonly string[]) {
+  for (let at = 0; at < oids.length; at += READ_BATCH) {
+    const batch = oids.slice(at, at + READ_BATCH);
+    const read = new Map((await readObjects(db, projectId, batch)).map((o) => [o.oid, o]));
+    for (const oid of batch) {
+      const object = read.get(oid);
+      if (!object) throw new Error(`object ${oid} is missing from the store`);
+      yield object;
+    }
+  }
+}
+
+/** The pack's entries, in pack-objects' order (see the top of this file). */
+async function* entries(db: Db, projectId: number, builder: PackBuilder, wanted: { commits: string[]; objects: string[] }) {
+  const seen = new Set<string>();
+  const commits = await commitsWithTrees(db, projectId, wanted.commits);
+  for (const c of commits) seen.add(c.oid);
+  for await (const o of bodies(
+    db,
+    projectId,
+    commits.map((c) => c.oid),
+  ))
+    yield builder.entry(o.oid, COMMIT, o.data, null);
+  // Annotated tags, and what a tag names that is not a commit (a tree's content is walked below, a blob written).
+  const roots: { oid: string; path: string }[] = [];
+  const looseBlobs: { oid: string; path: string }[] = [];
+  for await (const o of bodies(
+    db,
+    projectId,
+    wanted.objects.filter((oid) => !seen.has(oid)),
+  )) {
+    if (seen.has(o.oid)) continue;
+    if (o.type === TREE) {
+      roots.push({ oid: o.oid, path: '' }); // marked seen when its level is read
+      continue;
+    }
+    seen.add(o.oid);
+    if (o.type === BLOB) looseBlobs.push({ oid: o.oid, path: '' });
+    else yield builder.entry(o.oid, o.type, o.data, null);
+  }
+  const runs: { oid: string; path: string }[][] = [roots];
+  for (let at = 0; at < commits.length; at += COMMIT_RUN) runs.push(commits.slice(at, at + COMMIT_RUN).map((c) => ({ oid: c.tree, path: '' })));
+  for (const [index, run] of runs.entries()) {
+    const blobs = index === 0 ? looseBlobs : [];
+    let level = run.filter((t) => !seen.has(t.oid) && seen.add(t.oid));
+    while (level.length) {
+      const next: { oid: string; path: string }[] = [];
+      let i = 0;
+      for await (const tree of bodies(
+        db,
+        projectId,
+        level.map((t) => t.oid),
+      )) {
+        const path = level[i++]!.path;
+        yield builder.entry(tree.oid, TREE, tree.data, path);
+        for (const e of decodeTree(tree.data)) {
+          const kind = entryType(e.mode);
+          if (kind === 'commit' || seen.has(e.oid)) continue; // a submodule's commit is another repository's
+          seen.add(e.oid);
+          (kind === 'tree' ? next : blobs).push({ oid: e.oid, path: `${path}/${utf8.decode(e.name)}` });
+        }
+      }
+      level = next;
+    }
+    let j = 0;
+    for await (const blob of bodies(
+      db,
+      projectId,
+      blobs.map((b) => b.oid),
+    ))
+      yield builder.entry(blob.oid, BLOB, blob.data, blobs[j++]!.path);
+  }
+}
+
+export interface RepackResult {
+  objects: number;
+  bytes: number;
+}
+
+/**
+ * Builds the project's pack from its branches and tags now and makes it current. Null when there is nothing to do:
+ * no branch or tag, or the current pack was built from the same refs.
+ */
+export async function repack(job: JobContext, projectId: number): Promise<RepackResult | null> {
+  const db = job.ctx.db;
+  const refs = (await advertisedRefs(db, projectId)).filter((r) => r.name.startsWith('refs/heads/') || r.name.startsWith('refs/tags/'));
+  const tips = [...new Set(refs.map((r) => r.oid))].sort();
+  if (!tips.length) return null;
+  const current = await currentPack(db, projectId);
+  if (current && current.tips.length === tips.length && current.tips.every((t, i) => t === tips[i])) return null;
+  const wanted = await resolveWants(db, { projectId, defaultBranch: null }, tips);
+  const builder = new PackBuilder();
+  const file = await writeStoredFile(db, entries(db, projectId, builder, wanted), { maxBytes: NO_LIMIT });
+  let oidsFileId: number | undefined;
+  try {
+    const sorted = builder.oids.sort();
+    const oids = await writeStoredFile(db, oidPieces(sorted), { maxBytes: NO_LIMIT });
+    oidsFileId = oids.id;
+    const fileId = file.id;
+    await job.ctx.transaction((tx) => makePackCurrent(tx, { projectId, tips, objectCount: builder.count, fileId, oidsFileId: oids.id }));
+  } catch (error) {
+    await discardStoredFile(db, file.id);
+    if (oidsFileId !== undefined) await discardStoredFile(db, oidsFileId);
+    throw error;
+  }
+  return { objects: builder.count, bytes: file.size };
+}
+
+/** Sorted ids as their 20 bytes each, a thousand at a time. */
+async function* oidPieces(sorted: readonly string[]) {
+  for (let at = 0; at < sorted.length; at += 1000) {
+    const batch = sorted.slice(at, at + 1000);
+    const piece = new Uint8Array(batch.length * 20);
+    batch.forEach((oid, i) => piece.set(oidToBytes(oid), i * 20));
+    yield piece;
+  }
+}
