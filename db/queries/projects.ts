@@ -27,6 +27,7 @@ import {
   issues,
   namespaces,
   projects,
+  redirectRoutes,
   repositories,
   stars,
   users,
@@ -194,6 +195,19 @@ export async function countProjects(db: Db, actor: Viewer, f: ProjectListFilter,
     .as('c');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);
   return Number(row?.n ?? 0);
+}
+
+/**
+ * The live project a former full path redirects to (redirect_routes, kept by triggers on projects), matched as
+ * paths are: case-insensitively.
+ */
+export async function findRedirectedProjectId(db: Db, path: string): Promise<number | null> {
+  const [row] = await db
+    .select({ id: redirectRoutes.projectId })
+    .from(redirectRoutes)
+    .innerJoin(projects, and(eq(projects.id, redirectRoutes.projectId), isNull(projects.deletedAt)))
+    .where(sql`lower(${redirectRoutes.path}) = lower(${path})`);
+  return row?.id ?? null;
 }
 
 export async function insertProject(tx: Db, values: typeof projects.$inferInsert) {

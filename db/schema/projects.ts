@@ -50,6 +50,27 @@ export const projects = pgTable(
   ],
 );
 
+/**
+ * A project's former full paths (GitLab's redirect_routes, source type Project): git served at an old path reaches
+ * the project (as Project.find_by_full_path(path, follow_redirects: true)), and a push there is told where it moved.
+ * Written by triggers on projects (migration 0019), so every rename and transfer, a group's or a user's rename
+ * rewriting its projects' paths included, records one without any code path remembering to: the old path on a
+ * change that is more than case, and a project taking a path removes the redirect from it (Route's
+ * delete_conflicting_redirects).
+ */
+export const redirectRoutes = pgTable(
+  'redirect_routes',
+  {
+    id: serial('id').primaryKey(),
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    path: text('path').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('redirect_routes_path_lower_idx').on(sql`lower(${t.path})`), index('redirect_routes_project_id_idx').on(t.projectId)],
+);
+
 export const stars = pgTable(
   'stars',
   {

@@ -11,7 +11,7 @@ import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { api, serveTestApp } from '../helpers/app.ts';
 import { git, hasGit, runGit } from '../helpers/git-dir.ts';
-import { addMember } from '../factories/groups.ts';
+import { addMember, createGroup } from '../factories/groups.ts';
 import { createProject } from '../factories/projects.ts';
 import { createToken, createUser } from '../factories/users.ts';
 
@@ -385,6 +385,48 @@ describe.skipIf(!hasGit())('git over HTTP: receive-pack', () => {
       `remote:   ${server.url}/${project.path_with_namespace}/-/merge_requests/new?merge_request%5Bsource_branch%5D=feature-y`,
       'remote:',
     ]);
+  });
+
+  it('a renamed or moved project is served at its former paths; a push there says where it moved; a project at a former path takes it', async () => {
+    const group = await createGroup(owner.token);
+    const project = await createProject(owner.token, { namespaceId: group.id });
+    const dir = await newRepo(work, 'moved');
+    const first = await commitFiles(dir, 'one', { a: '1\n' });
+    const oldPath = project.path_with_namespace;
+    expect((await push(dir, [url(oldPath, owner.token), 'master'])).ok).toBe(true);
+    const renamed = await api.put(`/projects/${project.id}`, { token: owner.token, body: { path: `${project.path}-renamed` } });
+    expect(renamed.status).toBe(200);
+    const newPath = renamed.body.path_with_namespace as string;
+    // Served at the former path itself (GitLab's follow_redirects), not redirected.
+    expect(await git(work, 'ls-remote', url(oldPath, owner.token), 'refs/heads/master')).toBe(`${first}\trefs/heads/master`);
+    const second = await commitFiles(dir, 'two', { a: '2\n' });
+    const pushed = await push(dir, [url(oldPath, owner.token), 'master']);
+    expect(pushed.ok).toBe(true);
+    expect(remote(pushed.out)).toEqual([
+      'remote:',
+      `remote: Project '${oldPath}' was moved to '${newPath}'.`,
+      'remote:',
+      'remote: Please update your Git remote:',
+      'remote:',
+      `remote:   git remote set-url origin ${server.url}/${newPath}.git`,
+      'remote:',
+    ]);
+    expect(await git(work, 'ls-remote', url(newPath, owner.token), 'refs/heads/master')).toBe(`${second}\trefs/heads/master`);
+    // Nobody else learns the project exists through its former path: anonymous 401, as at any private path.
+    const anonymous = await fetch(`${server.url}/${oldPath}.git/info/refs?service=git-upload-pack`);
+    expect(anonymous.status).toBe(401);
+    // A new project at a former path takes it over.
+    const taker = await createProject(owner.token, { namespaceId: group.id, path: project.path });
+    expect(taker.path_with_namespace).toBe(oldPath);
+    const takerDir = await newRepo(work, 'taker');
+    const takerHead = await commitFiles(takerDir, 'taker', { t: '1\n' });
+    expect((await push(takerDir, [url(oldPath, owner.token), 'master'])).ok).toBe(true);
+    expect(await git(work, 'ls-remote', url(oldPath, owner.token), 'refs/heads/master')).toBe(`${takerHead}\trefs/heads/master`);
+    // The group renamed: each project's paths under the group's former path lead to it.
+    const movedGroup = await api.put(`/groups/${group.id}`, { token: owner.token, body: { path: `${group.path}-moved` } });
+    expect(movedGroup.status).toBe(200);
+    expect(await git(work, 'ls-remote', url(newPath, owner.token), 'refs/heads/master')).toBe(`${second}\trefs/heads/master`);
+    expect(await git(work, 'ls-remote', url(oldPath, owner.token), 'refs/heads/master')).toBe(`${takerHead}\trefs/heads/master`);
   });
 
   it('a push makes its pipelines as an API commit does; ci.variable sets their variables; ci.skip and [ci skip] keep them, skipped', async () => {

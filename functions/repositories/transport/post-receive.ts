@@ -66,7 +66,10 @@ interface Moved {
   new: string | null;
 }
 
-/** The `remote:` text after a push that landed: the push options' warnings, then the merge request links. */
+/**
+ * The `remote:` text after a push that landed: the push options' warnings, then the merge request links, then where
+ * the project moved when the push came through a former path (Gitlab::Checks::ContainerMoved).
+ */
 export async function postReceiveMessages(scope: ReceiveScope, moved: readonly Moved[], options: PushOptions): Promise<string> {
   const branches = moved
     .filter((c) => c.new !== null && c.name.startsWith(HEADS))
@@ -77,16 +80,22 @@ export async function postReceiveMessages(scope: ReceiveScope, moved: readonly M
     const errors = await applyMergeRequestOptions(scope, branches, options.mergeRequest);
     if (errors.length) out += alert(`WARNINGS:\nError encountered with push options ${options.given.map((o) => `'${o}'`).join(' ')}: ${errors.join('. ')}`);
   }
-  if (!branches.length || !scope.mergeRequestsEnabled) return out;
-  const open = await openMergeRequestLinks(scope.ctx.db, scope.repository.projectId, branches);
-  const base = scope.ctx.config.publicUrl;
-  for (const branch of branches) {
-    const mr = open.filter((m) => m.sourceBranch === branch).at(-1);
-    out += mr
-      ? message(`View merge request for ${branch}:\n  ${base}/${mr.targetPath}/-/merge_requests/${mr.iid}`)
-      : message(
-          `To create a merge request for ${branch}, visit:\n  ${scope.webUrl}/-/merge_requests/new?merge_request%5Bsource_branch%5D=${encodeURIComponent(branch)}`,
-        );
+  if (branches.length && scope.mergeRequestsEnabled) {
+    const open = await openMergeRequestLinks(scope.ctx.db, scope.repository.projectId, branches);
+    const base = scope.ctx.config.publicUrl;
+    for (const branch of branches) {
+      const mr = open.filter((m) => m.sourceBranch === branch).at(-1);
+      out += mr
+        ? message(`View merge request for ${branch}:\n  ${base}/${mr.targetPath}/-/merge_requests/${mr.iid}`)
+        : message(
+            `To create a merge request for ${branch}, visit:\n  ${scope.webUrl}/-/merge_requests/new?merge_request%5Bsource_branch%5D=${encodeURIComponent(branch)}`,
+          );
+    }
+  }
+  if (scope.movedFrom) {
+    out += message(
+      `Project '${scope.movedFrom}' was moved to '${scope.fullPath}'.\n\nPlease update your Git remote:\n\n  git remote set-url origin ${scope.webUrl}.git`,
+    );
   }
   return out;
 }

@@ -53,6 +53,8 @@ export interface ReceiveScope extends PushScope {
   maxFileSize: number;
   /** Whether merge requests may be opened in the project (the MR links and push options need it). */
   mergeRequestsEnabled: boolean;
+  /** The former path the push came through (redirect_routes), for the "moved" message; null at the project's own. */
+  movedFrom: string | null;
 }
 
 interface Command {

@@ -10,7 +10,7 @@ import { findRepository } from '../../../db/queries/repositories/refs.ts';
 import type { AppEnv, Actor } from '../../lib/context.ts';
 import { can } from '../../lib/policy.ts';
 import { clientIp } from '../../lib/rate-limit.ts';
-import { findProjectView } from '../../projects/lookups.ts';
+import { findProjectView, findRedirectedProjectId } from '../../projects/lookups.ts';
 import { projectFacts } from '../../projects/service.ts';
 import { credentialAllows, gitActor, GitUnauthorized, type GitAccess } from './auth.ts';
 import { pkt, ProtocolError } from './pkt-line.ts';
@@ -59,12 +59,19 @@ async function gitProject(c: Context<AppEnv>, path: string, access: GitAccess) {
   if (actor.user && !credentialAllows(actor, access)) {
     throw new GitRefusal(403, access === 'push' ? 'You are not allowed to upload code.' : 'You are not allowed to download code.');
   }
-  const view = await findProjectView(ctx.db, actor, { path });
+  // A renamed or moved project is served at its former paths too, as GitLab does (follow_redirects), not redirected.
+  let view = await findProjectView(ctx.db, actor, { path });
+  let movedFrom: string | null = null;
+  if (!view) {
+    const redirected = await findRedirectedProjectId(ctx.db, path);
+    view = redirected === null ? undefined : await findProjectView(ctx.db, actor, { id: redirected });
+    if (view) movedFrom = path;
+  }
   if (!view || !can(actor, 'project:read', projectFacts(view))) {
     if (!actor.user) throw new GitRefusal(401, 'HTTP Basic: Access denied');
     throw new GitRefusal(404, NOT_FOUND);
   }
-  return { actor, view, facts: projectFacts(view) };
+  return { actor, view, facts: projectFacts(view), movedFrom };
 }
 
 /** The project at `path` the actor may download code of, and its repository. */
@@ -87,7 +94,7 @@ const DEFAULT_MAX_PUSH_SIZE = 100 * 1024 * 1024;
  */
 async function pushable(c: Context<AppEnv>, path: string): Promise<ReceiveScope> {
   const ctx = c.var.ctx;
-  const { actor, view, facts } = await gitProject(c, path, 'push');
+  const { actor, view, facts, movedFrom } = await gitProject(c, path, 'push');
   if (!actor.user) throw new GitRefusal(401, 'HTTP Basic: Access denied');
   if (!can(actor, 'project:push_code', facts)) {
     throw new GitRefusal(
@@ -103,6 +110,7 @@ async function pushable(c: Context<AppEnv>, path: string): Promise<ReceiveScope>
     webUrl: projectWebUrl(ctx.config, view.project),
     maxFileSize: maxFileSize(ctx),
     mergeRequestsEnabled: can(actor, 'project:create_merge_request_from', facts),
+    movedFrom,
   };
 }
 

@@ -371,6 +371,7 @@ describe('GET /sidekiq/queue_metrics', () => {
       'cronjob:prune_rate_limits',
       'cronjob:purge_deleted_namespaces',
       'cronjob:remove_expired_members',
+      'git_garbage_collect',
       'group_destroy',
       'mailers',
       'pipeline_processing:pipeline_success',
