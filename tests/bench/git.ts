@@ -26,18 +26,12 @@ import { repack } from '../../functions/repositories/transport/repack.ts';
 import type { Env } from '../../functions/env.ts';
 import { MemoryResponseCache } from '../../functions/lib/response-cache.ts';
 import { bootstrapRoot } from '../../functions/users/bootstrap.ts';
+import { BENCH_COMMITS, BENCH_FILES, generateRepository, git, GIT_ENV } from './git-repo.ts';
 
-const COMMITS = Number(process.env.BENCH_GIT_COMMITS ?? 5000);
-const FILES = 10_000;
+const COMMITS = BENCH_COMMITS;
+const FILES = BENCH_FILES;
 const CHECK = process.argv.includes('--check');
 const work = mkdtempSync(join(tmpdir(), 'bench-git-'));
-const GIT_ENV = { ...process.env, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null', GIT_TERMINAL_PROMPT: '0' };
-
-function git(cwd: string, args: string[], input?: string) {
-  const r = spawnSync('git', args, { cwd, env: GIT_ENV, input, maxBuffer: 1 << 30 });
-  if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`);
-  return r.stdout.toString();
-}
 
 /** Runs git without blocking the event loop (the app answering it lives in this process); resolves to wall ms. */
 function gitAsync(cwd: string, args: string[]): Promise<number> {
@@ -52,22 +46,7 @@ function gitAsync(cwd: string, args: string[]): Promise<number> {
 
 // ---- The repository, on disk ----
 const source = join(work, 'source.git');
-git(work, ['init', '-q', '--bare', '-b', 'main', source]);
-git(source, ['config', 'http.receivepack', 'true']);
-{
-  const lines: string[] = [];
-  const file = (i: number) => `d${String(Math.floor(i / 100)).padStart(3, '0')}/f${String(i % 100).padStart(2, '0')}.txt`;
-  const content = (i: number, rev: number) => `file ${i} revision ${rev}\n${'lorem ipsum dolor sit amet\n'.repeat(8)}`;
-  const blob = (data: string) => `data ${Buffer.byteLength(data)}\n${data}\n`;
-  for (let c = 0; c < COMMITS; c++) {
-    const time = 1_600_000_000 + c * 60;
-    lines.push(`commit refs/heads/main\ncommitter Bench <bench@example.com> ${time} +0000\n${blob(`commit ${c}`)}`);
-    if (c === 0) for (let i = 0; i < FILES; i++) lines.push(`M 100644 inline ${file(i)}\n${blob(content(i, 0))}`);
-    else for (const i of [(c * 7919) % FILES, (c * 104729) % FILES]) lines.push(`M 100644 inline ${file(i)}\n${blob(content(i, c))}`);
-  }
-  git(source, ['fast-import', '--quiet'], lines.join(''));
-  git(source, ['gc', '-q']);
-}
+generateRepository(work, source, COMMITS, FILES);
 
 // ---- git http-backend behind a CGI server; bytes counted ----
 let backendBytes = 0;

@@ -120,7 +120,7 @@ const median = (xs: number[]) => {
   return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
 };
 
-function workerdBinary(): string {
+export function workerdBinary(): string {
   // The `workerd` npm package that miniflare (wrangler's) depends on: its main exports the platform binary's path.
   const require = createRequire(join(ROOT, 'package.json'));
   const mod = require('workerd') as { default?: string } | string;
@@ -128,7 +128,7 @@ function workerdBinary(): string {
 }
 
 /** Every thread's time on CPU, in ms (schedstat's first field is ns). */
-function processCpuMs(pid: number): number {
+export function processCpuMs(pid: number): number {
   let ns = 0;
   for (const tid of readdirSync(`/proc/${pid}/task`)) {
     try {
@@ -140,7 +140,7 @@ function processCpuMs(pid: number): number {
   return ns / 1e6;
 }
 
-function config(dir: string, moduleFile: string, bindings: Record<string, string>): string {
+export function workerdConfig(dir: string, moduleFile: string, bindings: Record<string, string>): string {
   const b = Object.entries(bindings)
     .map(([name, text]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(text)})`)
     .join(', ');
@@ -261,8 +261,8 @@ export async function measureStartup(options: { runs?: number; bundle?: string; 
   try {
     writeFileSync(join(dir, 'hello.js'), "export default { fetch() { return new Response('ok'); } };\n");
     copyFileSync(bundle, join(dir, 'worker.js'));
-    const helloConfig = config(dir, 'hello.js', {});
-    const workerConfig = config(dir, 'worker.js', {
+    const helloConfig = workerdConfig(dir, 'hello.js', {});
+    const workerConfig = workerdConfig(dir, 'worker.js', {
       DATABASE_URL: 'postgresql://bench:bench@127.0.0.1:9/bench',
       PUBLIC_URL: 'http://127.0.0.1',
       INSTANCE_TIER: 'free',

@@ -18,7 +18,8 @@ export interface WorkersTestContext {
   user: { id: number; username: string };
 }
 
-async function createUserWithToken(url: string) {
+/** A user with an `api` personal access token, written with `pg` (also used by bench:git:workerd). */
+export async function createUserWithToken(url: string) {
   const username = `worker${randomBytes(4).toString('hex')}`;
   const token = `glpat-${randomBytes(32).toString('base64url')}`;
   const client = new pg.Client({ connectionString: url });

@@ -11,7 +11,6 @@ import { readObjects } from '../../../db/queries/repositories/reads.ts';
 import type { StoredPack } from '../../../db/queries/repositories/packs.ts';
 import type { PackObject } from '../../../db/queries/repositories/transport.ts';
 import { readStoredFile } from '../../lib/stored-files.ts';
-import { oidToBytes } from '../git/oid.ts';
 import { Sha1 } from '../git/sha1.ts';
 import { deflateSync } from 'node:zlib';
 
@@ -110,20 +109,4 @@ export async function* writePack(db: Db, projectId: number, objects: readonly Pa
     yield piece;
   }
   yield hash.digest();
-}
-
-/** Whether `oid` is among the stored pack's ids (`sorted`: 20 bytes each, in byte order). */
-export function packHas(sorted: Uint8Array, oid: string): boolean {
-  const want = oidToBytes(oid);
-  let lo = 0;
-  let hi = sorted.length / 20;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    let cmp = 0;
-    for (let i = 0; i < 20 && cmp === 0; i++) cmp = sorted[mid * 20 + i]! - want[i]!;
-    if (cmp === 0) return true;
-    if (cmp < 0) lo = mid + 1;
-    else hi = mid;
-  }
-  return false;
 }

@@ -16,9 +16,9 @@ import { advertisedRefs } from '../../../db/queries/repositories/transport.ts';
 import type { JobContext } from '../../housekeeping/service.ts';
 import { discardStoredFile, writeStoredFile } from '../../lib/stored-files.ts';
 import { createDelta } from '../git/delta.ts';
-import { oidToBytes } from '../git/oid.ts';
 import { decodeTree, entryType } from '../git/tree.ts';
 import { deltaEntry, packEntry } from './pack.ts';
+import { oidPieces } from './stored-pack.ts';
 import { resolveWants } from './upload-pack.ts';
 
 /** git's pack.depth: the longest delta chain. */
@@ -128,7 +128,8 @@ async function* entries(db: Db, projectId: number, builder: PackBuilder, wanted:
   for (let at = 0; at < commits.length; at += COMMIT_RUN) runs.push(commits.slice(at, at + COMMIT_RUN).map((c) => ({ oid: c.tree, path: '' })));
   for (const [index, run] of runs.entries()) {
     const blobs = index === 0 ? looseBlobs : [];
-    let level = run.filter((t) => !seen.has(t.oid) && seen.add(t.oid));
+    let level = run.filter((t) => !seen.has(t.oid));
+    for (const t of level) seen.add(t.oid);
     while (level.length) {
       const next: { oid: string; path: string }[] = [];
       let i = 0;
@@ -190,14 +191,4 @@ export async function repack(job: JobContext, projectId: number): Promise<Repack
     throw error;
   }
   return { objects: builder.count, bytes: file.size };
-}
-
-/** Sorted ids as their 20 bytes each, a thousand at a time. */
-async function* oidPieces(sorted: readonly string[]) {
-  for (let at = 0; at < sorted.length; at += 1000) {
-    const batch = sorted.slice(at, at + 1000);
-    const piece = new Uint8Array(batch.length * 20);
-    batch.forEach((oid, i) => piece.set(oidToBytes(oid), i * 20));
-    yield piece;
-  }
 }

@@ -1,16 +1,18 @@
 // git-upload-pack over HTTP (gitprotocol-http, gitprotocol-v2, gitprotocol-pack): the ref advertisement, protocol
 // v2's ls-refs and fetch, and the v0/v1 exchange clients that do not speak v2 still use. Stateless: each POST carries
 // the whole request and gets one response. A fetch's objects are planned in one statement (planPack) and the pack is
-// streamed in side-band-64k packets as it is written (pack.ts). GitLab's Gitaly allows any readable object id in a
-// want (uploadpack.allowAnySHA1InWant); here "readable" is the project's own reachable set (readableObjectSql), so an
-// object of another project of the pool is refused as git refuses an id it does not have.
+// streamed in side-band-64k packets as it is written (pack.ts); a fetch of a whole history starts with the project's
+// stored pack when it has one (stored-pack.ts, written by repack.ts) and plans only what is newer. GitLab's Gitaly
+// allows any readable object id in a want (uploadpack.allowAnySHA1InWant); here "readable" is the project's own
+// reachable set (readableObjectSql), so an object of another project of the pool is refused as git refuses an id it
+// does not have.
 import type { Db } from '../../../db/client.ts';
-import { allInHistoryOf, currentPack, type StoredPack } from '../../../db/queries/repositories/packs.ts';
-import { advertisedRefs, planPack, readableTypes, type PackObject, type PackPlan } from '../../../db/queries/repositories/transport.ts';
-import { readStoredFile } from '../../lib/stored-files.ts';
+import type { StoredPack } from '../../../db/queries/repositories/packs.ts';
+import { advertisedRefs, planPack, readableTypes, type PackPlan } from '../../../db/queries/repositories/transport.ts';
 import { readObjects } from '../../../db/queries/repositories/reads.ts';
 import { decodeTag } from '../git/tag.ts';
-import { packHas, writePack } from './pack.ts';
+import { writePack } from './pack.ts';
+import { usableStoredPack, withoutPacked } from './stored-pack.ts';
 import { DELIM, FLUSH, pkt, PktReader, ProtocolError, sideband } from './pkt-line.ts';
 
 export const AGENT = 'agent=git/2.29.0-edge-gitlab';
@@ -223,21 +225,6 @@ async function withIncludedTags(db: Db, repo: GitRepository, plan: PackPlan): Pr
   return extra.length ? { ...plan, objects: [...plan.objects, ...extra] } : plan;
 }
 
-/**
- * The project's stored pack when this fetch can start with it (repack.ts): a whole history (no haves, no depth, no
- * filter) asked by a client that reads OFS_DELTA, and everything the pack holds wanted: each of its tips a wanted
- * object or a commit in the wanted history (a branch deleted or rewritten since the repack would otherwise bring
- * objects the client did not ask for).
- */
-async function usableStoredPack(db: Db, repo: GitRepository, args: FetchArgs, wanted: Wanted): Promise<StoredPack | null> {
-  if (args.haves.length || deepens(args) || args.blobLimit !== undefined || !args.ofsDelta) return null;
-  const pack = await currentPack(db, repo.projectId);
-  if (!pack) return null;
-  const named = new Set([...wanted.commits, ...wanted.objects]);
-  const others = pack.tips.filter((t) => !named.has(t));
-  return (await allInHistoryOf(db, repo.projectId, others, wanted.commits)) ? pack : null;
-}
-
 /** What a fetch sends: the stored pack it starts with, if any, then the planned objects. */
 interface FetchPlan extends PackPlan {
   stored?: StoredPack | undefined;
@@ -246,7 +233,8 @@ interface FetchPlan extends PackPlan {
 /** The plan for the arguments: what to send, and which commits it cuts history at (shallow). */
 async function plan(db: Db, repo: GitRepository, args: FetchArgs, wanted?: Wanted): Promise<FetchPlan> {
   const { commits, objects } = wanted ?? (await resolveWants(db, repo, args.wants));
-  const stored = await usableStoredPack(db, repo, args, { commits, objects });
+  const whole = !args.haves.length && !deepens(args) && args.blobLimit === undefined && args.ofsDelta;
+  const stored = whole ? await usableStoredPack(db, repo.projectId, { commits, objects }) : null;
   if (stored) {
     // What is newer than the pack: its tips are the haves; what the pack already holds is left out (a revert brings
     // back an old tree, which the boundary's trees do not show).
@@ -308,18 +296,6 @@ export async function* keepalive<T>(work: Promise<T>, out: { value?: T }, interv
     }
     yield pkt(Uint8Array.of(1));
   }
-}
-
-/** `objects` less those the stored pack holds (its sorted ids, read whole: 20 bytes an object). */
-async function withoutPacked(db: Db, stored: StoredPack, objects: PackObject[]): Promise<PackObject[]> {
-  const ids = new Uint8Array(stored.oids.size);
-  let at = 0;
-  const reader = readStoredFile(db, stored.oids).getReader();
-  for (let piece = await reader.read(); !piece.done; piece = await reader.read()) {
-    ids.set(piece.value, at);
-    at += piece.value.length;
-  }
-  return objects.filter((o) => !packHas(ids, o.oid));
 }
 
 /** The pack on band 1 (progress would be band 2), each piece as side-band-64k packets. */

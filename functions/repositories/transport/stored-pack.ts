@@ -1,0 +1,63 @@
+// Serving a project's stored pack (repack.ts writes it): whether a fetch can start with it, and which of the objects
+// planned beyond it the pack already holds, by its sorted id list (20 bytes an id, written by oidPieces).
+import type { Db } from '../../../db/client.ts';
+import { allInHistoryOf, currentPack, type StoredPack } from '../../../db/queries/repositories/packs.ts';
+import type { PackObject } from '../../../db/queries/repositories/transport.ts';
+import { readStoredFile } from '../../lib/stored-files.ts';
+import { oidToBytes } from '../git/oid.ts';
+
+/**
+ * The project's stored pack when a fetch of a whole history (no haves, no depth, no filter, a client that reads
+ * OFS_DELTA: the caller checks) can start with it: everything the pack holds must be wanted, each of its tips a
+ * wanted object or a commit in the wanted history (a branch deleted or rewritten since the repack would otherwise
+ * bring objects the client did not ask for).
+ */
+export async function usableStoredPack(
+  db: Db,
+  projectId: number,
+  wanted: { commits: readonly string[]; objects: readonly string[] },
+): Promise<StoredPack | null> {
+  const pack = await currentPack(db, projectId);
+  if (!pack) return null;
+  const named = new Set([...wanted.commits, ...wanted.objects]);
+  const others = pack.tips.filter((t) => !named.has(t));
+  return (await allInHistoryOf(db, projectId, others, wanted.commits)) ? pack : null;
+}
+
+/** `objects` less those the stored pack holds (its id list is read whole: 20 bytes an object). */
+export async function withoutPacked(db: Db, stored: StoredPack, objects: readonly PackObject[]): Promise<PackObject[]> {
+  const ids = new Uint8Array(stored.oids.size);
+  let at = 0;
+  const reader = readStoredFile(db, stored.oids).getReader();
+  for (let piece = await reader.read(); !piece.done; piece = await reader.read()) {
+    ids.set(piece.value, at);
+    at += piece.value.length;
+  }
+  return objects.filter((o) => !packHas(ids, o.oid));
+}
+
+/** Sorted ids as the id list stores them, a thousand at a time. */
+export async function* oidPieces(sorted: readonly string[]) {
+  for (let at = 0; at < sorted.length; at += 1000) {
+    const batch = sorted.slice(at, at + 1000);
+    const piece = new Uint8Array(batch.length * 20);
+    batch.forEach((oid, i) => piece.set(oidToBytes(oid), i * 20));
+    yield piece;
+  }
+}
+
+/** Whether `oid` is in the id list `sorted` (20 bytes each, in byte order): a binary search. */
+function packHas(sorted: Uint8Array, oid: string): boolean {
+  const want = oidToBytes(oid);
+  let lo = 0;
+  let hi = sorted.length / 20;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    let cmp = 0;
+    for (let i = 0; i < 20 && cmp === 0; i++) cmp = sorted[mid * 20 + i]! - want[i]!;
+    if (cmp === 0) return true;
+    if (cmp < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return false;
+}
