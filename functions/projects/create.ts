@@ -7,16 +7,17 @@ import { addProjectMember } from '../members/statements.ts';
 import { recordEvent } from '../events/record.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { notFound, paramErrors } from '../lib/errors.ts';
+import { notFound, paramErrors, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import type { Output } from '../lib/validate.ts';
 import { AccessLevel, Visibility, type VisibilityName } from '../lib/policy.ts';
 import { assertAvatar, storeAvatar, type AvatarUpload } from '../uploads/avatars.ts';
 import { createProjectRepository, DEFAULT_BRANCH, prepareReadme } from '../repositories/store/initial-commit.ts';
 import { findUser, requireAdmin } from '../users/service.ts';
-import { pathFromName, type CreateProjectInput } from './schemas.ts';
+import { pathFromName, PROJECT_PATH_MESSAGE, type CreateProjectInput } from './schemas.ts';
+import { isValidPath } from '../users/schemas.ts';
 import { reload } from './service.ts';
-import { targetNamespace, namespaceNotValid, pathTaken, rethrowTaken, checkVisibility } from './placement.ts';
+import { targetNamespace, namespaceForNewProject, namespaceNotValid, pathTaken, rethrowTaken, checkVisibility } from './placement.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -92,6 +93,23 @@ export async function createProject({ ctx, input }: Verb<Output<typeof CreatePro
     initializeWithReadme: input.initialize_with_readme,
   };
   return insertProject(ctx, ns.namespace, p, requireUser(ctx).id);
+}
+
+/**
+ * Push to create (GitLab's GitAccessProject#ensure_project_on_push!): a push to a path where nothing is, in a
+ * namespace the pusher may create projects in, creates a private project there, named after its path. False when
+ * the path is not the pusher's to create (no such namespace, no right there, taken): git answers then as for any
+ * missing project. `dryRun` (the push's ref advertisement) only says whether the push would create it. A path
+ * GitLab's format refuses throws the model's error (`{ path: [...] }`).
+ */
+export async function createProjectByPush(ctx: RequestContext, fullPath: string, o: { dryRun: boolean }): Promise<boolean> {
+  const at = fullPath.lastIndexOf('/');
+  const ns = at > 0 ? await namespaceForNewProject(ctx, { path: fullPath.slice(0, at) }) : undefined;
+  if (!ns || (await fullPathTaken(ctx.db, fullPath))) return false;
+  const path = fullPath.slice(at + 1);
+  if (!isValidPath(path)) throw validationFailed({ path: [PROJECT_PATH_MESSAGE] });
+  if (!o.dryRun) await insertProject(ctx, ns.namespace, { name: path, path, visibility: 'private' }, requireUser(ctx).id);
+  return true;
 }
 
 /** Administrators create a project in another user's personal namespace. */

@@ -19,8 +19,15 @@ export async function targetNamespace(ctx: RequestContext, ref: Ref | null | und
     if (!personal) throw onDenied();
     return { namespace: personal, accessLevel: AccessLevel.OWNER, hasDescendantAccess: false };
   }
-  const view = ref ? await findNamespaceView(ctx.db, ctx.actor, ref) : undefined;
+  const view = ref ? await namespaceForNewProject(ctx, ref) : undefined;
   if (!view) throw onDenied();
+  return view;
+}
+
+/** The namespace `ref` names when the actor may create projects in it (GitLab's :create_projects). */
+export async function namespaceForNewProject(ctx: RequestContext, ref: Ref): Promise<NamespaceView | undefined> {
+  const view = await findNamespaceView(ctx.db, ctx.actor, ref);
+  if (!view) return undefined;
   const ns = view.namespace;
   const allowed =
     ns.kind === 'user'
@@ -31,8 +38,7 @@ export async function targetNamespace(ctx: RequestContext, ref: Ref | null | und
           accessLevel: view.accessLevel,
           hasDescendantAccess: view.hasDescendantAccess,
         });
-  if (!allowed) throw onDenied();
-  return view;
+  return allowed ? view : undefined;
 }
 
 /** GitLab's Projects::CreateService#deny_namespace. */

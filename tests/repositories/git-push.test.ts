@@ -13,7 +13,7 @@ import { api, serveTestApp } from '../helpers/app.ts';
 import { git, hasGit, runGit } from '../helpers/git-dir.ts';
 import { addMember, createGroup } from '../factories/groups.ts';
 import { createProject } from '../factories/projects.ts';
-import { createToken, createUser } from '../factories/users.ts';
+import { createToken, createUser, unique } from '../factories/users.ts';
 
 const REPORTER = 20;
 const DEVELOPER = 30;
@@ -555,6 +555,54 @@ describe.skipIf(!hasGit())('git over HTTP: receive-pack', () => {
     } finally {
       await limited.close();
     }
+  });
+
+  it('push to create: a push to a free path of a namespace the pusher may create projects in makes a private project', async () => {
+    const path = `${owner.user.username}/${unique('pushed')}`;
+    const infoRefs = (repo: string, token: string) =>
+      fetch(`${server.url}/${repo}.git/info/refs?service=git-receive-pack`, {
+        headers: { authorization: `Basic ${Buffer.from(`x:${token}`).toString('base64')}` },
+      });
+    // The advertisement is an empty repository's, and creates nothing yet.
+    const advertised = await infoRefs(path, owner.token);
+    expect(advertised.status).toBe(200);
+    expect(await advertised.text()).toContain(`${ZERO} capabilities^{}`);
+    expect((await api.get(`/projects/${encodeURIComponent(path)}`, { token: owner.token })).status).toBe(404);
+    const dir = await newRepo(work, 'push-to-create');
+    const head = await commitFiles(dir, 'first', { 'README.md': '# pushed\n' });
+    const pushed = await push(dir, [url(path, owner.token), 'master']);
+    expect(pushed.ok).toBe(true);
+    const web = `${server.url}/${path}`;
+    expect(remote(pushed.out)).toEqual([
+      'remote:',
+      `remote: The private project ${path} was successfully created.`,
+      'remote:',
+      'remote: To configure the remote, run:',
+      `remote:   git remote add origin ${web}.git`,
+      'remote:',
+      'remote: To view the project, visit:',
+      `remote:   ${web}`,
+      'remote:',
+    ]);
+    const project = await api.get(`/projects/${encodeURIComponent(path)}`, { token: owner.token });
+    expect([project.status, project.body.visibility, project.body.default_branch]).toEqual([200, 'private', 'master']);
+    expect(await git(work, 'ls-remote', url(path, owner.token), 'refs/heads/master')).toBe(`${head}\trefs/heads/master`);
+    // The next push is an ordinary one.
+    await commitFiles(dir, 'second', { 'README.md': '# pushed again\n' });
+    expect(remote((await push(dir, [url(path, owner.token), 'master'])).out)).toEqual([]);
+
+    // Not the pusher's namespace, a namespace that does not exist, a path taken by a group: no project, as for any path.
+    const stranger = await createUser();
+    for (const repo of [`${owner.user.username}/${unique('theirs')}`, `${unique('nowhere')}/x`]) {
+      const res = await infoRefs(repo, stranger.token);
+      expect([res.status, await res.text()]).toEqual([404, 'The project you were looking for could not be found.\n']);
+    }
+    // A path GitLab's format refuses: 422 with the model's words.
+    const bad = await infoRefs(`${owner.user.username}/-bad`, owner.token);
+    expect([bad.status, await bad.text()]).toEqual([
+      422,
+      "Could not create project: Path can contain only letters, digits, '_', '-' and '.'. Cannot start with '-', end in '.git' or end in '.atom'\n",
+    ]);
   });
 
   it('who may push: anonymous 401, a reporter and a read-only token 403 with GitLab words, a developer pushes', async () => {

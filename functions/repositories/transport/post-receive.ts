@@ -68,7 +68,8 @@ interface Moved {
 
 /**
  * The `remote:` text after a push that landed: the push options' warnings, then the merge request links, then where
- * the project moved when the push came through a former path (Gitlab::Checks::ContainerMoved).
+ * the project moved when the push came through a former path (Gitlab::Checks::ContainerMoved), then the project the
+ * push created (Gitlab::Checks::ProjectCreated).
  */
 export async function postReceiveMessages(scope: ReceiveScope, moved: readonly Moved[], options: PushOptions): Promise<string> {
   const branches = moved
@@ -95,6 +96,11 @@ export async function postReceiveMessages(scope: ReceiveScope, moved: readonly M
   if (scope.movedFrom) {
     out += message(
       `Project '${scope.movedFrom}' was moved to '${scope.fullPath}'.\n\nPlease update your Git remote:\n\n  git remote set-url origin ${scope.webUrl}.git`,
+    );
+  }
+  if (scope.created) {
+    out += message(
+      `The private project ${scope.fullPath} was successfully created.\n\nTo configure the remote, run:\n  git remote add origin ${scope.webUrl}.git\n\nTo view the project, visit:\n  ${scope.webUrl}`,
     );
   }
   return out;

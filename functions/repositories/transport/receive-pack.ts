@@ -39,8 +39,9 @@ const CAPABILITIES = [
 ].join(' ');
 
 /** `GET info/refs?service=git-receive-pack`: every ref but the hidden ones (no HEAD, no peeled tags), capabilities first. */
-export async function advertiseReceivePack(db: Db, projectId: number): Promise<Uint8Array[]> {
-  const refs = await advertisedRefs(db, projectId);
+export async function advertiseReceivePack(db: Db, projectId: number | null): Promise<Uint8Array[]> {
+  // No project yet (a push that will create it): an empty repository's advertisement.
+  const refs = projectId === null ? [] : await advertisedRefs(db, projectId);
   const lines = [pkt('# service=git-receive-pack\n'), FLUSH];
   if (!refs.length) lines.push(pkt(`${ZERO} capabilities^{}\0${CAPABILITIES}\n`));
   refs.forEach((r, i) => lines.push(pkt(i === 0 ? `${r.oid} ${r.name}\0${CAPABILITIES}\n` : `${r.oid} ${r.name}\n`)));
@@ -55,6 +56,8 @@ export interface ReceiveScope extends PushScope {
   mergeRequestsEnabled: boolean;
   /** The former path the push came through (redirect_routes), for the "moved" message; null at the project's own. */
   movedFrom: string | null;
+  /** The push created the project (push to create), for GitLab's "successfully created" message. */
+  created: boolean;
 }
 
 interface Command {

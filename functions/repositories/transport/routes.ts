@@ -7,11 +7,13 @@
 // one who may read it but not its code 403.
 import { Hono, type Context } from 'hono';
 import { findRepository } from '../../../db/queries/repositories/refs.ts';
-import type { AppEnv, Actor } from '../../lib/context.ts';
+import type { AppEnv, Actor, RequestContext } from '../../lib/context.ts';
+import { isDomainError } from '../../lib/errors.ts';
 import { can } from '../../lib/policy.ts';
 import { clientIp } from '../../lib/rate-limit.ts';
 import { findProjectView, findRedirectedProjectId } from '../../projects/lookups.ts';
 import { projectFacts } from '../../projects/service.ts';
+import { createProjectByPush } from '../../projects/create.ts';
 import { credentialAllows, gitActor, GitUnauthorized, type GitAccess } from './auth.ts';
 import { pkt, ProtocolError } from './pkt-line.ts';
 import { advertiseUploadPack, advertiseV2, uploadPackV0, uploadPackV2, type GitRepository } from './upload-pack.ts';
@@ -31,7 +33,7 @@ const NOT_FOUND = 'The project you were looking for could not be found.';
 /** A failed check, answered as GitLab's controller renders it: plain text, and the Basic challenge on a 401. */
 class GitRefusal extends Error {
   constructor(
-    readonly status: 401 | 403 | 404 | 415,
+    readonly status: 401 | 403 | 404 | 415 | 422,
     message: string,
   ) {
     super(message);
@@ -90,11 +92,23 @@ const DEFAULT_MAX_PUSH_SIZE = 100 * 1024 * 1024;
 
 /**
  * The project at `path` the actor may push to (Gitlab::GitAccess#check_push_access!: anonymous never pushes, a
- * token needs write_repository or api, a job token never pushes), as the receive-pack scope.
+ * token needs write_repository or api, a job token never pushes), as the receive-pack scope. Where no project is and
+ * the pusher may create one (push to create), the ref advertisement (`advertise`) answers for an empty repository
+ * (null) and the push itself creates the project first.
  */
-async function pushable(c: Context<AppEnv>, path: string): Promise<ReceiveScope> {
+async function pushable(c: Context<AppEnv>, path: string, step: 'advertise' | 'push'): Promise<ReceiveScope | null> {
   const ctx = c.var.ctx;
-  const { actor, view, facts, movedFrom } = await gitProject(c, path, 'push');
+  let found: Awaited<ReturnType<typeof gitProject>>;
+  let created = false;
+  try {
+    found = await gitProject(c, path, 'push');
+  } catch (error) {
+    if (!(error instanceof GitRefusal && error.status === 404) || !(await pushToCreate(ctx, path, step))) throw error;
+    if (step === 'advertise') return null;
+    found = await gitProject(c, path, 'push');
+    created = true;
+  }
+  const { actor, view, facts, movedFrom } = found;
   if (!actor.user) throw new GitRefusal(401, 'HTTP Basic: Access denied');
   if (!can(actor, 'project:push_code', facts)) {
     throw new GitRefusal(
@@ -111,7 +125,21 @@ async function pushable(c: Context<AppEnv>, path: string): Promise<ReceiveScope>
     maxFileSize: maxFileSize(ctx),
     mergeRequestsEnabled: can(actor, 'project:create_merge_request_from', facts),
     movedFrom,
+    created,
   };
+}
+
+/** Whether the push creates the project at `path` (created here unless only advertising); GitLab's 422 on a bad path. */
+async function pushToCreate(ctx: RequestContext, path: string, step: 'advertise' | 'push'): Promise<boolean> {
+  if (!ctx.actor.user || !credentialAllows(ctx.actor, 'push')) return false;
+  try {
+    return await createProjectByPush(ctx, path, { dryRun: step === 'advertise' });
+  } catch (error) {
+    if (!isDomainError(error, 'invalid')) throw error;
+    const fields = error.problem.kind === 'model' ? error.problem.fields : {};
+    const messages = Object.entries(fields).flatMap(([field, errors]) => errors.map((e) => `${field[0]!.toUpperCase()}${field.slice(1)} ${e}`));
+    throw new GitRefusal(422, `Could not create project: ${messages.join(', ')}`);
+  }
 }
 
 const protocolV2 = (c: Context<AppEnv>) => /(^|:)version=2(:|$)/.test(c.req.header('git-protocol') ?? '');
@@ -171,8 +199,8 @@ gitHttpRoutes.get('/:repo{.+\\.git}/info/refs', async (c) => {
   const service = c.req.query('service');
   try {
     if (service === 'git-receive-pack') {
-      const scope = await pushable(c, c.req.param('repo').slice(0, -'.git'.length));
-      const lines = await advertiseReceivePack(c.var.ctx.db, scope.repository.projectId);
+      const scope = await pushable(c, c.req.param('repo').slice(0, -'.git'.length), 'advertise');
+      const lines = await advertiseReceivePack(c.var.ctx.db, scope?.repository.projectId ?? null);
       return c.body(new Blob(lines as Uint8Array<ArrayBuffer>[]).stream(), 200, { 'Content-Type': 'application/x-git-receive-pack-advertisement', ...noCache });
     }
     // The dumb protocol (no service) is not served, as GitLab's.
@@ -201,7 +229,7 @@ gitHttpRoutes.post('/:repo{.+\\.git}/git-upload-pack', async (c) => {
 gitHttpRoutes.post('/:repo{.+\\.git}/git-receive-pack', async (c) => {
   try {
     const body = serviceBody(c, 'git-receive-pack');
-    const scope = await pushable(c, c.req.param('repo').slice(0, -'.git'.length));
+    const scope = (await pushable(c, c.req.param('repo').slice(0, -'.git'.length), 'push'))!;
     const limit = c.var.ctx.config.maxPushSize ?? DEFAULT_MAX_PUSH_SIZE;
     let lines: Uint8Array[];
     try {
