@@ -183,7 +183,7 @@ async function waitForPipeline(ctx: RequestContext, input: MergeRequestRef, view
   if (!view.mr.mergeWhenPipelineSucceeds) {
     const { merge_when_pipeline_succeeds: _flag, ...saved } = p;
     await ctx.batch((db) => [
-      q.updateMergeRequestStatement(db, view.mr.id, { mergeWhenPipelineSucceeds: true, mergeUserId: userId, mergeParams: JSON.stringify(saved) }),
+      autoMergeStatement(db, view.mr.id, userId, saved),
       ...insertNoteStatements(
         db,
         {
@@ -201,6 +201,22 @@ async function waitForPipeline(ctx: RequestContext, input: MergeRequestRef, view
     ]);
   }
   return { ...(await findMergeRequest(ctx, input, { subscribed: true })), canMerge: true };
+}
+
+/** A merge request waits for its pipeline to merge as `userId`, with the merge parameters `saved`. */
+const autoMergeStatement = (db: Db, id: number, userId: number, saved: Omit<MergeParams, 'merge_when_pipeline_succeeds'>) =>
+  q.updateMergeRequestStatement(db, id, { mergeWhenPipelineSucceeds: true, mergeUserId: userId, mergeParams: JSON.stringify(saved) });
+
+/**
+ * The `merge_request.merge_when_pipeline_succeeds` push option (PushOptionsHandlerService#merge_params): the merge
+ * request is set to merge, as the pusher, when the pipeline of the pushed commit succeeds. GitLab sets the merge
+ * request's attributes (no AutoMergeService: no system note, no check of a pipeline the push has not made yet);
+ * the merge itself checks the pusher's right to merge then, as every automatic merge does.
+ */
+export async function mergeWhenPipelineSucceedsByPush({ ctx, input }: Verb<MergeRequestRef & { sha: string }>) {
+  const user = requireUser(ctx);
+  const { view } = await findMergeRequest(ctx, input);
+  await ctx.batch((db) => [autoMergeStatement(db, view.mr.id, user.id, { sha: input.sha })]);
 }
 
 /** POST .../cancel_merge_when_pipeline_succeeds: 406 `Can't cancel the automatic merge` unless it was set. */

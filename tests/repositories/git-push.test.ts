@@ -9,7 +9,8 @@ import { deflateSync } from 'node:zlib';
 import { createHash, randomBytes } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { api, serveTestApp } from '../helpers/app.ts';
+import { api, appFetch, serveTestApp } from '../helpers/app.ts';
+import { registerRunner, runUntilIdle, type Fetch } from '../helpers/ci-runner.ts';
 import { git, hasGit, runGit } from '../helpers/git-dir.ts';
 import { addMember, createGroup } from '../factories/groups.ts';
 import { createProject } from '../factories/projects.ts';
@@ -427,6 +428,30 @@ describe.skipIf(!hasGit())('git over HTTP: receive-pack', () => {
     expect(movedGroup.status).toBe(200);
     expect(await git(work, 'ls-remote', url(newPath, owner.token), 'refs/heads/master')).toBe(`${second}\trefs/heads/master`);
     expect(await git(work, 'ls-remote', url(oldPath, owner.token), 'refs/heads/master')).toBe(`${takerHead}\trefs/heads/master`);
+  });
+
+  it('push option merge_request.merge_when_pipeline_succeeds: the new merge request merges, as the pusher, when its pipeline succeeds', async () => {
+    const project = await createProject(owner.token);
+    const dir = await newRepo(work, 'auto-merge');
+    const remoteUrl = url(project.path_with_namespace, owner.token);
+    await commitFiles(dir, 'ci', { '.gitlab-ci.yml': 'build:\n  script: [echo ok]\n' });
+    expect((await push(dir, [remoteUrl, 'master'])).ok).toBe(true);
+    await runGit(dir, ['checkout', '-q', '-b', 'auto']);
+    const head = await commitFiles(dir, 'feature', { 'feature.txt': 'x\n' });
+    const pushed = await push(dir, ['-o', 'merge_request.create', '-o', 'merge_request.merge_when_pipeline_succeeds', remoteUrl, 'auto']);
+    expect(pushed.ok).toBe(true);
+    const [mr] = (await api.get(`/projects/${project.id}/merge_requests`, { token: owner.token })).body;
+    expect([mr.source_branch, mr.state, mr.merge_when_pipeline_succeeds]).toEqual(['auto', 'opened', true]);
+    // The push's pipeline comes after the push's response (post_receive); its success merges.
+    await vi.waitFor(
+      async () => expect((await api.get(`/projects/${project.id}/pipelines?sha=${head}`, { token: owner.token })).body.length).toBeGreaterThan(0),
+      { timeout: 10_000, interval: 50 },
+    );
+    const runnersToken = (await api.get(`/projects/${project.id}`, { token: owner.token })).body.runners_token as string;
+    const ciFetch: Fetch = (input, init) => appFetch(input, init);
+    await runUntilIdle(ciFetch, await registerRunner(ciFetch, runnersToken), { workDir: await mkdtemp(join(tmpdir(), 'git-push-ci-')) });
+    const merged = await api.get(`/projects/${project.id}/merge_requests/${mr.iid}`, { token: owner.token });
+    expect(merged.body).toMatchObject({ state: 'merged', merged_by: { id: owner.user.id } });
   });
 
   it('a push makes its pipelines as an API commit does; ci.variable sets their variables; ci.skip and [ci skip] keep them, skipped', async () => {

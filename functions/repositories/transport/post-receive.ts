@@ -4,6 +4,7 @@
 // default one a link to create its merge request, or to the open one (MergeRequests::GetUrlsService).
 import { createMergeRequest } from '../../merge-requests/create.ts';
 import { updateMergeRequest } from '../../merge-requests/update.ts';
+import { mergeWhenPipelineSucceedsByPush } from '../../merge-requests/merge.ts';
 import { openMergeRequestLinks } from '../../merge-requests/lookups.ts';
 import { DomainError, fullMessages } from '../../lib/errors.ts';
 import type { ReceiveScope } from './receive-pack.ts';
@@ -22,6 +23,7 @@ export interface PushOptions {
     title?: string;
     description?: string;
     removeSourceBranch?: boolean;
+    mergeWhenPipelineSucceeds?: boolean;
     labels: string[];
     unlabels: string[];
   } | null;
@@ -55,6 +57,7 @@ export function parsePushOptions(lines: readonly string[]): PushOptions {
     else if (key === 'title' && value) mr.title = value;
     else if (key === 'description') mr.description = value;
     else if (key === 'remove_source_branch') mr.removeSourceBranch = true;
+    else if (key === 'merge_when_pipeline_succeeds') mr.mergeWhenPipelineSucceeds = true;
     else if (key === 'label' && value) mr.labels.push(value);
     else if (key === 'unlabel' && value) mr.unlabels.push(value);
   }
@@ -78,7 +81,8 @@ export async function postReceiveMessages(scope: ReceiveScope, moved: readonly M
     .filter((b) => b !== scope.repository.defaultBranch);
   let out = '';
   if (options.mergeRequest) {
-    const errors = await applyMergeRequestOptions(scope, branches, options.mergeRequest);
+    const heads = new Map(moved.flatMap((c) => (c.new !== null && c.name.startsWith(HEADS) ? [[c.name.slice(HEADS.length), c.new] as const] : [])));
+    const errors = await applyMergeRequestOptions(scope, branches, heads, options.mergeRequest);
     if (errors.length) out += alert(`WARNINGS:\nError encountered with push options ${options.given.map((o) => `'${o}'`).join(' ')}: ${errors.join('. ')}`);
   }
   if (branches.length && scope.mergeRequestsEnabled) {
@@ -125,7 +129,18 @@ export function alert(text: string): string {
 }
 
 /** PushOptionsHandlerService: each pushed branch gets its merge request (with `create`) into the target. */
-async function applyMergeRequestOptions(scope: ReceiveScope, branches: readonly string[], mr: NonNullable<PushOptions['mergeRequest']>): Promise<string[]> {
+async function applyMergeRequestOptions(
+  scope: ReceiveScope,
+  branches: readonly string[],
+  heads: ReadonlyMap<string, string>,
+  mr: NonNullable<PushOptions['mergeRequest']>,
+): Promise<string[]> {
+  // merge_when_pipeline_succeeds: the merge request merges, as the pusher, once the pushed commit's pipeline succeeds.
+  const autoMerge = async (targetPath: string | number, iid: number, branch: string) => {
+    if (!mr.mergeWhenPipelineSucceeds) return;
+    const project = typeof targetPath === 'number' ? { id: targetPath } : { path: targetPath };
+    await mergeWhenPipelineSucceedsByPush({ ctx: scope.ctx, input: { project, iid, sha: heads.get(branch)! } });
+  };
   if (!branches.length) return [];
   if (branches.length > BRANCH_LIMIT) return [`Too many branches pushed (${branches.length} were pushed, limit is ${BRANCH_LIMIT})`];
   if (!scope.mergeRequestsEnabled) return [`Merge requests are not enabled for project ${scope.fullPath}`];
@@ -144,9 +159,10 @@ async function applyMergeRequestOptions(scope: ReceiveScope, branches: readonly 
         ...(mr.labels.length && { add_labels: mr.labels }),
         ...(mr.unlabels.length && { remove_labels: mr.unlabels }),
       };
-      if (!Object.keys(params).length) continue;
       try {
-        await updateMergeRequest({ ctx: scope.ctx, input: { project: { path: existing.targetPath }, iid: existing.iid, params } });
+        if (Object.keys(params).length)
+          await updateMergeRequest({ ctx: scope.ctx, input: { project: { path: existing.targetPath }, iid: existing.iid, params } });
+        await autoMerge(existing.targetPath, existing.iid, branch);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
         errors.push(describe(error));
@@ -158,7 +174,7 @@ async function applyMergeRequestOptions(scope: ReceiveScope, branches: readonly 
       continue;
     }
     try {
-      await createMergeRequest({
+      const created = await createMergeRequest({
         ctx: scope.ctx,
         input: {
           project: { id: scope.repository.projectId },
@@ -172,6 +188,7 @@ async function applyMergeRequestOptions(scope: ReceiveScope, branches: readonly 
           },
         },
       });
+      await autoMerge(created.mr.targetProjectId, created.mr.iid, branch);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       errors.push(describe(error));

@@ -8,7 +8,7 @@
 import { Hono, type Context } from 'hono';
 import { findRepository } from '../../../db/queries/repositories/refs.ts';
 import type { AppEnv, Actor, RequestContext } from '../../lib/context.ts';
-import { isDomainError } from '../../lib/errors.ts';
+import { fullMessages, isDomainError } from '../../lib/errors.ts';
 import { can } from '../../lib/policy.ts';
 import { clientIp } from '../../lib/rate-limit.ts';
 import { findProjectView, findRedirectedProjectId } from '../../projects/lookups.ts';
@@ -136,9 +136,7 @@ async function pushToCreate(ctx: RequestContext, path: string, step: 'advertise'
     return await createProjectByPush(ctx, path, { dryRun: step === 'advertise' });
   } catch (error) {
     if (!isDomainError(error, 'invalid')) throw error;
-    const fields = error.problem.kind === 'model' ? error.problem.fields : {};
-    const messages = Object.entries(fields).flatMap(([field, errors]) => errors.map((e) => `${field[0]!.toUpperCase()}${field.slice(1)} ${e}`));
-    throw new GitRefusal(422, `Could not create project: ${messages.join(', ')}`);
+    throw new GitRefusal(422, `Could not create project: ${fullMessages(error.problem.kind === 'model' ? error.problem.fields : {}).join(', ')}`);
   }
 }
 
