@@ -116,6 +116,44 @@ describe.skipIf(!hasGit())('git over HTTP: upload-pack', () => {
     }
   });
 
+  it('a shallow clone deepens: fetch --depth, --deepen (deepen-relative), --unshallow, with new commits too (v2 and v0)', async () => {
+    const deep = await createProject(owner.token);
+    const source = join(work, 'deep');
+    await runGit(work, ['init', '-q', '-b', 'master', source]);
+    const commits: string[] = [];
+    for (let i = 1; i <= 6; i++) {
+      await writeFile(join(source, 'n.txt'), `${i}\n`);
+      await runGit(source, ['add', '-A']);
+      await runGit(source, ['commit', '-q', '-m', `c${i}`]);
+      commits.push(await git(source, 'rev-parse', 'HEAD'));
+    }
+    const remote = url(deep.path_with_namespace, `x:${owner.token}`);
+    await runGit(source, ['push', '-q', remote, 'master']);
+    const log = async (dir: string) => (await git(dir, 'log', '--format=%s', 'origin/master')).split('\n');
+    for (const version of ['2', '0']) {
+      const v = ['-c', `protocol.version=${version}`];
+      const dir = await clone([...v, '--depth', '1'], remote, `deep-v${version}`);
+      expect(await log(dir)).toEqual(['c6']);
+      await runGit(dir, [...v, 'fetch', '-q', '--depth', '2']);
+      expect(await log(dir)).toEqual(['c6', 'c5']);
+      await runGit(dir, [...v, 'fetch', '-q', '--deepen', '2']);
+      expect(await log(dir)).toEqual(['c6', 'c5', 'c4', 'c3']);
+      await runGit(dir, ['fsck', '--strict']);
+      await runGit(dir, [...v, 'fetch', '-q', '--unshallow']);
+      expect(await log(dir)).toEqual(['c6', 'c5', 'c4', 'c3', 'c2', 'c1']);
+      expect(await git(dir, 'rev-parse', '--is-shallow-repository')).toBe('false');
+      await runGit(dir, ['fsck', '--strict']);
+    }
+    // New commits and a deepening in one fetch: the new ones whole, the old boundary deepened.
+    const dir = await clone(['--depth', '2'], remote, 'deep-new');
+    await writeFile(join(source, 'n.txt'), '7\n');
+    await runGit(source, ['commit', '-q', '-am', 'c7']);
+    await runGit(source, ['push', '-q', remote, 'master']);
+    await runGit(dir, ['fetch', '-q', '--deepen', '1']);
+    expect(await log(dir)).toEqual(['c7', 'c6', 'c5', 'c4']);
+    await runGit(dir, ['fsck', '--strict']);
+  });
+
   it('ls-remote lists HEAD, the branches and the tags with their peeled targets, as git itself would', async () => {
     const out = await git(work, 'ls-remote', url(project.path_with_namespace));
     const lines = out.split('\n').map((l) => l.split('\t')[1]);

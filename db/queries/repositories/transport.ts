@@ -59,6 +59,8 @@ export interface PackRequest {
   haves: readonly string[];
   /** `deepen <n>`: at most n commits deep from each want (1: the wanted commits alone). */
   depth?: number | undefined;
+  /** `deepen-relative`: the depth counts from the client's shallow commits (git fetch --deepen), not the wants. */
+  relative?: boolean | undefined;
   /** `deepen-since <seconds>`: only commits committed at or after this time (git's --shallow-since). */
   since?: number | undefined;
   /** `deepen-not <ref>`: not the commits these reach (git's --shallow-exclude). */
@@ -78,6 +80,8 @@ export interface PackPlan {
   objects: PackObject[];
   /** With a depth: the commits sent whose parents are not (git's shallow-info). */
   shallow: string[];
+  /** The client's shallow commits the depth now reaches past: their parents come (git's `unshallow` lines). */
+  unshallow: string[];
 }
 
 const oidList = (oids: readonly string[]) => (oids.length ? sql.join(oids.map(oidParam), sql`, `) : sql`NULL::bytea`);
@@ -110,8 +114,16 @@ export async function planPack(db: Db, projectId: number, r: PackRequest): Promi
   const notCommits = r.notCommits ?? [];
   // deepen-since and deepen-not cut history where a sent commit has a parent neither sent nor on the client.
   const cutByParents = since !== null || notCommits.length > 0;
+  // A depth is counted as git's get_shallow_commits counts it, whatever the client has: from the wants (or, relative,
+  // from the client's shallow commits, which count 1), through history the client may already hold, what it holds
+  // being left out only at the end. The client's shallow commits the walk goes past are unshallowed (their parents
+  // come), the commits at the depth are the new shallow ones. With a relative depth the wants' new commits come too,
+  // down to what the client has, as any fetch.
+  const deepening = depth > 0;
+  const relative = deepening && r.relative === true;
+  const limit = relative ? depth + 1 : depth;
   const blobs = r.blobLimit === undefined ? sql`true` : sql`o.size <= ${r.blobLimit}::int`;
-  const found = await rows<{ oid: string; type: number; boundary: boolean }>(
+  const found = await rows<{ oid: string; type: number; boundary: boolean; mark: 'shallow' | 'unshallow' | null }>(
     db,
     sql`WITH RECURSIVE
       repo AS (SELECT pool_id FROM ${repositories} WHERE project_id = ${projectId}),
@@ -119,17 +131,40 @@ export async function planPack(db: Db, projectId: number, r: PackRequest): Promi
       ${ancestryCte('not_c', projectId, notCommits)},
       new_c(oid, depth) AS (
         SELECT c.oid, 1 FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
-        WHERE c.oid IN (${oidList(r.commits)}) AND c.oid NOT IN (SELECT oid FROM have_c)
+        WHERE ${
+          relative
+            ? sql`c.oid IN (${oidList(shallowClient)}) AND ${readableObjectSql(projectId, sql`c.oid`)}`
+            : sql`c.oid IN (${oidList(r.commits)}) AND (${deepening}::boolean OR c.oid NOT IN (SELECT oid FROM have_c))`
+        }
         UNION
-        SELECT p.oid, CASE WHEN ${depth}::int > 0 THEN n.depth + 1 ELSE 1 END FROM new_c n JOIN repo ON true
+        SELECT p.oid, CASE WHEN ${deepening}::boolean THEN n.depth + 1 ELSE 1 END FROM new_c n JOIN repo ON true
         JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = n.oid
         CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
         JOIN ${gitCommits} pc ON pc.pool_id = repo.pool_id AND pc.oid = p.oid
-        WHERE (${depth}::int = 0 OR n.depth < ${depth}::int) AND p.oid NOT IN (SELECT oid FROM have_c)
+        WHERE (NOT ${deepening}::boolean OR n.depth < ${limit}::int) AND (${deepening}::boolean OR p.oid NOT IN (SELECT oid FROM have_c))
           AND p.oid NOT IN (SELECT oid FROM not_c)
           AND (${since}::bigint IS NULL OR pc.committed_at >= to_timestamp(${since}::bigint))
       ),
-      sent_c AS (SELECT oid, min(depth) AS depth FROM new_c GROUP BY oid),
+      -- deepen-relative: the wants' commits the client lacks, down to what it has, beside the deepened history.
+      top_c(oid) AS (
+        SELECT c.oid FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
+        WHERE ${relative}::boolean AND c.oid IN (${oidList(r.commits)}) AND c.oid NOT IN (SELECT oid FROM have_c)
+        UNION
+        SELECT p.oid FROM top_c n JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = n.oid
+        CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
+        WHERE p.oid NOT IN (SELECT oid FROM have_c)
+      ),
+      walked AS (SELECT oid, min(depth) AS depth FROM new_c GROUP BY oid),
+      sent_c AS (
+        SELECT oid, depth FROM walked WHERE NOT ${deepening}::boolean OR oid NOT IN (SELECT oid FROM have_c)
+        UNION SELECT oid, 0 FROM top_c WHERE oid NOT IN (SELECT oid FROM walked)
+      ),
+      -- With a depth: the new shallow commits (at the depth, whether sent or already on the client) and the client's
+      -- shallow commits the walk went past.
+      marks(oid, mark) AS (
+        SELECT oid, 'shallow' FROM walked WHERE ${deepening}::boolean AND depth >= ${limit}::int
+        UNION ALL SELECT oid, 'unshallow' FROM walked WHERE ${deepening}::boolean AND depth < ${limit}::int AND oid IN (${oidList(shallowClient)})
+      ),
       boundary AS (
         SELECT DISTINCT p.oid FROM sent_c n JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = n.oid
         CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid) WHERE p.oid IN (SELECT oid FROM have_c)
@@ -172,19 +207,23 @@ export async function planPack(db: Db, projectId: number, r: PackRequest): Promi
         WHERE o.oid IN (${oidList(r.objects)}) AND ${readableObjectSql(projectId, sql`o.oid`)}
       ),
       plan(oid, type, boundary) AS (
-        SELECT n.oid, 1, (${depth}::int > 0 AND n.depth >= ${depth}::int) OR (${cutByParents}::boolean AND EXISTS (
+        SELECT n.oid, 1, ${cutByParents}::boolean AND EXISTS (
           SELECT 1 FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = n.oid CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
-          WHERE p.oid NOT IN (SELECT oid FROM sent_c) AND p.oid NOT IN (SELECT oid FROM have_c)))
+          WHERE p.oid NOT IN (SELECT oid FROM sent_c) AND p.oid NOT IN (SELECT oid FROM have_c))
         FROM sent_c n
         UNION ALL SELECT oid, 2, false FROM new_t
         UNION ALL SELECT oid, 3, false FROM new_b
         UNION ALL SELECT oid, type, false FROM wanted
       )
-    SELECT encode(oid, 'hex') AS oid, min(type) AS type, bool_or(boundary) AS boundary FROM plan GROUP BY oid ORDER BY min(type)`,
+    SELECT encode(oid, 'hex') AS oid, min(type) AS type, bool_or(boundary) AS boundary, NULL AS mark FROM plan GROUP BY oid
+    UNION ALL SELECT encode(oid, 'hex'), 0, false, mark FROM marks
+    ORDER BY type`,
   );
+  const sent = found.filter((f) => Number(f.type) > 0);
   return {
-    objects: found.map((f) => ({ oid: f.oid, type: Number(f.type) })),
-    shallow: found.filter((f) => f.boundary === true).map((f) => f.oid),
+    objects: sent.map((f) => ({ oid: f.oid, type: Number(f.type) })),
+    shallow: [...sent.filter((f) => f.boundary === true).map((f) => f.oid), ...found.filter((f) => f.mark === 'shallow').map((f) => f.oid)],
+    unshallow: found.filter((f) => f.mark === 'unshallow').map((f) => f.oid),
   };
 }
 

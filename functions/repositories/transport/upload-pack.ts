@@ -99,6 +99,8 @@ interface FetchArgs {
   haves: string[];
   done: boolean;
   depth?: number;
+  /** deepen-relative: the depth counts from the client's shallow commits (git fetch --deepen). */
+  relative?: boolean;
   /** deepen-since: seconds since the epoch. */
   since?: number;
   /** deepen-not: ref names. */
@@ -157,6 +159,7 @@ function fetchArgument(line: string, args: FetchArgs): boolean {
       (args.notRefs ??= []).push(value);
       return true;
     case 'deepen-relative':
+      args.relative = true;
       return true;
     case 'filter':
       args.blobLimit = blobLimitOf(value ?? '');
@@ -240,7 +243,7 @@ async function plan(db: Db, repo: GitRepository, args: FetchArgs, wanted?: Wante
     // back an old tree, which the boundary's trees do not show).
     const newer = await planPack(db, repo.projectId, { commits, objects, haves: stored.tips });
     const extra = newer.objects.length ? await withoutPacked(db, stored, newer.objects) : [];
-    const planned = { objects: extra, shallow: [], stored };
+    const planned = { objects: extra, shallow: [], unshallow: [], stored };
     return args.includeTag ? { ...(await withIncludedTags(db, repo, planned)), stored } : planned;
   }
   const planned = await planPack(db, repo.projectId, {
@@ -248,6 +251,7 @@ async function plan(db: Db, repo: GitRepository, args: FetchArgs, wanted?: Wante
     objects,
     haves: args.haves,
     depth: args.depth,
+    relative: args.relative,
     since: args.since,
     notCommits: args.notRefs?.length ? await deepenNot(db, repo, args.notRefs) : undefined,
     shallow: args.shallow,
@@ -306,6 +310,12 @@ async function* packPackets(db: Db, repo: GitRepository, planned: FetchPlan, sid
   }
 }
 
+/** The new shallow commits, then the client's shallow commits whose parents now come (git's send_shallow, send_unshallow). */
+function* shallowLines(planned: PackPlan): Generator<Uint8Array> {
+  for (const s of planned.shallow) yield pkt(`shallow ${s}\n`);
+  for (const s of planned.unshallow) yield pkt(`unshallow ${s}\n`);
+}
+
 /** Protocol v2: one command (ls-refs or fetch) per request. */
 export async function* uploadPackV2(db: Db, repo: GitRepository, body: Uint8Array): AsyncGenerator<Uint8Array> {
   const reader = new PktReader(body);
@@ -359,7 +369,7 @@ export async function* uploadPackV2(db: Db, repo: GitRepository, body: Uint8Arra
     // The shallow lines come before the pack section, so they wait for the plan.
     const planned = await plan(db, repo, fetch);
     yield pkt('shallow-info\n');
-    for (const s of planned.shallow) yield pkt(`shallow ${s}\n`);
+    yield* shallowLines(planned);
     yield DELIM;
     yield pkt('packfile\n');
     yield* packPackets(db, repo, planned, true);
@@ -400,6 +410,7 @@ export async function* uploadPackV0(db: Db, repo: GitRepository, body: Uint8Arra
   if (caps.includes('no-progress')) fetch.progress = false;
   if (caps.includes('include-tag')) fetch.includeTag = true;
   if (caps.includes('ofs-delta')) fetch.ofsDelta = true;
+  if (caps.includes('deepen-relative')) fetch.relative = true;
   const sidebandOn = caps.includes('side-band-64k') || caps.includes('side-band');
   const multiAck = caps.includes('multi_ack_detailed');
   const noDone = caps.includes('no-done');
@@ -410,7 +421,7 @@ export async function* uploadPackV0(db: Db, repo: GitRepository, body: Uint8Arra
   const wanted = await resolveWants(db, repo, fetch.wants);
   const planOnce = async () => (planned ??= await plan(db, repo, fetch, wanted));
   if (deepens(fetch)) {
-    for (const s of (await planOnce()).shallow) yield pkt(`shallow ${s}\n`);
+    yield* shallowLines(await planOnce());
     yield FLUSH;
     if (wantsOnly) return;
   }
