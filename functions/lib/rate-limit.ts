@@ -3,7 +3,9 @@
 //  - per account: more than 10 attempts without a success in 10 minutes lock the account for the rest of the window
 //    (attempts are counted before the password is checked, so parallel guesses cannot race past it; unknown usernames are
 //    counted the same way, so the answer never tells whether an account exists);
-//  - per client IP: at most 30 attempts a minute, then 429 with Retry-After;
+//  - per client IP: at most 30 attempts a minute, then 429 with Retry-After; git over HTTP, whose every request signs
+//    in again, counts only the failed ones (GitLab's Gitlab::Auth::IpRateLimiter), so a CI machine cloning with a
+//    password is not throttled by its own successes;
 //  - OAuth clients (/oauth/token, /oauth/revoke, /oauth/introspect): at most 30 failed requests a minute per client IP,
 //    then 429 with Retry-After. Each request is counted before any secret is compared and a success takes its count
 //    back, so only failures (of client authentication or of the grant) add up. Not per client id: the id is public,
@@ -39,10 +41,14 @@ export const clientIp = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip')
 const secondsUntil = (resetAt: Date) => Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
 
 /** Counts an attempt from this IP; past the limit throws rate_limited, retry after the seconds left in the window. */
-export async function limitByIp(ctx: RequestContext, ip: string) {
-  const { count, resetAt } = await countEvent(ctx.db, `signin:ip:${ip}`, IP_WINDOW_SECONDS);
-  if (count > IP_ATTEMPT_LIMIT) throw rateLimited(secondsUntil(resetAt));
+export async function limitByIp(ctx: RequestContext, ip: string): Promise<CountedEvent> {
+  const counted = await countEvent(ctx.db, `signin:ip:${ip}`, IP_WINDOW_SECONDS);
+  if (counted.count > IP_ATTEMPT_LIMIT) throw rateLimited(secondsUntil(counted.resetAt));
+  return counted;
 }
+
+/** Takes an attempt's count back (git's password sign-ins count only when they fail). */
+export const releaseIpAttempt = (ctx: RequestContext, counted: CountedEvent) => uncountEvents(ctx.db, [counted]);
 
 /** Counts an OAuth client request against its IP. */
 export const countClientAttempt = (ctx: RequestContext, ip: string) => countEvent(ctx.db, `oauth:ip:${ip}`, CLIENT_WINDOW_SECONDS);

@@ -4,17 +4,23 @@ import { sql } from 'drizzle-orm';
 import { users, type UserRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { verifyPassword } from '../lib/crypto.ts';
-import { ACCOUNT_FAILURE_LIMIT, clearAttempts, limitByIp, recordAttempt } from '../lib/rate-limit.ts';
+import { ACCOUNT_FAILURE_LIMIT, clearAttempts, limitByIp, recordAttempt, releaseIpAttempt } from '../lib/rate-limit.ts';
 
 export type PasswordCheck = { ok: true; user: UserRow } | { ok: false; reason: 'invalid' | 'locked' };
 
 /**
- * Throws rate_limited when the IP is over its limit. A locked account answers `locked` without
+ * Throws rate_limited when the IP is over its limit (`ipCountsFailuresOnly`: a success takes its count back). A locked account answers `locked` without
  * checking the password; a wrong password, an unknown login and a blocked user all answer `invalid` after the
  * same password-hash work.
  */
-export async function checkPassword(ctx: RequestContext, ip: string, login: string, password: string): Promise<PasswordCheck> {
-  await limitByIp(ctx, ip);
+export async function checkPassword(
+  ctx: RequestContext,
+  ip: string,
+  login: string,
+  password: string,
+  o: { ipCountsFailuresOnly?: boolean } = {},
+): Promise<PasswordCheck> {
+  const attempt = await limitByIp(ctx, ip);
   // A login no account can have (control characters, absurd length) is simply invalid; it never reaches the database.
   if (login.length > 255 || /[\u0000-\u001f\u007f]/.test(login)) return { ok: false, reason: 'invalid' };
   const [user] = await ctx.db
@@ -31,5 +37,6 @@ export async function checkPassword(ctx: RequestContext, ip: string, login: stri
   const valid = await verifyPassword(password, user?.passwordHash);
   if (!user || !valid || user.state !== 'active') return { ok: false, reason: 'invalid' };
   await clearAttempts(ctx, key);
+  if (o.ipCountsFailuresOnly) await releaseIpAttempt(ctx, attempt);
   return { ok: true, user };
 }

@@ -4,6 +4,7 @@
 // discovery request git makes first (`info/refs`), where every refusal is decided. The expected answers are
 // GitLab's rules written as a table, not read from the code under test.
 import { describe, expect, it, beforeAll, afterAll } from 'vitest';
+import { IP_ATTEMPT_LIMIT } from '../../functions/lib/rate-limit.ts';
 import { oauthAccessTokens } from '../../db/schema/index.ts';
 import { hashPassword, randomToken, sha256Hex } from '../../functions/lib/crypto.ts';
 import { serveTestApp, testDb } from '../helpers/app.ts';
@@ -51,7 +52,7 @@ describe.skipIf(!hasGit())('git over HTTP: authorization (every credential, role
   const logins = {} as Record<Role, Record<Credential, [string, string]>>;
   let stranger: string;
 
-  // Each case from its own address: every password check counts towards the sign-in limit of the client's IP.
+  // Each case from its own address: every failed password check counts towards the sign-in limit of the client's IP.
   let clients = 0;
   const discover = async (op: 'fetch' | 'push', path: string, auth?: [string, string]): Promise<Answer> => {
     const service = op === 'fetch' ? 'git-upload-pack' : 'git-receive-pack';
@@ -123,4 +124,17 @@ describe.skipIf(!hasGit())('git over HTTP: authorization (every credential, role
       });
     }
   }
+
+  it(`password sign-ins from one address: only failures count towards its limit (${IP_ATTEMPT_LIMIT} a minute)`, async () => {
+    const path = projects.private.path_with_namespace;
+    const from = (auth: [string, string]) =>
+      fetch(`${server.url}/${path}.git/info/refs?service=git-upload-pack`, {
+        headers: { 'cf-connecting-ip': '198.51.100.7', authorization: `Basic ${Buffer.from(auth.join(':')).toString('base64')}` },
+      });
+    // A CI machine cloning with a password signs in on every request.
+    for (let i = 0; i < IP_ATTEMPT_LIMIT + 10; i++) expect((await from(logins.maintainer.password)).status).toBe(200);
+    // Failures do count: past the limit the address is refused even with the right password (401, as every git failure).
+    for (let i = 0; i < IP_ATTEMPT_LIMIT; i++) expect((await from([`nobody-${i}`, 'not the password'])).status).toBe(401);
+    expect((await from(logins.maintainer.password)).status).toBe(401);
+  });
 });

@@ -55,7 +55,8 @@ export async function gitActor(ctx: RequestContext, header: string | undefined, 
     } else {
       actor = await tokenActor(ctx, password, login === 'oauth2' ? ['oauth_token'] : ['personal_access_token']);
       if (!actor && login !== 'oauth2') {
-        const check = await checkPassword(ctx, ip, login, password);
+        // Every git request signs in again: only failures count towards the IP's limit.
+        const check = await checkPassword(ctx, ip, login, password, { ipCountsFailuresOnly: true });
         actor = check.ok ? { user: check.user, scopes: [], via: 'password' } : null;
       }
     }
