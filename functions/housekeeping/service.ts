@@ -3,14 +3,15 @@
 // that finds whatever is left, e.g. after an administrator dropped a job), memberships past their expiry date are
 // removed (a project membership records its `expired` event in the same transaction), events older than 2 years are
 // deleted, rate-limit counters whose window is long over (unknown logins and client ids would otherwise stay forever)
-// go, and object pools no repository uses any more (a purged project's, once no fork shares it) go with their
-// objects. Each task is idempotent and safe to run concurrently with itself.
+// go, object pools no repository uses any more (a purged project's, once no fork shares it) go with their
+// objects, and so do the packs a repack replaced over an hour ago. Each task is idempotent and safe to run
+// concurrently with itself.
 import { sql } from 'drizzle-orm';
 import type { Config, RequestContext } from '../lib/context.ts';
 import { deleteExpiredMemberships, findPurgeableGroupIds, findPurgeableProjectIds, purgeProjectsAndGroups } from '../../db/queries/housekeeping.ts';
 import { deleteEventsBefore } from '../events/statements.ts';
 import { deleteStaleCounters } from '../../db/queries/lib/rate-limits.ts';
-import { deleteUnusedPools } from '../repositories/statements.ts';
+import { deleteReplacedPacks, deleteUnusedPools } from '../repositories/statements.ts';
 import { recordEvents } from '../events/record.ts';
 
 /** Events are kept 2 years (the spec's retention). */
@@ -77,3 +78,6 @@ export const deleteStaleRateLimits = ({ ctx }: JobContext): Promise<number> => d
 
 /** Deletes object pools no repository uses (after the purges' commits: a pool a fork still uses is never touched). */
 export const deleteUnusedObjectPools = async ({ ctx }: JobContext): Promise<number> => (await deleteUnusedPools(ctx.db)).length;
+
+/** Repacked projects' replaced packs, once no clone can still be streaming them (the next repack would, if any). */
+export const deleteReplacedGitPacks = async ({ ctx }: JobContext): Promise<number> => deleteReplacedPacks(ctx.db);

@@ -2,4 +2,5 @@
 // (own-queries in .dependency-cruiser.cjs: a domain imports only its own queries). A leaf: it imports only db/queries,
 // so importing it closes no cycle.
 export { forkProjectQueries } from '../../db/queries/repositories/forks.ts';
+export { deleteReplacedPacks } from '../../db/queries/repositories/packs.ts';
 export { deleteUnusedPools, setDefaultBranchQuery, setMergeRequestRefQuery } from '../../db/queries/repositories/refs.ts';

@@ -7,7 +7,10 @@ import { mkdir, mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { api, serveTestApp } from '../helpers/app.ts';
+import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { gitPacks, storedFiles } from '../../db/schema/index.ts';
+import { deleteReplacedGitPacks } from '../../functions/housekeeping/service.ts';
+import { api, serveTestApp, testDb } from '../helpers/app.ts';
 import { git, hasGit, runGit } from '../helpers/git-dir.ts';
 import { createProject } from '../factories/projects.ts';
 import { createUser } from '../factories/users.ts';
@@ -129,5 +132,40 @@ describe.skipIf(!hasGit())('git over HTTP: repacked clones', () => {
     const master = [...new Set((await git(source, 'rev-list', '--objects', 'master')).split('\n').map((l) => l.slice(0, 40)))].sort();
     expect(seen.reachable).toEqual(master);
     expect(seen.packed).toBe(master.length);
+  });
+
+  it('a push after a repack repacks again; the replaced pack and its files go once its grace is over', async () => {
+    const project = await createProject(owner.token);
+    const source = join(work, 'source-3');
+    await runGit(work, ['init', '-q', '-b', 'master', source]);
+    const packs = async () =>
+      (await testDb().db.select().from(gitPacks).where(eq(gitPacks.projectId, project.id))).map((p) => ({
+        replaced: p.replacedAt !== null,
+        tips: p.tips,
+        files: [p.fileId, p.oidsFileId],
+      }));
+    const heads: string[] = [];
+    for (const rev of [1, 2]) {
+      await writeFile(join(source, 'notes.txt'), text('notes', rev, rev));
+      await runGit(source, ['add', '-A']);
+      await runGit(source, ['commit', '-q', '-m', `revision ${rev}`]);
+      heads.push(await git(source, 'rev-parse', 'HEAD'));
+      await runGit(source, ['push', '-q', url(project.path_with_namespace), 'master']);
+      await vi.waitFor(async () => expect((await packs()).find((p) => !p.replaced)?.tips).toEqual([heads.at(-1)]), { timeout: 15_000, interval: 100 });
+    }
+    const [old] = (await packs()).filter((p) => p.replaced);
+    expect(old).toBeDefined();
+    // Within the grace the replaced pack stays (a clone may be streaming it); past it, the cron's sweep deletes it.
+    expect(await deleteReplacedGitPacks({ ctx: testDb() })).toBe(0);
+    await testDb()
+      .db.update(gitPacks)
+      .set({ replacedAt: sql`now() - interval '2 hours'` })
+      .where(and(eq(gitPacks.projectId, project.id), isNotNull(gitPacks.replacedAt)));
+    expect(await deleteReplacedGitPacks({ ctx: testDb() })).toBe(1);
+    expect((await packs()).map((p) => p.replaced)).toEqual([false]);
+    expect(await testDb().db.select().from(storedFiles).where(inArray(storedFiles.id, old!.files))).toEqual([]);
+    const c = await clone(project.path_with_namespace);
+    expect(c.fsck).toBe('');
+    expect((await inspect(c.dir)).deltas).toBeGreaterThan(0);
   });
 });

@@ -10,6 +10,15 @@ import { readableObjectSql } from './sql.ts';
 /** How long a replaced pack stays readable: longer than a clone of it streams. */
 const REPLACED_PACK_GRACE = sql`interval '1 hour'`;
 
+/** Deletes every pack replaced longer ago than the grace (their files go with them, by trigger); answers how many. */
+export async function deleteReplacedPacks(db: Db): Promise<number> {
+  const deleted = await db
+    .delete(gitPacks)
+    .where(lt(gitPacks.replacedAt, sql`now() - ${REPLACED_PACK_GRACE}`))
+    .returning({ id: gitPacks.id });
+  return deleted.length;
+}
+
 export interface StoredPack {
   id: number;
   tips: string[];
