@@ -152,7 +152,8 @@ export type GitCommitRow = typeof gitCommits.$inferSelect;
 /**
  * A project's repacked objects (git repack; Gitaly's housekeeping): every object reachable from its branches and
  * tags when it was built (`tips`), as one pack's entries with deltas in the chunked store (`file_id`: the entries
- * without the pack's header and trailer), and their ids sorted (`oids_file_id`: 20 bytes each). A clone streams it
+ * without the pack's header and trailer), their ids sorted (`oids_file_id`: 20 bytes each) and the same entries
+ * without the blobs (`trees_file_id`, for blob-less partial clones). A clone streams it
  * and adds only what is newer (transport/upload-pack.ts), instead of planning and compressing every object. Built by
  * the git_garbage_collect job (transport/repack.ts) once enough objects came since the last; one is current (no
  * `replaced_at`); a replaced one stays readable a while (a clone may be streaming it), then goes with its files
@@ -176,6 +177,11 @@ export const gitPacks = pgTable(
       .notNull()
       .unique()
       .references(() => storedFiles.id),
+    /** The same pack without its blobs (a partial clone's `--filter=blob:none`), and how many objects it holds. */
+    treesFileId: bigint('trees_file_id', { mode: 'number' })
+      .unique()
+      .references(() => storedFiles.id),
+    treesObjectCount: integer('trees_object_count'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     replacedAt: timestamp('replaced_at', { withTimezone: true }),
   },

@@ -23,38 +23,66 @@ export interface StoredFile {
 export class FileTooLarge extends Error {}
 
 /**
+ * A new file written piece by piece (any sizes, in order): each full chunk is inserted as it fills, `finish` stores
+ * the rest and the size and digest. Past `maxBytes` a write throws FileTooLarge. The caller deletes what was
+ * stored when it gives up (`discard`).
+ */
+export class StoredFileWriter {
+  private readonly hash = new Sha256();
+  private readonly chunk = new Uint8Array(CHUNK_SIZE);
+  private filled = 0;
+  private seq = 0;
+  size = 0;
+
+  private constructor(
+    private readonly db: Db,
+    readonly id: number,
+    private readonly maxBytes: number,
+  ) {}
+
+  static async create(db: Db, o: { maxBytes: number }): Promise<StoredFileWriter> {
+    return new StoredFileWriter(db, await createStoredFile(db), o.maxBytes);
+  }
+
+  async write(piece: Uint8Array): Promise<void> {
+    this.size += piece.length;
+    if (this.size > this.maxBytes) throw new FileTooLarge();
+    this.hash.update(piece);
+    for (let at = 0; at < piece.length;) {
+      const take = Math.min(CHUNK_SIZE - this.filled, piece.length - at);
+      this.chunk.set(piece.subarray(at, at + take), this.filled);
+      this.filled += take;
+      at += take;
+      if (this.filled === CHUNK_SIZE) {
+        await insertChunk(this.db, this.id, this.seq++, this.chunk);
+        this.filled = 0;
+      }
+    }
+  }
+
+  async finish(): Promise<StoredFile> {
+    if (this.filled > 0) await insertChunk(this.db, this.id, this.seq, this.chunk.subarray(0, this.filled));
+    const sha256 = toHex(this.hash.digest());
+    await finishStoredFile(this.db, this.id, this.size, sha256);
+    return { id: this.id, size: this.size, sha256 };
+  }
+
+  discard(): Promise<void> {
+    return deleteStoredFile(this.db, this.id);
+  }
+}
+
+/**
  * Stores `pieces` (any sizes, in order) as a new file; refuses past `maxBytes` (FileTooLarge). On any failure, the
  * source's included, what was stored is deleted and the error rethrown.
  */
 export async function writeStoredFile(db: Db, pieces: AsyncIterable<Uint8Array>, o: { maxBytes: number }): Promise<StoredFile> {
-  const id = await createStoredFile(db);
+  const file = await StoredFileWriter.create(db, o);
   try {
-    const hash = new Sha256();
-    const chunk = new Uint8Array(CHUNK_SIZE);
-    let filled = 0;
-    let seq = 0;
-    let size = 0;
-    for await (const piece of pieces) {
-      size += piece.length;
-      if (size > o.maxBytes) throw new FileTooLarge();
-      hash.update(piece);
-      for (let at = 0; at < piece.length;) {
-        const take = Math.min(CHUNK_SIZE - filled, piece.length - at);
-        chunk.set(piece.subarray(at, at + take), filled);
-        filled += take;
-        at += take;
-        if (filled === CHUNK_SIZE) {
-          await insertChunk(db, id, seq++, chunk);
-          filled = 0;
-        }
-      }
-    }
-    if (filled > 0) await insertChunk(db, id, seq, chunk.subarray(0, filled));
-    const sha256 = toHex(hash.digest());
-    await finishStoredFile(db, id, size, sha256);
-    return { id, size, sha256 };
+    for await (const piece of pieces) await file.write(piece);
+    return await file.finish();
   } catch (error) {
-    await deleteStoredFile(db, id);
+    await file.discard();
     throw error;
   }
 }

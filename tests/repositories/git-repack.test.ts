@@ -56,6 +56,8 @@ describe.skipIf(!hasGit())('git over HTTP: repacked clones', () => {
     const source = join(work, 'source');
     await runGit(work, ['init', '-q', '-b', 'master', source]);
     await mkdir(join(source, 'docs', 'deep'), { recursive: true });
+    // A directory of 40 files: its tree (about 1.5 KB) changes by one entry per revision, which a delta says in a few bytes.
+    for (let i = 0; i < 40; i++) await writeFile(join(source, 'docs', 'deep', `page-${i}.txt`), `page ${i}\n`);
     for (let rev = 0; rev < 12; rev++) {
       await writeFile(join(source, 'docs', 'deep', 'guide.txt'), text('guide', rev % 60, rev));
       await writeFile(join(source, 'README.md'), text('readme', (rev * 7) % 60, rev));
@@ -84,6 +86,16 @@ describe.skipIf(!hasGit())('git over HTTP: repacked clones', () => {
     expect(await git(repacked.dir, 'rev-parse', 'HEAD', 'origin/stable', 'v0.5^{commit}')).toBe(
       await git(source, 'rev-parse', 'HEAD', 'stable', 'v0.5^{commit}'),
     );
+    // A blob-less partial clone streams the pack's twin without blobs; its checkout fetches the blobs it needs.
+    const partial = await clone(project.path_with_namespace, ['--filter=blob:none', '--no-checkout']);
+    const missing = (await git(partial.dir, 'rev-list', '--objects', '--all', '--missing=print')).split('\n').filter((l) => l.startsWith('?'));
+    const sourceBlobs = (await git(source, 'rev-list', '--objects', '--all', '--filter=blob:none', '--filter-print-omitted'))
+      .split('\n')
+      .filter((l) => l.startsWith('~'));
+    expect(missing.length).toBe(sourceBlobs.length);
+    expect((await inspect(partial.dir)).deltas).toBeGreaterThan(0);
+    await runGit(partial.dir, ['checkout', '-q', 'master']);
+    expect(await git(partial.dir, 'show', 'HEAD:docs/deep/guide.txt')).toBe(text('guide', 11, 11).trimEnd());
     // Protocol v0 clients get the same pack (kept as a pack: a v0 clone would unpack fewer than 100 objects).
     const v0 = await clone(project.path_with_namespace, ['-c', 'protocol.version=0', '-c', 'fetch.unpackLimit=1']);
     expect(v0.fsck).toBe('');

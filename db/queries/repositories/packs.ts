@@ -25,14 +25,29 @@ export interface StoredPack {
   objectCount: number;
   file: { id: number; size: number };
   oids: { id: number; size: number };
+  /** The entries without blobs (blob-less partial clones), when it was built with them. */
+  trees: { id: number; size: number; objectCount: number } | null;
 }
 
 /** The project's current pack, if one was built. */
 export async function currentPack(db: Db, projectId: number): Promise<StoredPack | null> {
-  const [found] = await rows<{ id: number; tips: string[]; object_count: number; file_id: number; file_size: number; oids_id: number; oids_size: number }>(
+  const [found] = await rows<{
+    id: number;
+    tips: string[];
+    object_count: number;
+    file_id: number;
+    file_size: number;
+    oids_id: number;
+    oids_size: number;
+    trees_id: number | null;
+    trees_size: number | null;
+    trees_count: number | null;
+  }>(
     db,
-    sql`SELECT p.id, p.tips, p.object_count, p.file_id, f.size AS file_size, p.oids_file_id AS oids_id, o.size AS oids_size
+    sql`SELECT p.id, p.tips, p.object_count, p.file_id, f.size AS file_size, p.oids_file_id AS oids_id, o.size AS oids_size,
+        p.trees_file_id AS trees_id, t.size AS trees_size, p.trees_object_count AS trees_count
       FROM ${gitPacks} p JOIN ${storedFiles} f ON f.id = p.file_id JOIN ${storedFiles} o ON o.id = p.oids_file_id
+      LEFT JOIN ${storedFiles} t ON t.id = p.trees_file_id
       WHERE p.project_id = ${projectId} AND p.replaced_at IS NULL`,
   );
   if (!found) return null;
@@ -42,6 +57,10 @@ export async function currentPack(db: Db, projectId: number): Promise<StoredPack
     objectCount: Number(found.object_count),
     file: { id: Number(found.file_id), size: Number(found.file_size) },
     oids: { id: Number(found.oids_id), size: Number(found.oids_size) },
+    trees:
+      found.trees_id === null || found.trees_size === null
+        ? null
+        : { id: Number(found.trees_id), size: Number(found.trees_size), objectCount: Number(found.trees_count) },
   };
 }
 
@@ -107,15 +126,13 @@ export async function allInHistoryOf(db: Db, projectId: number, targets: readonl
  */
 export async function makePackCurrent(
   tx: Db,
-  pack: { projectId: number; tips: readonly string[]; objectCount: number; fileId: number; oidsFileId: number },
+  pack: { projectId: number; tips: readonly string[]; objectCount: number; fileId: number; oidsFileId: number; treesFileId: number; treesObjectCount: number },
 ): Promise<void> {
   await tx.execute(sql`SELECT 1 FROM ${repositories} WHERE project_id = ${pack.projectId} FOR UPDATE`);
   await tx
     .update(gitPacks)
     .set({ replacedAt: sql`now()` })
     .where(and(eq(gitPacks.projectId, pack.projectId), isNull(gitPacks.replacedAt)));
-  await tx
-    .insert(gitPacks)
-    .values({ projectId: pack.projectId, tips: [...pack.tips], objectCount: pack.objectCount, fileId: pack.fileId, oidsFileId: pack.oidsFileId });
+  await tx.insert(gitPacks).values({ ...pack, tips: [...pack.tips] });
   await tx.delete(gitPacks).where(and(eq(gitPacks.projectId, pack.projectId), lt(gitPacks.replacedAt, sql`now() - ${REPLACED_PACK_GRACE}`)));
 }

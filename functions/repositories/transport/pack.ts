@@ -51,11 +51,13 @@ export function packEntry(type: number, body: Uint8Array): Uint8Array {
   return entry;
 }
 
-/** An OFS_DELTA entry (type 6): the delta's size, how far back its base starts, the compressed delta. */
-export function deltaEntry(delta: Uint8Array, distance: number): Uint8Array {
-  const head = entryHeader(6, delta.length);
+/**
+ * An OFS_DELTA entry (type 6): the delta's size, how far back its base starts, the compressed delta (`data`,
+ * deflated once by the caller when the same delta goes into more than one pack).
+ */
+export function deltaEntry(deltaSize: number, data: Uint8Array, distance: number): Uint8Array {
+  const head = entryHeader(6, deltaSize);
   const offset = ofsOffset(distance);
-  const data = deflateSync(delta);
   const entry = new Uint8Array(head.length + offset.length + data.length);
   entry.set(head);
   entry.set(offset, head.length);

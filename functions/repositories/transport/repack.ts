@@ -7,14 +7,17 @@
 // commits their trees level by level and their blobs, each tree and blob under the path it was first met at. An
 // object is written as an OFS_DELTA against the last one written at the same path when that saves half its size
 // (git/delta.ts createDelta): with history walked newest first, the newest version is whole and older ones are deltas
-// of newer ones, as git prefers; chains stop at git's pack.depth, 50. What is held in memory: the set of ids seen,
-// one batch of bodies, and the last body per path up to a budget.
+// of newer ones, as git prefers; chains stop at git's pack.depth, 50. The same entries less the blobs are written
+// beside, as a second pack (each delta compressed once, its base offset counted in each pack), which blob-less
+// partial clones stream. What is held in memory: the set of ids seen, one batch of bodies, and the last body per path
+// up to a budget.
 import type { Db } from '../../../db/client.ts';
 import { commitsWithTrees, currentPack, makePackCurrent } from '../../../db/queries/repositories/packs.ts';
 import { readObjects } from '../../../db/queries/repositories/reads.ts';
 import { advertisedRefs } from '../../../db/queries/repositories/transport.ts';
 import type { JobContext } from '../../housekeeping/service.ts';
-import { discardStoredFile, writeStoredFile } from '../../lib/stored-files.ts';
+import { StoredFileWriter } from '../../lib/stored-files.ts';
+import { deflateSync } from 'node:zlib';
 import { createDelta } from '../git/delta.ts';
 import { decodeTree, entryType } from '../git/tree.ts';
 import { deltaEntry, packEntry } from './pack.ts';
@@ -37,35 +40,63 @@ const COMMIT = 1;
 const TREE = 2;
 const BLOB = 3;
 
-/** Writes entries, remembering offsets and bases per path. */
+/** Where a base was written in each pack: the full one and the one without blobs (trees and commits are in both). */
+interface Base {
+  offset: number;
+  treesOffset: number;
+  body: Uint8Array;
+  depth: number;
+}
+
+/** An entry for each pack: the full one's, and the blob-less one's (null for a blob). */
+interface Entry {
+  full: Uint8Array;
+  trees: Uint8Array | null;
+}
+
+/** Builds entries for both packs, remembering their offsets and the bases per path. */
 class PackBuilder {
   offset = 0;
+  treesOffset = 0;
   count = 0;
+  treesCount = 0;
   readonly oids: string[] = [];
-  private readonly bases = new Map<string, { offset: number; body: Uint8Array; depth: number }>();
+  private readonly bases = new Map<string, Base>();
   private baseBytes = 0;
 
-  entry(oid: string, type: number, body: Uint8Array, path: string | null): Uint8Array {
+  entry(oid: string, type: number, body: Uint8Array, path: string | null): Entry {
     const key = path === null ? null : `${type}:${path}`;
     const base = key === null ? undefined : this.bases.get(key);
-    let bytes: Uint8Array | undefined;
+    const inTrees = type !== BLOB;
+    let entry: Entry | undefined;
     let depth = 0;
     if (base && base.depth < MAX_DEPTH && body.length <= MAX_DELTA_SIZE) {
       const delta = createDelta(base.body, body);
       if (delta) {
-        bytes = deltaEntry(delta, this.offset - base.offset);
+        const data = deflateSync(delta);
+        entry = {
+          full: deltaEntry(delta.length, data, this.offset - base.offset),
+          trees: inTrees ? deltaEntry(delta.length, data, this.treesOffset - base.treesOffset) : null,
+        };
         depth = base.depth + 1;
       }
     }
-    bytes ??= packEntry(type, body);
-    if (key !== null && body.length <= MAX_DELTA_SIZE) this.remember(key, { offset: this.offset, body, depth });
-    this.offset += bytes.length;
+    if (!entry) {
+      const whole = packEntry(type, body);
+      entry = { full: whole, trees: inTrees ? whole : null };
+    }
+    if (key !== null && body.length <= MAX_DELTA_SIZE) this.remember(key, { offset: this.offset, treesOffset: this.treesOffset, body, depth });
+    this.offset += entry.full.length;
     this.count++;
+    if (entry.trees) {
+      this.treesOffset += entry.trees.length;
+      this.treesCount++;
+    }
     this.oids.push(oid);
-    return bytes;
+    return entry;
   }
 
-  private remember(key: string, base: { offset: number; body: Uint8Array; depth: number }) {
+  private remember(key: string, base: Base) {
     const old = this.bases.get(key);
     if (old) {
       this.baseBytes -= old.body.length;
@@ -177,18 +208,34 @@ export async function repack(job: JobContext, projectId: number): Promise<Repack
   if (current && current.tips.length === tips.length && current.tips.every((t, i) => t === tips[i])) return null;
   const wanted = await resolveWants(db, { projectId, defaultBranch: null }, tips);
   const builder = new PackBuilder();
-  const file = await writeStoredFile(db, entries(db, projectId, builder, wanted), { maxBytes: NO_LIMIT });
-  let oidsFileId: number | undefined;
+  const files: StoredFileWriter[] = [];
   try {
-    const sorted = builder.oids.sort();
-    const oids = await writeStoredFile(db, oidPieces(sorted), { maxBytes: NO_LIMIT });
-    oidsFileId = oids.id;
-    const fileId = file.id;
-    await job.ctx.transaction((tx) => makePackCurrent(tx, { projectId, tips, objectCount: builder.count, fileId, oidsFileId: oids.id }));
+    const full = await StoredFileWriter.create(db, { maxBytes: NO_LIMIT });
+    files.push(full);
+    const trees = await StoredFileWriter.create(db, { maxBytes: NO_LIMIT });
+    files.push(trees);
+    for await (const entry of entries(db, projectId, builder, wanted)) {
+      await full.write(entry.full);
+      if (entry.trees) await trees.write(entry.trees);
+    }
+    const oids = await StoredFileWriter.create(db, { maxBytes: NO_LIMIT });
+    files.push(oids);
+    for await (const piece of oidPieces(builder.oids.sort())) await oids.write(piece);
+    const written = { full: await full.finish(), trees: await trees.finish(), oids: await oids.finish() };
+    await job.ctx.transaction((tx) =>
+      makePackCurrent(tx, {
+        projectId,
+        tips,
+        objectCount: builder.count,
+        fileId: written.full.id,
+        oidsFileId: written.oids.id,
+        treesFileId: written.trees.id,
+        treesObjectCount: builder.treesCount,
+      }),
+    );
+    return { objects: builder.count, bytes: written.full.size };
   } catch (error) {
-    await discardStoredFile(db, file.id);
-    if (oidsFileId !== undefined) await discardStoredFile(db, oidsFileId);
+    for (const file of files) await file.discard();
     throw error;
   }
-  return { objects: builder.count, bytes: file.size };
 }

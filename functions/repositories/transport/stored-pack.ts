@@ -1,10 +1,13 @@
-// Serving a project's stored pack (repack.ts writes it): whether a fetch can start with it, and which of the objects
-// planned beyond it the pack already holds, by its sorted id list (20 bytes an id, written by oidPieces).
+// Serving a project's stored pack (repack.ts writes it): whether a fetch can start with it (or with its blob-less
+// twin, for a partial clone), and which of the objects planned beyond it the pack already holds, by its sorted id
+// list (20 bytes an id, written by oidPieces).
 import type { Db } from '../../../db/client.ts';
 import { allInHistoryOf, currentPack, type StoredPack } from '../../../db/queries/repositories/packs.ts';
 import type { PackObject } from '../../../db/queries/repositories/transport.ts';
 import { readStoredFile } from '../../lib/stored-files.ts';
 import { oidToBytes } from '../git/oid.ts';
+
+const BLOB = 3;
 
 /**
  * The project's stored pack when a fetch of a whole history (no haves, no depth, no filter, a client that reads
@@ -24,8 +27,19 @@ export async function usableStoredPack(
   return (await allInHistoryOf(db, projectId, others, wanted.commits)) ? pack : null;
 }
 
-/** `objects` less those the stored pack holds (its id list is read whole: 20 bytes an object). */
-export async function withoutPacked(db: Db, stored: StoredPack, objects: readonly PackObject[]): Promise<PackObject[]> {
+/**
+ * The pack's blob-less twin in its place (a `--filter=blob:none` clone), or null when it was built without one. Its
+ * entries are the pack's own less the blobs, with the trees' deltas pointing at the same bases.
+ */
+export function bloblessPack(pack: StoredPack): StoredPack | null {
+  return pack.trees ? { ...pack, file: { id: pack.trees.id, size: pack.trees.size }, objectCount: pack.trees.objectCount } : null;
+}
+
+/**
+ * `objects` less those the stored pack holds (its id list is read whole: 20 bytes an object). `blobs: false`: the
+ * blob-less twin is sent, so no blob counts as held.
+ */
+export async function withoutPacked(db: Db, stored: StoredPack, objects: readonly PackObject[], o: { blobs: boolean }): Promise<PackObject[]> {
   const ids = new Uint8Array(stored.oids.size);
   let at = 0;
   const reader = readStoredFile(db, stored.oids).getReader();
@@ -33,7 +47,7 @@ export async function withoutPacked(db: Db, stored: StoredPack, objects: readonl
     ids.set(piece.value, at);
     at += piece.value.length;
   }
-  return objects.filter((o) => !packHas(ids, o.oid));
+  return objects.filter((object) => (!o.blobs && object.type === BLOB) || !packHas(ids, object.oid));
 }
 
 /** Sorted ids as the id list stores them, a thousand at a time. */

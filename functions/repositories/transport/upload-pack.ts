@@ -12,7 +12,7 @@ import { advertisedRefs, planPack, readableTypes, type PackPlan } from '../../..
 import { readObjects } from '../../../db/queries/repositories/reads.ts';
 import { decodeTag } from '../git/tag.ts';
 import { writePack } from './pack.ts';
-import { usableStoredPack, withoutPacked } from './stored-pack.ts';
+import { bloblessPack, usableStoredPack, withoutPacked } from './stored-pack.ts';
 import { DELIM, FLUSH, pkt, PktReader, ProtocolError, sideband } from './pkt-line.ts';
 
 export const AGENT = 'agent=git/2.29.0-edge-gitlab';
@@ -236,13 +236,16 @@ interface FetchPlan extends PackPlan {
 /** The plan for the arguments: what to send, and which commits it cuts history at (shallow). */
 async function plan(db: Db, repo: GitRepository, args: FetchArgs, wanted?: Wanted): Promise<FetchPlan> {
   const { commits, objects } = wanted ?? (await resolveWants(db, repo, args.wants));
-  const whole = !args.haves.length && !deepens(args) && args.blobLimit === undefined && args.ofsDelta;
-  const stored = whole ? await usableStoredPack(db, repo.projectId, { commits, objects }) : null;
+  // A whole history, or a blob-less partial clone of one, can start with the stored pack (or its blob-less twin).
+  const blobless = args.blobLimit === 0;
+  const whole = !args.haves.length && !deepens(args) && (args.blobLimit === undefined || blobless) && args.ofsDelta;
+  const usable = whole ? await usableStoredPack(db, repo.projectId, { commits, objects }) : null;
+  const stored = usable && blobless ? bloblessPack(usable) : usable;
   if (stored) {
     // What is newer than the pack: its tips are the haves; what the pack already holds is left out (a revert brings
     // back an old tree, which the boundary's trees do not show).
-    const newer = await planPack(db, repo.projectId, { commits, objects, haves: stored.tips });
-    const extra = newer.objects.length ? await withoutPacked(db, stored, newer.objects) : [];
+    const newer = await planPack(db, repo.projectId, { commits, objects, haves: stored.tips, blobLimit: args.blobLimit });
+    const extra = newer.objects.length ? await withoutPacked(db, stored, newer.objects, { blobs: !blobless }) : [];
     const planned = { objects: extra, shallow: [], unshallow: [], stored };
     return args.includeTag ? { ...(await withIncludedTags(db, repo, planned)), stored } : planned;
   }
