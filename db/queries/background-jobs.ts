@@ -32,7 +32,8 @@ export const enqueueProjectJobStatement = (db: Db, job: NewJob, projectId: numbe
     sql`INSERT INTO ${j} (queue, worker_class, args, meta)
         SELECT ${job.queue}, ${job.workerClass}, ${JSON.stringify(job.args)}::jsonb,
                ${JSON.stringify(job.meta)}::jsonb || jsonb_build_object('project', p.path_with_namespace, 'root_namespace', split_part(p.path_with_namespace, '/', 1))
-        FROM projects p WHERE p.id = ${projectId}`,
+        FROM projects p WHERE p.id = ${projectId}
+        RETURNING id`,
   );
 
 /**

@@ -47,6 +47,14 @@ export async function limitByIp(ctx: RequestContext, ip: string): Promise<Counte
   return counted;
 }
 
+/**
+ * GitLab's Gitlab::ExclusiveLease#try_obtain: true for the first caller of `key` in a window of `seconds`, false for
+ * every other one until the window ends.
+ */
+export async function takeLease(ctx: RequestContext, key: string, seconds: number): Promise<boolean> {
+  return (await countEvent(ctx.db, `lease:${key}`, seconds)).count === 1;
+}
+
 /** Takes an attempt's count back (git's password sign-ins count only when they fail). */
 export const releaseIpAttempt = (ctx: RequestContext, counted: CountedEvent) => uncountEvents(ctx.db, [counted]);
 

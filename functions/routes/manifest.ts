@@ -374,6 +374,7 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["GET","/projects/:id/repository/files/:file_path/raw",3],
   ],
   repositoryWrites: [
+    ["POST","/projects/:id/housekeeping",2],
     ["POST","/projects/:id/repository/commits",3],
     ["POST","/projects/:id/repository/commits/:sha/cherry_pick",3],
     ["POST","/projects/:id/repository/commits/:sha/revert",3],

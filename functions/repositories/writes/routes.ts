@@ -10,6 +10,7 @@ import { changeCommit, type ChangeKind } from './commit-change.ts';
 import { createCommit } from './create-commit.ts';
 import { toBranch, toCommit, toCommitDetail, toFileCommit } from '../entities.ts';
 import { writeFile } from './files.ts';
+import { startHousekeeping } from '../housekeeping.ts';
 import { commitStats } from '../reads/diffs.ts';
 import { CommitChangeInput, CreateBranchInput, CreateCommitInput, CreateFileInput, DeleteFileInput, UpdateFileInput } from '../schemas.ts';
 
@@ -21,6 +22,11 @@ const ShaPath = schema(() => z.object({ id: projectRef(), sha: z.string() }));
 const FilePath = schema(() => z.object({ id: projectRef(), file_path: z.string() }));
 
 const base = '/projects/:id/repository';
+
+// POST /projects/:id/housekeeping: 201 with the job's id as a JSON string (GitLab: Sidekiq's jid).
+repositoryWriteRoutes.post('/projects/:id/housekeeping', path(ProjectPath), async (c) =>
+  c.json(await startHousekeeping({ ctx: c.var.ctx, input: { project: c.req.valid('param').id } }), 201),
+);
 
 repositoryWriteRoutes.post(`${base}/commits`, path(ProjectPath), params(CreateCommitInput), async (c) => {
   const input = c.req.valid('query');
