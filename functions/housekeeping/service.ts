@@ -11,6 +11,7 @@ import type { Config, RequestContext } from '../lib/context.ts';
 import { deleteExpiredMemberships, findPurgeableGroupIds, findPurgeableProjectIds, purgeProjectsAndGroups } from '../../db/queries/housekeeping.ts';
 import { deleteEventsBefore } from '../events/statements.ts';
 import { deleteStaleCounters } from '../../db/queries/lib/rate-limits.ts';
+import { LEASE_MAX_SECONDS, LEASE_PREFIX } from '../lib/rate-limit.ts';
 import { deleteReplacedPacks, deleteUnusedPools } from '../repositories/statements.ts';
 import { recordEvents } from '../events/record.ts';
 
@@ -74,7 +75,8 @@ export async function expireOldEvents({ ctx }: JobContext, batchSize = EVENT_RET
 }
 
 /** Drops rate-limit counters whose window is long over; the number dropped. */
-export const deleteStaleRateLimits = ({ ctx }: JobContext): Promise<number> => deleteStaleCounters(ctx.db, RATE_LIMIT_RETENTION, 10_000);
+export const deleteStaleRateLimits = ({ ctx }: JobContext): Promise<number> =>
+  deleteStaleCounters(ctx.db, RATE_LIMIT_RETENTION, 10_000, { prefix: LEASE_PREFIX, olderThan: sql`now() - make_interval(secs => ${LEASE_MAX_SECONDS})` });
 
 /** Deletes object pools no repository uses (after the purges' commits: a pool a fork still uses is never touched). */
 export const deleteUnusedObjectPools = async ({ ctx }: JobContext): Promise<number> => (await deleteUnusedPools(ctx.db)).length;

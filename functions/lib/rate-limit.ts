@@ -47,12 +47,16 @@ export async function limitByIp(ctx: RequestContext, ip: string): Promise<Counte
   return counted;
 }
 
+/** Leases are counters under this prefix; the cron keeps them for LEASE_MAX_SECONDS (not an hour, as other counters). */
+export const LEASE_PREFIX = 'lease:';
+export const LEASE_MAX_SECONDS = 86_400;
+
 /**
- * GitLab's Gitlab::ExclusiveLease#try_obtain: true for the first caller of `key` in a window of `seconds`, false for
- * every other one until the window ends.
+ * GitLab's Gitlab::ExclusiveLease#try_obtain: true for the first caller of `key` in a window of `seconds` (at most
+ * LEASE_MAX_SECONDS), false for every other one until the window ends.
  */
 export async function takeLease(ctx: RequestContext, key: string, seconds: number): Promise<boolean> {
-  return (await countEvent(ctx.db, `lease:${key}`, seconds)).count === 1;
+  return (await countEvent(ctx.db, `${LEASE_PREFIX}${key}`, Math.min(seconds, LEASE_MAX_SECONDS))).count === 1;
 }
 
 /** Takes an attempt's count back (git's password sign-ins count only when they fail). */

@@ -69,11 +69,13 @@ export async function resetCount(db: Db, key: string) {
  * Deletes counters whose window started before `olderThan` (their window is over: the next event starts a new one
  * anyway), at most `limit` a call, skipping rows a request holds. Returns how many went.
  */
-export async function deleteStaleCounters(db: Db, olderThan: SQL, limit: number): Promise<number> {
+export async function deleteStaleCounters(db: Db, olderThan: SQL, limit: number, leases: { prefix: string; olderThan: SQL }): Promise<number> {
+  // Leases (lib/rate-limit.ts takeLease) hold for longer windows than the counters: they are kept until theirs is over.
+  const stale = sql`${rateLimits.windowStart} < CASE WHEN starts_with(${rateLimits.key}, ${leases.prefix}) THEN ${leases.olderThan} ELSE ${olderThan} END`;
   const gone = await rows<{ key: string }>(
     db,
     sql`DELETE FROM ${rateLimits} WHERE ${rateLimits.key} IN (
-      SELECT ${rateLimits.key} FROM ${rateLimits} WHERE ${rateLimits.windowStart} < ${olderThan} LIMIT ${limit} FOR UPDATE SKIP LOCKED) RETURNING ${rateLimits.key}`,
+      SELECT ${rateLimits.key} FROM ${rateLimits} WHERE ${stale} LIMIT ${limit} FOR UPDATE SKIP LOCKED) RETURNING ${rateLimits.key}`,
   );
   return gone.length;
 }
