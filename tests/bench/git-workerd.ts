@@ -20,7 +20,7 @@ import type * as PgTypes from 'pg';
 import { startPostgresTestDatabase } from '../helpers/postgres.ts';
 import { createUserWithToken } from '../workers/global-setup.ts';
 import { BENCH_COMMITS, generateRepository, git, GIT_ENV } from './git-repo.ts';
-import { ensureBuilt, processCpuMs, workerdBinary, workerdConfig } from './startup.ts';
+import { ensureBuilt, processCpuMs, startWorkerd, workerdBinary, workerdConfig } from './startup.ts';
 
 const pg = createRequire(import.meta.url)('pg') as typeof PgTypes;
 const PAID_PLAN_DEFAULT_CPU_MS = 30_000;
@@ -53,24 +53,7 @@ const configFile = workerdConfig(work, 'worker.js', {
   GIT_GC_AUTO: '1',
   ENCRYPTION_KEY: 'dGVzdC1vbmx5LWtleS0wMTIzNDU2Nzg5YWJjZGVmMDE=',
 });
-const workerd = spawn(workerdBinary(), ['serve', configFile, '--control-fd=3', '--experimental'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
-let stderr = '';
-workerd.stderr!.on('data', (d) => (stderr += d));
-const port = await new Promise<number>((resolve, reject) => {
-  let buf = '';
-  (workerd.stdio[3] as NodeJS.ReadableStream).on('data', (d) => {
-    buf += d;
-    for (const line of buf.split('\n')) {
-      try {
-        const event = JSON.parse(line) as { event?: string; port?: number };
-        if (event.event === 'listen' && event.port) resolve(event.port);
-      } catch {
-        // a partial line
-      }
-    }
-  });
-  workerd.on('exit', (code) => reject(new Error(`workerd exited (${code}): ${stderr}`)));
-});
+const { child: workerd, port, out } = await startWorkerd(workerdBinary(), configFile);
 const base = `http://127.0.0.1:${port}`;
 const created = await fetch(`${base}/api/v4/projects`, {
   method: 'POST',
@@ -90,7 +73,7 @@ const packTips = async () =>
 async function repacked(tip: string) {
   for (;;) {
     if ((await packTips()).includes(tip)) return;
-    if (workerd.exitCode !== null) throw new Error(`workerd exited: ${stderr}`);
+    if (workerd.exitCode !== null) throw new Error(`workerd exited: ${out.stderr}`);
     await new Promise((r) => setTimeout(r, 200));
   }
 }

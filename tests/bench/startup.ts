@@ -162,12 +162,11 @@ const w :Workerd.Worker = (
   return file;
 }
 
-/** One fresh workerd process, one request. */
-async function coldRequest(bin: string, configFile: string, probe: Probe): Promise<Sample & { status: number }> {
-  const t0 = performance.now();
+/** A fresh `workerd serve` of `configFile`: the process, its port once it listens, and what it wrote to stderr. */
+export async function startWorkerd(bin: string, configFile: string) {
   const child = spawn(bin, ['serve', configFile, '--control-fd=3', '--experimental'], { stdio: ['ignore', 'ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr += d));
+  const out = { stderr: '' };
+  child.stderr!.on('data', (d) => (out.stderr += d));
   try {
     const port = await new Promise<number>((resolvePort, reject) => {
       let buf = '';
@@ -183,9 +182,21 @@ async function coldRequest(bin: string, configFile: string, probe: Probe): Promi
           }
         }
       });
-      child.on('exit', (code) => reject(new Error(`workerd exited (${code}): ${stderr}`)));
-      setTimeout(() => reject(new Error(`workerd did not listen in 20 s: ${stderr}`)), 20_000);
+      child.on('exit', (code) => reject(new Error(`workerd exited (${code}): ${out.stderr}`)));
+      setTimeout(() => reject(new Error(`workerd did not listen in 20 s: ${out.stderr}`)), 20_000);
     });
+    return { child, port, out };
+  } catch (error) {
+    child.kill('SIGKILL');
+    throw error;
+  }
+}
+
+/** One fresh workerd process, one request. */
+async function coldRequest(bin: string, configFile: string, probe: Probe): Promise<Sample & { status: number }> {
+  const t0 = performance.now();
+  const { child, port } = await startWorkerd(bin, configFile);
+  try {
     const startupCpuMs = processCpuMs(child.pid!);
     const res = await fetch(`http://127.0.0.1:${port}${probe.path}`, { method: probe.method, headers: probe.headers, body: probe.body });
     await res.arrayBuffer();
