@@ -15,7 +15,8 @@ export const storedFiles = pgTable(
     sha256: text('sha256'),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },
-  // Unfinished files (an upload cut off mid-way) are found by age for the purge.
+  // Files no owner took (an upload cut off mid-way, a repack stopped) are found by age for the purge
+  // (db/queries/lib/stored-files.ts deleteOrphanedFiles, from the cron's object_pool_cleanup).
   (t) => [index('stored_files_created_at_idx').on(t.createdAt)],
 );
 

@@ -1,6 +1,7 @@
 // The workers: what a job of each queue does with its args. Each is idempotent (a job may run again after a runner
 // died holding it, once its lease ran out) and returns a summary the runner logs.
 import {
+  deleteOrphanedStoredFiles,
   deleteReplacedGitPacks,
   deleteStaleRateLimits,
   deleteUnusedObjectPools,
@@ -67,7 +68,11 @@ export const WORKERS: Record<QueueName, Perform> = {
   'cronjob:remove_expired_members': async (job) => ({ expiredMemberships: await expireMemberships(job) }),
   'cronjob:prune_old_events': async (job) => ({ expiredEvents: await expireOldEvents(job) }),
   'cronjob:prune_rate_limits': async (job) => ({ staleRateLimits: await deleteStaleRateLimits(job) }),
-  'cronjob:object_pool_cleanup': async (job) => ({ unusedPools: await deleteUnusedObjectPools(job), replacedPacks: await deleteReplacedGitPacks(job) }),
+  'cronjob:object_pool_cleanup': async (job) => ({
+    unusedPools: await deleteUnusedObjectPools(job),
+    replacedPacks: await deleteReplacedGitPacks(job),
+    orphanedFiles: await deleteOrphanedStoredFiles(job),
+  }),
   mailers: async (job) => ({ ...(await deliverNotifications(job)) }),
   'pipeline_processing:pipeline_success': async (job, args) => ({ ...(await mergeWaitingForPipeline(job, idArg(args, 'pipeline_id'))) }),
   post_receive: async (job, args) => {

@@ -4,13 +4,14 @@
 // removed (a project membership records its `expired` event in the same transaction), events older than 2 years are
 // deleted, rate-limit counters whose window is long over (unknown logins and client ids would otherwise stay forever)
 // go, object pools no repository uses any more (a purged project's, once no fork shares it) go with their
-// objects, and so do the packs a repack replaced over an hour ago. Each task is idempotent and safe to run
+// objects, and so do the packs a repack replaced over an hour ago and the stored files no owner took within a day. Each task is idempotent and safe to run
 // concurrently with itself.
 import { sql } from 'drizzle-orm';
 import type { Config, RequestContext } from '../lib/context.ts';
 import { deleteExpiredMemberships, findPurgeableGroupIds, findPurgeableProjectIds, purgeProjectsAndGroups } from '../../db/queries/housekeeping.ts';
 import { deleteEventsBefore } from '../events/statements.ts';
 import { deleteStaleCounters } from '../../db/queries/lib/rate-limits.ts';
+import { deleteOrphanedFiles } from '../../db/queries/lib/stored-files.ts';
 import { LEASE_MAX_SECONDS, LEASE_PREFIX } from '../lib/rate-limit.ts';
 import { deleteReplacedPacks, deleteUnusedPools } from '../repositories/statements.ts';
 import { recordEvents } from '../events/record.ts';
@@ -83,3 +84,7 @@ export const deleteUnusedObjectPools = async ({ ctx }: JobContext): Promise<numb
 
 /** Repacked projects' replaced packs, once no clone can still be streaming them (the next repack would, if any). */
 export const deleteReplacedGitPacks = async ({ ctx }: JobContext): Promise<number> => deleteReplacedPacks(ctx.db);
+
+/** Stored files no owner took, a day old: no upload or repack still writes them. */
+export const ORPHANED_FILE_AGE = sql`now() - interval '1 day'`;
+export const deleteOrphanedStoredFiles = async ({ ctx }: JobContext): Promise<number> => deleteOrphanedFiles(ctx.db, ORPHANED_FILE_AGE, 1000);

@@ -9,7 +9,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq, inArray, isNotNull, sql } from 'drizzle-orm';
 import { gitPacks, storedFiles } from '../../db/schema/index.ts';
-import { deleteReplacedGitPacks } from '../../functions/housekeeping/service.ts';
+import { deleteOrphanedStoredFiles, deleteReplacedGitPacks } from '../../functions/housekeeping/service.ts';
+import { writeStoredFile } from '../../functions/lib/stored-files.ts';
 import { api, serveTestApp, testDb } from '../helpers/app.ts';
 import { git, hasGit, runGit } from '../helpers/git-dir.ts';
 import { createProject } from '../factories/projects.ts';
@@ -154,7 +155,7 @@ describe.skipIf(!hasGit())('git over HTTP: repacked clones', () => {
       (await testDb().db.select().from(gitPacks).where(eq(gitPacks.projectId, project.id))).map((p) => ({
         replaced: p.replacedAt !== null,
         tips: p.tips,
-        files: [p.fileId, p.oidsFileId],
+        files: [p.fileId, p.oidsFileId, p.treesFileId!],
       }));
     const heads: string[] = [];
     for (const rev of [1, 2]) {
@@ -176,6 +177,25 @@ describe.skipIf(!hasGit())('git over HTTP: repacked clones', () => {
     expect(await deleteReplacedGitPacks({ ctx: testDb() })).toBe(1);
     expect((await packs()).map((p) => p.replaced)).toEqual([false]);
     expect(await testDb().db.select().from(storedFiles).where(inArray(storedFiles.id, old!.files))).toEqual([]);
+    // A file no owner took (a repack whose isolate stopped before it made its pack current) goes after a day; the
+    // current pack's files, however old, stay.
+    const orphan = await writeStoredFile(
+      testDb().db,
+      (async function* () {
+        yield new Uint8Array([1, 2, 3]);
+      })(),
+      { maxBytes: 10 },
+    );
+    const [current] = await packs();
+    const aged = [orphan.id, ...current!.files];
+    await testDb()
+      .db.update(storedFiles)
+      .set({ createdAt: sql`now() - interval '2 days'` })
+      .where(inArray(storedFiles.id, aged));
+    expect(await deleteOrphanedStoredFiles({ ctx: testDb() })).toBeGreaterThanOrEqual(1);
+    expect((await testDb().db.select({ id: storedFiles.id }).from(storedFiles).where(inArray(storedFiles.id, aged))).map((f) => f.id).sort()).toEqual(
+      current!.files.map(Number).sort(),
+    );
     const c = await clone(project.path_with_namespace);
     expect(c.fsck).toBe('');
     expect((await inspect(c.dir)).deltas).toBeGreaterThan(0);
