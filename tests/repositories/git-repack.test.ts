@@ -65,6 +65,8 @@ describe.skipIf(!hasGit())('git over HTTP: repacked clones', () => {
       await runGit(source, ['add', '-A']);
       await runGit(source, ['commit', '-q', '-m', `revision ${rev}`]);
       if (rev === 5) await runGit(source, ['tag', '-a', '-m', 'first half', 'v0.5']);
+      // A commit with its parent's tree: two commits, one root tree, written once.
+      if (rev === 7) await runGit(source, ['commit', '-q', '--allow-empty', '-m', 'nothing changed']);
       if (rev === 8) await runGit(source, ['branch', 'stable']);
     }
     await runGit(source, ['push', '-q', url(project.path_with_namespace), '--all']);

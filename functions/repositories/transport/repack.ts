@@ -159,8 +159,13 @@ async function* entries(db: Db, projectId: number, builder: PackBuilder, wanted:
   for (let at = 0; at < commits.length; at += COMMIT_RUN) runs.push(commits.slice(at, at + COMMIT_RUN).map((c) => ({ oid: c.tree, path: '' })));
   for (const [index, run] of runs.entries()) {
     const blobs = index === 0 ? looseBlobs : [];
-    let level = run.filter((t) => !seen.has(t.oid));
-    for (const t of level) seen.add(t.oid);
+    // Each tree once: commits may share a root tree (an empty commit, a revert), as a tag may name one a commit has.
+    let level: { oid: string; path: string }[] = [];
+    for (const t of run) {
+      if (seen.has(t.oid)) continue;
+      seen.add(t.oid);
+      level.push(t);
+    }
     while (level.length) {
       const next: { oid: string; path: string }[] = [];
       let i = 0;
