@@ -30,8 +30,8 @@ const app = createApp({ database: () => provider, cache: () => cache });
 const fetch = withExplorerAssets((req) => app.fetch(req, env));
 
 const root = await bootstrapRoot(provider.open({ queries: 0, ms: 0 }, () => undefined).transaction);
-// The Worker's cron trigger, locally: purges, retention and membership expiry.
-const schedule = startLocalSchedule(provider, { config });
+// The Worker's cron trigger, locally: purges, retention and membership expiry; and the statistics autovacuum would keep.
+const schedule = startLocalSchedule(provider, { config, analyze: () => client.exec('ANALYZE') });
 
 // Derived from ENCRYPTION_KEY, never stored (functions/runners/registration-token.ts): the same on every start.
 const runnersToken = await instanceRunnersToken(config.encryptionKey);

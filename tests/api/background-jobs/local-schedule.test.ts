@@ -85,6 +85,18 @@ describe('the local schedule (npm start)', () => {
     expect(await rowsLeft('projects', [third.body.id])).toBe(1);
   });
 
+  it("ends each run with the embedded database's ANALYZE (PGlite has no autovacuum)", async () => {
+    const estimate = async () => Number((await client.query<{ n: number }>(`SELECT reltuples::int AS n FROM pg_class WHERE relname = 'projects'`)).rows[0]!.n);
+    await call('POST', '/projects', { path: 'counted' });
+    expect(await estimate()).toBeLessThanOrEqual(0); // never analyzed: -1 (unknown) or 0
+    const schedule = startLocalSchedule(provider, { firstDelayMs: 10, intervalMs: 60_000, analyze: () => client.exec('ANALYZE') });
+    try {
+      await eventually(async () => (await estimate()) > 0);
+    } finally {
+      await schedule.stop();
+    }
+  });
+
   it('never overlaps runs: a run longer than the interval delays the next; stop() waits for the run in progress', async () => {
     let active = 0;
     let maxActive = 0;
