@@ -1,7 +1,8 @@
 // Repository housekeeping (GitLab's Projects::HousekeepingService): after a push (PostReceive runs it), a project
 // that gained GIT_GC_AUTO objects since its last pack gets a git_garbage_collect job, whose repack
-// (transport/repack.ts, loaded only by that job) writes the pack its clones stream; the test is one count, so a push
-// that is not due costs one statement. A maintainer may also start one (POST /projects/:id/housekeeping).
+// (transport/repack.ts, loaded only by that job) writes the pack its clones stream; the test is the current pack's
+// row and a count of the project's readable objects (an index-only count, which grows with the repository: it runs
+// in the post_receive job, after the push's response). A maintainer may also start one (POST /projects/:id/housekeeping).
 import { currentPack, readableObjectCount } from '../../db/queries/repositories/packs.ts';
 import { projectJobByIdStatement } from '../background-jobs/enqueue.ts';
 import type { JobContext } from '../housekeeping/service.ts';

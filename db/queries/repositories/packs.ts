@@ -4,18 +4,18 @@ import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { gitCommits, gitPacks, gitProjectObjects, repositories, storedFiles } from '../../schema/index.ts';
 import { rows } from '../lib/raw.ts';
-import { oidParam } from './refs.ts';
-import { readableObjectSql } from './sql.ts';
+import { ancestryCte } from './transport.ts';
 
 /** How long a replaced pack stays readable: longer than a clone of it streams. */
 const REPLACED_PACK_GRACE = sql`interval '1 hour'`;
 
+/** The packs replaced longer ago than the grace, of one project or of all. */
+const replacedLongAgo = (projectId?: number) =>
+  and(projectId === undefined ? undefined : eq(gitPacks.projectId, projectId), lt(gitPacks.replacedAt, sql`now() - ${REPLACED_PACK_GRACE}`));
+
 /** Deletes every pack replaced longer ago than the grace (their files go with them, by trigger); answers how many. */
 export async function deleteReplacedPacks(db: Db): Promise<number> {
-  const deleted = await db
-    .delete(gitPacks)
-    .where(lt(gitPacks.replacedAt, sql`now() - ${REPLACED_PACK_GRACE}`))
-    .returning({ id: gitPacks.id });
+  const deleted = await db.delete(gitPacks).where(replacedLongAgo()).returning({ id: gitPacks.id });
   return deleted.length;
 }
 
@@ -80,43 +80,11 @@ export async function commitsWithTrees(db: Db, projectId: number, tips: readonly
     db,
     sql`WITH RECURSIVE
       repo AS (SELECT pool_id FROM ${repositories} WHERE project_id = ${projectId}),
-      walk(oid) AS (
-        SELECT c.oid FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
-        WHERE c.oid IN (${sql.join(tips.map(oidParam), sql`, `)}) AND ${readableObjectSql(projectId, sql`c.oid`)}
-        UNION
-        SELECT p.oid FROM walk w JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = w.oid
-        CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
-      )
+      ${ancestryCte('walk', projectId, tips)}
     SELECT encode(c.oid, 'hex') AS oid, encode(c.tree_oid, 'hex') AS tree FROM walk JOIN repo ON true
       JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = walk.oid
     ORDER BY c.generation DESC, c.committed_at DESC, c.oid`,
   );
-}
-
-/**
- * Whether every one of `targets` is a commit in the history of `from` (readable commits): a walk down the parents
- * that stops below the oldest target's generation. One statement.
- */
-export async function allInHistoryOf(db: Db, projectId: number, targets: readonly string[], from: readonly string[]): Promise<boolean> {
-  if (!targets.length) return true;
-  if (!from.length) return false;
-  const list = (oids: readonly string[]) => sql.join(oids.map(oidParam), sql`, `);
-  const [found] = await rows<{ ok: boolean }>(
-    db,
-    sql`WITH RECURSIVE
-      repo AS (SELECT pool_id FROM ${repositories} WHERE project_id = ${projectId}),
-      target AS (SELECT c.oid, c.generation FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid IN (${list(targets)})),
-      walk(oid) AS (
-        SELECT c.oid FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
-        WHERE c.oid IN (${list(from)}) AND ${readableObjectSql(projectId, sql`c.oid`)}
-        UNION
-        SELECT p.oid FROM walk w JOIN repo ON true JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = w.oid
-        CROSS JOIN LATERAL unnest(c.parent_oids) AS p(oid)
-        WHERE c.generation > (SELECT min(generation) FROM target)
-      )
-    SELECT (SELECT count(*) FROM target) = ${targets.length}::int AND NOT EXISTS (SELECT 1 FROM target WHERE oid NOT IN (SELECT oid FROM walk)) AS ok`,
-  );
-  return found?.ok === true;
 }
 
 /**
@@ -134,5 +102,5 @@ export async function makePackCurrent(
     .set({ replacedAt: sql`now()` })
     .where(and(eq(gitPacks.projectId, pack.projectId), isNull(gitPacks.replacedAt)));
   await tx.insert(gitPacks).values({ ...pack, tips: [...pack.tips] });
-  await tx.delete(gitPacks).where(and(eq(gitPacks.projectId, pack.projectId), lt(gitPacks.replacedAt, sql`now() - ${REPLACED_PACK_GRACE}`)));
+  await tx.delete(gitPacks).where(replacedLongAgo(pack.projectId));
 }

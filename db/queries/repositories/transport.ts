@@ -91,7 +91,7 @@ const oidList = (oids: readonly string[]) => (oids.length ? sql.join(oids.map(oi
  * `expand` (over `c`, that commit) holds. Needs the `repo` CTE. `name` is one of these constants, spliced in as an
  * identifier: it never comes from a request.
  */
-const ancestryCte = (name: 'have_c' | 'not_c' | 'walk', projectId: number, starts: readonly string[], expand: SQL = sql`true`) =>
+export const ancestryCte = (name: 'have_c' | 'not_c' | 'walk', projectId: number, starts: readonly string[], expand: SQL = sql`true`) =>
   sql`${sql.raw(name)}(oid) AS (
         SELECT c.oid FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id
         WHERE c.oid IN (${oidList(starts)}) AND ${readableObjectSql(projectId, sql`c.oid`)}
@@ -227,19 +227,23 @@ export async function planPack(db: Db, projectId: number, r: PackRequest): Promi
   };
 }
 
+/** Whether `ancestor` is in the history of any of `tips` (all stored commits the project may read). */
+export const isAncestorOfAny = (db: Db, projectId: number, ancestor: string, tips: readonly string[]) => allInHistoryOf(db, projectId, [ancestor], tips);
+
 /**
- * Whether `ancestor` is in the history of any of `tips` (all stored commits the project may read): a walk down
- * the parents that stops below the ancestor's generation, where it cannot be. One statement.
+ * Whether every one of `targets` is a commit in the history of `from` (readable commits): a walk down the parents
+ * that stops below the oldest target's generation, where none of them can be. One statement.
  */
-export async function isAncestorOfAny(db: Db, projectId: number, ancestor: string, tips: readonly string[]): Promise<boolean> {
-  if (!tips.length) return false;
-  const [found] = await rows<{ found: boolean }>(
+export async function allInHistoryOf(db: Db, projectId: number, targets: readonly string[], from: readonly string[]): Promise<boolean> {
+  if (!targets.length) return true;
+  if (!from.length) return false;
+  const [found] = await rows<{ ok: boolean }>(
     db,
     sql`WITH RECURSIVE
       repo AS (SELECT pool_id FROM ${repositories} WHERE project_id = ${projectId}),
-      target AS (SELECT c.generation FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid = ${oidParam(ancestor)}),
-      ${ancestryCte('walk', projectId, tips, sql`c.generation > (SELECT generation FROM target)`)}
-    SELECT EXISTS (SELECT 1 FROM walk WHERE oid = ${oidParam(ancestor)}) AS found`,
+      target AS (SELECT c.oid, c.generation FROM repo JOIN ${gitCommits} c ON c.pool_id = repo.pool_id AND c.oid IN (${oidList(targets)})),
+      ${ancestryCte('walk', projectId, from, sql`c.generation > (SELECT min(generation) FROM target)`)}
+    SELECT (SELECT count(*) FROM target) = ${targets.length}::int AND NOT EXISTS (SELECT 1 FROM target WHERE oid NOT IN (SELECT oid FROM walk)) AS ok`,
   );
-  return found?.found === true;
+  return found?.ok === true;
 }

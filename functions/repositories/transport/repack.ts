@@ -13,14 +13,13 @@
 // up to a budget.
 import type { Db } from '../../../db/client.ts';
 import { commitsWithTrees, currentPack, makePackCurrent } from '../../../db/queries/repositories/packs.ts';
-import { readObjects } from '../../../db/queries/repositories/reads.ts';
 import { advertisedRefs } from '../../../db/queries/repositories/transport.ts';
 import type { JobContext } from '../../housekeeping/service.ts';
 import { StoredFileWriter } from '../../lib/stored-files.ts';
 import { deflateSync } from 'node:zlib';
 import { createDelta } from '../git/delta.ts';
 import { decodeTree, entryType } from '../git/tree.ts';
-import { deltaEntry, packEntry } from './pack.ts';
+import { deltaEntry, packEntry, storedBatches } from './pack.ts';
 import { oidPieces } from './stored-pack.ts';
 import { resolveWants } from './upload-pack.ts';
 
@@ -32,8 +31,6 @@ const MAX_DELTA_SIZE = 1024 * 1024;
 const BASE_BUDGET = 32 * 1024 * 1024;
 /** Commits whose trees and blobs are walked together (one level of trees is one read per batch). */
 const COMMIT_RUN = 100;
-/** Objects read in one statement. */
-const READ_BATCH = 256;
 /** A pack has no size limit of its own: the repository's size is what it is. */
 const NO_LIMIT = Number.MAX_SAFE_INTEGER;
 const COMMIT = 1;
@@ -114,17 +111,9 @@ class PackBuilder {
 
 const utf8 = new TextDecoder();
 
-/** The objects of `oids` in that order (all readable through the project), a batch at a time. */
+/** The objects of `oids` in that order, one at a time (read a batch at a time). */
 async function* bodies(db: Db, projectId: number, oids: readonly string[]) {
-  for (let at = 0; at < oids.length; at += READ_BATCH) {
-    const batch = oids.slice(at, at + READ_BATCH);
-    const read = new Map((await readObjects(db, projectId, batch)).map((o) => [o.oid, o]));
-    for (const oid of batch) {
-      const object = read.get(oid);
-      if (!object) throw new Error(`object ${oid} is missing from the store`);
-      yield object;
-    }
-  }
+  for await (const batch of storedBatches(db, projectId, oids)) yield* batch;
 }
 
 /** The pack's entries, in pack-objects' order (see the top of this file). */

@@ -2,8 +2,8 @@
 // twin, for a partial clone), and which of the objects planned beyond it the pack already holds, by its sorted id
 // list (20 bytes an id, written by oidPieces).
 import type { Db } from '../../../db/client.ts';
-import { allInHistoryOf, currentPack, type StoredPack } from '../../../db/queries/repositories/packs.ts';
-import type { PackObject } from '../../../db/queries/repositories/transport.ts';
+import { currentPack, type StoredPack } from '../../../db/queries/repositories/packs.ts';
+import { allInHistoryOf, type PackObject } from '../../../db/queries/repositories/transport.ts';
 import { readStoredFile } from '../../lib/stored-files.ts';
 import { oidToBytes } from '../git/oid.ts';
 
