@@ -106,6 +106,7 @@ export interface NewGroup {
   path: string;
   description: string;
   visibilityLevel: number;
+  settings: Record<string, unknown>;
   parent: { id: number; fullPath: string; traversalIds: number[] } | null;
 }
 
@@ -121,6 +122,7 @@ export async function insertGroup(tx: Db, g: NewGroup, ownerId: number) {
       parentId: g.parent?.id ?? null,
       visibilityLevel: g.visibilityLevel,
       description: g.description,
+      settings: g.settings,
     })
     .returning({ id: namespaces.id });
   const id = row!.id;
@@ -132,10 +134,17 @@ export async function insertGroup(tx: Db, g: NewGroup, ownerId: number) {
   return id;
 }
 
-export async function updateGroup(tx: Db, id: number, values: Partial<Pick<typeof namespaces.$inferInsert, 'name' | 'description' | 'visibilityLevel'>>) {
+/** Updates the group's columns; `settings` are merged key by key into the stored ones (one statement, no lost update). */
+export async function updateGroup(
+  tx: Db,
+  id: number,
+  values: Partial<Pick<typeof namespaces.$inferInsert, 'name' | 'description' | 'visibilityLevel'>>,
+  settings: Record<string, unknown> = {},
+) {
+  const merged = Object.keys(settings).length > 0 ? { settings: sql`${namespaces.settings} || ${JSON.stringify(settings)}::jsonb` } : {};
   await tx
     .update(namespaces)
-    .set({ ...values, updatedAt: sql`now()` })
+    .set({ ...values, ...merged, updatedAt: sql`now()` })
     .where(eq(namespaces.id, id));
 }
 

@@ -215,10 +215,13 @@ export async function insertProject(tx: Db, values: typeof projects.$inferInsert
   return row!;
 }
 
-export async function updateProject(tx: Db, id: number, values: Partial<typeof projects.$inferInsert>) {
+/** Updates the project's columns; `settings` are merged key by key into the stored ones (one statement, no lost update). */
+export async function updateProject(tx: Db, id: number, values: Partial<typeof projects.$inferInsert>, settings: Record<string, unknown> = {}) {
+  const { settings: _whole, ...columns } = values;
+  const merged = Object.keys(settings).length > 0 ? { settings: sql`${projects.settings} || ${JSON.stringify(settings)}::jsonb` } : {};
   const [row] = await tx
     .update(projects)
-    .set({ ...values, updatedAt: sql`now()` })
+    .set({ ...columns, ...merged, updatedAt: sql`now()` })
     .where(eq(projects.id, id))
     .returning();
   return row!;

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { index, integer, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps } from './_columns.ts';
 import { users } from './users.ts';
 
@@ -26,6 +26,11 @@ export const namespaces = pgTable(
     visibilityLevel: smallint('visibility_level').notNull().default(0),
     description: text('description').notNull().default(''),
     avatarUrl: text('avatar_url'),
+    /**
+     * A group's settings by their API names (functions/groups/settings.ts is their catalog: validation, defaults,
+     * the entity); absent keys have the catalog's defaults. Personal namespaces have none.
+     */
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
     /** Set when deletion was accepted (202): hidden at once, purged by the housekeeping job. */
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     ...timestamps,

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, index, integer, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, smallint, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { timestamps } from './_columns.ts';
 import { namespaces } from './namespaces.ts';
 import { users } from './users.ts';
@@ -35,6 +35,25 @@ export const projects = pgTable(
      * (functions/runners/registration-token.ts) and so is never stored.
      */
     runnersTokenVersion: integer('runners_token_version').notNull().default(0),
+    /**
+     * GitLab's ProjectFeature access levels (0 disabled, 10 private: members only, 20 enabled: whoever reads the
+     * project, 30 public: pages only). Columns, not settings: the listings' SQL filters read them.
+     */
+    issuesAccessLevel: smallint('issues_access_level').notNull().default(20),
+    repositoryAccessLevel: smallint('repository_access_level').notNull().default(20),
+    mergeRequestsAccessLevel: smallint('merge_requests_access_level').notNull().default(20),
+    forkingAccessLevel: smallint('forking_access_level').notNull().default(20),
+    wikiAccessLevel: smallint('wiki_access_level').notNull().default(20),
+    buildsAccessLevel: smallint('builds_access_level').notNull().default(20),
+    snippetsAccessLevel: smallint('snippets_access_level').notNull().default(20),
+    pagesAccessLevel: smallint('pages_access_level').notNull().default(20),
+    /** Whether the instance's shared runners take this project's jobs (the runner queue's SQL reads it). */
+    sharedRunnersEnabled: boolean('shared_runners_enabled').notNull().default(true),
+    /**
+     * The other settings GitLab 13.6 declares for projects, by their API names (functions/projects/settings.ts is
+     * their catalog: validation, defaults, the entity); absent keys have the catalog's defaults.
+     */
+    settings: jsonb('settings').$type<Record<string, unknown>>().notNull().default({}),
     lastActivityAt: timestamp('last_activity_at', { withTimezone: true }).notNull().defaultNow(),
     deletedAt: timestamp('deleted_at', { withTimezone: true }),
     ...timestamps,

@@ -30,6 +30,17 @@ export const users = pgTable(
     websiteUrl: text('website_url').notNull().default(''),
     organization: text('organization').notNull().default(''),
     jobTitle: text('job_title').notNull().default(''),
+    skype: text('skype').notNull().default(''),
+    linkedin: text('linkedin').notNull().default(''),
+    twitter: text('twitter').notNull().default(''),
+    /** Gitlab::Themes and Gitlab::ColorSchemes ids: the web interface's, stored for the API (no pages use them). */
+    themeId: integer('theme_id').notNull().default(1),
+    colorSchemeId: integer('color_scheme_id').notNull().default(1),
+    /** The administrators' note on the user (UserWithAdmin's `note`). */
+    note: text('note'),
+    /** EE's CI minutes limits (administrators): stored and returned; no minutes are counted here. */
+    sharedRunnersMinutesLimit: integer('shared_runners_minutes_limit'),
+    extraSharedRunnersMinutesLimit: integer('extra_shared_runners_minutes_limit'),
     projectsLimit: integer('projects_limit').notNull().default(100000),
     canCreateGroup: boolean('can_create_group').notNull().default(true),
     external: boolean('external').notNull().default(false),

@@ -10,6 +10,7 @@ import { ListProjectsInput, toProject } from '../projects/schemas.ts';
 import { avatarUrl, isValidPath, lookupId, PATH_MESSAGE } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
 import { avatarFile } from '../uploads/avatars.ts';
+import { groupLimitsEntity, groupSettingsEntity, groupSettingsParams } from './settings.ts';
 
 // Gitlab::Regex.group_name_regex and its message (13.x).
 const GROUP_NAME = /^[\p{L}\p{N}\u00A9-\u{1F9FF}_][\p{L}\p{N}\p{Pd}\u00A9-\u{1F9FF}_(). ]*$/u;
@@ -45,10 +46,7 @@ export const idArray = () =>
 const editable = () => ({
   description: z.optional(text(2000)),
   visibility: z.optional(oneOf(VISIBILITY_NAMES)),
-  // Accepted as GitLab does; this service keeps GitLab's defaults for them.
-  lfs_enabled: z.optional(bool()),
-  request_access_enabled: z.optional(bool()),
-  share_with_group_lock: z.optional(bool()),
+  ...groupSettingsParams(),
   avatar: z.optional(avatarFile()),
 });
 
@@ -99,7 +97,7 @@ export const GroupProjectsInput = schema(() =>
 
 export const groupWebUrl = (config: Config, fullPath: string) => `${config.publicUrl}/groups/${fullPath}`;
 
-/** Entities::Group (13.6). Settings this service does not model answer with GitLab's defaults. */
+/** Entities::Group (13.6). */
 export function toGroup(v: GroupView, config: Config) {
   const g = v.namespace;
   return {
@@ -109,19 +107,8 @@ export function toGroup(v: GroupView, config: Config) {
     path: g.path,
     description: g.description,
     visibility: visibilityName(g.visibilityLevel),
-    share_with_group_lock: false,
-    require_two_factor_authentication: false,
-    two_factor_grace_period: 48,
-    // What lib/policy.ts enforces: maintainers create projects, owners create subgroups.
-    project_creation_level: 'developer',
-    auto_devops_enabled: null,
-    subgroup_creation_level: 'maintainer',
-    emails_disabled: null,
-    mentions_disabled: null,
-    lfs_enabled: true,
-    default_branch_protection: 2,
+    ...groupSettingsEntity(g, config.instanceTier),
     avatar_url: avatarUrl(config, g.avatarUrl),
-    request_access_enabled: true,
     full_name: v.fullName,
     full_path: g.fullPath,
     created_at: iso(g.createdAt),
@@ -130,9 +117,10 @@ export function toGroup(v: GroupView, config: Config) {
 }
 
 /** Entities::GroupDetail: the group with its own projects the caller can see (sharing is not modelled: empty). */
-export function toGroupDetail(v: GroupView, projects: ProjectView[], config: Config) {
+export function toGroupDetail(v: GroupView, projects: ProjectView[], config: Config, o: { admin: boolean }) {
   return {
     ...toGroup(v, config),
+    ...(o.admin ? groupLimitsEntity(v.namespace) : {}),
     shared_with_groups: [] as unknown[],
     projects: projects.map((p) => toProject(p, config)),
     shared_projects: [] as unknown[],

@@ -12,6 +12,7 @@ import { listProjects } from '../projects/service.ts';
 import { assertAvatar, storeAvatar } from '../uploads/avatars.ts';
 import type { CreateGroupInput, GroupProjectsInput, ListGroupsInput, UpdateGroupInput } from './schemas.ts';
 import { groupJobStatement } from '../background-jobs/enqueue.ts';
+import { groupSettings, groupSettingsChange } from './settings.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -20,6 +21,8 @@ export const groupFacts = (v: Pick<q.GroupView, 'namespace' | 'accessLevel' | 'h
   visibilityLevel: v.namespace.visibilityLevel,
   accessLevel: v.accessLevel,
   hasDescendantAccess: v.hasDescendantAccess,
+  projectCreationLevel: groupSettings(v.namespace).project_creation_level,
+  subgroupCreationLevel: groupSettings(v.namespace).subgroup_creation_level,
 });
 
 /** The group the actor may read, or 404 `Group Not Found` (also for groups that exist but are hidden). */
@@ -98,6 +101,9 @@ export async function createGroup({ ctx, input }: Verb<Output<typeof CreateGroup
     });
   }
   assertAvatar(input.avatar);
+  const settings = groupSettingsChange(input, { admin: isAdministrator(ctx.actor) }, (fields) => {
+    throw validationFailed(fields);
+  });
   const p = parent?.namespace;
   try {
     const id = await ctx.transaction(async (tx) => {
@@ -116,6 +122,7 @@ export async function createGroup({ ctx, input }: Verb<Output<typeof CreateGroup
           path: input.path,
           description: input.description ?? '',
           visibilityLevel: level,
+          settings,
           parent: p && parentPath ? { id: p.id, fullPath: parentPath, traversalIds: p.traversalIds } : null,
         },
         user.id,
@@ -157,6 +164,9 @@ export async function updateGroup({ ctx, input }: Verb<{ ref: Ref | null } & Out
     await checkVisibility(ctx, group, values.visibilityLevel);
   }
   assertAvatar(input.avatar);
+  const settings = groupSettingsChange(input, { admin: isAdministrator(ctx.actor) }, (fields) => {
+    throw validationFailed(fields);
+  });
   const rename = input.path !== undefined && input.path !== g.path ? input.path : undefined;
   const newFullPath = rename ? g.fullPath.slice(0, g.fullPath.length - g.path.length) + rename : undefined;
   try {
@@ -166,7 +176,7 @@ export async function updateGroup({ ctx, input }: Verb<{ ref: Ref | null } & Out
         await lockFullPath(tx, newFullPath);
         if (await fullPathTaken(tx, newFullPath, { namespaceId: g.id })) throw TAKEN();
       }
-      if (Object.keys(values).length) await q.updateGroup(tx, g.id, values);
+      if (Object.keys(values).length || Object.keys(settings).length) await q.updateGroup(tx, g.id, values, settings);
       if (rename && newFullPath) await q.renameGroupPath(tx, g.id, g.fullPath, rename, newFullPath);
       if (input.avatar) await storeAvatar(tx, { kind: 'group', id: g.id }, input.avatar);
     });

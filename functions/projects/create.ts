@@ -17,6 +17,8 @@ import { findUser, requireAdmin } from '../users/service.ts';
 import { pathFromName, PROJECT_PATH_MESSAGE, type CreateProjectInput } from './schemas.ts';
 import { isValidPath } from '../users/schemas.ts';
 import { reload } from './service.ts';
+import { newProjectColumns, settingsChange, type SettingsChange } from './settings.ts';
+import type { ProjectRow } from '../../db/schema/index.ts';
 import { targetNamespace, namespaceForNewProject, namespaceNotValid, pathTaken, rethrowTaken, checkVisibility } from './placement.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
@@ -29,6 +31,11 @@ interface NewProject {
   defaultBranch?: string | undefined;
   avatar?: AvatarUpload | undefined;
   initializeWithReadme?: boolean | undefined;
+  /** The settings the request sets (settings.ts), validated; none for a project created by a push. */
+  settings?: SettingsChange | undefined;
+  mergeSettings?: Partial<
+    Pick<ProjectRow, 'mergeMethod' | 'removeSourceBranchAfterMerge' | 'onlyAllowMergeIfAllDiscussionsAreResolved' | 'onlyAllowMergeIfPipelineSucceeds'>
+  >;
 }
 
 /** Creates the project (and its owner's membership in a personal namespace) in one transaction. */
@@ -59,6 +66,8 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
         description: p.description ?? '',
         visibilityLevel: visibility,
         defaultBranch: readme?.branch ?? p.defaultBranch ?? null,
+        ...p.mergeSettings,
+        ...newProjectColumns(visibility, p.settings ?? { columns: {}, settings: {} }),
       });
       // The owner of a personal namespace owns its projects; group projects inherit the group's members.
       if (ns.kind === 'user') await addProjectMember(tx, project.id, ownerId, AccessLevel.OWNER, ctx.actor.user!.id);
@@ -82,17 +91,32 @@ function nameAndPath(input: { name?: string | undefined; path?: string | undefin
   return { name: input.name ?? path, path };
 }
 
-export async function createProject({ ctx, input }: Verb<Output<typeof CreateProjectInput>>) {
-  const ns = await targetNamespace(ctx, input.namespace_id, namespaceNotValid);
-  const p = {
+/** What POST /projects and /projects/user/:id make of their parameters (the model's errors thrown first). */
+function newProject(ctx: RequestContext, input: Output<typeof CreateProjectInput>): NewProject {
+  const settings = settingsChange(input, ctx.config.instanceTier, undefined, (fields) => {
+    throw validationFailed(fields);
+  });
+  const mergeSettings: NewProject['mergeSettings'] = {};
+  if (input.merge_method !== undefined) mergeSettings.mergeMethod = input.merge_method;
+  if (input.remove_source_branch_after_merge !== undefined) mergeSettings.removeSourceBranchAfterMerge = input.remove_source_branch_after_merge;
+  if (input.only_allow_merge_if_all_discussions_are_resolved !== undefined)
+    mergeSettings.onlyAllowMergeIfAllDiscussionsAreResolved = input.only_allow_merge_if_all_discussions_are_resolved;
+  if (input.only_allow_merge_if_pipeline_succeeds !== undefined) mergeSettings.onlyAllowMergeIfPipelineSucceeds = input.only_allow_merge_if_pipeline_succeeds;
+  return {
     ...nameAndPath(input),
     description: input.description,
     visibility: input.visibility,
     defaultBranch: input.default_branch,
     avatar: input.avatar,
     initializeWithReadme: input.initialize_with_readme,
+    settings,
+    mergeSettings,
   };
-  return insertProject(ctx, ns.namespace, p, requireUser(ctx).id);
+}
+
+export async function createProject({ ctx, input }: Verb<Output<typeof CreateProjectInput>>) {
+  const ns = await targetNamespace(ctx, input.namespace_id, namespaceNotValid);
+  return insertProject(ctx, ns.namespace, newProject(ctx, input), requireUser(ctx).id);
 }
 
 /**
@@ -118,13 +142,5 @@ export async function createProjectForUser({ ctx, input }: Verb<{ userRef: Ref |
   const owner = await findUser(ctx, input.userRef);
   const ns = await findPersonalNamespace(ctx.db, owner.id);
   if (!ns) throw notFound('Namespace');
-  const p = {
-    ...nameAndPath(input),
-    description: input.description,
-    visibility: input.visibility,
-    defaultBranch: input.default_branch,
-    avatar: input.avatar,
-    initializeWithReadme: input.initialize_with_readme,
-  };
-  return insertProject(ctx, ns, p, owner.id);
+  return insertProject(ctx, ns, newProject(ctx, input), owner.id);
 }

@@ -2,6 +2,7 @@
 // path already taken (and the unique-index race that says so late), a visibility its group allows.
 import type { NamespaceView } from '../../db/queries/groups/namespaces.ts';
 import { findNamespaceView, findPersonalNamespace } from '../groups/lookups.ts';
+import { groupFacts } from '../groups/service.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { isUniqueViolation, validationFailed } from '../lib/errors.ts';
@@ -32,12 +33,7 @@ export async function namespaceForNewProject(ctx: RequestContext, ref: Ref): Pro
   const allowed =
     ns.kind === 'user'
       ? can(ctx.actor, 'personal_namespace:create_project', { kind: 'personal_namespace', ownerId: ns.ownerId })
-      : can(ctx.actor, 'group:create_project', {
-          kind: 'group',
-          visibilityLevel: ns.visibilityLevel,
-          accessLevel: view.accessLevel,
-          hasDescendantAccess: view.hasDescendantAccess,
-        });
+      : can(ctx.actor, 'group:create_project', groupFacts(view));
   return allowed ? view : undefined;
 }
 

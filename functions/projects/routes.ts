@@ -28,7 +28,7 @@ const ProjectPath = schema(() => z.object({ id: projectRef() }));
 const UserPath = schema(() => z.object({ user_id: userRef() }));
 
 /** A project answer that shows `runners_token` (to its maintainers) is a secret: no-store. */
-const cacheFor = (runnersToken: string | null) => (runnersToken ? NO_STORE : {});
+const cacheFor = (runnersToken: string | null | undefined) => (runnersToken ? NO_STORE : {});
 
 /** Lists: ProjectWithAccess for signed-in callers, BasicProjectDetails for anonymous ones or `simple=true`. */
 async function presentList(c: Context<AppEnv>, input: Output<typeof ListProjectsInput>, list: ReturnType<typeof projects.listProjects>) {
@@ -58,26 +58,29 @@ projectRoutes.get('/projects', params(ListProjectsInput), (c) => {
 projectRoutes.get('/projects/:id', path(ProjectPath), async (c) => {
   const { ctx } = c.var;
   const view = await projects.findProject(ctx, c.req.valid('param').id);
-  const extra = { runnersToken: await projects.runnersTokenFor(ctx, view) };
+  const extra = await projects.entityExtrasFor(ctx, view);
   return c.json(ctx.actor.user ? toProjectWithAccess(view, ctx.config, extra) : toProject(view, ctx.config, extra), 200, cacheFor(extra.runnersToken));
 });
 
 projectRoutes.post('/projects', params(CreateProjectInput), async (c) => {
   const { ctx } = c.var;
-  return c.json(toProject(await createProject({ ctx, input: c.req.valid('query') }), ctx.config), 201);
+  const view = await createProject({ ctx, input: c.req.valid('query') });
+  const extra = await projects.entityExtrasFor(ctx, view);
+  return c.json(toProject(view, ctx.config, extra), 201, cacheFor(extra.runnersToken));
 });
 
 projectRoutes.post('/projects/user/:user_id', path(UserPath), params(CreateProjectInput), async (c) => {
   const { ctx } = c.var;
   const view = await createProjectForUser({ ctx, input: { userRef: c.req.valid('param').user_id, ...c.req.valid('query') } });
-  return c.json(toProject(view, ctx.config), 201);
+  const extra = await projects.entityExtrasFor(ctx, view);
+  return c.json(toProject(view, ctx.config, extra), 201, cacheFor(extra.runnersToken));
 });
 
 projectRoutes.put('/projects/:id', path(ProjectPath), params(UpdateProjectInput), async (c) => {
   const { ctx } = c.var;
   const view = await updateProject({ ctx, input: { ref: c.req.valid('param').id, ...c.req.valid('query') } });
-  const runnersToken = await projects.runnersTokenFor(ctx, view);
-  return c.json(toProjectWithAccess(view, ctx.config, { runnersToken }), 200, cacheFor(runnersToken));
+  const extra = await projects.entityExtrasFor(ctx, view);
+  return c.json(toProjectWithAccess(view, ctx.config, extra), 200, cacheFor(extra.runnersToken));
 });
 
 projectRoutes.delete('/projects/:id', path(ProjectPath), async (c) => {

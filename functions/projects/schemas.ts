@@ -11,6 +11,7 @@ import { avatarUrl, isValidPath, toUserBasic } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
 import { avatarFile } from '../uploads/avatars.ts';
 import { effectivePolicy, type EffectivePolicy } from '../container-expiration-policies/rules.ts';
+import { FEATURE_COLUMNS, featureOpen, projectSettings, projectSettingsParams, settingsEntity } from './settings.ts';
 
 /** API::Entities::ContainerExpirationPolicy (13.6). */
 const toContainerExpirationPolicy = (p: EffectivePolicy) => ({
@@ -54,6 +55,7 @@ export const CreateProjectInput = schema(() =>
     path: z.optional(projectPath()),
     namespace_id: z.optional(namespaceRef()),
     ...editable(),
+    ...projectSettingsParams('create'),
     // A first commit with README.md on the default branch (functions/repositories/store/initial-commit.ts).
     initialize_with_readme: z.optional(bool()),
   }),
@@ -76,6 +78,7 @@ export const UpdateProjectInput = schema(() =>
     name: z.optional(projectName()),
     path: z.optional(projectPath()),
     ...editable(),
+    ...projectSettingsParams('update'),
     container_expiration_policy_attributes: z.optional(containerExpirationPolicyAttributes()),
     // EE (13.6): `{ framework: "sox" }`; a blank framework removes the setting.
     compliance_framework_setting: z.optional(z.object({ framework: z.optional(oneOf(['gdpr', 'hipaa', 'pci_dss', 'soc_2', 'sox', ''])) })),
@@ -167,8 +170,8 @@ export function toBasicProject(p: ProjectRow, ns: NamespaceRow, config: Config, 
     // Project#default_branch: the repository's HEAD, nil while the repository is empty (callers without the
     // repository's facts, e.g. a fork's source, show the stored column).
     default_branch: repository ? (repository.empty ? null : repository.defaultBranch) : p.defaultBranch,
-    tag_list: [] as string[],
-    topics: [] as string[],
+    tag_list: projectSettings(p).tag_list,
+    topics: projectSettings(p).tag_list,
     ssh_url_to_repo: `git@${host}:${p.pathWithNamespace}.git`,
     http_url_to_repo: `${config.publicUrl}/${p.pathWithNamespace}.git`,
     web_url: projectWebUrl(config, p),
@@ -191,6 +194,10 @@ export const nameWithNamespace = (p: Pick<ProjectRow, 'name'>, ns: NamespaceRow)
 /** What Entities::Project shows only to some: the runner registration token (`user_can_admin_project`). */
 export interface ProjectExtras {
   runnersToken?: string | null | undefined;
+  /** The caller administers the project (user_can_admin_project): the CI settings are shown. */
+  canAdmin?: boolean | undefined;
+  /** The caller is an administrator: `repository_storage` is shown, and private features are open. */
+  isAdmin?: boolean | undefined;
 }
 
 /** Entities::Project */
@@ -208,35 +215,21 @@ export function toProject(v: ProjectView, config: Config, extra: ProjectExtras =
       events: `${base}/events`,
       members: `${base}/members`,
     },
-    packages_enabled: true,
     empty_repo: v.repository.empty,
     archived: p.archived,
     visibility: visibilityName(p.visibilityLevel),
     ...(v.owner ? { owner: toUserBasic(v.owner as UserRow, config) } : {}),
-    resolve_outdated_diff_discussions: false,
-    container_registry_enabled: true,
-    issues_enabled: true,
-    merge_requests_enabled: true,
-    wiki_enabled: true,
-    jobs_enabled: true,
-    snippets_enabled: true,
     can_create_merge_request_in: true,
-    issues_access_level: 'enabled',
-    repository_access_level: 'enabled',
-    merge_requests_access_level: 'enabled',
-    forking_access_level: 'enabled',
-    wiki_access_level: 'enabled',
-    builds_access_level: 'enabled',
-    snippets_access_level: 'enabled',
-    pages_access_level: 'enabled',
-    emails_disabled: null,
-    shared_runners_enabled: true,
-    lfs_enabled: true,
+    ...settingsEntity(p, {
+      tier: config.instanceTier,
+      canAdmin: extra.canAdmin ?? false,
+      isAdmin: extra.isAdmin ?? false,
+      featureOpenFor: (f) => featureOpen(p[FEATURE_COLUMNS[f]], { admin: extra.isAdmin ?? false, accessLevel: v.accessLevel }),
+    }),
     creator_id: p.creatorId,
     import_status: 'none',
     ...(extra.runnersToken ? { runners_token: extra.runnersToken } : {}),
     shared_with_groups: [],
-    request_access_enabled: true,
     only_allow_merge_if_pipeline_succeeds: p.onlyAllowMergeIfPipelineSucceeds,
     only_allow_merge_if_all_discussions_are_resolved: p.onlyAllowMergeIfAllDiscussionsAreResolved,
     remove_source_branch_after_merge: p.removeSourceBranchAfterMerge,

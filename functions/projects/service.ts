@@ -8,8 +8,8 @@ import { notFound, notModified } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { keysetUnsupported } from '../lib/pagination.ts';
 import type { Output } from '../lib/validate.ts';
-import { assertCan, can, Visibility, type ProjectFacts } from '../lib/policy.ts';
-import type { ListProjectsInput } from './schemas.ts';
+import { assertCan, can, isAdministrator, Visibility, type ProjectFacts } from '../lib/policy.ts';
+import type { ListProjectsInput, ProjectExtras } from './schemas.ts';
 import { projectJobStatement } from '../background-jobs/enqueue.ts';
 import { projectRunnersToken } from '../runners/registration-token.ts';
 
@@ -22,10 +22,14 @@ export const projectFacts = (v: q.ProjectView): ProjectFacts => ({
   archived: v.project.archived,
 });
 
-/** The runner registration token, for those who administer the project (GitLab's user_can_admin_project). */
-export async function runnersTokenFor(ctx: RequestContext, view: q.ProjectView): Promise<string | null> {
-  if (!can(ctx.actor, 'project:update', projectFacts(view))) return null;
-  return projectRunnersToken(ctx.config.encryptionKey, view.project.id, view.project.runnersTokenVersion);
+/**
+ * What the project entity shows only to some: the runner registration token and the CI settings to those who
+ * administer the project (GitLab's user_can_admin_project), the storage to administrators.
+ */
+export async function entityExtrasFor(ctx: RequestContext, view: q.ProjectView): Promise<ProjectExtras> {
+  const canAdmin = can(ctx.actor, 'project:update', projectFacts(view));
+  const runnersToken = canAdmin ? await projectRunnersToken(ctx.config.encryptionKey, view.project.id, view.project.runnersTokenVersion) : null;
+  return { runnersToken, canAdmin, isAdmin: isAdministrator(ctx.actor) };
 }
 
 /** The project the actor may read, or 404 `Project Not Found` (also for projects that exist but are hidden). */

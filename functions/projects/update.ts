@@ -13,6 +13,7 @@ import { assertAvatar, storeAvatar } from '../uploads/avatars.ts';
 import { preparePolicy, storePolicy } from '../container-expiration-policies/prepare.ts';
 import { setComplianceFramework } from '../compliance-frameworks/statements.ts';
 import type { UpdateProjectInput } from './schemas.ts';
+import { settingsChange } from './settings.ts';
 import { reload, findProject, projectFacts } from './service.ts';
 import { pathTaken, rethrowTaken, checkVisibility } from './placement.ts';
 
@@ -40,6 +41,10 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & O
     values.visibilityLevel = Visibility[input.visibility];
     checkVisibility(values.visibilityLevel, view.namespace);
   }
+  const change = settingsChange(input, ctx.config.instanceTier, view.project, (fields) => {
+    throw validationFailed(fields);
+  });
+  Object.assign(values, change.columns);
   assertAvatar(input.avatar);
   // Nested attributes: the policy is validated with the project (nothing is written when either is invalid) and
   // saved in the same transaction.
@@ -81,12 +86,12 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & O
           await lockFullPath(tx, values.pathWithNamespace);
           if (await fullPathTaken(tx, values.pathWithNamespace!, { projectId: view.project.id })) throw pathTaken();
         }
-        await q.updateProject(tx, view.project.id, values);
+        await q.updateProject(tx, view.project.id, values, change.settings);
         if (input.avatar) await storeAvatar(tx, { kind: 'project', id: view.project.id }, input.avatar);
         if (policy) await storePolicy(tx, view.project.id, policy);
         if (setFramework) await setComplianceFramework(tx, view.project.id, framework || null);
       });
-    } else await q.updateProject(ctx.db, view.project.id, values);
+    } else await q.updateProject(ctx.db, view.project.id, values, change.settings);
   } catch (error) {
     rethrowTaken(error);
   }

@@ -54,6 +54,11 @@ const profileFields = () => ({
   skype: z.optional(attr()),
   linkedin: z.optional(attr()),
   twitter: z.optional(attr()),
+  theme_id: z.optional(int()),
+  color_scheme_id: z.optional(int()),
+  note: z.optional(text(100_000)),
+  shared_runners_minutes_limit: z.optional(int()),
+  extra_shared_runners_minutes_limit: z.optional(int()),
   projects_limit: z.optional(int()),
   can_create_group: z.optional(bool()),
   external: z.optional(bool()),
@@ -119,9 +124,13 @@ export const ListUsersInput = schema(() =>
 
 export const DeleteUserInput = schema(() => z.object({ hard_delete: z.optional(bool()) }));
 
-type ModelInput = Partial<Record<'email' | 'password' | 'name' | 'username' | 'bio' | 'location' | 'website_url' | 'organization' | 'job_title', string>> & {
-  projects_limit?: number | undefined;
-};
+type ModelInput = Partial<
+  Record<
+    'email' | 'password' | 'name' | 'username' | 'bio' | 'location' | 'website_url' | 'organization' | 'job_title' | 'skype' | 'linkedin' | 'twitter',
+    string
+  >
+> &
+  Partial<Record<'projects_limit' | 'theme_id' | 'color_scheme_id' | 'shared_runners_minutes_limit' | 'extra_shared_runners_minutes_limit', number>>;
 
 /**
  * The User model's validations (ActiveRecord messages), for the attributes present in `input`:
@@ -156,6 +165,16 @@ export function modelErrors(input: ModelInput): Record<string, string[]> {
   tooLong('website_url', 255);
   tooLong('organization', 255);
   tooLong('job_title', 200);
+  tooLong('skype', 500);
+  tooLong('linkedin', 500);
+  tooLong('twitter', 500);
+  // Gitlab::Themes.valid_ids (13.6: 1-11) and Gitlab::ColorSchemes.valid_ids (1-6).
+  if (input.theme_id !== undefined && (input.theme_id < 1 || input.theme_id > 11)) add('theme_id', 'is not included in the list');
+  if (input.color_scheme_id !== undefined && (input.color_scheme_id < 1 || input.color_scheme_id > 6)) add('color_scheme_id', 'is not included in the list');
+  for (const field of ['shared_runners_minutes_limit', 'extra_shared_runners_minutes_limit'] as const) {
+    const v = input[field];
+    if (v !== undefined && v < 0) add(field, 'must be greater than or equal to 0');
+  }
   if (input.projects_limit !== undefined) {
     if (input.projects_limit < 0) add('projects_limit', 'must be greater than or equal to 0');
     else if (input.projects_limit > MAX_INT) add('projects_limit', `must be less than or equal to ${MAX_INT}`);
@@ -197,9 +216,9 @@ export function toUser(u: UserRow, config: Config, viewer: Actor) {
     bio_html: escapeHtml(u.bio),
     location: u.location,
     public_email: u.publicEmail,
-    skype: '',
-    linkedin: '',
-    twitter: '',
+    skype: u.skype,
+    linkedin: u.linkedin,
+    twitter: u.twitter,
     website_url: u.websiteUrl,
     organization: u.organization,
     job_title: u.jobTitle,
@@ -222,8 +241,8 @@ export function toUserPublic(u: UserRow, config: Config, viewer: Actor) {
     confirmed_at: iso(u.confirmedAt),
     last_activity_on: u.lastActivityOn ?? null,
     email: u.email,
-    theme_id: 1,
-    color_scheme_id: 1,
+    theme_id: u.themeId,
+    color_scheme_id: u.colorSchemeId,
     projects_limit: u.projectsLimit,
     current_sign_in_at: iso(u.currentSignInAt),
     identities: u.identities.map((i) => toIdentity(i, config)),
@@ -237,7 +256,15 @@ export function toUserPublic(u: UserRow, config: Config, viewer: Actor) {
 
 /** Entities::UserWithAdmin: UserPublic plus `is_admin`, for administrators. */
 export function toUserWithAdmin(u: UserRow, config: Config, viewer: Actor) {
-  return { ...toUserPublic(u, config, viewer), is_admin: u.admin };
+  return {
+    ...toUserPublic(u, config, viewer),
+    is_admin: u.admin,
+    note: u.note,
+    // EE::API::Entities::UserWithAdmin
+    ...(config.instanceTier !== 'free'
+      ? { shared_runners_minutes_limit: u.sharedRunnersMinutesLimit, extra_shared_runners_minutes_limit: u.extraSharedRunnersMinutesLimit }
+      : {}),
+  };
 }
 
 /** Entities::UserDetailsWithAdmin (`GET /users/:id` for administrators). */

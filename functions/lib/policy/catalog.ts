@@ -139,8 +139,15 @@ export const rules = {
   'group:delete': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
   // GitLab's defaults: subgroup_creation_level "maintainer" (MAINTAINER_SUBGROUP_ACCESS) and
   // project_creation_level "developer" (DEVELOPER_MAINTAINER_PROJECT_ACCESS).
-  'group:create_subgroup': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.MAINTAINER,
-  'group:create_project': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.DEVELOPER,
+  // GroupPolicy (13.6): subgroups by owners, or maintainers where subgroup_creation_level is `maintainer`; projects
+  // by maintainers, developers too where project_creation_level is `developer`, nobody (administrators included:
+  // `create_projects_disabled` prevents) where it is `noone`.
+  'group:create_subgroup': (a: Actor, g: GroupFacts) =>
+    canReadGroup(a, g) && level(a, g) >= ((g.subgroupCreationLevel ?? 'maintainer') === 'maintainer' ? AccessLevel.MAINTAINER : AccessLevel.OWNER),
+  'group:create_project': (a: Actor, g: GroupFacts) =>
+    canReadGroup(a, g) &&
+    g.projectCreationLevel !== 'noone' &&
+    level(a, g) >= ((g.projectCreationLevel ?? 'developer') === 'developer' ? AccessLevel.DEVELOPER : AccessLevel.MAINTAINER),
   'group:read_members': (a: Actor, g: GroupFacts) => canReadGroup(a, g),
   'group:admin_members': (a: Actor, g: GroupFacts) => canAdminMembers(a, g),
   // Member#prevent_role_assignement? on create and update: admin_*_member, and no role above the actor's own.

@@ -17,6 +17,9 @@ export interface GroupFacts {
   accessLevel: number;
   /** The actor is a member of a subgroup or project below this group (makes a private group visible). */
   hasDescendantAccess: boolean;
+  /** The group's project_creation_level and subgroup_creation_level (absent where no creation is asked about). */
+  projectCreationLevel?: 'noone' | 'maintainer' | 'developer';
+  subgroupCreationLevel?: 'owner' | 'maintainer';
 }
 
 export interface UserFacts {
