@@ -16,4 +16,5 @@ ALTER TABLE "projects" ADD COLUMN "builds_access_level" smallint DEFAULT 20 NOT 
 ALTER TABLE "projects" ADD COLUMN "snippets_access_level" smallint DEFAULT 20 NOT NULL;--> statement-breakpoint
 ALTER TABLE "projects" ADD COLUMN "pages_access_level" smallint DEFAULT 20 NOT NULL;--> statement-breakpoint
 ALTER TABLE "projects" ADD COLUMN "shared_runners_enabled" boolean DEFAULT true NOT NULL;--> statement-breakpoint
+ALTER TABLE "projects" ADD COLUMN "public_builds" boolean DEFAULT true NOT NULL;--> statement-breakpoint
 ALTER TABLE "projects" ADD COLUMN "settings" jsonb DEFAULT '{}'::jsonb NOT NULL;

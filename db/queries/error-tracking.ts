@@ -3,7 +3,7 @@
 // Sentry-backed setting has an api_url and a token"), so a concurrent change between read and write can never
 // leave an enabled setting without them: the write then matches no row and the caller answers 409.
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { projectAccessLevelSql, type Viewer } from './lib/access.ts';
+import { projectAccessLevelSql, projectFeaturesSql, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
 import { errorTrackingSettings, namespaces, projects } from '../schema/index.ts';
 import { liveProjectByRef } from './projects.ts';
@@ -15,6 +15,7 @@ export async function findProjectWithSetting(db: Db, actor: Viewer, ref: { id?: 
       projectId: projects.id,
       visibilityLevel: projects.visibilityLevel,
       archived: projects.archived,
+      features: projectFeaturesSql(),
       accessLevel: projectAccessLevelSql(actor),
       setting: errorTrackingSettings,
     })

@@ -4,7 +4,7 @@
 // PUT two, and nothing is half-written.
 // Raw SQL is used where Drizzle's builder cannot express a data-modifying CTE; every value is a bound parameter.
 import { and, eq, isNull, sql, type SQL } from 'drizzle-orm';
-import { groupAccessLevelSql, groupDescendantAccessSql, projectAccessLevelSql, type Viewer } from './lib/access.ts';
+import { groupAccessLevelSql, groupDescendantAccessSql, projectAccessLevelSql, projectFeaturesSql, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
 import { EMAIL_EVENTS, namespaces, notificationSettings, projects, type EmailEvent, type NotificationLevel } from '../schema/index.ts';
 import { rows } from './lib/raw.ts';
@@ -29,7 +29,12 @@ export async function findProjectWithSetting(db: Db, actor: Viewer, userId: numb
   const [row] = await db
     .select({
       id: projects.id,
-      facts: { visibilityLevel: projects.visibilityLevel, accessLevel: projectAccessLevelSql(actor), archived: projects.archived },
+      facts: {
+        visibilityLevel: projects.visibilityLevel,
+        accessLevel: projectAccessLevelSql(actor),
+        archived: projects.archived,
+        features: projectFeaturesSql(),
+      },
       setting: settingColumns,
     })
     .from(projects)

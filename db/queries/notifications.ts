@@ -12,9 +12,11 @@ import {
   members,
   mergeRequestAssignees,
   mergeRequests,
+  namespaces,
   notifications,
   notificationSettings,
   notes,
+  projects,
   subscriptions,
   users,
   type EmailEvent,
@@ -224,4 +226,18 @@ export async function deleteDeliveredBefore(db: Db, before: SQL, limit: number):
       .where(sql`${notifications.id} IN ${old}`)
       .returning({ id: notifications.id })
   ).length;
+}
+
+/**
+ * Project#emails_disabled? (13.6): the project's own `emails_disabled` setting, or that of its group or any group
+ * above it (the settings catalogs, functions/projects/settings.ts and functions/groups/settings.ts, name the key).
+ */
+export async function emailsDisabled(db: Db, source: { projectId: number | null; traversalIds: readonly number[] }): Promise<boolean> {
+  const [row] = await rows<{ disabled: boolean }>(
+    db,
+    sql`SELECT (EXISTS (SELECT 1 FROM ${projects} WHERE ${projects.id} = ${source.projectId ?? 0} AND (${projects.settings}->>'emails_disabled')::boolean)
+      OR EXISTS (SELECT 1 FROM ${namespaces} WHERE ${namespaces.id} = ANY(${`{${source.traversalIds.join(',')}}`}::int[])
+        AND (${namespaces.settings}->>'emails_disabled')::boolean)) AS disabled`,
+  );
+  return row?.disabled === true || String(row?.disabled) === 't';
 }

@@ -304,6 +304,7 @@ export async function findPipelineProject(db: Db, projectId: number) {
       defaultBranch: projects.defaultBranch,
       visibilityLevel: projects.visibilityLevel,
       runnersTokenVersion: projects.runnersTokenVersion,
+      settings: projects.settings,
     })
     .from(projects)
     .where(and(eq(projects.id, projectId), isNull(projects.deletedAt)));

@@ -68,7 +68,7 @@ export interface Claim {
 
 /**
  * Ci::RegisterJobService in one statement: the runner by its token digest (contact recorded), then the oldest pending
- * build it may run (its projects, or any for an instance runner; the job's tags all among the runner's, an untagged
+ * build it may run (its projects, or for an instance runner any whose project takes shared runners; the job's tags all among the runner's, an untagged
  * job only when the runner runs untagged jobs, a ref_protected runner only protected pipelines), claimed: running,
  * this runner, `jobTokenDigest` as its job token. `runnerId` null: no such runner.
  */
@@ -86,7 +86,10 @@ export async function claimJob(db: Db, o: { runnerDigest: string; jobTokenDigest
         SELECT b.id FROM ci_builds b, r
         -- A delayed job whose time has come is taken as if it were pending (no scheduler moves it first).
         WHERE r.active AND (b.status = 'pending' OR (b.status = 'scheduled' AND b.scheduled_at <= now())) AND b.type = 'Ci::Build'
-          AND (r.runner_type = 'instance_type' OR b.project_id IN (SELECT project_id FROM ci_runner_projects WHERE runner_id = r.id))
+          -- An instance runner takes the jobs of projects whose shared_runners_enabled is on (Ci::RegisterJobService#builds_for_shared_runner).
+          AND (CASE WHEN r.runner_type = 'instance_type'
+            THEN EXISTS (SELECT 1 FROM projects sp WHERE sp.id = b.project_id AND sp.shared_runners_enabled)
+            ELSE b.project_id IN (SELECT project_id FROM ci_runner_projects WHERE runner_id = r.id) END)
           AND b.tag_list <@ r.tag_list AND (cardinality(b.tag_list) > 0 OR r.run_untagged)
           AND (r.access_level = 'not_protected' OR EXISTS (SELECT 1 FROM ci_pipelines p WHERE p.id = b.pipeline_id AND p.protected))
         ORDER BY b.id

@@ -1,7 +1,7 @@
 // Personal and project snippets with their files. A snippet is read as a "view" (the row, its author, its project's
 // full path, the paths of its files in order) in one statement; lists apply the policy's visibility filter in SQL.
 import { and, desc, eq, gte, inArray, isNotNull, isNull, sql, type SQL } from 'drizzle-orm';
-import { projectAccessLevelSql, Visibility, visibleSnippetsFilter, type Viewer } from './lib/access.ts';
+import { projectAccessLevelSql, projectFeaturesSql, Visibility, visibleSnippetsFilter, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
 import { deleteAwardsOf } from './award-emoji.ts';
 import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
@@ -147,6 +147,7 @@ function factsQuery(db: Db, actor: Viewer) {
       files: filePathsSql,
       projectVisibility: projects.visibilityLevel,
       projectArchived: projects.archived,
+      projectFeatures: projectFeaturesSql(),
       projectAccess: sql<number>`CASE WHEN ${snippets.projectId} IS NULL THEN 0 ELSE ${projectAccessLevelSql(actor)} END`.mapWith(Number),
     })
     .from(snippets)

@@ -49,6 +49,8 @@ export const projects = pgTable(
     pagesAccessLevel: smallint('pages_access_level').notNull().default(20),
     /** Whether the instance's shared runners take this project's jobs (the runner queue's SQL reads it). */
     sharedRunnersEnabled: boolean('shared_runners_enabled').notNull().default(true),
+    /** GitLab's public_builds (the API's public_jobs): whoever reads the project reads its jobs; else reporters and above. */
+    publicBuilds: boolean('public_builds').notNull().default(true),
     /**
      * The other settings GitLab 13.6 declares for projects, by their API names (functions/projects/settings.ts is
      * their catalog: validation, defaults, the entity); absent keys have the catalog's defaults.

@@ -12,7 +12,7 @@ export type PolicyChanges = Partial<PolicyValues>;
  * The policy's row values with `changes` applied, or the model's field errors (a DomainError; `prefix` names the
  * association as Rails' nested attributes do: `container_expiration_policy.name_regex`). Nothing is written.
  */
-export function preparePolicy(project: ProjectView, changes: PolicyChanges, prefix = '') {
+export function preparePolicy(project: Pick<ProjectView, 'containerExpirationPolicy'> & { project: { createdAt: Date } }, changes: PolicyChanges, prefix = '') {
   const current = effectivePolicy(project.containerExpirationPolicy, project.project);
   const next: PolicyValues = {
     enabled: changes.enabled ?? current.enabled,
@@ -27,6 +27,23 @@ export function preparePolicy(project: ProjectView, changes: PolicyChanges, pref
   // Schedulable: every save schedules the next run a cadence from now.
   return { ...next, nextRunAt: nextRunAt(next.cadence, new Date()) };
 }
+
+/** REST's `container_expiration_policy_attributes` (API names) as the policy's changes. */
+export const changesFromAttributes = (a: {
+  enabled?: boolean | undefined;
+  cadence?: string | undefined;
+  older_than?: string | undefined;
+  keep_n?: number | undefined;
+  name_regex?: string | undefined;
+  name_regex_keep?: string | undefined;
+}): PolicyChanges => ({
+  enabled: a.enabled,
+  cadence: a.cadence,
+  olderThan: a.older_than,
+  keepN: a.keep_n,
+  nameRegex: a.name_regex,
+  nameRegexKeep: a.name_regex_keep,
+});
 
 /** Stores prepared values (one statement). */
 export const storePolicy = (db: Db, projectId: number, values: ReturnType<typeof preparePolicy>) => upsertContainerExpirationPolicy(db, projectId, values);

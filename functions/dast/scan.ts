@@ -60,7 +60,7 @@ export async function createOnDemandScan({
     throw serviceFailed([`Insufficient permissions for protected ref '${branch}'`]);
   }
   const outcome = await createPipeline(ctx, {
-    project: { id: projectId, pathWithNamespace: project.project.pathWithNamespace, defaultBranch: branch },
+    project: { id: projectId, pathWithNamespace: project.project.pathWithNamespace, defaultBranch: branch, settings: project.project.settings },
     ref: branch,
     tag: false,
     sha,

@@ -33,7 +33,13 @@ export async function authorizeSettings(ctx: RequestContext, ref: Ref | null): P
   requireUser(ctx);
   const row = ref ? await q.findProjectWithSetting(ctx.db, ctx.actor, ref) : undefined;
   if (!row) throw notFound('Project');
-  const facts: ProjectFacts = { kind: 'project', visibilityLevel: row.visibilityLevel, accessLevel: row.accessLevel, archived: row.archived };
+  const facts: ProjectFacts = {
+    kind: 'project',
+    visibilityLevel: row.visibilityLevel,
+    accessLevel: row.accessLevel,
+    archived: row.archived,
+    features: row.features,
+  };
   assertCan(ctx.actor, 'project:admin_operations', facts);
   return { projectId: row.projectId, setting: row.setting };
 }

@@ -70,6 +70,7 @@ export function listEvents({ ctx, input }: { ctx: RequestContext; input: { listi
           visibilityLevel: page.head.visibilityLevel,
           accessLevel: page.head.accessLevel,
           archived: page.head.archived,
+          features: page.head.features!,
         });
       }
       // GitLab's read_user_profile: a private profile yields 200 [] (the statement already returned nothing for it).

@@ -15,6 +15,7 @@ export {
   ACCESS_LEVELS,
   AccessLevel,
   type AccessLevelValue,
+  projectFeatures,
   Visibility,
   VISIBILITY_NAMES,
   visibilityName,
@@ -38,6 +39,7 @@ export type {
   OnDemandScanFacts,
   PersonalNamespaceFacts,
   ProjectFacts,
+  ProjectFeatureFacts,
   ProjectSnippetFacts,
   RequirementsFacts,
   SnippetFacts,
@@ -59,6 +61,8 @@ export {
   weightsAvailable,
 } from './policy/licenses.ts';
 export type { Action } from './policy/catalog.ts';
+/** Whether a project feature (issues, merge requests, jobs...) is open to the actor: ProjectFeature#feature_available?. */
+export { featureAvailable, type ProjectFeature } from './policy/predicates.ts';
 
 export function can<A extends Action>(actor: Actor, action: A, subject: SubjectOf<A>): boolean {
   return (rules[action] as (a: Actor, s: Subject) => boolean)(actor, subject as Subject);

@@ -192,8 +192,18 @@ export async function parseFields<S extends z.ZodMiniType>(c: Context, schema: S
   return result.data;
 }
 
-/** Validates the merged query/body parameters; the result is `c.req.valid('query')`. */
-export const params = <S extends z.ZodMiniType>(schema: Schema<S>) => validator('query', (_value, c): Promise<z.output<S>> => parseParams(c, schema()));
+/** Where params()'s middleware keeps its schema. */
+export const DECLARED_PARAMS = Symbol('declared params');
+
+/**
+ * Validates the merged query/body parameters; the result is `c.req.valid('query')`. The middleware carries its
+ * schema (DECLARED_PARAMS) so that a test over the route manifest can list what every route declares.
+ */
+export const params = <S extends z.ZodMiniType>(schema: Schema<S>) =>
+  Object.assign(
+    validator('query', (_value, c): Promise<z.output<S>> => parseParams(c, schema())),
+    { [DECLARED_PARAMS]: schema },
+  );
 
 // ---- Field types with Grape's coercions (query and form values arrive as strings, JSON as typed values) ----
 

@@ -28,6 +28,7 @@ import { type CreateMergeRequestParams } from './schemas.ts';
 import { takeVersion } from './versions.ts';
 import { closingIssueIds } from './refresh.ts';
 import { duplicate, notAFork, readsMergeRequestAs, sameBranch } from './service.ts';
+import { squashByDefault } from './squash-option.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -107,7 +108,7 @@ export async function createMergeRequest({ ctx, input }: Verb<{ project: Ref | n
         description: p.description ?? null,
         milestoneId,
         mergeStatus,
-        squash: p.squash ?? false,
+        squash: p.squash ?? squashByDefault(target.project),
         forceRemoveSourceBranch: p.remove_source_branch ?? false,
         allowCollaboration: fork && (p.allow_collaboration ?? p.allow_maintainer_to_push ?? false),
       }),

@@ -32,6 +32,7 @@ import { findMergeRequest, type MergeRequestRef } from './service.ts';
 import { notifyStatements, type NotifyingContext } from '../notifications/record.ts';
 import { headPipeline } from '../pipelines/lookups.ts';
 import { ACTIVE_STATUSES } from '../pipelines/status.ts';
+import { squashOnMerge } from './squash-option.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -84,7 +85,7 @@ export async function mergeMergeRequest({ ctx, input }: Verb<MergeRequestRef & {
     const head = view.latestDiff.headCommitSha;
 
     const projectId = project.project.id;
-    const squash = p.squash ?? view.mr.squash;
+    const squash = squashOnMerge(project.project, p.squash ?? view.mr.squash);
     // PostMergeService closes the open ones the merger may update (Issues::CloseService's update_issue check); only a
     // merge into the default branch closes issues (MergeRequest#closes_issues).
     const closing = (await closesIssues(ctx, project, closingSourceOf(view), repository?.defaultBranch ?? null)).filter(

@@ -14,6 +14,7 @@ import { usersWithProjectLevels } from '../issuables/lookups.ts';
 import {
   claimNotifications,
   deleteDeliveredBefore,
+  emailsDisabled,
   findNotificationCandidates,
   recordRecipients,
   type CandidateSource,
@@ -38,6 +39,8 @@ export const subjectOf = (t: Pick<NotificationTarget, 'sourceName' | 'title' | '
 
 /** Who is told of one event, as the target and the settings stand now. */
 export async function recipientsOf(db: Db, n: NotificationRow, target: NotificationTarget): Promise<Delivery[]> {
+  // NotificationService sends nothing for a project (or group) whose emails are disabled, there or above.
+  if (await emailsDisabled(db, target.source)) return [];
   const given: Array<{ userId: number; source: CandidateSource }> = [];
   if (NEW_ACTIONS.has(n.action)) {
     const fresh = freshMentions(target.texts);

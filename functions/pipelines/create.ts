@@ -4,7 +4,7 @@
 // pipeline needs no second pass). What GitLab persists, this persists: an invalid configuration is a failed pipeline
 // carrying `yaml_errors`; what GitLab only reports (no configuration, filtered by workflow rules, no jobs) is an error
 // here too and stores nothing.
-import { readPath, rootBlobsAt, treePage } from '../repositories/lookups.ts';
+import { blobsAtPaths, readPath, treePage } from '../repositories/lookups.ts';
 import { batchRows } from '../../db/queries/lib/raw.ts';
 import { insertPipelineStatements, findPipelineById, type NewPipelineJob } from '../../db/queries/pipelines.ts';
 import { GIT_OBJECT_TYPES, type CiStatus, type PipelineRow } from '../../db/schema/index.ts';
@@ -13,7 +13,7 @@ import { templateContent } from '../templates/catalog.ts';
 import { parseCiConfig, type CiJob } from '../ci/config/index.ts';
 import { parseDuration } from '../ci/config/duration.ts';
 import { plan, type PipelineSource, type PlannedJob } from '../ci/plan.ts';
-import { CI_CONFIG_PATH, CONFIG_READ_LIMIT } from '../ci/config-path.ts';
+import { CI_CONFIG_PATH, CONFIG_READ_LIMIT, configPathOf } from '../ci/config-path.ts';
 import { topLevelGlob } from '../ci/exists.ts';
 import { repositoryInfo, type RepositoryInfo } from '../repositories/service.ts';
 import { refProtected } from './ref-access.ts';
@@ -21,7 +21,7 @@ import { compositeStatus, processPipeline } from './status.ts';
 import { recordDeployments } from '../deployments/record.ts';
 
 export interface PipelineRequest {
-  project: { id: number; pathWithNamespace: string; defaultBranch: string | null };
+  project: { id: number; pathWithNamespace: string; defaultBranch: string | null; settings: Record<string, unknown> };
   /** The branch or tag the jobs see (a merge request pipeline: its source branch). */
   ref: string;
   /** The ref the pipeline is stored under when it differs (`refs/merge-requests/<iid>/head`). */
@@ -36,7 +36,7 @@ export interface PipelineRequest {
   mergeRequest?: { id: number; values: Record<string, string> } | null;
   /** A configuration the service supplies (GitLab's parameter_source) instead of the repository's file. */
   content?: string;
-  /** The repository's `.gitlab-ci.yml` at `sha`, when the caller has read it already (a push). */
+  /** The repository's configuration (configPathOf) at `sha`, when the caller has read it already (a push). */
   repositoryConfig?: string;
   /**
    * Keep a pipeline whose configuration is invalid, failed with its yaml_errors (GitLab's save_on_errors: true for
@@ -54,9 +54,9 @@ export type PipelineOutcome = { ok: true; pipeline: PipelineRow } | { ok: false;
 const utf8 = new TextDecoder();
 const readTemplate = (name: string) => templateContent('gitlab_ci_ymls', name);
 
-/** The repository's `.gitlab-ci.yml` at `sha`, or null when the commit has none. */
-export async function readConfig(ctx: Pick<RequestContext, 'db'>, projectId: number, sha: string): Promise<string | null> {
-  const [found] = await rootBlobsAt(ctx.db, [{ projectId, commitOid: sha }], CI_CONFIG_PATH, CONFIG_READ_LIMIT);
+/** The repository's CI configuration at `sha` (`path`: the project's, configPathOf), or null when the commit has none. */
+export async function readConfig(ctx: Pick<RequestContext, 'db'>, projectId: number, sha: string, path = CI_CONFIG_PATH): Promise<string | null> {
+  const [found] = await blobsAtPaths(ctx.db, [{ projectId, commitOid: sha, path }], CONFIG_READ_LIMIT);
   return found ? utf8.decode(found.data) : null;
 }
 
@@ -166,7 +166,7 @@ export function seedJobs(
  * errors); any other source without one is refused with GitLab's "Missing CI config file".
  */
 export async function createPipeline(ctx: Pick<RequestContext, 'db' | 'batch'>, req: PipelineRequest): Promise<PipelineOutcome> {
-  const content = req.content ?? req.repositoryConfig ?? (await readConfig(ctx, req.project.id, req.sha));
+  const content = req.content ?? req.repositoryConfig ?? (await readConfig(ctx, req.project.id, req.sha, configPathOf(req.project)));
   if (content === null) return { ok: false, errors: req.source === 'push' ? [] : ['Missing CI config file'] };
   const local = async (path: string) => {
     const found = await readPath(ctx.db, { projectId: req.project.id, rev: req.sha, path });

@@ -4,10 +4,10 @@
 // A configuration without such jobs makes none, silently, as GitLab's service drops "No stages / jobs". Made when the
 // merge request is opened and on every push to its source branch; like push pipelines, never the request's failure.
 import { findPipelineProject } from '../../db/queries/pipelines.ts';
-import { rootBlobsAt } from '../repositories/lookups.ts';
+import { blobsAtPaths } from '../repositories/lookups.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { log } from '../lib/log.ts';
-import { CI_CONFIG_PATH, CONFIG_READ_LIMIT } from '../ci/config-path.ts';
+import { CONFIG_READ_LIMIT, configPathOf } from '../ci/config-path.ts';
 
 export interface MergeRequestHead {
   id: number;
@@ -26,17 +26,25 @@ const utf8 = new TextDecoder();
 export async function createMergeRequestPipelines(ctx: RequestContext, heads: readonly MergeRequestHead[]): Promise<void> {
   if (!heads.length) return;
   try {
-    const configs = await rootBlobsAt(
+    // The source projects (one, almost always), whose configuration paths say which file each head is read for.
+    const projects = new Map<number, NonNullable<Awaited<ReturnType<typeof findPipelineProject>>>>();
+    for (const id of new Set(heads.map((h) => h.sourceProjectId))) {
+      const project = await findPipelineProject(ctx.db, id);
+      if (project) projects.set(id, project);
+    }
+    const configs = await blobsAtPaths(
       ctx.db,
-      heads.map((h) => ({ projectId: h.sourceProjectId, commitOid: h.sha })),
-      CI_CONFIG_PATH,
+      heads.flatMap((h) => {
+        const project = projects.get(h.sourceProjectId);
+        return project ? [{ projectId: h.sourceProjectId, commitOid: h.sha, path: configPathOf(project) }] : [];
+      }),
       CONFIG_READ_LIMIT,
     );
     if (!configs.length) return;
     const { createPipeline } = await import('./create.ts');
     for (const mr of heads) {
       const config = configs.find((c) => c.projectId === mr.sourceProjectId && c.commitOid === mr.sha);
-      const project = config && (await findPipelineProject(ctx.db, mr.sourceProjectId));
+      const project = projects.get(mr.sourceProjectId);
       if (!config || !project) continue;
       await createPipeline(ctx, {
         project,

@@ -6,13 +6,13 @@
 import { openMergeRequestsFrom } from '../../db/queries/pipelines/merge-requests.ts';
 import { findPipelineProject } from '../../db/queries/pipelines.ts';
 import { createMergeRequestPipelines } from './merge-request.ts';
-import { commitsByOids, rootBlobsAt } from '../repositories/lookups.ts';
+import { blobsAtPaths, commitsByOids } from '../repositories/lookups.ts';
 import { findUsersByIds } from '../users/lookups.ts';
 import type { JobContext } from '../housekeeping/service.ts';
 import { userActor } from '../lib/auth.ts';
 import { jobContext, type RequestContext } from '../lib/context.ts';
 import { log } from '../lib/log.ts';
-import { CI_CONFIG_PATH, CONFIG_READ_LIMIT } from '../ci/config-path.ts';
+import { CONFIG_READ_LIMIT, configPathOf } from '../ci/config-path.ts';
 
 export interface PushedRef {
   projectId: number;
@@ -63,15 +63,15 @@ export async function createPushPipelines(ctx: RequestContext, refs: readonly Pu
   const pushed = refs.filter((r) => r.new !== null && (r.name.startsWith('refs/heads/') || r.name.startsWith('refs/tags/')));
   if (!pushed.length) return;
   try {
-    const configs = await rootBlobsAt(
+    // A push is one project's: its configuration path decides which file each pushed commit is read for.
+    const project = await findPipelineProject(ctx.db, pushed[0]!.projectId);
+    if (!project) return;
+    const configs = await blobsAtPaths(
       ctx.db,
-      pushed.map((r) => ({ projectId: r.projectId, commitOid: r.new! })),
-      CI_CONFIG_PATH,
+      pushed.map((r) => ({ projectId: r.projectId, commitOid: r.new!, path: configPathOf(project) })),
       CONFIG_READ_LIMIT,
     );
     if (!configs.length) return;
-    const project = await findPipelineProject(ctx.db, configs[0]!.projectId);
-    if (!project) return;
     // Chain::Skip: the `ci.skip` push option or `[ci skip]` in the commit's message keeps the pipeline, skipped.
     const messages = new Map(
       (

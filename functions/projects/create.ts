@@ -18,6 +18,7 @@ import { pathFromName, PROJECT_PATH_MESSAGE, type CreateProjectInput } from './s
 import { isValidPath } from '../users/schemas.ts';
 import { reload } from './service.ts';
 import { newProjectColumns, settingsChange, type SettingsChange } from './settings.ts';
+import { changesFromAttributes, preparePolicy, storePolicy } from '../container-expiration-policies/prepare.ts';
 import type { ProjectRow } from '../../db/schema/index.ts';
 import { targetNamespace, namespaceForNewProject, namespaceNotValid, pathTaken, rethrowTaken, checkVisibility } from './placement.ts';
 
@@ -33,6 +34,8 @@ interface NewProject {
   initializeWithReadme?: boolean | undefined;
   /** The settings the request sets (settings.ts), validated; none for a project created by a push. */
   settings?: SettingsChange | undefined;
+  /** The container expiration policy the request sets, validated (stored with the project). */
+  policy?: ReturnType<typeof preparePolicy> | undefined;
   mergeSettings?: Partial<
     Pick<ProjectRow, 'mergeMethod' | 'removeSourceBranchAfterMerge' | 'onlyAllowMergeIfAllDiscussionsAreResolved' | 'onlyAllowMergeIfPipelineSucceeds'>
   >;
@@ -72,6 +75,7 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
       // The owner of a personal namespace owns its projects; group projects inherit the group's members.
       if (ns.kind === 'user') await addProjectMember(tx, project.id, ownerId, AccessLevel.OWNER, ctx.actor.user!.id);
       if (p.avatar) await storeAvatar(tx, { kind: 'project', id: project.id }, p.avatar);
+      if (p.policy) await storePolicy(tx, project.id, p.policy);
       // GitLab's Projects::CreateService records `created` (forks too: repositories/forks.ts); the personal owner's
       // membership records no `joined` (ProjectMember skips the namespace holder).
       await recordEvent(tx, { action: 'created', authorId: ownerId, projectId: project.id });
@@ -92,8 +96,8 @@ function nameAndPath(input: { name?: string | undefined; path?: string | undefin
 }
 
 /** What POST /projects and /projects/user/:id make of their parameters (the model's errors thrown first). */
-function newProject(ctx: RequestContext, input: Output<typeof CreateProjectInput>): NewProject {
-  const settings = settingsChange(input, ctx.config.instanceTier, undefined, (fields) => {
+async function newProject(ctx: RequestContext, input: Output<typeof CreateProjectInput>): Promise<NewProject> {
+  const settings = await settingsChange(input, ctx.config.instanceTier, undefined, (fields) => {
     throw validationFailed(fields);
   });
   const mergeSettings: NewProject['mergeSettings'] = {};
@@ -102,6 +106,11 @@ function newProject(ctx: RequestContext, input: Output<typeof CreateProjectInput
   if (input.only_allow_merge_if_all_discussions_are_resolved !== undefined)
     mergeSettings.onlyAllowMergeIfAllDiscussionsAreResolved = input.only_allow_merge_if_all_discussions_are_resolved;
   if (input.only_allow_merge_if_pipeline_succeeds !== undefined) mergeSettings.onlyAllowMergeIfPipelineSucceeds = input.only_allow_merge_if_pipeline_succeeds;
+  const attrs = input.container_expiration_policy_attributes;
+  // A new project has no policy yet: the defaults, changed by the request (validated as on update).
+  const policy = attrs
+    ? preparePolicy({ containerExpirationPolicy: null, project: { createdAt: new Date() } }, changesFromAttributes(attrs), 'container_expiration_policy.')
+    : undefined;
   return {
     ...nameAndPath(input),
     description: input.description,
@@ -111,12 +120,13 @@ function newProject(ctx: RequestContext, input: Output<typeof CreateProjectInput
     initializeWithReadme: input.initialize_with_readme,
     settings,
     mergeSettings,
+    policy,
   };
 }
 
 export async function createProject({ ctx, input }: Verb<Output<typeof CreateProjectInput>>) {
   const ns = await targetNamespace(ctx, input.namespace_id, namespaceNotValid);
-  return insertProject(ctx, ns.namespace, newProject(ctx, input), requireUser(ctx).id);
+  return insertProject(ctx, ns.namespace, await newProject(ctx, input), requireUser(ctx).id);
 }
 
 /**
@@ -142,5 +152,5 @@ export async function createProjectForUser({ ctx, input }: Verb<{ userRef: Ref |
   const owner = await findUser(ctx, input.userRef);
   const ns = await findPersonalNamespace(ctx.db, owner.id);
   if (!ns) throw notFound('Namespace');
-  return insertProject(ctx, ns, newProject(ctx, input), owner.id);
+  return insertProject(ctx, ns, await newProject(ctx, input), owner.id);
 }

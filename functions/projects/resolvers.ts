@@ -15,7 +15,7 @@ import { projectMemberParent, type MemberParent } from '../members/reads.ts';
 import { projectsPage, type ProjectFinderParams } from './reads.ts';
 import { projectWebUrl } from './schemas.ts';
 import { avatarUrl } from '../users/schemas.ts';
-import { findProject, projectFacts } from './service.ts';
+import { featureOpenTo, findProject, projectFacts } from './service.ts';
 import { iso, renderPlainText } from '../lib/format.ts';
 
 /** A ProjectConnection page (Query.projects): readable projects, keyset by id. */
@@ -131,12 +131,12 @@ export const projectResolvers: Resolvers = {
     openIssuesCount: (v, _a, { loaders }) => loaders.openIssuesCount.load(v),
     namespace: (v, _a, { ctx }) => namespaceOf(v, ctx.actor.user?.id),
     group: (v, _a, { loaders }) => (v.namespace.kind === 'group' ? loaders.groupView.load(v.namespace.id) : null),
-    // Every feature is enabled on every project here (REST's *_enabled say the same).
-    issuesEnabled: () => true,
-    mergeRequestsEnabled: () => true,
-    snippetsEnabled: () => true,
-    wikiEnabled: () => true,
-    jobsEnabled: () => true,
+    // Project#feature_available? for the caller, as REST's *_enabled.
+    issuesEnabled: (v, _a, { ctx }) => featureOpenTo(ctx, v)('issues'),
+    mergeRequestsEnabled: (v, _a, { ctx }) => featureOpenTo(ctx, v)('merge_requests'),
+    snippetsEnabled: (v, _a, { ctx }) => featureOpenTo(ctx, v)('snippets'),
+    wikiEnabled: (v, _a, { ctx }) => featureOpenTo(ctx, v)('wiki'),
+    jobsEnabled: (v, _a, { ctx }) => featureOpenTo(ctx, v)('builds'),
     userPermissions: (v, _a, { ctx }) => {
       const p = projectFacts(v);
       return {

@@ -46,7 +46,11 @@ async function presentList(c: Context<AppEnv>, input: Output<typeof ListProjects
     : await paginate(c, pageRequest(input), list.fetch, list.count);
   const simple = input.simple || !ctx.actor.user;
   return c.json(
-    rows.map((v) => (simple ? toBasicProject(v.project, v.namespace, ctx.config, v.forksCount, v.repository) : toProjectWithAccess(v, ctx.config))),
+    rows.map((v) =>
+      simple
+        ? toBasicProject(v.project, v.namespace, ctx.config, v.forksCount, v.repository)
+        : toProjectWithAccess(v, ctx.config, { featureOpen: projects.featureOpenTo(ctx, v) }),
+    ),
   );
 }
 

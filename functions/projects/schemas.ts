@@ -11,7 +11,7 @@ import { avatarUrl, isValidPath, toUserBasic } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
 import { avatarFile } from '../uploads/avatars.ts';
 import { effectivePolicy, type EffectivePolicy } from '../container-expiration-policies/rules.ts';
-import { FEATURE_COLUMNS, featureOpen, projectSettings, projectSettingsParams, settingsEntity } from './settings.ts';
+import { FEATURE_COLUMNS, FEATURE_LEVEL, projectSettings, projectSettingsParams, settingsEntity, type Feature } from './settings.ts';
 
 /** API::Entities::ContainerExpirationPolicy (13.6). */
 const toContainerExpirationPolicy = (p: EffectivePolicy) => ({
@@ -56,6 +56,7 @@ export const CreateProjectInput = schema(() =>
     namespace_id: z.optional(namespaceRef()),
     ...editable(),
     ...projectSettingsParams('create'),
+    container_expiration_policy_attributes: z.optional(containerExpirationPolicyAttributes()),
     // A first commit with README.md on the default branch (functions/repositories/store/initial-commit.ts).
     initialize_with_readme: z.optional(bool()),
   }),
@@ -196,8 +197,10 @@ export interface ProjectExtras {
   runnersToken?: string | null | undefined;
   /** The caller administers the project (user_can_admin_project): the CI settings are shown. */
   canAdmin?: boolean | undefined;
-  /** The caller is an administrator: `repository_storage` is shown, and private features are open. */
+  /** The caller is an administrator: `repository_storage` is shown. */
   isAdmin?: boolean | undefined;
+  /** Which features are open to the caller (lib/policy's featureAvailable); without it, those enabled for all readers. */
+  featureOpen?: ((f: Feature) => boolean) | undefined;
 }
 
 /** Entities::Project */
@@ -224,7 +227,7 @@ export function toProject(v: ProjectView, config: Config, extra: ProjectExtras =
       tier: config.instanceTier,
       canAdmin: extra.canAdmin ?? false,
       isAdmin: extra.isAdmin ?? false,
-      featureOpenFor: (f) => featureOpen(p[FEATURE_COLUMNS[f]], { admin: extra.isAdmin ?? false, accessLevel: v.accessLevel }),
+      featureOpenFor: extra.featureOpen ?? ((f) => p[FEATURE_COLUMNS[f]] >= FEATURE_LEVEL.enabled),
     }),
     creator_id: p.creatorId,
     import_status: 'none',

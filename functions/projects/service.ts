@@ -8,7 +8,8 @@ import { notFound, notModified } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { keysetUnsupported } from '../lib/pagination.ts';
 import type { Output } from '../lib/validate.ts';
-import { assertCan, can, isAdministrator, Visibility, type ProjectFacts } from '../lib/policy.ts';
+import { assertCan, can, featureAvailable, isAdministrator, projectFeatures, Visibility, type ProjectFacts, type ProjectFeature } from '../lib/policy.ts';
+import { FEATURE_COLUMNS, FEATURE_LEVEL, type Feature } from './settings.ts';
 import type { ListProjectsInput, ProjectExtras } from './schemas.ts';
 import { projectJobStatement } from '../background-jobs/enqueue.ts';
 import { projectRunnersToken } from '../runners/registration-token.ts';
@@ -20,6 +21,7 @@ export const projectFacts = (v: q.ProjectView): ProjectFacts => ({
   visibilityLevel: v.project.visibilityLevel,
   accessLevel: v.accessLevel,
   archived: v.project.archived,
+  features: projectFeatures(v.project),
 });
 
 /**
@@ -29,8 +31,26 @@ export const projectFacts = (v: q.ProjectView): ProjectFacts => ({
 export async function entityExtrasFor(ctx: RequestContext, view: q.ProjectView): Promise<ProjectExtras> {
   const canAdmin = can(ctx.actor, 'project:update', projectFacts(view));
   const runnersToken = canAdmin ? await projectRunnersToken(ctx.config.encryptionKey, view.project.id, view.project.runnersTokenVersion) : null;
-  return { runnersToken, canAdmin, isAdmin: isAdministrator(ctx.actor) };
+  return { runnersToken, canAdmin, isAdmin: isAdministrator(ctx.actor), featureOpen: featureOpenTo(ctx, view) };
 }
+
+const POLICY_FEATURE: Record<Feature, ProjectFeature | null> = {
+  issues: 'issues',
+  repository: 'repository',
+  merge_requests: 'mergeRequests',
+  forking: 'forking',
+  builds: 'builds',
+  snippets: 'snippets',
+  // No wiki nor pages here yet: their levels alone say whether they are on.
+  wiki: null,
+  pages: null,
+};
+
+/** The entity's `*_enabled`: whether each feature is open to the caller (Project#feature_available?). */
+export const featureOpenTo = (ctx: RequestContext, view: q.ProjectView) => (f: Feature) => {
+  const feature = POLICY_FEATURE[f];
+  return feature ? featureAvailable(ctx.actor, projectFacts(view), feature) : view.project[FEATURE_COLUMNS[f]] >= FEATURE_LEVEL.enabled;
+};
 
 /** The project the actor may read, or 404 `Project Not Found` (also for projects that exist but are hidden). */
 export async function findProject(ctx: RequestContext, ref: Ref | null) {

@@ -2,7 +2,6 @@
 // optional_project_params, CE and EE, and optional_update_params), in one catalog: its validator, its default, where
 // it is kept (a column of `projects`, or its `settings` JSON by API name) and how the entity shows it. The project
 // verbs apply what this file turns a request into; no setting is accepted and dropped.
-import { RE2JS } from 're2js';
 import * as z from 'zod/mini';
 import type { ProjectRow } from '../../db/schema/index.ts';
 import type { FieldErrors } from '../lib/errors.ts';
@@ -55,7 +54,6 @@ const STORED = {
   resolve_outdated_diff_discussions: { input: () => bool(), default: false, acts: false },
   container_registry_enabled: { input: () => bool(), default: true, acts: false },
   lfs_enabled: { input: () => bool(), default: true, acts: false },
-  public_jobs: { input: () => bool(), default: true, acts: true },
   request_access_enabled: { input: () => bool(), default: true, acts: false },
   allow_merge_on_skipped_pipeline: { input: () => bool(), default: false, acts: false },
   tag_list: { input: () => labelList(), default: [] as string[], acts: false },
@@ -66,8 +64,8 @@ const STORED = {
   auto_devops_enabled: { input: () => bool(), default: false, acts: false },
   auto_devops_deploy_strategy: { input: () => oneOf(['continuous', 'manual', 'timed_incremental']), default: 'continuous', acts: false },
   repository_storage: { input: () => str(255), default: 'default', acts: false },
-  squash_option: { input: () => oneOf(['never', 'always', 'default_on', 'default_off']), default: 'default_off', acts: false },
-  ci_default_git_depth: { input: () => int(), default: 50, acts: false },
+  squash_option: { input: () => oneOf(['never', 'always', 'default_on', 'default_off']), default: 'default_off', acts: true },
+  ci_default_git_depth: { input: () => int(), default: 50, acts: true },
   ci_forward_deployment_enabled: { input: () => bool(), default: true, acts: false },
   // EE (13.6's optional_project_params_ee).
   approvals_before_merge: { input: () => int(), default: 0, acts: false },
@@ -133,6 +131,7 @@ export function projectSettingsParams(kind: 'create' | 'update') {
     jobs_enabled: z.optional(bool()),
     snippets_enabled: z.optional(bool()),
     shared_runners_enabled: z.optional(bool()),
+    public_jobs: z.optional(bool()),
     // Deprecated names of public_jobs and tag_list (later GitLab's `topics`, accepted as its alias).
     public_builds: z.optional(bool()),
     topics: z.optional(labelList()),
@@ -142,7 +141,7 @@ export function projectSettingsParams(kind: 'create' | 'update') {
 type SettingsInput = Partial<Output<() => z.ZodMiniObject<ReturnType<typeof projectSettingsParams>>>>;
 
 export interface SettingsChange {
-  columns: Partial<Pick<ProjectRow, (typeof FEATURE_COLUMNS)[Feature] | 'sharedRunnersEnabled'>>;
+  columns: Partial<Pick<ProjectRow, (typeof FEATURE_COLUMNS)[Feature] | 'sharedRunnersEnabled' | 'publicBuilds'>>;
   settings: Record<string, unknown>;
 }
 
@@ -150,7 +149,12 @@ export interface SettingsChange {
  * What a request changes, validated as the models validate it (Project, ProjectFeature, ProjectCiCdSetting): model
  * errors throw through `fail` with nothing written. `current` is the project being updated (absent on create).
  */
-export function settingsChange(input: SettingsInput, tier: Tier, current: ProjectRow | undefined, fail: (fields: FieldErrors) => never): SettingsChange {
+export async function settingsChange(
+  input: SettingsInput,
+  tier: Tier,
+  current: ProjectRow | undefined,
+  fail: (fields: FieldErrors) => never,
+): Promise<SettingsChange> {
   const columns: SettingsChange['columns'] = {};
   const levels = {} as Record<Feature, number | undefined>;
   for (const [param, feature] of Object.entries(FEATURE_SWITCHES) as [keyof typeof FEATURE_SWITCHES, Feature][]) {
@@ -166,6 +170,8 @@ export function settingsChange(input: SettingsInput, tier: Tier, current: Projec
     if (levels[feature] !== undefined) columns[FEATURE_COLUMNS[feature]] = levels[feature];
   }
   if (input.shared_runners_enabled !== undefined) columns.sharedRunnersEnabled = input.shared_runners_enabled;
+  const publicJobs = input.public_jobs ?? input.public_builds;
+  if (publicJobs !== undefined) columns.publicBuilds = publicJobs;
 
   const settings: Record<string, unknown> = {};
   for (const key of Object.keys(STORED) as StoredKey[]) {
@@ -175,7 +181,6 @@ export function settingsChange(input: SettingsInput, tier: Tier, current: Projec
     if (licensed && !licensed(tier)) continue;
     settings[key] = value;
   }
-  if (settings.public_jobs === undefined && input.public_builds !== undefined) settings.public_jobs = input.public_builds;
   if (settings.tag_list === undefined && input.topics !== undefined) settings.tag_list = input.topics;
 
   const errors: Record<string, string[]> = {};
@@ -195,6 +200,8 @@ export function settingsChange(input: SettingsInput, tier: Tier, current: Projec
   if (configPath === '') settings.ci_config_path = null;
   const regex = settings.build_coverage_regex as string | undefined;
   if (regex) {
+    // UntrustedRegexpValidator: RE2's syntax (re2js, loaded only when a pattern is given).
+    const { RE2JS } = await import('re2js');
     try {
       RE2JS.compile(regex);
     } catch (error) {
@@ -202,6 +209,8 @@ export function settingsChange(input: SettingsInput, tier: Tier, current: Projec
     }
   }
   if (settings.build_coverage_regex === '') settings.build_coverage_regex = null;
+  // Gitlab.config.repositories.storages: this service has the one storage, `default`.
+  if (settings.repository_storage !== undefined && settings.repository_storage !== 'default') add('repository_storage', 'is not included in the list');
   const approvals = settings.approvals_before_merge as number | undefined;
   if (approvals !== undefined && approvals < 0) add('approvals_before_merge', 'must be greater than or equal to 0');
   if (Object.keys(errors).length > 0) fail(errors);
@@ -214,10 +223,6 @@ export const newProjectColumns = (visibilityLevel: number, change: SettingsChang
   ...change.columns,
   settings: change.settings,
 });
-
-/** Whether a feature is open to the actor (ProjectFeature#feature_available?), given its level and the actor's access. */
-export const featureOpen = (level: number, o: { admin: boolean; accessLevel: number; minimum?: number }) =>
-  level >= FEATURE_LEVEL.enabled || (level >= FEATURE_LEVEL.private && (o.admin || o.accessLevel >= (o.minimum ?? 10)));
 
 /** What the project entity shows of the settings, as Entities::Project (and EE's) names them. */
 export function settingsEntity(p: ProjectRow, o: { tier: Tier; canAdmin: boolean; isAdmin: boolean; featureOpenFor: (f: Feature) => boolean }) {
@@ -248,7 +253,7 @@ export function settingsEntity(p: ProjectRow, o: { tier: Tier; canAdmin: boolean
     lfs_enabled: s.lfs_enabled,
     ci_default_git_depth: s.ci_default_git_depth,
     ci_forward_deployment_enabled: s.ci_forward_deployment_enabled,
-    public_jobs: s.public_jobs,
+    public_jobs: p.publicBuilds,
     // Entities::Project shows the CI settings to those who administer the project.
     ...(o.canAdmin
       ? {

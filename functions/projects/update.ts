@@ -10,7 +10,7 @@ import type { Ref } from '../lib/ids.ts';
 import type { Output } from '../lib/validate.ts';
 import { assertCan, can, complianceFrameworkAvailable, Visibility } from '../lib/policy.ts';
 import { assertAvatar, storeAvatar } from '../uploads/avatars.ts';
-import { preparePolicy, storePolicy } from '../container-expiration-policies/prepare.ts';
+import { changesFromAttributes, preparePolicy, storePolicy } from '../container-expiration-policies/prepare.ts';
 import { setComplianceFramework } from '../compliance-frameworks/statements.ts';
 import type { UpdateProjectInput } from './schemas.ts';
 import { settingsChange } from './settings.ts';
@@ -41,7 +41,7 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & O
     values.visibilityLevel = Visibility[input.visibility];
     checkVisibility(values.visibilityLevel, view.namespace);
   }
-  const change = settingsChange(input, ctx.config.instanceTier, view.project, (fields) => {
+  const change = await settingsChange(input, ctx.config.instanceTier, view.project, (fields) => {
     throw validationFailed(fields);
   });
   Object.assign(values, change.columns);
@@ -49,20 +49,7 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & O
   // Nested attributes: the policy is validated with the project (nothing is written when either is invalid) and
   // saved in the same transaction.
   const attrs = input.container_expiration_policy_attributes;
-  const policy = attrs
-    ? preparePolicy(
-        view,
-        {
-          enabled: attrs.enabled,
-          cadence: attrs.cadence,
-          olderThan: attrs.older_than,
-          keepN: attrs.keep_n,
-          nameRegex: attrs.name_regex,
-          nameRegexKeep: attrs.name_regex_keep,
-        },
-        'container_expiration_policy.',
-      )
-    : undefined;
+  const policy = attrs ? preparePolicy(view, changesFromAttributes(attrs), 'container_expiration_policy.') : undefined;
   // EE's compliance framework: set by owners and administrators where licensed; for anyone else (or unlicensed) the
   // parameter is dropped without a word, as Projects::UpdateService does.
   const framework = input.compliance_framework_setting?.framework;

@@ -6,5 +6,5 @@ export { changedPaths, commitsBetween } from '../../db/queries/repositories/diff
 export { readTouchedDirs } from '../../db/queries/repositories/dirs.ts';
 export { namespaceIsLive } from '../../db/queries/repositories/forks.ts';
 export { commitsByOids } from '../../db/queries/repositories/log-graph.ts';
-export { logPage, readObjects, readPath, resolveRevision, rootBlobsAt, treePage } from '../../db/queries/repositories/reads.ts';
+export { logPage, readObjects, readPath, resolveRevision, blobsAtPaths, treePage } from '../../db/queries/repositories/reads.ts';
 export { findRef, findRefs, findRepositoriesOfProjects, findRepository, listRefs } from '../../db/queries/repositories/refs.ts';

@@ -4,7 +4,7 @@
 // directories' flat paths, never one per entry; a tree's last commit one log statement; the authors of any number of
 // commits one statement; the `.gitmodules` of any number of trees (their submodules' links) one statement.
 import { findRepositoryStates, findUsersByAnyEmail, flatPathSuffixes } from '../../db/queries/repositories/batch.ts';
-import { logPage, rootBlobsAt, smallBlobs, treePage } from '../../db/queries/repositories/reads.ts';
+import { blobsAtPaths, logPage, smallBlobs, treePage } from '../../db/queries/repositories/reads.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -191,7 +191,11 @@ export async function gitmodulesOf(
   ctx: RequestContext,
   keys: ReadonlyArray<{ projectId: number; commitOid: string }>,
 ): Promise<Array<Map<string, string | undefined> | null>> {
-  const found = await rootBlobsAt(ctx.db, keys, '.gitmodules', GITMODULES_MAX_SIZE);
+  const found = await blobsAtPaths(
+    ctx.db,
+    keys.map((k) => ({ ...k, path: '.gitmodules' })),
+    GITMODULES_MAX_SIZE,
+  );
   const parsed = new Map(found.map((f) => [`${f.projectId}:${f.commitOid}`, parseGitmodules(utf8.decode(f.data))]));
   return keys.map((k) => parsed.get(`${k.projectId}:${k.commitOid}`) ?? null);
 }

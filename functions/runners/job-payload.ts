@@ -18,6 +18,9 @@ export interface PayloadProject {
   pathWithNamespace: string;
   defaultBranch: string | null;
   visibility: string;
+  /** The project's ci_config_path (or `.gitlab-ci.yml`) and ci_default_git_depth. */
+  ciConfigPath: string;
+  gitDepth: number;
 }
 
 export interface Dependency {
@@ -38,10 +41,10 @@ export interface PayloadInput {
   publicUrl: string;
 }
 
-/** A job's timeout in seconds: its own `timeout`, else the project's default (1 hour), capped by the runner's. */
-export function jobTimeout(job: BuildRow, runner: RunnerRow, parse: (t: string) => number | null): number {
+/** A job's timeout in seconds: its own `timeout`, else the project's build_timeout, capped by the runner's. */
+export function jobTimeout(job: BuildRow, runner: RunnerRow, projectTimeout: number, parse: (t: string) => number | null): number {
   const own = typeof job.options.timeout === 'string' ? parse(job.options.timeout) : null;
-  const timeout = own ?? 3600;
+  const timeout = own ?? projectTimeout;
   return runner.maximumTimeout ? Math.min(timeout, runner.maximumTimeout) : timeout;
 }
 
@@ -91,7 +94,7 @@ function runnerVariables(i: PayloadInput): Variable[] {
     pub('CI_PROJECT_URL', projectUrl),
     pub('CI_PROJECT_VISIBILITY', project.visibility),
     pub('CI_DEFAULT_BRANCH', project.defaultBranch ?? ''),
-    pub('CI_CONFIG_PATH', '.gitlab-ci.yml'),
+    pub('CI_CONFIG_PATH', project.ciConfigPath),
     pub('CI_API_V4_URL', `${i.publicUrl}/api/v4`),
     pub('CI_PIPELINE_IID', pipeline.iid),
     pub('CI_PIPELINE_SOURCE', pipeline.source),
@@ -199,7 +202,7 @@ export function jobPayload(i: PayloadInput, timeout: number) {
         `+refs/pipelines/${pipeline.id}:refs/pipelines/${pipeline.id}`,
         pipeline.tag ? `+refs/tags/${pipeline.ref}:refs/tags/${pipeline.ref}` : `+refs/heads/${pipeline.ref}:refs/remotes/origin/${pipeline.ref}`,
       ],
-      depth: 50,
+      depth: i.project.gitDepth,
     },
     runner_info: { timeout, runner_session_url: null },
     variables: runnerVariables(i),

@@ -14,6 +14,8 @@ import { reprocessPipeline } from '../pipelines/process.ts';
 import { commitView } from '../repositories/service.ts';
 import { visibilityName } from '../lib/policy.ts';
 import { jobPayload, jobTimeout, type Dependency } from './job-payload.ts';
+import { configPathOf } from '../ci/config-path.ts';
+import { projectSettings } from '../projects/settings.ts';
 import { isRegistrationToken, tokenScope } from './registration-token.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
@@ -164,6 +166,8 @@ async function buildPayload(ctx: RequestContext, jobId: number, runnerId: number
         pathWithNamespace: p.pathWithNamespace,
         defaultBranch: p.defaultBranch,
         visibility: visibilityName(p.visibilityLevel),
+        ciConfigPath: configPathOf(p),
+        gitDepth: projectSettings(p).ci_default_git_depth,
       },
       runner,
       commit: commits[0] ? commitView(commits[0]) : null,
@@ -172,7 +176,7 @@ async function buildPayload(ctx: RequestContext, jobId: number, runnerId: number
       token,
       publicUrl: ctx.config.publicUrl,
     },
-    jobTimeout(job, runner, parseDuration),
+    jobTimeout(job, runner, projectSettings(p).build_timeout, parseDuration),
   );
 }
 

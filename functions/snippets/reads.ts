@@ -30,7 +30,13 @@ export const snippetRowFacts = (s: SnippetFactsRow): SnippetFacts =>
     s.snippet,
     s.snippet.projectId === null
       ? null
-      : { kind: 'project', visibilityLevel: s.projectVisibility ?? Visibility.private, accessLevel: s.projectAccess, archived: s.projectArchived ?? false },
+      : {
+          kind: 'project',
+          visibilityLevel: s.projectVisibility ?? Visibility.private,
+          accessLevel: s.projectAccess,
+          archived: s.projectArchived ?? false,
+          features: s.projectFeatures,
+        },
   );
 
 /** One keyset page of the snippets the actor may read, newest first. */

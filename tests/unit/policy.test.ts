@@ -35,6 +35,7 @@ const project = (visibility: keyof typeof V, accessLevel = 0): ProjectFacts => (
   visibilityLevel: V[visibility],
   accessLevel,
   archived: false,
+  features: { issues: 20, repository: 20, mergeRequests: 20, builds: 20, snippets: 20, forking: 20, publicJobs: true },
 });
 const group = (visibility: keyof typeof V, accessLevel = 0, hasDescendantAccess = false): GroupFacts => ({
   kind: 'group',

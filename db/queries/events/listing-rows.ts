@@ -1,10 +1,13 @@
 // Decoding the events listing statement's raw rows (listing.ts) into EventListRow: the driver returns text, numbers
 // or booleans depending on the runtime, so every column is read through num/bool/intArray.
 import type { EventListRow } from './listing.ts';
+import type { ProjectFeatures } from '../lib/access.ts';
 
 export type Raw = Record<string, unknown>;
 export const num = (v: unknown) => (v == null ? null : Number(v));
 export const bool = (v: unknown) => v === true || v === 't' || v === 'true';
+/** A json column: parsed by most drivers, text where one leaves it. */
+export const json = <T>(v: unknown): T | null => (v == null ? null : typeof v === 'string' ? (JSON.parse(v) as T) : (v as T));
 const intArray = (v: unknown): number[] => {
   if (v == null) return [];
   if (Array.isArray(v)) return v.map(Number);
@@ -36,7 +39,12 @@ export function toRow(r: Raw): EventListRow {
     project:
       r.project_visibility == null
         ? null
-        : { visibilityLevel: Number(r.project_visibility), archived: bool(r.project_archived), accessLevel: Number(r.project_access) },
+        : {
+            visibilityLevel: Number(r.project_visibility),
+            archived: bool(r.project_archived),
+            accessLevel: Number(r.project_access),
+            features: json<ProjectFeatures>(r.project_features)!,
+          },
     group:
       r.group_visibility == null
         ? null

@@ -6,6 +6,7 @@ import {
   memberGroupIds,
   memberProjectIds,
   projectAccessLevelSql,
+  projectFeaturesSql,
   readsProfileSql,
   visibleGroupsFilter,
   visibleProjectsFilter,
@@ -31,7 +32,8 @@ export function headSql(actor: Viewer, source: EventSource): SQL {
   switch (source.kind) {
     case 'author':
     case 'authorized':
-      return sql`SELECT ${source.userId}::int AS head_id, false AS head_private, 0 AS head_visibility, false AS head_archived, 0 AS head_access`;
+      return sql`SELECT ${source.userId}::int AS head_id, false AS head_private, 0 AS head_visibility, false AS head_archived, 0 AS head_access,
+        NULL::json AS head_features`;
     case 'user': {
       const byId = typeof source.ref === 'number' || /^\d+$/.test(source.ref);
       // Ids beyond the integer column's range name nobody.
@@ -40,12 +42,13 @@ export function headSql(actor: Viewer, source: EventSource): SQL {
           ? sql`${users.id} = ${Number(source.ref)}`
           : sql`false`
         : sql`lower(${users.username}) = lower(${String(source.ref)})`;
-      return sql`SELECT ${users.id} AS head_id, ${users.privateProfile} AS head_private, 0 AS head_visibility, false AS head_archived, 0 AS head_access
+      return sql`SELECT ${users.id} AS head_id, ${users.privateProfile} AS head_private, 0 AS head_visibility, false AS head_archived, 0 AS head_access,
+          NULL::json AS head_features
         FROM ${users} WHERE ${where} LIMIT 1`;
     }
     case 'project': {
       return sql`SELECT ${projects.id} AS head_id, false AS head_private, ${projects.visibilityLevel} AS head_visibility,
-          ${projects.archived} AS head_archived, ${projectAccessLevelSql(actor)} AS head_access
+          ${projects.archived} AS head_archived, ${projectAccessLevelSql(actor)} AS head_access, ${projectFeaturesSql()} AS head_features
         FROM ${projects} JOIN ${namespaces} ON ${namespaces.id} = ${projects.namespaceId}
         WHERE ${liveProjectByRef(source.ref)} LIMIT 1`;
     }

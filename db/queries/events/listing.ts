@@ -1,7 +1,7 @@
 // Events: the three listings (a user's, a project's, the caller's), each ONE statement, and the types they take and
 // return. The statement's SQL fragments are in listing-sql.ts, the decoding of its rows in listing-rows.ts.
 import { sql, type SQL } from 'drizzle-orm';
-import { groupAccessLevelSql, groupDescendantAccessSql, projectAccessLevelSql, type Viewer } from '../lib/access.ts';
+import { groupAccessLevelSql, groupDescendantAccessSql, projectAccessLevelSql, projectFeaturesSql, type ProjectFeatures, type Viewer } from '../lib/access.ts';
 import type { Db } from '../../client.ts';
 import {
   events,
@@ -31,7 +31,7 @@ import {
   eventsFrom,
   visibleScanSql,
 } from './listing-sql.ts';
-import { type Raw, num, bool, toRow } from './listing-rows.ts';
+import { type Raw, num, bool, json, toRow } from './listing-rows.ts';
 
 // One statement per listing: the event budget is auth + 1 query whatever per_page is.
 //
@@ -75,6 +75,8 @@ export interface EventHead {
   visibilityLevel: number;
   archived: boolean;
   accessLevel: number;
+  /** A project head's features (a user head has none). */
+  features: ProjectFeatures | null;
 }
 
 export interface EventListRow {
@@ -87,7 +89,7 @@ export interface EventListRow {
   targetId: number | null;
   createdAt: string;
   author: { id: number; username: string; name: string; state: string; avatarUrl: string | null };
-  project: { visibilityLevel: number; archived: boolean; accessLevel: number } | null;
+  project: { visibilityLevel: number; archived: boolean; accessLevel: number; features: ProjectFeatures } | null;
   group: { visibilityLevel: number; accessLevel: number; hasDescendantAccess: boolean } | null;
   /** The issue the event is about: its target, or the noteable of its note. */
   issue: { id: number; iid: number; title: string; confidential: boolean; authorId: number | null; assigneeIds: number[] } | null;
@@ -139,6 +141,7 @@ export async function listEventPage(db: Db, actor: Viewer, source: EventSource, 
       visibilityLevel: Number(first.head_visibility),
       archived: bool(first.head_archived),
       accessLevel: Number(first.head_access),
+      features: json<ProjectFeatures>(first.head_features),
     },
     total: num(first.total),
     rows: raw.filter((r) => r.id != null).map(toRow),
@@ -188,11 +191,11 @@ export function eventPageSql(actor: Viewer, source: EventSource, filter: EventFi
   const noteAuthor = sql.raw('note_author');
   const query = sql`WITH head AS (${headSql(actor, source)}),
     page AS MATERIALIZED (${pageSql})
-    SELECT head.head_id, head.head_private, head.head_visibility, head.head_archived, head.head_access, ${total} AS total,
+    SELECT head.head_id, head.head_private, head.head_visibility, head.head_archived, head.head_access, head.head_features, ${total} AS total,
       ${events.id} AS id, ${events.projectId} AS project_id, ${events.groupId} AS group_id, ${events.authorId} AS author_id,
       ${events.action} AS action, ${events.targetType} AS target_type, ${events.targetId} AS target_id, ${isoText(events.createdAt)} AS created_at,
       ${users.id} AS author_id, ${users.username} AS author_username, ${users.name} AS author_name, ${users.state} AS author_state, ${users.avatarUrl} AS author_avatar_url,
-      ${projects.visibilityLevel} AS project_visibility, ${projects.archived} AS project_archived,
+      ${projects.visibilityLevel} AS project_visibility, ${projects.archived} AS project_archived, ${projectFeaturesSql()} AS project_features,
       CASE WHEN ${projects.id} IS NOT NULL THEN ${projectAccessLevelSql(actor)} END AS project_access,
       CASE WHEN ${events.projectId} IS NULL THEN ${namespaces.visibilityLevel} END AS group_visibility,
       CASE WHEN ${events.projectId} IS NULL AND ${namespaces.id} IS NOT NULL THEN ${groupAccessLevelSql(actor)} END AS group_access,

@@ -99,6 +99,44 @@ export const groupDescendantAccessSql = (actor: Viewer): SQL<boolean> =>
         OR EXISTS (SELECT 1 FROM ${projects} gp WHERE gp.namespace_id = ${namespaces.id} AND gp.deleted_at IS NULL AND gp.id IN ${memberProjectIds(actor.user.id)})`})`
     : sql<boolean>`false`;
 
+/** What lib/policy.ts's ProjectFeatureFacts holds: the project's feature access levels and public_builds. */
+export interface ProjectFeatures {
+  issues: number;
+  repository: number;
+  mergeRequests: number;
+  builds: number;
+  snippets: number;
+  forking: number;
+  publicJobs: boolean;
+}
+
+/** A project row's ProjectFeatures, as one JSON value of a select (aliases may be passed). */
+export const projectFeaturesSql = (p: typeof projects = projects): SQL<ProjectFeatures> =>
+  sql<ProjectFeatures>`json_build_object('issues', ${p.issuesAccessLevel}, 'repository', ${p.repositoryAccessLevel}, 'mergeRequests', ${p.mergeRequestsAccessLevel}, 'builds', ${p.buildsAccessLevel}, 'snippets', ${p.snippetsAccessLevel}, 'forking', ${p.forkingAccessLevel}, 'publicJobs', ${p.publicBuilds})`;
+
+/** A project row's ProjectFeatures, read from the row itself. */
+export const projectFeatures = (p: (typeof projects)['$inferSelect']): ProjectFeatures => ({
+  issues: p.issuesAccessLevel,
+  repository: p.repositoryAccessLevel,
+  mergeRequests: p.mergeRequestsAccessLevel,
+  builds: p.buildsAccessLevel,
+  snippets: p.snippetsAccessLevel,
+  forking: p.forkingAccessLevel,
+  publicJobs: p.publicBuilds,
+});
+
+/**
+ * Whether a feature of the project row in scope is open to the actor: the SQL twin of lib/policy's featureAvailable
+ * (disabled: nobody; private: members from `minimum` up and administrators; enabled: whoever reads the project).
+ */
+export const featureAvailableSql = (
+  actor: Viewer,
+  level: AnyPgColumn,
+  minimum: number = AccessLevel.GUEST,
+  p: { id: AnyPgColumn } = projects,
+  ns: { traversalIds: AnyPgColumn } = namespaces,
+): SQL => (isAdmin(actor) ? sql`${level} >= 10` : sql`(${level} >= 20 OR (${level} >= 10 AND ${projectAccessLevelSql(actor, p, ns)} >= ${minimum}))`);
+
 /**
  * Projects (joined with their namespace) the actor may read: the SQL twin of project:read. Aliases may be passed (a
  * fork's source project and namespace).
@@ -158,7 +196,7 @@ function readsConfidentialOfIssueSql(actor: Viewer): SQL {
  * issues only for reporters and above, their author and their assignees.
  */
 export function visibleIssuesFilter(actor: Viewer): SQL | undefined {
-  const readable = visibleProjectsFilter(actor);
+  const readable = and(visibleProjectsFilter(actor), featureAvailableSql(actor, projects.issuesAccessLevel));
   if (isAdmin(actor)) return readable;
   return and(readable, or(eq(issues.confidential, false), readsConfidentialOfIssueSql(actor)));
 }
@@ -178,7 +216,7 @@ export const readableIssueNotesSql = (actor: Viewer, confidential: SQLWrapper): 
  */
 export function visibleSnippetsFilter(actor: Viewer): SQL | undefined {
   const personal = isNull(snippets.projectId);
-  const readableProject = and(isNotNull(snippets.projectId), visibleProjectsFilter(actor));
+  const readableProject = and(isNotNull(snippets.projectId), visibleProjectsFilter(actor), featureAvailableSql(actor, projects.snippetsAccessLevel));
   if (isAdmin(actor)) return or(personal, readableProject);
   const open = gte(snippets.visibilityLevel, seesInternal(actor) ? Visibility.internal : Visibility.public);
   if (!actor.user) return and(open, or(personal, readableProject));
@@ -206,10 +244,14 @@ export function projectReadersSql(visibilityLevel: number, memberIds: SQLWrapper
  */
 export const readsMergeRequestsSql = (
   actor: Viewer,
-  p: { id: AnyPgColumn; visibilityLevel: AnyPgColumn } = projects,
+  p: { id: AnyPgColumn; visibilityLevel: AnyPgColumn; repositoryAccessLevel: AnyPgColumn; mergeRequestsAccessLevel: AnyPgColumn } = projects,
   ns: { traversalIds: AnyPgColumn } = namespaces,
 ): SQL =>
-  isAdmin(actor) ? sql`true` : sql`(${p.visibilityLevel} >= ${Visibility.internal} OR ${projectAccessLevelSql(actor, p, ns)} >= ${AccessLevel.REPORTER})`;
+  and(
+    isAdmin(actor) ? sql`true` : sql`(${p.visibilityLevel} >= ${Visibility.internal} OR ${projectAccessLevelSql(actor, p, ns)} >= ${AccessLevel.REPORTER})`,
+    featureAvailableSql(actor, p.repositoryAccessLevel, AccessLevel.GUEST, p, ns),
+    featureAvailableSql(actor, p.mergeRequestsAccessLevel, AccessLevel.REPORTER, p, ns),
+  )!;
 
 /**
  * Projects (joined with their namespace) whose merge requests the actor may read: the SQL twin of

@@ -286,30 +286,37 @@ export async function listRefCommits(db: Db, projectId: number, prefix: string):
 }
 
 /**
- * The first `maxBytes` bytes of the blob named `name` at the root of each (project, commit)'s tree (`.gitmodules`
- * for submodule links), one statement for any number of commits; a pair without such a blob, or whose commit the
- * project may not read (git_project_objects), is absent.
+ * The first `maxBytes` bytes of the blob at `path` (`.gitmodules`, a CI configuration such as `ci/main.yml`) in each
+ * (project, commit)'s tree, one statement for any number of commits: the path is walked segment by segment down the
+ * trees. A pair without such a blob, or whose commit the project may not read (git_project_objects), is absent.
  */
-export async function rootBlobsAt(
+export async function blobsAtPaths(
   db: Db,
-  pairs: ReadonlyArray<{ projectId: number; commitOid: string }>,
-  name: string,
+  pairs: ReadonlyArray<{ projectId: number; commitOid: string; path: string }>,
   maxBytes: number,
 ): Promise<Array<{ projectId: number; commitOid: string; data: Uint8Array }>> {
   if (!pairs.length) return [];
   const keys = sql.join(
-    pairs.map((p) => sql`(${p.projectId}::int, ${oidParam(p.commitOid)})`),
+    pairs.map((p) => sql`(${p.projectId}::int, ${oidParam(p.commitOid)}, array_remove(string_to_array(${p.path}::text, '/'), ''))`),
     sql`, `,
   );
   const found = await rows<{ project_id: number; commit_oid: string; data: unknown }>(
     db,
-    sql`SELECT k.project_id, encode(k.oid, 'hex') AS commit_oid, substring(o.data FROM 1 FOR ${maxBytes}::int) AS data
-      FROM (VALUES ${keys}) AS k(project_id, oid)
-      JOIN ${repositories} r ON r.project_id = k.project_id
-      JOIN ${gitCommits} c ON c.pool_id = r.pool_id AND c.oid = k.oid
-      JOIN ${gitTreeEntries} e ON e.pool_id = r.pool_id AND e.tree_oid = c.tree_oid AND e.name = ${new TextEncoder().encode(name)}::bytea
-      JOIN ${gitObjects} o ON o.pool_id = r.pool_id AND o.oid = e.oid AND o.type = 3
-      WHERE ${readableObjectSql(sql`k.project_id`, sql`k.oid`)}`,
+    sql`WITH RECURSIVE k(project_id, oid, segments) AS (VALUES ${keys}),
+      walk(project_id, oid, pool_id, segments, depth, entry_oid) AS (
+        SELECT k.project_id, k.oid, r.pool_id, k.segments, 0, c.tree_oid
+        FROM k JOIN ${repositories} r ON r.project_id = k.project_id
+          JOIN ${gitCommits} c ON c.pool_id = r.pool_id AND c.oid = k.oid
+        WHERE ${readableObjectSql(sql`k.project_id`, sql`k.oid`)}
+        UNION ALL
+        SELECT w.project_id, w.oid, w.pool_id, w.segments, w.depth + 1, e.oid
+        FROM walk w JOIN ${gitTreeEntries} e ON e.pool_id = w.pool_id AND e.tree_oid = w.entry_oid
+          AND e.name = convert_to(w.segments[w.depth + 1], 'UTF8')
+        WHERE w.depth < cardinality(w.segments)
+      )
+      SELECT w.project_id, encode(w.oid, 'hex') AS commit_oid, substring(o.data FROM 1 FOR ${maxBytes}::int) AS data
+      FROM walk w JOIN ${gitObjects} o ON o.pool_id = w.pool_id AND o.oid = w.entry_oid AND o.type = 3
+      WHERE w.depth = cardinality(w.segments) AND w.depth > 0`,
   );
   return found.map((r) => ({ projectId: Number(r.project_id), commitOid: r.commit_oid, data: toBytes(r.data) }));
 }

@@ -36,6 +36,7 @@ import {
   canReadSnippet,
   canReadSource,
   canUpdateMergeRequest,
+  featureAvailable,
   holdsAtLeast,
   level,
   lockedOut,
@@ -61,11 +62,13 @@ export const rules = {
   'issue:delete': (a: Actor, i: IssueFacts) => canReadIssue(a, i) && level(a, i.project) >= AccessLevel.OWNER,
   // Merge requests. create_merge_request_in (the target): anyone signed in who reads its code, not archived;
   // create_merge_request_from (the source): who may push to it (developers and above).
-  'project:create_merge_request_in': (a: Actor, p: ProjectFacts) => canDownloadCode(a, p) && signedIn(a) && !p.archived,
+  'project:create_merge_request_in': (a: Actor, p: ProjectFacts) =>
+    canDownloadCode(a, p) && featureAvailable(a, p, 'mergeRequests') && signedIn(a) && !p.archived,
   'project:create_merge_request_from': (a: Actor, p: ProjectFacts) =>
     canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
   // admin_merge_request on the project (assignees, reviewers, milestone and labels of a new MR): developers and above.
-  'project:admin_merge_requests': (a: Actor, p: ProjectFacts) => canDownloadCode(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:admin_merge_requests': (a: Actor, p: ProjectFacts) =>
+    canDownloadCode(a, p) && featureAvailable(a, p, 'mergeRequests') && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
   'merge_request:read': (a: Actor, m: MergeRequestFacts) => canReadMergeRequest(a, m),
   'merge_request:update': (a: Actor, m: MergeRequestFacts) => canUpdateMergeRequest(a, m),
   // admin_merge_request (assignees, reviewers, labels, milestone, lock, time tracking): developers and above.

@@ -1,6 +1,7 @@
 // The facts lib/policy.ts decides from: what the queries load about a subject (its visibility, the actor's effective
 // access level, its author, a license) in the same statement as the subject. Types only: the rules are in
 // predicates.ts and catalog.ts, and callers import these types from lib/policy.ts.
+import type { ProjectFeatures } from '../../../db/queries/lib/access.ts';
 
 /** What the policy needs to know about a project, loaded with it in one query. */
 export interface ProjectFacts {
@@ -9,7 +10,12 @@ export interface ProjectFacts {
   /** The actor's effective access: direct membership or inherited from any ancestor group (0 when none). */
   accessLevel: number;
   archived: boolean;
+  /** ProjectFeature access levels (0 disabled, 10 members only, 20 whoever reads the project) and `public_jobs`. */
+  features: ProjectFeatureFacts;
 }
+
+/** A project's feature access levels and public_jobs, as db/queries/lib/access.ts loads them (projectFeaturesSql). */
+export type ProjectFeatureFacts = ProjectFeatures;
 
 export interface GroupFacts {
   kind: 'group';

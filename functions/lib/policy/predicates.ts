@@ -19,6 +19,25 @@ import type {
 
 export const signedIn = (actor: Actor) => actor.user !== null;
 
+/**
+ * ProjectFeature#feature_available? (13.6): a disabled feature is for nobody, administrators included; a private one
+ * (members only) for members from `minimum` up (guests; reporters for merge requests, and for the repository of a
+ * private project) and administrators; an enabled one for whoever may read the project.
+ */
+export type ProjectFeature = Exclude<keyof ProjectFacts['features'], 'publicJobs'>;
+export function featureAvailable(actor: Actor, p: ProjectFacts, feature: ProjectFeature) {
+  const levelOf = p.features[feature];
+  if (levelOf >= 20) return true;
+  if (levelOf < 10) return false;
+  const minimum =
+    feature === 'mergeRequests' || (feature === 'repository' && p.visibilityLevel < Visibility.internal) ? AccessLevel.REPORTER : AccessLevel.GUEST;
+  return isAdmin(actor) || p.accessLevel >= minimum;
+}
+
+/** read_build (ProjectPolicy 13.6): jobs are open; whoever reads the project reads them when public_jobs is on, else reporters and above. */
+export const canReadBuild = (actor: Actor, p: ProjectFacts) =>
+  canReadProject(actor, p) && featureAvailable(actor, p, 'builds') && (p.features.publicJobs || level(actor, p) >= AccessLevel.REPORTER);
+
 export function canReadProject(actor: Actor, p: ProjectFacts) {
   return (
     isAdmin(actor) ||
@@ -46,7 +65,7 @@ export const level = (actor: Actor, s: { accessLevel: number }) => (isAdmin(acto
  * project's members (guests and above) see its internal and private snippets too.
  */
 export function canReadSnippet(actor: Actor, s: SnippetFacts) {
-  if (s.project && !canReadProject(actor, s.project)) return false;
+  if (s.project && !(canReadProject(actor, s.project) && featureAvailable(actor, s.project, 'snippets'))) return false;
   if (isAdmin(actor) || s.visibilityLevel >= Visibility.public) return true;
   if (actor.user !== null && actor.user.id === s.authorId) return true;
   if (s.project && s.project.accessLevel >= AccessLevel.GUEST) return true;
@@ -61,7 +80,7 @@ export const canAdminSnippet = (actor: Actor, s: SnippetFacts) =>
 
 /** GitLab's read_issue: confidential issues only for reporters and above, their author and their assignees. */
 export function canReadIssue(actor: Actor, i: IssueFacts) {
-  if (!canReadProject(actor, i.project)) return false;
+  if (!canReadProject(actor, i.project) || !featureAvailable(actor, i.project, 'issues')) return false;
   if (!i.confidential) return true;
   const id = actor.user?.id;
   return level(actor, i.project) >= AccessLevel.REPORTER || (id !== undefined && (id === i.authorId || i.assigneeIds.includes(id)));
@@ -69,13 +88,14 @@ export function canReadIssue(actor: Actor, i: IssueFacts) {
 
 /** download_code: anyone who reads a public or internal project; reporters and above of a private one. */
 export const canDownloadCode = (actor: Actor, p: ProjectFacts) =>
-  canReadProject(actor, p) && (p.visibilityLevel >= Visibility.internal || level(actor, p) >= AccessLevel.REPORTER);
+  canReadProject(actor, p) && featureAvailable(actor, p, 'repository') && (p.visibilityLevel >= Visibility.internal || level(actor, p) >= AccessLevel.REPORTER);
 
 /**
  * GitLab's read_merge_request: the project's merge requests feature is for those who may read its code (anyone who
  * reads a public or internal project; reporters and above of a private one, as download_code).
  */
-export const canReadMergeRequest = (actor: Actor, m: MergeRequestFacts) => canDownloadCode(actor, m.project);
+export const canReadMergeRequest = (actor: Actor, m: MergeRequestFacts) =>
+  canDownloadCode(actor, m.project) && featureAvailable(actor, m.project, 'mergeRequests');
 
 /** update_merge_request: developers and above, the author and the assignees (IssuablePolicy); never when archived. */
 export const canUpdateMergeRequest = (actor: Actor, m: MergeRequestFacts) =>

@@ -4,7 +4,10 @@
 import { AccessLevel, isAdmin, Visibility } from '../../../db/queries/lib/access.ts';
 import type { Actor } from '../context.ts';
 import type { OnDemandScanFacts, ProjectFacts, RequirementsFacts } from './facts.ts';
-import { canAdminMembers, canDownloadCode, canReadAlert, canReadProject, level, signedIn } from './predicates.ts';
+import { canAdminMembers, canDownloadCode, canReadAlert, canReadBuild, canReadProject, featureAvailable, level, signedIn } from './predicates.ts';
+
+/** The builds feature and the repository open to the actor, on a project it reads: where any CI right starts. */
+const ci = (a: Actor, p: ProjectFacts) => canReadProject(a, p) && featureAvailable(a, p, 'builds') && featureAvailable(a, p, 'repository');
 
 /** Actions on a project (and on what lives in it without facts of its own). */
 export const projectActions = {
@@ -14,33 +17,42 @@ export const projectActions = {
   'project:star': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a),
   // Anyone signed in who can read a project may fork it, except guests of a private project (GitLab's fork_project).
   'project:fork': (a: Actor, p: ProjectFacts) =>
-    canReadProject(a, p) && signedIn(a) && (p.visibilityLevel >= Visibility.internal || level(a, p) >= AccessLevel.REPORTER),
+    canDownloadCode(a, p) &&
+    featureAvailable(a, p, 'forking') &&
+    signedIn(a) &&
+    (p.visibilityLevel >= Visibility.internal || level(a, p) >= AccessLevel.REPORTER),
   // download_code (pushes, commits): anyone who reads a public or internal project; reporters and above of a private one.
   'project:download_code': (a: Actor, p: ProjectFacts) => canDownloadCode(a, p),
   // push_code (commits, files, branches): developers and above, never into an archived project. Which branches a
   // developer may push to is the protected-branch rule on top of this (the default branch is protected as GitLab's
   // default_branch_protection 2: maintainers only): 'project:push_to_protected_branch'.
-  'project:push_code': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:push_code': (a: Actor, p: ProjectFacts) =>
+    canReadProject(a, p) && featureAvailable(a, p, 'repository') && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
   'project:push_to_protected_branch': (a: Actor, p: ProjectFacts) =>
-    canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.MAINTAINER,
+    canReadProject(a, p) && featureAvailable(a, p, 'repository') && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.MAINTAINER,
   'project:read_members': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
   'project:admin_members': (a: Actor, p: ProjectFacts) => canAdminMembers(a, p),
   // GitLab's :admin_operations (error tracking and other operations settings): maintainers.
   'project:admin_operations': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
   // Issues: anyone signed in who can read the project may open one (GitLab's create_issue on public and internal
   // projects; guests and above on private ones). Labels and milestones are managed by reporters and above.
-  'project:create_issue': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived,
+  // An issues feature that is disabled (or private to members) takes away every issue right (ProjectPolicy's
+  // issues_disabled prevents create_read_update_admin_destroy(:issue)).
+  'project:create_issue': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && featureAvailable(a, p, 'issues') && signedIn(a) && !p.archived,
   // GitLab's admin_issue (set labels, assignees, milestone, due date, lock; time tracking): reporters and above.
-  'project:admin_issues': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
+  'project:admin_issues': (a: Actor, p: ProjectFacts) =>
+    canReadProject(a, p) && featureAvailable(a, p, 'issues') && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
   // Backdating an issue (`created_at`): project owners and administrators.
-  'project:set_issue_created_at': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
+  'project:set_issue_created_at': (a: Actor, p: ProjectFacts) =>
+    canReadProject(a, p) && featureAvailable(a, p, 'issues') && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
   'project:admin_labels': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
   'project:admin_milestones': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
   // Issue boards (13.6 ProjectPolicy): read_board is reading the project; admin_board/admin_list are reporters and above.
   'project:read_board': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
   'project:admin_board': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.REPORTER,
   // Project snippets (create_snippet): reporters and above, not in archived projects.
-  'project:create_snippet': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.REPORTER,
+  'project:create_snippet': (a: Actor, p: ProjectFacts) =>
+    canReadProject(a, p) && featureAvailable(a, p, 'snippets') && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.REPORTER,
   // Requirements (EE::ProjectPolicy, 13.6): licensed on Ultimate (`requirements_available`); read with the project,
   // create/admin/update reporters and above, destroy owners.
   'project:read_requirement': (a: Actor, p: RequirementsFacts) => p.requirementsAvailable && canReadProject(a, p),
@@ -67,28 +79,27 @@ export const projectActions = {
   // Deploy keys (the API's `authorize_admin_project`: maintainers). A key's title is changed by those who may
   // update the key (DeployKeyPolicy: administrators, or for a private key the members of a project holding it);
   // a public key's push right by the project's maintainers (DeployKeysProjectPolicy).
-  // CI/CD (ProjectPolicy 13.6, public_builds on as GitLab's default): whoever reads the project reads its pipelines,
-  // jobs, traces and artifacts; developers run, retry and cancel them; maintainers administer triggers and runners
+  // CI/CD (ProjectPolicy 13.6): jobs exist where the builds feature and the repository are open to the actor
+  // (`builds_disabled | repository_disabled` prevents every pipeline and build right). Whoever reads the project
+  // reads its pipelines; its jobs, traces and artifacts too when public_jobs is on, else reporters and above
+  // (canReadBuild); developers run, retry and cancel them; maintainers administer triggers and runners
   // (admin_build, admin_project: the runners token); owners delete pipelines.
-  'project:read_pipeline': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
-  'project:read_build': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
-  'project:create_pipeline': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
-  'project:update_pipeline': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
-  'project:destroy_pipeline': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
-  'project:read_pipeline_variable': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:read_pipeline': (a: Actor, p: ProjectFacts) => ci(a, p),
+  'project:read_build': (a: Actor, p: ProjectFacts) => ci(a, p) && canReadBuild(a, p),
+  'project:create_pipeline': (a: Actor, p: ProjectFacts) => ci(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:update_pipeline': (a: Actor, p: ProjectFacts) => ci(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:destroy_pipeline': (a: Actor, p: ProjectFacts) => ci(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
+  'project:read_pipeline_variable': (a: Actor, p: ProjectFacts) => ci(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
   // admin_pipeline: maintainers (ProjectPolicy's maintainer_access rule); GraphQL's PipelinePermissions shows it.
-  'project:admin_pipeline': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
-  'project:update_build': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
+  'project:admin_pipeline': (a: Actor, p: ProjectFacts) => ci(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
+  'project:update_build': (a: Actor, p: ProjectFacts) => ci(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
   // erase_build: maintainers, or the developer who ran the job (BuildPolicy's owner_of_build).
   'project:erase_build': (a: Actor, p: ProjectFacts & { buildUserId: number | null }) =>
-    canReadProject(a, p) &&
-    signedIn(a) &&
-    !p.archived &&
-    (level(a, p) >= AccessLevel.MAINTAINER || (level(a, p) >= AccessLevel.DEVELOPER && a.user!.id === p.buildUserId)),
-  'project:admin_build': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
+    ci(a, p) && signedIn(a) && !p.archived && (level(a, p) >= AccessLevel.MAINTAINER || (level(a, p) >= AccessLevel.DEVELOPER && a.user!.id === p.buildUserId)),
+  'project:admin_build': (a: Actor, p: ProjectFacts) => ci(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER,
   // admin_trigger (Ci::TriggerPolicy, 13.6): admin_build, and only the trigger's owner (changing a trigger).
   'project:admin_trigger': (a: Actor, p: ProjectFacts & { triggerOwnerId: number | null }) =>
-    canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER && a.user!.id === p.triggerOwnerId,
+    ci(a, p) && signedIn(a) && level(a, p) >= AccessLevel.MAINTAINER && a.user!.id === p.triggerOwnerId,
   'project:read_commit_status': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
   'project:create_commit_status': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && !p.archived && level(a, p) >= AccessLevel.DEVELOPER,
   // Environments and deployments: reporters read them; developers create, change, stop and delete (stopped ones) them.

@@ -85,7 +85,7 @@ export async function postReceiveMessages(scope: ReceiveScope, moved: readonly M
     const errors = await applyMergeRequestOptions(scope, branches, heads, options.mergeRequest);
     if (errors.length) out += alert(`WARNINGS:\nError encountered with push options ${options.given.map((o) => `'${o}'`).join(' ')}: ${errors.join('. ')}`);
   }
-  if (branches.length && scope.mergeRequestsEnabled) {
+  if (branches.length && scope.mergeRequestsEnabled && scope.printMergeRequestLinks) {
     const open = await openMergeRequestLinks(scope.ctx.db, scope.repository.projectId, branches);
     const base = scope.ctx.config.publicUrl;
     for (const branch of branches) {

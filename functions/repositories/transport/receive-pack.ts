@@ -54,6 +54,8 @@ export interface ReceiveScope extends PushScope {
   maxFileSize: number;
   /** Whether merge requests may be opened in the project (the MR links and push options need it). */
   mergeRequestsEnabled: boolean;
+  /** The project's printing_merge_request_link_enabled: the `remote:` lines that link a pushed branch's merge request. */
+  printMergeRequestLinks: boolean;
   /** The former path the push came through (redirect_routes), for the "moved" message; null at the project's own. */
   movedFrom: string | null;
   /** The push created the project (push to create), for GitLab's "successfully created" message. */

@@ -22,6 +22,7 @@ import { ByteStream } from './byte-stream.ts';
 import { repositoryInfo } from '../service.ts';
 import { maxFileSize } from '../writes/commit-limits.ts';
 import { projectWebUrl } from '../../projects/schemas.ts';
+import { projectSettings } from '../../projects/settings.ts';
 
 export const gitHttpRoutes = new Hono<AppEnv>();
 
@@ -124,6 +125,7 @@ async function pushable(c: Context<AppEnv>, path: string, step: 'advertise' | 'p
     webUrl: projectWebUrl(ctx.config, view.project),
     maxFileSize: maxFileSize(ctx),
     mergeRequestsEnabled: can(actor, 'project:create_merge_request_from', facts),
+    printMergeRequestLinks: projectSettings(view.project).printing_merge_request_link_enabled,
     movedFrom,
     created,
   };
