@@ -196,6 +196,11 @@ describe.skipIf(!hasGit())('git over HTTP: receive-pack', () => {
       `remote:   ${server.url}/${project.path_with_namespace}/-/merge_requests/new?merge_request%5Bsource_branch%5D=dev-branch`,
       'remote:',
     ]);
+    // printing_merge_request_link_enabled off: the same kind of push prints no link.
+    expect((await api.put(`/projects/${project.id}`, { token: owner.token, body: { printing_merge_request_link_enabled: false } })).status).toBe(200);
+    const quiet = await push(dir, [asDeveloper, 'master:dev-branch-2']);
+    expect(quiet.ok).toBe(true);
+    expect(remote(quiet.out)).toEqual([]);
     // A refused push stored no ref.
     expect((await api.get(`/projects/${project.id}/repository/tags`, { token: owner.token })).body).toEqual([]);
   });

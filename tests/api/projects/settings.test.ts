@@ -61,7 +61,7 @@ const SETTINGS = (adminId: number): Record<string, Case> => ({
   only_allow_merge_if_all_discussions_are_resolved: { send: true },
   tag_list: { send: 'backend, api', read: ['tag_list', ['backend', 'api']] },
   topics: { elsewhere: 'the deprecated switches test below' },
-  avatar: { elsewhere: 'tests/api/uploads (avatars)' },
+  avatar: { elsewhere: 'tests/api/uploads/avatars.test.ts' },
   printing_merge_request_link_enabled: { send: false },
   merge_method: { send: 'ff' },
   suggestion_commit_message: { send: 'Apply %{suggestions_count} suggestions' },
