@@ -171,8 +171,8 @@ export function toBasicProject(p: ProjectRow, ns: NamespaceRow, config: Config, 
     // Project#default_branch: the repository's HEAD, nil while the repository is empty (callers without the
     // repository's facts, e.g. a fork's source, show the stored column).
     default_branch: repository ? (repository.empty ? null : repository.defaultBranch) : p.defaultBranch,
-    tag_list: projectSettings(p).tag_list,
-    topics: projectSettings(p).tag_list,
+    tag_list: [...projectSettings(p).tag_list].sort(),
+    topics: [...projectSettings(p).tag_list].sort(),
     ssh_url_to_repo: `git@${host}:${p.pathWithNamespace}.git`,
     http_url_to_repo: `${config.publicUrl}/${p.pathWithNamespace}.git`,
     web_url: projectWebUrl(config, p),

@@ -228,9 +228,11 @@ export const newProjectColumns = (visibilityLevel: number, change: SettingsChang
 export function settingsEntity(p: ProjectRow, o: { tier: Tier; canAdmin: boolean; isAdmin: boolean; featureOpenFor: (f: Feature) => boolean }) {
   const s = projectSettings(p);
   const premium = o.tier !== 'free';
+  // Entities::Project sorts the tags by name.
+  const tags = [...s.tag_list].sort();
   return {
-    tag_list: s.tag_list,
-    topics: s.tag_list,
+    tag_list: tags,
+    topics: tags,
     resolve_outdated_diff_discussions: s.resolve_outdated_diff_discussions,
     container_registry_enabled: s.container_registry_enabled,
     issues_enabled: o.featureOpenFor('issues'),

@@ -35,6 +35,10 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["GET","/groups/:id/subgroups",3],
     ["GET","/groups/:id/projects",3],
   ],
+  namespaces: [
+    ["GET","/namespaces",2],
+    ["GET","/namespaces/:id",2],
+  ],
   projects: [
     ["GET","/projects",2],
     ["GET","/projects/:id",2],

@@ -59,7 +59,7 @@ const SETTINGS = (adminId: number): Record<string, Case> => ({
   only_allow_merge_if_pipeline_succeeds: { send: true },
   allow_merge_on_skipped_pipeline: { send: true },
   only_allow_merge_if_all_discussions_are_resolved: { send: true },
-  tag_list: { send: 'backend, api', read: ['tag_list', ['backend', 'api']] },
+  tag_list: { send: 'backend, api', read: ['tag_list', ['api', 'backend']] },
   topics: { elsewhere: 'the deprecated switches test below' },
   avatar: { elsewhere: 'tests/api/uploads/avatars.test.ts' },
   printing_merge_request_link_enabled: { send: false },
