@@ -37,3 +37,4 @@ export * from './ci.ts';
 export * from './environments.ts';
 export * from './dast.ts';
 export * from './stored-files.ts';
+export * from './application-settings.ts';

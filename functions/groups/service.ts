@@ -12,7 +12,8 @@ import { listProjects } from '../projects/service.ts';
 import { assertAvatar, storeAvatar } from '../uploads/avatars.ts';
 import type { CreateGroupInput, GroupProjectsInput, ListGroupsInput, UpdateGroupInput } from './schemas.ts';
 import { groupJobStatement } from '../background-jobs/enqueue.ts';
-import { groupSettings, groupSettingsChange } from './settings.ts';
+import { groupSettings, groupSettingsChange, PROJECT_CREATION_BY_VALUE } from './settings.ts';
+import { assertVisibilityAllowed, instanceSettings } from '../application-settings/service.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -94,16 +95,22 @@ export async function createGroup({ ctx, input }: Verb<Output<typeof CreateGroup
   } else {
     assertCan(ctx.actor, 'user:create_group', { kind: 'user', id: user.id, state: user.state });
   }
-  const level = Visibility[input.visibility ?? 'private'];
+  // The instance's defaults for what the request leaves out (default_group_visibility, default_project_creation).
+  const instance = await instanceSettings(ctx);
+  const level = Visibility[input.visibility ?? (instance.default_group_visibility as keyof typeof Visibility)];
+  if (input.visibility) await assertVisibilityAllowed(ctx, level);
   if (parent && level > parent.namespace.visibilityLevel) {
     throw validationFailed({
       visibility_level: [visibilityMessage(level, `the parent group has a ${visibilityName(parent.namespace.visibilityLevel)} visibility.`)],
     });
   }
   assertAvatar(input.avatar);
-  const settings = groupSettingsChange(input, { admin: isAdministrator(ctx.actor) }, (fields) => {
-    throw validationFailed(fields);
-  });
+  const settings = {
+    project_creation_level: PROJECT_CREATION_BY_VALUE[instance.default_project_creation as 0 | 1 | 2],
+    ...groupSettingsChange(input, { admin: isAdministrator(ctx.actor) }, (fields) => {
+      throw validationFailed(fields);
+    }),
+  };
   const p = parent?.namespace;
   try {
     const id = await ctx.transaction(async (tx) => {
@@ -161,6 +168,7 @@ export async function updateGroup({ ctx, input }: Verb<{ ref: Ref | null } & Out
   if (input.description !== undefined) values.description = input.description;
   if (input.visibility !== undefined && Visibility[input.visibility] !== g.visibilityLevel) {
     values.visibilityLevel = Visibility[input.visibility];
+    await assertVisibilityAllowed(ctx, values.visibilityLevel);
     await checkVisibility(ctx, group, values.visibilityLevel);
   }
   assertAvatar(input.avatar);

@@ -11,6 +11,8 @@ type Tier = Config['instanceTier'];
 /** Gitlab::Access's project_creation_string_values and subgroup_creation_string_values. */
 export const PROJECT_CREATION_LEVELS = ['noone', 'maintainer', 'developer'] as const;
 export const SUBGROUP_CREATION_LEVELS = ['owner', 'maintainer'] as const;
+/** Gitlab::Access's project creation values (ApplicationSetting's default_project_creation) by number. */
+export const PROJECT_CREATION_BY_VALUE = { 0: 'noone', 1: 'maintainer', 2: 'developer' } as const;
 
 const SETTINGS = {
   share_with_group_lock: { input: () => bool(), default: false, acts: false },

@@ -17,6 +17,7 @@ import { findUser, requireAdmin } from '../users/service.ts';
 import { pathFromName, PROJECT_PATH_MESSAGE, type CreateProjectInput } from './schemas.ts';
 import { isValidPath } from '../users/schemas.ts';
 import { reload } from './service.ts';
+import { assertVisibilityAllowed, instanceSettings } from '../application-settings/service.ts';
 import { newProjectColumns, settingsChange, type SettingsChange } from './settings.ts';
 import { changesFromAttributes, preparePolicy, storePolicy } from '../container-expiration-policies/prepare.ts';
 import type { ProjectRow } from '../../db/schema/index.ts';
@@ -43,14 +44,17 @@ interface NewProject {
 
 /** Creates the project (and its owner's membership in a personal namespace) in one transaction. */
 async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace'], p: NewProject, ownerId: number) {
-  const visibility = Visibility[p.visibility ?? 'private'];
+  // The instance's defaults for what the request leaves out (ApplicationSetting: default_project_visibility,
+  // default_branch_name, shared_runners_enabled) and its restricted visibility levels.
+  const instance = await instanceSettings(ctx);
+  const visibility = p.visibility ? Visibility[p.visibility] : Visibility[instance.default_project_visibility as VisibilityName];
   checkVisibility(visibility, ns);
+  if (p.visibility) await assertVisibilityAllowed(ctx, visibility);
+  const branch = p.defaultBranch ?? ((instance.default_branch_name as string | null) || DEFAULT_BRANCH);
   assertAvatar(p.avatar);
   const creator = ctx.actor.user!;
   // The README commit's objects are built (hashed) before the transaction, which only writes them.
-  const readme = p.initializeWithReadme
-    ? await prepareReadme({ name: p.name, description: p.description ?? '', branch: p.defaultBranch ?? DEFAULT_BRANCH, author: creator })
-    : undefined;
+  const readme = p.initializeWithReadme ? await prepareReadme({ name: p.name, description: p.description ?? '', branch, author: creator }) : undefined;
   try {
     const row = await ctx.transaction(async (tx) => {
       // The namespace as it is now, held until commit: its deletion or rename waits for this create, then moves it.
@@ -70,6 +74,7 @@ async function insertProject(ctx: RequestContext, ns: NamespaceView['namespace']
         visibilityLevel: visibility,
         defaultBranch: readme?.branch ?? p.defaultBranch ?? null,
         ...p.mergeSettings,
+        sharedRunnersEnabled: instance.shared_runners_enabled as boolean,
         ...newProjectColumns(visibility, p.settings ?? { columns: {}, settings: {} }),
       });
       // The owner of a personal namespace owns its projects; group projects inherit the group's members.

@@ -14,6 +14,7 @@ import { changesFromAttributes, preparePolicy, storePolicy } from '../container-
 import { setComplianceFramework } from '../compliance-frameworks/statements.ts';
 import type { UpdateProjectInput } from './schemas.ts';
 import { settingsChange } from './settings.ts';
+import { assertVisibilityAllowed } from '../application-settings/service.ts';
 import { reload, findProject, projectFacts } from './service.ts';
 import { pathTaken, rethrowTaken, checkVisibility } from './placement.ts';
 
@@ -40,6 +41,7 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & O
   if (input.visibility !== undefined) {
     values.visibilityLevel = Visibility[input.visibility];
     checkVisibility(values.visibilityLevel, view.namespace);
+    if (values.visibilityLevel !== view.project.visibilityLevel) await assertVisibilityAllowed(ctx, values.visibilityLevel);
   }
   const change = await settingsChange(input, ctx.config.instanceTier, view.project, (fields) => {
     throw validationFailed(fields);

@@ -12,6 +12,7 @@ export const API_DOMAINS = {
   tokens: (): Routes => import('../tokens/routes.ts').then((m) => m.tokenRoutes),
   groups: (): Routes => import('../groups/routes.ts').then((m) => m.groupRoutes),
   namespaces: (): Routes => import('../namespaces/routes.ts').then((m) => m.namespaceRoutes),
+  applicationSettings: (): Routes => import('../application-settings/routes.ts').then((m) => m.applicationSettingRoutes),
   projects: (): Routes => import('../projects/routes.ts').then((m) => m.projectRoutes),
   members: (): Routes => import('../members/routes.ts').then((m) => m.memberRoutes),
   notificationSettings: (): Routes => import('../notification-settings/routes.ts').then((m) => m.notificationSettingRoutes),

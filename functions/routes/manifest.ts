@@ -39,6 +39,11 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["GET","/namespaces",2],
     ["GET","/namespaces/:id",2],
   ],
+  applicationSettings: [
+    ["GET","/application/settings",2],
+    ["PUT","/application/settings",3],
+    ["GET","/application/statistics",2],
+  ],
   projects: [
     ["GET","/projects",2],
     ["GET","/projects/:id",2],

@@ -10,8 +10,6 @@ import { avatarErrors, storeAvatar } from '../uploads/avatars.ts';
 import { identityErrors, writeIdentity } from './identities.ts';
 import { modelErrors, type UpdateUserInput } from './schemas.ts';
 
-const DEFAULT_PROJECTS_LIMIT = 100_000;
-
 export async function assertUnique(ctx: RequestContext, values: { username?: string | undefined; email?: string | undefined }, exceptUserId?: number) {
   if (values.email && (await q.emailTaken(ctx.db, values.email, exceptUserId))) throw conflict('Email has already been taken');
   if (values.username && (await q.namespacePathTaken(ctx.db, values.username, exceptUserId))) throw conflict('Username has already been taken');
@@ -66,11 +64,11 @@ export function profileValues(input: Output<typeof UpdateUserInput>) {
 
 /**
  * User#ensure_user_rights_and_limits: external users can create neither groups nor projects; turning a user back
- * into a regular one restores the defaults unless the request sets them.
+ * into a regular one restores the defaults (the instance's default_projects_limit) unless the request sets them.
  */
-export function externalLimits(input: Output<typeof UpdateUserInput>) {
+export function externalLimits(input: Output<typeof UpdateUserInput>, defaultProjectsLimit: number) {
   if (input.external === true) return { canCreateGroup: false, projectsLimit: 0 };
-  if (input.external === false) return { canCreateGroup: input.can_create_group ?? true, projectsLimit: input.projects_limit ?? DEFAULT_PROJECTS_LIMIT };
+  if (input.external === false) return { canCreateGroup: input.can_create_group ?? true, projectsLimit: input.projects_limit ?? defaultProjectsLimit };
   return {};
 }
 

@@ -5,6 +5,7 @@ import { hashPassword, randomToken } from '../lib/crypto.ts';
 import type { Output } from '../lib/validate.ts';
 import { rethrowIdentityTaken } from './identities.ts';
 import type { CreateUserInput } from './schemas.ts';
+import { instanceSettings } from '../application-settings/service.ts';
 import { requireAdmin } from './service.ts';
 import { assertUnique, rethrowConflict, assertValid, profileValues, externalLimits, writeIdentityAndAvatar, stripUndefined } from './attributes.ts';
 
@@ -15,13 +16,19 @@ export async function createUser({ ctx, input }: Verb<Output<typeof CreateUserIn
   requireAdmin(ctx);
   await assertUnique(ctx, input);
   await assertValid(ctx, input);
+  // The instance's defaults (ApplicationSetting: user_default_external, default_projects_limit).
+  const instance = await instanceSettings(ctx);
+  const external = input.external ?? (instance.user_default_external as boolean);
+  const projectsLimit = instance.default_projects_limit as number;
   const passwordHash = await hashPassword(input.password ?? randomToken());
   const confirmed = input.skip_confirmation ?? (input.confirm === undefined ? false : !input.confirm);
   try {
     return await ctx.transaction(async (tx) => {
       const user = await q.insertUserWithNamespace(tx, {
+        projectsLimit,
         ...stripUndefined(profileValues(input)),
-        ...externalLimits(input),
+        external,
+        ...externalLimits({ ...input, external }, projectsLimit),
         username: input.username,
         name: input.name,
         email: input.email,

@@ -7,6 +7,7 @@ import { hashPassword } from '../lib/crypto.ts';
 import type { Output } from '../lib/validate.ts';
 import { rethrowIdentityTaken } from './identities.ts';
 import type { UpdateUserInput } from './schemas.ts';
+import { instanceSettings } from '../application-settings/service.ts';
 import { requireAdmin, findUserById } from './service.ts';
 import { assertUnique, rethrowConflict, assertValid, profileValues, externalLimits, writeIdentityAndAvatar, stripUndefined } from './attributes.ts';
 
@@ -20,7 +21,9 @@ export async function updateUser({ ctx, input }: Verb<{ id: number | null } & Ou
   await assertValid(ctx, input, user);
   const values = {
     ...stripUndefined(profileValues(input)),
-    ...(input.external !== undefined && input.external !== user.external ? externalLimits(input) : {}),
+    ...(input.external !== undefined && input.external !== user.external
+      ? externalLimits(input, (await instanceSettings(ctx)).default_projects_limit as number)
+      : {}),
     ...(input.email !== undefined ? { email: input.email } : {}),
     ...(input.username !== undefined ? { username: input.username } : {}),
     ...(input.password !== undefined ? { passwordHash: await hashPassword(input.password) } : {}),

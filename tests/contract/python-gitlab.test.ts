@@ -120,4 +120,56 @@ print(json.dumps({'draft': draft, 'ready': ready, 'listed': listed, 'merged': me
     );
     expect(out).toEqual({ draft: 'draft_status', ready: 'mergeable', listed: ['mergeable'], merged: 'not_open' });
   });
+
+  it('project, group and user settings through save(); namespaces; application settings and statistics', async () => {
+    const { token } = await createAdmin();
+    const group = await createGroup(token);
+    const project = await createProject(token, { namespaceId: group.id });
+    const out = await python(
+      server.url,
+      token,
+      `project = gl.projects.get(args['project'])
+project.issues_access_level = 'private'
+project.ci_config_path = 'ci/main.yml'
+project.tag_list = ['b', 'a']
+project.squash_option = 'always'
+project.save()
+project = gl.projects.get(args['project'])
+group = gl.groups.get(args['group'])
+group.project_creation_level = 'noone'
+group.save()
+gl.auth()
+me = gl.users.get(gl.user.id)
+me.twitter = 'py_gitlab'
+me.save()
+ns = gl.namespaces.get(args['group_path'])
+listed = [n.full_path for n in gl.namespaces.list(search=args['group_path'])]
+settings = gl.settings.get()
+settings.home_page_url = 'https://home.example'
+settings.save()
+home = gl.settings.get().home_page_url
+settings.home_page_url = None
+settings.save()
+stats = gl.statistics.get()
+print(json.dumps({
+  'project': [project.issues_access_level, project.ci_config_path, project.tag_list, project.squash_option],
+  'group': gl.groups.get(args['group']).project_creation_level,
+  'twitter': gl.users.get(gl.user.id).twitter,
+  'namespace': [ns.id, ns.kind],
+  'listed': listed,
+  'home': home,
+  'users': int(stats.users.replace(',', '')) > 0,
+}))`,
+      { project: project.id, group: group.id, group_path: group.full_path },
+    );
+    expect(out).toEqual({
+      project: ['private', 'ci/main.yml', ['a', 'b'], 'always'],
+      group: 'noone',
+      twitter: 'py_gitlab',
+      namespace: [group.id, 'group'],
+      listed: [group.full_path],
+      home: 'https://home.example',
+      users: true,
+    });
+  });
 });
