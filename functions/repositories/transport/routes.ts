@@ -245,7 +245,9 @@ gitHttpRoutes.post('/:repo{.+\\.git}/git-receive-pack', async (c) => {
 });
 
 // Without `.git`, GitLab redirects info/refs (only) to the `.git` form, keeping the query.
+// The path is taken as sent (still percent-encoded): a decoded one may hold what no Location header can (a NUL).
 gitHttpRoutes.get('/:repo{.+}/info/refs', (c) => {
   const url = new URL(c.req.url);
-  return c.redirect(`${c.var.ctx.config.publicUrl}/${c.req.param('repo')}.git/info/refs${url.search}`, 301);
+  const repo = url.pathname.slice(1, -'/info/refs'.length);
+  return c.redirect(`${c.var.ctx.config.publicUrl}/${repo}.git/info/refs${url.search}`, 301);
 });
