@@ -92,6 +92,18 @@ projectRoutes.delete('/projects/:id', path(ProjectPath), async (c) => {
   return c.json({ message: '202 Accepted' }, 202);
 });
 
+for (const [action, archived] of [
+  ['archive', true],
+  ['unarchive', false],
+] as const) {
+  projectRoutes.post(`/projects/:id/${action}`, path(ProjectPath), async (c) => {
+    const { ctx } = c.var;
+    const view = await projects.setArchived({ ctx, input: { ref: c.req.valid('param').id, archived } });
+    const extra = await projects.entityExtrasFor(ctx, view);
+    return c.json(toProject(view, ctx.config, extra), 201, cacheFor(extra.runnersToken));
+  });
+}
+
 projectRoutes.post('/projects/:id/star', path(ProjectPath), async (c) => {
   const { ctx } = c.var;
   return c.json(toProject(await projects.setStar({ ctx, input: { ref: c.req.valid('param').id, starred: true } }), ctx.config), 201);

@@ -109,6 +109,18 @@ export async function deleteProject({ ctx, input }: Verb<{ ref: Ref | null }>) {
   ]);
 }
 
+/**
+ * POST /projects/:id/archive and /unarchive (Projects::UpdateService with `archived`): an archived project is read
+ * only (lib/policy.ts refuses its writes: pushes, issues, merge requests, pipelines...). Idempotent.
+ */
+export async function setArchived({ ctx, input }: Verb<{ ref: Ref | null; archived: boolean }>) {
+  requireUser(ctx);
+  const view = await findProject(ctx, input.ref);
+  assertCan(ctx.actor, 'project:archive', projectFacts(view));
+  if (view.project.archived !== input.archived) await q.updateProject(ctx.db, view.project.id, { archived: input.archived });
+  return reload(ctx, view.project.id);
+}
+
 /** Star/unstar: `changed` false means nothing happened (304). */
 export async function setStar({ ctx, input }: Verb<{ ref: Ref | null; starred: boolean }>) {
   const user = requireUser(ctx);

@@ -51,6 +51,8 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["POST","/projects/user/:user_id",3],
     ["PUT","/projects/:id",3],
     ["DELETE","/projects/:id",2],
+    ["POST","/projects/:id/archive",2],
+    ["POST","/projects/:id/unarchive",2],
     ["POST","/projects/:id/star",2],
     ["POST","/projects/:id/unstar",2],
     ["GET","/projects/:id/starrers",3],

@@ -14,6 +14,8 @@ export const projectActions = {
   'project:read': (a: Actor, p: ProjectFacts) => canReadProject(a, p),
   'project:update': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && level(a, p) >= AccessLevel.MAINTAINER,
   'project:delete': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && level(a, p) >= AccessLevel.OWNER,
+  // archive_project (ProjectPolicy 13.6's owner_access block): owners and administrators archive and unarchive.
+  'project:archive': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
   'project:star': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a),
   // Anyone signed in who can read a project may fork it, except guests of a private project (GitLab's fork_project).
   'project:fork': (a: Actor, p: ProjectFacts) =>
