@@ -1,5 +1,6 @@
 // What a route declares (the schemas of its params() validators), read from the domains' Hono apps as the route
 // manifest is: the tests that hold every declared parameter to "applied or refused" start from this list.
+import { expect } from 'vitest';
 import { DOMAINS, type Domain } from '../../functions/routes/domains.ts';
 import { DECLARED_PARAMS, type Schema } from '../../functions/lib/validate.ts';
 
@@ -26,4 +27,20 @@ export async function declaredParamsByRoute(): Promise<Map<string, { domain: Dom
     }
   }
   return out;
+}
+
+/** One parameter of a read-back table: the value sent, and what the entity then shows (another key or shape), or where it is tested. */
+export type ReadBackCase = { send: unknown; read?: [key: string, value: unknown] } | { elsewhere: string };
+
+/** The request body of a read-back table: every parameter with a value to send. */
+export const sentValues = (cases: Record<string, ReadBackCase>) =>
+  Object.fromEntries(Object.entries(cases).flatMap(([k, c]) => ('send' in c ? [[k, c.send]] : [])));
+
+/** The entity shows every sent value (each key compared alone, so a failure names it). */
+export function expectReadBack(entity: Record<string, unknown>, cases: Record<string, ReadBackCase>) {
+  for (const [key, c] of Object.entries(cases)) {
+    if (!('send' in c)) continue;
+    const [readKey, value] = c.read ?? [key, c.send];
+    expect({ [readKey]: entity[readKey] }).toEqual({ [readKey]: value });
+  }
 }

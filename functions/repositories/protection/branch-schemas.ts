@@ -3,7 +3,7 @@
 import * as z from 'zod/mini';
 import type { ProtectedBranchRow } from '../../../db/schema/index.ts';
 import { paginationParams } from '../../lib/pagination.ts';
-import { intIn, schema, type Output } from '../../lib/validate.ts';
+import { intIn, plainString, schema, type Output } from '../../lib/validate.ts';
 
 /** ProtectedRefAccess.allowed_access_levels: maintainers, developers, no one, administrators. */
 export const PROTECTED_ACCESS_LEVELS = [40, 30, 0, 60] as const;
@@ -11,12 +11,11 @@ export const PROTECTED_ACCESS_LEVELS = [40, 30, 0, 60] as const;
 /** ProtectedRefAccess::HUMAN_ACCESS_LEVELS (13.6 has no wording for 60: `humanize` answers nil). */
 const HUMAN: Readonly<Record<number, string>> = { 40: 'Maintainers', 30: 'Developers + Maintainers', 0: 'No one' };
 
-/** Grape's `type: String` for the name (numbers arrive as their text); blank is the model's error, not Grape's. */
-const name = () =>
-  z.pipe(
-    z.transform((v: unknown) => (typeof v === 'number' ? String(v) : v)),
-    z.string(),
-  );
+/**
+ * Grape's `type: String` for the name (numbers arrive as their text; a NUL, which no ref holds, is `name is invalid`);
+ * blank is the model's error, not Grape's.
+ */
+const name = () => plainString();
 
 const level = () => z.optional(intIn(PROTECTED_ACCESS_LEVELS));
 

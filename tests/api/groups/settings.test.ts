@@ -3,15 +3,14 @@
 // parameter the route declares but the tables miss (or the reverse) fails the first test.
 import { describe, expect, it } from 'vitest';
 import { api } from '../../helpers/app.ts';
-import { declaredParamsByRoute } from '../../helpers/declared-params.ts';
+import { declaredParamsByRoute, expectReadBack, sentValues, type ReadBackCase } from '../../helpers/declared-params.ts';
 import { createAdmin, createUser, unique } from '../../factories/users.ts';
 import { createGroup } from '../../factories/groups.ts';
 import { createProject } from '../../factories/projects.ts';
 
 const PREMIUM = { INSTANCE_TIER: 'premium' as const };
-type Case = { send: unknown } | { elsewhere: string };
 
-const SETTINGS = (templateProjectId: number): Record<string, Case> => ({
+const SETTINGS = (templateProjectId: number): Record<string, ReadBackCase> => ({
   description: { send: 'all settings' },
   visibility: { send: 'internal' },
   share_with_group_lock: { send: true },
@@ -32,20 +31,15 @@ const SETTINGS = (templateProjectId: number): Record<string, Case> => ({
   shared_runners_minutes_limit: { send: 400 },
   extra_shared_runners_minutes_limit: { send: 100 },
 });
-const PUT_ONLY = (): Record<string, Case> => ({
+const PUT_ONLY = (): Record<string, ReadBackCase> => ({
   name: { elsewhere: 'tests/api/groups/update-delete.test.ts' },
   path: { elsewhere: 'tests/api/groups/update-delete.test.ts' },
 });
-const POST_ONLY = (): Record<string, Case> => ({
+const POST_ONLY = (): Record<string, ReadBackCase> => ({
   name: { elsewhere: 'tests/api/groups/create.test.ts' },
   path: { elsewhere: 'tests/api/groups/create.test.ts' },
   parent_id: { elsewhere: 'tests/api/groups/create.test.ts' },
 });
-
-const sent = (cases: Record<string, Case>) => Object.fromEntries(Object.entries(cases).flatMap(([k, c]) => ('send' in c ? [[k, c.send]] : [])));
-const expectReadBack = (entity: Record<string, unknown>, cases: Record<string, Case>) => {
-  for (const [key, c] of Object.entries(cases)) if ('send' in c) expect({ [key]: entity[key] }).toEqual({ [key]: c.send });
-};
 
 describe('group settings: every 13.6 parameter applied', () => {
   it('PUT /groups/:id and POST /groups declare exactly the parameters these tables cover', async () => {
@@ -59,11 +53,11 @@ describe('group settings: every 13.6 parameter applied', () => {
     const template = await createProject(token);
     const cases = SETTINGS(template.id);
     const g = await createGroup(token, { visibility: 'public' });
-    const res = await api.put(`/groups/${g.id}`, { token, body: sent(cases), env: PREMIUM });
+    const res = await api.put(`/groups/${g.id}`, { token, body: sentValues(cases), env: PREMIUM });
     expect(res.status, res.text).toBe(200);
     expectReadBack(res.body, cases);
     expectReadBack((await api.get(`/groups/${g.id}`, { token, env: PREMIUM })).body, cases);
-    const created = await api.post('/groups', { token, body: { name: unique('all'), path: unique('all'), ...sent(cases) }, env: PREMIUM });
+    const created = await api.post('/groups', { token, body: { name: unique('all'), path: unique('all'), ...sentValues(cases) }, env: PREMIUM });
     expect(created.status, created.text).toBe(201);
     expectReadBack(created.body, cases);
   });

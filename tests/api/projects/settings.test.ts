@@ -4,7 +4,7 @@
 // route but missing from them (or the reverse) fails the first test of each block.
 import { describe, expect, it } from 'vitest';
 import { api } from '../../helpers/app.ts';
-import { declaredParamsByRoute } from '../../helpers/declared-params.ts';
+import { declaredParamsByRoute, expectReadBack, sentValues, type ReadBackCase } from '../../helpers/declared-params.ts';
 import { createAdmin, createUser, unique } from '../../factories/users.ts';
 import { createProject } from '../../factories/projects.ts';
 import { testDb } from '../../helpers/app.ts';
@@ -13,11 +13,8 @@ import { eq } from 'drizzle-orm';
 
 const ULTIMATE = { INSTANCE_TIER: 'ultimate' as const };
 
-/** A value to send, and what the entity then shows (`read`: another key or another shape; `null`: not shown). */
-type Case = { send: unknown; read?: [key: string, value: unknown] } | { elsewhere: string };
-
 /** The settings both routes declare (optional_project_params), with non-default values. */
-const SETTINGS = (adminId: number): Record<string, Case> => ({
+const SETTINGS = (adminId: number): Record<string, ReadBackCase> => ({
   description: { send: 'settings test' },
   build_git_strategy: { send: 'clone' },
   build_timeout: { send: 7200 },
@@ -87,7 +84,7 @@ const SETTINGS = (adminId: number): Record<string, Case> => ({
   merge_requests_template: { send: '## What does this MR do?' },
 });
 
-const PUT_ONLY = (): Record<string, Case> => ({
+const PUT_ONLY = (): Record<string, ReadBackCase> => ({
   name: { elsewhere: 'tests/api/projects/write.test.ts' },
   path: { elsewhere: 'tests/api/projects/write.test.ts' },
   default_branch: { elsewhere: 'tests/api/repositories (default branch)' },
@@ -96,23 +93,13 @@ const PUT_ONLY = (): Record<string, Case> => ({
   compliance_framework_setting: { elsewhere: 'tests/api/projects/compliance-framework.test.ts' },
 });
 
-const POST_ONLY = (): Record<string, Case> => ({
+const POST_ONLY = (): Record<string, ReadBackCase> => ({
   name: { elsewhere: 'tests/api/projects/create.test.ts' },
   path: { elsewhere: 'tests/api/projects/create.test.ts' },
   namespace_id: { elsewhere: 'tests/api/projects/create.test.ts' },
   default_branch: { elsewhere: 'tests/api/projects/create.test.ts' },
   initialize_with_readme: { elsewhere: 'tests/api/projects/create.test.ts' },
 });
-
-const sent = (cases: Record<string, Case>) => Object.fromEntries(Object.entries(cases).flatMap(([k, c]) => ('send' in c ? [[k, c.send]] : [])));
-
-function expectReadBack(entity: Record<string, unknown>, cases: Record<string, Case>) {
-  for (const [key, c] of Object.entries(cases)) {
-    if (!('send' in c)) continue;
-    const [readKey, value] = c.read ?? [key, c.send];
-    expect({ [readKey]: entity[readKey] }).toEqual({ [readKey]: value });
-  }
-}
 
 describe('project settings: every 13.6 parameter applied', () => {
   it('PUT /projects/:id and POST /projects declare exactly the parameters these tables cover', async () => {
@@ -126,7 +113,7 @@ describe('project settings: every 13.6 parameter applied', () => {
     const { user: admin, token } = await createAdmin();
     const p = await createProject(token, { visibility: 'private' });
     const cases = { ...SETTINGS(admin.id), ...PUT_ONLY() };
-    const res = await api.put(`/projects/${p.id}`, { token, body: sent(cases), env: ULTIMATE });
+    const res = await api.put(`/projects/${p.id}`, { token, body: sentValues(cases), env: ULTIMATE });
     expect(res.status, res.text).toBe(200);
     expectReadBack(res.body, cases);
     const read = await api.get(`/projects/${p.id}`, { token, env: ULTIMATE });
@@ -142,12 +129,12 @@ describe('project settings: every 13.6 parameter applied', () => {
   it('POST /projects and POST /projects/user/:user_id apply every setting they are given', async () => {
     const { user: admin, token } = await createAdmin();
     const cases = SETTINGS(admin.id);
-    const created = await api.post('/projects', { token, body: { name: unique('all'), ...sent(cases) }, env: ULTIMATE });
+    const created = await api.post('/projects', { token, body: { name: unique('all'), ...sentValues(cases) }, env: ULTIMATE });
     expect(created.status, created.text).toBe(201);
     expectReadBack(created.body, cases);
     expectReadBack((await api.get(`/projects/${created.body.id}`, { token, env: ULTIMATE })).body, cases);
     const { user } = await createUser();
-    const forUser = await api.post(`/projects/user/${user.id}`, { token, body: { name: unique('all'), ...sent(cases) }, env: ULTIMATE });
+    const forUser = await api.post(`/projects/user/${user.id}`, { token, body: { name: unique('all'), ...sentValues(cases) }, env: ULTIMATE });
     expect(forUser.status, forUser.text).toBe(201);
     expectReadBack(forUser.body, cases);
   });

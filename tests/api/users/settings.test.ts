@@ -3,13 +3,12 @@
 // The tables are the check: a parameter the route declares but the tables miss (or the reverse) fails the first test.
 import { describe, expect, it } from 'vitest';
 import { api } from '../../helpers/app.ts';
-import { declaredParamsByRoute } from '../../helpers/declared-params.ts';
+import { declaredParamsByRoute, expectReadBack, sentValues, type ReadBackCase } from '../../helpers/declared-params.ts';
 import { createAdmin, createUser, unique } from '../../factories/users.ts';
 
 const PREMIUM = { INSTANCE_TIER: 'premium' as const };
-type Case = { send: unknown; read?: [string, unknown] } | { elsewhere: string };
 
-const ATTRIBUTES = (): Record<string, Case> => ({
+const ATTRIBUTES = (): Record<string, ReadBackCase> => ({
   skype: { send: 'skype.handle' },
   linkedin: { send: 'linkedin-handle' },
   twitter: { send: 'twitter_handle' },
@@ -34,7 +33,7 @@ const ATTRIBUTES = (): Record<string, Case> => ({
   shared_runners_minutes_limit: { send: 1000 },
   extra_shared_runners_minutes_limit: { send: 50 },
 });
-const POST_ONLY = (): Record<string, Case> => ({
+const POST_ONLY = (): Record<string, ReadBackCase> => ({
   email: { elsewhere: 'tests/api/users/create.test.ts' },
   password: { elsewhere: 'tests/api/users/create.test.ts' },
   reset_password: { elsewhere: 'tests/api/users/create.test.ts' },
@@ -44,22 +43,13 @@ const POST_ONLY = (): Record<string, Case> => ({
   force_random_password: { elsewhere: 'tests/api/users/create.test.ts' },
   confirm: { elsewhere: 'tests/api/users/create.test.ts' },
 });
-const PUT_ONLY = (): Record<string, Case> => ({
+const PUT_ONLY = (): Record<string, ReadBackCase> => ({
   email: { elsewhere: 'tests/api/users/update-delete.test.ts' },
   password: { elsewhere: 'tests/api/users/update-delete.test.ts' },
   skip_reconfirmation: { elsewhere: 'tests/api/users/update-delete.test.ts' },
   name: { elsewhere: 'tests/api/users/update-delete.test.ts' },
   username: { elsewhere: 'tests/api/users/update-delete.test.ts' },
 });
-
-const sent = (cases: Record<string, Case>) => Object.fromEntries(Object.entries(cases).flatMap(([k, c]) => ('send' in c ? [[k, c.send]] : [])));
-const expectReadBack = (entity: Record<string, unknown>, cases: Record<string, Case>) => {
-  for (const [key, c] of Object.entries(cases)) {
-    if (!('send' in c)) continue;
-    const [readKey, value] = c.read ?? [key, c.send];
-    expect({ [readKey]: entity[readKey] }).toEqual({ [readKey]: value });
-  }
-};
 
 describe('user attributes: every 13.6 parameter applied', () => {
   it('POST /users and PUT /users/:id declare exactly the parameters these tables cover', async () => {
@@ -72,14 +62,14 @@ describe('user attributes: every 13.6 parameter applied', () => {
     const { token } = await createAdmin();
     const cases = ATTRIBUTES();
     const { user } = await createUser();
-    const res = await api.put(`/users/${user.id}`, { token, body: sent(cases), env: PREMIUM });
+    const res = await api.put(`/users/${user.id}`, { token, body: sentValues(cases), env: PREMIUM });
     expect(res.status, res.text).toBe(200);
     expectReadBack(res.body, cases);
     expectReadBack((await api.get(`/users/${user.id}`, { token, env: PREMIUM })).body, cases);
     const name = unique('u');
     const created = await api.post('/users', {
       token,
-      body: { email: `${name}@example.com`, username: name, name, password: 'long-enough-1', ...sent(cases) },
+      body: { email: `${name}@example.com`, username: name, name, password: 'long-enough-1', ...sentValues(cases) },
       env: PREMIUM,
     });
     expect(created.status, created.text).toBe(201);
