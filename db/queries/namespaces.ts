@@ -2,7 +2,8 @@
 // policy and the entity need, one statement per page.
 import { and, asc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { activeMembershipSql, groupAccessLevelSql, groupDescendantAccessSql, isAdmin, type Viewer } from './lib/access.ts';
+import { activeMembershipSql, groupDescendantAccessSql, isAdmin, type Viewer } from './lib/access.ts';
+import { liveNamespaceByRef, namespaceAccessLevelSql, type NamespaceLookup } from './groups/namespaces.ts';
 import { containsPattern } from './lib/search.ts';
 import { members, namespaces } from '../schema/index.ts';
 
@@ -13,14 +14,9 @@ export interface NamespaceListFilter {
 }
 
 function viewColumns(actor: Viewer) {
-  const userId = actor.user?.id ?? 0;
   return {
     namespace: namespaces,
-    // A personal namespace is its owner's (Owner); a group's level is the membership's, inherited from above.
-    accessLevel:
-      sql<number>`CASE WHEN ${namespaces.kind} = 'user' THEN (CASE WHEN ${namespaces.ownerId} = ${userId} THEN 50 ELSE 0 END) ELSE ${groupAccessLevelSql(actor)} END`.mapWith(
-        Number,
-      ),
+    accessLevel: namespaceAccessLevelSql(actor),
     hasDescendantAccess: groupDescendantAccessSql(actor),
     // Namespace#users_with_descendants (groups): the distinct members of the group and of every group below it.
     // Nested sql: in a single-table select drizzle drops the table name from top-level columns (`id` would be d's).
@@ -62,12 +58,8 @@ export async function countNamespaces(db: Db, actor: Viewer, f: NamespaceListFil
 }
 
 /** A live namespace (personal or group) by id or full path, case-insensitive. */
-export async function findNamespaceListView(db: Db, actor: Viewer, ref: { id?: number | undefined; path?: string | undefined }) {
-  const [row] = await db
-    .select(viewColumns(actor))
-    .from(namespaces)
-    .where(and(ref.id !== undefined ? eq(namespaces.id, ref.id) : sql`lower(${namespaces.fullPath}) = lower(${ref.path!})`, isNull(namespaces.deletedAt)))
-    .limit(1);
+export async function findNamespaceListView(db: Db, actor: Viewer, ref: NamespaceLookup) {
+  const [row] = await db.select(viewColumns(actor)).from(namespaces).where(liveNamespaceByRef(ref)).limit(1);
   return row;
 }
 

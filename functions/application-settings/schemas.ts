@@ -2,8 +2,7 @@
 // and ApplicationStatistics.
 import * as z from 'zod/mini';
 import { iso } from '../lib/format.ts';
-import { schema } from '../lib/validate.ts';
-import { bool } from '../lib/validate.ts';
+import { bool, schema } from '../lib/validate.ts';
 import { SETTINGS, type SettingKey } from './catalog.ts';
 import type { InstanceSettings } from './service.ts';
 

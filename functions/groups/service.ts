@@ -17,14 +17,17 @@ import { assertVisibilityAllowed, instanceSettings } from '../application-settin
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
-export const groupFacts = (v: Pick<q.GroupView, 'namespace' | 'accessLevel' | 'hasDescendantAccess'>): GroupFacts => ({
-  kind: 'group',
-  visibilityLevel: v.namespace.visibilityLevel,
-  accessLevel: v.accessLevel,
-  hasDescendantAccess: v.hasDescendantAccess,
-  projectCreationLevel: groupSettings(v.namespace).project_creation_level,
-  subgroupCreationLevel: groupSettings(v.namespace).subgroup_creation_level,
-});
+export function groupFacts(v: Pick<q.GroupView, 'namespace' | 'accessLevel' | 'hasDescendantAccess'>): GroupFacts {
+  const settings = groupSettings(v.namespace);
+  return {
+    kind: 'group',
+    visibilityLevel: v.namespace.visibilityLevel,
+    accessLevel: v.accessLevel,
+    hasDescendantAccess: v.hasDescendantAccess,
+    projectCreationLevel: settings.project_creation_level,
+    subgroupCreationLevel: settings.subgroup_creation_level,
+  };
+}
 
 /** The group the actor may read, or 404 `Group Not Found` (also for groups that exist but are hidden). */
 export async function findGroup(ctx: RequestContext, ref: Ref | null) {
@@ -107,9 +110,7 @@ export async function createGroup({ ctx, input }: Verb<Output<typeof CreateGroup
   assertAvatar(input.avatar);
   const settings = {
     project_creation_level: PROJECT_CREATION_BY_VALUE[instance.default_project_creation as 0 | 1 | 2],
-    ...groupSettingsChange(input, { admin: isAdministrator(ctx.actor) }, (fields) => {
-      throw validationFailed(fields);
-    }),
+    ...groupSettingsChange(input, { admin: isAdministrator(ctx.actor) }),
   };
   const p = parent?.namespace;
   try {
@@ -172,9 +173,7 @@ export async function updateGroup({ ctx, input }: Verb<{ ref: Ref | null } & Out
     await checkVisibility(ctx, group, values.visibilityLevel);
   }
   assertAvatar(input.avatar);
-  const settings = groupSettingsChange(input, { admin: isAdministrator(ctx.actor) }, (fields) => {
-    throw validationFailed(fields);
-  });
+  const settings = groupSettingsChange(input, { admin: isAdministrator(ctx.actor) });
   const rename = input.path !== undefined && input.path !== g.path ? input.path : undefined;
   const newFullPath = rename ? g.fullPath.slice(0, g.fullPath.length - g.path.length) + rename : undefined;
   try {

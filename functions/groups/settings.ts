@@ -5,6 +5,7 @@ import * as z from 'zod/mini';
 import type { NamespaceRow } from '../../db/schema/index.ts';
 import type { Config } from '../lib/context.ts';
 import { bool, id, int, intIn, oneOf } from '../lib/validate.ts';
+import { validationFailed } from '../lib/errors.ts';
 
 type Tier = Config['instanceTier'];
 
@@ -56,15 +57,15 @@ export function groupSettingsParams() {
   return params;
 }
 
-/** What a request changes, as the model validates it; `fail` throws the model's errors with nothing written. */
-export function groupSettingsChange(input: Partial<Record<Key, unknown>>, o: { admin: boolean }, fail: (fields: Record<string, string[]>) => never) {
+/** What a request changes, as the model validates it; the model's errors are thrown before anything is written. */
+export function groupSettingsChange(input: Partial<Record<Key, unknown>>, o: { admin: boolean }) {
   const settings: Record<string, unknown> = {};
   for (const key of Object.keys(SETTINGS) as Key[]) {
     if (input[key] === undefined || (ADMIN_ONLY.includes(key) && !o.admin)) continue;
     settings[key] = input[key];
   }
   const grace = settings.two_factor_grace_period as number | undefined;
-  if (grace !== undefined && grace < 0) fail({ two_factor_grace_period: ['must be greater than or equal to 0'] });
+  if (grace !== undefined && grace < 0) throw validationFailed({ two_factor_grace_period: ['must be greater than or equal to 0'] });
   return settings;
 }
 

@@ -102,9 +102,7 @@ function nameAndPath(input: { name?: string | undefined; path?: string | undefin
 
 /** What POST /projects and /projects/user/:id make of their parameters (the model's errors thrown first). */
 async function newProject(ctx: RequestContext, input: Output<typeof CreateProjectInput>): Promise<NewProject> {
-  const settings = await settingsChange(input, ctx.config.instanceTier, undefined, (fields) => {
-    throw validationFailed(fields);
-  });
+  const settings = await settingsChange(input, ctx.config.instanceTier, undefined);
   const mergeSettings: NewProject['mergeSettings'] = {};
   if (input.merge_method !== undefined) mergeSettings.mergeMethod = input.merge_method;
   if (input.remove_source_branch_after_merge !== undefined) mergeSettings.removeSourceBranchAfterMerge = input.remove_source_branch_after_merge;

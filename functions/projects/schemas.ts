@@ -11,7 +11,7 @@ import { avatarUrl, isValidPath, toUserBasic } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
 import { avatarFile } from '../uploads/avatars.ts';
 import { effectivePolicy, type EffectivePolicy } from '../container-expiration-policies/rules.ts';
-import { FEATURE_COLUMNS, FEATURE_LEVEL, projectSettings, projectSettingsParams, settingsEntity, type Feature } from './settings.ts';
+import { FEATURE_COLUMNS, FEATURE_LEVEL, projectSettingsParams, projectTags, settingsEntity, type Feature } from './settings.ts';
 
 /** API::Entities::ContainerExpirationPolicy (13.6). */
 const toContainerExpirationPolicy = (p: EffectivePolicy) => ({
@@ -171,8 +171,8 @@ export function toBasicProject(p: ProjectRow, ns: NamespaceRow, config: Config, 
     // Project#default_branch: the repository's HEAD, nil while the repository is empty (callers without the
     // repository's facts, e.g. a fork's source, show the stored column).
     default_branch: repository ? (repository.empty ? null : repository.defaultBranch) : p.defaultBranch,
-    tag_list: [...projectSettings(p).tag_list].sort(),
-    topics: [...projectSettings(p).tag_list].sort(),
+    tag_list: projectTags(p),
+    topics: projectTags(p),
     ssh_url_to_repo: `git@${host}:${p.pathWithNamespace}.git`,
     http_url_to_repo: `${config.publicUrl}/${p.pathWithNamespace}.git`,
     web_url: projectWebUrl(config, p),

@@ -4,7 +4,7 @@
 // verbs apply what this file turns a request into; no setting is accepted and dropped.
 import * as z from 'zod/mini';
 import type { ProjectRow } from '../../db/schema/index.ts';
-import type { FieldErrors } from '../lib/errors.ts';
+import { validationFailed } from '../lib/errors.ts';
 import type { Config } from '../lib/context.ts';
 import { bool, id, int, oneOf, str, text, type Output } from '../lib/validate.ts';
 import { labelList } from '../issuables/schemas.ts';
@@ -101,6 +101,9 @@ export const STORED_ONLY = (Object.keys(STORED) as StoredKey[]).filter((k) => !S
 
 type StoredValues = { [K in StoredKey]: z.output<ReturnType<(typeof STORED)[K]['input']>> | (typeof STORED)[K]['default'] };
 
+/** BasicProjectDetails' `tag_list` (and later GitLab's `topics`): the tags, sorted by name as the entity sorts them. */
+export const projectTags = (p: Pick<ProjectRow, 'settings'>) => [...projectSettings(p).tag_list].sort();
+
 /** The stored settings of a project, defaults filled in. */
 export const projectSettings = (p: Pick<ProjectRow, 'settings'>): StoredValues => {
   const values = {} as Record<string, unknown>;
@@ -146,15 +149,11 @@ export interface SettingsChange {
 }
 
 /**
- * What a request changes, validated as the models validate it (Project, ProjectFeature, ProjectCiCdSetting): model
- * errors throw through `fail` with nothing written. `current` is the project being updated (absent on create).
+ * What a request changes, validated as the models validate it (Project, ProjectFeature, ProjectCiCdSetting): the
+ * model's errors are thrown (validationFailed) before anything is written. `current` is the project being updated
+ * (absent on create).
  */
-export async function settingsChange(
-  input: SettingsInput,
-  tier: Tier,
-  current: ProjectRow | undefined,
-  fail: (fields: FieldErrors) => never,
-): Promise<SettingsChange> {
+export async function settingsChange(input: SettingsInput, tier: Tier, current: ProjectRow | undefined): Promise<SettingsChange> {
   const columns: SettingsChange['columns'] = {};
   const levels = {} as Record<Feature, number | undefined>;
   for (const [param, feature] of Object.entries(FEATURE_SWITCHES) as [keyof typeof FEATURE_SWITCHES, Feature][]) {
@@ -213,7 +212,7 @@ export async function settingsChange(
   if (settings.repository_storage !== undefined && settings.repository_storage !== 'default') add('repository_storage', 'is not included in the list');
   const approvals = settings.approvals_before_merge as number | undefined;
   if (approvals !== undefined && approvals < 0) add('approvals_before_merge', 'must be greater than or equal to 0');
-  if (Object.keys(errors).length > 0) fail(errors);
+  if (Object.keys(errors).length > 0) throw validationFailed(errors);
   return { columns, settings };
 }
 
@@ -228,11 +227,7 @@ export const newProjectColumns = (visibilityLevel: number, change: SettingsChang
 export function settingsEntity(p: ProjectRow, o: { tier: Tier; canAdmin: boolean; isAdmin: boolean; featureOpenFor: (f: Feature) => boolean }) {
   const s = projectSettings(p);
   const premium = o.tier !== 'free';
-  // Entities::Project sorts the tags by name.
-  const tags = [...s.tag_list].sort();
   return {
-    tag_list: tags,
-    topics: tags,
     resolve_outdated_diff_discussions: s.resolve_outdated_diff_discussions,
     container_registry_enabled: s.container_registry_enabled,
     issues_enabled: o.featureOpenFor('issues'),

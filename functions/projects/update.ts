@@ -43,9 +43,7 @@ export async function updateProject({ ctx, input }: Verb<{ ref: Ref | null } & O
     checkVisibility(values.visibilityLevel, view.namespace);
     if (values.visibilityLevel !== view.project.visibilityLevel) await assertVisibilityAllowed(ctx, values.visibilityLevel);
   }
-  const change = await settingsChange(input, ctx.config.instanceTier, view.project, (fields) => {
-    throw validationFailed(fields);
-  });
+  const change = await settingsChange(input, ctx.config.instanceTier, view.project);
   Object.assign(values, change.columns);
   assertAvatar(input.avatar);
   // Nested attributes: the policy is validated with the project (nothing is written when either is invalid) and

@@ -17,18 +17,16 @@ export const liveNamespaceByRef = (ref: NamespaceLookup, kind?: 'group' | 'user'
     isNull(namespaces.deletedAt),
   )!;
 
+/** The actor's level on the namespace row in scope: a personal namespace's owner holds Owner; a group's, its membership. */
+export const namespaceAccessLevelSql = (actor: Viewer): SQL<number> =>
+  sql<number>`CASE WHEN ${namespaces.kind} = 'user' THEN (CASE WHEN ${namespaces.ownerId} = ${actor.user?.id ?? 0} THEN 50 ELSE 0 END) ELSE ${groupAccessLevelSql(actor)} END`.mapWith(
+    Number,
+  );
+
 /** A live namespace by id or full path, with the actor's access (a personal namespace's owner holds Owner). */
 export async function findNamespaceView(db: Db, actor: Viewer, ref: NamespaceLookup, kind?: 'group' | 'user') {
-  const userId = actor.user?.id ?? 0;
   const [row] = await db
-    .select({
-      namespace: namespaces,
-      accessLevel:
-        sql<number>`CASE WHEN ${namespaces.kind} = 'user' THEN (CASE WHEN ${namespaces.ownerId} = ${userId} THEN 50 ELSE 0 END) ELSE ${groupAccessLevelSql(actor)} END`.mapWith(
-          Number,
-        ),
-      hasDescendantAccess: groupDescendantAccessSql(actor),
-    })
+    .select({ namespace: namespaces, accessLevel: namespaceAccessLevelSql(actor), hasDescendantAccess: groupDescendantAccessSql(actor) })
     .from(namespaces)
     .where(liveNamespaceByRef(ref, kind))
     .limit(1);
