@@ -50,7 +50,7 @@ export function restError({ problem: p }: DomainError): RestError {
         headers: { 'WWW-Authenticate': challenge('invalid_token', p.token) },
       };
     case 'forbidden': {
-      if (p.scopes === undefined) return { status: 403, body: { message: p.reason ? `403 Forbidden - ${p.reason}` : '403 Forbidden' } };
+      if (p.scopes === undefined) return { status: 403, body: { message: p.message ?? (p.reason ? `403 Forbidden - ${p.reason}` : '403 Forbidden') } };
       const scope = p.scopes.join(' ');
       return {
         status: 403,

@@ -14,7 +14,8 @@ import {
 import type { Db } from '../client.ts';
 import { deletedSuffix, liveNamespaceByRef, type NamespaceLookup } from './groups/namespaces.ts';
 import { containsPattern } from './lib/search.ts';
-import { members, namespaces, projects } from '../schema/index.ts';
+import { groupGroupLinks, members, namespaces, projects } from '../schema/index.ts';
+import type { SharedWithGroup } from './projects.ts';
 
 /** "Parent / Child": the names of the group and its ancestors, root first (GitLab's full_name). */
 // Nested sql: in a single-table select drizzle drops table names from top-level columns, which would bind them to `a`.
@@ -244,4 +245,20 @@ export async function namespaceFullNames(db: Db, ids: readonly number[]) {
     .from(namespaces)
     .where(inArray(namespaces.id, [...ids]));
   return rows.map((r) => ({ id: r.id, fullName: r.fullName ?? r.name }));
+}
+
+/** GroupDetail's shared_with_groups: the groups this group is shared with, oldest link first. */
+export function groupSharedWith(db: Db, groupId: number): Promise<SharedWithGroup[]> {
+  return db
+    .select({
+      group_id: namespaces.id,
+      group_name: namespaces.name,
+      group_full_path: namespaces.fullPath,
+      group_access_level: groupGroupLinks.groupAccess,
+      expires_at: groupGroupLinks.expiresAt,
+    })
+    .from(groupGroupLinks)
+    .innerJoin(namespaces, and(eq(namespaces.id, groupGroupLinks.sharedWithGroupId), isNull(namespaces.deletedAt)))
+    .where(eq(groupGroupLinks.sharedGroupId, groupId))
+    .orderBy(asc(groupGroupLinks.id));
 }

@@ -6,7 +6,7 @@ import { AccessLevel, activeMembershipSql } from './lib/access.ts';
 import type { Db } from '../client.ts';
 import { containsPattern } from './lib/search.ts';
 import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
-import { members, namespaces, users } from '../schema/index.ts';
+import { accessRequests, members, namespaces, users } from '../schema/index.ts';
 
 export interface MemberSource {
   type: 'Project' | 'Namespace';
@@ -238,4 +238,50 @@ export async function listMembersPages(
 
 export async function addProjectMember(tx: Db, projectId: number, userId: number, accessLevel: number, createdById: number) {
   await tx.insert(members).values({ sourceType: 'Project', sourceId: projectId, userId, accessLevel, createdById });
+}
+
+/** Pending access requests of the source, with their users, oldest first. */
+export function listAccessRequests(db: Db, source: { type: 'Project' | 'Namespace'; id: number }, limit: number, offset: number) {
+  return db
+    .select({ request: accessRequests, user: users })
+    .from(accessRequests)
+    .innerJoin(users, eq(users.id, accessRequests.userId))
+    .where(and(eq(accessRequests.sourceType, source.type), eq(accessRequests.sourceId, source.id)))
+    .orderBy(asc(accessRequests.requestedAt), asc(accessRequests.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function countAccessRequests(db: Db, source: { type: 'Project' | 'Namespace'; id: number }, limit: number) {
+  const sub = db
+    .select({ one: sql`1` })
+    .from(accessRequests)
+    .where(and(eq(accessRequests.sourceType, source.type), eq(accessRequests.sourceId, source.id)))
+    .limit(limit)
+    .as('c');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);
+  return Number(row?.n ?? 0);
+}
+
+export async function insertAccessRequest(tx: Db, source: { type: 'Project' | 'Namespace'; id: number }, userId: number) {
+  const [row] = await tx.insert(accessRequests).values({ sourceType: source.type, sourceId: source.id, userId }).returning();
+  return row!;
+}
+
+/** Removes the user's pending request; the removed row with its user, or undefined when there was none. */
+export async function deleteAccessRequest(tx: Db, source: { type: 'Project' | 'Namespace'; id: number }, userId: number) {
+  const [row] = await tx
+    .delete(accessRequests)
+    .where(and(eq(accessRequests.sourceType, source.type), eq(accessRequests.sourceId, source.id), eq(accessRequests.userId, userId)))
+    .returning();
+  return row;
+}
+
+export async function findAccessRequest(db: Db, source: { type: 'Project' | 'Namespace'; id: number }, userId: number) {
+  const [row] = await db
+    .select({ request: accessRequests, user: users })
+    .from(accessRequests)
+    .innerJoin(users, eq(users.id, accessRequests.userId))
+    .where(and(eq(accessRequests.sourceType, source.type), eq(accessRequests.sourceId, source.id), eq(accessRequests.userId, userId)));
+  return row;
 }

@@ -10,6 +10,7 @@ import {
   memberGroupIds,
   memberProjectIds,
   projectAccessLevelSql,
+  sharedProjectAccessSql,
   visibleProfilesFilter,
   visibleProjectsFilter,
   type Viewer,
@@ -22,6 +23,7 @@ import {
   containerExpirationPolicies,
   gitCommits,
   projectComplianceFrameworkSettings,
+  projectGroupLinks,
   gitRefs,
   gitTreeEntries,
   issues,
@@ -36,6 +38,15 @@ import {
 const sourceProject = alias(projects, 'source_project');
 const sourceNamespace = alias(namespaces, 'source_namespace');
 
+/** One entry of a project's or group's shared_with_groups (Entities::SharedGroup). */
+export interface SharedWithGroup {
+  group_id: number;
+  group_name: string;
+  group_full_path: string;
+  group_access_level: number;
+  expires_at: string | null;
+}
+
 function viewColumns(actor: Viewer) {
   return {
     project: projects,
@@ -45,6 +56,7 @@ function viewColumns(actor: Viewer) {
     forkedFromNamespace: sourceNamespace,
     directAccess: directProjectAccessSql(actor, projects.id),
     groupAccess: inheritedAccessSql(actor, namespaces.traversalIds),
+    sharedAccess: sharedProjectAccessSql(actor, projects.id),
     // Whether the actor may read the fork's source (project:read's SQL twin, live rows only): a source it may not
     // read is left out of the entity. CASE skips the subqueries on every row that is no fork.
     forkedFromReadable:
@@ -55,6 +67,10 @@ function viewColumns(actor: Viewer) {
     repository: repositoryFactsColumns(),
     containerExpirationPolicy: containerExpirationPolicies,
     complianceFramework: projectComplianceFrameworkSettings.framework,
+    // Entities::Project's shared_with_groups: the links, oldest first.
+    sharedWithGroups: sql<SharedWithGroup[]>`(SELECT COALESCE(json_agg(json_build_object('group_id', g.id, 'group_name', g.name, 'group_full_path', g.full_path,
+      'group_access_level', pl.group_access, 'expires_at', pl.expires_at) ORDER BY pl.id), '[]'::json)
+      FROM ${projectGroupLinks} pl JOIN ${namespaces} g ON g.id = pl.group_id AND g.deleted_at IS NULL WHERE pl.project_id = ${projects.id})`,
   };
 }
 
@@ -102,7 +118,7 @@ function toView(row: ViewRow) {
     ...rest,
     forkedFrom: forkedFromReadable ? row.forkedFrom : null,
     forkedFromNamespace: forkedFromReadable ? row.forkedFromNamespace : null,
-    accessLevel: effectiveLevel(row.directAccess, row.groupAccess),
+    accessLevel: effectiveLevel(row.directAccess, row.groupAccess, row.sharedAccess),
   };
 }
 
@@ -140,6 +156,8 @@ export interface ProjectListFilter {
   archived?: boolean | undefined;
   minAccessLevel?: number | undefined;
   namespaceIds?: SQL | undefined;
+  /** Projects shared with this group (project_group_links): alone, or besides `namespaceIds` (GitLab's with_shared). */
+  sharedWithGroupId?: number | undefined;
   forkedFromId?: number | undefined;
   starredBy?: number | undefined;
   idAfter?: number | undefined;
@@ -171,7 +189,12 @@ function listWhere(actor: Viewer, f: ProjectListFilter): SQL | undefined {
     pattern ? or(ilike(projects.name, pattern), ilike(projects.path, pattern), ilike(projects.description, pattern)) : undefined,
     f.visibility !== undefined ? eq(projects.visibilityLevel, f.visibility) : undefined,
     f.archived !== undefined ? eq(projects.archived, f.archived) : undefined,
-    f.namespaceIds ? sql`${projects.namespaceId} IN (${f.namespaceIds})` : undefined,
+    or(
+      f.namespaceIds ? sql`${projects.namespaceId} IN (${f.namespaceIds})` : undefined,
+      f.sharedWithGroupId !== undefined
+        ? sql`${projects.id} IN (SELECT ${projectGroupLinks.projectId} FROM ${projectGroupLinks} WHERE ${projectGroupLinks.groupId} = ${f.sharedWithGroupId})`
+        : undefined,
+    ),
     f.forkedFromId !== undefined ? eq(projects.forkedFromId, f.forkedFromId) : undefined,
     f.idAfter !== undefined ? gt(projects.id, f.idAfter) : undefined,
     f.idBefore !== undefined ? lt(projects.id, f.idBefore) : undefined,

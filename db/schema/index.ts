@@ -38,3 +38,6 @@ export * from './environments.ts';
 export * from './dast.ts';
 export * from './stored-files.ts';
 export * from './application-settings.ts';
+export * from './sharing.ts';
+export * from './access-requests.ts';
+export * from './badges.ts';

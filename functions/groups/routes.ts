@@ -30,20 +30,20 @@ groupRoutes.get('/groups', params(ListGroupsInput), async (c) => {
 groupRoutes.post('/groups', authenticated, params(CreateGroupInput), async (c) => {
   const { ctx } = c.var;
   const view = await groups.createGroup({ ctx, input: c.req.valid('query') });
-  return c.json(toGroupDetail(view, await groups.detailProjects(ctx, view.namespace.id), ctx.config, { admin: isAdministrator(ctx.actor) }), 201);
+  return c.json(toGroupDetail(view, await groups.detailOf(ctx, view), ctx.config, { admin: isAdministrator(ctx.actor) }), 201);
 });
 
 groupRoutes.get('/groups/:id', path(GroupPath), params(GetGroupInput), async (c) => {
   const { ctx } = c.var;
   const view = await groups.findGroup(ctx, c.req.valid('param').id);
   if (!c.req.valid('query').with_projects) return c.json(toGroup(view, ctx.config));
-  return c.json(toGroupDetail(view, await groups.detailProjects(ctx, view.namespace.id), ctx.config, { admin: isAdministrator(ctx.actor) }));
+  return c.json(toGroupDetail(view, await groups.detailOf(ctx, view), ctx.config, { admin: isAdministrator(ctx.actor) }));
 });
 
 groupRoutes.put('/groups/:id', authenticated, path(GroupPath), params(UpdateGroupInput), async (c) => {
   const { ctx } = c.var;
   const view = await groups.updateGroup({ ctx, input: { ref: c.req.valid('param').id, ...c.req.valid('query') } });
-  return c.json(toGroupDetail(view, await groups.detailProjects(ctx, view.namespace.id), ctx.config, { admin: isAdministrator(ctx.actor) }));
+  return c.json(toGroupDetail(view, await groups.detailOf(ctx, view), ctx.config, { admin: isAdministrator(ctx.actor) }));
 });
 
 groupRoutes.delete('/groups/:id', authenticated, path(GroupPath), async (c) => {

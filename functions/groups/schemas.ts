@@ -1,6 +1,6 @@
 // Group inputs and GitLab 13.6's group entities (Group, GroupDetail).
 import type { GroupView } from '../../db/queries/groups.ts';
-import type { ProjectView } from '../../db/queries/projects.ts';
+import type { ProjectView, SharedWithGroup } from '../../db/queries/projects.ts';
 import type { Config } from '../lib/context.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import { ACCESS_LEVELS, VISIBILITY_NAMES, visibilityName } from '../lib/policy.ts';
@@ -116,13 +116,18 @@ export function toGroup(v: GroupView, config: Config) {
   };
 }
 
-/** Entities::GroupDetail: the group with its own projects the caller can see (sharing is not modelled: empty). */
-export function toGroupDetail(v: GroupView, projects: ProjectView[], config: Config, o: { admin: boolean }) {
+/** Entities::GroupDetail: the group with its own projects and those shared with it that the caller can see. */
+export function toGroupDetail(
+  v: GroupView,
+  d: { projects: ProjectView[]; sharedProjects: ProjectView[]; sharedWithGroups: SharedWithGroup[] },
+  config: Config,
+  o: { admin: boolean },
+) {
   return {
     ...toGroup(v, config),
     ...(o.admin ? groupLimitsEntity(v.namespace) : {}),
-    shared_with_groups: [] as unknown[],
-    projects: projects.map((p) => toProject(p, config)),
-    shared_projects: [] as unknown[],
+    shared_with_groups: d.sharedWithGroups,
+    projects: d.projects.map((p) => toProject(p, config)),
+    shared_projects: d.sharedProjects.map((p) => toProject(p, config)),
   };
 }

@@ -43,9 +43,19 @@ async function reload(ctx: RequestContext, id: number) {
   return view;
 }
 
-/** GroupDetail's `projects`: the group's own projects the actor can see, newest id first, at most 100. */
-export function detailProjects(ctx: RequestContext, groupId: number) {
-  return listProjectViews(ctx.db, ctx.actor, { namespaceIds: q.namespaceScope(groupId, false) }, { by: 'id', sort: 'desc' }, 100);
+/**
+ * What GroupDetail adds to the group: its own projects the actor can see and the projects shared with it (newest id
+ * first, at most 100 each), and the groups it is shared with.
+ */
+export async function detailOf(ctx: RequestContext, view: q.GroupView) {
+  const id = view.namespace.id;
+  const newest = { by: 'id', sort: 'desc' } as const;
+  const [projects, sharedProjects, sharedWithGroups] = await Promise.all([
+    listProjectViews(ctx.db, ctx.actor, { namespaceIds: q.namespaceScope(id, false) }, newest, 100),
+    listProjectViews(ctx.db, ctx.actor, { sharedWithGroupId: id }, newest, 100),
+    q.groupSharedWith(ctx.db, id),
+  ]);
+  return { projects, sharedProjects, sharedWithGroups };
 }
 
 /**
@@ -82,7 +92,9 @@ export async function listGroupProjects({ ctx, input }: Verb<{ ref: Ref | null }
   const group = await findGroup(ctx, input.ref);
   const id = group.namespace.id;
   const namespaceIds = q.namespaceScope(id, input.include_subgroups === true);
-  return listProjects({ ctx, input: { ...input, archived: input.archived ?? false }, scope: { namespaceIds } });
+  // with_shared (default true): also the projects shared with the group itself (GroupProjectsFinder).
+  const sharedWithGroupId = input.with_shared === false ? undefined : id;
+  return listProjects({ ctx, input: { ...input, archived: input.archived ?? false }, scope: { namespaceIds, sharedWithGroupId } });
 }
 
 const visibilityMessage = (level: number, reason: string) => `${visibilityName(level)} is not allowed since ${reason}`;

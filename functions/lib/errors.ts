@@ -43,7 +43,7 @@ export type Problem =
   /** `token`: the description for a token that is expired or revoked (RFC 6750's invalid_token). */
   | { code: 'unauthorized'; token?: string }
   /** `scopes`: a token without the scope for the request, and the scopes that would have been enough. */
-  | { code: 'forbidden'; reason?: string; scopes?: readonly string[] }
+  | { code: 'forbidden'; reason?: string; scopes?: readonly string[]; message?: string }
   /** `record`: ActiveRecord::RecordNotFound (a `find_by!` missed), which GitLab words apart. */
   | { code: 'not_found'; resource?: string; record?: true; /** `render_api_error!(message, 404)`: the message as is. */ message?: string }
   | Invalid
@@ -96,6 +96,9 @@ export const insufficientScope = (scopes: readonly string[]) => fail({ code: 'fo
 
 /** REST: 403 `{"message":"403 Forbidden"}` or `403 Forbidden - <reason>` */
 export const forbidden = (reason?: string) => fail({ code: 'forbidden', reason });
+
+/** `error!(message, 403)`: the message as is. */
+export const forbiddenMessage = (message: string) => fail({ code: 'forbidden', message });
 
 /** REST: 404 `{"message":"404 <Resource> Not Found"}`; with no resource `404 Not Found`. */
 export const notFound = (resource?: string) => fail({ code: 'not_found', resource });

@@ -22,6 +22,8 @@ export {
   type VisibilityName,
 } from '../../db/queries/lib/access.ts';
 export type {
+  AccessRequestFacts,
+  AccessRequesterFacts,
   AlertNoteableFacts,
   AwardableFacts,
   CommitFacts,
@@ -70,7 +72,11 @@ export function can<A extends Action>(actor: Actor, action: A, subject: SubjectO
 
 /** Memberships and grants have no read rule of their own: their source's decides whether they are seen; a commit's, its project's. */
 const seenAs = (s: Subject) =>
-  s.kind === 'membership' || s.kind === 'grant' ? s.source : s.kind === 'commit' || s.kind === 'merge_request' || s.kind === 'alert' ? s.project : s;
+  s.kind === 'membership' || s.kind === 'grant' || s.kind === 'access_requester'
+    ? s.source
+    : s.kind === 'commit' || s.kind === 'merge_request' || s.kind === 'alert'
+      ? s.project
+      : s;
 type SeenSubject = ReturnType<typeof seenAs>;
 
 const readActionOf: Record<SeenSubject['kind'], Action> = {

@@ -5,7 +5,17 @@ import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path, schema } from '../lib/validate.ts';
-import { AddMemberInput, ListMembersInput, MemberUserPath, toMember, UpdateMemberInput } from './schemas.ts';
+import {
+  AddMemberInput,
+  ApproveAccessRequestInput,
+  ListAccessRequestsInput,
+  ListMembersInput,
+  MemberUserPath,
+  toAccessRequester,
+  toMember,
+  UpdateMemberInput,
+} from './schemas.ts';
+import * as accessRequests from './access-requests.ts';
 import * as members from './service.ts';
 
 export const memberRoutes = new Hono<AppEnv>();
@@ -61,6 +71,34 @@ for (const { kind, prefix, ref } of SOURCES) {
   memberRoutes.delete(`${base}/:user_id`, authenticated, path(MemberPath), async (c) => {
     const { id, user_id } = c.req.valid('param');
     await members.removeMember({ ctx: c.var.ctx, input: { kind, ref: id, userId: user_id } });
+    return c.body(null, 204);
+  });
+
+  const requests = `${prefix}/:id/access_requests`;
+  memberRoutes.get(requests, authenticated, path(SourcePath), params(ListAccessRequestsInput), async (c) => {
+    const { ctx } = c.var;
+    const input = c.req.valid('query');
+    const list = await accessRequests.listAccessRequests({ ctx, input: { kind, ref: c.req.valid('param').id } });
+    const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
+    return c.json(rows.map((r) => toAccessRequester(r, ctx.config)));
+  });
+
+  memberRoutes.post(requests, authenticated, path(SourcePath), async (c) => {
+    const { ctx } = c.var;
+    const row = await accessRequests.requestAccess({ ctx, input: { kind, ref: c.req.valid('param').id } });
+    return c.json(toAccessRequester(row, ctx.config), 201);
+  });
+
+  memberRoutes.put(`${requests}/:user_id/approve`, authenticated, path(MemberPath), params(ApproveAccessRequestInput), async (c) => {
+    const { ctx } = c.var;
+    const { id, user_id } = c.req.valid('param');
+    const row = await accessRequests.approveAccessRequest({ ctx, input: { kind, ref: id, userId: user_id, ...c.req.valid('query') } });
+    return c.json(toMember(row, ctx.config));
+  });
+
+  memberRoutes.delete(`${requests}/:user_id`, authenticated, path(MemberPath), async (c) => {
+    const { id, user_id } = c.req.valid('param');
+    await accessRequests.removeAccessRequest({ ctx: c.var.ctx, input: { kind, ref: id, userId: user_id } });
     return c.body(null, 204);
   });
 }

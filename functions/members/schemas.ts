@@ -1,5 +1,5 @@
 // Member inputs and GitLab 13.6's Entities::Member (the user's UserBasic merged with the membership).
-import type { MemberRow, UserRow } from '../../db/schema/index.ts';
+import type { AccessRequestRow, MemberRow, UserRow } from '../../db/schema/index.ts';
 import type { Config } from '../lib/context.ts';
 import { accessLevel, idArray } from '../groups/schemas.ts';
 import { paginationParams } from '../lib/pagination.ts';
@@ -63,3 +63,13 @@ export const ACCESS_LEVEL_NAMES: Record<number, string> = {
   [AccessLevel.MAINTAINER]: 'Maintainer',
   [AccessLevel.OWNER]: 'Owner',
 };
+
+/** PUT access_requests/:user_id/approve: the level to grant (Developer when absent). */
+export const ApproveAccessRequestInput = schema(() => z.object({ access_level: z.optional(accessLevel()) }));
+
+export const ListAccessRequestsInput = schema(() => z.object(paginationParams()));
+
+/** Entities::AccessRequester: the user's UserBasic and when they asked. */
+export function toAccessRequester(row: { request: AccessRequestRow; user: UserRow }, config: Config) {
+  return { ...toUserBasic(row.user, config), requested_at: iso(row.request.requestedAt) };
+}

@@ -7,7 +7,8 @@ import { findUserByRef } from '../users/lookups.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { conflict, isUniqueViolation, notFound, recordNotFound, validationFailed } from '../lib/errors.ts';
 import { AccessLevel, assertCan, type MemberSourceFacts, type MembershipFacts } from '../lib/policy.ts';
-import { assertCanOnSource, loadSource, type SourceInput, type SourceKind } from '../sources/service.ts';
+import { assertCanOnSource, loadSource, type Source as LoadedSource, type SourceInput, type SourceKind } from '../sources/service.ts';
+import type { UserRow } from '../../db/schema/index.ts';
 import { memberFilter, memberSourceOf } from './reads.ts';
 import { ACCESS_LEVEL_NAMES } from './schemas.ts';
 
@@ -25,7 +26,10 @@ interface Source {
 
 /** The source (sources/service.ts) with what the member rules need of it. */
 async function memberSource(ctx: RequestContext, input: SourceInput): Promise<Source> {
-  const s = await loadSource(ctx, input);
+  return toMemberSource(await loadSource(ctx, input));
+}
+
+function toMemberSource(s: LoadedSource): Source {
   return {
     facts: s.facts,
     ref: memberSourceOf(s),
@@ -80,22 +84,39 @@ async function validateMembership(db: Db, kind: SourceKind, source: Source, user
 
 /** `user_id` null: an id no user can have (out of the integer range): 404 User Not Found like any unknown id. */
 export async function addMember({ ctx, input }: Verb<{ user_id: number | null; access_level: number; expires_at?: string | null | undefined }>) {
-  const source = await memberSource(ctx, input);
-  assertCanOnSource(ctx, 'admin_members', source.facts);
+  const loaded = await loadSource(ctx, input);
+  assertCanOnSource(ctx, 'admin_members', loaded.facts);
   const userId = input.user_id;
-  if (userId !== null && (await q.findDirectMember(ctx.db, source.ref, userId))) throw conflict('Member already exists');
+  if (userId !== null && (await q.findDirectMember(ctx.db, toMemberSource(loaded).ref, userId))) throw conflict('Member already exists');
   const user = userId !== null ? await findUserByRef(ctx.db, userId) : undefined;
   if (!user) throw notFound('User');
-  await validateMembership(ctx.db, input.kind, source, user.id, input.access_level, input.expires_at);
-  assertCan(ctx.actor, 'member:grant', { kind: 'grant', source: source.facts, accessLevel: input.access_level });
+  return grantMembership(ctx, loaded, user, input.access_level, input.expires_at ?? null);
+}
+
+/**
+ * Makes `user` a member of the source at `level`: the Member model's validations, the grant rule, the row and the
+ * `joined` event, and `alsoInTx` (an access request consumed) in one transaction.
+ */
+export async function grantMembership(
+  ctx: RequestContext,
+  loaded: LoadedSource,
+  user: UserRow,
+  level: number,
+  expiresAt: string | null,
+  alsoInTx?: (tx: Db) => Promise<void>,
+) {
+  const source = toMemberSource(loaded);
+  await validateMembership(ctx.db, loaded.kind, source, user.id, level, expiresAt);
+  assertCan(ctx.actor, 'member:grant', { kind: 'grant', source: source.facts, accessLevel: level });
   try {
     const member = await ctx.transaction(async (tx) => {
+      await alsoInTx?.(tx);
       const row = await q.insertMember(tx, {
         sourceType: source.ref.type,
         sourceId: source.ref.id,
         userId: user.id,
-        accessLevel: input.access_level,
-        expiresAt: input.expires_at ?? null,
+        accessLevel: level,
+        expiresAt,
         createdById: ctx.actor.user!.id,
       });
       // GitLab's EventCreateService#join_source: projects only (a group membership records nothing).

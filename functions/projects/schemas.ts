@@ -232,7 +232,7 @@ export function toProject(v: ProjectView, config: Config, extra: ProjectExtras =
     creator_id: p.creatorId,
     import_status: 'none',
     ...(extra.runnersToken ? { runners_token: extra.runnersToken } : {}),
-    shared_with_groups: [],
+    shared_with_groups: v.sharedWithGroups,
     only_allow_merge_if_pipeline_succeeds: p.onlyAllowMergeIfPipelineSucceeds,
     only_allow_merge_if_all_discussions_are_resolved: p.onlyAllowMergeIfAllDiscussionsAreResolved,
     remove_source_branch_after_merge: p.removeSourceBranchAfterMerge,

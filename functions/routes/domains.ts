@@ -15,6 +15,8 @@ export const API_DOMAINS = {
   applicationSettings: (): Routes => import('../application-settings/routes.ts').then((m) => m.applicationSettingRoutes),
   projects: (): Routes => import('../projects/routes.ts').then((m) => m.projectRoutes),
   members: (): Routes => import('../members/routes.ts').then((m) => m.memberRoutes),
+  sharing: (): Routes => import('../sharing/routes.ts').then((m) => m.sharingRoutes),
+  badges: (): Routes => import('../badges/routes.ts').then((m) => m.badgeRoutes),
   notificationSettings: (): Routes => import('../notification-settings/routes.ts').then((m) => m.notificationSettingRoutes),
   applications: (): Routes => import('../applications/routes.ts').then((m) => m.applicationRoutes),
   errorTracking: (): Routes => import('../error-tracking/routes.ts').then((m) => m.errorTrackingRoutes),

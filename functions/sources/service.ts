@@ -11,6 +11,8 @@ import { notFound } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, can, type GroupFacts, type ProjectFacts } from '../lib/policy.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
+import { projectSettings } from '../projects/settings.ts';
+import { groupSettings } from '../groups/settings.ts';
 
 export type SourceKind = 'project' | 'group';
 
@@ -28,6 +30,8 @@ interface Located {
   namespace: NamespaceRow;
   /** The groups above it, root first: a project's group and that group's ancestors; a group's ancestors (not itself). */
   ancestorGroupIds: number[];
+  /** Its request_access_enabled setting (access requests). */
+  requestAccessEnabled: boolean;
 }
 
 export type Source = Located & ({ kind: 'project'; facts: ProjectFacts } | { kind: 'group'; facts: GroupFacts });
@@ -42,6 +46,7 @@ export const projectSource = (view: ProjectView): Source => {
     fullPath: view.project.pathWithNamespace,
     namespace: ns,
     ancestorGroupIds: ns.kind === 'group' ? ns.traversalIds : [],
+    requestAccessEnabled: projectSettings(view.project).request_access_enabled,
   };
 };
 
@@ -55,6 +60,7 @@ export const groupSource = (view: GroupView): Source => {
     fullPath: ns.fullPath,
     namespace: ns,
     ancestorGroupIds: ns.traversalIds.filter((id) => id !== ns.id),
+    requestAccessEnabled: groupSettings(ns).request_access_enabled,
   };
 };
 

@@ -40,6 +40,11 @@ const ownerOf = (path: string, root: string) =>
 // grouped by table family rather than by domain in places (ci.ts, collaboration.ts, environments.ts...); the tables of
 // those, and those whose file is named after no folder of functions/, are owned as listed here.
 const OWNER_OVERRIDES: Record<string, string> = {
+  // db/schema/access-requests.ts: requests become memberships (GitLab keeps them as member rows)
+  access_requests: 'members',
+  // db/schema/sharing.ts
+  project_group_links: 'sharing',
+  group_group_links: 'sharing',
   // db/schema/alerts.ts
   alert_management_http_integrations: 'alert-integrations',
   // db/schema/avatars.ts

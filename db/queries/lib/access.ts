@@ -5,7 +5,7 @@
 // check both faces (a single read and the list) for the same actors.
 import { and, eq, gte, inArray, isNotNull, isNull, or, sql, type SQL, type SQLWrapper } from 'drizzle-orm';
 import type { AnyPgColumn } from 'drizzle-orm/pg-core';
-import { issueAssignees, issues, members, namespaces, projects, snippets, users } from '../../schema/index.ts';
+import { groupGroupLinks, issueAssignees, issues, members, namespaces, projectGroupLinks, projects, snippets, users } from '../../schema/index.ts';
 
 /** members.access_level: GitLab's Gitlab::Access values. */
 export const AccessLevel = { NONE: 0, GUEST: 10, REPORTER: 20, DEVELOPER: 30, MAINTAINER: 40, OWNER: 50 } as const;
@@ -30,13 +30,29 @@ export const seesInternal = (actor: Viewer) => actor.user !== null && !actor.use
 /** A membership that has not expired (GitLab: expires_at in the future or none). The one definition. */
 export const activeMembershipSql = sql`(${members.expiresAt} IS NULL OR ${members.expiresAt} > current_date)`;
 
-/** Ids of groups the user belongs to directly (not expired). */
-export const memberGroupIds = (userId: number) =>
-  sql`ARRAY(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Namespace' AND ${activeMembershipSql})`;
+/** A project or group link (sharing with a group) that has not expired: the one definition. */
+const activeLinkSql = (alias: 'gl' | 'pl') => sql.raw(`(${alias}.expires_at IS NULL OR ${alias}.expires_at > current_date)`);
 
-/** Ids of projects the user belongs to directly (not expired), as a parenthesized subquery. */
+/** Ids of groups the user belongs to directly (not expired), as a parenthesized subquery. */
+const directGroupIds = (userId: number) =>
+  sql`(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Namespace' AND ${activeMembershipSql})`;
+
+/**
+ * Ids of groups the user belongs to: directly, or as a member (direct or inherited) of a group they are shared with
+ * (group_group_links, GitLab's share_group_with_group). Compared with `traversal_ids &&`, so their descendants count.
+ */
+export const memberGroupIds = (userId: number) =>
+  sql`ARRAY(${directGroupIds(userId)} UNION SELECT gl.shared_group_id FROM ${groupGroupLinks} gl JOIN ${namespaces} sw ON sw.id = gl.shared_with_group_id
+    WHERE sw.traversal_ids && ARRAY${directGroupIds(userId)} AND ${activeLinkSql('gl')})`;
+
+/**
+ * Ids of projects the user belongs to: directly (not expired), or as a member (direct or inherited) of a group the
+ * project is shared with (project_group_links), as a parenthesized subquery.
+ */
 export const memberProjectIds = (userId: number) =>
-  sql`(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Project' AND ${activeMembershipSql})`;
+  sql`(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Project' AND ${activeMembershipSql}
+    UNION SELECT pl.project_id FROM ${projectGroupLinks} pl JOIN ${namespaces} sw ON sw.id = pl.group_id
+    WHERE sw.traversal_ids && ARRAY${directGroupIds(userId)} AND ${activeLinkSql('pl')})`;
 
 const nullableLevel = (v: unknown) => (v == null ? null : Number(v));
 
@@ -48,17 +64,36 @@ export const directProjectAccessSql = (actor: Viewer, projectId: AnyPgColumn): S
       )
     : sql`NULL`.mapWith(nullableLevel);
 
-/** The actor's level inherited through the groups in `traversalIds` (a namespace and its ancestors; null when none). */
+/**
+ * The actor's level inherited through the groups in `traversalIds` (a namespace and its ancestors; null when none):
+ * membership of one of them, or a link sharing one of them with a group the actor is a member of (directly or
+ * through that group's ancestors), at the link's level where it is lower (GitLab's Gitlab::ProjectAuthorizations).
+ */
 export const inheritedAccessSql = (actor: Viewer, traversalIds: AnyPgColumn): SQL<number | null> =>
   actor.user
-    ? sql`(SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${traversalIds}) AND ${members.userId} = ${actor.user.id} AND ${activeMembershipSql})`.mapWith(
-        nullableLevel,
-      )
+    ? sql`NULLIF(GREATEST(
+        COALESCE((SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${traversalIds}) AND ${members.userId} = ${actor.user.id} AND ${activeMembershipSql}), 0),
+        COALESCE((SELECT max(LEAST(gl.group_access, m.access_level)) FROM ${groupGroupLinks} gl
+          JOIN ${namespaces} sw ON sw.id = gl.shared_with_group_id AND sw.deleted_at IS NULL
+          JOIN ${members} m ON m.source_type = 'Namespace' AND m.source_id = ANY(sw.traversal_ids) AND m.user_id = ${actor.user.id} AND (m.expires_at IS NULL OR m.expires_at > current_date)
+          WHERE gl.shared_group_id = ANY(${traversalIds}) AND ${activeLinkSql('gl')}), 0)), 0)`.mapWith(nullableLevel)
     : sql`NULL`.mapWith(nullableLevel);
 
 /**
- * The actor's effective access level on a project: the higher of direct and inherited membership. Two separate
- * subqueries (not one with OR) so each is an index lookup on members (source_type, source_id, user_id). Defaults to
+ * The actor's level through links sharing the project whose id is `projectId` with a group the actor is a member of
+ * (directly or through its ancestors), at the link's level where it is lower (null when none).
+ */
+export const sharedProjectAccessSql = (actor: Viewer, projectId: AnyPgColumn): SQL<number | null> =>
+  actor.user
+    ? sql`(SELECT max(LEAST(pl.group_access, m.access_level)) FROM ${projectGroupLinks} pl
+        JOIN ${namespaces} sw ON sw.id = pl.group_id AND sw.deleted_at IS NULL
+        JOIN ${members} m ON m.source_type = 'Namespace' AND m.source_id = ANY(sw.traversal_ids) AND m.user_id = ${actor.user.id} AND (m.expires_at IS NULL OR m.expires_at > current_date)
+        WHERE pl.project_id = ${projectId} AND ${activeLinkSql('pl')})`.mapWith(nullableLevel)
+    : sql`NULL`.mapWith(nullableLevel);
+
+/**
+ * The actor's effective access level on a project: the highest of direct membership, inherited membership and
+ * sharing. Separate subqueries (not one with OR) so each is an index lookup. Defaults to
  * the `projects` row joined with its `namespaces` row; aliases may be passed (a fork's source).
  */
 export const projectAccessLevelSql = (
@@ -67,13 +102,14 @@ export const projectAccessLevelSql = (
   namespace: { traversalIds: AnyPgColumn } = namespaces,
 ): SQL<number> =>
   actor.user
-    ? sql`GREATEST(COALESCE(${directProjectAccessSql(actor, project.id)}, 0), COALESCE(${inheritedAccessSql(actor, namespace.traversalIds)}, 0))`.mapWith(
+    ? sql`GREATEST(COALESCE(${directProjectAccessSql(actor, project.id)}, 0), COALESCE(${inheritedAccessSql(actor, namespace.traversalIds)}, 0), COALESCE(${sharedProjectAccessSql(actor, project.id)}, 0))`.mapWith(
         Number,
       )
     : sql`0`.mapWith(Number);
 
-/** Effective access from direct and inherited levels already loaded (the JS twin of projectAccessLevelSql). */
-export const effectiveLevel = (direct: number | null, inherited: number | null) => Math.max(direct ?? 0, inherited ?? 0);
+/** Effective access from direct, inherited and shared levels already loaded (the JS twin of projectAccessLevelSql). */
+export const effectiveLevel = (direct: number | null, inherited: number | null, shared: number | null = null) =>
+  Math.max(direct ?? 0, inherited ?? 0, shared ?? 0);
 
 /** The actor's effective access level on the group row in scope (`namespaces`): membership of it or an ancestor. */
 export const groupAccessLevelSql = (actor: Viewer): SQL<number> =>

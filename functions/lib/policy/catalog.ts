@@ -5,6 +5,8 @@
 import { AccessLevel, isAdmin } from '../../../db/queries/lib/access.ts';
 import type { Actor } from '../context.ts';
 import type {
+  AccessRequestFacts,
+  AccessRequesterFacts,
   AwardableFacts,
   EpicFacts,
   EpicNoteableFacts,
@@ -164,6 +166,13 @@ export const rules = {
     !m.lastOwner &&
     !m.namespaceOwner &&
     ((m.isSelf && signedIn(a) && canReadSource(a, m.source)) || (canAdminMembers(a, m.source) && holdsAtLeast(a, m.source, m.accessLevel))),
+  // request_access (ProjectPolicy and GroupPolicy, 13.6): someone signed in who reads the source, holds no role in
+  // it (directly, inherited or shared) and is not an administrator, where the source takes requests.
+  'source:request_access': (a: Actor, s: AccessRequestFacts) =>
+    s.requestAccessEnabled && signedIn(a) && !isAdmin(a) && canReadSource(a, s) && s.accessLevel === AccessLevel.NONE,
+  // withdraw_*_member_access_request for the requester; update/destroy_*_member (approve, deny) for admin_*_member.
+  'access_requester:withdraw': (a: Actor, r: AccessRequesterFacts) => r.isSelf && signedIn(a) && canReadSource(a, r.source),
+  'access_requester:decide': (a: Actor, r: AccessRequesterFacts) => canAdminMembers(a, r.source),
   // NamespacePolicy on a personal namespace: its owner and administrators read it and create projects in it.
   'personal_namespace:read': (a: Actor, n: PersonalNamespaceFacts) => ownsNamespace(a, n),
   'personal_namespace:create_project': (a: Actor, n: PersonalNamespaceFacts) => ownsNamespace(a, n),

@@ -141,6 +141,7 @@ export interface GrantFacts {
 
 /** Every subject the catalog has rules for. */
 export type Subject =
+  | AccessRequesterFacts
   | ProjectFacts
   | GroupFacts
   | PersonalNamespaceFacts
@@ -180,4 +181,17 @@ export interface RequirementsFacts extends ProjectFacts {
 /** A project with GitLab's `feature_available?(:security_on_demand_scans)`; the project's read rule decides 404 vs 403. */
 export interface OnDemandScanFacts extends ProjectFacts {
   onDemandScansAvailable: boolean;
+}
+
+/**
+ * A project or group asked for access: its own read rule decides 404 vs 403; `requestAccessEnabled` is its
+ * request_access_enabled setting.
+ */
+export type AccessRequestFacts = MemberSourceFacts & { requestAccessEnabled: boolean };
+
+/** A pending access request: its source and whether it is the actor's own (which the actor may withdraw). */
+export interface AccessRequesterFacts {
+  kind: 'access_requester';
+  source: MemberSourceFacts;
+  isSelf: boolean;
 }
