@@ -1,6 +1,6 @@
 // Project reads and writes. Reads return a "view": the project with its namespace, owner, fork source and the
 // actor's access levels, in one statement, so a project endpoint costs one query after authentication.
-import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import {
   AccessLevel,
@@ -27,6 +27,7 @@ import {
   gitRefs,
   gitTreeEntries,
   issues,
+  members,
   namespaces,
   projects,
   redirectRoutes,
@@ -233,6 +234,42 @@ export async function findRedirectedProjectId(db: Db, path: string): Promise<num
   return row?.id ?? null;
 }
 
+/** Marks the project a fork of `sourceId` unless it already is one; false when it was. */
+export async function linkFork(db: Db, projectId: number, sourceId: number) {
+  const rows = await db
+    .update(projects)
+    .set({ forkedFromId: sourceId, updatedAt: sql`now()` })
+    .where(and(eq(projects.id, projectId), isNull(projects.forkedFromId)))
+    .returning({ id: projects.id });
+  return rows.length > 0;
+}
+
+/** Removes the project's fork relation; false when it had none. */
+export async function unlinkFork(db: Db, projectId: number) {
+  const rows = await db
+    .update(projects)
+    .set({ forkedFromId: null, updatedAt: sql`now()` })
+    .where(and(eq(projects.id, projectId), sql`${projects.forkedFromId} IS NOT NULL`))
+    .returning({ id: projects.id });
+  return rows.length > 0;
+}
+
+/** Whether a live project of the namespace has this path or name (case-insensitively). */
+export async function projectNamedIn(db: Db, namespaceId: number, path: string, name: string) {
+  const [row] = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(
+      and(
+        eq(projects.namespaceId, namespaceId),
+        isNull(projects.deletedAt),
+        or(sql`lower(${projects.path}) = lower(${path})`, sql`lower(${projects.name}) = lower(${name})`),
+      ),
+    )
+    .limit(1);
+  return row !== undefined;
+}
+
 export async function insertProject(tx: Db, values: typeof projects.$inferInsert) {
   const [row] = await tx.insert(projects).values(values).returning();
   return row!;
@@ -318,6 +355,57 @@ export async function countStarrers(db: Db, actor: Viewer, projectId: number, se
     .from(stars)
     .innerJoin(users, eq(users.id, stars.userId))
     .where(starrersWhere(actor, projectId, search))
+    .limit(limit)
+    .as('c');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * The project's team (ProjectTeam#users): active users with a membership of the project, of one of its groups, or
+ * of a group it is shared with (direct or inherited there), not expired.
+ */
+function teamWhere(project: { id: number; traversalIds: number[] }, f: { search?: string | undefined; skip?: number[] | undefined }) {
+  const pattern = f.search ? containsPattern(f.search) : undefined;
+  const groups = project.traversalIds.length
+    ? sql`${sql.join(
+        project.traversalIds.map((id) => sql`${id}`),
+        sql`, `,
+      )}`
+    : sql`NULL`;
+  return and(
+    eq(users.state, 'active'),
+    sql`EXISTS (SELECT 1 FROM ${members} m WHERE m.user_id = ${users.id} AND (m.expires_at IS NULL OR m.expires_at > current_date) AND (
+      (m.source_type = 'Project' AND m.source_id = ${project.id})
+      OR (m.source_type = 'Namespace' AND m.source_id IN (${groups}))
+      OR (m.source_type = 'Namespace' AND m.source_id IN (SELECT unnest(g.traversal_ids) FROM ${projectGroupLinks} pl JOIN ${namespaces} g ON g.id = pl.group_id
+        WHERE pl.project_id = ${project.id} AND (pl.expires_at IS NULL OR pl.expires_at > current_date))))
+    )`,
+    pattern ? or(ilike(users.username, pattern), ilike(users.name, pattern)) : undefined,
+    f.skip?.length ? notInArray(users.id, f.skip) : undefined,
+  );
+}
+
+export function listTeamUsers(
+  db: Db,
+  project: { id: number; traversalIds: number[] },
+  f: { search?: string | undefined; skip?: number[] | undefined },
+  limit: number,
+  offset: number,
+) {
+  return db.select().from(users).where(teamWhere(project, f)).orderBy(asc(users.id)).limit(limit).offset(offset);
+}
+
+export async function countTeamUsers(
+  db: Db,
+  project: { id: number; traversalIds: number[] },
+  f: { search?: string | undefined; skip?: number[] | undefined },
+  limit: number,
+) {
+  const sub = db
+    .select({ one: sql`1` })
+    .from(users)
+    .where(teamWhere(project, f))
     .limit(limit)
     .as('c');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);

@@ -2,7 +2,10 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { isAdministrator } from '../lib/policy.ts';
 import { requireUser } from '../lib/auth.ts';
-import { groupRef } from '../lib/ids.ts';
+import { groupRef, projectRef } from '../lib/ids.ts';
+import { forbidden } from '../lib/errors.ts';
+import { findProject } from '../projects/service.ts';
+import { transferProject } from '../projects/transfer.ts';
 import { pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path, schema } from '../lib/validate.ts';
@@ -74,4 +77,17 @@ groupRoutes.get('/groups/:id/projects', path(GroupPath), params(GroupProjectsInp
     : await paginate(c, pageRequest(input), list.fetch, list.count);
   // GitLab 13.6 presents Entities::Project here (BasicProjectDetails with `simple=true`), signed in or not.
   return c.json(rows.map((v) => (input.simple ? toBasicProject(v.project, v.namespace, ctx.config, v.forksCount) : toProject(v, ctx.config))));
+});
+
+const GroupProjectPath = schema(() => z.object({ id: groupRef(), project_id: projectRef() }));
+
+// Transfer a project into the group: administrators only (13.6's authenticated_as_admin!), 201 with the group.
+groupRoutes.post('/groups/:id/projects/:project_id', authenticated, path(GroupProjectPath), async (c) => {
+  const { ctx } = c.var;
+  if (!isAdministrator(ctx.actor)) throw forbidden();
+  const { id, project_id } = c.req.valid('param');
+  const group = await groups.findGroup(ctx, id);
+  await transferProject(ctx, await findProject(ctx, project_id), { id: group.namespace.id });
+  const view = await groups.findGroup(ctx, id);
+  return c.json(toGroupDetail(view, await groups.detailOf(ctx, view), ctx.config, { admin: true }), 201);
 });

@@ -5,7 +5,8 @@ import { namespaceIsLive } from '../repositories/lookups.ts';
 import { EVENT_ACTIONS } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
-import { conflict, isDomainError, notFound } from '../lib/errors.ts';
+import { conflict, isDomainError, notFound, notModified } from '../lib/errors.ts';
+import { linkFork, unlinkFork } from '../../db/queries/projects.ts';
 import { parseRef, type Ref } from '../lib/ids.ts';
 import type { Output } from '../lib/validate.ts';
 import { assertCan, Visibility } from '../lib/policy.ts';
@@ -75,3 +76,26 @@ export async function forkProject({ ctx, input }: Verb<{ ref: Ref | null } & Out
 
 /** Rows of a batch's `execute` result, whichever driver ran it (as db/queries/lib/raw.ts's `rows`). */
 const resultRows = <T>(result: unknown): T[] => (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+
+/**
+ * POST /projects/:id/fork/:forked_from_id (13.6): the project's administrators mark it a fork of a project they can
+ * read (ForkService#link_existing_project); a project that already is a fork is 409 `Project already forked`. The
+ * two keep their own repositories: merge requests between them need a shared object pool, which only a fork made
+ * here has.
+ */
+export async function linkForkedFrom({ ctx, input }: Verb<{ ref: Ref | null; sourceRef: Ref | null }>) {
+  requireUser(ctx);
+  const project = await findProject(ctx, input.ref);
+  assertCan(ctx.actor, 'project:update', projectFacts(project));
+  const source = await findProject(ctx, input.sourceRef);
+  if (!(await linkFork(ctx.db, project.project.id, source.project.id))) throw conflict('Project already forked');
+  return reload(ctx, project.project.id);
+}
+
+/** DELETE /projects/:id/fork: owners remove the relation (remove_fork_project); 304 when the project is no fork. */
+export async function unlinkForkedFrom({ ctx, input }: Verb<{ ref: Ref | null }>) {
+  requireUser(ctx);
+  const project = await findProject(ctx, input.ref);
+  assertCan(ctx.actor, 'project:remove_fork', projectFacts(project));
+  if (!(await unlinkFork(ctx.db, project.project.id))) throw notModified();
+}

@@ -11,7 +11,9 @@ import {
   CreateProjectInput,
   ForkProjectInput,
   ListProjectsInput,
+  ProjectUsersInput,
   StarrersInput,
+  TransferProjectInput,
   toBasicProject,
   toStarrer,
   toProject,
@@ -19,7 +21,11 @@ import {
   UpdateProjectInput,
 } from './schemas.ts';
 import { createProject, createProjectForUser } from './create.ts';
-import { forkProject } from './fork.ts';
+import { forkProject, linkForkedFrom, unlinkForkedFrom } from './fork.ts';
+import { transferProject } from './transfer.ts';
+import { requireUser } from '../lib/auth.ts';
+import { parseRef } from '../lib/ids.ts';
+import { toUserBasic } from '../users/schemas.ts';
 import * as projects from './service.ts';
 import { updateProject } from './update.ts';
 
@@ -120,6 +126,36 @@ projectRoutes.get('/projects/:id/starrers', path(ProjectPath), params(StarrersIn
   const list = await projects.listStarrers({ ctx, input: { ref: c.req.valid('param').id, search: input.search } });
   const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
   return c.json(rows.map((r) => toStarrer(r, ctx.config)));
+});
+
+projectRoutes.get('/projects/:id/users', path(ProjectPath), params(ProjectUsersInput), async (c) => {
+  const { ctx } = c.var;
+  const input = c.req.valid('query');
+  const list = await projects.listProjectUsers({ ctx, input: { ref: c.req.valid('param').id, search: input.search, skip_users: input.skip_users } });
+  const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
+  return c.json(rows.map((u) => toUserBasic(u, ctx.config)));
+});
+
+projectRoutes.put('/projects/:id/transfer', path(ProjectPath), params(TransferProjectInput), async (c) => {
+  const { ctx } = c.var;
+  requireUser(ctx);
+  const view = await projects.findProject(ctx, c.req.valid('param').id);
+  const moved = await transferProject(ctx, view, parseRef(c.req.valid('query').namespace));
+  const extra = await projects.entityExtrasFor(ctx, moved);
+  return c.json(toProject(moved, ctx.config, extra), 200, cacheFor(extra.runnersToken));
+});
+
+const ForkLinkPath = schema(() => z.object({ id: projectRef(), forked_from_id: projectRef() }));
+
+projectRoutes.post('/projects/:id/fork/:forked_from_id', path(ForkLinkPath), async (c) => {
+  const { ctx } = c.var;
+  const { id, forked_from_id } = c.req.valid('param');
+  return c.json(toProject(await linkForkedFrom({ ctx, input: { ref: id, sourceRef: forked_from_id } }), ctx.config), 201);
+});
+
+projectRoutes.delete('/projects/:id/fork', path(ProjectPath), async (c) => {
+  await unlinkForkedFrom({ ctx: c.var.ctx, input: { ref: c.req.valid('param').id } });
+  return c.body(null, 204);
 });
 
 projectRoutes.post('/projects/:id/fork', path(ProjectPath), params(ForkProjectInput), async (c) => {

@@ -122,6 +122,28 @@ export const ListProjectsInput = schema(() =>
 
 export const StarrersInput = schema(() => z.object({ ...paginationParams(), search: z.optional(str(255)) }));
 
+/** GET /projects/:id/users: `skip_users` as an array or comma-separated (CommaSeparatedToIntegerArray). */
+export const ProjectUsersInput = schema(() =>
+  z.object({
+    ...paginationParams(),
+    search: z.optional(str(255)),
+    skip_users: z.optional(
+      z.pipe(
+        z.transform((v: unknown) => {
+          const items = (Array.isArray(v) ? v : [v]).flatMap((x) => (typeof x === 'string' ? x.split(',') : [x]));
+          const ints = items.map((x) => (typeof x === 'number' ? x : typeof x === 'string' && /^[+-]?\d+$/.test(x.trim()) ? Number(x.trim()) : NaN));
+          // Not an array when an item is no integer: the whole parameter is invalid, as Grape reports it.
+          return ints.every((n) => Number.isSafeInteger(n)) ? ints : 'invalid';
+        }),
+        z.array(z.number()),
+      ),
+    ),
+  }),
+);
+
+/** PUT /projects/:id/transfer: the new namespace, by id or full path. */
+export const TransferProjectInput = schema(() => z.object({ namespace: str(255) }));
+
 /** GitLab derives a path from a name: lower case, runs of other characters become '-'. */
 export const pathFromName = (name: string) =>
   name

@@ -139,6 +139,18 @@ export async function listStarrers({ ctx, input }: Verb<{ ref: Ref | null; searc
   };
 }
 
+/** GET /projects/:id/users: the project's team, to anyone who reads the project (UserBasic entities). */
+export async function listProjectUsers({ ctx, input }: Verb<{ ref: Ref | null; search?: string | undefined; skip_users?: number[] | undefined }>) {
+  const view = await findProject(ctx, input.ref);
+  const ns = view.namespace;
+  const project = { id: view.project.id, traversalIds: ns.kind === 'group' ? ns.traversalIds : [] };
+  const f = { search: input.search || undefined, skip: input.skip_users };
+  return {
+    fetch: (limit: number, offset: number) => q.listTeamUsers(ctx.db, project, f, limit, offset),
+    count: (limit: number) => q.countTeamUsers(ctx.db, project, f, limit),
+  };
+}
+
 export async function listForks({ ctx, input }: Verb<{ ref: Ref | null } & Output<typeof ListProjectsInput>>) {
   const view = await findProject(ctx, input.ref);
   return listProjects({ ctx, input, scope: { forkedFromId: view.project.id } });

@@ -34,6 +34,7 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["DELETE","/groups/:id",3],
     ["GET","/groups/:id/subgroups",3],
     ["GET","/groups/:id/projects",3],
+    ["POST","/groups/:id/projects/:project_id",3],
   ],
   namespaces: [
     ["GET","/namespaces",2],
@@ -56,6 +57,10 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["POST","/projects/:id/star",2],
     ["POST","/projects/:id/unstar",2],
     ["GET","/projects/:id/starrers",3],
+    ["GET","/projects/:id/users",3],
+    ["PUT","/projects/:id/transfer",3],
+    ["POST","/projects/:id/fork/:forked_from_id",2],
+    ["DELETE","/projects/:id/fork",2],
     ["POST","/projects/:id/fork",3],
     ["GET","/projects/:id/forks",3],
   ],
@@ -448,6 +453,7 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["GET","/projects/:id/repository/files/:file_path/blame",3],
     ["GET","/projects/:id/repository/contributors",2],
     ["GET","/projects/:id/repository/commits/:sha/refs",2],
+    ["GET","/projects/:id/languages",2],
   ],
   deployKeys: [
     ["GET","/deploy_keys",2],

@@ -16,6 +16,10 @@ export const projectActions = {
   'project:delete': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && level(a, p) >= AccessLevel.OWNER,
   // archive_project (ProjectPolicy 13.6's owner_access block): owners and administrators archive and unarchive.
   'project:archive': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
+  // change_namespace (ProjectPolicy 13.6's owner_access block): owners and administrators transfer the project.
+  'project:change_namespace': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
+  // remove_fork_project (owner_access): owners and administrators remove the fork relation.
+  'project:remove_fork': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
   'project:star': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a),
   // Anyone signed in who can read a project may fork it, except guests of a private project (GitLab's fork_project).
   'project:fork': (a: Actor, p: ProjectFacts) =>

@@ -13,6 +13,7 @@ import { toBlameRange } from '../blame/entities.ts';
 import { getBlame } from '../blame/read.ts';
 import { commitRefs, CommitRefsInput, commitRefsProject, toBasicRef } from './commit-refs.ts';
 import { ContributorsInput, contributorsProject, listContributors, toContributor } from './contributors.ts';
+import { languagesJson, projectLanguages } from './languages.ts';
 import { fileHeaders } from '../entities.ts';
 import { GetFileInput } from '../schemas.ts';
 
@@ -55,4 +56,10 @@ repositoryHistoryRoutes.get(`${base}/commits/:sha/refs`, path(ShaPath), async (c
   const input = await parseParams(c, CommitRefsInput());
   const refs = await commitRefs({ ctx, input: { found, sha, type: input.type } });
   return c.json((await paginateArray(c, input, refs)).map(toBasicRef));
+});
+
+// GET /projects/:id/languages: an object, not a list (no pagination); its floats spelled as Ruby's JSON spells them.
+repositoryHistoryRoutes.get('/projects/:id/languages', path(ProjectPath), async (c) => {
+  const shares = await projectLanguages(c.var.ctx, c.req.valid('param').id);
+  return c.body(languagesJson(shares), 200, { 'content-type': 'application/json' });
 });
