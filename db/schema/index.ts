@@ -41,3 +41,4 @@ export * from './application-settings.ts';
 export * from './sharing.ts';
 export * from './access-requests.ts';
 export * from './badges.ts';
+export * from './uploads.ts';

@@ -17,6 +17,7 @@ export const API_DOMAINS = {
   members: (): Routes => import('../members/routes.ts').then((m) => m.memberRoutes),
   sharing: (): Routes => import('../sharing/routes.ts').then((m) => m.sharingRoutes),
   badges: (): Routes => import('../badges/routes.ts').then((m) => m.badgeRoutes),
+  projectUploads: (): Routes => import('../uploads/api-routes.ts').then((m) => m.uploadApiRoutes),
   notificationSettings: (): Routes => import('../notification-settings/routes.ts').then((m) => m.notificationSettingRoutes),
   applications: (): Routes => import('../applications/routes.ts').then((m) => m.applicationRoutes),
   errorTracking: (): Routes => import('../error-tracking/routes.ts').then((m) => m.errorTrackingRoutes),

@@ -108,6 +108,9 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["PUT","/groups/:id/badges/:badge_id",4],
     ["DELETE","/groups/:id/badges/:badge_id",3],
   ],
+  projectUploads: [
+    ["POST","/projects/:id/uploads",4],
+  ],
   notificationSettings: [
     ["GET","/notification_settings",2],
     ["PUT","/notification_settings",2],
@@ -544,6 +547,7 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
   ],
   uploads: [
     ["GET","/uploads/-/system/:kind{user|group|project}/avatar/:id{[0-9]+}/:filename",2],
+    ["GET","/:project{.+}/uploads/:secret{[0-9a-f]{32}}/:filename",2],
   ],
   alertNotify: [
     ["POST","/:project{.+}/alerts/:notify{notify(?:\\.json)?}",1],

@@ -5,6 +5,7 @@ import { assertScopes, resolveActor } from '../lib/auth.ts';
 import { notFound } from '../lib/errors.ts';
 import type { AvatarOwner } from './avatars.ts';
 import { readAvatar } from './service.ts';
+import { readProjectUpload } from './project-uploads.ts';
 
 export const uploadRoutes = new Hono<AppEnv>();
 
@@ -48,4 +49,24 @@ uploadRoutes.get('/uploads/-/system/:kind{user|group|project}/avatar/:id{[0-9]+}
   c.header('Content-Type', avatar.contentType);
   c.header('Content-Length', String(avatar.size));
   return c.body(avatar.data);
+});
+
+/**
+ * A project's Markdown attachment (`/<namespace>/<project>/uploads/<secret>/<filename>`), under the project's read
+ * rule. Images whose bytes are what they claim are shown inline; anything else is a download. `nosniff` and a
+ * sandboxing CSP keep even a crafted file inert when opened directly.
+ */
+uploadRoutes.get('/:project{.+}/uploads/:secret{[0-9a-f]{32}}/:filename', authenticate, async (c) => {
+  const found = await readProjectUpload(c.var.ctx, { projectPath: c.req.param('project'), secret: c.req.param('secret'), filename: c.req.param('filename') });
+  const ascii = found.upload.filename.replace(/[^\x20-\x7e]/g, '_').replace(/"/g, '_');
+  c.header('Cache-Control', 'max-age=0, private, must-revalidate');
+  c.header('X-Content-Type-Options', 'nosniff');
+  c.header('Content-Security-Policy', "default-src 'none'; sandbox");
+  c.header(
+    'Content-Disposition',
+    `${found.inline ? 'inline' : 'attachment'}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(found.upload.filename)}`,
+  );
+  c.header('Content-Type', found.contentType);
+  c.header('Content-Length', String(found.upload.size));
+  return c.body(found.body);
 });

@@ -20,6 +20,8 @@ export const projectActions = {
   'project:change_namespace': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
   // remove_fork_project (owner_access): owners and administrators remove the fork relation.
   'project:remove_fork': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.OWNER,
+  // upload_file (Markdown attachments): anyone signed in who reads the project, as comments on it are open to them.
+  'project:upload_file': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a),
   'project:star': (a: Actor, p: ProjectFacts) => canReadProject(a, p) && signedIn(a),
   // Anyone signed in who can read a project may fork it, except guests of a private project (GitLab's fork_project).
   'project:fork': (a: Actor, p: ProjectFacts) =>

@@ -1,0 +1,36 @@
+// The REST side of uploads: POST /projects/:id/uploads (Markdown attachments).
+import { Hono, type MiddlewareHandler } from 'hono';
+import * as z from 'zod/mini';
+import type { AppEnv } from '../lib/context.ts';
+import { requireUser } from '../lib/auth.ts';
+import { projectRef } from '../lib/ids.ts';
+import { params, path, schema } from '../lib/validate.ts';
+import { createProjectUpload, type UploadedFile } from './project-uploads.ts';
+
+export const uploadApiRoutes = new Hono<AppEnv>();
+
+const ProjectPath = schema(() => z.object({ id: projectRef() }));
+
+/** Grape's `type: File`: a file part of a multipart body; anything else is `file is invalid`. */
+const UploadInput = schema(() =>
+  z.object({
+    file: z.pipe(
+      z.custom<unknown>((v) => v !== undefined, { message: 'is missing' }),
+      z.custom<UploadedFile>(
+        (v) =>
+          typeof v === 'object' && v !== null && typeof (v as { stream?: unknown }).stream === 'function' && typeof (v as { name?: unknown }).name === 'string',
+      ),
+    ),
+  }),
+);
+
+/** GitLab authenticates before the parameters are read. */
+const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
+  requireUser(c.var.ctx);
+  await next();
+};
+
+uploadApiRoutes.post('/projects/:id/uploads', authenticated, path(ProjectPath), params(UploadInput), async (c) => {
+  const entity = await createProjectUpload(c.var.ctx, c.req.valid('param').id, c.req.valid('query').file);
+  return c.json(entity, 201);
+});
