@@ -3,7 +3,7 @@
 // PostgreSQL answers in insertion order).
 import { and, asc, count, eq, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { deployKeysProjects, keys, namespaces, projects, type DeployKeysProjectRow, type KeyRow } from '../schema/index.ts';
+import { deployKeysProjects, keys, namespaces, projects, users, type DeployKeysProjectRow, type KeyRow } from '../schema/index.ts';
 import { AccessLevel, isAdmin, projectAccessLevelSql, type Viewer } from './lib/access.ts';
 import { rows } from './lib/raw.ts';
 
@@ -158,3 +158,57 @@ export async function deleteLink(db: Db, projectId: number, keyId: number): Prom
   );
   return Number(row?.links ?? 0) > 0;
 }
+
+// ---- User keys (type 'Key') ----
+
+const ofUser = (userId: number) => and(eq(keys.type, 'Key'), eq(keys.userId, userId));
+
+export const listUserKeys = (db: Db, userId: number, limit: number, offset: number): Promise<KeyRow[]> =>
+  db.select().from(keys).where(ofUser(userId)).orderBy(asc(keys.id)).limit(limit).offset(offset);
+
+export async function countUserKeys(db: Db, userId: number, limit: number): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(db.select({ id: keys.id }).from(keys).where(ofUser(userId)).limit(limit).as('capped'));
+  return row?.n ?? 0;
+}
+
+export async function findUserKey(db: Db, userId: number, keyId: number): Promise<KeyRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(keys)
+    .where(and(ofUser(userId), eq(keys.id, keyId)));
+  return row;
+}
+
+/** Inserts a user key; undefined when its fingerprint is taken (by any key, deploy keys included). */
+export async function insertUserKey(db: Db, k: NewDeployKey & { userId: number; expiresAt: Date | null }): Promise<KeyRow | undefined> {
+  const [row] = await db
+    .insert(keys)
+    .values({ type: 'Key', ...k })
+    .onConflictDoNothing({ target: keys.fingerprint })
+    .returning();
+  return row;
+}
+
+export async function deleteUserKey(db: Db, userId: number, keyId: number): Promise<boolean> {
+  const deleted = await db
+    .delete(keys)
+    .where(and(ofUser(userId), eq(keys.id, keyId)))
+    .returning({ id: keys.id });
+  return deleted.length > 0;
+}
+
+/** Any key (user or deploy) by id or by fingerprint (MD5 `aa:bb:...` or SHA-256 base64), with its user. */
+export async function findKeyWithUser(db: Db, where: { id: number } | { md5: string } | { sha256: string }) {
+  const [row] = await db
+    .select({ key: keys, user: users })
+    .from(keys)
+    .leftJoin(users, eq(users.id, keys.userId))
+    .where('id' in where ? eq(keys.id, where.id) : 'md5' in where ? eq(keys.fingerprint, where.md5) : eq(keys.fingerprintSha256, where.sha256))
+    .orderBy(asc(keys.id))
+    .limit(1);
+  return row;
+}
+
+/** A deploy key's project links (DeployKeyWithUser's deploy_keys_projects). */
+export const deployKeyLinks = (db: Db, keyId: number) =>
+  db.select().from(deployKeysProjects).where(eq(deployKeysProjects.deployKeyId, keyId)).orderBy(asc(deployKeysProjects.id));

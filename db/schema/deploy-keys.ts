@@ -1,7 +1,7 @@
-// SSH keys (GitLab's `keys` table, which holds user keys and deploy keys alike; only deploy keys exist here so far)
+// SSH keys (GitLab's `keys` table, which holds user keys and deploy keys alike, under one fingerprint rule)
 // and the projects a deploy key is enabled in (`deploy_keys_projects`, with the per-project push right).
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, serial, text, unique } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, serial, text, timestamp, unique } from 'drizzle-orm/pg-core';
 import { timestamps } from './_columns.ts';
 import { projects } from './projects.ts';
 import { users } from './users.ts';
@@ -21,14 +21,20 @@ export const keys = pgTable(
     fingerprintSha256: text('fingerprint_sha256').notNull(),
     /** Public deploy keys may be enabled by anyone who administers a project; none is made public by this API yet. */
     public: boolean('public').notNull().default(false),
-    /** The creator; kept as null when the user goes. */
+    /**
+     * A user key's owner; a deploy key's creator (kept as null when the user goes, while a user key goes with its
+     * user: the trigger of migration 0025).
+     */
     userId: integer('user_id').references(() => users.id, { onDelete: 'set null' }),
+    /** A user key's expiry (13.6's Key#expires_at); deploy keys never expire here. */
+    expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }),
     ...timestamps,
   },
   (t) => [
     // Key validates `fingerprint, uniqueness: true` over the whole table: the database keeps it under concurrent creates.
     unique('keys_fingerprint_key').on(t.fingerprint),
     index('keys_fingerprint_sha256_idx').on(t.fingerprintSha256),
+    index('keys_user_idx').on(t.userId, t.type),
     check('keys_type', sql`${t.type} IN ('Key', 'DeployKey')`),
     check('keys_title_length', sql`char_length(${t.title}) <= 255`),
     check('keys_key_length', sql`char_length(${t.key}) <= 5000`),

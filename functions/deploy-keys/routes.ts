@@ -2,14 +2,28 @@
 // (/projects/:id/keys, DELETE .../deploy_keys/:key_id/disable) are gone in v4 and stay unregistered (404).
 // Parameters, the key id included, are read after authorization: GitLab's `before { authorize_admin_project }` runs
 // ahead of Grape's validation, so a developer sending a bad key id gets 403 and a stranger 404, never a 400.
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../lib/context.ts';
-import { projectRef } from '../lib/ids.ts';
+import { projectRef, userRef } from '../lib/ids.ts';
+import type { UserRow } from '../../db/schema/index.ts';
+import { requireUser } from '../lib/auth.ts';
+import { toUserPublic } from '../users/schemas.ts';
+import * as userKeys from './user-keys.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
-import { parseParams, path, schema, toValidationError } from '../lib/validate.ts';
+import { params, parseParams, path, pathId, schema, toValidationError } from '../lib/validate.ts';
 import { adminOnly } from '../users/admin-only.ts';
-import { CreateInput, DeployKeyPath, ListInput, toDeployKey, toDeployKeysProject, UpdateInput } from './schemas.ts';
+import {
+  CreateInput,
+  CreateUserKeyInput,
+  DeployKeyPath,
+  KeysByFingerprintInput,
+  ListInput,
+  toDeployKey,
+  toDeployKeysProject,
+  toSshKey,
+  UpdateInput,
+} from './schemas.ts';
 import * as deployKeys from './service.ts';
 
 export const deployKeyRoutes = new Hono<AppEnv>();
@@ -72,4 +86,76 @@ deployKeyRoutes.delete(`${KEYS}/:key_id`, path(ProjectPath), async (c) => {
   const target = await deployKeys.authorizeProject(c.var.ctx, c.req.valid('param').id);
   await deployKeys.removeDeployKey({ ctx: c.var.ctx, input: { project: target, keyId: keyId(c), ifUnmodifiedSince: c.req.header('if-unmodified-since') } });
   return c.body(null, 204);
+});
+
+// ---- Users' SSH keys (users.rb, keys.rb) ----
+
+const UserPath = schema(() => z.object({ id: userRef() }));
+const UserKeyPath = schema(() => z.object({ id: userRef(), key_id: pathId() }));
+const OwnKeyPath = schema(() => z.object({ key_id: pathId() }));
+const KeyIdPath = schema(() => z.object({ id: pathId() }));
+
+const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
+  requireUser(c.var.ctx);
+  await next();
+};
+
+const self = (c: Context<AppEnv>) => userKeys.keyOwner(c.var.ctx, 'self');
+
+async function listKeys(c: Context<AppEnv>, user: UserRow) {
+  const input = await parseParams(c, ListInput());
+  const { fetch, count } = userKeys.listUserKeys({ ctx: c.var.ctx, input: { user } });
+  const rows = await paginate(c, pageRequest(input), fetch, count);
+  return c.json(rows.map(toSshKey));
+}
+
+async function addKey(c: Context<AppEnv>, user: UserRow) {
+  const input = await parseParams(c, CreateUserKeyInput());
+  return c.json(toSshKey(await userKeys.addUserKey({ ctx: c.var.ctx, input: { user, ...input } })), 201);
+}
+
+deployKeyRoutes.get('/user/keys', authenticated, async (c) => listKeys(c, await self(c)));
+deployKeyRoutes.post('/user/keys', authenticated, async (c) => addKey(c, await self(c)));
+deployKeyRoutes.delete('/user/keys/:key_id', authenticated, path(OwnKeyPath), async (c) => {
+  await userKeys.removeUserKey({ ctx: c.var.ctx, input: { user: await self(c), keyId: c.req.valid('param').key_id } });
+  return c.body(null, 204);
+});
+
+// Anyone reads a user's public keys; administrators write them (authenticated_as_admin!).
+deployKeyRoutes.get('/users/:id/keys', path(UserPath), async (c) => listKeys(c, await userKeys.keyOwner(c.var.ctx, c.req.valid('param').id)));
+deployKeyRoutes.post('/users/:id/keys', adminOnly, path(UserPath), async (c) => addKey(c, await userKeys.keyOwner(c.var.ctx, c.req.valid('param').id)));
+deployKeyRoutes.delete('/users/:id/keys/:key_id', adminOnly, path(UserKeyPath), async (c) => {
+  const { id, key_id } = c.req.valid('param');
+  await userKeys.removeUserKey({ ctx: c.var.ctx, input: { user: await userKeys.keyOwner(c.var.ctx, id), keyId: key_id } });
+  return c.body(null, 204);
+});
+
+deployKeyRoutes.get('/user/keys/:key_id', authenticated, path(OwnKeyPath), async (c) => {
+  const user = await userKeys.keyOwner(c.var.ctx, 'self');
+  return c.json(toSshKey(await userKeys.getUserKey({ ctx: c.var.ctx, input: { user, keyId: c.req.valid('param').key_id } })));
+});
+
+const toKeyWithUser = (c: Context<AppEnv>, found: Awaited<ReturnType<typeof userKeys.keyById>>) => ({
+  ...toSshKey(found.key),
+  user: found.user ? toUserPublic(found.user, c.var.ctx.config, c.var.ctx.actor) : null,
+  ...(found.links
+    ? {
+        deploy_keys_projects: found.links.map((l) => ({
+          id: l.id,
+          deploy_key_id: l.deployKeyId,
+          project_id: l.projectId,
+          created_at: l.createdAt.toISOString(),
+          updated_at: l.updatedAt.toISOString(),
+          can_push: l.canPush,
+        })),
+      }
+    : {}),
+});
+
+deployKeyRoutes.get('/keys/:id', adminOnly, path(KeyIdPath), async (c) => {
+  return c.json(toKeyWithUser(c, await userKeys.keyById({ ctx: c.var.ctx, input: { id: c.req.valid('param').id } })));
+});
+
+deployKeyRoutes.get('/keys', adminOnly, params(KeysByFingerprintInput), async (c) => {
+  return c.json(toKeyWithUser(c, await userKeys.keyByFingerprint({ ctx: c.var.ctx, input: c.req.valid('query') })));
 });

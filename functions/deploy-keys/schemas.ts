@@ -6,7 +6,7 @@ import type { KeyRow } from '../../db/schema/index.ts';
 import type { FieldErrors } from '../lib/errors.ts';
 import { iso } from '../lib/format.ts';
 import { paginationParams } from '../lib/pagination.ts';
-import { atLeastOneOf, bool, pathId, schema, str, text } from '../lib/validate.ts';
+import { atLeastOneOf, bool, dateTime, pathId, schema, str, text } from '../lib/validate.ts';
 import { SUPPORTED_TYPES, type PublicKeyFacts } from './ssh-key.ts';
 
 export const TITLE_MAX = 255;
@@ -38,14 +38,17 @@ const ALLOWED_TYPES = SUPPORTED_TYPES.map((t) => t.toUpperCase());
 const FORBIDDEN_TYPE = `type is forbidden. Must be ${ALLOWED_TYPES.slice(0, -1).join(', ')}, or ${ALLOWED_TYPES.at(-1)}`;
 
 /**
- * The Key model's errors for a new deploy key, in Rails' order (title, key, fingerprint, then key_meets_restrictions,
- * which adds to `key` after the fingerprint's presence rule), named as a DeployKeysProject's nested errors are
- * (`deploy_key.<attribute>`). `key` is the sanitized text; `facts` what it parsed to (null when it did not);
+ * The Key model's errors for a new key, in Rails' order (title, key, fingerprint, then key_meets_restrictions, which
+ * adds to `key` after the fingerprint's presence rule), named as a DeployKeysProject's nested errors are
+ * (`deploy_key.<attribute>`), or with `prefix` '' as a user key's own. `key` is the sanitized text; `facts` what it parsed to (null when it did not);
  * `fingerprintTaken` the uniqueness rule's answer.
  */
-export function deployKeyErrors(input: { title: string; key: string; facts: PublicKeyFacts | null; fingerprintTaken: boolean }): FieldErrors {
+export function deployKeyErrors(
+  input: { title: string; key: string; facts: PublicKeyFacts | null; fingerprintTaken: boolean },
+  prefix = 'deploy_key.',
+): FieldErrors {
   const errors: Record<string, string[]> = {};
-  const add = (attribute: string, message: string) => (errors[`deploy_key.${attribute}`] ??= []).push(message);
+  const add = (attribute: string, message: string) => (errors[`${prefix}${attribute}`] ??= []).push(message);
   titleErrors(input.title).forEach((m) => add('title', m));
   if (!input.key.trim()) add('key', "can't be blank");
   if (input.key.length > KEY_MAX) add('key', `is too long (maximum is ${KEY_MAX} characters)`);
@@ -78,3 +81,26 @@ export const toDeployKey = (key: KeyRow) => ({
 
 /** Entities::DeployKeysProject: the key, merged with the project's push right. */
 export const toDeployKeysProject = ({ key, canPush }: { key: KeyRow; canPush: boolean }) => ({ ...toDeployKey(key), can_push: canPush });
+
+/** POST /user/keys and /users/:id/keys. */
+export const CreateUserKeyInput = schema(() =>
+  z.object({
+    title: str(10_000),
+    key: text(100_000),
+    expires_at: z.optional(z.nullable(dateTime())),
+  }),
+);
+
+export const KeyPath = schema(() => z.object({ key_id: pathId() }));
+
+/** GET /keys?fingerprint=: MD5 (`aa:bb:...`) or SHA-256 (`SHA256:<base64>`), as KeysFinder reads them. */
+export const KeysByFingerprintInput = schema(() => z.object({ fingerprint: str(200) }));
+
+/** Entities::SSHKey */
+export const toSshKey = (key: KeyRow) => ({
+  id: key.id,
+  title: key.title,
+  key: key.key,
+  created_at: iso(key.createdAt),
+  expires_at: key.expiresAt ? iso(key.expiresAt) : null,
+});
