@@ -285,3 +285,34 @@ export async function findAccessRequest(db: Db, source: { type: 'Project' | 'Nam
     .where(and(eq(accessRequests.sourceType, source.type), eq(accessRequests.sourceId, source.id), eq(accessRequests.userId, userId)));
   return row;
 }
+
+/** A user's memberships with their source's name (GET /users/:id/memberships), by membership id. */
+function membershipsWhere(userId: number, type: 'Project' | 'Namespace' | undefined) {
+  return and(eq(members.userId, userId), type ? eq(members.sourceType, type) : undefined);
+}
+
+export function listUserMemberships(db: Db, userId: number, type: 'Project' | 'Namespace' | undefined, limit: number, offset: number) {
+  return db
+    .select({
+      sourceId: members.sourceId,
+      sourceType: members.sourceType,
+      accessLevel: members.accessLevel,
+      sourceName: sql<string>`CASE WHEN ${members.sourceType} = 'Project' THEN (SELECT p.name FROM projects p WHERE p.id = ${members.sourceId}) ELSE (SELECT n.name FROM namespaces n WHERE n.id = ${members.sourceId}) END`,
+    })
+    .from(members)
+    .where(membershipsWhere(userId, type))
+    .orderBy(asc(members.id))
+    .limit(limit)
+    .offset(offset);
+}
+
+export async function countUserMemberships(db: Db, userId: number, type: 'Project' | 'Namespace' | undefined, limit: number) {
+  const sub = db
+    .select({ one: sql`1` })
+    .from(members)
+    .where(membershipsWhere(userId, type))
+    .limit(limit)
+    .as('c');
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);
+  return Number(row?.n ?? 0);
+}

@@ -160,7 +160,10 @@ export interface ProjectListFilter {
   /** Projects shared with this group (project_group_links): alone, or besides `namespaceIds` (GitLab's with_shared). */
   sharedWithGroupId?: number | undefined;
   forkedFromId?: number | undefined;
+  /** Projects this user starred (GET /users/:id/starred_projects). */
   starredBy?: number | undefined;
+  /** Projects in this user's personal namespace (GET /users/:id/projects). */
+  personalOf?: number | undefined;
   idAfter?: number | undefined;
   idBefore?: number | undefined;
 }
@@ -183,6 +186,8 @@ function listWhere(actor: Viewer, f: ProjectListFilter): SQL | undefined {
     // owned: GitLab's User#owned_projects, the personal namespace's projects and those the user holds as Owner.
     f.owned ? or(and(eq(namespaces.kind, 'user'), eq(namespaces.ownerId, userId)), sql`${projectAccessLevelSql(actor)} >= ${AccessLevel.OWNER}`) : undefined,
     f.starred ? sql`EXISTS (SELECT 1 FROM ${stars} WHERE ${stars.projectId} = ${projects.id} AND ${stars.userId} = ${userId})` : undefined,
+    f.starredBy !== undefined ? sql`EXISTS (SELECT 1 FROM ${stars} WHERE ${stars.projectId} = ${projects.id} AND ${stars.userId} = ${f.starredBy})` : undefined,
+    f.personalOf !== undefined ? and(eq(namespaces.kind, 'user'), eq(namespaces.ownerId, f.personalOf)) : undefined,
     f.membership || f.minAccessLevel
       ? or(inArray(projects.id, memberProjectIds(userId)), sql`${namespaces.traversalIds} && ${memberGroupIds(userId)}`)
       : undefined,

@@ -4,7 +4,9 @@ import { requireUser } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { params, path, schema } from '../lib/validate.ts';
+import { oneOf, params, path, pathId, schema } from '../lib/validate.ts';
+import { paginationParams } from '../lib/pagination.ts';
+import { adminOnly } from '../users/admin-only.ts';
 import {
   AddMemberInput,
   ApproveAccessRequestInput,
@@ -102,3 +104,15 @@ for (const { kind, prefix, ref } of SOURCES) {
     return c.body(null, 204);
   });
 }
+
+// GET /users/:user_id/memberships: administrators (authenticated_as_admin!), every membership of the user.
+const MembershipsPath = schema(() => z.object({ user_id: pathId() }));
+const MembershipsInput = schema(() => z.object({ ...paginationParams(), type: z.optional(oneOf(['Project', 'Namespace'])) }));
+
+memberRoutes.get('/users/:user_id/memberships', adminOnly, path(MembershipsPath), params(MembershipsInput), async (c) => {
+  const { ctx } = c.var;
+  const input = c.req.valid('query');
+  const list = await members.listUserMemberships({ ctx, input: { userId: c.req.valid('param').user_id, type: input.type } });
+  const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
+  return c.json(rows.map((r) => ({ source_id: r.sourceId, source_name: r.sourceName, source_type: r.sourceType, access_level: r.accessLevel })));
+});

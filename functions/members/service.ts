@@ -4,6 +4,7 @@ import type { Db } from '../../db/client.ts';
 import * as q from '../../db/queries/members.ts';
 import { recordEvent } from '../events/record.ts';
 import { findUserByRef } from '../users/lookups.ts';
+import { findUserById } from '../users/service.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { conflict, isUniqueViolation, notFound, recordNotFound, validationFailed } from '../lib/errors.ts';
 import { AccessLevel, assertCan, type MemberSourceFacts, type MembershipFacts } from '../lib/policy.ts';
@@ -182,4 +183,19 @@ export async function removeMember({ ctx, input }: Verb<{ userId: number | null 
       await recordEvent(tx, { action: expired ? 'expired' : 'left', authorId: userId, projectId: source.ref.id });
     }
   });
+}
+
+/** GET /users/:user_id/memberships (the route is for administrators): 404 `User Not Found` for an unknown user. */
+export async function listUserMemberships({
+  ctx,
+  input,
+}: {
+  ctx: RequestContext;
+  input: { userId: number | null; type?: 'Project' | 'Namespace' | undefined };
+}) {
+  const user = await findUserById(ctx, input.userId);
+  return {
+    fetch: (limit: number, offset: number) => q.listUserMemberships(ctx.db, user.id, input.type, limit, offset),
+    count: (limit: number) => q.countUserMemberships(ctx.db, user.id, input.type, limit),
+  };
 }

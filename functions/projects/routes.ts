@@ -65,6 +65,17 @@ projectRoutes.get('/projects', params(ListProjectsInput), (c) => {
   return presentList(c, input, projects.listProjects({ ctx: c.var.ctx, input }));
 });
 
+// A user's personal projects and starred projects, as the reader may see them (404 `User Not Found` for nobody).
+projectRoutes.get('/users/:user_id/projects', path(UserPath), params(ListProjectsInput), async (c) => {
+  const input = c.req.valid('query');
+  return presentList(c, input, await projects.listUserProjects({ ctx: c.var.ctx, input: { ...input, user: c.req.valid('param').user_id } }, 'personal'));
+});
+
+projectRoutes.get('/users/:user_id/starred_projects', path(UserPath), params(ListProjectsInput), async (c) => {
+  const input = c.req.valid('query');
+  return presentList(c, input, await projects.listUserProjects({ ctx: c.var.ctx, input: { ...input, user: c.req.valid('param').user_id } }, 'starred'));
+});
+
 projectRoutes.get('/projects/:id', path(ProjectPath), async (c) => {
   const { ctx } = c.var;
   const view = await projects.findProject(ctx, c.req.valid('param').id);

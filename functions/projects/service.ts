@@ -13,6 +13,7 @@ import { FEATURE_COLUMNS, FEATURE_LEVEL, type Feature } from './settings.ts';
 import type { ListProjectsInput, ProjectExtras } from './schemas.ts';
 import { projectJobStatement } from '../background-jobs/enqueue.ts';
 import { projectRunnersToken } from '../runners/registration-token.ts';
+import { findUser } from '../users/service.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -137,6 +138,18 @@ export async function listStarrers({ ctx, input }: Verb<{ ref: Ref | null; searc
     fetch: (limit: number, offset: number) => q.listStarrers(ctx.db, ctx.actor, view.project.id, input.search, limit, offset),
     count: (limit: number) => q.countStarrers(ctx.db, ctx.actor, view.project.id, input.search, limit),
   };
+}
+
+/**
+ * GET /users/:user_id/projects (the user's personal projects) and /starred_projects (StarredProjectsFinder: none
+ * when the user's profile is private to the reader), filtered as GET /projects is.
+ */
+export async function listUserProjects({ ctx, input }: Verb<Output<typeof ListProjectsInput> & { user: Ref | null }>, which: 'personal' | 'starred') {
+  const user = await findUser(ctx, input.user);
+  if (which === 'starred' && !can(ctx.actor, 'user:read_profile', { kind: 'user', id: user.id, state: user.state, privateProfile: user.privateProfile })) {
+    return { keyset: false, fetch: async () => [], count: async () => 0 };
+  }
+  return listProjects({ ctx, input, scope: which === 'personal' ? { personalOf: user.id } : { starredBy: user.id } });
 }
 
 /** GET /projects/:id/users: the project's team, to anyone who reads the project (UserBasic entities). */

@@ -47,6 +47,8 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
   ],
   projects: [
     ["GET","/projects",2],
+    ["GET","/users/:user_id/projects",3],
+    ["GET","/users/:user_id/starred_projects",3],
     ["GET","/projects/:id",2],
     ["POST","/projects",2],
     ["POST","/projects/user/:user_id",3],
@@ -87,6 +89,7 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["POST","/groups/:id/access_requests",3],
     ["PUT","/groups/:id/access_requests/:user_id/approve",4],
     ["DELETE","/groups/:id/access_requests/:user_id",3],
+    ["GET","/users/:user_id/memberships",4],
   ],
   sharing: [
     ["POST","/projects/:id/share",4],
