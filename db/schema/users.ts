@@ -84,4 +84,15 @@ export const emails = pgTable(
   (t) => [uniqueIndex('emails_email_lower_idx').on(sql`lower(${t.email})`), index('emails_user_id_idx').on(t.userId)],
 );
 
+/** A user's status (GitLab's user_statuses): an emoji and a short message; none when both are cleared. */
+export const userStatuses = pgTable('user_statuses', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  emoji: text('emoji').notNull().default('speech_balloon'),
+  message: text('message'),
+  updatedAt: timestamp('updated_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+});
+
 export type UserRow = typeof users.$inferSelect;
+export type UserStatusRow = typeof userStatuses.$inferSelect;

@@ -9,6 +9,7 @@ type Routes = Promise<Hono<AppEnv>>;
 export const API_DOMAINS = {
   version: (): Routes => import('../version/routes.ts').then((m) => m.versionRoutes),
   users: (): Routes => import('../users/routes.ts').then((m) => m.userRoutes),
+  userProfile: (): Routes => import('../users/profile-routes.ts').then((m) => m.userProfileRoutes),
   tokens: (): Routes => import('../tokens/routes.ts').then((m) => m.tokenRoutes),
   groups: (): Routes => import('../groups/routes.ts').then((m) => m.groupRoutes),
   namespaces: (): Routes => import('../namespaces/routes.ts').then((m) => m.namespaceRoutes),

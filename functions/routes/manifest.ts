@@ -19,6 +19,18 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["POST","/users/:id{[0-9]+}/unblock",3],
     ["DELETE","/users/:id{[0-9]+}/identities/:provider",3],
   ],
+  userProfile: [
+    ["GET","/user/emails",3],
+    ["GET","/user/emails/:email_id",3],
+    ["POST","/user/emails",3],
+    ["DELETE","/user/emails/:email_id",3],
+    ["GET","/users/:id/emails",4],
+    ["POST","/users/:id/emails",4],
+    ["DELETE","/users/:id/emails/:email_id",3],
+    ["GET","/user/status",2],
+    ["PUT","/user/status",3],
+    ["GET","/users/:user_id/status",2],
+  ],
   tokens: [
     ["POST","/users/:user_id/personal_access_tokens",5],
     ["GET","/personal_access_tokens",3],

@@ -17,7 +17,8 @@ export const PATH_PATTERN = /^[a-zA-Z0-9_.][a-zA-Z0-9_.-]*$/;
 const PATH_ENDINGS = /(\.git|\.atom|\.)$/i;
 export const isValidPath = (s: string) => PATH_PATTERN.test(s) && !PATH_ENDINGS.test(s);
 export const PATH_MESSAGE = "can contain only letters, digits, '_', '-' and '.'. Cannot start with '-' or end in '.', '.git' or '.atom'.";
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Devise's email format, as the User and Email models check it. */
+export const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const MAX_INT = 2_147_483_647;
 
 /**
