@@ -9,7 +9,7 @@ export const ShareProjectInput = schema(() =>
   z.object({
     group_id: lookupId(),
     group_access: intIn([10, 20, 30, 40]),
-    expires_at: z.optional(dateParam()),
+    expires_at: z.optional(z.nullable(dateParam())),
   }),
 );
 
@@ -18,7 +18,7 @@ export const ShareGroupInput = schema(() =>
   z.object({
     group_id: lookupId(),
     group_access: intIn([10, 20, 30, 40, 50]),
-    expires_at: z.optional(dateParam()),
+    expires_at: z.optional(z.nullable(dateParam())),
   }),
 );
 

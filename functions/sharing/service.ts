@@ -15,7 +15,7 @@ interface LinkInput {
   ref: Ref | null;
   group_id: number | null;
   group_access: number;
-  expires_at?: string | undefined;
+  expires_at?: string | null | undefined;
 }
 
 /** The group to share with, when the actor may read it (GitLab's read_namespace), else undefined. */

@@ -8,7 +8,8 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGroup } from '../factories/groups.ts';
 import { createProject } from '../factories/projects.ts';
-import { createAdmin, unique } from '../factories/users.ts';
+import { createAdmin, createUser, unique } from '../factories/users.ts';
+import { generateKey } from '../api/deploy-keys/helpers.ts';
 import { serveTestApp } from '../helpers/app.ts';
 
 const PYTHON = '/usr/bin/python3';
@@ -170,6 +171,95 @@ print(json.dumps({
       listed: [group.full_path],
       home: 'https://home.example',
       users: true,
+    });
+  });
+  it('item 4 and 5 managers: shares, access requests, badges, fork relation, transfer, languages, users, uploads, keys, emails, status, memberships', async () => {
+    const admin = await createAdmin();
+    const asker = await createUser();
+    const group = await createGroup(admin.token);
+    const team = await createGroup(admin.token);
+    const other = await createGroup(admin.token);
+    const project = await createProject(admin.token, { namespaceId: group.id });
+    const source = await createProject(admin.token, { visibility: 'public' });
+    const key = generateKey().pub;
+    const out = await python(
+      server.url,
+      admin.token,
+      `asker = gitlab.Gitlab(gl.url, private_token=args['asker_token'])
+project = gl.projects.get(args['project'])
+project.share(args['team'], 20)
+shared = [g['group_id'] for g in gl.projects.get(args['project']).shared_with_groups]
+project.unshare(args['team'])
+gl.groups.get(args['group']).share(args['team'], 30)
+asker.projects.get(args['source']).accessrequests.create({})
+requests = [r.username for r in gl.projects.get(args['source']).accessrequests.list()]
+gl.projects.get(args['source']).accessrequests.list()[0].approve(access_level=20)
+badge = project.badges.create({'link_url': 'https://x.example/%{project_path}', 'image_url': 'https://x.example/b.svg', 'name': 'b'})
+rendered = project.badges.render('https://x.example/%{project_id}', 'https://x.example/i.svg')['rendered_link_url']
+badge.name = 'renamed'
+badge.save()
+badges = [b.name for b in project.badges.list()]
+project.create_fork_relation(args['source'])
+forked = gl.projects.get(args['project']).forked_from_project['id']
+project.delete_fork_relation()
+project.transfer_project(args['other'])
+moved = gl.projects.get(args['project']).namespace['id']
+upload = project.upload('notes.txt', filedata=b'hello')
+users = [u.username for u in project.users.list()]
+me = gl.user
+gl.auth()
+gl.user.keys.create({'title': 'k', 'key': args['key']})
+keys = [k.title for k in gl.user.keys.list()]
+gl.user.emails.create({'email': args['email']})
+emails = [e.email for e in gl.user.emails.list()]
+status = gl.user.status.get()
+status.message = 'busy'
+status.emoji = 'rocket'
+status.save()
+status = gl.user.status.get()
+memberships = sorted(m.source_type for m in gl.users.get(args['asker_id']).memberships.list())
+print(json.dumps({
+  'shared': shared,
+  'requests': requests,
+  'rendered': rendered,
+  'badges': badges,
+  'forked': forked,
+  'moved': moved,
+  'upload': sorted(upload.keys()),
+  'users': users,
+  'keys': keys,
+  'emails': emails,
+  'status': [status.emoji, status.message],
+  'memberships': memberships,
+  'languages': project.languages(),
+}))`,
+      {
+        project: project.id,
+        source: source.id,
+        group: group.id,
+        team: team.id,
+        other: other.id,
+        asker_token: asker.token,
+        asker_id: asker.user.id,
+        key,
+        email: `${unique('py')}@example.com`,
+      },
+    );
+    expect(out).toEqual({
+      shared: [team.id],
+      requests: [asker.user.username],
+      rendered: `https://x.example/${project.id}`,
+      badges: ['renamed'],
+      forked: source.id,
+      moved: other.id,
+      // python-gitlab builds its own dict of alt, url and markdown from the answer.
+      upload: ['alt', 'markdown', 'url'],
+      users: [admin.user.username],
+      keys: ['k'],
+      emails: [expect.stringMatching(/@example\.com$/)],
+      status: ['rocket', 'busy'],
+      memberships: ['Project'],
+      languages: {},
     });
   });
 });
