@@ -92,4 +92,29 @@ ${group}/app:
     const project = (await api.get(`/projects/${encodeURIComponent(`${group}/app`)}`, { token })).body;
     expect(project).toMatchObject({ issues_access_level: 'private', squash_option: 'default_on', tag_list: ['api', 'backend'], merge_method: 'rebase_merge' });
   });
+  it('shares a group and a project with other groups; the second run changes nothing', async () => {
+    const admin = await createAdmin();
+    const group = unique('racashare');
+    const team = (await api.post('/groups', { token: admin.token, body: { name: unique('team'), path: unique('team') } })).body;
+    const crew = (await api.post('/groups', { token: admin.token, body: { name: unique('crew'), path: unique('crew') } })).body;
+    const actions = `${group}/:
+  create_object: true
+  name: ${group}
+  groups:
+    ${team.full_path}: developer
+${group}/app:
+  create_object: true
+  name: app
+  groups:
+    ${crew.full_path}: reporter
+`;
+    const first = await run(admin.token, actions);
+    expect(first.filter((l) => l.includes('Sharing group'))).toHaveLength(2);
+    const second = await run(admin.token, actions);
+    expect(second.filter((l) => /Creating|Changing|Sharing|Unsharing/.test(l))).toEqual([]);
+    const shared = (await api.get(`/groups/${encodeURIComponent(group)}`, { token: admin.token })).body.shared_with_groups;
+    expect(shared).toEqual([expect.objectContaining({ group_id: team.id, group_access_level: 30 })]);
+    const project = (await api.get(`/projects/${encodeURIComponent(`${group}/app`)}`, { token: admin.token })).body;
+    expect(project.shared_with_groups).toEqual([expect.objectContaining({ group_id: crew.id, group_access_level: 20 })]);
+  });
 });
