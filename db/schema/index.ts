@@ -42,3 +42,4 @@ export * from './sharing.ts';
 export * from './access-requests.ts';
 export * from './badges.ts';
 export * from './uploads.ts';
+export * from './broadcast-messages.ts';

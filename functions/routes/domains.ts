@@ -14,6 +14,7 @@ export const API_DOMAINS = {
   groups: (): Routes => import('../groups/routes.ts').then((m) => m.groupRoutes),
   namespaces: (): Routes => import('../namespaces/routes.ts').then((m) => m.namespaceRoutes),
   applicationSettings: (): Routes => import('../application-settings/routes.ts').then((m) => m.applicationSettingRoutes),
+  broadcastMessages: (): Routes => import('../broadcast-messages/routes.ts').then((m) => m.broadcastMessageRoutes),
   projects: (): Routes => import('../projects/routes.ts').then((m) => m.projectRoutes),
   members: (): Routes => import('../members/routes.ts').then((m) => m.memberRoutes),
   sharing: (): Routes => import('../sharing/routes.ts').then((m) => m.sharingRoutes),

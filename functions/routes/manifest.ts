@@ -57,6 +57,13 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["PUT","/application/settings",3],
     ["GET","/application/statistics",2],
   ],
+  broadcastMessages: [
+    ["GET","/broadcast_messages",2],
+    ["POST","/broadcast_messages",3],
+    ["GET","/broadcast_messages/:id",2],
+    ["PUT","/broadcast_messages/:id",4],
+    ["DELETE","/broadcast_messages/:id",3],
+  ],
   projects: [
     ["GET","/projects",2],
     ["GET","/users/:user_id/projects",3],
