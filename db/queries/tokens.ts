@@ -1,4 +1,4 @@
-import { asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { personalAccessTokens } from '../schema/index.ts';
 
@@ -7,22 +7,33 @@ export async function insertPersonalAccessToken(db: Db, values: typeof personalA
   return row!;
 }
 
-export function listPersonalAccessTokens(db: Db, where: { userId?: number | undefined }, limit: number, offset: number) {
-  return db
-    .select()
-    .from(personalAccessTokens)
-    .where(where.userId ? eq(personalAccessTokens.userId, where.userId) : undefined)
-    .orderBy(asc(personalAccessTokens.id))
-    .limit(limit)
-    .offset(offset);
+export interface TokenFilter {
+  userId?: number | undefined;
+  /** Only impersonation tokens (true) or only personal ones (false); both when absent. */
+  impersonation?: boolean | undefined;
+  /** Active: neither revoked nor expired; inactive: either. */
+  state?: 'active' | 'inactive' | undefined;
+}
+
+const tokenWhere = (f: TokenFilter) => {
+  const active = sql`(NOT ${personalAccessTokens.revoked} AND (${personalAccessTokens.expiresAt} IS NULL OR ${personalAccessTokens.expiresAt} > current_date))`;
+  return and(
+    f.userId ? eq(personalAccessTokens.userId, f.userId) : undefined,
+    f.impersonation !== undefined ? eq(personalAccessTokens.impersonation, f.impersonation) : undefined,
+    f.state === 'active' ? active : f.state === 'inactive' ? sql`NOT ${active}` : undefined,
+  );
+};
+
+export function listPersonalAccessTokens(db: Db, where: TokenFilter, limit: number, offset: number) {
+  return db.select().from(personalAccessTokens).where(tokenWhere(where)).orderBy(asc(personalAccessTokens.id)).limit(limit).offset(offset);
 }
 
 /** Counts at most `limit` rows (pagination stops counting past its limit). */
-export async function countPersonalAccessTokens(db: Db, where: { userId?: number | undefined }, limit: number) {
+export async function countPersonalAccessTokens(db: Db, where: TokenFilter, limit: number) {
   const sub = db
     .select({ one: sql`1` })
     .from(personalAccessTokens)
-    .where(where.userId ? eq(personalAccessTokens.userId, where.userId) : undefined)
+    .where(tokenWhere(where))
     .limit(limit)
     .as('c');
   const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(sub);

@@ -15,6 +15,8 @@ export const personalAccessTokens = pgTable(
     scopes: text('scopes').array().notNull(),
     expiresAt: date('expires_at'),
     revoked: boolean('revoked').notNull().default(false),
+    /** An impersonation token: made by an administrator for the user (GitLab's PersonalAccessToken#impersonation). */
+    impersonation: boolean('impersonation').notNull().default(false),
     lastUsedAt: timestamp('last_used_at', { withTimezone: true }),
     ...timestamps,
   },

@@ -37,6 +37,10 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["GET","/personal_access_tokens/self",1],
     ["GET","/personal_access_tokens/:id",3],
     ["DELETE","/personal_access_tokens/:id",3],
+    ["GET","/users/:user_id/impersonation_tokens",4],
+    ["POST","/users/:user_id/impersonation_tokens",5],
+    ["GET","/users/:user_id/impersonation_tokens/:impersonation_token_id",3],
+    ["DELETE","/users/:user_id/impersonation_tokens/:impersonation_token_id",3],
   ],
   groups: [
     ["GET","/groups",2],

@@ -6,7 +6,15 @@ import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { params, path, schema } from '../lib/validate.ts';
 import { lookupId } from '../users/schemas.ts';
-import { CreateTokenInput, ListTokensInput, toNewToken, toToken } from './schemas.ts';
+import {
+  CreateImpersonationTokenInput,
+  CreateTokenInput,
+  ListImpersonationTokensInput,
+  ListTokensInput,
+  toImpersonationToken,
+  toNewToken,
+  toToken,
+} from './schemas.ts';
 import * as tokens from './service.ts';
 
 export const tokenRoutes = new Hono<AppEnv>();
@@ -47,5 +55,32 @@ tokenRoutes.get('/personal_access_tokens/:id', mayListTokens, path(TokenPath), a
 
 tokenRoutes.delete('/personal_access_tokens/:id', mayListTokens, path(TokenPath), async (c) => {
   await tokens.revokeToken({ ctx: c.var.ctx, input: c.req.valid('param') });
+  return c.body(null, 204);
+});
+
+// Impersonation tokens: administrators only (`before { authenticated_as_admin! }`), for a user named by id.
+const ImpersonationPath = schema(() => z.object({ user_id: lookupId(), impersonation_token_id: lookupId() }));
+const IMPERSONATION = '/users/:user_id/impersonation_tokens';
+
+tokenRoutes.get(IMPERSONATION, adminOnly, path(UserPath), params(ListImpersonationTokensInput), async (c) => {
+  const input = c.req.valid('query');
+  const { fetch, count } = await tokens.listImpersonationTokens({ ctx: c.var.ctx, input: { userId: c.req.valid('param').user_id, state: input.state } });
+  const rows = await paginate(c, pageRequest(input), fetch, count);
+  return c.json(rows.map(toImpersonationToken));
+});
+
+tokenRoutes.post(IMPERSONATION, noStore, adminOnly, path(UserPath), params(CreateImpersonationTokenInput), async (c) => {
+  const { row, token } = await tokens.createImpersonationToken({ ctx: c.var.ctx, input: { userId: c.req.valid('param').user_id, ...c.req.valid('query') } });
+  return c.json({ ...toNewToken(row, token), impersonation: true }, 201);
+});
+
+tokenRoutes.get(`${IMPERSONATION}/:impersonation_token_id`, adminOnly, path(ImpersonationPath), async (c) => {
+  const { user_id, impersonation_token_id } = c.req.valid('param');
+  return c.json(toImpersonationToken(await tokens.getImpersonationToken({ ctx: c.var.ctx, input: { userId: user_id, id: impersonation_token_id } })));
+});
+
+tokenRoutes.delete(`${IMPERSONATION}/:impersonation_token_id`, adminOnly, path(ImpersonationPath), async (c) => {
+  const { user_id, impersonation_token_id } = c.req.valid('param');
+  await tokens.revokeImpersonationToken({ ctx: c.var.ctx, input: { userId: user_id, id: impersonation_token_id } });
   return c.body(null, 204);
 });

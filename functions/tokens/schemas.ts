@@ -68,3 +68,29 @@ export function toToken(t: PersonalAccessTokenRow) {
 
 /** Entities::PersonalAccessTokenWithToken */
 export const toNewToken = (t: PersonalAccessTokenRow, token: string) => ({ ...toToken(t), token });
+
+/** POST /users/:user_id/impersonation_tokens: `scopes` optional (the model requires them). */
+export const CreateImpersonationTokenInput = schema(() =>
+  z.object({
+    name: str(255),
+    scopes: z.optional(
+      z.pipe(
+        z.transform((v: unknown) =>
+          typeof v === 'string'
+            ? v
+                .split(',')
+                .map((s) => s.trim())
+                .filter(Boolean)
+            : v,
+        ),
+        z.array(z.string()),
+      ),
+    ),
+    expires_at: z.optional(dateParam()),
+  }),
+);
+
+export const ListImpersonationTokensInput = schema(() => z.object({ ...paginationParams(), state: z._default(z.enum(['all', 'active', 'inactive']), 'all') }));
+
+/** Entities::ImpersonationToken */
+export const toImpersonationToken = (t: PersonalAccessTokenRow) => ({ ...toToken(t), impersonation: t.impersonation });

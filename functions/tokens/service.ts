@@ -4,11 +4,11 @@ import { findUserByRef } from '../users/lookups.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { randomToken, sha256Hex } from '../lib/crypto.ts';
-import { badRequest, notFound, recordNotFound, unauthorized, unprocessable } from '../lib/errors.ts';
+import { badRequest, notFound, recordNotFound, unauthorized, unprocessable, validationFailed } from '../lib/errors.ts';
 import { can, isAdministrator } from '../lib/policy.ts';
 import { findUserById, requireAdmin } from '../users/service.ts';
 import type { Output } from '../lib/validate.ts';
-import type { CreateTokenInput } from './schemas.ts';
+import { PAT_SCOPES, type CreateTokenInput } from './schemas.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -86,5 +86,63 @@ export async function revokeToken({ ctx, input }: Verb<{ id: number | null }>) {
   if (!can(ctx.actor, 'user:read_tokens', { kind: 'user', id: token.userId, state: 'active' })) {
     throw badRequest();
   }
+  await q.revokePersonalAccessToken(ctx.db, token.id);
+}
+
+// ---- Impersonation tokens (GitLab 13.6's /users/:user_id/impersonation_tokens, administrators only) ----
+
+/** The user whose impersonation tokens are managed: administrators only, then 404 `User Not Found`. */
+async function impersonated(ctx: RequestContext, userId: number | null) {
+  requireAdmin(ctx);
+  return findUserById(ctx, userId);
+}
+
+export async function listImpersonationTokens({ ctx, input }: Verb<{ userId: number | null; state: 'all' | 'active' | 'inactive' }>) {
+  const user = await impersonated(ctx, input.userId);
+  const filter = { userId: user.id, impersonation: true, state: input.state === 'all' ? undefined : input.state };
+  return {
+    fetch: (limit: number, offset: number) => q.listPersonalAccessTokens(ctx.db, filter, limit, offset),
+    count: (limit: number) => q.countPersonalAccessTokens(ctx.db, filter, limit),
+  };
+}
+
+/**
+ * A token that authenticates as the user (ImpersonationToken): the model's validations as 400 model errors
+ * (render_validation_error!), unlike personal access tokens' 422.
+ */
+export async function createImpersonationToken({
+  ctx,
+  input,
+}: Verb<{ userId: number | null; name: string; scopes?: string[] | undefined; expires_at?: string | undefined }>) {
+  const user = await impersonated(ctx, input.userId);
+  const errors: Record<string, string[]> = {};
+  if (!input.name.trim()) errors.name = ["can't be blank"];
+  if (!input.scopes?.length) errors.scopes = ["can't be blank"];
+  else if (!input.scopes.every((s) => (PAT_SCOPES as readonly string[]).includes(s))) errors.scopes = ['can only contain available scopes'];
+  if (Object.keys(errors).length) throw validationFailed(errors);
+  const token = randomToken('glpat-');
+  const row = await q.insertPersonalAccessToken(ctx.db, {
+    userId: user.id,
+    name: input.name,
+    scopes: [...new Set(input.scopes)],
+    expiresAt: input.expires_at ?? null,
+    impersonation: true,
+    tokenDigest: await sha256Hex(token),
+  });
+  return { row, token };
+}
+
+async function findImpersonationToken(ctx: RequestContext, userId: number | null, id: number | null) {
+  const user = await impersonated(ctx, userId);
+  const token = id === null ? undefined : await q.findPersonalAccessToken(ctx.db, id);
+  if (!token || token.userId !== user.id || !token.impersonation) throw notFound('Impersonation Token');
+  return token;
+}
+
+export const getImpersonationToken = ({ ctx, input }: Verb<{ userId: number | null; id: number | null }>) =>
+  findImpersonationToken(ctx, input.userId, input.id);
+
+export async function revokeImpersonationToken({ ctx, input }: Verb<{ userId: number | null; id: number | null }>) {
+  const token = await findImpersonationToken(ctx, input.userId, input.id);
   await q.revokePersonalAccessToken(ctx.db, token.id);
 }
