@@ -4,6 +4,8 @@ import { and, asc, desc, eq, gt, ilike, inArray, isNull, lt, notInArray, or, sql
 import { alias } from 'drizzle-orm/pg-core';
 import {
   AccessLevel,
+  activeLinkOf,
+  activeMembershipOf,
   directProjectAccessSql,
   effectiveLevel,
   inheritedAccessSql,
@@ -380,11 +382,11 @@ function teamWhere(project: { id: number; traversalIds: number[] }, f: { search?
     : sql`NULL`;
   return and(
     eq(users.state, 'active'),
-    sql`EXISTS (SELECT 1 FROM ${members} m WHERE m.user_id = ${users.id} AND (m.expires_at IS NULL OR m.expires_at > current_date) AND (
+    sql`EXISTS (SELECT 1 FROM ${members} m WHERE m.user_id = ${users.id} AND ${activeMembershipOf('m')} AND (
       (m.source_type = 'Project' AND m.source_id = ${project.id})
       OR (m.source_type = 'Namespace' AND m.source_id IN (${groups}))
       OR (m.source_type = 'Namespace' AND m.source_id IN (SELECT unnest(g.traversal_ids) FROM ${projectGroupLinks} pl JOIN ${namespaces} g ON g.id = pl.group_id
-        WHERE pl.project_id = ${project.id} AND (pl.expires_at IS NULL OR pl.expires_at > current_date))))
+        WHERE pl.project_id = ${project.id} AND ${activeLinkOf('pl')})))
     )`,
     pattern ? or(ilike(users.username, pattern), ilike(users.name, pattern)) : undefined,
     f.skip?.length ? notInArray(users.id, f.skip) : undefined,

@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
+import { activePersonalAccessTokenSql } from './lib/auth.ts';
 import { personalAccessTokens } from '../schema/index.ts';
 
 export async function insertPersonalAccessToken(db: Db, values: typeof personalAccessTokens.$inferInsert) {
@@ -16,7 +17,7 @@ export interface TokenFilter {
 }
 
 const tokenWhere = (f: TokenFilter) => {
-  const active = sql`(NOT ${personalAccessTokens.revoked} AND (${personalAccessTokens.expiresAt} IS NULL OR ${personalAccessTokens.expiresAt} > current_date))`;
+  const active = activePersonalAccessTokenSql;
   return and(
     f.userId ? eq(personalAccessTokens.userId, f.userId) : undefined,
     f.impersonation !== undefined ? eq(personalAccessTokens.impersonation, f.impersonation) : undefined,

@@ -30,8 +30,11 @@ export const seesInternal = (actor: Viewer) => actor.user !== null && !actor.use
 /** A membership that has not expired (GitLab: expires_at in the future or none). The one definition. */
 export const activeMembershipSql = sql`(${members.expiresAt} IS NULL OR ${members.expiresAt} > current_date)`;
 
+/** activeMembershipSql for a `members` row under an alias (`m` in subqueries). */
+export const activeMembershipOf = (alias: 'm') => sql.raw(`(${alias}.expires_at IS NULL OR ${alias}.expires_at > current_date)`);
+
 /** A project or group link (sharing with a group) that has not expired: the one definition. */
-const activeLinkSql = (alias: 'gl' | 'pl') => sql.raw(`(${alias}.expires_at IS NULL OR ${alias}.expires_at > current_date)`);
+export const activeLinkOf = (alias: 'gl' | 'pl') => sql.raw(`(${alias}.expires_at IS NULL OR ${alias}.expires_at > current_date)`);
 
 /** Ids of groups the user belongs to directly (not expired), as a parenthesized subquery. */
 const directGroupIds = (userId: number) =>
@@ -43,7 +46,7 @@ const directGroupIds = (userId: number) =>
  */
 export const memberGroupIds = (userId: number) =>
   sql`ARRAY(${directGroupIds(userId)} UNION SELECT gl.shared_group_id FROM ${groupGroupLinks} gl JOIN ${namespaces} sw ON sw.id = gl.shared_with_group_id
-    WHERE sw.traversal_ids && ARRAY${directGroupIds(userId)} AND ${activeLinkSql('gl')})`;
+    WHERE sw.traversal_ids && ARRAY${directGroupIds(userId)} AND ${activeLinkOf('gl')})`;
 
 /**
  * Ids of projects the user belongs to: directly (not expired), or as a member (direct or inherited) of a group the
@@ -52,7 +55,7 @@ export const memberGroupIds = (userId: number) =>
 export const memberProjectIds = (userId: number) =>
   sql`(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Project' AND ${activeMembershipSql}
     UNION SELECT pl.project_id FROM ${projectGroupLinks} pl JOIN ${namespaces} sw ON sw.id = pl.group_id
-    WHERE sw.traversal_ids && ARRAY${directGroupIds(userId)} AND ${activeLinkSql('pl')})`;
+    WHERE sw.traversal_ids && ARRAY${directGroupIds(userId)} AND ${activeLinkOf('pl')})`;
 
 const nullableLevel = (v: unknown) => (v == null ? null : Number(v));
 
@@ -75,8 +78,8 @@ export const inheritedAccessSql = (actor: Viewer, traversalIds: AnyPgColumn): SQ
         COALESCE((SELECT max(${members.accessLevel}) FROM ${members} WHERE ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ANY(${traversalIds}) AND ${members.userId} = ${actor.user.id} AND ${activeMembershipSql}), 0),
         COALESCE((SELECT max(LEAST(gl.group_access, m.access_level)) FROM ${groupGroupLinks} gl
           JOIN ${namespaces} sw ON sw.id = gl.shared_with_group_id AND sw.deleted_at IS NULL
-          JOIN ${members} m ON m.source_type = 'Namespace' AND m.source_id = ANY(sw.traversal_ids) AND m.user_id = ${actor.user.id} AND (m.expires_at IS NULL OR m.expires_at > current_date)
-          WHERE gl.shared_group_id = ANY(${traversalIds}) AND ${activeLinkSql('gl')}), 0)), 0)`.mapWith(nullableLevel)
+          JOIN ${members} m ON m.source_type = 'Namespace' AND m.source_id = ANY(sw.traversal_ids) AND m.user_id = ${actor.user.id} AND ${activeMembershipOf('m')}
+          WHERE gl.shared_group_id = ANY(${traversalIds}) AND ${activeLinkOf('gl')}), 0)), 0)`.mapWith(nullableLevel)
     : sql`NULL`.mapWith(nullableLevel);
 
 /**
@@ -87,8 +90,8 @@ export const sharedProjectAccessSql = (actor: Viewer, projectId: AnyPgColumn): S
   actor.user
     ? sql`(SELECT max(LEAST(pl.group_access, m.access_level)) FROM ${projectGroupLinks} pl
         JOIN ${namespaces} sw ON sw.id = pl.group_id AND sw.deleted_at IS NULL
-        JOIN ${members} m ON m.source_type = 'Namespace' AND m.source_id = ANY(sw.traversal_ids) AND m.user_id = ${actor.user.id} AND (m.expires_at IS NULL OR m.expires_at > current_date)
-        WHERE pl.project_id = ${projectId} AND ${activeLinkSql('pl')})`.mapWith(nullableLevel)
+        JOIN ${members} m ON m.source_type = 'Namespace' AND m.source_id = ANY(sw.traversal_ids) AND m.user_id = ${actor.user.id} AND ${activeMembershipOf('m')}
+        WHERE pl.project_id = ${projectId} AND ${activeLinkOf('pl')})`.mapWith(nullableLevel)
     : sql`NULL`.mapWith(nullableLevel);
 
 /**

@@ -72,3 +72,9 @@ export async function findRunningJobByTokenDigest(db: Db, digest: string) {
     .limit(1);
   return row;
 }
+
+/**
+ * A personal access token that authenticates: not revoked and not past its expiry date. The SQL twin of the rule
+ * functions/lib/auth.ts applies to the presented token (and tokens/schemas.ts shows as `active`).
+ */
+export const activePersonalAccessTokenSql = sql`(NOT ${personalAccessTokens.revoked} AND (${personalAccessTokens.expiresAt} IS NULL OR ${personalAccessTokens.expiresAt} > current_date))`;
