@@ -43,3 +43,4 @@ export * from './access-requests.ts';
 export * from './badges.ts';
 export * from './uploads.ts';
 export * from './broadcast-messages.ts';
+export * from './custom-attributes.ts';

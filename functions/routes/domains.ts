@@ -19,6 +19,7 @@ export const API_DOMAINS = {
   members: (): Routes => import('../members/routes.ts').then((m) => m.memberRoutes),
   sharing: (): Routes => import('../sharing/routes.ts').then((m) => m.sharingRoutes),
   badges: (): Routes => import('../badges/routes.ts').then((m) => m.badgeRoutes),
+  customAttributes: (): Routes => import('../custom-attributes/routes.ts').then((m) => m.customAttributeRoutes),
   projectUploads: (): Routes => import('../uploads/api-routes.ts').then((m) => m.uploadApiRoutes),
   notificationSettings: (): Routes => import('../notification-settings/routes.ts').then((m) => m.notificationSettingRoutes),
   applications: (): Routes => import('../applications/routes.ts').then((m) => m.applicationRoutes),
