@@ -12,6 +12,7 @@ import {
   findPersonalAccessTokenByDigest,
   findUserByRef,
   markOAuthTokenUsed,
+  recordUserActivity,
   touchPersonalAccessToken,
 } from '../../db/queries/lib/auth.ts';
 import { tokenState } from './token-state.ts';
@@ -212,6 +213,11 @@ export async function resolveActor(c: Context<AppEnv>, ctx: RequestContext, api:
       assertActive(session.user);
       actor = session;
     }
+  }
+  // Using the API is activity (GitLab's Users::ActivityService), recorded once a day after the answer.
+  const user = actor.user;
+  if (user && user.lastActivityOn !== new Date().toISOString().slice(0, 10)) {
+    ctx.waitUntil(recordUserActivity(ctx.db, user.id).catch(() => undefined));
   }
   const sudo = c.req.query('sudo') || c.req.header('sudo'); // GitLab: `params[:sudo] || env['HTTP_SUDO']`
   if (sudo) actor = await applySudo(ctx, actor, sudo);

@@ -30,6 +30,7 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["GET","/user/status",2],
     ["PUT","/user/status",3],
     ["GET","/users/:user_id/status",2],
+    ["GET","/user/activities",3],
   ],
   tokens: [
     ["POST","/users/:user_id/personal_access_tokens",5],

@@ -7,7 +7,7 @@ import type { AppEnv } from '../lib/context.ts';
 import { requireUser } from '../lib/auth.ts';
 import { userRef } from '../lib/ids.ts';
 import { pageRequest, paginate, paginationParams } from '../lib/pagination.ts';
-import { bool, params, path, pathId, schema, str, text, type Output } from '../lib/validate.ts';
+import { bool, dateTime, params, path, pathId, schema, str, text, type Output } from '../lib/validate.ts';
 import { adminOnly } from './admin-only.ts';
 import * as profile from './profile.ts';
 import { findUser, findUserById } from './service.ts';
@@ -75,4 +75,13 @@ userProfileRoutes.put('/user/status', authenticated, params(SetStatusInput), asy
 userProfileRoutes.get('/users/:user_id/status', path(UserRefPath), async (c) => {
   const user = await findUser(c.var.ctx, c.req.valid('param').user_id);
   return c.json(profile.toUserStatus(await profile.getStatus({ ctx: c.var.ctx, input: { user } })));
+});
+
+const ActivitiesInput = schema(() => z.object({ ...paginationParams(), from: z.optional(dateTime()) }));
+
+userProfileRoutes.get('/user/activities', adminOnly, params(ActivitiesInput), async (c) => {
+  const input = c.req.valid('query');
+  const list = profile.listActivities({ ctx: c.var.ctx, input });
+  const rows = await paginate(c, pageRequest(input), list.fetch, list.count);
+  return c.json(rows.map(profile.toUserActivity));
 });

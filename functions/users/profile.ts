@@ -89,3 +89,21 @@ export const toUserStatus = (s: UserStatusRow | undefined) => ({
   message: s?.message ?? null,
   message_html: s?.message ? statusMessageHtml(s.message) : null,
 });
+
+// ---- Activities ----
+
+/** GET /user/activities (administrators): users active since `from` (six months ago by default). */
+export function listActivities({ ctx, input }: Verb<{ from?: Date | undefined }>) {
+  const from = (input.from ?? new Date(Date.now() - 182 * 86_400_000)).toISOString().slice(0, 10);
+  return {
+    fetch: (limit: number, offset: number) => q.listActivities(ctx.db, from, limit, offset),
+    count: (limit: number) => q.countActivities(ctx.db, from, limit),
+  };
+}
+
+/** Entities::UserActivity */
+export const toUserActivity = (a: { username: string; lastActivityOn: string | null }) => ({
+  username: a.username,
+  last_activity_on: a.lastActivityOn,
+  last_activity_at: a.lastActivityOn,
+});

@@ -111,8 +111,8 @@ const ALLOWED: Record<string, readonly string[]> = {
   'db/queries/housekeeping.ts': ['members', 'namespaces', 'projects'],
   // a label's subscriptions removed in its delete statement
   'db/queries/labels/writes.ts': ['subscriptions'],
-  // authentication marks the use of the token it authenticated with
-  'db/queries/lib/auth.ts': ['oauth_access_tokens', 'personal_access_tokens'],
+  // authentication marks the use of the token it authenticated with, and the user's activity of the day
+  'db/queries/lib/auth.ts': ['oauth_access_tokens', 'personal_access_tokens', 'users'],
   // the closing issues a merge request caches, replaced with its version (the issues domain to offer the statement)
   'db/queries/merge-requests/versions.ts': ['merge_requests_closing_issues'],
   // the milestone's iid allocated in its insert statement

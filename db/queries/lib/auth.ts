@@ -78,3 +78,14 @@ export async function findRunningJobByTokenDigest(db: Db, digest: string) {
  * functions/lib/auth.ts applies to the presented token (and tokens/schemas.ts shows as `active`).
  */
 export const activePersonalAccessTokenSql = sql`(NOT ${personalAccessTokens.revoked} AND (${personalAccessTokens.expiresAt} IS NULL OR ${personalAccessTokens.expiresAt} > current_date))`;
+
+/**
+ * Marks the user active today (Users::ActivityService: at most once a day, so one UPDATE a user a day), for
+ * GET /user/activities and the admin's `last_activity_on`.
+ */
+export async function recordUserActivity(db: Db, userId: number) {
+  await db
+    .update(users)
+    .set({ lastActivityOn: sql`current_date` })
+    .where(and(eq(users.id, userId), sql`(${users.lastActivityOn} IS NULL OR ${users.lastActivityOn} < current_date)`));
+}

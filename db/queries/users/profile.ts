@@ -1,7 +1,7 @@
 // A user's secondary emails and status (the profile parts with routes of their own).
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
-import { emails, userStatuses } from '../../schema/index.ts';
+import { emails, users, userStatuses } from '../../schema/index.ts';
 
 export const listEmails = (db: Db, userId: number, limit: number, offset: number) =>
   db.select().from(emails).where(eq(emails.userId, userId)).orderBy(asc(emails.id)).limit(limit).offset(offset);
@@ -53,4 +53,21 @@ export async function upsertStatus(db: Db, userId: number, emoji: string, messag
 
 export async function deleteStatus(db: Db, userId: number) {
   await db.delete(userStatuses).where(eq(userStatuses.userId, userId));
+}
+
+/** Users active on or after `from` (a day), least recent first (GET /user/activities). */
+const activeSince = (from: string) => sql`${users.lastActivityOn} >= ${from}::date`;
+
+export const listActivities = (db: Db, from: string, limit: number, offset: number) =>
+  db
+    .select({ username: users.username, lastActivityOn: users.lastActivityOn })
+    .from(users)
+    .where(activeSince(from))
+    .orderBy(asc(users.lastActivityOn), asc(users.id))
+    .limit(limit)
+    .offset(offset);
+
+export async function countActivities(db: Db, from: string, limit: number) {
+  const [row] = await db.select({ n: count() }).from(db.select({ id: users.id }).from(users).where(activeSince(from)).limit(limit).as('c'));
+  return row?.n ?? 0;
 }

@@ -95,3 +95,19 @@ describe('status', () => {
     expect((await api.put('/user/status', { body: { message: 'x' } })).status).toBe(401);
   });
 });
+
+describe('activities', () => {
+  it('using the API marks the user active today; administrators list who was active since a day', async () => {
+    const admin = await createAdmin();
+    const someone = await createUser();
+    expect((await api.get('/user', { token: someone.token })).status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    const res = await api.get('/user/activities', { token: admin.token, query: { from: today, per_page: 100 } });
+    expect(res.status).toBe(200);
+    expect(res.body).toContainEqual({ username: someone.user.username, last_activity_on: today, last_activity_at: today });
+    expect(res.headers.get('x-total')).not.toBeNull();
+    expect((await api.get(`/users/${someone.user.id}`, { token: admin.token })).body.last_activity_on).toBe(today);
+    expect((await api.get('/user/activities', { token: admin.token, query: { from: '2999-01-01' } })).body).toEqual([]);
+    expect((await api.get('/user/activities', { token: someone.token })).status).toBe(403);
+  });
+});
