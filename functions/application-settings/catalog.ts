@@ -142,7 +142,7 @@ export const SETTINGS = {
   issues_create_limit: i(300),
   local_markdown_version: i(0),
   max_artifacts_size: i(100),
-  max_attachment_size: i(10),
+  max_attachment_size: i(10, { acts: true }),
   max_import_size: i(50),
   max_pages_size: i(100),
   metrics_enabled: b(false),

@@ -16,7 +16,8 @@ export const SUBGROUP_CREATION_LEVELS = ['owner', 'maintainer'] as const;
 export const PROJECT_CREATION_BY_VALUE = { 0: 'noone', 1: 'maintainer', 2: 'developer' } as const;
 
 const SETTINGS = {
-  share_with_group_lock: { input: () => bool(), default: false, acts: false },
+  // Refuses shares of the group's projects (sharing/service.ts).
+  share_with_group_lock: { input: () => bool(), default: false, acts: true },
   require_two_factor_authentication: { input: () => bool(), default: false, acts: false },
   two_factor_grace_period: { input: () => int(), default: 48, acts: false },
   // Who may create projects and subgroups in the group: lib/policy.ts reads them (groupFacts).
@@ -26,7 +27,8 @@ const SETTINGS = {
   emails_disabled: { input: () => bool(), default: null, acts: true },
   mentions_disabled: { input: () => bool(), default: null, acts: false },
   lfs_enabled: { input: () => bool(), default: true, acts: false },
-  request_access_enabled: { input: () => bool(), default: true, acts: false },
+  // Whether access may be requested (members/access-requests.ts, through sources/service.ts).
+  request_access_enabled: { input: () => bool(), default: true, acts: true },
   default_branch_protection: { input: () => intIn([0, 1, 2, 3]), default: 2, acts: false },
   // EE (13.6's optional_params_ee).
   membership_lock: { input: () => bool(), default: false, acts: false },

@@ -54,7 +54,8 @@ const STORED = {
   resolve_outdated_diff_discussions: { input: () => bool(), default: false, acts: false },
   container_registry_enabled: { input: () => bool(), default: true, acts: false },
   lfs_enabled: { input: () => bool(), default: true, acts: false },
-  request_access_enabled: { input: () => bool(), default: true, acts: false },
+  // Whether access may be requested (members/access-requests.ts, through sources/service.ts).
+  request_access_enabled: { input: () => bool(), default: true, acts: true },
   allow_merge_on_skipped_pipeline: { input: () => bool(), default: false, acts: false },
   tag_list: { input: () => labelList(), default: [] as string[], acts: false },
   printing_merge_request_link_enabled: { input: () => bool(), default: true, acts: true },
