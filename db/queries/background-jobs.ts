@@ -5,7 +5,7 @@
 // snapshot is re-read when locked and no longer matches `pending` (and the reverse for the claim).
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { backgroundJobs, type BackgroundJobRow, type JobMeta } from '../schema/index.ts';
+import { backgroundJobCounters, backgroundJobs, type BackgroundJobRow, type JobMeta } from '../schema/index.ts';
 import { rows, textArray } from './lib/raw.ts';
 
 export interface NewJob {
@@ -75,25 +75,23 @@ export async function claimJobs(db: Db, queues: readonly string[], runner: strin
   return claimed.sort((a, b) => a.runAt.getTime() - b.runAt.getTime() || a.id - b.id);
 }
 
-/** A job its run finished: gone. */
+/** Adds the rows of `done` (a CTE of the statement) to a counter, in the statement that changed them. */
+const countInto = (name: 'processed' | 'failed') =>
+  sql`UPDATE ${backgroundJobCounters} SET value = value + (SELECT count(*) FROM done) WHERE ${backgroundJobCounters.name} = ${name} AND EXISTS (SELECT 1 FROM done)`;
+
+/** A job its run finished: gone, and counted as processed (Sidekiq's counter) in the same statement. */
 export async function completeJob(db: Db, id: number, runner: string): Promise<void> {
-  await db.delete(j).where(sql`${j.id} = ${id} AND ${j.claimedBy} = ${runner}`);
+  await db.execute(sql`WITH done AS (DELETE FROM ${j} WHERE ${j.id} = ${id} AND ${j.claimedBy} = ${runner} RETURNING 1) ${countInto('processed')}`);
 }
 
 /** A job its run failed: due again after `retryInSeconds`, or dead (null) and kept for the administrator. */
 export async function failJob(db: Db, id: number, runner: string, error: string, retryInSeconds: number | null): Promise<void> {
-  await db
-    .update(j)
-    .set({
-      claimedAt: null,
-      claimedUntil: null,
-      claimedBy: null,
-      lastError: error,
-      // A dead job's run_at says when it died (its retention counts from there).
-      runAt: retryInSeconds === null ? sql`now()` : sql`now() + make_interval(secs => ${retryInSeconds})`,
-      dead: retryInSeconds === null,
-    })
-    .where(sql`${j.id} = ${id} AND ${j.claimedBy} = ${runner}`);
+  // A dead job's run_at says when it died (its retention counts from there). Each failure counts (Sidekiq's `failed`).
+  const runAt = retryInSeconds === null ? sql`now()` : sql`now() + make_interval(secs => ${retryInSeconds})`;
+  await db.execute(sql`WITH done AS (
+      UPDATE ${j} SET claimed_at = NULL, claimed_until = NULL, claimed_by = NULL, last_error = ${error}, run_at = ${runAt}, dead = ${retryInSeconds === null}
+      WHERE ${j.id} = ${id} AND ${j.claimedBy} = ${runner} RETURNING 1)
+    ${countInto('failed')}`);
 }
 
 /** Jobs whose meta holds every given key with the given value (`meta @> {...}`). */
@@ -155,4 +153,26 @@ export async function queueBacklogs(db: Db): Promise<Map<string, { backlog: numb
         FROM ${j} WHERE ${pending} GROUP BY ${j.queue}`,
   );
   return new Map(found.map((r) => [r.queue, { backlog: Number(r.backlog), latency: Number(r.latency) }]));
+}
+
+/** Sidekiq's Stats: the counters, the pending jobs (`enqueued`) and the dead ones. */
+export async function jobStats(db: Db): Promise<{ processed: number; failed: number; enqueued: number; dead: number }> {
+  const [row] = await rows<{ processed: unknown; failed: unknown; enqueued: unknown; dead: unknown }>(
+    db,
+    sql`SELECT (SELECT value FROM ${backgroundJobCounters} WHERE name = 'processed') AS processed,
+          (SELECT value FROM ${backgroundJobCounters} WHERE name = 'failed') AS failed,
+          (SELECT count(*) FROM ${j} WHERE ${pending}) AS enqueued,
+          (SELECT count(*) FROM ${j} WHERE ${j.dead}) AS dead`,
+  );
+  return { processed: Number(row?.processed ?? 0), failed: Number(row?.failed ?? 0), enqueued: Number(row?.enqueued ?? 0), dead: Number(row?.dead ?? 0) };
+}
+
+/** The runs holding live leases (Sidekiq's processes): each with when its oldest lease began, its queues and jobs. */
+export async function liveRuns(db: Db) {
+  const found = await rows<{ runner: string; started_at: Date | string; queues: string[]; busy: unknown }>(
+    db,
+    sql`SELECT ${j.claimedBy} AS runner, min(${j.claimedAt}) AS started_at, array_agg(DISTINCT ${j.queue} ORDER BY ${j.queue}) AS queues, count(*) AS busy
+        FROM ${j} WHERE ${j.claimedBy} IS NOT NULL AND ${j.claimedUntil} > now() GROUP BY ${j.claimedBy} ORDER BY min(${j.claimedAt})`,
+  );
+  return found.map((r) => ({ runner: r.runner, startedAt: new Date(r.started_at), queues: r.queues, busy: Number(r.busy) }));
 }

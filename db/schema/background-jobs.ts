@@ -5,7 +5,7 @@
 // A job is pending until a runner claims it (a lease: claimed_until), deleted when it succeeds, rescheduled with
 // Sidekiq's backoff when it fails, and kept as dead once its retries are exhausted.
 import { sql } from 'drizzle-orm';
-import { bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, boolean, index, integer, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** Gitlab::ApplicationContext's keys (13.6 KNOWN_KEYS) as a job's `meta.<key>`. */
 export const JOB_META_KEYS = ['user', 'project', 'root_namespace', 'subscription_plan', 'caller_id', 'related_class', 'feature_category'] as const;
@@ -52,3 +52,12 @@ export const backgroundJobs = pgTable(
 );
 
 export type BackgroundJobRow = typeof backgroundJobs.$inferSelect;
+
+/**
+ * Sidekiq's cumulative counters (`processed`, `failed`), kept by the statements that complete or fail a job, for
+ * GET /sidekiq/job_stats. One row per counter, created by the migration.
+ */
+export const backgroundJobCounters = pgTable('background_job_counters', {
+  name: text('name').$type<'processed' | 'failed'>().primaryKey(),
+  value: bigint('value', { mode: 'number' }).notNull().default(0),
+});

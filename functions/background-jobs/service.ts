@@ -2,7 +2,7 @@
 // and deleting the pending jobs of one queue that match the context metadata given (Gitlab::SidekiqQueue#drop_jobs!,
 // behind adminSidekiqQueuesDeleteJobs). Jobs a runner has claimed are never deleted (db/queries/background-jobs.ts
 // says why a job is run or deleted, never both).
-import { deletePendingJobs, pendingJobCount, queueBacklogs } from '../../db/queries/background-jobs.ts';
+import { deletePendingJobs, jobStats, liveRuns, pendingJobCount, queueBacklogs } from '../../db/queries/background-jobs.ts';
 import { JOB_META_KEYS, type JobMeta } from '../../db/schema/index.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { forbidden, invalidMessage, notFoundMessage } from '../lib/errors.ts';
@@ -56,10 +56,39 @@ export async function deleteJobs(
   return { completed, deletedJobs, queueSize: await pendingJobCount(ctx.db, input.queueName) };
 }
 
-/** Every queue of the catalog with its backlog (pending jobs) and latency (seconds the oldest due job has waited). */
-export async function queueMetrics({ ctx }: { ctx: RequestContext }): Promise<Record<string, { backlog: number; latency: number }>> {
+/** API::SidekiqMetrics' `authenticated_as_admin!`: 401 anonymous, 403 others. */
+function requireQueueAdmin(ctx: RequestContext) {
   requireUser(ctx);
   if (!can(ctx.actor, 'instance:admin_background_jobs', null)) throw forbidden();
+}
+
+/** Every queue of the catalog with its backlog (pending jobs) and latency (seconds the oldest due job has waited). */
+export async function queueMetrics({ ctx }: { ctx: RequestContext }): Promise<Record<string, { backlog: number; latency: number }>> {
+  requireQueueAdmin(ctx);
   const found = await queueBacklogs(ctx.db);
   return Object.fromEntries(Object.keys(QUEUES).map((name) => [name, found.get(name) ?? { backlog: 0, latency: 0 }]));
+}
+
+/**
+ * Sidekiq's processes, as the runs now holding jobs: a run is a short-lived invocation (a cron tick or a request's
+ * waitUntil), not a daemon, so it has no host or pid of its own; its id stands as the hostname.
+ */
+export async function processMetrics({ ctx }: { ctx: RequestContext }) {
+  requireQueueAdmin(ctx);
+  return (await liveRuns(ctx.db)).map((r) => ({
+    hostname: r.runner,
+    pid: null,
+    tag: null,
+    started_at: r.startedAt.toISOString(),
+    queues: r.queues,
+    labels: [],
+    concurrency: r.busy,
+    busy: r.busy,
+  }));
+}
+
+/** Sidekiq::Stats: processed and failed (cumulative), enqueued (pending) and dead jobs. */
+export async function jobStatsOf({ ctx }: { ctx: RequestContext }) {
+  requireQueueAdmin(ctx);
+  return jobStats(ctx.db);
 }

@@ -178,6 +178,9 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
   ],
   backgroundJobs: [
     ["GET","/sidekiq/queue_metrics",1],
+    ["GET","/sidekiq/process_metrics",1],
+    ["GET","/sidekiq/job_stats",1],
+    ["GET","/sidekiq/compound_metrics",1],
   ],
   events: [
     ["GET","/events",3],

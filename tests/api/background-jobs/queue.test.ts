@@ -3,7 +3,7 @@
 // (other files only enqueue project_destroy/group_destroy jobs; the counts below are taken where those cannot land).
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { claimJobs, completeJob } from '../../../db/queries/background-jobs.ts';
+import { claimJobs, completeJob, failJob } from '../../../db/queries/background-jobs.ts';
 import { backgroundJobs, notifications, type JobMeta } from '../../../db/schema/index.ts';
 import { runJobs, retryDelaySeconds } from '../../../functions/background-jobs/runner.ts';
 import { enqueuePeriodicJobs, runScheduledWork } from '../../../functions/background-jobs/scheduled.ts';
@@ -384,6 +384,45 @@ describe('GET /sidekiq/queue_metrics', () => {
     expect(res.body.queues['cronjob:prune_rate_limits'].latency).toBeGreaterThanOrEqual(100);
     expect(res.body.queues['cronjob:prune_rate_limits'].latency).toBeLessThan(130);
     expect(res.body.queues['cronjob:remove_expired_members']).toEqual({ backlog: 0, latency: 0 });
+    await db()
+      .delete(backgroundJobs)
+      .where(sql`${backgroundJobs.meta}->>'user' = ${tag}`);
+  });
+});
+
+describe('GET /sidekiq/job_stats, process_metrics and compound_metrics', () => {
+  it('counts processed and failed jobs as the runner completes and fails them; live runs are the processes', async () => {
+    const admin = await createAdmin();
+    expect((await api.get('/sidekiq/job_stats', { token: (await createUser()).token })).status).toBe(403);
+    const stats = async () => (await api.get('/sidekiq/job_stats', { token: admin.token })).body.jobs;
+    const before = await stats();
+    expect(Object.keys(before).sort()).toEqual(['dead', 'enqueued', 'failed', 'processed']);
+    const tag = unique('stats');
+    const [first, second] = await insertJobs('cronjob:prune_rate_limits', 'PruneRateLimitsWorker', [{ user: tag }, { user: tag }], { dueIn: -5 });
+    const runner = unique('run');
+    const claimed = await claimJobs(db(), ['cronjob:prune_rate_limits'], runner, 2, 60);
+    expect(claimed.map((j) => j.id).sort()).toEqual([first, second].sort());
+
+    const processes = (await api.get('/sidekiq/process_metrics', { token: admin.token })).body.processes;
+    expect(processes).toContainEqual({
+      hostname: runner,
+      pid: null,
+      tag: null,
+      started_at: expect.any(String),
+      queues: ['cronjob:prune_rate_limits'],
+      labels: [],
+      concurrency: 2,
+      busy: 2,
+    });
+    await completeJob(db(), first!, runner);
+    await failJob(db(), second!, runner, 'boom', null);
+    const after = await stats();
+    expect(after.processed).toBeGreaterThanOrEqual(before.processed + 1);
+    expect(after.failed).toBeGreaterThanOrEqual(before.failed + 1);
+    expect(after.dead).toBeGreaterThanOrEqual(before.dead + 1);
+    const compound = await api.get('/sidekiq/compound_metrics', { token: admin.token });
+    expect(Object.keys(compound.body).sort()).toEqual(['jobs', 'processes', 'queues']);
+    expect(compound.body.processes.map((p: { hostname: string }) => p.hostname)).not.toContain(runner);
     await db()
       .delete(backgroundJobs)
       .where(sql`${backgroundJobs.meta}->>'user' = ${tag}`);
