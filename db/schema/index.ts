@@ -44,3 +44,4 @@ export * from './badges.ts';
 export * from './uploads.ts';
 export * from './broadcast-messages.ts';
 export * from './custom-attributes.ts';
+export * from './deploy-tokens.ts';

@@ -520,6 +520,15 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["GET","/keys/:id",3],
     ["GET","/keys",3],
   ],
+  deployTokens: [
+    ["GET","/deploy_tokens",3],
+    ["GET","/projects/:id/deploy_tokens",4],
+    ["POST","/projects/:id/deploy_tokens",5],
+    ["DELETE","/projects/:id/deploy_tokens/:token_id",3],
+    ["GET","/groups/:id/deploy_tokens",4],
+    ["POST","/groups/:id/deploy_tokens",5],
+    ["DELETE","/groups/:id/deploy_tokens/:token_id",3],
+  ],
   templates: [
     ["GET","/templates/licenses",2],
     ["GET","/templates/licenses/:name{[\\w.-]+}",2],

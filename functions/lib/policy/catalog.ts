@@ -154,6 +154,8 @@ export const rules = {
     g.projectCreationLevel !== 'noone' &&
     level(a, g) >= ((g.projectCreationLevel ?? 'developer') === 'developer' ? AccessLevel.DEVELOPER : AccessLevel.MAINTAINER),
   'group:read_members': (a: Actor, g: GroupFacts) => canReadGroup(a, g),
+  // read/create/destroy_deploy_token (GroupPolicy): maintainers.
+  'group:admin_deploy_tokens': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && signedIn(a) && level(a, g) >= AccessLevel.MAINTAINER,
   'group:admin_members': (a: Actor, g: GroupFacts) => canAdminMembers(a, g),
   // Member#prevent_role_assignement? on create and update: admin_*_member, and no role above the actor's own.
   'member:grant': (a: Actor, g: GrantFacts) => canAdminMembers(a, g.source) && holdsAtLeast(a, g.source, g.accessLevel),

@@ -7,14 +7,15 @@
 // one who may read it but not its code 403.
 import { Hono, type Context } from 'hono';
 import { findRepository } from '../../../db/queries/repositories/refs.ts';
-import type { AppEnv, Actor, RequestContext } from '../../lib/context.ts';
+import { anonymous, type AppEnv, type Actor, type RequestContext } from '../../lib/context.ts';
 import { fullMessages, isDomainError } from '../../lib/errors.ts';
 import { can } from '../../lib/policy.ts';
 import { clientIp } from '../../lib/rate-limit.ts';
 import { findProjectView, findRedirectedProjectId } from '../../projects/lookups.ts';
+import { deployTokenReads } from '../../deploy-tokens/lookups.ts';
 import { projectFacts } from '../../projects/service.ts';
 import { createProjectByPush } from '../../projects/create.ts';
-import { credentialAllows, gitActor, GitUnauthorized, type GitAccess } from './auth.ts';
+import { basicCredentials, credentialAllows, gitActor, GitUnauthorized, type GitAccess } from './auth.ts';
 import { pkt, ProtocolError } from './pkt-line.ts';
 import { advertiseUploadPack, advertiseV2, uploadPackV0, uploadPackV2, type GitRepository } from './upload-pack.ts';
 import { advertiseReceivePack, receivePack, type ReceiveScope } from './receive-pack.ts';
@@ -77,8 +78,30 @@ async function gitProject(c: Context<AppEnv>, path: string, access: GitAccess) {
   return { actor, view, facts: projectFacts(view), movedFrom };
 }
 
+/**
+ * A fetch authenticated with a deploy token: the project at `path` (or its former path), when the Basic credentials
+ * are a deploy token that reads it; null otherwise (the request goes on as a user's). Checked first, so a deploy
+ * token's login never counts as a failed password.
+ */
+async function deployTokenFetch(c: Context<AppEnv>, path: string): Promise<GitRepository | null> {
+  const credentials = basicCredentials(c.req.header('authorization'));
+  if (!credentials?.password) return null;
+  const db = c.var.ctx.db;
+  const view = (await findProjectView(db, anonymous, { path })) ?? (await redirectedView(db, path));
+  if (!view || !(await deployTokenReads(db, credentials.login, credentials.password, view.project.id))) return null;
+  const repository = await findRepository(db, view.project.id);
+  return { projectId: view.project.id, defaultBranch: repository?.defaultBranch ?? null };
+}
+
+async function redirectedView(db: RequestContext['db'], path: string) {
+  const id = await findRedirectedProjectId(db, path);
+  return id === null ? undefined : findProjectView(db, anonymous, { id });
+}
+
 /** The project at `path` the actor may download code of, and its repository. */
 async function downloadable(c: Context<AppEnv>, path: string): Promise<GitRepository> {
+  const viaDeployToken = await deployTokenFetch(c, path);
+  if (viaDeployToken) return viaDeployToken;
   const { actor, view, facts } = await gitProject(c, path, 'download');
   if (!can(actor, 'project:download_code', facts)) {
     if (!actor.user) throw new GitRefusal(401, 'HTTP Basic: Access denied');
