@@ -2,9 +2,11 @@
 // runner by its token digest, records the contact and claims the oldest pending job it may run with SKIP LOCKED, so
 // two runners never take one job and a poll with nothing to do is that one statement), trace appends at byte
 // offsets, artifacts.
-import { eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
+import { AccessLevel, isAdmin, projectAccessLevelSql, type Viewer } from './lib/access.ts';
 import type { Db } from '../client.ts';
-import { ciJobArtifacts, ciRunners, type RunnerRow } from '../schema/index.ts';
+import { ciJobArtifacts, ciRunnerProjects, ciRunners, namespaces, projects, type RunnerRow } from '../schema/index.ts';
 import { rows, textArray } from './lib/raw.ts';
 
 export async function findRunnersByIds(db: Db, ids: readonly number[]): Promise<RunnerRow[]> {
@@ -217,4 +219,130 @@ export async function insertArtifact(db: Db, a: NewArtifact): Promise<'stored' |
     sql`SELECT file_sha256 FROM ci_job_artifacts WHERE job_id = ${a.jobId} AND file_type = ${a.fileType}`,
   );
   return existing?.file_sha256 === a.file.sha256 ? 'same' : 'exists';
+}
+
+// ---- The administration API (GET /runners, /runners/all, /runners/:id, /projects/:id/runners) ----
+
+/** Which runners a listing covers: every one, those the actor owns, or those a project may use. */
+export type RunnerScope = { kind: 'all' } | { kind: 'owned'; actor: Viewer } | { kind: 'project'; projectId: number };
+
+export interface RunnerFilter {
+  type?: 'instance_type' | 'group_type' | 'project_type' | undefined;
+  /** GitLab's statuses (and the deprecated `scope` values): active, paused, online, offline, specific, shared. */
+  status?: 'active' | 'paused' | 'online' | 'offline' | 'specific' | 'shared' | undefined;
+  tagList?: string[] | undefined;
+}
+
+const rp = alias(ciRunnerProjects, 'rp');
+const rpProject = alias(projects, 'rp_project');
+const rpNamespace = alias(namespaces, 'rp_namespace');
+
+/** The actor's highest level over the runner's projects (Ci::Runner's owners are their projects' maintainers). */
+export const runnerOwnerLevelSql = (actor: Viewer) =>
+  sql<number>`COALESCE((SELECT max(${projectAccessLevelSql(actor, rpProject, rpNamespace)}) FROM ${ciRunnerProjects} AS rp
+    JOIN ${projects} AS rp_project ON ${rpProject.id} = ${rp.projectId} AND ${rpProject.deletedAt} IS NULL
+    JOIN ${namespaces} AS rp_namespace ON ${rpNamespace.id} = ${rpProject.namespaceId}
+    WHERE ${rp.runnerId} = ${ciRunners.id}), 0)`.mapWith(Number);
+
+/** Online: contacted within the last hour (Ci::Runner::ONLINE_CONTACT_TIMEOUT). */
+const online = sql`(${ciRunners.contactedAt} IS NOT NULL AND ${ciRunners.contactedAt} > now() - interval '1 hour')`;
+
+function runnerWhere(scope: RunnerScope, f: RunnerFilter) {
+  return and(
+    scope.kind === 'owned'
+      ? sql`${runnerOwnerLevelSql(scope.actor)} >= ${AccessLevel.MAINTAINER}`
+      : scope.kind === 'project'
+        ? or(
+            eq(ciRunners.runnerType, 'instance_type'),
+            sql`EXISTS (SELECT 1 FROM ${ciRunnerProjects} WHERE ${ciRunnerProjects.runnerId} = ${ciRunners.id} AND ${ciRunnerProjects.projectId} = ${scope.projectId})`,
+          )
+        : undefined,
+    f.type ? eq(ciRunners.runnerType, f.type) : undefined,
+    f.status === 'active' ? eq(ciRunners.active, true) : undefined,
+    f.status === 'paused' ? eq(ciRunners.active, false) : undefined,
+    f.status === 'online' ? online : undefined,
+    f.status === 'offline' ? sql`NOT ${online}` : undefined,
+    f.status === 'specific' ? sql`${ciRunners.runnerType} <> 'instance_type'` : undefined,
+    f.status === 'shared' ? eq(ciRunners.runnerType, 'instance_type') : undefined,
+    f.tagList?.length ? sql`${ciRunners.tagList} @> ${textArray(f.tagList)}` : undefined,
+  );
+}
+
+export const listRunners = (db: Db, scope: RunnerScope, f: RunnerFilter, limit: number, offset: number): Promise<RunnerRow[]> =>
+  db.select().from(ciRunners).where(runnerWhere(scope, f)).orderBy(asc(ciRunners.id)).limit(limit).offset(offset);
+
+export async function countRunners(db: Db, scope: RunnerScope, f: RunnerFilter, limit: number) {
+  const [row] = await db.select({ n: count() }).from(db.select({ id: ciRunners.id }).from(ciRunners).where(runnerWhere(scope, f)).limit(limit).as('c'));
+  return row?.n ?? 0;
+}
+
+/** The runner with the actor's level over it and its number of projects (RunnerPolicy's facts). */
+export async function findRunnerFacts(db: Db, actor: Viewer, id: number) {
+  const [row] = await db
+    // Nested in an outer sql`(...)`: drizzle strips table names from a single-table select's top-level columns, and
+    // an unqualified "id" inside would be ambiguous.
+    .select({
+      runner: ciRunners,
+      ownerLevel: sql<number>`(${runnerOwnerLevelSql(actor)})`.mapWith(Number),
+      projectCount: sql<number>`(${sql`SELECT count(*) FROM ${ciRunnerProjects} WHERE ${ciRunnerProjects.runnerId} = ${ciRunners.id}`})`.mapWith(Number),
+    })
+    .from(ciRunners)
+    .where(eq(ciRunners.id, id));
+  return row;
+}
+
+/**
+ * RunnerDetails' projects: the live projects the runner serves, those the actor is authorized in for anyone but an
+ * administrator, with their forks count.
+ */
+export const runnerProjects = (db: Db, actor: Viewer, runnerId: number) =>
+  db
+    .select({
+      project: projects,
+      namespace: namespaces,
+      forksCount: sql<number>`(SELECT count(*) FROM ${projects} f WHERE f.forked_from_id = ${projects.id} AND f.deleted_at IS NULL)`.mapWith(Number),
+    })
+    .from(ciRunnerProjects)
+    .innerJoin(projects, and(eq(projects.id, ciRunnerProjects.projectId), isNull(projects.deletedAt)))
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .where(and(eq(ciRunnerProjects.runnerId, runnerId), isAdmin(actor) ? undefined : sql`${projectAccessLevelSql(actor)} > 0`))
+    .orderBy(asc(ciRunnerProjects.id));
+
+export async function updateRunner(
+  db: Db,
+  id: number,
+  values: Partial<Pick<RunnerRow, 'description' | 'active' | 'tagList' | 'runUntagged' | 'locked' | 'accessLevel' | 'maximumTimeout'>>,
+) {
+  const [row] = await db
+    .update(ciRunners)
+    .set({ ...values, updatedAt: sql`now()` })
+    .where(eq(ciRunners.id, id))
+    .returning();
+  return row;
+}
+
+export async function deleteRunner(db: Db, id: number) {
+  await db.delete(ciRunners).where(eq(ciRunners.id, id));
+}
+
+/** Enables the runner in the project; false when it already was. */
+export async function assignRunner(db: Db, runnerId: number, projectId: number) {
+  const rows = await db.insert(ciRunnerProjects).values({ runnerId, projectId }).onConflictDoNothing().returning({ id: ciRunnerProjects.id });
+  return rows.length > 0;
+}
+
+export async function unassignRunner(db: Db, runnerId: number, projectId: number) {
+  const rows = await db
+    .delete(ciRunnerProjects)
+    .where(and(eq(ciRunnerProjects.runnerId, runnerId), eq(ciRunnerProjects.projectId, projectId)))
+    .returning({ id: ciRunnerProjects.id });
+  return rows.length > 0;
+}
+
+export async function projectHasRunner(db: Db, runnerId: number, projectId: number) {
+  const [row] = await db
+    .select({ id: ciRunnerProjects.id })
+    .from(ciRunnerProjects)
+    .where(and(eq(ciRunnerProjects.runnerId, runnerId), eq(ciRunnerProjects.projectId, projectId)));
+  return row !== undefined;
 }

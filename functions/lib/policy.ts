@@ -44,6 +44,7 @@ export type {
   ProjectFeatureFacts,
   ProjectSnippetFacts,
   RequirementsFacts,
+  RunnerFacts,
   SnippetFacts,
   UserFacts,
 } from './policy/facts.ts';
@@ -83,6 +84,7 @@ const readActionOf: Record<SeenSubject['kind'], Action> = {
   project: 'project:read',
   group: 'group:read',
   personal_namespace: 'personal_namespace:read',
+  runner: 'runner:read',
   user: 'user:read',
   issue: 'issue:read',
   note: 'note:read',
@@ -93,6 +95,7 @@ const notFoundName: Record<SeenSubject['kind'], string> = {
   project: 'Project',
   group: 'Group',
   personal_namespace: 'Namespace',
+  runner: 'Runner',
   user: 'User',
   issue: 'Issue',
   note: 'Note',

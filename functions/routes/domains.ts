@@ -56,6 +56,7 @@ export const API_DOMAINS = {
   commitStatuses: (): Routes => import('../commit-statuses/routes.ts').then((m) => m.commitStatusRoutes),
   environments: (): Routes => import('../environments/routes.ts').then((m) => m.environmentRoutes),
   deployments: (): Routes => import('../deployments/routes.ts').then((m) => m.deploymentRoutes),
+  runnerAdmin: (): Routes => import('../runners/admin-routes.ts').then((m) => m.runnerAdminRoutes),
   runners: (): Routes => import('../runners/routes.ts').then((m) => m.runnerRoutes),
 };
 

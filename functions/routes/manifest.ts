@@ -593,6 +593,16 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["POST","/projects/:id/deployments",2],
     ["PUT","/projects/:id/deployments/:deployment_id",2],
   ],
+  runnerAdmin: [
+    ["GET","/runners",2],
+    ["GET","/runners/all",2],
+    ["GET","/runners/:id",2],
+    ["PUT","/runners/:id",3],
+    ["DELETE","/runners/:id",2],
+    ["GET","/projects/:id/runners",3],
+    ["POST","/projects/:id/runners",3],
+    ["DELETE","/projects/:id/runners/:runner_id",2],
+  ],
   runners: [
     ["POST","/runners",1],
     ["DELETE","/runners",1],

@@ -20,6 +20,7 @@ import type {
   NoteFacts,
   PersonalNamespaceFacts,
   ProjectFacts,
+  RunnerFacts,
   SnippetFacts,
   UserFacts,
 } from './facts.ts';
@@ -175,6 +176,15 @@ export const rules = {
   // withdraw_*_member_access_request for the requester; update/destroy_*_member (approve, deny) for admin_*_member.
   'access_requester:withdraw': (a: Actor, r: AccessRequesterFacts) => r.isSelf && signedIn(a) && canReadSource(a, r.source),
   'access_requester:decide': (a: Actor, r: AccessRequesterFacts) => canAdminMembers(a, r.source),
+  // RunnerPolicy (13.6): administrators, and the maintainers of a runner's projects (ci_owned_runners); shared
+  // runners are readable by anyone signed in, and changed by administrators only; a runner serving several
+  // projects is deleted by administrators only; a locked runner is assigned to more projects by administrators.
+  'runner:read': (a: Actor, r: RunnerFacts) => isAdmin(a) || (signedIn(a) && (r.runnerType === 'instance_type' || r.ownerLevel >= AccessLevel.MAINTAINER)),
+  'runner:update': (a: Actor, r: RunnerFacts) => isAdmin(a) || (signedIn(a) && r.runnerType !== 'instance_type' && r.ownerLevel >= AccessLevel.MAINTAINER),
+  'runner:delete': (a: Actor, r: RunnerFacts) =>
+    isAdmin(a) || (signedIn(a) && r.runnerType !== 'instance_type' && r.ownerLevel >= AccessLevel.MAINTAINER && r.projectCount <= 1),
+  'runner:assign': (a: Actor, r: RunnerFacts) =>
+    isAdmin(a) || (signedIn(a) && r.runnerType === 'project_type' && !r.locked && r.ownerLevel >= AccessLevel.MAINTAINER),
   // NamespacePolicy on a personal namespace: its owner and administrators read it and create projects in it.
   'personal_namespace:read': (a: Actor, n: PersonalNamespaceFacts) => ownsNamespace(a, n),
   'personal_namespace:create_project': (a: Actor, n: PersonalNamespaceFacts) => ownsNamespace(a, n),

@@ -142,6 +142,7 @@ export interface GrantFacts {
 /** Every subject the catalog has rules for. */
 export type Subject =
   | AccessRequesterFacts
+  | RunnerFacts
   | ProjectFacts
   | GroupFacts
   | PersonalNamespaceFacts
@@ -194,4 +195,14 @@ export interface AccessRequesterFacts {
   kind: 'access_requester';
   source: MemberSourceFacts;
   isSelf: boolean;
+}
+
+/** A CI runner as RunnerPolicy sees it: its type, lock, and the actor's highest level over its projects. */
+export interface RunnerFacts {
+  kind: 'runner';
+  runnerType: 'instance_type' | 'group_type' | 'project_type';
+  locked: boolean;
+  /** The actor's highest access level over the runner's projects (its owners are their maintainers). */
+  ownerLevel: number;
+  projectCount: number;
 }
