@@ -51,6 +51,9 @@ function findCredential(c: Context<AppEnv>): Credential | null {
 
 type TokenResolver = (ctx: RequestContext, digest: string) => Promise<Actor | null>;
 
+/** Whether the user's activity of today is not recorded yet (last_activity_on is a day). */
+const inactiveToday = (user: UserRow) => user.lastActivityOn !== new Date().toISOString().slice(0, 10);
+
 /** Personal access tokens: unknown -> not ours; revoked/expired -> GitLab's invalid_token answers. */
 const personalAccessToken: TokenResolver = async (ctx, digest) => {
   const found = await findPersonalAccessTokenByDigest(ctx.db, digest);
@@ -61,7 +64,9 @@ const personalAccessToken: TokenResolver = async (ctx, digest) => {
     throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
   }
   const stale = !token.lastUsedAt || Date.now() - token.lastUsedAt.getTime() > 10 * 60 * 1000;
-  if (stale) ctx.waitUntil(touchPersonalAccessToken(ctx.db, token.id).catch(() => undefined));
+  const activity = inactiveToday(user) ? user.id : null;
+  if (stale) ctx.waitUntil(touchPersonalAccessToken(ctx.db, token.id, activity).catch(() => undefined));
+  else if (activity !== null) ctx.waitUntil(recordUserActivity(ctx.db, activity).catch(() => undefined));
   return { user, scopes: token.scopes, via: 'personal_access_token', tokenId: token.id };
 };
 
@@ -72,7 +77,9 @@ const oauthToken: TokenResolver = async (ctx, digest) => {
   const state = tokenState(found.token);
   if (state === 'revoked') throw invalidToken('Token was revoked. You have to re-authorize from the user.');
   if (state === 'expired') throw invalidToken('Token is expired. You can either do re-authorization or token refresh.');
-  if (!found.token.firstUsedAt) ctx.waitUntil(markOAuthTokenUsed(ctx.db, found.token.id).catch(() => undefined));
+  const activity = found.user && inactiveToday(found.user) ? found.user.id : null;
+  if (!found.token.firstUsedAt) ctx.waitUntil(markOAuthTokenUsed(ctx.db, found.token.id, activity).catch(() => undefined));
+  else if (activity !== null) ctx.waitUntil(recordUserActivity(ctx.db, activity).catch(() => undefined));
   return { user: found.user, scopes: found.token.scopes, via: 'oauth_token', tokenId: found.token.id };
 };
 
@@ -214,10 +221,10 @@ export async function resolveActor(c: Context<AppEnv>, ctx: RequestContext, api:
       actor = session;
     }
   }
-  // Using the API is activity (GitLab's Users::ActivityService), recorded once a day after the answer.
-  const user = actor.user;
-  if (user && user.lastActivityOn !== new Date().toISOString().slice(0, 10)) {
-    ctx.waitUntil(recordUserActivity(ctx.db, user.id).catch(() => undefined));
+  // Using the API is activity (GitLab's Users::ActivityService), recorded once a day after the answer; the token
+  // resolvers record it with their token's use, in one statement.
+  if (actor.via === 'session' && actor.user && inactiveToday(actor.user)) {
+    ctx.waitUntil(recordUserActivity(ctx.db, actor.user.id).catch(() => undefined));
   }
   const sudo = c.req.query('sudo') || c.req.header('sudo'); // GitLab: `params[:sudo] || env['HTTP_SUDO']`
   if (sudo) actor = await applySudo(ctx, actor, sudo);

@@ -17,12 +17,14 @@ export async function findOAuthTokenByDigest(db: Db, digest: string) {
   return row;
 }
 
-/** Records the first use of a token (ends the refresh grace of the token it replaced). */
-export async function markOAuthTokenUsed(db: Db, id: number) {
-  await db
-    .update(oauthAccessTokens)
-    .set({ firstUsedAt: sql`now()` })
-    .where(and(eq(oauthAccessTokens.id, id), isNull(oauthAccessTokens.firstUsedAt)));
+/**
+ * Records the first use of a token (ends the refresh grace of the token it replaced); with `activeUserId`, the
+ * user's activity of the day in the same statement.
+ */
+export async function markOAuthTokenUsed(db: Db, id: number, activeUserId: number | null = null) {
+  await db.execute(sql`WITH used AS (
+      UPDATE ${oauthAccessTokens} SET first_used_at = now() WHERE ${oauthAccessTokens.id} = ${id} AND ${oauthAccessTokens.firstUsedAt} IS NULL
+    ) ${activitySql(activeUserId)}`);
 }
 
 /** The token with this digest and its user, in one round trip. */
@@ -36,18 +38,22 @@ export async function findPersonalAccessTokenByDigest(db: Db, digest: string) {
   return row;
 }
 
-/** Records use at most every 10 minutes (GitLab's throttle), so a busy token does not write on every request. */
-export async function touchPersonalAccessToken(db: Db, id: number) {
-  await db
-    .update(personalAccessTokens)
-    .set({ lastUsedAt: sql`now()` })
-    .where(
-      and(
-        eq(personalAccessTokens.id, id),
-        sql`(${personalAccessTokens.lastUsedAt} IS NULL OR ${personalAccessTokens.lastUsedAt} < now() - interval '10 minutes')`,
-      ),
-    );
+/**
+ * Records use at most every 10 minutes (GitLab's throttle), so a busy token does not write on every request; with
+ * `activeUserId`, the user's activity of the day in the same statement (recordUserActivity).
+ */
+export async function touchPersonalAccessToken(db: Db, id: number, activeUserId: number | null = null) {
+  await db.execute(sql`WITH touched AS (
+      UPDATE ${personalAccessTokens} SET last_used_at = now()
+      WHERE ${personalAccessTokens.id} = ${id} AND (${personalAccessTokens.lastUsedAt} IS NULL OR ${personalAccessTokens.lastUsedAt} < now() - interval '10 minutes')
+    ) ${activitySql(activeUserId)}`);
 }
+
+/** Users::ActivityService's write (or nothing), as the last part of a statement. */
+const activitySql = (userId: number | null) =>
+  userId === null
+    ? sql`SELECT 1`
+    : sql`UPDATE ${users} SET last_activity_on = current_date WHERE ${users.id} = ${userId} AND (${users.lastActivityOn} IS NULL OR ${users.lastActivityOn} < current_date)`;
 
 /** By numeric id, or by username without regard to case. */
 export async function findUserByRef(db: Db, ref: string | number): Promise<UserRow | undefined> {
@@ -84,8 +90,5 @@ export const activePersonalAccessTokenSql = sql`(NOT ${personalAccessTokens.revo
  * GET /user/activities and the admin's `last_activity_on`.
  */
 export async function recordUserActivity(db: Db, userId: number) {
-  await db
-    .update(users)
-    .set({ lastActivityOn: sql`current_date` })
-    .where(and(eq(users.id, userId), sql`(${users.lastActivityOn} IS NULL OR ${users.lastActivityOn} < current_date)`));
+  await db.execute(activitySql(userId));
 }
