@@ -26,9 +26,13 @@ const KINDS: Readonly<Record<TemplateType, TemplateKind>> = {
       ['Global', 'Global'],
     ],
   },
-  // GitlabCiYmlTemplate.categories ("Verify" and "Auto deploy" are GitLab's too; this set has none of them)
+  // GitlabCiYmlTemplate.categories ("Auto deploy" is GitLab's too; 13.6 ships none in it)
   gitlab_ci_ymls: {
-    load: () => import('./data/gitlab-ci-ymls.ts').then((m) => m.GITLAB_CI_YMLS),
+    load: () =>
+      Promise.all([import('./data/gitlab-ci-ymls.ts'), import('./data/gitlab-ci-ymls-more.ts')]).then(([a, b]) => ({
+        ...a.GITLAB_CI_YMLS,
+        ...b.MORE_GITLAB_CI_YMLS,
+      })),
     categories: [
       ['General', ''],
       ['Pages', 'Pages'],

@@ -7,6 +7,7 @@ import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveTestApp } from '../helpers/app.ts';
 import { createUser } from '../factories/users.ts';
+import { CI_TEMPLATE_NAMES } from '../api/templates/names-13-6.ts';
 
 const PYTHON = '/usr/bin/python3';
 const pythonGitlab = spawnSync(PYTHON, ['-c', 'import gitlab'], { stdio: 'ignore' }).status === 0;
@@ -49,7 +50,7 @@ print(json.dumps({
     expect(out.licenses).toHaveLength(13);
     expect(out.mit).toBe(`Copyright (c) ${year} Jane Doe`);
     expect(out.gitignore).toBe('Python');
-    expect(out.ci).toEqual(['Bash', 'DAST', 'Docker', 'Go', 'Nodejs', 'Python', 'HTML']);
+    expect(out.ci).toEqual(CI_TEMPLATE_NAMES);
     expect(out.dockerfile).toBe('FROM golang:1.15-alpine AS build');
   });
 });

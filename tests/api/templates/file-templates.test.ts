@@ -8,6 +8,7 @@ import { DOCKERFILES } from '../../../functions/templates/data/dockerfiles.ts';
 import { GITIGNORES } from '../../../functions/templates/data/gitignores.ts';
 import { GITLAB_CI_YMLS } from '../../../functions/templates/data/gitlab-ci-ymls.ts';
 import { api } from '../../helpers/app.ts';
+import { CI_TEMPLATE_NAMES } from './names-13-6.ts';
 import { describeAuthorization } from '../../helpers/common-auth.ts';
 import { createUser } from '../../factories/users.ts';
 
@@ -26,15 +27,15 @@ describe('lists', () => {
     // Languages, then Global; by name within each (uppercase before lowercase, as Ruby compares).
     ['gitignores', listed('C', 'Go', 'Java', 'Node', 'Python', 'Ruby', 'Rust', 'VisualStudioCode', 'macOS')],
     // General, then Pages; Security/ is no listed category.
-    ['gitlab_ci_ymls', listed('Bash', 'DAST', 'Docker', 'Go', 'Nodejs', 'Python', 'HTML')],
+    ['gitlab_ci_ymls', listed(...CI_TEMPLATE_NAMES)],
     ['dockerfiles', listed('Binary', 'Golang', 'Node', 'Python')],
   ])('%s', async (type, expected) => {
-    const res = await api.get(`/templates/${type}`);
+    const res = await api.get(`/templates/${type}`, { query: { per_page: 100 } });
     expect(res.status).toBe(200);
     expect(res.body).toEqual(expected);
     expect(res.headers.get('x-total')).toBe(String(expected.length));
     expect(res.headers.get('x-page')).toBe('1');
-    expect(res.headers.get('x-per-page')).toBe('20');
+    expect(res.headers.get('x-per-page')).toBe('100');
   });
 
   it('paginates', async () => {

@@ -116,3 +116,18 @@ describe('valid configurations', () => {
     expect(mergedYaml(c.merged)).toBe('---\n:.b:\n  :tags:\n  - t\n:rspec:\n  :tags:\n  - t\n  :extends: .b\n  :script:\n  - x\n');
   });
 });
+
+describe('every listed .gitlab-ci.yml template', () => {
+  it('is a valid configuration on its own (DAST, meant to be included beside a dast stage, with one)', async () => {
+    const { listTemplates } = await import('../../../functions/templates/catalog.ts');
+    const names = (await listTemplates('gitlab_ci_ymls')).map((t) => t.name);
+    expect(names.length).toBeGreaterThanOrEqual(59);
+    const invalid: string[] = [];
+    for (const name of names) {
+      const text = name === 'DAST' ? `stages: [build, test, deploy, dast]\ninclude:\n  template: DAST.gitlab-ci.yml\n` : (await templates(name))!;
+      const r = await parseCiConfig(text, { templates });
+      if (!r.ok) invalid.push(`${name}: ${r.errors.join('; ')}`);
+    }
+    expect(invalid).toEqual([]);
+  });
+});
