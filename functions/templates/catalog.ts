@@ -20,7 +20,8 @@ interface TemplateKind {
 const KINDS: Readonly<Record<TemplateType, TemplateKind>> = {
   // GitignoreTemplate.categories
   gitignores: {
-    load: () => import('./data/gitignores.ts').then((m) => m.GITIGNORES),
+    load: () =>
+      Promise.all([import('./data/gitignores.ts'), import('./data/gitignores-more.ts')]).then(([a, b]) => ({ ...a.GITIGNORES, ...b.MORE_GITIGNORES })),
     categories: [
       ['Languages', ''],
       ['Global', 'Global'],
@@ -43,7 +44,8 @@ const KINDS: Readonly<Record<TemplateType, TemplateKind>> = {
   },
   // DockerfileTemplate.categories
   dockerfiles: {
-    load: () => import('./data/dockerfiles.ts').then((m) => m.DOCKERFILES),
+    load: () =>
+      Promise.all([import('./data/dockerfiles.ts'), import('./data/dockerfiles-more.ts')]).then(([a, b]) => ({ ...a.DOCKERFILES, ...b.MORE_DOCKERFILES })),
     categories: [['General', '']],
   },
 };

@@ -7,7 +7,7 @@ import { Gitlab } from '@gitbeaker/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveTestApp } from '../helpers/app.ts';
 import { createUser } from '../factories/users.ts';
-import { CI_TEMPLATE_NAMES } from '../api/templates/names-13-6.ts';
+import { CI_TEMPLATE_NAMES, DOCKERFILE_NAMES, GITIGNORE_NAMES } from '../api/templates/names-13-6.ts';
 
 const PYTHON = '/usr/bin/python3';
 const pythonGitlab = spawnSync(PYTHON, ['-c', 'import gitlab'], { stdio: 'ignore' }).status === 0;
@@ -25,11 +25,11 @@ describe('templates through API clients', () => {
     const gl = new Gitlab({ host: server.url, token });
     // (gitbeaker's LicenseTemplates asks for `templates/Licenses`, which GitLab's case-sensitive router does not
     // serve either: licenses are checked through python-gitlab below.)
-    const gitignores = await gl.GitignoreTemplates.all({ perPage: 4 });
-    expect(gitignores.map((t) => t.name)).toEqual(['C', 'Go', 'Java', 'Node', 'Python', 'Ruby', 'Rust', 'VisualStudioCode', 'macOS']);
+    const gitignores = await gl.GitignoreTemplates.all({ perPage: 40 });
+    expect(gitignores.map((t) => t.name)).toEqual(GITIGNORE_NAMES);
     expect((await gl.GitignoreTemplates.show('Node')).content).toContain('node_modules/');
     expect((await gl.GitLabCIYMLTemplates.show('SAST')).content).toContain('sast:');
-    expect((await gl.DockerfileTemplates.all()).map((t) => t.key)).toEqual(['Binary', 'Golang', 'Node', 'Python']);
+    expect((await gl.DockerfileTemplates.all()).map((t) => t.key)).toEqual(DOCKERFILE_NAMES);
     await expect(gl.DockerfileTemplates.show('Nope')).rejects.toMatchObject({ cause: { response: { status: 404 } } });
   });
 
