@@ -70,6 +70,9 @@ function listWhere(actor: Viewer, f: GroupListFilter): SQL | undefined {
     f.ownedBy !== undefined
       ? sql`EXISTS (SELECT 1 FROM ${members} WHERE ${members.sourceType} = 'Namespace' AND ${members.sourceId} = ${namespaces.id} AND ${members.userId} = ${f.ownedBy} AND ${members.accessLevel} >= ${AccessLevel.OWNER} AND ${activeMembershipSql})`
       : undefined,
+    // A level needs a membership in the hierarchy (or a share of it): the array test narrows the rows before the
+    // per-row level is computed.
+    f.minAccessLevel !== undefined ? sql`${namespaces.traversalIds} && ${memberGroupIds(userId)}` : undefined,
     f.minAccessLevel !== undefined ? sql`${groupAccessLevelSql(actor)} >= ${f.minAccessLevel}` : undefined,
     f.search ? or(ilike(namespaces.name, containsPattern(f.search)), ilike(namespaces.path, containsPattern(f.search))) : undefined,
     f.skipIds?.length ? notInArray(namespaces.id, f.skipIds) : undefined,

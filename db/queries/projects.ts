@@ -11,6 +11,7 @@ import {
   inheritedAccessSql,
   memberGroupIds,
   memberProjectIds,
+  ownedGroupIds,
   projectAccessLevelSql,
   sharedProjectAccessSql,
   visibleProfilesFilter,
@@ -186,7 +187,8 @@ function listWhere(actor: Viewer, f: ProjectListFilter): SQL | undefined {
   return and(
     visibleProjectsFilter(actor),
     // owned: GitLab's User#owned_projects, the personal namespace's projects and those the user holds as Owner.
-    f.owned ? or(and(eq(namespaces.kind, 'user'), eq(namespaces.ownerId, userId)), sql`${projectAccessLevelSql(actor)} >= ${AccessLevel.OWNER}`) : undefined,
+    // Array tests, not the access level of every visible row (a per-row subquery over every public project).
+    f.owned ? or(and(eq(namespaces.kind, 'user'), eq(namespaces.ownerId, userId)), sql`${namespaces.traversalIds} && ${ownedGroupIds(userId)}`) : undefined,
     f.starred ? sql`EXISTS (SELECT 1 FROM ${stars} WHERE ${stars.projectId} = ${projects.id} AND ${stars.userId} = ${userId})` : undefined,
     f.starredBy !== undefined ? sql`EXISTS (SELECT 1 FROM ${stars} WHERE ${stars.projectId} = ${projects.id} AND ${stars.userId} = ${f.starredBy})` : undefined,
     f.personalOf !== undefined ? and(eq(namespaces.kind, 'user'), eq(namespaces.ownerId, f.personalOf)) : undefined,

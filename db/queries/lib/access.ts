@@ -49,6 +49,13 @@ export const memberGroupIds = (userId: number) =>
     WHERE sw.traversal_ids && ARRAY${directGroupIds(userId)} AND ${activeLinkOf('gl')})`;
 
 /**
+ * Ids of groups the user owns (an Owner membership, not expired): with `traversal_ids &&`, the namespaces of
+ * User#owned_projects. Shares never make an owner of projects.
+ */
+export const ownedGroupIds = (userId: number) =>
+  sql`ARRAY(SELECT ${members.sourceId} FROM ${members} WHERE ${members.userId} = ${userId} AND ${members.sourceType} = 'Namespace' AND ${members.accessLevel} = ${AccessLevel.OWNER} AND ${activeMembershipSql})`;
+
+/**
  * Ids of projects the user belongs to: directly (not expired), or as a member (direct or inherited) of a group the
  * project is shared with (project_group_links), as a parenthesized subquery.
  */
