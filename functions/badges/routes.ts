@@ -1,7 +1,7 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../lib/context.ts';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import { params, path, pathId, schema } from '../lib/validate.ts';
@@ -9,12 +9,6 @@ import { CreateBadgeInput, ListBadgesInput, RenderBadgeInput, toBadge, toBasicBa
 import * as badges from './service.ts';
 
 export const badgeRoutes = new Hono<AppEnv>();
-
-/** GitLab's `authenticate_non_get!`. */
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 const SOURCES = [
   { kind: 'project', prefix: '/projects', ref: projectRef },

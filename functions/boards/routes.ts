@@ -1,8 +1,8 @@
 // Project and group issue boards: GET/POST /{projects,groups}/:id/boards, GET/PUT/DELETE .../boards/:board_id, and
 // the board's lists: GET/POST .../boards/:board_id/lists, GET/PUT/DELETE .../lists/:list_id.
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import * as z from 'zod/mini';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated } from '../lib/auth.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
@@ -12,12 +12,6 @@ import * as boardLists from './lists.ts';
 import * as boards from './service.ts';
 
 export const boardRoutes = new Hono<AppEnv>();
-
-/** `before { authenticate! }`: 401 before the parameters or the parent are looked at. */
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 const PARENTS = [
   { kind: 'project', prefix: '/projects', ref: projectRef },

@@ -1,17 +1,12 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../lib/context.ts';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated } from '../lib/auth.ts';
 import { pageRequest, paginate, paginationParams } from '../lib/pagination.ts';
 import { bool, dateTime, oneOf, params, path, pathId, schema, str, text } from '../lib/validate.ts';
 import * as messages from './service.ts';
 
 export const broadcastMessageRoutes = new Hono<AppEnv>();
-
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 const IdPath = schema(() => z.object({ id: pathId() }));
 const fields = () => ({

@@ -2,12 +2,12 @@
 // (/projects/:id/keys, DELETE .../deploy_keys/:key_id/disable) are gone in v4 and stay unregistered (404).
 // Parameters, the key id included, are read after authorization: GitLab's `before { authorize_admin_project }` runs
 // ahead of Grape's validation, so a developer sending a bad key id gets 403 and a stranger 404, never a 400.
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type Context } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../lib/context.ts';
 import { projectRef, userRef } from '../lib/ids.ts';
 import type { UserRow } from '../../db/schema/index.ts';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated } from '../lib/auth.ts';
 import { toUserPublic } from '../users/schemas.ts';
 import * as userKeys from './user-keys.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
@@ -94,11 +94,6 @@ const UserPath = schema(() => z.object({ id: userRef() }));
 const UserKeyPath = schema(() => z.object({ id: userRef(), key_id: pathId() }));
 const OwnKeyPath = schema(() => z.object({ key_id: pathId() }));
 const KeyIdPath = schema(() => z.object({ id: pathId() }));
-
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 const self = (c: Context<AppEnv>) => userKeys.keyOwner(c.var.ctx, 'self');
 

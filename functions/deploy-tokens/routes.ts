@@ -1,20 +1,15 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../lib/context.ts';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { noStore } from '../lib/no-store.ts';
 import { pageRequest, paginate, paginationParams } from '../lib/pagination.ts';
-import { dateTime, params, path, pathId, schema, str } from '../lib/validate.ts';
+import { commaList, dateTime, params, path, pathId, schema, str } from '../lib/validate.ts';
 import { adminOnly } from '../users/admin-only.ts';
 import * as tokens from './service.ts';
 
 export const deployTokenRoutes = new Hono<AppEnv>();
-
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 const ListInput = schema(() => z.object(paginationParams()));
 /** `requires :scopes, type: Array[String], values: DeployToken::AVAILABLE_SCOPES` (comma-separated accepted). */
@@ -22,7 +17,7 @@ const CreateInput = schema(() =>
   z.object({
     name: str(255),
     scopes: z.pipe(
-      z.transform((v: unknown) => (typeof v === 'string' ? v.split(',').map((s) => s.trim()) : v)),
+      commaList(),
       // Grape reports a value outside the list for the whole parameter (`scopes does not have a valid value`).
       z
         .array(z.string())

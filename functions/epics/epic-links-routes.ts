@@ -3,7 +3,7 @@
 // PUT/DELETE .../epics/:epic_iid/epics/:child_epic_id. Every endpoint `authenticate!`s first.
 import type { Hono, MiddlewareHandler } from 'hono';
 import * as z from 'zod/mini';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated } from '../lib/auth.ts';
 import type { AppEnv } from '../lib/context.ts';
 import { groupRef } from '../lib/ids.ts';
 import { paginateArray, paginationParams } from '../lib/pagination.ts';
@@ -11,11 +11,6 @@ import { bool, modelRule, params, path, schema, str } from '../lib/validate.ts';
 import * as links from './epic-links.ts';
 import { ChildEpicPath, EpicPath, MoveChildEpicInput, toEpic, toLinkedChildEpic } from './schemas.ts';
 import { canAdminEpic } from './service.ts';
-
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 const ItemPath = schema(() => z.object({ id: groupRef(), ...EpicPath() }));
 const ChildPath = schema(() => z.object({ id: groupRef(), ...ChildEpicPath() }));

@@ -2,10 +2,10 @@
 // (GET .../issues, POST .../issues/:issue_id, PUT/DELETE .../issues/:epic_issue_id). GitLab mounts them under
 // both /groups/:id/epics and /groups/:id/-/epics. Reads of epics take anonymous callers on public groups
 // (`authenticate_non_get!`); the epic issues endpoints `authenticate!`.
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { toIssue } from '../issues/schemas.ts';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated } from '../lib/auth.ts';
 import { groupRef } from '../lib/ids.ts';
 import { pageRequest, paginate, paginateArray, paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
@@ -30,11 +30,6 @@ import * as epicIssues from './epic-issues.ts';
 import { mountEpicLinkRoutes } from './epic-links-routes.ts';
 
 export const epicRoutes = new Hono<AppEnv>();
-
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 const GroupPath = schema(() => z.object({ id: groupRef() }));
 const ItemPath = schema(() => z.object({ id: groupRef(), ...EpicPath() }));

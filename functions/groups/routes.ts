@@ -1,7 +1,7 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { isAdministrator } from '../lib/policy.ts';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { forbidden } from '../lib/errors.ts';
 import { findProject } from '../projects/service.ts';
@@ -15,12 +15,6 @@ import * as groups from './service.ts';
 
 export const groupRoutes = new Hono<AppEnv>();
 const GroupPath = schema(() => z.object({ id: groupRef() }));
-
-/** GitLab's `authenticate_non_get!`: writes need a user before parameters are even looked at. */
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 groupRoutes.get('/groups', params(ListGroupsInput), async (c) => {
   const { ctx } = c.var;

@@ -1,8 +1,8 @@
 // Project and group labels: GET/POST /{projects,groups}/:id/labels, GET/PUT/DELETE .../labels/:label_id (id or title),
 // GitLab 13.x's PUT/DELETE .../labels naming the label in the body, and POST .../labels/:label_id/{subscribe,unsubscribe}.
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
@@ -24,12 +24,6 @@ import {
 import * as labels from './service.ts';
 
 export const labelRoutes = new Hono<AppEnv>();
-
-/** GitLab's `before { authenticate! }`: 401 before the parameters or the source are looked at. */
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 const SOURCES = [
   {

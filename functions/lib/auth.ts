@@ -1,6 +1,6 @@
 // Authentication: one resolver turns whatever credential the request carries into an Actor, and one table says
 // which token scopes reach which endpoints. Routes and services never look at headers or scopes themselves.
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { AppEnv } from './context.ts';
 import { anonymous, type Actor, type RequestContext } from './context.ts';
@@ -236,3 +236,12 @@ export function requireUser(ctx: RequestContext): UserRow {
   if (!ctx.actor.user) throw unauthorized();
   return ctx.actor.user;
 }
+
+/**
+ * GitLab's `authenticate!` (and `authenticate_non_get!` on writes) as route middleware: 401 before the route's
+ * parameters or its subject are looked at.
+ */
+export const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
+  requireUser(c.var.ctx);
+  await next();
+};

@@ -293,6 +293,20 @@ export const text = (max = 2000) =>
     ),
   );
 
+/** Grape's Array[String] with CommaSeparatedToArray: a list, or one string of comma-separated items. */
+export const commaList = () =>
+  z.pipe(
+    z.transform((v: unknown) =>
+      typeof v === 'string'
+        ? v
+            .split(',')
+            .map((s) => s.trim())
+            .filter(Boolean)
+        : v,
+    ),
+    z.array(z.string()),
+  );
+
 /** An integer from a fixed list (access levels): anything else is `does not have a valid value`. */
 export const intIn = <const T extends readonly number[]>(values: T) =>
   z.pipe(

@@ -1,6 +1,6 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
@@ -21,12 +21,6 @@ import * as accessRequests from './access-requests.ts';
 import * as members from './service.ts';
 
 export const memberRoutes = new Hono<AppEnv>();
-
-/** GitLab's `before { authenticate! }` on the members API: 401 before parameters or the source are looked at. */
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 const SOURCES = [
   { kind: 'project', prefix: '/projects', ref: projectRef },

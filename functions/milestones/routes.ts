@@ -1,10 +1,10 @@
 // Project and group milestones: GET/POST /{projects,groups}/:id/milestones, GET/PUT/DELETE .../:milestone_id (the
 // global id), GET .../:milestone_id/issues and .../:milestone_id/merge_requests.
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
 import { toIssue } from '../issues/schemas.ts';
 import { toMergeRequestBasic } from '../merge-requests/schemas.ts';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { paginationParams, pageRequest, paginate } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
@@ -13,12 +13,6 @@ import { CreateMilestoneInput, ListGroupMilestonesInput, ListProjectMilestonesIn
 import * as milestones from './service.ts';
 
 export const milestoneRoutes = new Hono<AppEnv>();
-
-/** GitLab's `before { authenticate! }`: 401 before the parameters or the source are looked at. */
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 const SOURCES = [
   { kind: 'project', prefix: '/projects', ref: projectRef, List: ListProjectMilestonesInput },

@@ -1,7 +1,7 @@
 // GET/PUT /notification_settings, /groups/:id/notification_settings, /projects/:id/notification_settings.
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { AppEnv } from '../lib/context.ts';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import * as z from 'zod/mini';
 import { parseParams, path, schema } from '../lib/validate.ts';
@@ -9,12 +9,6 @@ import { settingInputSchema, toGlobalNotificationSetting, toNotificationSetting,
 import * as settings from './service.ts';
 
 export const notificationSettingRoutes = new Hono<AppEnv>();
-
-/** The API's `before { authenticate! }`: 401 before parameters or the source are looked at. */
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 /**
  * The PUT parameters (query, form or JSON, as lib/validate.ts `params()` merges them), parsed after authentication

@@ -1,7 +1,7 @@
 // Runner API inputs (GitLab 13.6 lib/api/ci/runner.rb). Grape's rules: `token` is required everywhere (`token is
 // missing`), `tag_list` is an array or a comma-separated string (CommaSeparatedToArray), `info` a hash.
 import * as z from 'zod/mini';
-import { atLeastOneOf, bool, int, oneOf, schema, str } from '../lib/validate.ts';
+import { atLeastOneOf, bool, commaList, int, oneOf, schema, str } from '../lib/validate.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import type { NamespaceRow, ProjectRow, RunnerRow } from '../../db/schema/index.ts';
 import type { Config } from '../lib/context.ts';
@@ -61,19 +61,6 @@ export const ArtifactUploadInput = schema(() =>
 );
 
 // ---- The administration API ----
-
-const commaList = () =>
-  z.pipe(
-    z.transform((v: unknown) =>
-      typeof v === 'string'
-        ? v
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : v,
-    ),
-    z.array(z.string()),
-  );
 
 /** GET /runners (`scope` values of the user's listing) and /runners/all (which adds specific and shared). */
 export const ListRunnersInput = (all: boolean) =>

@@ -1,7 +1,7 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../lib/context.ts';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { isAdministrator } from '../lib/policy.ts';
 import { params, path, pathId, schema } from '../lib/validate.ts';
@@ -11,11 +11,6 @@ import { ShareGroupInput, ShareProjectInput, toProjectGroupLink } from './schema
 import * as sharing from './service.ts';
 
 export const sharingRoutes = new Hono<AppEnv>();
-
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 const ProjectPath = schema(() => z.object({ id: projectRef() }));
 const ProjectLinkPath = schema(() => z.object({ id: projectRef(), group_id: pathId() }));

@@ -1,10 +1,10 @@
 // Personal snippets: GET /snippets, GET /snippets/public, GET/PUT/DELETE /snippets/:id, GET /snippets/:id/raw,
 // GET /snippets/:id/files/:ref/:file_path/raw, POST /snippets. Project snippets: the same under
 // /projects/:id/snippets (:snippet_id), without `public`.
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type Context } from 'hono';
 import { validator } from 'hono/validator';
 import type { AppEnv } from '../lib/context.ts';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated } from '../lib/auth.ts';
 import { paramErrors } from '../lib/errors.ts';
 import { projectRef } from '../lib/ids.ts';
 import { pageRequest, paginate } from '../lib/pagination.ts';
@@ -26,12 +26,6 @@ import type { SnippetOwner } from './service.ts';
 import { updateSnippet } from './update.ts';
 
 export const snippetRoutes = new Hono<AppEnv>();
-
-/** `before { authenticate! }` (GitLab checks it ahead of the parameters). */
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 /**
  * Validates the merged parameters with the field schema and the cross-parameter rules (given, mutually_exclusive,

@@ -1,7 +1,7 @@
 import type { PersonalAccessTokenRow } from '../../db/schema/index.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { dateParam, id, schema, str } from '../lib/validate.ts';
+import { commaList, dateParam, id, schema, str } from '../lib/validate.ts';
 
 /** Gitlab::Auth.all_available_scopes (13.6): what a personal access token may carry. OpenID scopes are OAuth's. */
 export const PAT_SCOPES = ['api', 'read_user', 'read_api', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'sudo'] as const;
@@ -73,19 +73,7 @@ export const toNewToken = (t: PersonalAccessTokenRow, token: string) => ({ ...to
 export const CreateImpersonationTokenInput = schema(() =>
   z.object({
     name: str(255),
-    scopes: z.optional(
-      z.pipe(
-        z.transform((v: unknown) =>
-          typeof v === 'string'
-            ? v
-                .split(',')
-                .map((s) => s.trim())
-                .filter(Boolean)
-            : v,
-        ),
-        z.array(z.string()),
-      ),
-    ),
+    scopes: z.optional(commaList()),
     expires_at: z.optional(dateParam()),
   }),
 );

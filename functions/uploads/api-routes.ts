@@ -1,8 +1,8 @@
 // The REST side of uploads: POST /projects/:id/uploads (Markdown attachments).
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../lib/context.ts';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated } from '../lib/auth.ts';
 import { projectRef } from '../lib/ids.ts';
 import { params, path, schema } from '../lib/validate.ts';
 import { createProjectUpload, type UploadedFile } from './project-uploads.ts';
@@ -23,12 +23,6 @@ const UploadInput = schema(() =>
     ),
   }),
 );
-
-/** GitLab authenticates before the parameters are read. */
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 uploadApiRoutes.post('/projects/:id/uploads', authenticated, path(ProjectPath), params(UploadInput), async (c) => {
   const entity = await createProjectUpload(c.var.ctx, c.req.valid('param').id, c.req.valid('query').file);

@@ -1,10 +1,10 @@
 // A user's secondary emails and status: /user/emails, /users/:id/emails (administrators), /user/status and
 // /users/:id/status (GitLab 13.6's users.rb).
-import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { Hono, type Context } from 'hono';
 import * as z from 'zod/mini';
 import type { UserRow } from '../../db/schema/index.ts';
 import type { AppEnv } from '../lib/context.ts';
-import { requireUser } from '../lib/auth.ts';
+import { authenticated, requireUser } from '../lib/auth.ts';
 import { userRef } from '../lib/ids.ts';
 import { pageRequest, paginate, paginationParams } from '../lib/pagination.ts';
 import { bool, dateTime, params, path, pathId, schema, str, text, type Output } from '../lib/validate.ts';
@@ -13,11 +13,6 @@ import * as profile from './profile.ts';
 import { findUser, findUserById } from './service.ts';
 
 export const userProfileRoutes = new Hono<AppEnv>();
-
-const authenticated: MiddlewareHandler<AppEnv> = async (c, next) => {
-  requireUser(c.var.ctx);
-  await next();
-};
 
 const ListInput = schema(() => z.object(paginationParams()));
 const AddEmailInput = schema(() => z.object({ email: str(255), skip_confirmation: z.optional(bool()) }));
