@@ -16,7 +16,8 @@ type Verb<I> = { ctx: RequestContext; input: I };
 
 /** Whose keys a route names: the caller (`/user/keys`) or a user by id or username (`/users/:id/keys`). */
 export async function keyOwner(ctx: RequestContext, ref: Ref | null | 'self'): Promise<UserRow> {
-  if (ref === 'self') return findUser(ctx, { id: requireUser(ctx).id });
+  // The caller's own row, as authentication loaded it.
+  if (ref === 'self') return requireUser(ctx);
   const user = await findUser(ctx, ref);
   assertCan(ctx.actor, 'user:read', { kind: 'user', id: user.id, state: user.state });
   return user;

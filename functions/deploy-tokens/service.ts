@@ -12,6 +12,7 @@ import { findGroup, groupFacts } from '../groups/service.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
 import { requireAdmin } from '../users/service.ts';
 import { requireUser } from '../lib/auth.ts';
+import { deployTokenUsername } from './lookups.ts';
 
 type Kind = q.TokenOwner['kind'];
 type Verb<I> = { ctx: RequestContext; input: { kind: Kind; ref: Ref | null } & I };
@@ -79,9 +80,6 @@ export async function deleteDeployToken({ ctx, input }: Verb<{ id: number | null
   const o = await owner(ctx, input.kind, input.ref);
   if (input.id === null || !(await q.deleteDeployToken(ctx.db, o, input.id))) throw notFound('Deploy Token');
 }
-
-/** DeployToken#username: the one given, or GitLab's default. */
-export const deployTokenUsername = (t: Pick<DeployTokenRow, 'id' | 'username'>) => t.username ?? `gitlab+deploy-token-${t.id}`;
 
 /** Entities::DeployToken */
 export const toDeployToken = (t: DeployTokenRow) => ({

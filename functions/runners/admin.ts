@@ -124,9 +124,7 @@ export async function enableProjectRunner({ ctx, input }: Verb<{ ref: Ref | null
 /** DELETE /projects/:id/runners/:runner_id: never the runner's last project (remove the runner instead). */
 export async function disableProjectRunner({ ctx, input }: Verb<{ ref: Ref | null; runnerId: number | null }>) {
   const project = await adminProject(ctx, input.ref);
-  const { runner, facts } = await runnerWithFacts(ctx, input.runnerId).catch(() => {
-    throw notFound('Runner');
-  });
+  const { runner, facts } = await runnerWithFacts(ctx, input.runnerId);
   if (!(await q.projectHasRunner(ctx.db, runner.id, project.project.id))) throw notFound('Runner');
   if (facts.projectCount <= 1) throw forbidden('Only one project associated with the runner. Please remove the runner instead');
   await q.unassignRunner(ctx.db, runner.id, project.project.id);

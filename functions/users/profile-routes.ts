@@ -22,7 +22,8 @@ const UserEmailPath = schema(() => z.object({ id: pathId(), email_id: pathId() }
 const UserRefPath = schema(() => z.object({ user_id: userRef() }));
 const SetStatusInput = schema(() => z.object({ emoji: z.optional(str(255)), message: z.optional(text(10_000)) }));
 
-const self = (c: Context<AppEnv>) => findUser(c.var.ctx, { id: requireUser(c.var.ctx).id });
+/** The caller's own row, as authentication loaded it. */
+const self = (c: Context<AppEnv>) => requireUser(c.var.ctx);
 
 async function listEmails(c: Context<AppEnv>, user: UserRow, input: Output<typeof ListInput>) {
   const list = profile.listEmails({ ctx: c.var.ctx, input: { user } });
