@@ -4,7 +4,7 @@
 import { and, asc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { alertAssignees, alerts, issues, notes, users, type AlertRow } from '../schema/index.ts';
-import { fuzzySearch } from './labels.ts';
+import { fuzzySearch } from './lib/search.ts';
 import type { KeysetPage, PageSql } from './lib/window.ts';
 
 export interface AlertFilter {

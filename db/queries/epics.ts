@@ -9,7 +9,7 @@ import { groupAccessLevelSql, isAdmin, visibleGroupsFilter, AccessLevel, type Vi
 import type { Db } from '../client.ts';
 import { awardEmoji, epicIssues, epics, issues, labelLinks, labels, milestones, namespaces, users } from '../schema/index.ts';
 import type { LabelJson, UserJson } from './issues.ts';
-import { containsPattern } from './lib/search.ts';
+import { fuzzySearch } from './lib/search.ts';
 
 const author = alias(users, 'epic_author');
 
@@ -115,8 +115,7 @@ function listWhere(actor: Viewer, f: EpicFilter): SQL | undefined {
   if (f.authorUsername !== undefined) conditions.push(sql`lower(${author.username}) = lower(${f.authorUsername})`);
   if (f.labels) for (const title of new Set(f.labels)) conditions.push(hasLabel(title));
   if (f.search) {
-    const pattern = containsPattern(f.search);
-    conditions.push(or(sql`${epics.title} ILIKE ${pattern}`, sql`${epics.description} ILIKE ${pattern}`));
+    conditions.push(fuzzySearch(f.search, [epics.title, epics.description]));
   }
   if (f.issueIds)
     conditions.push(

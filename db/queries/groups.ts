@@ -4,6 +4,7 @@
 import { and, asc, desc, eq, gt, ilike, inArray, isNull, notInArray, or, sql, type SQL } from 'drizzle-orm';
 import {
   AccessLevel,
+  activeMembershipOf,
   activeMembershipSql,
   groupAccessLevelSql,
   groupDescendantAccessSql,
@@ -13,8 +14,8 @@ import {
 } from './lib/access.ts';
 import type { Db } from '../client.ts';
 import { deletedSuffix, liveNamespaceByRef, type NamespaceLookup } from './groups/namespaces.ts';
-import { containsPattern } from './lib/search.ts';
-import { groupGroupLinks, members, namespaces, projects } from '../schema/index.ts';
+import { fuzzySearch } from './lib/search.ts';
+import { groupGroupLinks, members, namespaces, projects, users } from '../schema/index.ts';
 import type { SharedWithGroup } from './projects.ts';
 
 /** "Parent / Child": the names of the group and its ancestors, root first (GitLab's full_name). */
@@ -74,7 +75,8 @@ function listWhere(actor: Viewer, f: GroupListFilter): SQL | undefined {
     // per-row level is computed.
     f.minAccessLevel !== undefined ? sql`${namespaces.traversalIds} && ${memberGroupIds(userId)}` : undefined,
     f.minAccessLevel !== undefined ? sql`${groupAccessLevelSql(actor)} >= ${f.minAccessLevel}` : undefined,
-    f.search ? or(ilike(namespaces.name, containsPattern(f.search)), ilike(namespaces.path, containsPattern(f.search))) : undefined,
+    // Group.search (Namespace.search): fuzzy over name and path.
+    f.search ? fuzzySearch(f.search, [namespaces.name, namespaces.path]) : undefined,
     f.skipIds?.length ? notInArray(namespaces.id, f.skipIds) : undefined,
     f.topLevelOnly ? isNull(namespaces.parentId) : undefined,
   );
@@ -264,4 +266,18 @@ export function groupSharedWith(db: Db, groupId: number): Promise<SharedWithGrou
     .innerJoin(namespaces, and(eq(namespaces.id, groupGroupLinks.sharedWithGroupId), isNull(namespaces.deletedAt)))
     .where(eq(groupGroupLinks.sharedGroupId, groupId))
     .orderBy(asc(groupGroupLinks.id));
+}
+
+/**
+ * Whether the `users` row in scope is a member of a group of this group's hierarchy (ancestors, itself, descendants)
+ * that the actor may read: GroupSearchResults#users (non-invite, not expired).
+ */
+export function hierarchyMemberSql(actor: Viewer, group: { id: number; traversalIds: readonly number[] }): SQL {
+  const ancestors = sql.join(
+    group.traversalIds.map((id) => sql`${id}`),
+    sql`, `,
+  );
+  return sql`EXISTS (SELECT 1 FROM ${members} m WHERE m.user_id = ${users.id} AND m.source_type = 'Namespace' AND ${activeMembershipOf('m')}
+    AND m.source_id IN (SELECT ${namespaces.id} FROM ${namespaces} WHERE (${namespaces.id} IN (${ancestors}) OR ${group.id} = ANY(${namespaces.traversalIds}))
+      AND ${visibleGroupsFilter(actor) ?? sql`true`}))`;
 }

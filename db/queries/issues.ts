@@ -36,7 +36,7 @@ import { deleteSubscriptionsOf } from './notifications/subscriptions.ts';
 import { deleteTodosOf, mentionTodosStatement, newAssignmentTodosStatement } from './todos/issuables.ts';
 import { deleteNotesOf } from './notes.ts';
 import { liveProjectByRef, type ProjectLookup } from './projects.ts';
-import { containsPattern } from './lib/search.ts';
+import { containsPattern, fuzzySearch } from './lib/search.ts';
 import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
 
 const author = alias(users, 'issue_author');
@@ -233,9 +233,13 @@ export function listWhere(actor: Viewer, f: IssueListFilter): SQL | undefined {
   else if (f.milestone === 'any') conditions.push(isNotNull(issues.milestoneId));
   else if (f.milestone !== undefined) conditions.push(eq(milestones.title, f.milestone));
   if (f.search) {
-    const pattern = containsPattern(f.search);
     const where = f.searchIn?.length ? f.searchIn : ['title', 'description'];
-    conditions.push(or(...where.map((c) => sql`${c === 'title' ? issues.title : issues.description} ILIKE ${pattern}`)));
+    conditions.push(
+      fuzzySearch(
+        f.search,
+        where.map((c) => (c === 'title' ? issues.title : issues.description)),
+      ),
+    );
   }
   if (f.nonArchived) conditions.push(eq(projects.archived, false));
   if (f.iids) conditions.push(f.iids.length ? inArray(issues.iid, f.iids) : sql`false`);

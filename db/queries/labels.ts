@@ -8,7 +8,7 @@ import type { Db } from '../client.ts';
 import { labels, namespaces } from '../schema/index.ts';
 import type { LabelRow } from '../schema/labels.ts';
 import { intArray, rows, textArray } from './lib/raw.ts';
-import { containsPattern } from './lib/search.ts';
+import { fuzzySearch } from './lib/search.ts';
 import type { LabelWithCounts } from './labels/listing.ts';
 import { type LabelSubscriber, labelSubscribedSql } from './notifications/label-subscriptions.ts';
 
@@ -132,20 +132,11 @@ export function scopeFilter(scope: LabelScope): SQL {
   return scope.groupIds.length ? or(own, inArray(labels.groupId, [...scope.groupIds]))! : own;
 }
 
-/**
- * GitLab's fuzzy_search: 3 characters or more match anywhere (ILIKE %q%), shorter ones match the whole value
- * (case-insensitively), over title and description.
- */
-export function fuzzySearch(query: string, columns: readonly Parameters<typeof ilike>[0][]): SQL {
-  const pattern = query.length >= 3 ? containsPattern(query) : query.replace(/[\\%_]/g, (m) => `\\${m}`);
-  return or(...columns.map((c) => ilike(c, pattern)))!;
-}
-
 export interface LabelFilter {
   search?: string | undefined;
 }
 
-/** LabelsFinder's search, for REST's lists and GraphQL's Project.labels alike. */
+/** LabelsFinder's search (Label.search: fuzzy over title and description), for REST's lists and GraphQL's Project.labels alike. */
 export const labelSearch = (search: string | undefined) => (search ? fuzzySearch(search, [labels.title, labels.description]) : undefined);
 
 /**

@@ -31,7 +31,7 @@ import { deleteTodosOf, newAssignmentTodosStatement } from './todos/issuables.ts
 import { deleteAwardsOf } from './award-emoji.ts';
 import { deleteNotesOf, insertNote } from './notes.ts';
 import { liveProjectByRef, type ProjectLookup } from './projects.ts';
-import { containsPattern } from './lib/search.ts';
+import { fuzzySearch } from './lib/search.ts';
 
 const author = alias(users, 'mr_author');
 const closer = alias(users, 'mr_closer');
@@ -302,9 +302,13 @@ export function listWhere(actor: Viewer, f: MergeRequestListFilter): SQL | undef
   // GitLab's not[]: each given condition excluded on its own (NOT (a) AND NOT (b)); a NULL column never excludes.
   if (f.not) for (const c of conditionsSql(f.not)) conditions.push(sql`(${c}) IS NOT TRUE`);
   if (f.search) {
-    const pattern = containsPattern(f.search);
     const where = f.searchIn?.length ? f.searchIn : ['title', 'description'];
-    conditions.push(or(...where.map((c) => sql`${c === 'title' ? mergeRequests.title : mergeRequests.description} ILIKE ${pattern}`)));
+    conditions.push(
+      fuzzySearch(
+        f.search,
+        where.map((c) => (c === 'title' ? mergeRequests.title : mergeRequests.description)),
+      ),
+    );
   }
   if (f.iids) conditions.push(f.iids.length ? inArray(mergeRequests.iid, f.iids) : sql`false`);
   if (f.draft !== undefined) conditions.push(f.draft ? DRAFT_TITLE_SQL : sql`NOT (${DRAFT_TITLE_SQL})`);

@@ -3,7 +3,8 @@
 import { and, desc, eq, getTableColumns, inArray, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { milestones, namespaces, projects, type MilestoneRow } from '../schema/index.ts';
-import { fuzzySearch } from './labels.ts';
+import { fuzzySearch } from './lib/search.ts';
+import { AccessLevel, featureAvailableSql, visibleProjectsFilter, type Viewer } from './lib/access.ts';
 import { rows } from './lib/raw.ts';
 import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
 
@@ -220,4 +221,37 @@ export async function listProjectMilestonesPages(db: Db, projectIds: readonly nu
     .where(sql`${w.rn} <= ${page.limit}`)
     .orderBy(milestones.projectId, w.rn);
   return byParent(projectIds, found, (m) => m.projectId!);
+}
+
+/**
+ * The search API's milestones (SearchResults#milestones): project milestones that Milestone.search matches, of one
+ * project, of a group's projects (subgroups included) or of every project, among those whose issues or merge requests
+ * the actor may read (ids_with_issuables_available_for), newest updated first, with the capped total in the statement.
+ */
+export function searchProjectMilestones(
+  db: Db,
+  actor: Viewer,
+  within: { projectId: number } | { groupId: number } | null,
+  query: string,
+  limit: number,
+  offset: number,
+  countLimit: number,
+) {
+  const where = and(
+    within === null ? undefined : 'projectId' in within ? eq(projects.id, within.projectId) : sql`${within.groupId} = ANY(${namespaces.traversalIds})`,
+    visibleProjectsFilter(actor),
+    or(featureAvailableSql(actor, projects.issuesAccessLevel), featureAvailableSql(actor, projects.mergeRequestsAccessLevel, AccessLevel.REPORTER)),
+    fuzzySearch(query, [milestones.title, milestones.description]),
+  );
+  const total = sql<number>`(SELECT count(*) FROM (SELECT 1 FROM ${milestones} JOIN ${projects} ON ${projects.id} = ${milestones.projectId}
+    JOIN ${namespaces} ON ${namespaces.id} = ${projects.namespaceId} WHERE ${where} LIMIT ${countLimit}) c)`.mapWith(Number);
+  return db
+    .select({ milestone: milestones, projectPath: projects.pathWithNamespace, total })
+    .from(milestones)
+    .innerJoin(projects, eq(projects.id, milestones.projectId))
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .where(where)
+    .orderBy(desc(milestones.updatedAt), desc(milestones.id))
+    .limit(limit)
+    .offset(offset);
 }

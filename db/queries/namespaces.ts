@@ -4,7 +4,7 @@ import { and, asc, eq, ilike, isNull, or, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { activeMembershipSql, groupDescendantAccessSql, isAdmin, type Viewer } from './lib/access.ts';
 import { liveNamespaceByRef, namespaceAccessLevelSql, type NamespaceLookup } from './groups/namespaces.ts';
-import { containsPattern } from './lib/search.ts';
+import { fuzzySearch } from './lib/search.ts';
 import { members, namespaces } from '../schema/index.ts';
 
 export interface NamespaceListFilter {
@@ -38,7 +38,7 @@ function listFilter(actor: Viewer, f: NamespaceListFilter): SQL {
       AND ${members.sourceType} = 'Namespace' AND ${activeMembershipSql}${f.ownedOnly ? sql` AND ${members.accessLevel} >= 50` : sql``})`;
     conditions.push(or(and(eq(namespaces.kind, 'user'), eq(namespaces.ownerId, userId)), and(eq(namespaces.kind, 'group'), memberOf)));
   }
-  if (f.search) conditions.push(or(ilike(namespaces.name, containsPattern(f.search)), ilike(namespaces.path, containsPattern(f.search))));
+  if (f.search) conditions.push(fuzzySearch(f.search, [namespaces.name, namespaces.path]));
   return and(...conditions)!;
 }
 

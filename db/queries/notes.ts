@@ -3,7 +3,9 @@ import { and, asc, desc, eq, inArray, isNotNull, isNull, or, sql, type SQL } fro
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../client.ts';
 import { deleteAwardsOf } from './award-emoji.ts';
-import { alerts, epics, issues, mergeRequests, notes, snippets, users, type AlertRow, type NoteRow } from '../schema/index.ts';
+import { alerts, epics, issues, mergeRequests, namespaces, notes, projects, snippets, users, type AlertRow, type NoteRow } from '../schema/index.ts';
+import { readableIssueNotesSql, readsMergeRequestsSql, visibleIssuesFilter, visibleSnippetsFilter, type Viewer } from './lib/access.ts';
+import { fuzzySearch } from './lib/search.ts';
 
 export type NoteableType = 'Issue' | 'MergeRequest' | 'Snippet' | 'Commit' | 'Epic' | 'AlertManagement::Alert';
 type RowNoteableType = Exclude<NoteableType, 'Commit'>;
@@ -292,3 +294,38 @@ export const alertSystemNoteStatement = (db: Db, alert: Pick<AlertRow, 'id' | 'p
     systemAction: action,
     discussionId: newDiscussionId(),
   });
+
+/**
+ * The search API's notes of one project (ProjectSearchResults#notes: NotesFinder with `search`, `.user`): comments,
+ * never system notes, that Note.search matches, on the project's issues, merge requests, snippets and (when the
+ * actor may read its code) commits that the actor may read (the SQL twins of the policy's read rules, confidential
+ * notes only where readable), newest updated first, with the noteable's iid and the total in the statement.
+ */
+export function searchProjectNotes(db: Db, actor: Viewer, projectId: number, query: string, readsCode: boolean, limit: number, offset: number) {
+  const readable = or(
+    and(eq(notes.noteableType, 'Issue'), isNotNull(issues.id), visibleIssuesFilter(actor), readableIssueNotesSql(actor, notes.confidential)),
+    and(eq(notes.noteableType, 'MergeRequest'), isNotNull(mergeRequests.id), readsMergeRequestsSql(actor), eq(notes.confidential, false)),
+    and(eq(notes.noteableType, 'Snippet'), isNotNull(snippets.id), visibleSnippetsFilter(actor), eq(notes.confidential, false)),
+    readsCode ? and(eq(notes.noteableType, 'Commit'), eq(notes.confidential, false)) : undefined,
+  );
+  return db
+    .select({
+      note: notes,
+      author: users,
+      resolvedBy: resolver,
+      noteableIid: sql<number | null>`COALESCE(${issues.iid}, ${mergeRequests.iid})`,
+      total: sql<number>`count(*) OVER ()`.mapWith(Number),
+    })
+    .from(notes)
+    .innerJoin(projects, eq(projects.id, notes.projectId))
+    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
+    .leftJoin(issues, and(eq(notes.noteableType, 'Issue'), eq(issues.id, notes.noteableId)))
+    .leftJoin(mergeRequests, and(eq(notes.noteableType, 'MergeRequest'), eq(mergeRequests.id, notes.noteableId)))
+    .leftJoin(snippets, and(eq(notes.noteableType, 'Snippet'), eq(snippets.id, notes.noteableId)))
+    .leftJoin(users, eq(users.id, notes.authorId))
+    .leftJoin(resolver, eq(resolver.id, notes.resolvedById))
+    .where(and(eq(notes.projectId, projectId), eq(notes.system, false), fuzzySearch(query, [notes.body]), readable))
+    .orderBy(desc(notes.updatedAt), desc(notes.id))
+    .limit(limit)
+    .offset(offset);
+}

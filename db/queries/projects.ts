@@ -20,7 +20,7 @@ import {
 } from './lib/access.ts';
 import type { Db } from '../client.ts';
 import { deletedSuffix } from './groups/namespaces.ts';
-import { containsPattern } from './lib/search.ts';
+import { containsPattern, fuzzySearch } from './lib/search.ts';
 import { rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
 import {
   containerExpirationPolicies,
@@ -183,7 +183,6 @@ export type ProjectOrder = { by: keyof typeof ORDER_COLUMNS; sort: 'asc' | 'desc
 
 function listWhere(actor: Viewer, f: ProjectListFilter): SQL | undefined {
   const userId = actor.user?.id ?? 0;
-  const pattern = f.search ? containsPattern(f.search) : undefined;
   return and(
     visibleProjectsFilter(actor),
     // owned: GitLab's User#owned_projects, the personal namespace's projects and those the user holds as Owner.
@@ -196,7 +195,8 @@ function listWhere(actor: Viewer, f: ProjectListFilter): SQL | undefined {
       ? or(inArray(projects.id, memberProjectIds(userId)), sql`${namespaces.traversalIds} && ${memberGroupIds(userId)}`)
       : undefined,
     f.minAccessLevel ? sql`${projectAccessLevelSql(actor)} >= ${f.minAccessLevel}` : undefined,
-    pattern ? or(ilike(projects.name, pattern), ilike(projects.path, pattern), ilike(projects.description, pattern)) : undefined,
+    // Project.search: fuzzy over path, name and description.
+    f.search ? fuzzySearch(f.search, [projects.path, projects.name, projects.description]) : undefined,
     f.visibility !== undefined ? eq(projects.visibilityLevel, f.visibility) : undefined,
     f.archived !== undefined ? eq(projects.archived, f.archived) : undefined,
     or(
@@ -371,25 +371,30 @@ export async function countStarrers(db: Db, actor: Viewer, projectId: number, se
 }
 
 /**
- * The project's team (ProjectTeam#users): active users with a membership of the project, of one of its groups, or
- * of a group it is shared with (direct or inherited there), not expired.
+ * Whether the `users` row in scope is on the project's team (ProjectTeam#members): a membership of the project, of one
+ * of its groups, or of a group it is shared with (direct or inherited there), not expired.
  */
-function teamWhere(project: { id: number; traversalIds: number[] }, f: { search?: string | undefined; skip?: number[] | undefined }) {
-  const pattern = f.search ? containsPattern(f.search) : undefined;
+export function teamMemberSql(project: { id: number; traversalIds: number[] }): SQL {
   const groups = project.traversalIds.length
     ? sql`${sql.join(
         project.traversalIds.map((id) => sql`${id}`),
         sql`, `,
       )}`
     : sql`NULL`;
-  return and(
-    eq(users.state, 'active'),
-    sql`EXISTS (SELECT 1 FROM ${members} m WHERE m.user_id = ${users.id} AND ${activeMembershipOf('m')} AND (
+  return sql`EXISTS (SELECT 1 FROM ${members} m WHERE m.user_id = ${users.id} AND ${activeMembershipOf('m')} AND (
       (m.source_type = 'Project' AND m.source_id = ${project.id})
       OR (m.source_type = 'Namespace' AND m.source_id IN (${groups}))
       OR (m.source_type = 'Namespace' AND m.source_id IN (SELECT unnest(g.traversal_ids) FROM ${projectGroupLinks} pl JOIN ${namespaces} g ON g.id = pl.group_id
         WHERE pl.project_id = ${project.id} AND ${activeLinkOf('pl')})))
-    )`,
+    )`;
+}
+
+/** The project's team (ProjectTeam#users): its active members (teamMemberSql). */
+function teamWhere(project: { id: number; traversalIds: number[] }, f: { search?: string | undefined; skip?: number[] | undefined }) {
+  const pattern = f.search ? containsPattern(f.search) : undefined;
+  return and(
+    eq(users.state, 'active'),
+    teamMemberSql(project),
     pattern ? or(ilike(users.username, pattern), ilike(users.name, pattern)) : undefined,
     f.skip?.length ? notInArray(users.id, f.skip) : undefined,
   );
@@ -434,20 +439,15 @@ export async function listProjectViewsPage(
 ) {
   const page = keysetSql(projects.id, keyset);
   const { ids, searchNamespaces, ...filter } = f;
-  const pattern = searchNamespaces && filter.search ? containsPattern(filter.search) : undefined;
+  // Project.search(include_namespace: true): the route's path and name stand for path and name.
+  const withNamespace = searchNamespaces && filter.search ? filter.search : undefined;
   const rows = await viewQuery(db, actor)
     .where(
       and(
-        listWhere(actor, pattern ? { ...filter, search: undefined } : filter),
+        listWhere(actor, withNamespace ? { ...filter, search: undefined } : filter),
         ids ? (ids.length ? inArray(projects.id, ids) : sql`false`) : undefined,
-        pattern
-          ? or(
-              ilike(projects.name, pattern),
-              ilike(projects.path, pattern),
-              ilike(projects.description, pattern),
-              ilike(projects.pathWithNamespace, pattern),
-              ilike(namespaces.name, pattern),
-            )
+        withNamespace
+          ? fuzzySearch(withNamespace, [projects.pathWithNamespace, sql`${namespaces.name} || ' / ' || ${projects.name}`, projects.description])
           : undefined,
         page.where,
       ),

@@ -4,7 +4,7 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
 import { requirements, requirementTestReports, users } from '../schema/index.ts';
-import { fuzzySearch } from './labels.ts';
+import { fuzzySearch } from './lib/search.ts';
 import { keysetSql, type KeysetPage, type PageSql } from './lib/window.ts';
 
 export type RequirementState = 'opened' | 'archived';

@@ -6,6 +6,7 @@ import type { Db } from '../client.ts';
 import { deleteAwardsOf } from './award-emoji.ts';
 import { byParent, rowNumber, singleParentLimit, keysetSql, type KeysetPage } from './lib/window.ts';
 import { namespaces, projects, snippetFiles, snippets, users, type SnippetRow } from '../schema/index.ts';
+import { fuzzySearch } from './lib/search.ts';
 
 /** The paths of a snippet's files, in order (contents stay out: only raw endpoints read them). */
 const filePathsSql = sql<
@@ -24,23 +25,37 @@ function viewQuery(db: Db) {
 
 export type SnippetViewRow = Awaited<ReturnType<ReturnType<typeof viewQuery>['execute']>>[number];
 
-/** Which snippets a listing covers (before visibility). */
-export type SnippetListFilter = { kind: 'author'; authorId: number } | { kind: 'public' } | { kind: 'project'; projectId: number };
+/** Which snippets a listing covers (before visibility); `search`: every readable one that Snippet.search matches. */
+export type SnippetListFilter =
+  { kind: 'author'; authorId: number } | { kind: 'public' } | { kind: 'project'; projectId: number } | { kind: 'search'; query: string };
+
+/** The snippet's `file_name`: its first file's path. */
+const firstFileSql = sql<string>`(SELECT sf.path FROM ${snippetFiles} sf WHERE sf.snippet_id = ${snippets.id} ORDER BY sf.position LIMIT 1)`;
 
 /** A REST listing as SnippetsFinder's parameters: one filter (finderWhere) for REST and GraphQL. */
 const listWhere = (actor: Viewer, f: SnippetListFilter): SQL | undefined =>
-  finderWhere(
-    actor,
-    f.kind === 'author'
-      ? { type: 'personal', authorId: f.authorId }
-      : f.kind === 'public'
-        ? { type: 'personal', visibilityLevel: Visibility.public }
-        : { projectId: f.projectId },
-  );
+  f.kind === 'search'
+    ? and(finderWhere(actor, {}), fuzzySearch(f.query, [snippets.title, snippets.description, firstFileSql]))
+    : finderWhere(
+        actor,
+        f.kind === 'author'
+          ? { type: 'personal', authorId: f.authorId }
+          : f.kind === 'public'
+            ? { type: 'personal', visibilityLevel: Visibility.public }
+            : { projectId: f.projectId },
+      );
 
-/** GitLab's `fresh` order (created_at, newest first); ids grow with creation, and the indexes end in id. */
+/**
+ * GitLab's `fresh` order (created_at, newest first; ids grow with creation, and the indexes end in id); search results
+ * newest updated first (SnippetSearchResults).
+ */
 export function listSnippetViews(db: Db, actor: Viewer, f: SnippetListFilter, limit: number, offset: number): Promise<SnippetViewRow[]> {
-  return viewQuery(db).where(listWhere(actor, f)).orderBy(desc(snippets.id)).limit(limit).offset(offset);
+  const order = f.kind === 'search' ? [desc(snippets.updatedAt), desc(snippets.id)] : [desc(snippets.id)];
+  return viewQuery(db)
+    .where(listWhere(actor, f))
+    .orderBy(...order)
+    .limit(limit)
+    .offset(offset);
 }
 
 export async function countSnippets(db: Db, actor: Viewer, f: SnippetListFilter, limit: number): Promise<number> {

@@ -2,7 +2,7 @@ import { and, asc, desc, eq, gte, ilike, inArray, isNull, lte, or, sql, type SQL
 import { AccessLevel, activeMembershipSql, Visibility } from './lib/access.ts';
 import type { Db } from '../client.ts';
 import { keysetSql, type KeysetPage } from './lib/window.ts';
-import { containsPattern } from './lib/search.ts';
+import { fuzzyMatch } from './lib/search.ts';
 import { emails, members, namespaces, projects, stars, users, type UserRow } from '../schema/index.ts';
 import { markGroupDeleted } from './groups.ts';
 import { hasIdentity } from './users/identities.ts';
@@ -23,19 +23,11 @@ export interface UserListFilter {
   createdBefore?: Date | undefined;
   /** The user holding this uid at this provider (UsersFinder#by_external_identity). */
   identity?: { provider: string; externUid: string } | undefined;
+  /** Only users this condition (over the `users` row) holds for: a team or a group hierarchy's members. */
+  within?: SQL | undefined;
 }
 
 export type UserOrder = { by: 'id' | 'name' | 'username' | 'created_at' | 'updated_at'; sort: 'asc' | 'desc' } | { by: 'search_relevance' };
-
-/**
- * GitLab's fuzzy_arel_match: every word of 3+ characters must occur in the column (ILIKE); a query with no such
- * word matches the whole column exactly, without regard to case.
- */
-function fuzzyMatch(column: typeof users.name | typeof users.username, query: string): SQL {
-  const words = query.split(/\s+/).filter((w) => w.length >= 3);
-  if (words.length === 0) return sql`lower(${column}) = ${query}`;
-  return and(...words.map((w) => ilike(column, containsPattern(w))))!;
-}
 
 /** User.search: the query (a leading @ dropped, lower-cased, squished) against name, username and email. */
 const searchTerm = (search: string) => search.replace(/^@/, '').trim().replace(/\s+/g, ' ').toLowerCase();
@@ -49,8 +41,8 @@ function userListWhere(f: UserListFilter): SQL | undefined {
       : q === ''
         ? sql`false`
         : or(
-            fuzzyMatch(users.name, q),
-            fuzzyMatch(users.username, q),
+            fuzzyMatch(users.name, q, { lowerExact: true }),
+            fuzzyMatch(users.username, q, { lowerExact: true }),
             f.searchPrivateEmail ? sql`lower(${users.email}) = ${q}` : sql`${users.publicEmail} <> '' AND lower(${users.publicEmail}) = ${q}`,
           ),
     f.active ? eq(users.state, 'active') : undefined,
@@ -58,6 +50,7 @@ function userListWhere(f: UserListFilter): SQL | undefined {
     f.external === true ? eq(users.external, true) : f.external === false ? eq(users.external, false) : undefined,
     f.createdAfter ? gte(users.createdAt, f.createdAfter) : undefined,
     f.createdBefore ? lte(users.createdAt, f.createdBefore) : undefined,
+    f.within,
     f.identity ? hasIdentity(users.id, f.identity.provider, f.identity.externUid) : undefined,
   );
 }

@@ -141,12 +141,10 @@ export type ListIssuesParams = Output<typeof ListIssuesInput>;
 /** UserBasic through the users serializer (it reads only the fields the page query loads). */
 const userBasic = (u: UserJson | UserRow, config: Config) => toUserBasic(u, config);
 
-/** Entities::Issue; `subscribed` only on single issues (GitLab removed it from lists). */
-export function toIssue(v: IssueView, config: Config, options: { subscribed?: boolean; labelDetails?: boolean } = {}) {
+/** Entities::IssueBasic (the search API's issues; Entities::Issue adds to it). */
+export function toIssueBasic(v: IssueView, config: Config, options: { labelDetails?: boolean } = {}) {
   const i = v.issue;
   const assignees = v.assignees.map((u) => userBasic(u, config));
-  const tasks = taskStatus(i.description);
-  const apiBase = `${config.publicUrl}/api/v4/projects/${i.projectId}`;
   return {
     id: i.id,
     iid: i.iid,
@@ -172,9 +170,19 @@ export function toIssue(v: IssueView, config: Config, options: { subscribed?: bo
     discussion_locked: i.discussionLocked,
     web_url: `${config.publicUrl}/${v.projectPath}/-/issues/${i.iid}`,
     time_stats: toTimeStats(i),
-    task_completion_status: tasks,
+    task_completion_status: taskStatus(i.description),
     // EE's IssueBasic exposes the weight where it is licensed (weight_available?) only.
     ...(weightsAvailable(config.instanceTier) ? { weight: i.weight } : {}),
+  };
+}
+
+/** Entities::Issue; `subscribed` only on single issues (GitLab removed it from lists). */
+export function toIssue(v: IssueView, config: Config, options: { subscribed?: boolean; labelDetails?: boolean } = {}) {
+  const i = v.issue;
+  const tasks = taskStatus(i.description);
+  const apiBase = `${config.publicUrl}/api/v4/projects/${i.projectId}`;
+  return {
+    ...toIssueBasic(v, config, options),
     has_tasks: tasks.count > 0,
     ...(tasks.count > 0 ? { task_status: `${tasks.completed_count} of ${tasks.count} ${tasks.count === 1 ? 'task' : 'tasks'} completed` } : {}),
     _links: {

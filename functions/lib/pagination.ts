@@ -85,6 +85,30 @@ export async function paginate<T>(
 }
 
 /**
+ * Offset pagination without counting (Kaminari's `without_count`, GitLab's search results): X-Total, X-Total-Pages and
+ * rel="last" are left out; the next page is known from one row more than the page.
+ */
+export async function paginateWithoutCount<T>(
+  c: Context<AppEnv>,
+  { page, perPage }: PageRequest,
+  fetch: (limit: number, offset: number) => Promise<T[]>,
+): Promise<T[]> {
+  const rows = await fetch(perPage + 1, (page - 1) * perPage);
+  const hasNext = rows.length > perPage;
+  const pp = String(perPage);
+  const links: string[] = [];
+  if (page > 1) links.push(`<${pageUrl(c, { page: String(page - 1), per_page: pp })}>; rel="prev"`);
+  if (hasNext) links.push(`<${pageUrl(c, { page: String(page + 1), per_page: pp })}>; rel="next"`);
+  links.push(`<${pageUrl(c, { page: '1', per_page: pp })}>; rel="first"`);
+  c.header('X-Page', String(page));
+  c.header('X-Per-Page', pp);
+  c.header('X-Next-Page', hasNext ? String(page + 1) : '');
+  c.header('X-Prev-Page', page > 1 ? String(page - 1) : '');
+  c.header('Link', links.join(', '));
+  return hasNext ? rows.slice(0, perPage) : rows;
+}
+
+/**
  * `paginate`'s two callbacks for a listing whose page statement carries its capped total (one statement per page):
  * `count` answers from the page just read and counts on its own only when that page told nothing (empty past the end).
  */

@@ -48,6 +48,7 @@ export const API_DOMAINS = {
   repositoryHistory: (): Routes => import('../repositories/reads/history-routes.ts').then((m) => m.repositoryHistoryRoutes),
   deployKeys: (): Routes => import('../deploy-keys/routes.ts').then((m) => m.deployKeyRoutes),
   deployTokens: (): Routes => import('../deploy-tokens/routes.ts').then((m) => m.deployTokenRoutes),
+  search: (): Routes => import('../search/routes.ts').then((m) => m.searchRoutes),
   templates: (): Routes => import('../templates/routes.ts').then((m) => m.templateRoutes),
   ciLint: (): Routes => import('../ci/routes.ts').then((m) => m.ciLintRoutes),
   pipelines: (): Routes => import('../pipelines/routes.ts').then((m) => m.pipelineRoutes),

@@ -529,6 +529,13 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["POST","/groups/:id/deploy_tokens",5],
     ["DELETE","/groups/:id/deploy_tokens/:token_id",3],
   ],
+  search: [
+    ["GET","/search",2],
+    ["GET","/groups/:id/search",3],
+    ["GET","/groups/:id/-/search",3],
+    ["GET","/projects/:id/search",3],
+    ["GET","/projects/:id/-/search",3],
+  ],
   templates: [
     ["GET","/templates/licenses",2],
     ["GET","/templates/licenses/:name{[\\w.-]+}",2],

@@ -92,6 +92,9 @@ export function listPersonalSnippets({ ctx, input }: Verb<{ scope: 'mine' | 'pub
   return listing(ctx, input.scope === 'mine' ? { kind: 'author', authorId: user.id } : { kind: 'public' });
 }
 
+/** The search API's snippet_titles: every snippet the actor may read that Snippet.search matches. */
+export const searchSnippets = (ctx: RequestContext, query: string) => listing(ctx, { kind: 'search', query });
+
 /** GET /projects/:id/snippets: the project's snippets the actor may read. */
 export async function listProjectSnippets({ ctx, input }: Verb<{ ref: Ref | null }>) {
   const project = await findProject(ctx, input.ref);

@@ -262,4 +262,31 @@ print(json.dumps({
       languages: {},
     });
   });
+  it('search: the instance, a group and a project, as python-gitlab pages them', async () => {
+    const { token } = await createUser();
+    const w = unique('pysearch').toLowerCase();
+    const group = await createGroup(token, { visibility: 'public' });
+    const project = await createProject(token, { visibility: 'public', namespaceId: group.id, name: `find ${w}` });
+    const out = await python(
+      server.url,
+      token,
+      `project = gl.projects.get(args['project'])
+project.files.create({'file_path': 'notes.txt', 'branch': 'main', 'content': 'one\\ntwo ' + args['w'] + '\\n', 'commit_message': 'add ' + args['w']})
+project.issues.create({'title': 'bug ' + args['w']})
+group = gl.groups.get(args['group'])
+print(json.dumps({
+  'projects': [p['id'] for p in gl.search(gitlab.const.SEARCH_SCOPE_PROJECTS, args['w'])],
+  'issues': [i['title'] for i in group.search(gitlab.const.SEARCH_SCOPE_ISSUES, args['w'])],
+  'blobs': [(b['path'], b['startline'], b['data']) for b in project.search(gitlab.const.SEARCH_SCOPE_BLOBS, args['w'])],
+  'commits': [c['title'] for c in project.search(gitlab.const.SEARCH_SCOPE_COMMITS, args['w'], all=True)],
+}))`,
+      { project: project.id, group: group.id, w },
+    );
+    expect(out).toEqual({
+      projects: [project.id],
+      issues: [`bug ${w}`],
+      blobs: [['notes.txt', 1, `one\ntwo ${w}\n`]],
+      commits: [`add ${w}`],
+    });
+  });
 });

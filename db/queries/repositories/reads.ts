@@ -6,6 +6,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../client.ts';
 import { gitCommitPaths, gitCommits, gitObjects, gitRefs, gitTreeEntries, repositories } from '../../schema/index.ts';
 import { rows } from '../lib/raw.ts';
+import { containsPattern } from '../lib/search.ts';
 import { fromHexText } from '../lib/hex.ts';
 import { isTreeModeSql } from './objects.ts';
 import { commitColumns, joinPath, pathSegments, readableObjectSql, revisionCtes, toCommit, walkCte, type CommitInfo, type CommitSqlRow } from './sql.ts';
@@ -182,12 +183,14 @@ export interface LogOptions {
   /** Only commits committed at or after / at or before (`git log --since/--until`: the committer date). */
   since?: Date | undefined;
   until?: Date | undefined;
+  /** Only commits whose message holds this text, whatever the case (`git log --grep -i`, taken literally). */
+  grep?: string | undefined;
   limit: number;
   offset: number;
 }
 
-/** `git log -- path`, --since, --until as a condition on `c`, a row of git_commits. */
-export function logFilter(a: Pick<LogOptions, 'path' | 'since' | 'until'>): SQL {
+/** `git log -- path`, --since, --until, --grep as a condition on `c`, a row of git_commits. */
+export function logFilter(a: Pick<LogOptions, 'path' | 'since' | 'until' | 'grep'>): SQL {
   let where = sql`true`;
   if (a.path !== undefined) {
     const path = joinPath(pathSegments(a.path));
@@ -197,6 +200,7 @@ export function logFilter(a: Pick<LogOptions, 'path' | 'since' | 'until'>): SQL 
   }
   if (a.since) where = sql`${where} AND c.committed_at >= ${a.since.toISOString()}::timestamptz`;
   if (a.until) where = sql`${where} AND c.committed_at <= ${a.until.toISOString()}::timestamptz`;
+  if (a.grep) where = sql`${where} AND c.message ILIKE ${containsPattern(a.grep)}`;
   return where;
 }
 

@@ -62,8 +62,16 @@ describe('GET /projects/:id/issues filters', () => {
     expect(await list({ search: 'needle', in: 'title' })).toEqual([]);
     expect(await list({ search: 'needle', in: 'description' })).toEqual(['beta']);
     expect(await list({ search: 'needle', in: 'title,description' })).toEqual(['beta']);
-    expect(await list({ search: '%' })).toEqual(['alpha 100%']);
-    expect(await list({ search: '_' })).toEqual(['beta']);
+    // Gitlab::SQL::Pattern: LIKE's wildcards are literal, words of 3+ characters match anywhere (all of them, in one
+    // column), a shorter query only the whole value; quoted phrases are one word.
+    expect(await list({ search: '0%' })).toEqual([]);
+    expect(await list({ search: '_x ' })).toEqual([]);
+    expect(await list({ search: 'GAMMA' })).toEqual(['gamma']);
+    expect(await list({ search: 'alpha 100%' })).toEqual(['alpha 100%']);
+    expect(await list({ search: '100% alpha' })).toEqual(['alpha 100%']);
+    expect(await list({ search: '"100% alpha"' })).toEqual([]);
+    expect(await list({ search: 'alpha needle' })).toEqual([]);
+    expect(await list({ search: 'e_x' })).toEqual(['beta']);
     expect(await list({ 'iids[]': [String(a.iid), String(c.iid)] })).toEqual(['alpha 100%', 'gamma']);
     expect(await list({ confidential: 'true' })).toEqual(['gamma']);
     expect(await list({ confidential: 'false' })).toEqual(['alpha 100%', 'beta']);
