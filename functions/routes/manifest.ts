@@ -495,6 +495,7 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
   ],
   repositoryArchives: [
     ["GET","/projects/:id/repository/:file{archive(?:\\.(?:zip|tar|tar\\.gz|tgz|gz|tar\\.bz2|tbz|tbz2|tb2|bz2))?}",3],
+    ["GET","/projects/:id/snapshot",3],
   ],
   repositoryHistory: [
     ["GET","/projects/:id/repository/files/:file_path/blame",3],

@@ -6,7 +6,7 @@ import * as z from 'zod/mini';
 import type { AppEnv } from '../../lib/context.ts';
 import { projectRef } from '../../lib/ids.ts';
 import { clientIp } from '../../lib/rate-limit.ts';
-import { params, path, plainString, schema } from '../../lib/validate.ts';
+import { bool, params, path, plainString, schema } from '../../lib/validate.ts';
 import { ARCHIVE_EXTENSIONS, archiveFormat } from './names.ts';
 
 export const repositoryArchiveRoutes = new Hono<AppEnv>();
@@ -25,4 +25,14 @@ repositoryArchiveRoutes.get(`/projects/:id/repository/:file{archive(?:\\.(?:${ex
   // Hono answers HEAD through this GET route and drops the body: no archive is built for it.
   if (c.req.method === 'HEAD') return c.body(null, 200, archive.headers);
   return c.body(await archive.open(), 200, archive.headers);
+});
+
+const SnapshotPath = schema(() => z.object({ id: projectRef() }));
+const SnapshotInput = schema(() => z.object({ wiki: z.optional(bool()) }));
+
+// GET /projects/:id/snapshot: the bare repository as a tar, for administrators (snapshot.ts, loaded on first use).
+repositoryArchiveRoutes.get('/projects/:id/snapshot', path(SnapshotPath), params(SnapshotInput), async (c) => {
+  const { downloadSnapshot, SNAPSHOT_HEADERS } = await import('./snapshot.ts');
+  const stream = await downloadSnapshot({ ctx: c.var.ctx, input: { project: c.req.valid('param').id, wiki: c.req.valid('query').wiki === true } });
+  return c.body(stream, 200, SNAPSHOT_HEADERS);
 });
