@@ -13,7 +13,7 @@ import { anonymous, type AppEnv, type Config, type RequestContext } from './lib/
 import { DomainError, unauthorized } from './lib/errors.ts';
 import { log } from './lib/log.ts';
 import type { ResponseCache } from './lib/response-cache.ts';
-import { withNormalPath } from './lib/request-path.ts';
+import { clientIp, withNormalPath } from './lib/request-path.ts';
 import { restError } from './rest-errors.ts';
 import { API_DOMAINS, APP_DOMAINS, type ApiDomain, type AppDomain } from './routes/domains.ts';
 import { mountLazily } from './routes/mount.ts';
@@ -88,6 +88,7 @@ export function createApp(deps: AppDeps) {
       memo: new Map(),
       cache: deps.cache?.(env),
       enqueued: new Set(),
+      client: { userAgent: c.req.header('user-agent') ?? '', ip: clientIp(c) },
     };
     c.set('ctx', ctx);
     await next();

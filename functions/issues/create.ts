@@ -9,6 +9,7 @@ import type { ProjectView } from '../../db/queries/projects.ts';
 import { projectViewQuery, toProjectView } from '../projects/lookups.ts';
 import type { IssueRow } from '../../db/schema/index.ts';
 import { eventStatement } from '../events/record.ts';
+import { userAgentDetailStatements } from '../user-agent-details/statements.ts';
 import { notifyStatements } from '../notifications/record.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -112,6 +113,7 @@ export async function createIssue({
     eventStatement(db, { action: 'created', authorId: user.id, projectId, target: { type: 'Issue', id: issueId } }),
     ...notifyStatements(db, ctx, { action: 'new_issue', target: { type: 'Issue', id: issueId }, projectId, actorId: user.id }),
     ...newIssueEventStatements(db, issueId, user.id),
+    ...userAgentDetailStatements(db, ctx, { issueId }),
     q.lastInsertedIssueViewQuery(db, ctx.actor, ctx.actor.user?.id),
   ]);
   const [view] = results[results.length - 1] as q.IssueView[];

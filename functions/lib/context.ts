@@ -59,6 +59,8 @@ export interface RequestContext {
    * the app runs those the catalog marks prompt, as Sidekiq would pick them up at once.
    */
   enqueued: Set<string>;
+  /** Who sent the request (its User-Agent and IP): recorded as user agent details; unset for background jobs. */
+  client?: { userAgent: string; ip: string } | undefined;
 }
 
 /**

@@ -36,7 +36,7 @@ const accountKey = (key: AccountKey) => ('userId' in key ? `signin:user:${key.us
  * The caller's IP as Cloudflare reports it (`CF-Connecting-IP` is set by the edge and cannot be forged through it);
  * without it (Node, tests) every caller shares one bucket. Client-supplied headers such as X-Real-IP are not trusted.
  */
-export const clientIp = (c: Context<AppEnv>) => c.req.header('cf-connecting-ip') ?? 'unknown';
+export { clientIp } from './request-path.ts';
 
 const secondsUntil = (resetAt: Date) => Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
 

@@ -17,3 +17,6 @@ export function withNormalPath(request: Request): Request {
   url.pathname = pathname;
   return new Request(url, request);
 }
+
+/** The client's IP as Cloudflare reports it (`npm start` and tests set the same header). */
+export const clientIp = (c: { req: { header(name: string): string | undefined } }) => c.req.header('cf-connecting-ip') ?? 'unknown';

@@ -49,6 +49,7 @@ export const API_DOMAINS = {
   deployKeys: (): Routes => import('../deploy-keys/routes.ts').then((m) => m.deployKeyRoutes),
   deployTokens: (): Routes => import('../deploy-tokens/routes.ts').then((m) => m.deployTokenRoutes),
   search: (): Routes => import('../search/routes.ts').then((m) => m.searchRoutes),
+  userAgentDetails: (): Routes => import('../user-agent-details/routes.ts').then((m) => m.userAgentDetailRoutes),
   templates: (): Routes => import('../templates/routes.ts').then((m) => m.templateRoutes),
   ciLint: (): Routes => import('../ci/routes.ts').then((m) => m.ciLintRoutes),
   pipelines: (): Routes => import('../pipelines/routes.ts').then((m) => m.pipelineRoutes),

@@ -537,6 +537,11 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["GET","/projects/:id/search",3],
     ["GET","/projects/:id/-/search",3],
   ],
+  userAgentDetails: [
+    ["GET","/projects/:id/issues/:issue_iid/user_agent_detail",2],
+    ["GET","/snippets/:id/user_agent_detail",2],
+    ["GET","/projects/:id/snippets/:snippet_id/user_agent_detail",2],
+  ],
   templates: [
     ["GET","/templates/licenses",2],
     ["GET","/templates/licenses/:name{[\\w.-]+}",2],

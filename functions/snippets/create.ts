@@ -1,5 +1,6 @@
 // Snippets::CreateService: a personal or project snippet with its files, in one transaction.
 import * as q from '../../db/queries/snippets.ts';
+import { userAgentDetailStatements } from '../user-agent-details/statements.ts';
 import type { ProjectView } from '../../db/queries/projects.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
@@ -42,8 +43,8 @@ export async function createSnippet({
   assertUniquePaths(files, 'creating');
   // Personal snippets are private unless told otherwise; project snippets always name their visibility.
   const visibilityLevel = level(p.visibility ?? 'private');
-  const snippet = await ctx.transaction((tx) =>
-    q.insertSnippet(
+  const snippet = await ctx.transaction(async (tx) => {
+    const created = await q.insertSnippet(
       tx,
       {
         type: project ? 'ProjectSnippet' : 'PersonalSnippet',
@@ -54,7 +55,9 @@ export async function createSnippet({
         visibilityLevel,
       },
       files,
-    ),
-  );
+    );
+    for (const statement of userAgentDetailStatements(tx, ctx, { snippetId: created.id })) await statement;
+    return created;
+  });
   return { snippet, author: user, projectPath: project?.project.pathWithNamespace ?? null, files: files.map((f) => f.path) };
 }
