@@ -1,12 +1,11 @@
-// Runners (ci_runners) and what they do through the runner API: registration, the job queue (one statement finds the
-// runner by its token digest, records the contact and claims the oldest pending job it may run with SKIP LOCKED, so
-// two runners never take one job and a poll with nothing to do is that one statement), trace appends at byte
-// offsets, artifacts.
-import { and, asc, count, eq, inArray, isNull, or, sql } from 'drizzle-orm';
-import { alias } from 'drizzle-orm/pg-core';
-import { AccessLevel, isAdmin, projectAccessLevelSql, type Viewer } from './lib/access.ts';
+// Runners (ci_runners, with the projects of project runners and the group of group runners) and what they do through
+// the runner API: registration, the job queue (one statement finds the runner by its token digest, records the
+// contact and claims the oldest pending job it may run with SKIP LOCKED, so two runners never take one job and a poll
+// with nothing to do is that one statement), trace appends at byte offsets, artifacts. The administration API's
+// queries are in runners/admin.ts.
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { ciJobArtifacts, ciRunnerProjects, ciRunners, namespaces, projects, type RunnerRow } from '../schema/index.ts';
+import { ciJobArtifacts, ciRunners, namespaces, type RunnerRow } from '../schema/index.ts';
 import { rows, textArray } from './lib/raw.ts';
 
 export async function findRunnersByIds(db: Db, ids: readonly number[]): Promise<RunnerRow[]> {
@@ -30,15 +29,17 @@ export interface NewRunner {
   runUntagged: boolean;
   tagList: string[];
   accessLevel: 'not_protected' | 'ref_protected';
-  runnerType: 'instance_type' | 'project_type';
+  runnerType: 'instance_type' | 'group_type' | 'project_type';
   maximumTimeout: number | null;
   info: { name?: string; version?: string; revision?: string; platform?: string; architecture?: string };
   ipAddress: string | null;
   /** The project a project runner serves. */
   projectId: number | null;
+  /** The group a group runner serves. */
+  groupId: number | null;
 }
 
-/** The runner and (for a project runner) its project link, in one statement. */
+/** The runner and its project link (a project runner) or group link (a group runner), in one statement. */
 export async function insertRunner(db: Db, r: NewRunner): Promise<number> {
   const [row] = await rows<{ id: number }>(
     db,
@@ -51,10 +52,21 @@ export async function insertRunner(db: Db, r: NewRunner): Promise<number> {
         RETURNING id
       ), link AS (
         INSERT INTO ci_runner_projects (runner_id, project_id) SELECT r.id, p FROM r, (SELECT ${r.projectId}::int AS p) x WHERE x.p IS NOT NULL
+      ), group_link AS (
+        INSERT INTO ci_runner_namespaces (runner_id, namespace_id) SELECT r.id, g FROM r, (SELECT ${r.groupId}::int AS g) x WHERE x.g IS NOT NULL
       )
       SELECT id FROM r`,
   );
   return Number(row!.id);
+}
+
+/** A live group by id with its registration token's version (registration with a group's token). */
+export async function findRunnerGroup(db: Db, groupId: number): Promise<{ id: number; runnersTokenVersion: number } | undefined> {
+  const [row] = await db
+    .select({ id: namespaces.id, runnersTokenVersion: namespaces.runnersTokenVersion })
+    .from(namespaces)
+    .where(and(eq(namespaces.id, groupId), eq(namespaces.kind, 'group'), isNull(namespaces.deletedAt)));
+  return row;
 }
 
 export async function deleteRunnerByDigest(db: Db, digest: string): Promise<boolean> {
@@ -70,9 +82,10 @@ export interface Claim {
 
 /**
  * Ci::RegisterJobService in one statement: the runner by its token digest (contact recorded), then the oldest pending
- * build it may run (its projects, or for an instance runner any whose project takes shared runners; the job's tags all among the runner's, an untagged
- * job only when the runner runs untagged jobs, a ref_protected runner only protected pipelines), claimed: running,
- * this runner, `jobTokenDigest` as its job token. `runnerId` null: no such runner.
+ * build it may run (a project runner: its projects; a group runner: the projects of its group and the group's
+ * subgroups that take group runners; an instance runner: any whose project takes shared runners; the job's tags all
+ * among the runner's, an untagged job only when the runner runs untagged jobs, a ref_protected runner only protected
+ * pipelines), claimed: running, this runner, `jobTokenDigest` as its job token. `runnerId` null: no such runner.
  */
 export async function claimJob(db: Db, o: { runnerDigest: string; jobTokenDigest: string; info: NewRunner['info']; ipAddress: string | null }): Promise<Claim> {
   const [row] = await rows<{ runner_id: number | null; active: boolean | null; job_id: number | null }>(
@@ -91,6 +104,13 @@ export async function claimJob(db: Db, o: { runnerDigest: string; jobTokenDigest
           -- An instance runner takes the jobs of projects whose shared_runners_enabled is on (Ci::RegisterJobService#builds_for_shared_runner).
           AND (CASE WHEN r.runner_type = 'instance_type'
             THEN EXISTS (SELECT 1 FROM projects sp WHERE sp.id = b.project_id AND sp.shared_runners_enabled)
+            -- A group runner takes the jobs of the live projects, with builds on and group_runners_enabled, of its group
+            -- and every group below it (Ci::RegisterJobService#builds_for_group_runner).
+            WHEN r.runner_type = 'group_type'
+            THEN b.project_id IN (SELECT gp.id FROM ci_runner_namespaces rn
+              JOIN namespaces gn ON gn.traversal_ids @> ARRAY[rn.namespace_id] AND gn.deleted_at IS NULL
+              JOIN projects gp ON gp.namespace_id = gn.id AND gp.group_runners_enabled AND gp.deleted_at IS NULL AND gp.builds_access_level > 0
+              WHERE rn.runner_id = r.id)
             ELSE b.project_id IN (SELECT project_id FROM ci_runner_projects WHERE runner_id = r.id) END)
           AND b.tag_list <@ r.tag_list AND (cardinality(b.tag_list) > 0 OR r.run_untagged)
           AND (r.access_level = 'not_protected' OR EXISTS (SELECT 1 FROM ci_pipelines p WHERE p.id = b.pipeline_id AND p.protected))
@@ -219,130 +239,4 @@ export async function insertArtifact(db: Db, a: NewArtifact): Promise<'stored' |
     sql`SELECT file_sha256 FROM ci_job_artifacts WHERE job_id = ${a.jobId} AND file_type = ${a.fileType}`,
   );
   return existing?.file_sha256 === a.file.sha256 ? 'same' : 'exists';
-}
-
-// ---- The administration API (GET /runners, /runners/all, /runners/:id, /projects/:id/runners) ----
-
-/** Which runners a listing covers: every one, those the actor owns, or those a project may use. */
-export type RunnerScope = { kind: 'all' } | { kind: 'owned'; actor: Viewer } | { kind: 'project'; projectId: number };
-
-export interface RunnerFilter {
-  type?: 'instance_type' | 'group_type' | 'project_type' | undefined;
-  /** GitLab's statuses (and the deprecated `scope` values): active, paused, online, offline, specific, shared. */
-  status?: 'active' | 'paused' | 'online' | 'offline' | 'specific' | 'shared' | undefined;
-  tagList?: string[] | undefined;
-}
-
-const rp = alias(ciRunnerProjects, 'rp');
-const rpProject = alias(projects, 'rp_project');
-const rpNamespace = alias(namespaces, 'rp_namespace');
-
-/** The actor's highest level over the runner's projects (Ci::Runner's owners are their projects' maintainers). */
-export const runnerOwnerLevelSql = (actor: Viewer) =>
-  sql<number>`COALESCE((SELECT max(${projectAccessLevelSql(actor, rpProject, rpNamespace)}) FROM ${ciRunnerProjects} AS rp
-    JOIN ${projects} AS rp_project ON ${rpProject.id} = ${rp.projectId} AND ${rpProject.deletedAt} IS NULL
-    JOIN ${namespaces} AS rp_namespace ON ${rpNamespace.id} = ${rpProject.namespaceId}
-    WHERE ${rp.runnerId} = ${ciRunners.id}), 0)`.mapWith(Number);
-
-/** Online: contacted within the last hour (Ci::Runner::ONLINE_CONTACT_TIMEOUT). */
-const online = sql`(${ciRunners.contactedAt} IS NOT NULL AND ${ciRunners.contactedAt} > now() - interval '1 hour')`;
-
-function runnerWhere(scope: RunnerScope, f: RunnerFilter) {
-  return and(
-    scope.kind === 'owned'
-      ? sql`${runnerOwnerLevelSql(scope.actor)} >= ${AccessLevel.MAINTAINER}`
-      : scope.kind === 'project'
-        ? or(
-            eq(ciRunners.runnerType, 'instance_type'),
-            sql`EXISTS (SELECT 1 FROM ${ciRunnerProjects} WHERE ${ciRunnerProjects.runnerId} = ${ciRunners.id} AND ${ciRunnerProjects.projectId} = ${scope.projectId})`,
-          )
-        : undefined,
-    f.type ? eq(ciRunners.runnerType, f.type) : undefined,
-    f.status === 'active' ? eq(ciRunners.active, true) : undefined,
-    f.status === 'paused' ? eq(ciRunners.active, false) : undefined,
-    f.status === 'online' ? online : undefined,
-    f.status === 'offline' ? sql`NOT ${online}` : undefined,
-    f.status === 'specific' ? sql`${ciRunners.runnerType} <> 'instance_type'` : undefined,
-    f.status === 'shared' ? eq(ciRunners.runnerType, 'instance_type') : undefined,
-    f.tagList?.length ? sql`${ciRunners.tagList} @> ${textArray(f.tagList)}` : undefined,
-  );
-}
-
-export const listRunners = (db: Db, scope: RunnerScope, f: RunnerFilter, limit: number, offset: number): Promise<RunnerRow[]> =>
-  db.select().from(ciRunners).where(runnerWhere(scope, f)).orderBy(asc(ciRunners.id)).limit(limit).offset(offset);
-
-export async function countRunners(db: Db, scope: RunnerScope, f: RunnerFilter, limit: number) {
-  const [row] = await db.select({ n: count() }).from(db.select({ id: ciRunners.id }).from(ciRunners).where(runnerWhere(scope, f)).limit(limit).as('c'));
-  return row?.n ?? 0;
-}
-
-/** The runner with the actor's level over it and its number of projects (RunnerPolicy's facts). */
-export async function findRunnerFacts(db: Db, actor: Viewer, id: number) {
-  const [row] = await db
-    // Nested in an outer sql`(...)`: drizzle strips table names from a single-table select's top-level columns, and
-    // an unqualified "id" inside would be ambiguous.
-    .select({
-      runner: ciRunners,
-      ownerLevel: sql<number>`(${runnerOwnerLevelSql(actor)})`.mapWith(Number),
-      projectCount: sql<number>`(${sql`SELECT count(*) FROM ${ciRunnerProjects} WHERE ${ciRunnerProjects.runnerId} = ${ciRunners.id}`})`.mapWith(Number),
-    })
-    .from(ciRunners)
-    .where(eq(ciRunners.id, id));
-  return row;
-}
-
-/**
- * RunnerDetails' projects: the live projects the runner serves, those the actor is authorized in for anyone but an
- * administrator, with their forks count.
- */
-export const runnerProjects = (db: Db, actor: Viewer, runnerId: number) =>
-  db
-    .select({
-      project: projects,
-      namespace: namespaces,
-      forksCount: sql<number>`(SELECT count(*) FROM ${projects} f WHERE f.forked_from_id = ${projects.id} AND f.deleted_at IS NULL)`.mapWith(Number),
-    })
-    .from(ciRunnerProjects)
-    .innerJoin(projects, and(eq(projects.id, ciRunnerProjects.projectId), isNull(projects.deletedAt)))
-    .innerJoin(namespaces, eq(namespaces.id, projects.namespaceId))
-    .where(and(eq(ciRunnerProjects.runnerId, runnerId), isAdmin(actor) ? undefined : sql`${projectAccessLevelSql(actor)} > 0`))
-    .orderBy(asc(ciRunnerProjects.id));
-
-export async function updateRunner(
-  db: Db,
-  id: number,
-  values: Partial<Pick<RunnerRow, 'description' | 'active' | 'tagList' | 'runUntagged' | 'locked' | 'accessLevel' | 'maximumTimeout'>>,
-) {
-  const [row] = await db
-    .update(ciRunners)
-    .set({ ...values, updatedAt: sql`now()` })
-    .where(eq(ciRunners.id, id))
-    .returning();
-  return row;
-}
-
-export async function deleteRunner(db: Db, id: number) {
-  await db.delete(ciRunners).where(eq(ciRunners.id, id));
-}
-
-/** Enables the runner in the project; false when it already was. */
-export async function assignRunner(db: Db, runnerId: number, projectId: number) {
-  const rows = await db.insert(ciRunnerProjects).values({ runnerId, projectId }).onConflictDoNothing().returning({ id: ciRunnerProjects.id });
-  return rows.length > 0;
-}
-
-export async function unassignRunner(db: Db, runnerId: number, projectId: number) {
-  const rows = await db
-    .delete(ciRunnerProjects)
-    .where(and(eq(ciRunnerProjects.runnerId, runnerId), eq(ciRunnerProjects.projectId, projectId)))
-    .returning({ id: ciRunnerProjects.id });
-  return rows.length > 0;
-}
-
-export async function projectHasRunner(db: Db, runnerId: number, projectId: number) {
-  const [row] = await db
-    .select({ id: ciRunnerProjects.id })
-    .from(ciRunnerProjects)
-    .where(and(eq(ciRunnerProjects.runnerId, runnerId), eq(ciRunnerProjects.projectId, projectId)));
-  return row !== undefined;
 }

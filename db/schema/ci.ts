@@ -7,6 +7,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, real, serial, text, timestamp, unique, uniqueIndex } from 'drizzle-orm/pg-core';
 import { bytea, timestamps } from './_columns.ts';
 import { mergeRequests } from './merge-requests.ts';
+import { namespaces } from './namespaces.ts';
 import { projects } from './projects.ts';
 import { storedFiles } from './stored-files.ts';
 import { users } from './users.ts';
@@ -204,6 +205,25 @@ export const ciRunnerProjects = pgTable(
     ...timestamps,
   },
   (t) => [unique('ci_runner_projects_runner_id_project_id_key').on(t.runnerId, t.projectId), index('ci_runner_projects_project_id_idx').on(t.projectId)],
+);
+
+/**
+ * The group a group runner serves (Ci::RunnerNamespace): exactly one (Ci::Runner#exactly_one_group), so the runner
+ * is unique here. The runner takes the jobs of that group's projects and of its subgroups' projects.
+ */
+export const ciRunnerNamespaces = pgTable(
+  'ci_runner_namespaces',
+  {
+    id: serial('id').primaryKey(),
+    runnerId: integer('runner_id')
+      .notNull()
+      .references(() => ciRunners.id, { onDelete: 'cascade' }),
+    namespaceId: integer('namespace_id')
+      .notNull()
+      .references(() => namespaces.id, { onDelete: 'cascade' }),
+    ...timestamps,
+  },
+  (t) => [unique('ci_runner_namespaces_runner_id_key').on(t.runnerId), index('ci_runner_namespaces_namespace_id_idx').on(t.namespaceId)],
 );
 
 /**

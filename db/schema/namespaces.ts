@@ -27,6 +27,11 @@ export const namespaces = pgTable(
     description: text('description').notNull().default(''),
     avatarUrl: text('avatar_url'),
     /**
+     * A group's: bumped to rotate its runner registration token (GitLab's group `runners_token`), which is derived
+     * from ENCRYPTION_KEY and this number (functions/runners/registration-token.ts) and so is never stored.
+     */
+    runnersTokenVersion: integer('runners_token_version').notNull().default(0),
+    /**
      * A group's settings by their API names (functions/groups/settings.ts is their catalog: validation, defaults,
      * the entity); absent keys have the catalog's defaults. Personal namespaces have none.
      */

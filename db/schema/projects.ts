@@ -49,6 +49,12 @@ export const projects = pgTable(
     pagesAccessLevel: smallint('pages_access_level').notNull().default(20),
     /** Whether the instance's shared runners take this project's jobs (the runner queue's SQL reads it). */
     sharedRunnersEnabled: boolean('shared_runners_enabled').notNull().default(true),
+    /**
+     * Whether the runners of the project's groups (its namespace's and its ancestors') take this project's jobs: GitLab's
+     * project_ci_cd_settings.group_runners_enabled, which the 13.6 API neither declares nor shows (the runner queue's
+     * SQL reads it).
+     */
+    groupRunnersEnabled: boolean('group_runners_enabled').notNull().default(true),
     /** GitLab's public_builds (the API's public_jobs): whoever reads the project reads its jobs; else reporters and above. */
     publicBuilds: boolean('public_builds').notNull().default(true),
     /**

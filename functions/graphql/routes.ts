@@ -34,6 +34,19 @@ async function answer(c: Context<AppEnv>): Promise<Response> {
   }
   // A token that may not even read through GraphQL is refused before parsing; writes are decided per operation (yoga.ts).
   if (!scopeDecision(ctx.actor, 'read', { api: 'graphql' }).allowed) return c.json({ errors: [{ message: 'Insufficient scope' }] }, 403);
+  // Variables (or extensions) in a GET's query string that are not JSON: GitLab's Gitlab::Graphql::Variables::Invalid,
+  // a 422 with the parser's message (yoga would throw the SyntaxError: a 500).
+  if (c.req.method === 'GET') {
+    for (const name of ['variables', 'extensions']) {
+      const raw = c.req.query(name);
+      if (!raw) continue;
+      try {
+        JSON.parse(raw);
+      } catch (e) {
+        return c.json({ errors: [{ message: e instanceof Error ? e.message : 'Invalid JSON' }] }, 422);
+      }
+    }
+  }
   const { graphqlServer } = await loadServer();
   return graphqlServer().fetch(c.req.raw, { ctx });
 }

@@ -4,6 +4,7 @@ import { isAdministrator } from '../lib/policy.ts';
 import { authenticated } from '../lib/auth.ts';
 import { groupRef, projectRef } from '../lib/ids.ts';
 import { forbidden } from '../lib/errors.ts';
+import { NO_STORE } from '../lib/no-store.ts';
 import { findProject } from '../projects/service.ts';
 import { transferProject } from '../projects/transfer.ts';
 import { pageRequest, paginate, paginateKeyset } from '../lib/pagination.ts';
@@ -30,11 +31,14 @@ groupRoutes.post('/groups', authenticated, params(CreateGroupInput), async (c) =
   return c.json(toGroupDetail(view, await groups.detailOf(ctx, view), ctx.config, { admin: isAdministrator(ctx.actor) }), 201);
 });
 
+// 13.6 presents GroupDetail with user_can_admin_group here only: the one group answer with runners_token, which makes
+// it a secret (no-store).
 groupRoutes.get('/groups/:id', path(GroupPath), params(GetGroupInput), async (c) => {
   const { ctx } = c.var;
   const view = await groups.findGroup(ctx, c.req.valid('param').id);
   if (!c.req.valid('query').with_projects) return c.json(toGroup(view, ctx.config));
-  return c.json(toGroupDetail(view, await groups.detailOf(ctx, view), ctx.config, { admin: isAdministrator(ctx.actor) }));
+  const [detail, runnersToken] = await Promise.all([groups.detailOf(ctx, view), groups.runnersTokenFor(ctx, view)]);
+  return c.json(toGroupDetail(view, detail, ctx.config, { admin: isAdministrator(ctx.actor), runnersToken }), 200, runnersToken ? NO_STORE : {});
 });
 
 groupRoutes.put('/groups/:id', authenticated, path(GroupPath), params(UpdateGroupInput), async (c) => {

@@ -116,17 +116,22 @@ export function toGroup(v: GroupView, config: Config) {
   };
 }
 
-/** Entities::GroupDetail: the group with its own projects and those shared with it that the caller can see. */
+/**
+ * Entities::GroupDetail: the group with its own projects and those shared with it that the caller can see, and the
+ * runner registration token where the answer carries it (`runnersToken`: GET /groups/:id, to those who administer
+ * the group).
+ */
 export function toGroupDetail(
   v: GroupView,
   d: { projects: ProjectView[]; sharedProjects: ProjectView[]; sharedWithGroups: SharedWithGroup[] },
   config: Config,
-  o: { admin: boolean },
+  o: { admin: boolean; runnersToken?: string | null },
 ) {
   return {
     ...toGroup(v, config),
     ...(o.admin ? groupLimitsEntity(v.namespace) : {}),
     shared_with_groups: d.sharedWithGroups,
+    ...(o.runnersToken ? { runners_token: o.runnersToken } : {}),
     projects: d.projects.map((p) => toProject(p, config)),
     shared_projects: d.sharedProjects.map((p) => toProject(p, config)),
   };

@@ -6,7 +6,8 @@ import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { isUniqueViolation, notFound, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
-import { assertCan, isAdministrator, Visibility, visibilityName, type GroupFacts } from '../lib/policy.ts';
+import { assertCan, can, isAdministrator, Visibility, visibilityName, type GroupFacts } from '../lib/policy.ts';
+import { groupRunnersToken } from '../runners/registration-token.ts';
 import type { Output } from '../lib/validate.ts';
 import { listProjects } from '../projects/service.ts';
 import { assertAvatar, storeAvatar } from '../uploads/avatars.ts';
@@ -56,6 +57,15 @@ export async function detailOf(ctx: RequestContext, view: q.GroupView) {
     q.groupSharedWith(ctx.db, id),
   ]);
   return { projects, sharedProjects, sharedWithGroups };
+}
+
+/**
+ * GroupDetail's runners_token (GET /groups/:id): the group's runner registration token for those who administer the
+ * group (user_can_admin_group), else null. No key configured: null for everyone.
+ */
+export async function runnersTokenFor(ctx: RequestContext, view: q.GroupView): Promise<string | null> {
+  if (!can(ctx.actor, 'group:admin_runners', groupFacts(view))) return null;
+  return groupRunnersToken(ctx.config.encryptionKey, view.namespace.id, view.namespace.runnersTokenVersion);
 }
 
 /**

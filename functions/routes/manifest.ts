@@ -615,6 +615,7 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["GET","/projects/:id/runners",3],
     ["POST","/projects/:id/runners",3],
     ["DELETE","/projects/:id/runners/:runner_id",2],
+    ["GET","/groups/:id/runners",3],
   ],
   runners: [
     ["POST","/runners",1],

@@ -1,13 +1,15 @@
 // The runner administration API (GitLab 13.6's lib/api/ci/runners.rb): the runners a user owns (GET /runners),
-// every runner for administrators (GET /runners/all), one runner's details, changes and deletion, and a project's
-// runners (list, enable, disable). Who may do what is RunnerPolicy in lib/policy.ts; the messages are the API's.
-import * as q from '../../db/queries/runners.ts';
+// every runner for administrators (GET /runners/all), one runner's details, changes and deletion, a project's runners
+// (list, enable, disable) and a group's (list). Who may do what is RunnerPolicy in lib/policy.ts; the messages are
+// the API's.
+import * as q from '../../db/queries/runners/admin.ts';
 import type { RunnerRow } from '../../db/schema/index.ts';
 import { requireUser } from '../lib/auth.ts';
 import type { RequestContext } from '../lib/context.ts';
 import { forbidden, notFound, validationFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
 import { assertCan, can, type RunnerFacts } from '../lib/policy.ts';
+import { findGroup, groupFacts } from '../groups/service.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
 import { requireAdmin } from '../users/service.ts';
 
@@ -38,11 +40,17 @@ async function runnerWithFacts(ctx: RequestContext, id: number | null) {
   return { runner: found.runner, facts };
 }
 
+/** RunnerDetails' projects and groups: those the actor is authorized in (all of them for administrators). */
+async function detailsOf(ctx: RequestContext, runner: RunnerRow) {
+  const [projects, groups] = await Promise.all([q.runnerProjects(ctx.db, ctx.actor, runner.id), q.runnerGroups(ctx.db, ctx.actor, runner.id)]);
+  return { runner, projects, groups: groups.map((g) => g.namespace) };
+}
+
 /** authenticate_show_runner!: shared runners and one's own; `403 No access granted` otherwise. */
 export async function getRunner({ ctx, input }: Verb<{ id: number | null }>) {
   const { runner, facts } = await runnerWithFacts(ctx, input.id);
   if (!can(ctx.actor, 'runner:read', facts)) throw forbidden('No access granted');
-  return { runner, projects: await q.runnerProjects(ctx.db, ctx.actor, runner.id) };
+  return detailsOf(ctx, runner);
 }
 
 /** authenticate_update_runner! and authenticate_delete_runner!, with their messages. */
@@ -85,7 +93,7 @@ export async function updateRunner({ ctx, input }: Verb<{ id: number | null } & 
     ...(input.maximum_timeout !== undefined ? { maximumTimeout: input.maximum_timeout } : {}),
   });
   if (!updated) throw notFound('Runner');
-  return { runner: updated, projects: await q.runnerProjects(ctx.db, ctx.actor, runner.id) };
+  return detailsOf(ctx, updated);
 }
 
 export async function deleteRunner({ ctx, input }: Verb<{ id: number | null }>) {
@@ -111,12 +119,17 @@ export async function listProjectRunners({ ctx, input }: Verb<{ ref: Ref | null;
   };
 }
 
-/** POST /projects/:id/runners: a project runner the actor may assign (not a shared one, not locked elsewhere). */
+/**
+ * POST /projects/:id/runners: a project runner the actor may assign (not locked elsewhere). authenticate_enable_runner!
+ * says why not, in its order: a group runner (to everyone, administrators included), a locked runner, one the actor
+ * does not own (403 whether the runner is seen or not: the id is all the caller gave).
+ */
 export async function enableProjectRunner({ ctx, input }: Verb<{ ref: Ref | null; runnerId: number | null }>): Promise<RunnerRow> {
   const project = await adminProject(ctx, input.ref);
   const { runner, facts } = await runnerWithFacts(ctx, input.runnerId);
-  // `authorize! :assign_runner`: 403 whether the runner is seen or not (the id is all the caller gave).
-  if (!can(ctx.actor, 'runner:assign', facts)) throw forbidden();
+  if (!can(ctx.actor, 'runner:assign', facts)) {
+    throw forbidden(facts.runnerType === 'group_type' ? 'Runner is a group runner' : facts.locked ? 'Runner is locked' : 'No access granted');
+  }
   if (!(await q.assignRunner(ctx.db, runner.id, project.project.id))) throw validationFailed({ runner: ['has already been taken'] });
   return runner;
 }
@@ -128,4 +141,20 @@ export async function disableProjectRunner({ ctx, input }: Verb<{ ref: Ref | nul
   if (!(await q.projectHasRunner(ctx.db, runner.id, project.project.id))) throw notFound('Runner');
   if (facts.projectCount <= 1) throw forbidden('Only one project associated with the runner. Please remove the runner instead');
   await q.unassignRunner(ctx.db, runner.id, project.project.id);
+}
+
+/**
+ * GET /groups/:id/runners: the group runners of the group and of the groups above it (Ci::Runner.belonging_to_group
+ * with include_ancestors), for those who administer the group (authorize_admin_group): 404 for a group the actor
+ * cannot see, 403 for one it cannot administer.
+ */
+export async function listGroupRunners({ ctx, input }: Verb<{ ref: Ref | null; filter: q.RunnerFilter }>) {
+  requireUser(ctx);
+  const group = await findGroup(ctx, input.ref);
+  assertCan(ctx.actor, 'group:admin_runners', groupFacts(group));
+  const scope: q.RunnerScope = { kind: 'group', groupId: group.namespace.id };
+  return {
+    fetch: (limit: number, offset: number) => q.listRunners(ctx.db, scope, input.filter, limit, offset),
+    count: (limit: number) => q.countRunners(ctx.db, scope, input.filter, limit),
+  };
 }

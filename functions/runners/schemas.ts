@@ -5,6 +5,7 @@ import { atLeastOneOf, bool, commaList, int, oneOf, schema, str } from '../lib/v
 import { paginationParams } from '../lib/pagination.ts';
 import type { NamespaceRow, ProjectRow, RunnerRow } from '../../db/schema/index.ts';
 import type { Config } from '../lib/context.ts';
+import { groupWebUrl } from '../groups/schemas.ts';
 import { toBasicProject } from '../projects/schemas.ts';
 
 const info = () =>
@@ -74,6 +75,16 @@ export const ListRunnersInput = (all: boolean) =>
     }),
   );
 
+/** GET /groups/:id/runners: `type`, `status` and `tag_list` (no `scope`, which 13.6 does not declare there). */
+export const ListGroupRunnersInput = schema(() =>
+  z.object({
+    ...paginationParams(),
+    type: z.optional(oneOf(['instance_type', 'group_type', 'project_type'])),
+    status: z.optional(oneOf(['active', 'paused', 'online', 'offline'])),
+    tag_list: z.optional(commaList()),
+  }),
+);
+
 export const UpdateRunnerInput = schema(() => {
   const fields = {
     description: z.optional(str(1024)),
@@ -109,7 +120,12 @@ export const toRunner = (r: RunnerRow, now = Date.now()) => ({
  * Entities::RunnerDetails. 13.6 also shows administrators the runner's token; only its digest is stored here, so
  * it is never shown after registration.
  */
-export const toRunnerDetails = (r: RunnerRow, projects: { project: ProjectRow; namespace: NamespaceRow; forksCount: number }[], config: Config) => ({
+export const toRunnerDetails = (
+  r: RunnerRow,
+  projects: { project: ProjectRow; namespace: NamespaceRow; forksCount: number }[],
+  groups: NamespaceRow[],
+  config: Config,
+) => ({
   ...toRunner(r),
   tag_list: r.tagList,
   run_untagged: r.runUntagged,
@@ -122,5 +138,8 @@ export const toRunnerDetails = (r: RunnerRow, projects: { project: ProjectRow; n
   architecture: r.architecture,
   contacted_at: r.contactedAt ? r.contactedAt.toISOString() : null,
   projects: projects.map((p) => toBasicProject(p.project, p.namespace, config, p.forksCount)),
-  groups: [],
+  groups: groups.map((g) => toBasicGroupDetails(g, config)),
 });
+
+/** Entities::BasicGroupDetails */
+const toBasicGroupDetails = (g: NamespaceRow, config: Config) => ({ id: g.id, web_url: groupWebUrl(config, g.fullPath), name: g.name });

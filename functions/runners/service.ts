@@ -51,17 +51,23 @@ export interface RegisterInput {
 
 /**
  * POST /runners: the instance's registration token makes an instance runner, a project's a project runner of that
- * project (a project being deleted has none); anything else is 403. The runner's token is returned once.
+ * project, a group's a group runner of that group (a project or group being deleted has none); anything else is 403.
+ * The runner's token is returned once.
  */
 export async function registerRunner({ ctx, input }: Verb<RegisterInput>): Promise<{ id: number; token: string }> {
   const key = ctx.config.encryptionKey;
   const scope = tokenScope(input.token);
   if (!scope) throw forbidden();
   let projectId: number | null = null;
+  let groupId: number | null = null;
   if (scope.kind === 'project') {
     const project = await findPipelineProject(ctx.db, scope.projectId);
     if (!project || !(await isRegistrationToken(key, input.token, scope, project.runnersTokenVersion))) throw forbidden();
     projectId = project.id;
+  } else if (scope.kind === 'group') {
+    const group = await q.findRunnerGroup(ctx.db, scope.groupId);
+    if (!group || !(await isRegistrationToken(key, input.token, scope, group.runnersTokenVersion))) throw forbidden();
+    groupId = group.id;
   } else if (!(await isRegistrationToken(key, input.token, scope))) throw forbidden();
   // Ci::Runner validates the tag list: tags without letters are refused as GitLab's tag_constraints do.
   if (input.maximumTimeout !== undefined && input.maximumTimeout < 600) throw validationFailed({ maximum_timeout: ['needs to be at least 10 minutes'] });
@@ -74,15 +80,16 @@ export async function registerRunner({ ctx, input }: Verb<RegisterInput>): Promi
     tokenDigest: await sha256Hex(token),
     description: input.description ?? null,
     active: input.active ?? true,
-    locked: input.locked ?? scope.kind === 'project',
+    locked: input.locked ?? scope.kind !== 'instance',
     runUntagged: input.runUntagged ?? true,
     tagList,
     accessLevel: input.accessLevel ?? 'not_protected',
-    runnerType: scope.kind === 'instance' ? 'instance_type' : 'project_type',
+    runnerType: scope.kind === 'instance' ? 'instance_type' : scope.kind === 'group' ? 'group_type' : 'project_type',
     maximumTimeout: input.maximumTimeout ?? null,
     info: clean(input.info),
     ipAddress: input.ipAddress,
     projectId,
+    groupId,
   });
   return { id, token };
 }

@@ -122,6 +122,38 @@ print(json.dumps({'draft': draft, 'ready': ready, 'listed': listed, 'merged': me
     expect(out).toEqual({ draft: 'draft_status', ready: 'mergeable', listed: ['mergeable'], merged: 'not_open' });
   });
 
+  it("group runners: the group's runners_token registers one; group.runners.list(); details with groups; not a project's", async () => {
+    const { token } = await createUser();
+    const group = await createGroup(token);
+    const subgroup = await createGroup(token, { parentId: group.id });
+    const project = await createProject(token, { namespaceId: subgroup.id });
+    const out = await python(
+      server.url,
+      token,
+      `group = gl.groups.get(args['group'])
+runner = gl.runners.create({'token': group.runners_token, 'description': 'py group runner', 'tag_list': ['docker']})
+listed = [(r.id, r.runner_type) for r in gl.groups.get(args['subgroup']).runners.list(all=True)]
+details = gl.runners.get(runner.id)
+in_project = [r.id for r in gl.projects.get(args['project']).runners.list(type='group_type')]
+try:
+    gl.projects.get(args['project']).runners.create({'runner_id': runner.id})
+    refused = None
+except gitlab.exceptions.GitlabCreateError as e:
+    refused = [e.response_code, e.error_message]
+print(json.dumps({'listed': listed == [(runner.id, 'group_type')], 'type': details.runner_type, 'groups': [g['id'] for g in details.groups],
+  'tags': details.tag_list, 'in_project': in_project == [runner.id], 'refused': refused}))`,
+      { group: group.id, subgroup: subgroup.id, project: project.id },
+    );
+    expect(out).toEqual({
+      listed: true,
+      type: 'group_type',
+      groups: [group.id],
+      tags: ['docker'],
+      in_project: true,
+      refused: [403, '403 Forbidden - Runner is a group runner'],
+    });
+  });
+
   it('project, group and user settings through save(); namespaces; application settings and statistics', async () => {
     const { token } = await createAdmin();
     const group = await createGroup(token);

@@ -68,6 +68,13 @@ describe('POST /api/graphql', () => {
     expect((await get({ cookie, 'x-csrf-token': await csrfTokenFor(value) })).body).toEqual({ data: { currentUser: { username: user.username } } });
   });
 
+  it('GET with variables that are not JSON is 422 (Gitlab::Graphql::Variables::Invalid), not a server error', async () => {
+    for (const name of ['variables', 'extensions']) {
+      const res = await request('GET', '/api/graphql', { query: { query: '{ echo(text: "x") }', [name]: 'NaN' } });
+      expect([res.status, res.body.errors.length, typeof res.body.errors[0].message]).toEqual([422, 1, 'string']);
+    }
+  });
+
   it('a mutation over GET is refused', async () => {
     const res = await request('GET', '/api/graphql', { query: { query: 'mutation { __typename }' } });
     expect(res.status).toBe(405);

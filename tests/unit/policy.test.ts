@@ -14,6 +14,7 @@ import {
   type IssueFacts,
   type MembershipFacts,
   type ProjectFacts,
+  type RunnerFacts,
 } from '../../functions/lib/policy.ts';
 
 const person = (id: number, extra: Partial<UserRow> = {}): Actor => ({
@@ -118,8 +119,47 @@ describe('group actions', () => {
     ['group:create_project', 'user', group('public', AccessLevel.REPORTER), false],
     ['group:create_project', 'external', group('private'), false],
     ['group:admin_members', 'user', group('public', AccessLevel.OWNER), true],
+    ['group:admin_runners', 'user', group('private', AccessLevel.MAINTAINER), false],
+    ['group:admin_runners', 'user', group('private', AccessLevel.OWNER), true],
+    ['group:admin_runners', 'admin', group('private'), true],
   ])('%s by %s: %s', (action, who, facts, expected) => {
     expect(can(actors[who], action as 'group:read', facts)).toBe(expected);
+  });
+});
+
+describe('runner actions (RunnerPolicy, ci_owned_runners)', () => {
+  const runner = (runnerType: RunnerFacts['runnerType'], ownerLevel: number, o: { locked?: boolean; projectCount?: number } = {}): RunnerFacts => ({
+    kind: 'runner',
+    runnerType,
+    locked: o.locked ?? false,
+    ownerLevel,
+    projectCount: o.projectCount ?? (runnerType === 'project_type' ? 1 : 0),
+  });
+  it.each<[string, Who, RunnerFacts, boolean]>([
+    // A group runner: the Owners of its group (or of a group above it); Maintainers are not owners.
+    ['runner:read', 'user', runner('group_type', AccessLevel.OWNER), true],
+    ['runner:read', 'user', runner('group_type', AccessLevel.MAINTAINER), false],
+    ['runner:update', 'user', runner('group_type', AccessLevel.OWNER), true],
+    ['runner:update', 'user', runner('group_type', AccessLevel.MAINTAINER), false],
+    ['runner:delete', 'user', runner('group_type', AccessLevel.OWNER), true],
+    ['runner:delete', 'admin', runner('group_type', 0), true],
+    ['runner:read', 'anonymous', runner('group_type', AccessLevel.OWNER), false],
+    // Never assigned to a project, not even by an administrator.
+    ['runner:assign', 'user', runner('group_type', AccessLevel.OWNER), false],
+    ['runner:assign', 'admin', runner('group_type', 0), false],
+    // A project runner: the Maintainers of its projects.
+    ['runner:read', 'user', runner('project_type', AccessLevel.MAINTAINER), true],
+    ['runner:read', 'user', runner('project_type', AccessLevel.DEVELOPER), false],
+    ['runner:delete', 'user', runner('project_type', AccessLevel.MAINTAINER, { projectCount: 2 }), false],
+    ['runner:assign', 'user', runner('project_type', AccessLevel.MAINTAINER), true],
+    ['runner:assign', 'user', runner('project_type', AccessLevel.MAINTAINER, { locked: true }), false],
+    ['runner:assign', 'admin', runner('project_type', 0, { locked: true }), true],
+    // Shared runners: read by anyone signed in, changed by administrators.
+    ['runner:read', 'user', runner('instance_type', 0), true],
+    ['runner:update', 'user', runner('instance_type', 0), false],
+    ['runner:update', 'admin', runner('instance_type', 0), true],
+  ])('%s by %s: %s', (action, who, facts, expected) => {
+    expect(can(actors[who], action as 'runner:read', facts)).toBe(expected);
   });
 });
 

@@ -56,6 +56,7 @@ const OWNER_OVERRIDES: Record<string, string> = {
   ci_stages: 'pipelines',
   ci_runners: 'runners',
   ci_runner_projects: 'runners',
+  ci_runner_namespaces: 'runners',
   ci_builds: 'jobs',
   ci_build_needs: 'jobs',
   ci_build_trace_chunks: 'jobs',

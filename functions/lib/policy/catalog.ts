@@ -49,6 +49,9 @@ import {
 } from './predicates.ts';
 import { projectActions } from './project-actions.ts';
 
+/** RunnerPolicy's owned_runner: Owners own a group runner, Maintainers a project runner (db/queries/runners/admin.ts has the SQL twin). */
+const ownsRunner = (r: RunnerFacts) => r.ownerLevel >= (r.runnerType === 'group_type' ? AccessLevel.OWNER : AccessLevel.MAINTAINER);
+
 /** The catalog of actions. Each rule assumes nothing: read rights are part of every rule. */
 export const rules = {
   ...projectActions,
@@ -142,6 +145,9 @@ export const rules = {
   'project:create_iteration': (a: Actor, p: IterationParentFacts<ProjectFacts>) =>
     p.iterationsAvailable && canReadProject(a, p) && signedIn(a) && level(a, p) >= AccessLevel.DEVELOPER,
   'group:update': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
+  // admin_group (GroupPolicy, 13.6) where the group's runners are concerned: GroupDetail's runners_token
+  // (user_can_admin_group) and GET /groups/:id/runners (authorize_admin_group). Owners and administrators.
+  'group:admin_runners': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
   'group:delete': (a: Actor, g: GroupFacts) => canReadGroup(a, g) && level(a, g) >= AccessLevel.OWNER,
   // GitLab's defaults: subgroup_creation_level "maintainer" (MAINTAINER_SUBGROUP_ACCESS) and
   // project_creation_level "developer" (DEVELOPER_MAINTAINER_PROJECT_ACCESS).
@@ -176,15 +182,16 @@ export const rules = {
   // withdraw_*_member_access_request for the requester; update/destroy_*_member (approve, deny) for admin_*_member.
   'access_requester:withdraw': (a: Actor, r: AccessRequesterFacts) => r.isSelf && signedIn(a) && canReadSource(a, r.source),
   'access_requester:decide': (a: Actor, r: AccessRequesterFacts) => canAdminMembers(a, r.source),
-  // RunnerPolicy (13.6): administrators, and the maintainers of a runner's projects (ci_owned_runners); shared
-  // runners are readable by anyone signed in, and changed by administrators only; a runner serving several
-  // projects is deleted by administrators only; a locked runner is assigned to more projects by administrators.
-  'runner:read': (a: Actor, r: RunnerFacts) => isAdmin(a) || (signedIn(a) && (r.runnerType === 'instance_type' || r.ownerLevel >= AccessLevel.MAINTAINER)),
-  'runner:update': (a: Actor, r: RunnerFacts) => isAdmin(a) || (signedIn(a) && r.runnerType !== 'instance_type' && r.ownerLevel >= AccessLevel.MAINTAINER),
-  'runner:delete': (a: Actor, r: RunnerFacts) =>
-    isAdmin(a) || (signedIn(a) && r.runnerType !== 'instance_type' && r.ownerLevel >= AccessLevel.MAINTAINER && r.projectCount <= 1),
+  // RunnerPolicy (13.6): administrators, and the runner's owners (User#ci_owned_runners: the maintainers of a project
+  // runner's projects, the owners of a group runner's group or of a group above it); shared runners are readable by
+  // anyone signed in, and changed by administrators only; a runner serving several projects is deleted by
+  // administrators only; a locked runner is assigned to more projects by administrators; a group runner is assigned
+  // to projects by nobody (Ci::Runner#assign_to refuses it, and the API says so before anything else).
+  'runner:read': (a: Actor, r: RunnerFacts) => isAdmin(a) || (signedIn(a) && (r.runnerType === 'instance_type' || ownsRunner(r))),
+  'runner:update': (a: Actor, r: RunnerFacts) => isAdmin(a) || (signedIn(a) && r.runnerType !== 'instance_type' && ownsRunner(r)),
+  'runner:delete': (a: Actor, r: RunnerFacts) => isAdmin(a) || (signedIn(a) && r.runnerType !== 'instance_type' && ownsRunner(r) && r.projectCount <= 1),
   'runner:assign': (a: Actor, r: RunnerFacts) =>
-    isAdmin(a) || (signedIn(a) && r.runnerType === 'project_type' && !r.locked && r.ownerLevel >= AccessLevel.MAINTAINER),
+    r.runnerType !== 'group_type' && (isAdmin(a) || (signedIn(a) && r.runnerType === 'project_type' && !r.locked && ownsRunner(r))),
   // NamespacePolicy on a personal namespace: its owner and administrators read it and create projects in it.
   'personal_namespace:read': (a: Actor, n: PersonalNamespaceFacts) => ownsNamespace(a, n),
   'personal_namespace:create_project': (a: Actor, n: PersonalNamespaceFacts) => ownsNamespace(a, n),

@@ -197,12 +197,16 @@ export interface AccessRequesterFacts {
   isSelf: boolean;
 }
 
-/** A CI runner as RunnerPolicy sees it: its type, lock, and the actor's highest level over its projects. */
+/** A CI runner as RunnerPolicy sees it: its type, lock, and the actor's level over what owns it. */
 export interface RunnerFacts {
   kind: 'runner';
   runnerType: 'instance_type' | 'group_type' | 'project_type';
   locked: boolean;
-  /** The actor's highest access level over the runner's projects (its owners are their maintainers). */
+  /**
+   * For a group runner, the actor's own membership level in its group or a group above it (its owners are their
+   * Owners); for the others, the actor's highest access level over the runner's projects (its owners are their
+   * Maintainers).
+   */
   ownerLevel: number;
   projectCount: number;
 }

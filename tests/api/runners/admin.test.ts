@@ -110,8 +110,13 @@ describe('runner administration', () => {
       { message: '403 Forbidden - Only one project associated with the runner. Please remove the runner instead' },
     ]);
 
+    // authenticate_enable_runner!'s reasons: a locked runner, then one the caller does not own.
     const locked = await projectRunner((await createUser()).token, { locked: true });
-    expect((await api.post(`/projects/${second.id}/runners`, { token: owner.token, body: { runner_id: locked.runner.id } })).status).toBe(403);
+    const refused = await api.post(`/projects/${second.id}/runners`, { token: owner.token, body: { runner_id: locked.runner.id } });
+    expect([refused.status, refused.body]).toEqual([403, { message: '403 Forbidden - Runner is locked' }]);
+    const foreign = await projectRunner((await createUser()).token);
+    const notOwned = await api.post(`/projects/${second.id}/runners`, { token: owner.token, body: { runner_id: foreign.runner.id } });
+    expect([notOwned.status, notOwned.body]).toEqual([403, { message: '403 Forbidden - No access granted' }]);
     const developer = await createUser();
     await addMember(owner.token, 'projects', second.id, developer.user.id, 30);
     expect((await api.get(`/projects/${second.id}/runners`, { token: developer.token })).status).toBe(403);
