@@ -103,10 +103,10 @@ describe('Group.epic / Group.epics', () => {
     const { owner, group, project } = await setup();
     const epics = [];
     for (let i = 0; i < 4; i++) {
-      const epic = await createEpic(owner.token, group.id, { title: `E${i}`, start_date_is_fixed: true, start_date_fixed: `2020-0${i + 1}-01` });
+      const epic = await createEpic(owner.token, group.id, { title: `Epic${i}`, start_date_is_fixed: true, start_date_fixed: `2020-0${i + 1}-01` });
       const issue = await createIssue(owner.token, project.id);
       await api.post(`/groups/${group.id}/epics/${epic.iid}/issues/${issue.id}`, { token: owner.token, env: PREMIUM });
-      await createEpic(owner.token, group.id, { title: `C${i}`, parent_id: epic.id });
+      await createEpic(owner.token, group.id, { title: `Child${i}`, parent_id: epic.id });
       epics.push(epic);
     }
     await api.put(`/groups/${group.id}/epics/${epics[0]!.iid}`, { token: owner.token, env: PREMIUM, body: { state_event: 'close' } });
@@ -118,11 +118,11 @@ describe('Group.epic / Group.epics', () => {
       expect(res.body.errors).toBeUndefined();
       return res.body.data.group.epics.nodes.map((n: { title: string }) => n.title);
     };
-    expect(await titles('(search: "E", sort: start_date_asc)')).toEqual(['E0', 'E1', 'E2', 'E3']);
-    expect(await titles('(search: "E", state: closed)')).toEqual(['E0']);
-    expect(await titles(`(iids: ["${epics[1]!.iid}", "${epics[2]!.iid}"], sort: start_date_desc)`)).toEqual(['E2', 'E1']);
+    expect(await titles('(search: "Epic", sort: start_date_asc)')).toEqual(['Epic0', 'Epic1', 'Epic2', 'Epic3']);
+    expect(await titles('(search: "Epic", state: closed)')).toEqual(['Epic0']);
+    expect(await titles(`(iids: ["${epics[1]!.iid}", "${epics[2]!.iid}"], sort: start_date_desc)`)).toEqual(['Epic2', 'Epic1']);
     // Epic.within_timeframe: some date set, starting by the end and ending (or open) after the start.
-    expect(await titles('(timeframe: { start: "2020-02-15", end: "2020-03-15" })')).toEqual(['E2', 'E1', 'E0']);
+    expect(await titles('(timeframe: { start: "2020-02-15", end: "2020-03-15" })')).toEqual(['Epic2', 'Epic1', 'Epic0']);
 
     const bad = await gql(`query($path: ID!) { group(fullPath: $path) { epics(iidStartsWith: "x1") { nodes { id } } } }`, {
       token: owner.token,
