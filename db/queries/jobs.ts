@@ -3,11 +3,16 @@
 // racing changes cannot both apply (the loser changes nothing and is told so).
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../client.ts';
-import { ciBuilds, ciBuildTraceChunks, ciJobArtifacts, ciPipelines, type BuildRow, type CiStatus } from '../schema/index.ts';
+import { ciBuilds, ciBuildTraceChunks, ciJobArtifacts, ciPipelines, namespaces, projects, type BuildRow, type CiStatus } from '../schema/index.ts';
 import { intArray, rows } from './lib/raw.ts';
+import { AccessLevel, isAdmin, memberGroupIds, memberProjectIds, projectAccessLevelSql, type Viewer } from './lib/access.ts';
 
 export interface JobFilter {
-  projectId: number;
+  /** One project's jobs, or (with `runnerId`) a runner's in every project `inProjects` allows. */
+  projectId?: number | undefined;
+  runnerId?: number | undefined;
+  /** A condition on `ci_builds.project_id` (the projects a reader may see a runner's jobs in). */
+  inProjects?: SQL | undefined;
   pipelineId?: number | undefined;
   statuses?: readonly CiStatus[] | undefined;
   /** GenericCommitStatus rows are listed by the statuses API, not the jobs API. */
@@ -17,7 +22,9 @@ export interface JobFilter {
 
 function jobWhere(f: JobFilter): SQL {
   return and(
-    eq(ciBuilds.projectId, f.projectId),
+    f.projectId !== undefined ? eq(ciBuilds.projectId, f.projectId) : undefined,
+    f.runnerId !== undefined ? eq(ciBuilds.runnerId, f.runnerId) : undefined,
+    f.inProjects,
     f.pipelineId !== undefined ? eq(ciBuilds.pipelineId, f.pipelineId) : undefined,
     f.statuses?.length ? inArray(ciBuilds.status, [...f.statuses]) : undefined,
     inArray(ciBuilds.type, [...(f.types ?? ['Ci::Build'])]),
@@ -26,6 +33,18 @@ function jobWhere(f: JobFilter): SQL {
 }
 
 const withPipeline = { build: ciBuilds, pipeline: ciPipelines };
+
+/**
+ * RunnerJobsFinder#by_permission: a runner's jobs only in projects where the reader is a reporter or above
+ * (administrators: everywhere). A condition for JobFilter's `inProjects`.
+ */
+export function reporterProjectsSql(actor: Viewer): SQL | undefined {
+  if (isAdmin(actor)) return undefined;
+  const userId = actor.user?.id ?? 0;
+  return sql`${ciBuilds.projectId} IN (SELECT ${projects.id} FROM ${projects} JOIN ${namespaces} ON ${namespaces.id} = ${projects.namespaceId}
+    WHERE (${inArray(projects.id, memberProjectIds(userId))} OR ${namespaces.traversalIds} && ${memberGroupIds(userId)})
+      AND ${projectAccessLevelSql(actor)} >= ${AccessLevel.REPORTER})`;
+}
 
 /** A page of jobs, newest first (Ci::JobsFinder orders by id desc), with the filtered total capped inside. */
 export async function jobPage(db: Db, f: JobFilter, o: { limit: number; offset: number; countCap: number; order?: 'asc' | 'desc' }) {

@@ -1,7 +1,8 @@
 // Job inputs (GitLab 13.6 lib/api/jobs.rb) and Entities::JobBasic, ::Job, ::JobArtifact(File), ::Runner.
 import * as z from 'zod/mini';
 import type { JobWithPipeline } from '../../db/queries/jobs.ts';
-import type { RunnerRow, UserRow } from '../../db/schema/index.ts';
+import type { NamespaceRow, ProjectRow, RunnerRow, UserRow } from '../../db/schema/index.ts';
+import { toProjectIdentity } from '../projects/schemas.ts';
 import type { Actor, Config } from '../lib/context.ts';
 import { iso } from '../lib/format.ts';
 import { paginationParams } from '../lib/pagination.ts';
@@ -65,6 +66,18 @@ export function toJobBasic(j: JobWithPipeline, x: JobContext, config: Config, vi
     web_url: `${web}/-/jobs/${build.id}`,
   };
 }
+
+/** Entities::JobBasicWithProject (GET /runners/:id/jobs). */
+export const toJobBasicWithProject = (
+  j: JobWithPipeline,
+  x: JobContext,
+  project: { project: ProjectRow; namespace: NamespaceRow },
+  config: Config,
+  viewer: Actor,
+) => ({
+  ...toJobBasic(j, x, config, viewer),
+  project: toProjectIdentity(project, config),
+});
 
 /** Entities::Runner. */
 export const toRunner = (r: RunnerRow) => ({

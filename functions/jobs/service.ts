@@ -45,6 +45,34 @@ export function listJobs({ ctx, input }: Verb<{ project: ProjectView; pipelineId
   );
 }
 
+/**
+ * GET /runners/:id/jobs's page (Ci::RunnerJobsFinder, the runner's read rule checked by the caller): the runner's
+ * jobs in projects where the reader is a reporter or above, by status, by id (`sort`, newest first by default).
+ */
+export function listRunnerJobs({ ctx, input }: Verb<{ runnerId: number; statuses?: readonly JobStatus[] | undefined; sort: 'asc' | 'desc' }>) {
+  const filter: q.JobFilter = { runnerId: input.runnerId, inProjects: q.reporterProjectsSql(ctx.actor), statuses: input.statuses, includeRetried: true };
+  return pagedWithTotal(
+    (limit, offset) => q.jobPage(ctx.db, filter, { limit, offset, countCap: COUNT_LIMIT, order: input.sort }),
+    (cap) => q.countJobs(ctx.db, filter, cap),
+  );
+}
+
+/** Jobs of several projects with their contexts (JobBasicWithProject): each project's context as jobContexts reads it. */
+export async function jobsWithProjects(ctx: RequestContext, jobs: readonly q.JobWithPipeline[]) {
+  const projectIds = [...new Set(jobs.map((j) => j.build.projectId))];
+  const views = new Map((await Promise.all(projectIds.map((id) => findProject(ctx, { id })))).map((v) => [v.project.id, v]));
+  const contexts = new Map<number, JobContext>();
+  for (const view of views.values()) {
+    for (const [id, context] of await jobContexts(
+      ctx,
+      view,
+      jobs.filter((j) => j.build.projectId === view.project.id),
+    ))
+      contexts.set(id, context);
+  }
+  return jobs.map((j) => ({ job: j, context: contexts.get(j.build.id)!, project: views.get(j.build.projectId)! }));
+}
+
 /** What the Job entities of these jobs show beside the rows: commits, users, runners, files (4 statements at once). */
 export async function jobContexts(ctx: RequestContext, project: ProjectView, jobs: readonly q.JobWithPipeline[]): Promise<Map<number, JobContext>> {
   const projectId = project.project.id;

@@ -8,6 +8,7 @@
 import { countIssues, listIssueViews } from '../issues/lookups.ts';
 import { countMergeRequests, listMergeRequestViews } from '../merge-requests/lookups.ts';
 import * as q from '../../db/queries/milestones.ts';
+import { COUNT_LIMIT } from '../lib/pagination.ts';
 import type { MilestoneRow } from '../../db/schema/index.ts';
 import { detachEventTarget, recordEvent } from '../events/record.ts';
 import { requireUser } from '../lib/auth.ts';
@@ -222,5 +223,21 @@ export async function milestoneMergeRequests({ ctx, input }: Verb<{ id: number |
   return {
     fetch: (limit: number, offset: number) => listMergeRequestViews(ctx.db, ctx.actor, filter, order, limit, offset),
     count: (limit: number) => countMergeRequests(ctx.db, ctx.actor, filter, limit),
+  };
+}
+
+/**
+ * The search API's milestones (SearchResults#milestones): project milestones of one project, of a group's projects or
+ * of every project, where the actor may read issues or merge requests; newest updated first, with the capped total.
+ */
+export function searchMilestones(ctx: RequestContext, within: { projectId: number } | { groupId: number } | null, query: string) {
+  let total: number | undefined;
+  return {
+    fetch: async (limit: number, offset: number) => {
+      const rows = await q.searchProjectMilestones(ctx.db, ctx.actor, within, query, limit, offset, COUNT_LIMIT + 1);
+      total = rows[0]?.total;
+      return rows.map((r) => ({ milestone: r.milestone, projectPath: r.projectPath }));
+    },
+    count: async (cap: number) => total ?? (await q.searchProjectMilestones(ctx.db, ctx.actor, within, query, 1, 0, cap))[0]?.total ?? 0,
   };
 }

@@ -280,3 +280,17 @@ export function toProjectWithAccess(v: ProjectView, config: Config, extra: Proje
 export function toStarrer(r: { starredSince: Date; user: UserRow }, config: Config) {
   return { starred_since: r.starredSince.toISOString(), user: toUserBasic(r.user, config) };
 }
+
+/** Entities::ProjectIdentity */
+export function toProjectIdentity(p: { project: ProjectRow; namespace: NamespaceRow }, config: Config) {
+  const b = toBasicProject(p.project, p.namespace, config, 0);
+  return {
+    id: b.id,
+    description: b.description,
+    name: b.name,
+    name_with_namespace: b.name_with_namespace,
+    path: b.path,
+    path_with_namespace: b.path_with_namespace,
+    created_at: b.created_at,
+  };
+}

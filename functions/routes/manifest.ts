@@ -616,6 +616,7 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["POST","/projects/:id/runners",3],
     ["DELETE","/projects/:id/runners/:runner_id",2],
     ["GET","/groups/:id/runners",3],
+    ["GET","/runners/:id/jobs",3],
   ],
   runners: [
     ["POST","/runners",1],

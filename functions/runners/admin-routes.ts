@@ -10,6 +10,11 @@ import { params, path, pathId, schema, type Output } from '../lib/validate.ts';
 import { lookupId } from '../users/schemas.ts';
 import * as admin from './admin.ts';
 import { ListGroupRunnersInput, ListRunnersInput, toRunner, toRunnerDetails, UpdateRunnerInput } from './schemas.ts';
+import { jobsWithProjects } from '../jobs/service.ts';
+import { toJobBasicWithProject } from '../jobs/schemas.ts';
+import { JOB_STATUSES } from '../pipelines/status.ts';
+import { oneOf } from '../lib/validate.ts';
+import { paginationParams } from '../lib/pagination.ts';
 
 export const runnerAdminRoutes = new Hono<AppEnv>();
 
@@ -18,6 +23,14 @@ const ProjectPath = schema(() => z.object({ id: projectRef() }));
 const ProjectRunnerPath = schema(() => z.object({ id: projectRef(), runner_id: pathId() }));
 const GroupPath = schema(() => z.object({ id: groupRef() }));
 const EnableInput = schema(() => z.object({ runner_id: lookupId() }));
+const RunnerJobsInput = schema(() =>
+  z.object({
+    ...paginationParams(),
+    status: z.optional(oneOf(JOB_STATUSES)),
+    order_by: z._default(oneOf(['id']), 'id'),
+    sort: z._default(oneOf(['asc', 'desc']), 'desc'),
+  }),
+);
 const ListOwned = ListRunnersInput(false);
 const ListAll = ListRunnersInput(true);
 
@@ -74,4 +87,13 @@ runnerAdminRoutes.get('/groups/:id/runners', path(GroupPath), params(ListGroupRu
   const input = c.req.valid('query');
   const filter = { type: input.type, status: input.status, tagList: input.tag_list };
   return present(c, input, await admin.listGroupRunners({ ctx: c.var.ctx, input: { ref: c.req.valid('param').id, filter } }));
+});
+
+// GET /runners/:id/jobs: the runner's jobs as JobBasicWithProject (Ci::RunnerJobsFinder).
+runnerAdminRoutes.get('/runners/:id/jobs', path(RunnerPath), params(RunnerJobsInput), async (c) => {
+  const { ctx } = c.var;
+  const input = c.req.valid('query');
+  const list = await admin.listRunnerJobs({ ctx, input: { id: c.req.valid('param').id, status: input.status, sort: input.sort } });
+  const page = await jobsWithProjects(ctx, await paginate(c, pageRequest(input), list.fetch, list.count));
+  return c.json(page.map((r) => toJobBasicWithProject(r.job, r.context, r.project, ctx.config, ctx.actor)));
 });

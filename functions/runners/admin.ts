@@ -12,6 +12,8 @@ import { assertCan, can, type RunnerFacts } from '../lib/policy.ts';
 import { findGroup, groupFacts } from '../groups/service.ts';
 import { findProject, projectFacts } from '../projects/service.ts';
 import { requireAdmin } from '../users/service.ts';
+import * as jobs from '../jobs/service.ts';
+import type { JobStatus } from '../pipelines/status.ts';
 
 type Verb<I> = { ctx: RequestContext; input: I };
 
@@ -51,6 +53,13 @@ export async function getRunner({ ctx, input }: Verb<{ id: number | null }>) {
   const { runner, facts } = await runnerWithFacts(ctx, input.id);
   if (!can(ctx.actor, 'runner:read', facts)) throw forbidden('No access granted');
   return detailsOf(ctx, runner);
+}
+
+/** GET /runners/:id/jobs: authenticate_list_runners_jobs! (read_runner, `403 No access granted`), then the jobs. */
+export async function listRunnerJobs({ ctx, input }: Verb<{ id: number | null; status?: JobStatus | undefined; sort: 'asc' | 'desc' }>) {
+  const { runner, facts } = await runnerWithFacts(ctx, input.id);
+  if (!can(ctx.actor, 'runner:read', facts)) throw forbidden('No access granted');
+  return jobs.listRunnerJobs({ ctx, input: { runnerId: runner.id, statuses: input.status ? [input.status] : undefined, sort: input.sort } });
 }
 
 /** authenticate_update_runner! and authenticate_delete_runner!, with their messages. */

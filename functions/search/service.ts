@@ -1,26 +1,23 @@
 // The search API (GitLab 13.6 lib/api/search.rb, SearchService and Gitlab::{,Group,Project}SearchResults), basic
 // search: each scope is the list verb of its own domain, with the finder parameters GitLab's search passes to it, so
 // what a search finds is exactly what the reader may list (the same read rules, in the same SQL).
-import { searchProjectMilestones } from '../../db/queries/milestones.ts';
-import { searchProjectNotes } from '../../db/queries/notes.ts';
-import { hierarchyMemberSql, namespaceScope } from '../../db/queries/groups.ts';
-import { teamMemberSql } from '../../db/queries/projects.ts';
-import { searchFiles } from '../../db/queries/repositories/grep.ts';
-import { logPage, resolveRevision } from '../../db/queries/repositories/reads.ts';
-import { listUsers as queryUsers, countUsers } from '../../db/queries/users.ts';
+import type { SQL } from 'drizzle-orm';
 import type { RequestContext } from '../lib/context.ts';
 import { serviceFailed } from '../lib/errors.ts';
 import type { Ref } from '../lib/ids.ts';
-import { COUNT_LIMIT } from '../lib/pagination.ts';
 import { can } from '../lib/policy.ts';
 import { requireUser } from '../lib/auth.ts';
 import { findGroup } from '../groups/service.ts';
+import { hierarchyMemberSql, namespaceScope } from '../groups/lookups.ts';
+import { searchMilestones } from '../milestones/service.ts';
+import { searchNotes } from '../notes/reads.ts';
+import { teamMemberSql } from '../projects/lookups.ts';
+import { searchCommits, searchFiles } from '../repositories/reads/search.ts';
 import { listIssues } from '../issues/service.ts';
 import { listMergeRequests } from '../merge-requests/service.ts';
 import { findProject, listProjects, projectFacts } from '../projects/service.ts';
-import { commitView } from '../repositories/service.ts';
 import { searchSnippets } from '../snippets/service.ts';
-import { userListFilter } from '../users/service.ts';
+import { searchUsers } from '../users/service.ts';
 import { basenameOf, BATCH_SIZE, contentChunks, parseBlobQuery, passesFilters } from './blobs.ts';
 import { needsElasticsearch, type SearchScope, type SearchState } from './scopes.ts';
 import type { SearchRow } from './schemas.ts';
@@ -110,34 +107,22 @@ export async function search({ ctx, input }: Verb<{ where: SearchWhere; params: 
       return withCount({ fetch: async (l, o) => (await list.fetch(l, o)).map((v) => ({ scope: 'merge_requests', v })), count: list.count });
     }
     case 'milestones': {
-      const within = project ? { projectId: project.project.id } : group ? { groupId: group.namespace.id } : null;
-      let total: number | undefined;
-      return withCount({
-        fetch: async (l, o) => {
-          const rows = await searchProjectMilestones(ctx.db, ctx.actor, within, q, l, o, COUNT_LIMIT + 1);
-          total = rows[0]?.total;
-          return rows.map((r) => ({ scope: 'milestones', milestone: r.milestone, projectPath: r.projectPath }));
-        },
-        count: async (cap) => total ?? (await searchProjectMilestones(ctx.db, ctx.actor, within, q, 1, 0, cap))[0]?.total ?? 0,
-      });
+      const list = searchMilestones(ctx, project ? { projectId: project.project.id } : group ? { groupId: group.namespace.id } : null, q);
+      return withCount({ fetch: async (l, o) => (await list.fetch(l, o)).map((m) => ({ scope: 'milestones', ...m })), count: list.count });
     }
     case 'snippet_titles': {
       const list = searchSnippets(ctx, q);
       return withCount({ fetch: async (l, o) => (await list.fetch(l, o)).map((v) => ({ scope: 'snippet_titles', v })), count: list.count });
     }
     case 'users': {
-      // UsersFinder's search (User.search: relevance first), within the project's team or the group's hierarchy.
-      const within = project
+      // Within the project's team or the group's hierarchy (GroupSearchResults#users: groups the reader may see).
+      const within: SQL | undefined = project
         ? teamMemberSql({ id: project.project.id, traversalIds: project.namespace.kind === 'group' ? project.namespace.traversalIds : [] })
         : group
           ? hierarchyMemberSql(ctx.actor, { id: group.namespace.id, traversalIds: group.namespace.traversalIds })
           : undefined;
-      const filter = userListFilter(ctx, { search: q, within });
-      const order = q.trim() ? ({ by: 'search_relevance' } as const) : ({ by: 'id', sort: 'desc' } as const);
-      return withCount({
-        fetch: async (l, o) => (await queryUsers(ctx.db, filter, order, l, o)).map((u) => ({ scope: 'users', u })),
-        count: (cap) => countUsers(ctx.db, filter, cap),
-      });
+      const list = searchUsers(ctx, q, within);
+      return withCount({ fetch: async (l, o) => (await list.fetch(l, o)).map((u) => ({ scope: 'users', u })), count: list.count });
     }
   }
   // Project scopes only from here.
@@ -150,34 +135,25 @@ export async function search({ ctx, input }: Verb<{ where: SearchWhere; params: 
       let total: number | undefined;
       return {
         fetch: async (l, o) => {
-          const rows = await searchProjectNotes(ctx.db, ctx.actor, project.project.id, q, readsCode, l, o);
+          const rows = await searchNotes(ctx, project.project.id, q, readsCode, l, o);
           total = rows[0]?.total;
           return rows.map((r) => ({ scope: 'notes', n: r }));
         },
-        count: async () => total ?? (await searchProjectNotes(ctx.db, ctx.actor, project.project.id, q, readsCode, 1, 0))[0]?.total ?? 0,
+        count: async () => total ?? (await searchNotes(ctx, project.project.id, q, readsCode, 1, 0))[0]?.total ?? 0,
       };
     }
     case 'commits':
       if (!readsCode) return empty;
-      return inMemory(async () => {
-        // find_commits_by_message (git log --grep, at most 1000), then the commit the query names by id, if any.
-        const rev = params.ref?.trim() || 'HEAD';
-        const page = q.trim() ? await logPage(ctx.db, { projectId: project.project.id, rev, grep: q, limit: 1000, offset: 0 }) : undefined;
-        const found = (page?.commits ?? []).map(commitView);
-        const key = q.trim();
-        if (/^[0-9a-f]{7,40}$/i.test(key)) {
-          const byId = await resolveRevision(ctx.db, project.project.id, key.toLowerCase());
-          if (byId && !found.some((c) => c.oid === byId.oid)) found.push(commitView(byId));
-        }
-        return found.map((c) => ({ scope: 'commits', c, context }));
-      });
+      return inMemory(async () =>
+        (await searchCommits(ctx, project.project.id, q, params.ref?.trim() || 'HEAD')).map((c) => ({ scope: 'commits', c, context })),
+      );
     case 'blobs':
       if (!readsCode) return empty;
       return inMemory(async () => {
         const query = parseBlobQuery(q);
         const ref = params.ref?.trim() || project.repository?.defaultBranch || 'HEAD';
         if (!query.term) return [];
-        const files = (await searchFiles(ctx.db, project.project.id, ref, query.term, BATCH_SIZE)) ?? [];
+        const files = (await searchFiles(ctx, project.project.id, ref, query.term, BATCH_SIZE)) ?? [];
         const utf8 = new TextDecoder();
         const rows: SearchRow[] = [];
         let chunks = 0;

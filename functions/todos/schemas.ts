@@ -11,7 +11,7 @@ import { toMergeRequest } from '../merge-requests/schemas.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
 import { int, oneOf, pathId, schema, type Output } from '../lib/validate.ts';
-import { toBasicProject } from '../projects/schemas.ts';
+import { toProjectIdentity } from '../projects/schemas.ts';
 import { toUserBasic } from '../users/schemas.ts';
 import { iso } from '../lib/format.ts';
 
@@ -103,20 +103,6 @@ function toAlertTodo(v: TodoView & { alert: AlertRow }, config: Config) {
     state: t.state,
     created_at: iso(t.createdAt),
     updated_at: iso(t.updatedAt),
-  };
-}
-
-/** Entities::ProjectIdentity */
-function toProjectIdentity(p: { project: ProjectRow; namespace: NamespaceRow }, config: Config) {
-  const b = toBasicProject(p.project, p.namespace, config, 0);
-  return {
-    id: b.id,
-    description: b.description,
-    name: b.name,
-    name_with_namespace: b.name_with_namespace,
-    path: b.path,
-    path_with_namespace: b.path_with_namespace,
-    created_at: b.created_at,
   };
 }
 

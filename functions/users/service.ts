@@ -1,6 +1,7 @@
 // User verbs for REST and GraphQL alike: policy first, then the work, one transaction when it writes several rows.
 // Here: the lookups, the administrator rule, listings, delete, block and unblock. Creating a user is in create.ts,
 // updating one in update.ts, what both check and write (uniqueness, validations, profile values) in attributes.ts.
+import type { SQL } from 'drizzle-orm';
 import { revokeOAuthOfUser } from '../oauth/statements.ts';
 import { deleteSessionsOfUser } from '../../db/queries/lib/sessions.ts';
 import * as q from '../../db/queries/users.ts';
@@ -133,4 +134,17 @@ export async function unblockUser({ ctx, input }: Verb<{ id: number | null }>) {
 /** `before { authenticate_non_get! }`: writes on /users need a signed-in caller before parameters are checked. */
 export function requireSignedIn(ctx: RequestContext) {
   if (!ctx.actor.user) throw unauthorized();
+}
+
+/**
+ * The search API's users (UsersFinder with `search`: User.search, most relevant first; everyone when the search is
+ * blank, newest first), within `within` (a condition over the users row: a project's team, a group's hierarchy).
+ */
+export function searchUsers(ctx: RequestContext, query: string, within?: SQL) {
+  const filter = userListFilter(ctx, { search: query, within });
+  const order: q.UserOrder = query.trim() ? { by: 'search_relevance' } : { by: 'id', sort: 'desc' };
+  return {
+    fetch: (limit: number, offset: number) => q.listUsers(ctx.db, filter, order, limit, offset),
+    count: (limit: number) => q.countUsers(ctx.db, filter, limit),
+  };
 }
