@@ -45,3 +45,4 @@ export * from './uploads.ts';
 export * from './broadcast-messages.ts';
 export * from './custom-attributes.ts';
 export * from './deploy-tokens.ts';
+export * from './gpg-keys.ts';
