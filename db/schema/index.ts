@@ -46,3 +46,4 @@ export * from './broadcast-messages.ts';
 export * from './custom-attributes.ts';
 export * from './deploy-tokens.ts';
 export * from './user-agent-details.ts';
+export * from './gpg-keys.ts';

@@ -47,6 +47,7 @@ export const API_DOMAINS = {
   repositoryArchives: (): Routes => import('../repositories/archives/routes.ts').then((m) => m.repositoryArchiveRoutes),
   repositoryHistory: (): Routes => import('../repositories/reads/history-routes.ts').then((m) => m.repositoryHistoryRoutes),
   deployKeys: (): Routes => import('../deploy-keys/routes.ts').then((m) => m.deployKeyRoutes),
+  gpgKeys: (): Routes => import('../gpg-keys/routes.ts').then((m) => m.gpgKeyRoutes),
   deployTokens: (): Routes => import('../deploy-tokens/routes.ts').then((m) => m.deployTokenRoutes),
   search: (): Routes => import('../search/routes.ts').then((m) => m.searchRoutes),
   userAgentDetails: (): Routes => import('../user-agent-details/routes.ts').then((m) => m.userAgentDetailRoutes),

@@ -501,6 +501,7 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["GET","/projects/:id/repository/files/:file_path/blame",3],
     ["GET","/projects/:id/repository/contributors",2],
     ["GET","/projects/:id/repository/commits/:sha/refs",2],
+    ["GET","/projects/:id/repository/commits/:sha/signature",2],
     ["GET","/projects/:id/languages",2],
   ],
   deployKeys: [
@@ -520,6 +521,18 @@ export const ROUTE_MANIFEST: Record<import('./domains.ts').Domain, ManifestEntry
     ["GET","/user/keys/:key_id",3],
     ["GET","/keys/:id",3],
     ["GET","/keys",3],
+  ],
+  gpgKeys: [
+    ["GET","/user/gpg_keys",3],
+    ["GET","/user/gpg_keys/:key_id",3],
+    ["POST","/user/gpg_keys",3],
+    ["POST","/user/gpg_keys/:key_id/revoke",3],
+    ["DELETE","/user/gpg_keys/:key_id",3],
+    ["GET","/users/:id{[0-9]+}/gpg_keys",3],
+    ["GET","/users/:id{[0-9]+}/gpg_keys/:key_id",2],
+    ["POST","/users/:id{[0-9]+}/gpg_keys",4],
+    ["DELETE","/users/:id{[0-9]+}/gpg_keys/:key_id",3],
+    ["POST","/users/:id{[0-9]+}/gpg_keys/:key_id/revoke",3],
   ],
   deployTokens: [
     ["GET","/deploy_tokens",3],

@@ -1,9 +1,13 @@
 // python-gitlab (Debian's python3-gitlab, unmodified) against a served instance, for the calls it shapes its own way:
 // feature flags (`POST /features//NAME`, `GET /features/`: GitLab's router squeezes the slashes) and `label.save()`
 // (`PUT .../labels` with the name in the body, GitLab 13.x's collection form), and the merge-request fields a modern
-// client reads unconditionally (detailed_merge_status). Skipped where python3-gitlab is not installed (`.ci/run`
+// client reads unconditionally (detailed_merge_status), and GPG keys with a commit's signature (a commit signed by
+// `gpg` and pushed with git, where both are installed). Skipped where python3-gitlab is not installed (`.ci/run`
 // installs it).
 import { execFile, spawnSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGroup } from '../factories/groups.ts';
@@ -11,6 +15,7 @@ import { createProject } from '../factories/projects.ts';
 import { createAdmin, createUser, unique } from '../factories/users.ts';
 import { generateKey } from '../api/deploy-keys/helpers.ts';
 import { serveTestApp } from '../helpers/app.ts';
+import { Gpg, hasGpg, makePublicKey, SignedRepo } from '../api/gpg-keys/support.ts';
 
 const PYTHON = '/usr/bin/python3';
 const available = spawnSync(PYTHON, ['-c', 'import gitlab'], { stdio: 'ignore' }).status === 0;
@@ -320,5 +325,68 @@ print(json.dumps({
       blobs: [['notes.txt', 1, `one\ntwo ${w}\n`]],
       commits: [`add ${w}`],
     });
+  });
+
+  it('GPG keys (gl.user.gpgkeys, user.gpgkeys) and commit.signature() on a gpg-signed commit pushed with git', async () => {
+    const admin = await createAdmin();
+    const me = await createUser();
+    const project = await createProject(me.token);
+    const args: Record<string, unknown> = {
+      project: project.id,
+      me: me.user.id,
+      mine: await makePublicKey(me.user.email),
+      theirs: await makePublicKey(me.user.email),
+      admin_token: admin.token,
+      signed: null,
+    };
+    let gpg: Gpg | undefined;
+    let work: string | undefined;
+    if (hasGpg()) {
+      gpg = await Gpg.open();
+      work = await mkdtemp(join(tmpdir(), 'py-gpg-'));
+      const fingerprint = await gpg.generate(`Me <${me.user.email}>`);
+      const repo = await SignedRepo.open(gpg, work, 'signed');
+      await repo.commit('unsigned', { committerEmail: me.user.email });
+      args.signed = await repo.commit('signed', { signingKey: `${fingerprint}!`, committerEmail: me.user.email });
+      args.signing_key = await gpg.exportPublic(fingerprint);
+      await repo.pushAll(`${server.url.replace('://', `://x:${me.token}@`)}/${project.path_with_namespace}.git`);
+    }
+    try {
+      const out = await python(
+        server.url,
+        me.token,
+        `gl.auth()
+key = gl.user.gpgkeys.create({'key': args['mine']})
+listed = [k.id for k in gl.user.gpgkeys.list()]
+got = gl.user.gpgkeys.get(key.id)
+admin = gitlab.Gitlab(gl.url, private_token=args['admin_token'])
+theirs = admin.users.get(args['me'], lazy=True).gpgkeys.create({'key': args['theirs']})
+public = sorted(k.id for k in gl.users.get(args['me'], lazy=True).gpgkeys.list())
+key.delete()
+admin.users.get(args['me'], lazy=True).gpgkeys.delete(theirs.id)
+left = [k.id for k in gl.user.gpgkeys.list()]
+signature = None
+unsigned = None
+if args['signed']:
+    gl.user.gpgkeys.create({'key': args['signing_key']})
+    project = gl.projects.get(args['project'])
+    signature = project.commits.get(args['signed']).signature()
+    try:
+        project.commits.get(project.commits.get(args['signed']).parent_ids[0]).signature()
+    except gitlab.exceptions.GitlabGetError as e:
+        unsigned = [e.response_code, e.error_message]
+print(json.dumps({'same': got.key == args['mine'].strip(), 'listed': listed == [key.id], 'public': public == sorted([key.id, theirs.id]),
+  'left': left, 'signature': signature, 'unsigned': unsigned}))`,
+        args,
+      );
+      expect(out).toMatchObject({ same: true, listed: true, public: true, left: [] });
+      if (args.signed) {
+        expect(out.signature).toMatchObject({ signature_type: 'PGP', verification_status: 'verified', gpg_key_user_email: me.user.email.toLowerCase() });
+        expect(out.unsigned).toEqual([404, '404 Signature Not Found']);
+      }
+    } finally {
+      await gpg?.close();
+      if (work) await rm(work, { recursive: true, force: true });
+    }
   });
 });

@@ -22,6 +22,17 @@ export async function resolveRevision(db: Db, projectId: number, rev: string): P
   return row && toCommit(row);
 }
 
+/** The commit `rev` names and its object's body (for its signature), or undefined: one statement. */
+export async function resolveCommitObject(db: Db, projectId: number, rev: string): Promise<{ oid: string; data: Uint8Array } | undefined> {
+  const [row] = await rows<{ oid: string; data: string }>(
+    db,
+    sql`WITH RECURSIVE ${revisionCtes(projectId, rev)}
+      SELECT encode(t.commit_oid, 'hex') AS oid, encode(o.data, 'hex') AS data
+      FROM target t JOIN ${gitObjects} o ON o.pool_id = t.pool_id AND o.oid = t.commit_oid`,
+  );
+  return row && { oid: row.oid, data: fromHexText(row.data) };
+}
+
 export interface PathObject {
   /** The commit the revision resolved to. */
   commitOid: string;

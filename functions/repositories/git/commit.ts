@@ -3,6 +3,7 @@
 import { joinObject, splitObject, type Header } from './headers.ts';
 import { isOid } from './oid.ts';
 import { formatSignature, parseSignature, type Signature } from './signature.ts';
+import { concatBytes, decodeText } from './text.ts';
 
 export type { Signature };
 
@@ -84,4 +85,40 @@ export function title(commit: Commit): string {
   if (first.length < 100) return first.join('');
   const space = first.lastIndexOf(' ', 78);
   return `${first.slice(0, space < 0 ? 78 : space).join('')}...`;
+}
+
+const SIGNATURE_HEADER = 'gpgsig ';
+
+/**
+ * git's parse_signed_commit (commit.c): the `gpgsig` header's value (its lines un-indented, every such header in order)
+ * and the object without those headers, which is what was signed. Byte for byte: the object is split at line ends,
+ * never decoded and re-encoded. Null for an unsigned commit.
+ */
+export function extractSignature(body: Uint8Array): { signature: string; signed: Uint8Array } | null {
+  const signed: Uint8Array[] = [];
+  const signature: Uint8Array[] = [];
+  const header = new TextEncoder().encode(SIGNATURE_HEADER);
+  const startsWithHeader = (at: number) => header.every((b, k) => body[at + k] === b);
+  let inSignature = false;
+  let line = 0;
+  while (line < body.length) {
+    const eol = body.indexOf(0x0a, line);
+    const next = eol < 0 ? body.length : eol + 1;
+    if (body[line] === 0x0a) {
+      // The blank line: the message follows, all of it signed.
+      signed.push(body.subarray(line));
+      break;
+    }
+    if (inSignature && body[line] === 0x20) signature.push(body.subarray(line + 1, next));
+    else if (startsWithHeader(line)) {
+      inSignature = true;
+      signature.push(body.subarray(line + header.length, next));
+    } else {
+      inSignature = false;
+      signed.push(body.subarray(line, next));
+    }
+    line = next;
+  }
+  if (!signature.length) return null;
+  return { signature: decodeText(concatBytes(signature)), signed: concatBytes(signed) };
 }

@@ -1,7 +1,7 @@
-// Reads over a repository's history (GitLab 13.6): a file's blame (files.rb), the contributors (repositories.rb) and
-// the refs that contain a commit (commits.rb). Names in the path arrive URL-encoded (`%2F` for a slash) and Hono
-// decodes them; `files/:file_path/blame` has one segment more than routes.ts's `files/:file_path`, so neither
-// route can take the other's requests.
+// Reads over a repository's history (GitLab 13.6): a file's blame (files.rb), the contributors (repositories.rb), the
+// refs that contain a commit and a commit's signature (commits.rb). Names in the path arrive URL-encoded (`%2F` for
+// a slash) and Hono decodes them; `files/:file_path/blame` has one segment more than routes.ts's `files/:file_path`,
+// so neither route can take the other's requests.
 import { Hono } from 'hono';
 import * as z from 'zod/mini';
 import type { AppEnv } from '../../lib/context.ts';
@@ -14,6 +14,8 @@ import { getBlame } from '../blame/read.ts';
 import { commitRefs, CommitRefsInput, commitRefsProject, toBasicRef } from './commit-refs.ts';
 import { ContributorsInput, contributorsProject, listContributors, toContributor } from './contributors.ts';
 import { languagesJson, projectLanguages } from './languages.ts';
+import { commitSignature } from './signature.ts';
+import { toCommitSignature } from '../../gpg-keys/schemas.ts';
 import { fileHeaders } from '../entities.ts';
 import { GetFileInput } from '../schemas.ts';
 
@@ -56,6 +58,11 @@ repositoryHistoryRoutes.get(`${base}/commits/:sha/refs`, path(ShaPath), async (c
   const input = await parseParams(c, CommitRefsInput());
   const refs = await commitRefs({ ctx, input: { found, sha, type: input.type } });
   return c.json((await paginateArray(c, input, refs)).map(toBasicRef));
+});
+
+repositoryHistoryRoutes.get(`${base}/commits/:sha/signature`, path(ShaPath), async (c) => {
+  const { id, sha } = c.req.valid('param');
+  return c.json(toCommitSignature(await commitSignature({ ctx: c.var.ctx, input: { project: id, sha } })));
 });
 
 // GET /projects/:id/languages: an object, not a list (no pagination); its floats spelled as Ruby's JSON spells them.
