@@ -1,20 +1,10 @@
-// What GitLab asks GnuPG (lib/gitlab/gpg.rb, Gitlab::Gpg::Commit) asked of openpgp.js instead: a public key's primary
-// and subkey ids and fingerprints and its user ids, a detached signature's issuer, and whether the signature verifies
-// against a key. The library (about 370 KiB of code) is imported on the first call, never at an isolate's start
-// (DESIGN.md "Cold start").
+// What GitLab asks GnuPG (lib/gitlab/gpg.rb, Gitlab::Gpg::Commit): a public key's primary and subkey ids and
+// fingerprints and its user ids, a detached signature's issuer, and whether the signature verifies against a key.
+// Read by pgp-packets.ts and checked with WebCrypto (why not openpgp.js: that file's header).
 import type { GpgUserInfo } from '../../db/schema/index.ts';
+import { certifiedBytes, dearmor, readPackets, readPublicKeyPacket, readSignaturePacket, verifySignature, type PublicKeyPacket } from './pgp-packets.ts';
 
-type OpenPgp = typeof import('./openpgp-lib.ts');
-
-let library: Promise<OpenPgp> | undefined;
-const openpgp = (): Promise<OpenPgp> => {
-  const p = (library ??= import('./openpgp-lib.ts'));
-  // A failed import is retried by the next call rather than cached.
-  p.catch(() => (library = undefined));
-  return p;
-};
-
-const upper = (hex: string) => hex.toUpperCase();
+const utf8 = new TextDecoder();
 
 export interface PublicKeyFacts {
   /** Upper-case hex, as GitLab reads its sha_attributes. */
@@ -31,32 +21,64 @@ export interface PublicKeyFacts {
  * and emails as GPGME's uid splits them, the email downcased (Gitlab::Gpg.user_infos_from_key).
  */
 export async function readPublicKey(armored: string): Promise<PublicKeyFacts | null> {
-  const pgp = await openpgp();
-  let key: Awaited<ReturnType<OpenPgp['readKey']>>;
-  try {
-    key = await pgp.readKey({ armoredKey: armored });
-  } catch {
-    return null;
-  }
-  if (key.isPrivate()) return null;
-  const userInfos: GpgUserInfo[] = [];
-  for (const user of key.users) {
-    if (!user.userID) continue;
-    const certified = await user.verify().then(
-      () => true,
-      () => false,
-    );
-    if (!certified) continue;
-    const { name, email } = splitUserId(user.userID.userID);
-    userInfos.push({ name, email: email.toLowerCase() });
-  }
+  const keys = await readKeyPackets(armored);
+  if (!keys) return null;
+  const { primary, subkeys, userIds } = keys;
+  const userInfos: GpgUserInfo[] = userIds.map((uid) => {
+    const { name, email } = splitUserId(uid);
+    return { name, email: email.toLowerCase() };
+  });
   if (!userInfos.length) return null;
   return {
-    fingerprint: upper(key.getFingerprint()),
-    primaryKeyid: upper(key.getKeyID().toHex()),
-    subkeys: key.subkeys.map((s) => ({ keyid: upper(s.getKeyID().toHex()), fingerprint: upper(s.getFingerprint()) })),
+    fingerprint: primary.fingerprint,
+    primaryKeyid: primary.keyid,
+    subkeys: subkeys.map((k) => ({ keyid: k.keyid, fingerprint: k.fingerprint })),
     userInfos,
   };
+}
+
+/**
+ * The first transferable public key of an armored block: its primary key, its subkeys, and the user ids its primary
+ * key certified (a valid 0x10..0x13 self-signature) and did not revoke (0x30). Null for anything else: no block,
+ * unreadable packets, a secret key, a primary key that is not v4.
+ */
+async function readKeyPackets(armored: string): Promise<{ primary: PublicKeyPacket; subkeys: PublicKeyPacket[]; userIds: string[] } | null> {
+  const bytes = dearmor(armored, 'PUBLIC KEY BLOCK');
+  const packets = bytes && readPackets(bytes);
+  if (!packets?.length || packets[0]!.tag !== 6) return null;
+  const primary = await readPublicKeyPacket(packets[0]!.body);
+  if (!primary) return null;
+  const subkeys: PublicKeyPacket[] = [];
+  const userIds: string[] = [];
+  let uid: { bytes: Uint8Array; certified: boolean; revoked: boolean } | null = null;
+  const close = () => {
+    if (uid?.certified && !uid.revoked) userIds.push(utf8.decode(uid.bytes));
+    uid = null;
+  };
+  for (const p of packets.slice(1)) {
+    if (p.tag === 6) break;
+    if (p.tag === 5 || p.tag === 7) return null;
+    if (p.tag === 13) {
+      close();
+      uid = { bytes: p.body, certified: false, revoked: false };
+    } else if (p.tag === 17) close();
+    else if (p.tag === 14) {
+      close();
+      const subkey = await readPublicKeyPacket(p.body);
+      if (subkey) subkeys.push(subkey);
+    } else if (p.tag === 2 && uid) {
+      const current: { bytes: Uint8Array; certified: boolean; revoked: boolean } = uid;
+      const sig = readSignaturePacket(p.body);
+      if (!sig || (sig.issuerFingerprint ?? primary.fingerprint) !== primary.fingerprint || (sig.issuerKeyid ?? primary.keyid) !== primary.keyid) continue;
+      const certification = sig.type >= 0x10 && sig.type <= 0x13;
+      if ((certification && current.certified) || (!certification && sig.type !== 0x30)) continue;
+      const valid = await verifySignature(sig, certifiedBytes(primary, current.bytes), primary.material);
+      if (certification) current.certified = valid;
+      else current.revoked ||= valid;
+    }
+  }
+  close();
+  return { primary, subkeys, userIds };
 }
 
 /**
@@ -111,32 +133,23 @@ export interface DetachedSignature {
  * "Return the first signature for now"), or null when it does not read as one.
  */
 export async function readDetachedSignature(armored: string): Promise<DetachedSignature | null> {
-  const pgp = await openpgp();
-  let signature: Awaited<ReturnType<OpenPgp['readSignature']>>;
-  try {
-    signature = await pgp.readSignature({ armoredSignature: armored });
-  } catch {
-    return null;
-  }
-  const packet = signature.packets[0];
-  if (!packet) return null;
-  const fingerprint = packet.issuerFingerprint;
+  const bytes = dearmor(armored, 'SIGNATURE');
+  const packets = bytes && readPackets(bytes);
+  const first = packets?.[0];
+  const signature = first?.tag === 2 ? readSignaturePacket(first.body) : null;
+  if (!signature?.issuerKeyid) return null;
+  const { issuerFingerprint, issuerKeyid } = signature;
   return {
-    issuerFingerprint: fingerprint ? upper(Array.from(fingerprint, (b) => b.toString(16).padStart(2, '0')).join('')) : null,
-    issuerKeyid: upper(packet.issuerKeyID.toHex()),
+    issuerFingerprint,
+    issuerKeyid,
     async verifies(signed, armoredKey) {
-      try {
-        const key = await pgp.readKey({ armoredKey });
-        const message = await pgp.createMessage({ binary: signed });
-        // GnuPG 2.2 (13.6's) verifies DSA and 1024-bit RSA signatures, which openpgp.js refuses by default; its
-        // refusal of MD5, RIPEMD-160 and SHA-1 message digests (forgeable) is kept.
-        const config = { rejectPublicKeyAlgorithms: new Set<never>(), minRSABits: 1024 };
-        const result = await pgp.verify({ message, signature, verificationKeys: key, format: 'binary', config });
-        const first = result.signatures[0];
-        return first ? await first.verified : false;
-      } catch {
-        return false;
-      }
+      const keys = await readKeyPackets(armoredKey);
+      if (!keys) return false;
+      const key = [keys.primary, ...keys.subkeys].find((k) => (issuerFingerprint ? k.fingerprint === issuerFingerprint : k.keyid === issuerKeyid));
+      // A binary document (what git signs) or a canonical text one (line ends as CR LF).
+      if (!key || (signature.type !== 0x00 && signature.type !== 0x01)) return false;
+      const data = signature.type === 0x01 ? new TextEncoder().encode(utf8.decode(signed).replace(/\r?\n/g, '\r\n')) : signed;
+      return verifySignature(signature, data, key.material);
     },
   };
 }

@@ -98,6 +98,51 @@ describe('OpenPGP reading', () => {
   });
 });
 
+describe('OpenPGP algorithms (checked with WebCrypto, against keys and signatures openpgp.js makes)', () => {
+  it.each([
+    ['RSA 2048', { type: 'rsa', rsaBits: 2048 }],
+    ['ECDSA P-256', { type: 'ecc', curve: 'nistP256' }],
+    ['ECDSA P-384', { type: 'ecc', curve: 'nistP384' }],
+    ['EdDSA (ed25519)', { type: 'ecc', curve: 'ed25519Legacy' }],
+  ] as const)('%s: certified user ids, and detached signatures by the primary key and by a signing subkey', async (_, options) => {
+    const { privateKey, publicKey } = await openpgp.generateKey({
+      ...options,
+      userIDs: [{ name: 'Alg', email: 'alg@example.com' }],
+      subkeys: [{ sign: true }],
+      format: 'object',
+    } as Parameters<typeof openpgp.generateKey>[0] & { format: 'object' });
+    const facts = await readPublicKey(publicKey.armor());
+    expect(facts?.userInfos).toEqual([{ name: 'Alg', email: 'alg@example.com' }]);
+    expect(facts?.fingerprint).toBe(publicKey.getFingerprint().toUpperCase());
+    const data = bytes('tree y\n\nsigned by algorithm\n');
+    for (const signingKey of [privateKey, await privateKey.getSigningKey()]) {
+      const armored = await openpgp.sign({
+        message: await openpgp.createMessage({ binary: data }),
+        signingKeys: privateKey,
+        signingKeyIDs: [signingKey.getKeyID()],
+        detached: true,
+      });
+      const signature = await readDetachedSignature(armored as string);
+      expect(signature?.issuerKeyid).toBe(signingKey.getKeyID().toHex().toUpperCase());
+      expect(await signature!.verifies(data, publicKey.armor())).toBe(true);
+      expect(await signature!.verifies(bytes('tampered'), publicKey.armor())).toBe(false);
+    }
+  });
+
+  it('a user id whose self-signature does not verify is not certified; a key without one is refused', async () => {
+    const { publicKey } = await openpgp.generateKey({ userIDs: [{ email: 'x@example.com' }], format: 'armored' });
+    const facts = await readPublicKey(publicKey);
+    expect(facts?.userInfos).toEqual([{ name: '', email: 'x@example.com' }]);
+    // Flip one byte of the user id packet: its certification no longer matches.
+    const key = await openpgp.readKey({ armoredKey: publicKey });
+    const packets = key.toPacketList();
+    const uid = packets.findPacket(openpgp.enums.packet.userID) as unknown as { userID: string };
+    uid.userID = 'y@example.com';
+    const tampered = openpgp.armor(openpgp.enums.armor.publicKey, packets.write());
+    expect(await readPublicKey(tampered)).toBeNull();
+  });
+});
+
 function block() {
   return '-----BEGIN PGP PUBLIC KEY BLOCK-----\n\nbm90IGEga2V5\n-----END PGP PUBLIC KEY BLOCK-----';
 }
