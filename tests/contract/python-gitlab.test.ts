@@ -389,4 +389,45 @@ print(json.dumps({'same': got.key == args['mine'].strip(), 'listed': listed == [
       if (work) await rm(work, { recursive: true, force: true });
     }
   });
+  it('broadcast messages, impersonation tokens, deploy tokens and the runner administration API', async () => {
+    const admin = await createAdmin();
+    const { user } = await createUser();
+    const project = await createProject(admin.token);
+    const out = await python(
+      server.url,
+      admin.token,
+      `message = gl.broadcastmessages.create({'message': 'maintenance tonight', 'color': '#cc0000'})
+messages = [m.message for m in gl.broadcastmessages.list(all=True) if m.id == message.id]
+message.delete()
+user = gl.users.get(args['user'])
+token = user.impersonationtokens.create({'name': 'py', 'scopes': ['api']})
+impersonated = gitlab.Gitlab(gl.url, private_token=token.token)
+impersonated.auth()
+tokens = [(t.name, t.impersonation) for t in user.impersonationtokens.list(state='active')]
+project = gl.projects.get(args['project'])
+deploy = project.deploytokens.create({'name': 'ci', 'scopes': ['read_repository'], 'username': 'deployer'})
+deploys = [(d.name, d.username) for d in project.deploytokens.list()]
+everywhere = [d.id for d in gl.deploytokens.list(all=True)]
+runners = gl.runners.all(all=True)
+print(json.dumps({
+  'messages': messages,
+  'impersonated_as': impersonated.user.username,
+  'tokens': tokens,
+  'deploy_token_shown': len(deploy.token) > 0,
+  'deploys': deploys,
+  'in_instance_list': deploy.id in everywhere,
+  'runners_listed': isinstance(runners, list),
+}))`,
+      { user: user.id, project: project.id },
+    );
+    expect(out).toEqual({
+      messages: ['maintenance tonight'],
+      impersonated_as: user.username,
+      tokens: [['py', true]],
+      deploy_token_shown: true,
+      deploys: [['ci', 'deployer']],
+      in_instance_list: true,
+      runners_listed: true,
+    });
+  });
 });

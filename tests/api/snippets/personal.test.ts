@@ -60,8 +60,8 @@ describe('personal snippets', () => {
       'files',
     ]);
     expect(res.body).not.toHaveProperty('expires_at');
-    // The token, the snippet, its files (a first use of the token also records it).
-    expect(queryCount(res)).toBeLessThanOrEqual(4 + TX);
+    // The token, the snippet, its files, its user agent detail (a first use of the token also records it).
+    expect(queryCount(res)).toBeLessThanOrEqual(5 + TX);
 
     const read = await api.get(`/snippets/${id}`, { token });
     expect(read.status).toBe(200);
