@@ -122,6 +122,7 @@ function columns(actor: Viewer, subscriberId?: number | null) {
     mergeMethod: projects.mergeMethod,
     onlyAllowMergeIfAllDiscussionsAreResolved: projects.onlyAllowMergeIfAllDiscussionsAreResolved,
     onlyAllowMergeIfPipelineSucceeds: projects.onlyAllowMergeIfPipelineSucceeds,
+    allowMergeOnSkippedPipeline: sql<boolean>`COALESCE((${projects.settings}->>'allow_merge_on_skipped_pipeline')::boolean, false)`,
     sourceProjectPath: sourceProject.pathWithNamespace,
     author,
     closedBy: closer,

@@ -36,6 +36,7 @@ type Facts = Pick<
   | 'onlyAllowMergeIfAllDiscussionsAreResolved'
   | 'unresolvedDiscussions'
   | 'onlyAllowMergeIfPipelineSucceeds'
+  | 'allowMergeOnSkippedPipeline'
   | 'requiredPipelineStatus'
 >;
 
@@ -75,9 +76,10 @@ function failedCheck(v: Facts, { skipCiCheck = false }: { skipCiCheck?: boolean 
   const noCommits = !v.latestDiff || v.latestDiff.commitsCount === 0;
   if (noCommits || v.sourceHead === null || v.targetTip === null || mergeStatusOf(v) === 'cannot_be_merged') return 'broken_status';
   if (!blockingDiscussionsResolved(v)) return 'discussions_not_resolved';
-  // mergeable_ci_state?: where the project requires it, the head pipeline succeeded (or was skipped).
-  if (!skipCiCheck && v.onlyAllowMergeIfPipelineSucceeds && v.requiredPipelineStatus !== 'success' && v.requiredPipelineStatus !== 'skipped')
-    return 'ci_must_pass';
+  // mergeable_ci_state?: where the project requires it, the head pipeline succeeded, or was skipped where the project
+  // allows merging on a skipped pipeline (13.6's allow_merge_on_skipped_pipeline).
+  const ciPassed = v.requiredPipelineStatus === 'success' || (v.requiredPipelineStatus === 'skipped' && v.allowMergeOnSkippedPipeline);
+  if (!skipCiCheck && v.onlyAllowMergeIfPipelineSucceeds && !ciPassed) return 'ci_must_pass';
   return null;
 }
 

@@ -56,7 +56,8 @@ const STORED = {
   lfs_enabled: { input: () => bool(), default: true, acts: false },
   // Whether access may be requested (members/access-requests.ts, through sources/service.ts).
   request_access_enabled: { input: () => bool(), default: true, acts: true },
-  allow_merge_on_skipped_pipeline: { input: () => bool(), default: false, acts: false },
+  // Whether a skipped head pipeline counts as passed (merge-requests/mergeability.ts's mergeable_ci_state?).
+  allow_merge_on_skipped_pipeline: { input: () => bool(), default: false, acts: true },
   tag_list: { input: () => labelList(), default: [] as string[], acts: false },
   printing_merge_request_link_enabled: { input: () => bool(), default: true, acts: true },
   suggestion_commit_message: { input: () => str(255), default: null, acts: false },

@@ -70,4 +70,17 @@ describe('detailed_merge_status', () => {
     expect(await single(fx, mr.iid)).toMatchObject({ detailed_merge_status: 'mergeable' });
     expect(await listed(fx)).toMatchObject({ detailed_merge_status: 'mergeable' });
   });
+
+  it('a skipped head pipeline passes only where the project allows merging on skipped pipelines (13.6)', async () => {
+    const fx = await mrProject('mr-skipped');
+    const mr = await openMergeRequest(fx);
+    await setProject(fx, { only_allow_merge_if_pipeline_succeeds: true });
+    const head = await tip(fx, 'topic');
+    await testDb().db.insert(ciPipelines).values({ projectId: fx.project.id, iid: 1, sha: head, ref: 'topic', source: 'push', status: 'skipped' });
+    expect(await single(fx, mr.iid)).toMatchObject({ detailed_merge_status: 'ci_must_pass' });
+    const merge = await api.put(`${mrs(fx)}/${mr.iid}/merge`, { token: fx.owner.token });
+    expect([merge.status, merge.body]).toEqual([405, { message: '405 Method Not Allowed' }]);
+    await setProject(fx, { allow_merge_on_skipped_pipeline: true });
+    expect(await single(fx, mr.iid)).toMatchObject({ detailed_merge_status: 'mergeable' });
+  });
 });
