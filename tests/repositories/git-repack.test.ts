@@ -52,7 +52,9 @@ describe.skipIf(!hasGit())('git over HTTP: repacked clones', () => {
   });
   afterAll(() => server.close());
 
-  it('a push is repacked; clones stream the pack with deltas, then what is newer, each object once', async () => {
+  // Twelve commits, two pushes and four clones with the real git: 11 s alone on a 2-core machine, and over the default
+  // 30 s under the full PostgreSQL run's load there (2026-11-29). A time bound against hangs, not a measurement.
+  it('a push is repacked; clones stream the pack with deltas, then what is newer, each object once', { timeout: 90_000 }, async () => {
     const project = await createProject(owner.token);
     const source = join(work, 'source');
     await runGit(work, ['init', '-q', '-b', 'master', source]);
