@@ -7,6 +7,8 @@
 // and SHA-224 have no WebCrypto algorithm: such a signature does not verify. MD5, RIPEMD-160 and SHA-1 digests are
 // refused (forgeable), as openpgp.js refuses them.
 
+import { concatBytes } from '../repositories/git/text.ts';
+
 /** The bytes of an armored block of this kind (`PUBLIC KEY BLOCK`, `SIGNATURE`), null when it is not one. */
 export function dearmor(armored: string, kind: string): Uint8Array | null {
   const m = new RegExp(`-----BEGIN PGP ${kind}-----\\r?\\n([\\s\\S]*?)-----END PGP ${kind}-----`).exec(armored);
@@ -194,16 +196,6 @@ export function readSignaturePacket(body: Uint8Array): SignaturePacket | null {
 const HASHES: Record<number, 'SHA-256' | 'SHA-384' | 'SHA-512'> = { 8: 'SHA-256', 9: 'SHA-384', 10: 'SHA-512' };
 const FIELD_BYTES = { 'P-256': 32, 'P-384': 48, 'P-521': 66 } as const;
 
-const concat = (parts: readonly Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
-
 const padded = (value: Uint8Array, size: number) => {
   if (value.length > size) return null;
   const out = new Uint8Array(size);
@@ -226,7 +218,7 @@ export async function verifySignature(signature: SignaturePacket, signed: Uint8A
   if (!hash || key.kind === 'unsupported') return false;
   const h = signature.hashedPart;
   const trailer = new Uint8Array([0x04, 0xff, (h.length >>> 24) & 0xff, (h.length >>> 16) & 0xff, (h.length >>> 8) & 0xff, h.length & 0xff]);
-  const message = concat([signed, h, trailer]);
+  const message = concatBytes([signed, h, trailer]);
   try {
     if (key.kind === 'rsa' && (signature.publicKeyAlgorithm === 1 || signature.publicKeyAlgorithm === 3)) {
       const s = signature.values[0] && padded(signature.values[0], key.n.length);
@@ -234,22 +226,22 @@ export async function verifySignature(signature: SignaturePacket, signed: Uint8A
       const k = await crypto.subtle.importKey('jwk', { kty: 'RSA', n: base64url(key.n), e: base64url(key.e) }, { name: 'RSASSA-PKCS1-v1_5', hash }, false, [
         'verify',
       ]);
-      return await crypto.subtle.verify('RSASSA-PKCS1-v1_5', k, own(s), own(message));
+      return await crypto.subtle.verify('RSASSA-PKCS1-v1_5', k, own(s), message);
     }
     if (key.kind === 'ecdsa' && signature.publicKeyAlgorithm === 19) {
       const size = FIELD_BYTES[key.curve];
       const [r, s] = signature.values.map((v) => padded(v, size));
       if (!r || !s) return false;
       const k = await crypto.subtle.importKey('raw', own(key.point), { name: 'ECDSA', namedCurve: key.curve }, false, ['verify']);
-      return await crypto.subtle.verify({ name: 'ECDSA', hash }, k, own(concat([r, s])), own(message));
+      return await crypto.subtle.verify({ name: 'ECDSA', hash }, k, concatBytes([r, s]), message);
     }
     if (key.kind === 'ed25519' && (signature.publicKeyAlgorithm === 22 || signature.publicKeyAlgorithm === 27)) {
       const [r, s] = signature.values.map((v) => padded(v, 32));
       if (!r || !s) return false;
       // EdDSA signs the digest, not the message (RFC 4880bis 5.2.4).
-      const digest = new Uint8Array(await crypto.subtle.digest(hash, own(message)));
+      const digest = new Uint8Array(await crypto.subtle.digest(hash, message));
       const k = await crypto.subtle.importKey('raw', own(key.point), { name: 'Ed25519' }, false, ['verify']);
-      return await crypto.subtle.verify({ name: 'Ed25519' }, k, own(concat([r, s])), digest);
+      return await crypto.subtle.verify({ name: 'Ed25519' }, k, concatBytes([r, s]), digest);
     }
   } catch {
     return false;
@@ -260,7 +252,7 @@ export async function verifySignature(signature: SignaturePacket, signed: Uint8A
 /** What a certification hashes: the key framed as for its fingerprint, then the user id framed (0xB4, 4-byte length). */
 export function certifiedBytes(key: PublicKeyPacket, userId: Uint8Array): Uint8Array {
   const k = key.body;
-  return concat([
+  return concatBytes([
     new Uint8Array([0x99, k.length >> 8, k.length & 0xff]),
     k,
     new Uint8Array([0xb4, (userId.length >>> 24) & 0xff, (userId.length >>> 16) & 0xff, (userId.length >>> 8) & 0xff, userId.length & 0xff]),

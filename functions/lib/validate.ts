@@ -293,19 +293,17 @@ export const text = (max = 2000) =>
     ),
   );
 
+/** Grape's CommaSeparatedToArray: one string becomes its comma-separated items; anything else is left as sent. */
+export const splitCommas = (v: unknown) =>
+  typeof v === 'string'
+    ? v
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : v;
+
 /** Grape's Array[String] with CommaSeparatedToArray: a list, or one string of comma-separated items. */
-export const commaList = () =>
-  z.pipe(
-    z.transform((v: unknown) =>
-      typeof v === 'string'
-        ? v
-            .split(',')
-            .map((s) => s.trim())
-            .filter(Boolean)
-        : v,
-    ),
-    z.array(z.string()),
-  );
+export const commaList = () => z.pipe(z.transform(splitCommas), z.array(z.string()));
 
 /** An integer from a fixed list (access levels): anything else is `does not have a valid value`. */
 export const intIn = <const T extends readonly number[]>(values: T) =>

@@ -1,7 +1,7 @@
 import type { PersonalAccessTokenRow } from '../../db/schema/index.ts';
 import { paginationParams } from '../lib/pagination.ts';
 import * as z from 'zod/mini';
-import { commaList, dateParam, id, schema, str } from '../lib/validate.ts';
+import { commaList, dateParam, id, schema, splitCommas, str } from '../lib/validate.ts';
 
 /** Gitlab::Auth.all_available_scopes (13.6): what a personal access token may carry. OpenID scopes are OAuth's. */
 export const PAT_SCOPES = ['api', 'read_user', 'read_api', 'read_repository', 'write_repository', 'read_registry', 'write_registry', 'sudo'] as const;
@@ -13,14 +13,7 @@ export const PAT_SCOPES = ['api', 'read_user', 'read_api', 'read_repository', 'w
 const scopes = () =>
   z.pipe(
     z.pipe(
-      z.transform((v: unknown) =>
-        typeof v === 'string'
-          ? v
-              .split(',')
-              .map((s) => s.trim())
-              .filter(Boolean)
-          : v,
-      ),
+      z.transform(splitCommas),
       z.unknown().check(
         z.superRefine((v, ctx) => {
           if (v === undefined || v === null) {

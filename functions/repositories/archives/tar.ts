@@ -2,6 +2,7 @@
 // the commit id, then for each entry an optional pax extended header and a ustar header, the body padded to 512
 // bytes, and a trailer that rounds the archive up to git's 10240-byte blocks. Pure: bytes in, bytes out.
 import type { ArchiveMode } from './modes.ts';
+import { concatBytes } from '../git/text.ts';
 
 const RECORD = 512;
 const BLOCK = RECORD * 20;
@@ -50,22 +51,12 @@ function paxRecord(key: string, value: Uint8Array): Uint8Array {
   return out;
 }
 
-const concat = (parts: readonly Uint8Array[]) => {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-};
-
 /** Zeros that pad `size` bytes of body up to the next 512-byte record. */
 export const tarPadding = (size: number) => new Uint8Array((RECORD - (size % RECORD)) % RECORD);
 
 /** A header record and its padded body, as git writes both (write_blocked). */
 function blocked(header: Uint8Array, body: Uint8Array): Uint8Array {
-  return concat([header, body, tarPadding(body.length)]);
+  return concatBytes([header, body, tarPadding(body.length)]);
 }
 
 /**
@@ -79,7 +70,7 @@ export function tarGlobalHeader(commitOid: string, committedAt: number): { bytes
     records.push(paxRecord('mtime', ascii.encode(String(time))));
     time = USTAR_MAX;
   }
-  const body = concat(records);
+  const body = concatBytes(records);
   const header = ustarHeader({ name: ascii.encode('pax_global_header'), mode: 0o100666, size: body.length, time, type: 'g' });
   return { bytes: blocked(header, body), time };
 }
@@ -140,9 +131,9 @@ export function tarEntryHeader(e: TarEntry): Uint8Array {
   const type = { file: '0', symlink: '2', directory: '5' }[e.mode.kind];
   const header = ustarHeader({ name, prefix, linkname, mode: e.mode.tar, size, time: e.time, type });
   if (!ext.length) return header;
-  const body = concat(ext);
+  const body = concatBytes(ext);
   const extHeader = ustarHeader({ name: ascii.encode(`${e.oid}.paxheader`), mode: 0o100666, size: body.length, time: e.time, type: 'x' });
-  return concat([blocked(extHeader, body), header]);
+  return concatBytes([blocked(extHeader, body), header]);
 }
 
 /**
